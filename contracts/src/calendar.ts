@@ -1,0 +1,106 @@
+import { z } from "zod";
+import { PREP_ANSWER_COUNT } from "./constants.ts";
+import { Actor, Id, Instant, PriceCents, SessionLength } from "./primitives.ts";
+import { WeeklySchedule } from "./schedule.ts";
+
+// Stream `calendar-{expertId}`: the expert's weekly schedule and the lifecycle of every booking
+// with that expert, so that one decision sees availability and all active bookings at once.
+
+export const BookingStatus = z.enum(["pending", "time_proposed", "more_info_requested", "confirmed", "completed", "cancelled"]);
+export type BookingStatus = z.infer<typeof BookingStatus>;
+
+export const CancelledBy = z.enum(["creator", "expert", "admin", "system"]);
+
+/** Facts from other streams that a booking request needs; the command handler reads them. */
+export const BookedSessionFacts = z.object({
+  sessionId: Id,
+  expertId: Id,
+  title: z.string(),
+  lengthMinutes: SessionLength,
+  priceCents: PriceCents,
+  published: z.boolean(),
+  prepQuestions: z.array(z.string()),
+});
+export type BookedSessionFacts = z.infer<typeof BookedSessionFacts>;
+
+const note = (code: "info_note_required" | "notes_required") =>
+  z.string({ error: code }).trim().min(1, { error: code }).max(5000, { error: code });
+
+export const PrepAnswers = z
+  .array(z.string({ error: "prep_answers_required" }).trim().min(1, { error: "prep_answers_required" }).max(5000, { error: "prep_answers_required" }), {
+    error: "prep_answers_required",
+  })
+  .length(PREP_ANSWER_COUNT, { error: "prep_answers_required" });
+
+export const SessionNotes = z.object({
+  summary: note("notes_required"),
+  recap: z.string().trim().max(10_000).default(""),
+  takeaways: z.array(z.string().trim().min(1).max(1000)).max(20).default([]),
+  suggestedActions: z.array(z.string().trim().min(1).max(1000)).max(20).default([]),
+});
+export type SessionNotes = z.infer<typeof SessionNotes>;
+
+const base = { expertId: Id, actor: Actor };
+const onBooking = { ...base, bookingId: Id };
+
+export const CalendarCommand = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("SetSchedule"), ...base, schedule: WeeklySchedule }),
+  z.object({
+    type: z.literal("RequestBooking"),
+    ...onBooking,
+    scheduledTime: Instant,
+    session: BookedSessionFacts,
+    expertUserId: Id,
+    creatorAcceptedTerms: z.boolean(),
+    holdMinutes: z.number().int().positive(),
+  }),
+  z.object({ type: z.literal("RecordPayment"), ...onBooking, paymentId: z.string().min(1).max(255), amountCents: z.number().int().nonnegative(), provider: z.string() }),
+  z.object({ type: z.literal("RecordPaymentFailure"), ...onBooking, paymentId: z.string().min(1).max(255), reason: z.string().max(500) }),
+  z.object({ type: z.literal("SubmitPrep"), ...onBooking, answers: PrepAnswers }),
+  z.object({ type: z.literal("RequestInfo"), ...onBooking, note: note("info_note_required") }),
+  z.object({ type: z.literal("ProposeTime"), ...onBooking, scheduledTime: Instant }),
+  z.object({ type: z.literal("ConfirmBooking"), ...onBooking }),
+  z.object({ type: z.literal("CancelBooking"), ...onBooking, reason: z.string().trim().max(500).default("") }),
+  z.object({ type: z.literal("ExpireHold"), ...onBooking }),
+  z.object({ type: z.literal("CompleteBooking"), ...onBooking }),
+  z.object({ type: z.literal("AddNotes"), ...onBooking, notes: SessionNotes }),
+]);
+export type CalendarCommand = z.infer<typeof CalendarCommand>;
+export type CalendarCommandType = CalendarCommand["type"];
+
+const booking = { bookingId: Id };
+
+export const CalendarEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("ScheduleSet"), data: z.object({ expertId: Id, timezone: z.string(), slots: WeeklySchedule.shape.slots }) }),
+  z.object({
+    type: z.literal("BookingRequested"),
+    data: z.object({
+      ...booking,
+      expertId: Id,
+      expertUserId: Id,
+      creatorId: Id,
+      sessionId: Id,
+      sessionTitle: z.string(),
+      lengthMinutes: z.number().int(),
+      priceCents: z.number().int(),
+      prepQuestions: z.array(z.string()),
+      scheduledTime: z.string(),
+      heldUntil: z.string(),
+    }),
+  }),
+  z.object({ type: z.literal("PaymentSucceeded"), data: z.object({ ...booking, paymentId: z.string(), amountCents: z.number().int(), provider: z.string() }) }),
+  z.object({ type: z.literal("PaymentFailed"), data: z.object({ ...booking, paymentId: z.string(), reason: z.string() }) }),
+  z.object({ type: z.literal("PrepSubmitted"), data: z.object({ ...booking, answers: z.array(z.string()) }) }),
+  z.object({ type: z.literal("InfoRequested"), data: z.object({ ...booking, note: z.string() }) }),
+  z.object({ type: z.literal("TimeProposed"), data: z.object({ ...booking, scheduledTime: z.string(), previousTime: z.string() }) }),
+  z.object({ type: z.literal("Confirmed"), data: z.object({ ...booking, by: CancelledBy }) }),
+  z.object({
+    type: z.literal("Cancelled"),
+    data: z.object({ ...booking, by: CancelledBy, reason: z.string(), refundCents: z.number().int().nonnegative() }),
+  }),
+  /** A payment that arrived for a booking that could no longer keep its time: it is owed back. */
+  z.object({ type: z.literal("RefundDue"), data: z.object({ ...booking, paymentId: z.string(), amountCents: z.number().int(), reason: z.string() }) }),
+  z.object({ type: z.literal("Completed"), data: z.object({ ...booking }) }),
+  z.object({ type: z.literal("NotesAdded"), data: z.object({ ...booking, notes: SessionNotes }) }),
+]);
+export type CalendarEvent = z.infer<typeof CalendarEvent>;

@@ -1,0 +1,55 @@
+// Business constants of the product spec (section 9) and the architecture page.
+
+export const SESSION_LENGTHS_MINUTES = [30, 60, 90, 120] as const;
+export type SessionLengthMinutes = (typeof SESSION_LENGTHS_MINUTES)[number];
+export const DEFAULT_SESSION_LENGTH_MINUTES: SessionLengthMinutes = 30;
+
+export const MIN_PREP_QUESTIONS = 1;
+export const MAX_PREP_QUESTIONS = 3;
+/** Creators answer every prep question; the booking form always sends three answers. */
+export const PREP_ANSWER_COUNT = 3;
+
+export const BOOKING_WINDOW_DAYS = 28;
+export const SLOT_STEP_MINUTES = 30;
+/** 48 half-hour options from 00:00 to 23:30. */
+export const SLOT_OPTIONS_PER_DAY = (24 * 60) / SLOT_STEP_MINUTES;
+/** Expert-proposed start times: 09:00 to 17:30 half-hourly, in the expert's timezone. */
+export const PROPOSED_TIME_FIRST = "09:00";
+export const PROPOSED_TIME_LAST = "17:30";
+
+/** An unpaid booking holds its time this long; configurable per deployment. */
+export const DEFAULT_HOLD_MINUTES = 15;
+
+export const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
+export type WeekdayName = (typeof WEEKDAYS)[number];
+export const DEFAULT_NEW_SLOT = { weekday: "monday", start_local: "09:00", end_local: "17:00" } as const;
+
+export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+export const IMAGE_MAX_EDGE_PX = 1200;
+export const REVIEW_SCALE = 5;
+export const CALENDAR_GRID_DAYS = 42;
+
+export const TIMERS_MS = {
+  copiedNotice: 2000,
+  alertDismiss: 5000,
+  paymentSuccessPause: 1500,
+  deleteRedirect: 800,
+  searchDebounce: 300,
+  tokenRefreshBackoffStart: 200,
+} as const;
+
+export const CACHE_MS = {
+  sessions: 30_000,
+  expertListFresh: 60_000,
+  expertListKept: 5 * 60_000,
+  expertDetailPrefetchFresh: 60_000,
+  globalStale: 5 * 60_000,
+} as const;
+
+export const MINIMUM_AGE_YEARS = 18;
+export const CURRENT_TERMS_VERSION = "2025-01";
+
+export const TEST_CARDS = {
+  succeeds: "4242424242424242",
+  declined: "4000000000000002",
+} as const;

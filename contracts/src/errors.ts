@@ -1,0 +1,128 @@
+// The error catalogue: every user-facing failure has a code, an HTTP status and a message.
+// Messages come from spec section 8 (typos fixed) and sections 4-5; the booking lifecycle
+// refusals are ours (the spec leaves server rules open).
+
+type Entry = { status: number; message: string };
+
+export const errorCatalogue = {
+  // Auth (spec section 8)
+  invalid_credentials: { status: 401, message: "Email or password is incorrect." },
+  email_not_confirmed: { status: 403, message: "Please confirm your email before logging in." },
+  user_banned: { status: 403, message: "This account has been temporarily suspended." },
+  session_expired: { status: 401, message: "Your session has expired. Please log in again." },
+  user_already_exists: { status: 409, message: "This email is already registered. Try logging in instead." },
+  weak_password: { status: 422, message: "Password is too weak. Please choose a stronger one." },
+  signup_disabled: { status: 403, message: "Email/password signups are currently disabled." },
+  reauthentication_needed: { status: 401, message: "Please log in again to confirm this action." },
+  same_password: { status: 422, message: "You cannot reuse your old password." },
+  otp_expired: { status: 410, message: "Your reset code has expired. Please request a new one." },
+  otp_disabled: { status: 403, message: "Password reset via email is disabled. Contact support." },
+  over_request_rate_limit: { status: 429, message: "Too many attempts. Please wait a few minutes and try again." },
+  captcha_failed: { status: 400, message: "Captcha verification failed. Please try again." },
+  provider_disabled: { status: 403, message: "This sign-up provider is not available." },
+  provider_email_needs_verification: { status: 403, message: "Please verify your email before logging in with this provider." },
+  no_access_token: { status: 401, message: "No access token found" },
+  forbidden: { status: 403, message: "You do not have access to this." },
+  unknown_error: { status: 400, message: "An unknown error occurred." },
+  something_went_wrong: { status: 400, message: "Something went wrong. Please try again." },
+  invalid_request: { status: 400, message: "The request is not valid." },
+  not_found: { status: 404, message: "Not found." },
+
+  // Terms
+  terms_not_accepted: { status: 403, message: "Please accept the current Terms and Conditions to continue." },
+  terms_version_unknown: { status: 400, message: "Could not save acceptance, please try again." },
+
+  // Profile (spec sections 5 and 8)
+  profile_names_required: { status: 400, message: "First and Last name are required." },
+  profile_title_required: { status: 400, message: "Title is required." },
+  profile_not_found: { status: 404, message: "Profile Not Found" },
+  profile_save_failed: { status: 400, message: "There was an error saving your profile." },
+  expert_profile_required: { status: 403, message: "Complete your Expert Profile to unlock session creation." },
+  image_invalid_type: { status: 415, message: "Invalid file type. Please upload an image." },
+  image_too_large: { status: 413, message: "The image is larger than 5 MB." },
+  image_upload_failed: { status: 400, message: "Image upload failed." },
+
+  // Session (spec section 5)
+  session_title_required: { status: 400, message: "Please enter a session title." },
+  session_price_invalid: { status: 400, message: "Please enter a valid non-negative price." },
+  session_length_invalid: { status: 400, message: "Please choose a valid session length." },
+  session_prep_questions_invalid: { status: 400, message: "Add between one and three session questions." },
+  session_not_found: { status: 404, message: "Session Not Found" },
+  session_not_saved_delete: { status: 409, message: "Save the session first before deleting" },
+  session_not_saved_publish: { status: 409, message: "Save the session first before publishing" },
+  session_already_exists: { status: 409, message: "This session already exists." },
+  session_deleted: { status: 409, message: "This session has been deleted." },
+  session_not_published: { status: 409, message: "This session is not available for booking." },
+  not_session_owner: { status: 403, message: "Only the session's expert can change it." },
+
+  // Schedule (spec sections 5 and 8)
+  schedule_timezone_invalid: { status: 400, message: "Please choose a valid timezone." },
+  schedule_time_invalid: { status: 400, message: "Times must be on the half hour, from 00:00 to 23:30." },
+  schedule_end_before_start: { status: 400, message: "End time must be after start time" },
+  schedule_slots_overlap: { status: 400, message: "You can not add overlapping slots" },
+  schedule_required: { status: 409, message: "This expert has not set a schedule yet." },
+  schedule_save_failed: { status: 400, message: "Failed to save schedule" },
+
+  // Booking (spec sections 4, 5 and 8; lifecycle from the architecture page)
+  slot_unavailable: { status: 409, message: "That time slot is no longer available. Please pick another." },
+  scheduled_time_invalid: { status: 400, message: "Please choose a date and time." },
+  proposed_time_invalid: { status: 409, message: "Please propose a time between 9:00 AM and 5:30 PM within the next 28 days that does not clash with another booking." },
+  booking_not_found: { status: 404, message: "No booking found" },
+  booking_already_exists: { status: 409, message: "This booking already exists." },
+  not_booking_party: { status: 403, message: "Only the creator or expert of this booking can do that." },
+  only_creators_book: { status: 403, message: "Experts cannot book sessions." },
+  booking_transition_refused: { status: 409, message: "This booking is {status} and can no longer be {action}." },
+  payment_required: { status: 409, message: "This booking has to be paid before it can be confirmed." },
+  payment_amount_mismatch: { status: 409, message: "The payment amount does not match the session price." },
+  booking_already_paid: { status: 409, message: "This booking has already been paid." },
+  payment_declined: { status: 402, message: "Your card was declined." },
+  hold_not_expired: { status: 409, message: "This booking's hold has not expired yet." },
+  session_not_over: { status: 409, message: "A session can be completed only after its end time." },
+  prep_answers_required: { status: 400, message: "Please answer all three preparation questions." },
+  info_note_required: { status: 400, message: "Please describe what information you need." },
+  notes_required: { status: 400, message: "Please add a session summary." },
+  prep_submit_failed: { status: 400, message: "Something went wrong submitting your answers." },
+
+  // Infrastructure: a write lost a race too many times in a row.
+  concurrency_conflict: { status: 409, message: "Someone else changed this at the same time. Please try again." },
+} as const satisfies Record<string, Entry>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+/** Aliases the spec lists under one message. */
+export const errorCodeAliases: Record<string, ErrorCode> = {
+  email_exists: "user_already_exists",
+  email_provider_disabled: "signup_disabled",
+  over_email_send_rate_limit: "over_request_rate_limit",
+  over_sms_send_rate_limit: "over_request_rate_limit",
+  oauth_provider_not_supported: "provider_disabled",
+};
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(errorCatalogue, value);
+}
+
+/** A refused command or request: a catalogue code plus values for the message's {placeholders}. */
+export type Refusal = { code: ErrorCode; params?: Record<string, string> };
+
+export function refusal(code: ErrorCode, params?: Record<string, string>): Refusal {
+  return params ? { code, params } : { code };
+}
+
+export function refusalMessage(r: Refusal): string {
+  const template: string = errorCatalogue[r.code].message;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => r.params?.[name] ?? whole);
+}
+
+export function refusalStatus(r: Refusal): number {
+  return errorCatalogue[r.code].status;
+}
+
+/** The wire form of every error: `{ code, message }`. */
+export function errorBody(r: Refusal): { code: ErrorCode; message: string } {
+  return { code: r.code, message: refusalMessage(r) };
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; refusal: Refusal };
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const refused = <T = never>(code: ErrorCode, params?: Record<string, string>): Result<T> => ({ ok: false, refusal: refusal(code, params) });

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { Actor, Id } from "./primitives.ts";
+
+// Stream `expert-{expertId}`: the public profile, its publish state and the vetting decision.
+
+const text = (max: number) => z.string({ error: "invalid_request" }).trim().max(max, { error: "invalid_request" });
+
+export const ExpertProfileFields = z.object({
+  firstName: z.string({ error: "profile_names_required" }).trim().min(1, { error: "profile_names_required" }).max(100, { error: "profile_names_required" }),
+  lastName: z.string({ error: "profile_names_required" }).trim().min(1, { error: "profile_names_required" }).max(100, { error: "profile_names_required" }),
+  title: z.string({ error: "profile_title_required" }).trim().min(1, { error: "profile_title_required" }).max(200, { error: "profile_title_required" }),
+  bio: text(10_000).nullable().default(null),
+  tags: z.array(text(50).min(1, { error: "invalid_request" })).max(20, { error: "invalid_request" }).default([]),
+  profileImage: text(2000).nullable().default(null),
+});
+export type ExpertProfileFields = z.infer<typeof ExpertProfileFields>;
+
+export const ExpertCommand = z.discriminatedUnion("type", [
+  /** Save Profile sends published false; Publish Profile sends published true (spec section 4). */
+  z.object({ type: z.literal("SaveExpertProfile"), expertId: Id, actor: Actor, userId: Id, profile: ExpertProfileFields, published: z.boolean() }),
+  z.object({ type: z.literal("VerifyExpert"), expertId: Id, actor: Actor }),
+  z.object({ type: z.literal("UnverifyExpert"), expertId: Id, actor: Actor }),
+]);
+export type ExpertCommand = z.infer<typeof ExpertCommand>;
+
+export const ExpertEvent = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("ExpertProfileSaved"),
+    data: z.object({ expertId: Id, userId: Id, slug: z.string(), profile: ExpertProfileFields, published: z.boolean() }),
+  }),
+  z.object({ type: z.literal("ExpertVerified"), data: z.object({ expertId: Id, by: Id }) }),
+  z.object({ type: z.literal("ExpertUnverified"), data: z.object({ expertId: Id, by: Id }) }),
+]);
+export type ExpertEvent = z.infer<typeof ExpertEvent>;

@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { SESSION_LENGTHS_MINUTES, WEEKDAYS } from "./constants.ts";
+
+// Zod issues carry a catalogue code as their message, so the boundary can answer with the
+// catalogue's user-facing text (see parse.ts).
+
+export const Id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: "invalid_request" });
+
+export function isValidTimezone(zone: string): boolean {
+  try {
+    // Throws RangeError for anything that is not an IANA zone the runtime knows.
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return zone.includes("/") || zone === "UTC";
+  } catch {
+    return false;
+  }
+}
+
+export const Timezone = z
+  .string({ error: "schedule_timezone_invalid" })
+  .max(64, { error: "schedule_timezone_invalid" })
+  .refine(isValidTimezone, { error: "schedule_timezone_invalid" });
+
+/** A local wall-clock time on the half-hour grid: one of 48 options, 00:00 to 23:30. */
+export const LocalTime = z
+  .string({ error: "schedule_time_invalid" })
+  .regex(/^([01]\d|2[0-3]):(00|30)$/, { error: "schedule_time_invalid" });
+
+export const Weekday = z.enum(WEEKDAYS, { error: "schedule_time_invalid" });
+
+/** An instant with an explicit offset, normalised to UTC ISO (`...Z`). */
+export const Instant = z
+  .string({ error: "scheduled_time_invalid" })
+  .max(40, { error: "scheduled_time_invalid" })
+  .pipe(z.iso.datetime({ offset: true, error: "scheduled_time_invalid" }))
+  .transform((s) => new Date(s).toISOString());
+
+export const SessionLength = z
+  .number({ error: "session_length_invalid" })
+  .refine((n): n is (typeof SESSION_LENGTHS_MINUTES)[number] => (SESSION_LENGTHS_MINUTES as readonly number[]).includes(n), {
+    error: "session_length_invalid",
+  });
+
+export const PriceCents = z
+  .number({ error: "session_price_invalid" })
+  .int({ error: "session_price_invalid" })
+  .min(0, { error: "session_price_invalid" })
+  .max(100_000_000, { error: "session_price_invalid" });
+
+export const Actor = z.object({
+  userId: Id,
+  role: z.enum(["creator", "expert", "admin", "system"]),
+});
+export type Actor = z.infer<typeof Actor>;
+
+export function minutesOfDay(hhmm: string): number {
+  const [h, m] = hhmm.split(":").map(Number);
+  return (h ?? 0) * 60 + (m ?? 0);
+}

@@ -1,0 +1,154 @@
+import { DateTime, IANAZone } from "luxon";
+import {
+  BOOKING_WINDOW_DAYS,
+  PROPOSED_TIME_FIRST,
+  PROPOSED_TIME_LAST,
+  SLOT_STEP_MINUTES,
+  WEEKDAYS,
+  minutesOfDay,
+  type WeeklySchedule,
+} from "@booking/contracts";
+
+// When a session can start. Pure: the clock comes in as `now`. luxon does every conversion
+// between an expert's wall-clock times and instants, so DST days (gaps, repeated hours,
+// 30-minute shifts) follow the tz database rather than offset arithmetic.
+
+/** A time already taken: an active booking's start and length. */
+export type BusyPeriod = { start: string; lengthMinutes: number };
+
+export type AvailabilityQuery = {
+  schedule: WeeklySchedule;
+  lengthMinutes: number;
+  busy: readonly BusyPeriod[];
+  now: string;
+  /** Optional narrowing of the booking window (inclusive instants). */
+  from?: string;
+  to?: string;
+};
+
+// Every tz offset in use is a multiple of 15 minutes, so walking a slot in 15-minute instants
+// meets every half-hour of local wall-clock time even across a 30-minute DST shift.
+const WALK_MINUTES = 15;
+
+type Window = { start: number; end: number };
+
+function bookingWindow(q: Pick<AvailabilityQuery, "now" | "from" | "to">): Window {
+  const now = Date.parse(q.now);
+  let start = now;
+  let end = DateTime.fromMillis(now, { zone: "utc" }).plus({ days: BOOKING_WINDOW_DAYS }).toMillis();
+  if (q.from !== undefined) start = Math.max(start, Date.parse(q.from));
+  if (q.to !== undefined) end = Math.min(end, Date.parse(q.to));
+  return { start, end };
+}
+
+function overlapsBusy(startMs: number, lengthMinutes: number, busy: readonly { start: number; end: number }[]): boolean {
+  const endMs = startMs + lengthMinutes * 60_000;
+  return busy.some((b) => startMs < b.end && b.start < endMs);
+}
+
+function busyIntervals(busy: readonly BusyPeriod[], window: Window, maxLengthMinutes: number) {
+  const margin = maxLengthMinutes * 60_000;
+  return busy
+    .map((b) => {
+      const start = Date.parse(b.start);
+      return { start, end: start + b.lengthMinutes * 60_000 };
+    })
+    .filter((b) => b.end > window.start - margin && b.start < window.end + margin);
+}
+
+function wallClock(dt: DateTime): string {
+  return dt.toFormat("HH:mm");
+}
+
+function atLocal(day: DateTime, hhmm: string, zone: string): DateTime {
+  const minutes = minutesOfDay(hhmm);
+  return DateTime.fromObject(
+    { year: day.year, month: day.month, day: day.day, hour: Math.floor(minutes / 60), minute: minutes % 60 },
+    { zone },
+  );
+}
+
+/** The local calendar days (in `zone`) that a window touches. */
+function localDays(window: Window, zone: string): DateTime[] {
+  const first = DateTime.fromMillis(window.start, { zone }).startOf("day").minus({ days: 1 });
+  const last = DateTime.fromMillis(window.end, { zone }).startOf("day").plus({ days: 1 });
+  const days: DateTime[] = [];
+  for (let d = first; d <= last; d = d.plus({ days: 1 })) days.push(d);
+  return days;
+}
+
+/**
+ * Rule: a time is bookable when it lies between now and 28 days ahead; it starts on a 30-minute
+ * step of local time inside one of the expert's weekly slots for that weekday; the whole session
+ * fits before the slot ends; and it overlaps no active booking.
+ */
+export function bookableStarts(q: AvailabilityQuery): string[] {
+  const zone = q.schedule.timezone;
+  if (!IANAZone.isValidZone(zone)) return [];
+  const window = bookingWindow(q);
+  if (window.end < window.start) return [];
+  const busy = busyIntervals(q.busy, window, Math.max(q.lengthMinutes, 240));
+  const lengthMs = q.lengthMinutes * 60_000;
+  const found = new Set<number>();
+  for (const day of localDays(window, zone)) {
+    const weekday = WEEKDAYS[day.weekday - 1];
+    for (const slot of q.schedule.slots) {
+      if (slot.weekday !== weekday) continue;
+      const slotStart = atLocal(day, slot.start_local, zone).toMillis();
+      const slotEnd = atLocal(day, slot.end_local, zone).toMillis();
+      const startMinute = minutesOfDay(slot.start_local);
+      const endMinute = minutesOfDay(slot.end_local);
+      for (let t = slotStart; t + lengthMs <= slotEnd; t += WALK_MINUTES * 60_000) {
+        if (t < window.start || t > window.end) continue;
+        const local = DateTime.fromMillis(t, { zone });
+        if (local.minute % SLOT_STEP_MINUTES !== 0) continue;
+        // On a day whose clocks go back, the slot's instants can include wall times before its start.
+        const wall = minutesOfDay(wallClock(local));
+        if (!local.hasSame(day, "day") || wall < startMinute || wall >= endMinute) continue;
+        if (overlapsBusy(t, q.lengthMinutes, busy)) continue;
+        found.add(t);
+      }
+    }
+  }
+  return [...found].sort((a, b) => a - b).map((t) => new Date(t).toISOString());
+}
+
+/** The booking decision asks the same function about one instant, so the two can never disagree. */
+export function isBookableStart(q: Omit<AvailabilityQuery, "from" | "to">, start: string): boolean {
+  const iso = new Date(start).toISOString();
+  return bookableStarts({ ...q, from: iso, to: iso }).includes(iso);
+}
+
+export type ProposalQuery = { timezone: string; lengthMinutes: number; busy: readonly BusyPeriod[]; now: string; from?: string; to?: string };
+
+/**
+ * Rule: an expert may propose any start from 9:00 to 17:30, half-hourly, in the expert's timezone,
+ * within the booking window, that overlaps no other active booking.
+ */
+export function proposableStarts(q: ProposalQuery): string[] {
+  const zone = q.timezone;
+  if (!IANAZone.isValidZone(zone)) return [];
+  const window = bookingWindow(q);
+  if (window.end < window.start) return [];
+  const busy = busyIntervals(q.busy, window, Math.max(q.lengthMinutes, 240));
+  const first = minutesOfDay(PROPOSED_TIME_FIRST);
+  const last = minutesOfDay(PROPOSED_TIME_LAST);
+  const found: number[] = [];
+  for (const day of localDays(window, zone)) {
+    for (let m = first; m <= last; m += SLOT_STEP_MINUTES) {
+      const hhmm = `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
+      const at = atLocal(day, hhmm, zone);
+      if (wallClock(at) !== hhmm) continue; // the wall time does not exist that day (DST gap)
+      const t = at.toMillis();
+      if (t < window.start || t > window.end) continue;
+      if (overlapsBusy(t, q.lengthMinutes, busy)) continue;
+      found.push(t);
+    }
+  }
+  return found.sort((a, b) => a - b).map((t) => new Date(t).toISOString());
+}
+
+export function isProposableStart(q: Omit<ProposalQuery, "from" | "to">, start: string): boolean {
+  const iso = new Date(start).toISOString();
+  return proposableStarts({ ...q, from: iso, to: iso }).includes(iso);
+}

@@ -1,0 +1,306 @@
+import { DateTime } from "luxon";
+import {
+  ok,
+  refused,
+  type BookingStatus,
+  type CalendarCommand,
+  type CalendarEvent,
+  type Result,
+  type WeeklySchedule,
+} from "@booking/contracts";
+import { isBookableStart, isProposableStart, type BusyPeriod } from "../availability/availability.ts";
+import type { Decider, DecisionContext } from "../decider.ts";
+
+// Stream `calendar-{expertId}`: the expert's weekly schedule and every booking with that expert.
+// One decision sees both, so two overlapping bookings can never both be committed.
+
+export type Booking = {
+  bookingId: string;
+  status: BookingStatus;
+  creatorId: string;
+  expertUserId: string;
+  sessionId: string;
+  scheduledTime: string;
+  lengthMinutes: number;
+  priceCents: number;
+  heldUntil: string;
+  paidCents: number;
+  paymentIds: readonly string[];
+  hasNotes: boolean;
+};
+
+export type CalendarState = {
+  expertId: string | null;
+  schedule: WeeklySchedule | null;
+  bookings: ReadonlyMap<string, Booking>;
+};
+
+export const initialCalendarState = (): CalendarState => ({ expertId: null, schedule: null, bookings: new Map() });
+
+const isPaid = (b: Booking) => b.paidCents >= b.priceCents;
+
+/** Rule: an unpaid pending booking holds its time only until its hold expires. */
+export function holdExpired(b: Booking, now: string): boolean {
+  return b.status === "pending" && !isPaid(b) && Date.parse(now) >= Date.parse(b.heldUntil);
+}
+
+/** Rule: these bookings block their time; anything else (or an expired hold) frees it. */
+export function blocksTime(b: Booking, now: string): boolean {
+  switch (b.status) {
+    case "pending":
+      return !holdExpired(b, now);
+    case "time_proposed":
+    case "more_info_requested":
+    case "confirmed":
+      return true;
+    default:
+      return false;
+  }
+}
+
+export function busyPeriods(state: CalendarState, now: string, exceptBookingId?: string): BusyPeriod[] {
+  const busy: BusyPeriod[] = [];
+  for (const b of state.bookings.values()) {
+    if (b.bookingId !== exceptBookingId && blocksTime(b, now)) busy.push({ start: b.scheduledTime, lengthMinutes: b.lengthMinutes });
+  }
+  return busy;
+}
+
+export function evolveCalendar(state: CalendarState, events: readonly CalendarEvent[]): CalendarState {
+  if (events.length === 0) return state;
+  // One copy per fold, not per event: a long stream folds in linear time.
+  const bookings = new Map(state.bookings);
+  let { expertId, schedule } = state;
+  const update = (id: string, change: (b: Booking) => Partial<Booking>) => {
+    const b = bookings.get(id);
+    if (b) bookings.set(id, { ...b, ...change(b) });
+  };
+  for (const e of events) {
+    switch (e.type) {
+      case "ScheduleSet":
+        expertId = e.data.expertId;
+        schedule = { timezone: e.data.timezone, slots: e.data.slots };
+        break;
+      case "BookingRequested":
+        expertId = e.data.expertId;
+        bookings.set(e.data.bookingId, {
+          bookingId: e.data.bookingId,
+          status: "pending",
+          creatorId: e.data.creatorId,
+          expertUserId: e.data.expertUserId,
+          sessionId: e.data.sessionId,
+          scheduledTime: e.data.scheduledTime,
+          lengthMinutes: e.data.lengthMinutes,
+          priceCents: e.data.priceCents,
+          heldUntil: e.data.heldUntil,
+          paidCents: 0,
+          paymentIds: [],
+          hasNotes: false,
+        });
+        break;
+      case "PaymentSucceeded":
+        update(e.data.bookingId, (b) => ({ paidCents: b.paidCents + e.data.amountCents, paymentIds: [...b.paymentIds, e.data.paymentId] }));
+        break;
+      case "PaymentFailed":
+        break;
+      case "PrepSubmitted":
+        update(e.data.bookingId, (b) => (b.status === "more_info_requested" ? { status: "pending" } : {}));
+        break;
+      case "InfoRequested":
+        update(e.data.bookingId, () => ({ status: "more_info_requested" }));
+        break;
+      case "TimeProposed":
+        update(e.data.bookingId, () => ({ status: "time_proposed", scheduledTime: e.data.scheduledTime }));
+        break;
+      case "Confirmed":
+        update(e.data.bookingId, () => ({ status: "confirmed" }));
+        break;
+      case "Cancelled":
+        update(e.data.bookingId, () => ({ status: "cancelled" }));
+        break;
+      case "RefundDue":
+        update(e.data.bookingId, (b) => ({ paidCents: b.paidCents - e.data.amountCents }));
+        break;
+      case "Completed":
+        update(e.data.bookingId, () => ({ status: "completed" }));
+        break;
+      case "NotesAdded":
+        update(e.data.bookingId, () => ({ hasNotes: true }));
+        break;
+    }
+  }
+  return { expertId, schedule, bookings };
+}
+
+// ---- decisions --------------------------------------------------------------------------------
+
+type Decision = Result<CalendarEvent[]>;
+type Actor = CalendarCommand["actor"];
+
+const STATUS_WORDS: Record<BookingStatus, string> = {
+  pending: "pending",
+  time_proposed: "waiting for the creator to accept a new time",
+  more_info_requested: "waiting for more information",
+  confirmed: "confirmed",
+  completed: "complete",
+  cancelled: "cancelled",
+};
+
+function transitionRefused(b: Booking, action: string): Decision {
+  return refused("booking_transition_refused", { status: STATUS_WORDS[b.status], action });
+}
+
+const isAdmin = (a: Actor) => a.role === "admin";
+const isSystem = (a: Actor) => a.role === "system";
+const isCreatorOf = (a: Actor, b: Booking) => a.role === "creator" && a.userId === b.creatorId;
+const isExpertOf = (a: Actor, b: Booking) => a.role === "expert" && a.userId === b.expertUserId;
+
+function partyWord(a: Actor, b: Booking): "creator" | "expert" | "admin" | "system" {
+  if (isCreatorOf(a, b)) return "creator";
+  if (isExpertOf(a, b)) return "expert";
+  return isSystem(a) ? "system" : "admin";
+}
+
+function requestBooking(c: Extract<CalendarCommand, { type: "RequestBooking" }>, s: CalendarState, now: string): Decision {
+  if (c.actor.role !== "creator") return refused("only_creators_book");
+  if (!c.creatorAcceptedTerms) return refused("terms_not_accepted");
+  if (s.bookings.has(c.bookingId)) return refused("booking_already_exists");
+  if (!c.session.published || c.session.expertId !== c.expertId) return refused("session_not_published");
+  if (!s.schedule) return refused("slot_unavailable");
+  const free = isBookableStart(
+    { schedule: s.schedule, lengthMinutes: c.session.lengthMinutes, busy: busyPeriods(s, now), now },
+    c.scheduledTime,
+  );
+  if (!free) return refused("slot_unavailable");
+  const heldUntil = DateTime.fromISO(now, { zone: "utc" }).plus({ minutes: c.holdMinutes }).toISO()!;
+  return ok([
+    {
+      type: "BookingRequested",
+      data: {
+        bookingId: c.bookingId,
+        expertId: c.expertId,
+        expertUserId: c.expertUserId,
+        creatorId: c.actor.userId,
+        sessionId: c.session.sessionId,
+        sessionTitle: c.session.title,
+        lengthMinutes: c.session.lengthMinutes,
+        priceCents: c.session.priceCents,
+        prepQuestions: c.session.prepQuestions,
+        scheduledTime: c.scheduledTime,
+        heldUntil,
+      },
+    },
+  ]);
+}
+
+function recordPayment(c: Extract<CalendarCommand, { type: "RecordPayment" }>, b: Booking, s: CalendarState, now: string): Decision {
+  if (!isSystem(c.actor) && !isAdmin(c.actor)) return refused("forbidden");
+  // Idempotent per payment id: a redelivered webhook changes nothing.
+  if (b.paymentIds.includes(c.paymentId)) return ok([]);
+  if (c.amountCents !== b.priceCents) return refused("payment_amount_mismatch");
+  const paid: CalendarEvent = { type: "PaymentSucceeded", data: { bookingId: b.bookingId, paymentId: c.paymentId, amountCents: c.amountCents, provider: c.provider } };
+  const owedBack = (reason: string): CalendarEvent => ({ type: "RefundDue", data: { bookingId: b.bookingId, paymentId: c.paymentId, amountCents: c.amountCents, reason } });
+  // A payment is never lost: money that arrives for a booking that cannot take it is owed back.
+  if (b.status === "cancelled" || b.status === "completed") return ok([paid, owedBack("booking_closed")]);
+  if (isPaid(b)) return ok([paid, owedBack("already_paid")]);
+  if (holdExpired(b, now)) {
+    // Paid after the hold ran out: keep the booking if its time is still free, else cancel and refund.
+    const taken = busyPeriods(s, now, b.bookingId).some(
+      (p) => Date.parse(p.start) < Date.parse(b.scheduledTime) + b.lengthMinutes * 60_000 && Date.parse(b.scheduledTime) < Date.parse(p.start) + p.lengthMinutes * 60_000,
+    );
+    if (taken) {
+      return ok([paid, { type: "Cancelled", data: { bookingId: b.bookingId, by: "system", reason: "payment_timeout", refundCents: c.amountCents } }]);
+    }
+  }
+  return ok([paid]);
+}
+
+function decideOnBooking(c: Exclude<CalendarCommand, { type: "SetSchedule" | "RequestBooking" }>, s: CalendarState, now: string): Decision {
+  const b = s.bookings.get(c.bookingId);
+  if (!b) return refused("booking_not_found");
+  const a = c.actor;
+  const creator = isCreatorOf(a, b) || isAdmin(a);
+  const expert = isExpertOf(a, b) || isAdmin(a);
+  const id = b.bookingId;
+
+  switch (c.type) {
+    case "RecordPayment":
+      return recordPayment(c, b, s, now);
+
+    case "RecordPaymentFailure":
+      if (!isSystem(a) && !isAdmin(a)) return refused("forbidden");
+      return ok([{ type: "PaymentFailed", data: { bookingId: id, paymentId: c.paymentId, reason: c.reason } }]);
+
+    case "SubmitPrep":
+      if (!creator) return refused("not_booking_party");
+      if (!["pending", "more_info_requested", "time_proposed", "confirmed"].includes(b.status)) return transitionRefused(b, "given preparation answers");
+      return ok([{ type: "PrepSubmitted", data: { bookingId: id, answers: c.answers } }]);
+
+    case "RequestInfo":
+      if (!expert) return refused("not_booking_party");
+      if (b.status !== "pending") return transitionRefused(b, "asked for more information");
+      return ok([{ type: "InfoRequested", data: { bookingId: id, note: c.note } }]);
+
+    case "ProposeTime": {
+      if (!expert) return refused("not_booking_party");
+      if (b.status !== "pending" && b.status !== "more_info_requested") return transitionRefused(b, "moved to another time");
+      if (!s.schedule) return refused("schedule_required");
+      const free = isProposableStart({ timezone: s.schedule.timezone, lengthMinutes: b.lengthMinutes, busy: busyPeriods(s, now, id), now }, c.scheduledTime);
+      if (!free) return refused("proposed_time_invalid");
+      return ok([{ type: "TimeProposed", data: { bookingId: id, scheduledTime: c.scheduledTime, previousTime: b.scheduledTime } }]);
+    }
+
+    case "ConfirmBooking": {
+      // The expert accepts a request; the creator accepts a time the expert proposed.
+      const byExpert = expert && (b.status === "pending" || b.status === "more_info_requested");
+      const byCreator = creator && b.status === "time_proposed";
+      if (!creator && !expert) return refused("not_booking_party");
+      if (!byExpert && !byCreator) return transitionRefused(b, "confirmed");
+      if (!isPaid(b)) return refused("payment_required");
+      return ok([{ type: "Confirmed", data: { bookingId: id, by: partyWord(a, b) } }]);
+    }
+
+    case "CancelBooking":
+      if (!creator && !expert) return refused("not_booking_party");
+      if (b.status === "completed" || b.status === "cancelled") return transitionRefused(b, "cancelled");
+      return ok([{ type: "Cancelled", data: { bookingId: id, by: partyWord(a, b), reason: c.reason, refundCents: Math.max(0, b.paidCents) } }]);
+
+    case "ExpireHold":
+      if (!isSystem(a) && !isAdmin(a)) return refused("forbidden");
+      if (b.status !== "pending" || isPaid(b)) return transitionRefused(b, "expired");
+      if (!holdExpired(b, now)) return refused("hold_not_expired");
+      return ok([{ type: "Cancelled", data: { bookingId: id, by: "system", reason: "payment_timeout", refundCents: 0 } }]);
+
+    case "CompleteBooking":
+      if (!expert) return refused("not_booking_party");
+      if (b.status !== "confirmed") return transitionRefused(b, "completed");
+      if (Date.parse(now) < Date.parse(b.scheduledTime) + b.lengthMinutes * 60_000) return refused("session_not_over");
+      return ok([{ type: "Completed", data: { bookingId: id } }]);
+
+    case "AddNotes":
+      if (!expert) return refused("not_booking_party");
+      if (b.status !== "confirmed" && b.status !== "completed") return transitionRefused(b, "given notes");
+      return ok([{ type: "NotesAdded", data: { bookingId: id, notes: c.notes } }]);
+  }
+}
+
+export function decideCalendar(c: CalendarCommand, s: CalendarState, ctx: DecisionContext): Decision {
+  if (s.expertId !== null && s.expertId !== c.expertId) return refused("invalid_request");
+  switch (c.type) {
+    case "SetSchedule":
+      if (c.actor.role !== "expert" && !isAdmin(c.actor)) return refused("forbidden");
+      return ok([{ type: "ScheduleSet", data: { expertId: c.expertId, timezone: c.schedule.timezone, slots: c.schedule.slots } }]);
+    case "RequestBooking":
+      return requestBooking(c, s, ctx.now);
+    default:
+      return decideOnBooking(c, s, ctx.now);
+  }
+}
+
+export const calendarDecider: Decider<CalendarCommand, CalendarEvent, CalendarState> = {
+  initialState: initialCalendarState,
+  evolve: evolveCalendar,
+  decide: decideCalendar,
+};
+
+export const calendarStream = (expertId: string) => `calendar-${expertId}`;

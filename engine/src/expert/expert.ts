@@ -1,0 +1,68 @@
+import { ok, refused, type ExpertCommand, type ExpertEvent, type Result } from "@booking/contracts";
+import type { Decider } from "../decider.ts";
+
+// Stream `expert-{expertId}`: the public profile, its publish state and the vetting decision.
+
+export type ExpertState = { kind: "none" } | { kind: "profiled"; userId: string; slug: string; published: boolean; verified: boolean };
+
+export const initialExpertState = (): ExpertState => ({ kind: "none" });
+
+/** Rule: a profile's slug is made once from the expert's name and id, so shared links never break. */
+export function expertSlug(firstName: string, lastName: string, expertId: string): string {
+  const name = `${firstName} ${lastName}`
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 60);
+  const suffix = expertId.replace(/[^A-Za-z0-9]/g, "").slice(0, 8).toLowerCase();
+  return name ? `${name}-${suffix}` : suffix;
+}
+
+export function evolveExpert(state: ExpertState, events: readonly ExpertEvent[]): ExpertState {
+  let s = state;
+  for (const e of events) {
+    switch (e.type) {
+      case "ExpertProfileSaved":
+        s = { kind: "profiled", userId: e.data.userId, slug: e.data.slug, published: e.data.published, verified: s.kind === "profiled" ? s.verified : false };
+        break;
+      case "ExpertVerified":
+        if (s.kind === "profiled") s = { ...s, verified: true };
+        break;
+      case "ExpertUnverified":
+        if (s.kind === "profiled") s = { ...s, verified: false };
+        break;
+    }
+  }
+  return s;
+}
+
+export function decideExpert(c: ExpertCommand, s: ExpertState): Result<ExpertEvent[]> {
+  const admin = c.actor.role === "admin";
+  switch (c.type) {
+    case "SaveExpertProfile": {
+      if (!admin && (c.actor.role !== "expert" || c.actor.userId !== c.userId)) return refused("forbidden");
+      if (s.kind === "profiled" && s.userId !== c.userId) return refused("forbidden");
+      const slug = s.kind === "profiled" ? s.slug : expertSlug(c.profile.firstName, c.profile.lastName, c.expertId);
+      return ok([{ type: "ExpertProfileSaved", data: { expertId: c.expertId, userId: c.userId, slug, profile: c.profile, published: c.published } }]);
+    }
+    case "VerifyExpert":
+    case "UnverifyExpert": {
+      // Rule: vetting is an admin's decision, recorded with the admin's id.
+      if (!admin) return refused("forbidden");
+      if (s.kind === "none") return refused("profile_not_found");
+      const verify = c.type === "VerifyExpert";
+      if (s.verified === verify) return ok([]);
+      return ok([{ type: verify ? "ExpertVerified" : "ExpertUnverified", data: { expertId: c.expertId, by: c.actor.userId } }]);
+    }
+  }
+}
+
+export const expertDecider: Decider<ExpertCommand, ExpertEvent, ExpertState> = {
+  initialState: initialExpertState,
+  evolve: evolveExpert,
+  decide: (c, s) => decideExpert(c, s),
+};
+
+export const expertStream = (expertId: string) => `expert-${expertId}`;

