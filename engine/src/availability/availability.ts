@@ -56,9 +56,6 @@ function busyIntervals(busy: readonly BusyPeriod[], window: Window, maxLengthMin
     .filter((b) => b.end > window.start - margin && b.start < window.end + margin);
 }
 
-function wallClock(dt: DateTime): string {
-  return dt.toFormat("HH:mm");
-}
 
 function atLocal(day: DateTime, hhmm: string, zone: string): DateTime {
   const minutes = minutesOfDay(hhmm);
@@ -77,6 +74,51 @@ function localDays(window: Window, zone: string): DateTime[] {
   return days;
 }
 
+/** Wall-clock reading of instants in one zone, memoised: candidate sessions share most instants. */
+function wallClockReader(zone: string) {
+  const memo = new Map<number, { date: string; weekday: number; minute: number }>();
+  return (t: number) => {
+    let w = memo.get(t);
+    if (!w) {
+      const local = DateTime.fromMillis(t, { zone });
+      w = { date: local.toISODate()!, weekday: local.weekday, minute: local.hour * 60 + local.minute };
+      memo.set(t, w);
+    }
+    return w;
+  };
+}
+
+type WallClock = ReturnType<typeof wallClockReader>;
+
+/**
+ * Rule: a session starting at `t` sits inside a weekly slot when it starts on a 30-minute step of
+ * the expert's wall clock and every moment of it reads, on that same local date, between the
+ * slot's start and end. Reading the wall clock of instants (never converting wall times to
+ * instants) keeps DST days exact: a skipped hour is simply absent, a repeated hour counts twice.
+ */
+function sitsInsideSlot(t: number, lengthMinutes: number, schedule: WeeklySchedule, wall: WallClock): boolean {
+  if (t % (WALK_MINUTES * 60_000) !== 0) return false;
+  const first = wall(t);
+  if (first.minute % SLOT_STEP_MINUTES !== 0) return false;
+  const weekday = WEEKDAYS[first.weekday - 1];
+  return schedule.slots.some((slot) => {
+    if (slot.weekday !== weekday) return false;
+    const start = minutesOfDay(slot.start_local);
+    const end = minutesOfDay(slot.end_local);
+    if (first.minute < start) return false;
+    // Offsets change only on 15-minute boundaries, so checking every 15 minutes checks every moment.
+    for (let u = t; u < t + lengthMinutes * 60_000; u += WALK_MINUTES * 60_000) {
+      const w = wall(u);
+      if (w.date !== first.date || w.minute < start || w.minute >= end) return false;
+    }
+    return true;
+  });
+}
+
+function bookableAt(t: number, q: AvailabilityQuery, window: Window, busy: readonly { start: number; end: number }[], wall: WallClock): boolean {
+  return t >= window.start && t <= window.end && sitsInsideSlot(t, q.lengthMinutes, q.schedule, wall) && !overlapsBusy(t, q.lengthMinutes, busy);
+}
+
 /**
  * Rule: a time is bookable when it lies between now and 28 days ahead; it starts on a 30-minute
  * step of local time inside one of the expert's weekly slots for that weekday; the whole session
@@ -88,35 +130,31 @@ export function bookableStarts(q: AvailabilityQuery): string[] {
   const window = bookingWindow(q);
   if (window.end < window.start) return [];
   const busy = busyIntervals(q.busy, window, Math.max(q.lengthMinutes, 240));
-  const lengthMs = q.lengthMinutes * 60_000;
+  const wall = wallClockReader(zone);
+  const step = WALK_MINUTES * 60_000;
   const found = new Set<number>();
   for (const day of localDays(window, zone)) {
     const weekday = WEEKDAYS[day.weekday - 1];
     for (const slot of q.schedule.slots) {
       if (slot.weekday !== weekday) continue;
-      const slotStart = atLocal(day, slot.start_local, zone).toMillis();
-      const slotEnd = atLocal(day, slot.end_local, zone).toMillis();
-      const startMinute = minutesOfDay(slot.start_local);
-      const endMinute = minutesOfDay(slot.end_local);
-      for (let t = slotStart; t + lengthMs <= slotEnd; t += WALK_MINUTES * 60_000) {
-        if (t < window.start || t > window.end) continue;
-        const local = DateTime.fromMillis(t, { zone });
-        if (local.minute % SLOT_STEP_MINUTES !== 0) continue;
-        // On a day whose clocks go back, the slot's instants can include wall times before its start.
-        const wall = minutesOfDay(wallClock(local));
-        if (!local.hasSame(day, "day") || wall < startMinute || wall >= endMinute) continue;
-        if (overlapsBusy(t, q.lengthMinutes, busy)) continue;
-        found.add(t);
+      // Walk a little beyond the slot's nominal instants: on DST days its wall times map to
+      // instants up to an hour either way.
+      const from = Math.floor((atLocal(day, slot.start_local, zone).toMillis() - 2 * 3_600_000) / step) * step;
+      const to = atLocal(day, slot.end_local, zone).toMillis() + 2 * 3_600_000;
+      for (let t = Math.max(from, Math.ceil(window.start / step) * step); t <= Math.min(to, window.end); t += step) {
+        if (!found.has(t) && bookableAt(t, q, window, busy, wall)) found.add(t);
       }
     }
   }
   return [...found].sort((a, b) => a - b).map((t) => new Date(t).toISOString());
 }
 
-/** The booking decision asks the same function about one instant, so the two can never disagree. */
+/** The booking decision asks the same rule about one instant that the availability list uses. */
 export function isBookableStart(q: Omit<AvailabilityQuery, "from" | "to">, start: string): boolean {
-  const iso = new Date(start).toISOString();
-  return bookableStarts({ ...q, from: iso, to: iso }).includes(iso);
+  const t = Date.parse(start);
+  if (!IANAZone.isValidZone(q.schedule.timezone) || Number.isNaN(t)) return false;
+  const window = bookingWindow(q);
+  return bookableAt(t, q, window, busyIntervals(q.busy, window, Math.max(q.lengthMinutes, 240)), wallClockReader(q.schedule.timezone));
 }
 
 export type ProposalQuery = { timezone: string; lengthMinutes: number; busy: readonly BusyPeriod[]; now: string; from?: string; to?: string };
@@ -138,7 +176,7 @@ export function proposableStarts(q: ProposalQuery): string[] {
     for (let m = first; m <= last; m += SLOT_STEP_MINUTES) {
       const hhmm = `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
       const at = atLocal(day, hhmm, zone);
-      if (wallClock(at) !== hhmm) continue; // the wall time does not exist that day (DST gap)
+      if (at.toFormat("HH:mm") !== hhmm) continue; // the wall time does not exist that day (DST gap)
       const t = at.toMillis();
       if (t < window.start || t > window.end) continue;
       if (overlapsBusy(t, q.lengthMinutes, busy)) continue;

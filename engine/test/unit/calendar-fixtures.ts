@@ -23,7 +23,7 @@ export const session = {
   prepQuestions: ["What is your goal?", "Where are you now?", "What blocks you?"],
 };
 
-export const scheduleSet: CalendarEvent = {
+export const scheduleSet: Extract<CalendarEvent, { type: "ScheduleSet" }> = {
   type: "ScheduleSet",
   data: {
     expertId: EXPERT_ID,
