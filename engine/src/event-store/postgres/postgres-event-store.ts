@@ -30,6 +30,7 @@ type EventRow = {
   recorded_at: Date;
 };
 
+// ORDER BY must name `events.transaction_id`: the bare name binds to this text alias and sorts '1000' before '999'.
 const COLUMNS = "global_position, transaction_id::text AS transaction_id, stream_id, version, event_id, type, schema_version, data, metadata, recorded_at";
 
 function toStored(r: EventRow): StoredEvent {
@@ -66,6 +67,9 @@ export class PostgresEventStore implements EventStore {
   /** Open a pool on `connectionString` and apply the event store's migrations. */
   static async connect(connectionString: string, options: PostgresEventStoreOptions & { poolSize?: number } = {}): Promise<PostgresEventStore> {
     const pool = new pg.Pool({ connectionString, max: options.poolSize ?? 10 });
+    // An idle connection dropped by the server (restart, failover) is replaced on next use;
+    // without a listener, node would treat the error as fatal and exit.
+    pool.on("error", () => undefined);
     await migrate(pool, "event_store_migrations", eventStoreMigrations);
     return new PostgresEventStore(pool, options);
   }
@@ -167,7 +171,7 @@ export class PostgresEventStore implements EventStore {
       `SELECT ${COLUMNS} FROM events
        WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
          AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-       ORDER BY transaction_id, global_position
+       ORDER BY events.transaction_id, events.global_position
        LIMIT $3`,
       [String(after?.commit ?? 0n), String(after?.prepare ?? 0n), limit],
     );
@@ -178,7 +182,7 @@ export class PostgresEventStore implements EventStore {
     const { rows } = await this.pool.query<{ transaction_id: string; global_position: string }>(
       `SELECT transaction_id::text AS transaction_id, global_position FROM events
        WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-       ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+       ORDER BY events.transaction_id DESC, events.global_position DESC LIMIT 1`,
     );
     const r = rows[0];
     return r ? { commit: BigInt(r.transaction_id), prepare: BigInt(r.global_position) } : null;
