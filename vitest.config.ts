@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 // One configuration, one project per workspace (and per kind of suite where they need services).
 export default defineConfig({
   test: {
-    reporters: ["default"],
+    reporters: ["default", "./testkit/src/summary-reporter.ts"],
     projects: [
       { test: { name: "contracts", root: "./contracts", include: ["test/**/*.test.ts"] } },
       { test: { name: "engine-unit", root: "./engine", include: ["test/unit/**/*.test.ts"] } },
