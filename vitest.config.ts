@@ -17,6 +17,16 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        test: {
+          name: "projections",
+          root: "./projections",
+          include: ["test/**/*.test.ts"],
+          globalSetup: ["../testkit/src/global-setup.ts"],
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

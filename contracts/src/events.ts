@@ -4,12 +4,14 @@ import { CalendarEvent } from "./calendar.ts";
 import { ExpertEvent } from "./expert.ts";
 import { SessionEvent } from "./session.ts";
 import { TermsEvent } from "./terms.ts";
+import { UserEvent } from "./user.ts";
 
 export const DomainEvent = z.discriminatedUnion("type", [
   ...CalendarEvent.options,
   ...SessionEvent.options,
   ...ExpertEvent.options,
   ...TermsEvent.options,
+  ...UserEvent.options,
 ]);
 export type DomainEvent = z.infer<typeof DomainEvent>;
 export type DomainEventType = DomainEvent["type"];

@@ -8,3 +8,6 @@ export * from "./expert.ts";
 export * from "./terms.ts";
 export * from "./calendar.ts";
 export * from "./events.ts";
+export * from "./user.ts";
+export * from "./log.ts";
+export * from "./sql-migrations.ts";

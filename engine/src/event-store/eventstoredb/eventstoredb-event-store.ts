@@ -142,6 +142,16 @@ export class EventStoreDBEventStore implements EventStore {
     return null;
   }
 
+  /** EventStoreDB keeps no count of $all: walk it once (a replay reads it all anyway). */
+  async countEvents(): Promise<number> {
+    let n = 0;
+    for await (const resolved of this.client.readAll({ fromPosition: START })) {
+      const e = resolved.event;
+      if (e && !e.type.startsWith("$") && !e.streamId.startsWith("$")) n++;
+    }
+    return n;
+  }
+
   subscribe(options: SubscribeOptions): Subscription {
     let stopped = false;
     let current: ReturnType<EventStoreDBClient["subscribeToAll"]> | null = null;

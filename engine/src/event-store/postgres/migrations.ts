@@ -1,34 +1,6 @@
-import type pg from "pg";
+import type { Migration } from "@booking/contracts";
 
-export type Migration = { name: string; sql: string };
-
-/**
- * Apply migrations in order, each once, under an advisory lock so that several processes may
- * start together. `table` names the bookkeeping table, so each package keeps its own history.
- */
-export async function migrate(pool: pg.Pool, table: string, migrations: readonly Migration[]): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query("SELECT pg_advisory_lock(hashtext($1))", [table]);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${table} (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
-    const done = new Set((await client.query<{ name: string }>(`SELECT name FROM ${table}`)).rows.map((r) => r.name));
-    for (const m of migrations) {
-      if (done.has(m.name)) continue;
-      await client.query("BEGIN");
-      try {
-        await client.query(m.sql);
-        await client.query(`INSERT INTO ${table} (name) VALUES ($1)`, [m.name]);
-        await client.query("COMMIT");
-      } catch (e) {
-        await client.query("ROLLBACK");
-        throw e;
-      }
-    }
-  } finally {
-    await client.query("SELECT pg_advisory_unlock(hashtext($1))", [table]).catch(() => undefined);
-    client.release();
-  }
-}
+export { migrate, type Migration } from "@booking/contracts";
 
 export const eventStoreMigrations: readonly Migration[] = [
   {

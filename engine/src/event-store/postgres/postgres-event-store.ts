@@ -188,6 +188,11 @@ export class PostgresEventStore implements EventStore {
     return r ? { commit: BigInt(r.transaction_id), prepare: BigInt(r.global_position) } : null;
   }
 
+  async countEvents(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>("SELECT count(*) AS n FROM events");
+    return Number(rows[0]!.n);
+  }
+
   subscribe(options: SubscribeOptions): Subscription {
     let stopped = false;
     let wake: (() => void) | null = null;

@@ -1,0 +1,57 @@
+import type { EventMetadata } from "./events.ts";
+
+// The global event log, as every reader (relay, projections, replay) sees it.
+
+/**
+ * A place in the global log, compared as (commit, prepare). Postgres: the writing transaction's
+ * id and the row's global position; EventStoreDB: its commit and prepare positions.
+ */
+export type LogPosition = { commit: bigint; prepare: bigint };
+
+export function comparePositions(a: LogPosition, b: LogPosition): number {
+  if (a.commit !== b.commit) return a.commit < b.commit ? -1 : 1;
+  if (a.prepare !== b.prepare) return a.prepare < b.prepare ? -1 : 1;
+  return 0;
+}
+
+export const formatPosition = (p: LogPosition) => `${p.commit}:${p.prepare}`;
+
+export function parsePosition(s: string): LogPosition | null {
+  const m = /^(\d{1,20}):(\d{1,20})$/.exec(s);
+  return m ? { commit: BigInt(m[1]!), prepare: BigInt(m[2]!) } : null;
+}
+
+export type StoredEvent = {
+  eventId: string;
+  streamId: string;
+  /** 1-based position of the event within its stream. */
+  version: number;
+  position: LogPosition;
+  type: string;
+  schemaVersion: number;
+  data: unknown;
+  metadata: EventMetadata;
+  recordedAt: string;
+};
+
+/** The part of an event store that log readers need. */
+export interface EventLog {
+  /** Events strictly after `after`, in log order, at most `limit`; never one whose writer has not committed. */
+  readAll(after: LogPosition | null, limit: number): Promise<StoredEvent[]>;
+  /** The newest position a catch-up reader could see now (null for an empty log). */
+  headPosition(): Promise<LogPosition | null>;
+  /** How many events the log holds (for progress bars; may be an estimate). */
+  countEvents(): Promise<number>;
+}
+
+// Events travel on the bus as JSON: positions as "commit:prepare" strings (JSON has no bigint).
+export function encodeBusMessage(e: StoredEvent): string {
+  return JSON.stringify({ ...e, position: formatPosition(e.position) });
+}
+
+export function decodeBusMessage(value: string): StoredEvent {
+  const raw = JSON.parse(value) as Omit<StoredEvent, "position"> & { position: string };
+  const position = parsePosition(raw.position);
+  if (!position) throw new Error(`Bus message with a malformed position: ${raw.position}`);
+  return { ...raw, position };
+}

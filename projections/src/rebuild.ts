@@ -1,0 +1,78 @@
+import type pg from "pg";
+import { formatPosition, type EventLog, type LogPosition } from "@booking/contracts";
+import { applyBatch, applyInTransaction, ensureCheckpoints, toProjected } from "./apply.ts";
+import type { Projection } from "./projection.ts";
+
+export type RebuildProgress = { projection: string; done: number; total: number; eventsPerSecond: number; secondsLeft: number | null };
+
+/**
+ * Rebuild a read model from the event log (never from Kafka). The projection is marked
+ * rebuilding, so live runners stop writing its tables; its tables are emptied and refilled in
+ * batches; the last stretch up to the log's head is applied while holding its checkpoint row,
+ * so that when it turns live again the runners continue exactly where the rebuild stopped.
+ */
+export async function rebuildProjection(
+  log: EventLog,
+  pool: pg.Pool,
+  projection: Projection,
+  options: { batchSize?: number; onProgress?: (p: RebuildProgress) => void } = {},
+): Promise<{ events: number; seconds: number }> {
+  const batchSize = options.batchSize ?? 2000;
+  await ensureCheckpoints(pool, [projection]);
+  const total = await log.countEvents();
+  const started = performance.now();
+  const report = (done: number) => {
+    const seconds = (performance.now() - started) / 1000;
+    const rate = seconds > 0 ? done / seconds : 0;
+    options.onProgress?.({ projection: projection.name, done, total: Math.max(total, done), eventsPerSecond: rate, secondsLeft: rate > 0 ? Math.max(0, total - done) / rate : null });
+  };
+
+  await transaction(pool, async (client) => {
+    await client.query("UPDATE projection_checkpoints SET status = 'rebuilding', position = NULL, events_applied = 0, last_error = NULL, updated_at = now() WHERE name = $1", [projection.name]);
+    await client.query(`TRUNCATE ${projection.tables.join(", ")}`);
+  });
+
+  let position: LogPosition | null = null;
+  let done = 0;
+  for (;;) {
+    const batch = await log.readAll(position, batchSize);
+    if (batch.length === 0) break;
+    await applyBatch(pool, [projection], batch, { rebuilding: projection.name });
+    position = batch[batch.length - 1]!.position;
+    done += batch.length;
+    report(done);
+    if (batch.length < batchSize) break;
+  }
+
+  // Catch up to the head and turn live in one transaction holding the checkpoint row.
+  await transaction(pool, async (client) => {
+    await client.query("SELECT 1 FROM projection_checkpoints WHERE name = $1 FOR UPDATE", [projection.name]);
+    for (;;) {
+      const batch = await log.readAll(position, batchSize);
+      if (batch.length === 0) break;
+      await applyInTransaction(client, [projection], toProjected(batch), { rebuilding: projection.name });
+      position = batch[batch.length - 1]!.position;
+      done += batch.length;
+    }
+    await client.query("UPDATE projection_checkpoints SET status = 'live', position = COALESCE($2, position), updated_at = now() WHERE name = $1", [
+      projection.name,
+      position ? formatPosition(position) : null,
+    ]);
+  });
+  report(done);
+  return { events: done, seconds: (performance.now() - started) / 1000 };
+}
+
+async function transaction(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await work(client);
+    await client.query("COMMIT");
+  } catch (e) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw e;
+  } finally {
+    client.release();
+  }
+}

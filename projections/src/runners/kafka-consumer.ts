@@ -1,0 +1,61 @@
+import type pg from "pg";
+import { Kafka, logLevel, type Consumer } from "kafkajs";
+import { decodeBusMessage } from "@booking/contracts";
+import { applyBatch, ensureCheckpoints, recordProjectionError } from "../apply.ts";
+import type { Projection } from "../projection.ts";
+import type { RunnerHandle } from "./in-process.ts";
+
+export type KafkaProjectorOptions = {
+  brokers: string[];
+  topic: string;
+  groupId?: string;
+  clientId?: string;
+  onError?: (error: unknown) => void;
+};
+
+/**
+ * The production runner: a Kafka consumer group. A batch is applied to Postgres in one
+ * transaction, and only after that commit are its offsets committed; a crash in between means a
+ * redelivery, which the rows' stream versions turn into a no-op.
+ */
+export async function startKafkaProjector(pool: pg.Pool, projections: readonly Projection[], options: KafkaProjectorOptions): Promise<RunnerHandle> {
+  await ensureCheckpoints(pool, projections);
+  const kafka = new Kafka({ clientId: options.clientId ?? "projector", brokers: options.brokers, logLevel: logLevel.ERROR });
+  const consumer: Consumer = kafka.consumer({ groupId: options.groupId ?? "projector", allowAutoTopicCreation: true });
+  await consumer.connect();
+  await consumer.subscribe({ topic: options.topic, fromBeginning: true });
+  let failures = 0;
+  await consumer.run({
+    autoCommit: false,
+    eachBatchAutoResolve: false,
+    eachBatch: async ({ batch, heartbeat, isRunning, isStale }) => {
+      if (!isRunning() || isStale() || batch.messages.length === 0) return;
+      const events = batch.messages.flatMap((m) => (m.value ? [decodeBusMessage(m.value.toString("utf8"))] : []));
+      try {
+        await applyBatch(pool, projections, events, "bus");
+        failures = 0;
+      } catch (e) {
+        options.onError?.(e);
+        await recordProjectionError(pool, projections, e);
+        // Not committing the offsets makes Kafka deliver this batch again; back off first.
+        failures++;
+        await new Promise((r) => setTimeout(r, Math.min(5000, 100 * 2 ** failures)));
+        throw e;
+      }
+      const last = batch.messages[batch.messages.length - 1]!;
+      await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() }]);
+      await heartbeat();
+    },
+  });
+  let stopping: Promise<void> | null = null;
+  let resolveDone: () => void = () => undefined;
+  const done = new Promise<void>((r) => (resolveDone = r));
+  return {
+    done,
+    stop: () => {
+      // disconnect() lets the batch in flight finish (and commit) before leaving the group.
+      stopping ??= consumer.disconnect().finally(resolveDone);
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,140 @@
+import type { Migration } from "@booking/contracts";
+
+// Read models. Every row remembers the version of the stream it reflects (`stream_version`):
+// a projection writes only when the event is newer, so a redelivered or older event is a no-op.
+// Times come from the events, never from now(), so a replay rebuilds identical rows.
+
+export const readModelMigrations: readonly Migration[] = [
+  {
+    name: "001_read_models",
+    sql: `
+      CREATE TABLE projection_checkpoints (
+        name text PRIMARY KEY,
+        position text,
+        status text NOT NULL DEFAULT 'live' CHECK (status IN ('live', 'rebuilding')),
+        events_applied bigint NOT NULL DEFAULT 0,
+        last_error text,
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+
+      CREATE TABLE users (
+        user_id text PRIMARY KEY,
+        email text NOT NULL,
+        role text NOT NULL,
+        first_name text,
+        last_name text,
+        registered_at timestamptz NOT NULL,
+        stream_version bigint NOT NULL
+      );
+      CREATE INDEX users_email ON users (lower(email));
+
+      CREATE TABLE experts (
+        expert_id text PRIMARY KEY,
+        user_id text NOT NULL,
+        slug text NOT NULL UNIQUE,
+        first_name text NOT NULL,
+        last_name text NOT NULL,
+        title text NOT NULL,
+        bio text,
+        tags text[] NOT NULL DEFAULT '{}',
+        profile_image text,
+        published boolean NOT NULL,
+        verified boolean NOT NULL DEFAULT false,
+        vetted_by text,
+        updated_at timestamptz NOT NULL,
+        stream_version bigint NOT NULL
+      );
+      CREATE INDEX experts_user ON experts (user_id);
+      CREATE INDEX experts_published ON experts (published) WHERE published;
+
+      CREATE TABLE sessions (
+        session_id text PRIMARY KEY,
+        expert_id text NOT NULL,
+        title text NOT NULL,
+        description text NOT NULL,
+        price_cents bigint NOT NULL,
+        length_minutes int NOT NULL,
+        prep_questions jsonb NOT NULL,
+        session_details text NOT NULL,
+        ideal_for jsonb NOT NULL,
+        status text NOT NULL,
+        deleted boolean NOT NULL DEFAULT false,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        stream_version bigint NOT NULL
+      );
+      CREATE INDEX sessions_expert ON sessions (expert_id) WHERE NOT deleted;
+
+      CREATE TABLE schedules (
+        expert_id text PRIMARY KEY,
+        timezone text NOT NULL,
+        slots jsonb NOT NULL,
+        updated_at timestamptz NOT NULL,
+        stream_version bigint NOT NULL
+      );
+
+      CREATE TABLE bookings (
+        booking_id text PRIMARY KEY,
+        expert_id text NOT NULL,
+        expert_user_id text NOT NULL,
+        creator_id text NOT NULL,
+        session_id text NOT NULL,
+        session_title text NOT NULL,
+        price_cents bigint NOT NULL,
+        length_minutes int NOT NULL,
+        scheduled_time timestamptz NOT NULL,
+        previous_time timestamptz,
+        held_until timestamptz NOT NULL,
+        status text NOT NULL,
+        paid_cents bigint NOT NULL DEFAULT 0,
+        refund_due_cents bigint NOT NULL DEFAULT 0,
+        payment_state text NOT NULL DEFAULT 'unpaid',
+        prep_questions jsonb NOT NULL,
+        prep_answers jsonb,
+        info_request_note text,
+        notes jsonb,
+        cancelled_by text,
+        cancel_reason text,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        stream_version bigint NOT NULL
+      );
+      CREATE INDEX bookings_expert ON bookings (expert_id, scheduled_time);
+      CREATE INDEX bookings_expert_user ON bookings (expert_user_id, scheduled_time);
+      CREATE INDEX bookings_creator ON bookings (creator_id, scheduled_time);
+      CREATE INDEX bookings_status ON bookings (status, created_at);
+
+      CREATE TABLE booking_events (
+        event_id text PRIMARY KEY,
+        booking_id text NOT NULL,
+        expert_id text NOT NULL,
+        stream_version bigint NOT NULL,
+        type text NOT NULL,
+        data jsonb NOT NULL,
+        actor jsonb,
+        occurred_at timestamptz NOT NULL,
+        position text NOT NULL
+      );
+      CREATE INDEX booking_events_booking ON booking_events (booking_id, stream_version);
+
+      CREATE TABLE terms_acceptances (
+        user_id text NOT NULL,
+        version_id text NOT NULL,
+        accepted_at timestamptz NOT NULL,
+        stream_version bigint NOT NULL,
+        PRIMARY KEY (user_id, version_id)
+      );
+      CREATE INDEX terms_acceptances_time ON terms_acceptances (accepted_at);
+
+      CREATE TABLE earnings (
+        expert_id text NOT NULL,
+        month text NOT NULL,
+        payments_count int NOT NULL,
+        paid_cents bigint NOT NULL,
+        refunded_cents bigint NOT NULL,
+        stream_version bigint NOT NULL,
+        PRIMARY KEY (expert_id, month)
+      );
+    `,
+  },
+];
