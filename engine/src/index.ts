@@ -9,3 +9,4 @@ export * from "./event-store/postgres/migrations.ts";
 export * from "./event-store/postgres/postgres-event-store.ts";
 export * from "./event-store/eventstoredb/eventstoredb-event-store.ts";
 export * from "./commands/command-handler.ts";
+export * from "./relay/index.ts";

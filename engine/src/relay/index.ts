@@ -1,0 +1,4 @@
+export * from "./bus.ts";
+export * from "./kafka-publisher.ts";
+export * from "./relay-checkpoints.ts";
+export * from "./relay.ts";
