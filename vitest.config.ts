@@ -27,6 +27,16 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        test: {
+          name: "api",
+          root: "./api",
+          include: ["test/**/*.test.ts"],
+          globalSetup: ["../testkit/src/global-setup.ts"],
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

@@ -7,7 +7,7 @@ import type { ProjectedEvent, Projection } from "./projection.ts";
  * its checkpoint already covers. `bus`: from Kafka, ordered per stream only, so the rows' stream
  * versions do the deduplication. `rebuild`: a replay writing one projection that is rebuilding.
  */
-export type Delivery = "log" | "bus" | { rebuilding: string };
+export type Delivery = "log" | "bus" | { rebuilding: readonly string[] };
 
 type CheckpointRow = { name: string; position: string | null; status: "live" | "rebuilding" };
 
@@ -37,7 +37,7 @@ export async function applyInTransaction(client: pg.PoolClient, projections: rea
     if (!row) throw new Error(`No checkpoint row for projection ${p.name}`);
     const rebuilding = typeof delivery === "object";
     // A read model being rebuilt is written by the rebuild alone; a live one by the runners alone.
-    if (rebuilding ? delivery.rebuilding !== p.name || row.status !== "rebuilding" : row.status !== "live") continue;
+    if (rebuilding ? !delivery.rebuilding.includes(p.name) || row.status !== "rebuilding" : row.status !== "live") continue;
     const after = row.position ? parsePosition(row.position) : null;
     const todo = delivery === "bus" || !after ? events : events.filter((e) => comparePositions(e.stored.position, after) > 0);
     if (todo.length === 0) continue;

@@ -6,30 +6,33 @@ import type { Projection } from "./projection.ts";
 export type RebuildProgress = { projection: string; done: number; total: number; eventsPerSecond: number; secondsLeft: number | null };
 
 /**
- * Rebuild a read model from the event log (never from Kafka). The projection is marked
- * rebuilding, so live runners stop writing its tables; its tables are emptied and refilled in
- * batches; the last stretch up to the log's head is applied while holding its checkpoint row,
- * so that when it turns live again the runners continue exactly where the rebuild stopped.
+ * Rebuild read models from the event log (never from Kafka), reading the log once for all of
+ * them. They are marked rebuilding, so live runners stop writing their tables; the tables are
+ * emptied and refilled in batches; the last stretch up to the log's head is applied while holding
+ * their checkpoint rows, so that when they turn live again the runners continue exactly where the
+ * rebuild stopped.
  */
-export async function rebuildProjection(
+export async function rebuildProjections(
   log: EventLog,
   pool: pg.Pool,
-  projection: Projection,
+  projections: readonly Projection[],
   options: { batchSize?: number; onProgress?: (p: RebuildProgress) => void } = {},
 ): Promise<{ events: number; seconds: number }> {
   const batchSize = options.batchSize ?? 2000;
-  await ensureCheckpoints(pool, [projection]);
+  const names = projections.map((p) => p.name);
+  const label = names.length === 1 ? names[0]! : `${names.length} read models`;
+  await ensureCheckpoints(pool, projections);
   const total = await log.countEvents();
   const started = performance.now();
   const report = (done: number) => {
     const seconds = (performance.now() - started) / 1000;
     const rate = seconds > 0 ? done / seconds : 0;
-    options.onProgress?.({ projection: projection.name, done, total: Math.max(total, done), eventsPerSecond: rate, secondsLeft: rate > 0 ? Math.max(0, total - done) / rate : null });
+    options.onProgress?.({ projection: label, done, total: Math.max(total, done), eventsPerSecond: rate, secondsLeft: rate > 0 ? Math.max(0, total - done) / rate : null });
   };
 
   await transaction(pool, async (client) => {
-    await client.query("UPDATE projection_checkpoints SET status = 'rebuilding', position = NULL, events_applied = 0, last_error = NULL, updated_at = now() WHERE name = $1", [projection.name]);
-    await client.query(`TRUNCATE ${projection.tables.join(", ")}`);
+    await client.query("UPDATE projection_checkpoints SET status = 'rebuilding', position = NULL, events_applied = 0, last_error = NULL, updated_at = now() WHERE name = ANY($1)", [names]);
+    await client.query(`TRUNCATE ${projections.flatMap((p) => p.tables).join(", ")}`);
   });
 
   let position: LogPosition | null = null;
@@ -37,7 +40,7 @@ export async function rebuildProjection(
   for (;;) {
     const batch = await log.readAll(position, batchSize);
     if (batch.length === 0) break;
-    await applyBatch(pool, [projection], batch, { rebuilding: projection.name });
+    await applyBatch(pool, projections, batch, { rebuilding: names });
     position = batch[batch.length - 1]!.position;
     done += batch.length;
     report(done);
@@ -46,21 +49,25 @@ export async function rebuildProjection(
 
   // Catch up to the head and turn live in one transaction holding the checkpoint row.
   await transaction(pool, async (client) => {
-    await client.query("SELECT 1 FROM projection_checkpoints WHERE name = $1 FOR UPDATE", [projection.name]);
+    await client.query("SELECT 1 FROM projection_checkpoints WHERE name = ANY($1) ORDER BY name FOR UPDATE", [names]);
     for (;;) {
       const batch = await log.readAll(position, batchSize);
       if (batch.length === 0) break;
-      await applyInTransaction(client, [projection], toProjected(batch), { rebuilding: projection.name });
+      await applyInTransaction(client, projections, toProjected(batch), { rebuilding: names });
       position = batch[batch.length - 1]!.position;
       done += batch.length;
     }
-    await client.query("UPDATE projection_checkpoints SET status = 'live', position = COALESCE($2, position), updated_at = now() WHERE name = $1", [
-      projection.name,
+    await client.query("UPDATE projection_checkpoints SET status = 'live', position = COALESCE($2, position), updated_at = now() WHERE name = ANY($1)", [
+      names,
       position ? formatPosition(position) : null,
     ]);
   });
   report(done);
   return { events: done, seconds: (performance.now() - started) / 1000 };
+}
+
+export function rebuildProjection(log: EventLog, pool: pg.Pool, projection: Projection, options: Parameters<typeof rebuildProjections>[3] = {}) {
+  return rebuildProjections(log, pool, [projection], options);
 }
 
 async function transaction(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<void>): Promise<void> {

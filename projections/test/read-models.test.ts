@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { PostgresEventStore } from "@booking/engine";
-import { InProcessProjector, allProjections, applyBatch, projectionNamed, readCheckpoints, readModelDigest, rebuildProjection, migrateReadModels } from "../src/index.ts";
+import { InProcessProjector, allProjections, applyBatch, projectionNamed, readCheckpoints, readModelDigest, rebuildProjection, rebuildProjections, migrateReadModels } from "../src/index.ts";
 import { appendSynthetic, expertScenario, handlersFor } from "./workload.ts";
 
 let storeDb: TestDatabase;
@@ -102,7 +102,7 @@ describe("read models after a real scenario", () => {
 describe("exactly-once effect", () => {
   it("a rebuild from the event log gives the same read models as the live runner", async () => {
     const rebuilt = await readModelDatabase();
-    for (const p of allProjections) await rebuildProjection(store, rebuilt, p);
+    await rebuildProjections(store, rebuilt, allProjections);
     expect(await readModelDigest(rebuilt)).toEqual(await readModelDigest(live));
   });
 
@@ -148,7 +148,7 @@ describe("rebuilding while events flow", () => {
     await running.stop();
     expect(statuses).toContain("rebuilding");
     const clean = await readModelDatabase();
-    for (const p of allProjections) await rebuildProjection(store, clean, p);
+    await rebuildProjections(store, clean, allProjections);
     expect(await readModelDigest(pool)).toEqual(await readModelDigest(clean));
   });
 });

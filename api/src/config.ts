@@ -1,0 +1,54 @@
+import { z } from "zod";
+
+// Every process validates its configuration at start and fails with one line naming the variable.
+
+const url = (schemes: string[]) =>
+  z.string().refine((v) => {
+    try {
+      return schemes.includes(new URL(v).protocol.replace(/:$/, ""));
+    } catch {
+      return false;
+    }
+  }, `must be a ${schemes.join(" or ")} URL`);
+
+const brokers = z
+  .string()
+  .transform((v) => v.split(",").map((b) => b.trim()).filter(Boolean))
+  .refine((list) => list.length > 0 && list.every((b) => /^[\w.-]+:\d{1,5}$/.test(b)), "must be host:port[,host:port...]");
+
+export const storeConfig = z.object({
+  DATABASE_URL: url(["postgres", "postgresql"]),
+  ESDB_URL: url(["esdb", "esdb+discover"]).optional(),
+});
+
+export const relayConfig = storeConfig.extend({
+  KAFKA_BROKERS: brokers,
+  KAFKA_TOPIC: z.string().regex(/^[\w.-]{1,200}$/).default("booking-events"),
+  RELAY_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
+});
+
+export const projectorConfig = storeConfig.extend({
+  KAFKA_BROKERS: brokers.optional(),
+  KAFKA_TOPIC: z.string().regex(/^[\w.-]{1,200}$/).default("booking-events"),
+  PROJECTOR_GROUP: z.string().min(1).default("projector"),
+  PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
+});
+
+export type ConfigError = { variable: string; problem: string };
+
+export function parseConfig<S extends z.ZodType>(schema: S, env: Record<string, string | undefined>): { ok: true; config: z.output<S> } | { ok: false; error: ConfigError } {
+  const result = schema.safeParse(env);
+  if (result.success) return { ok: true, config: result.data };
+  const issue = result.error.issues[0]!;
+  const variable = String(issue.path[0] ?? "environment");
+  const problem = issue.code === "invalid_type" && env[variable] === undefined ? "is required" : issue.message;
+  return { ok: false, error: { variable, problem } };
+}
+
+/** Parse or exit with one clear line, e.g. `relay: configuration error: KAFKA_BROKERS is required`. */
+export function loadConfig<S extends z.ZodType>(process_: string, schema: S, env: Record<string, string | undefined> = process.env): z.output<S> {
+  const parsed = parseConfig(schema, env);
+  if (parsed.ok) return parsed.config;
+  console.error(`${process_}: configuration error: ${parsed.error.variable} ${parsed.error.problem}`);
+  process.exit(78); // EX_CONFIG
+}

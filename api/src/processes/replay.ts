@@ -1,0 +1,41 @@
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { allProjections, migrateReadModels, projectionNamed, rebuildProjections, type Projection, type RebuildProgress } from "@booking/projections";
+import { loadConfig, storeConfig } from "../config.ts";
+import { openEventStore } from "../event-store.ts";
+
+// `npm run replay [-- --projection NAME]`: rebuild read models from the event store (not Kafka).
+// Live runners keep working on the other read models meanwhile and pick the rebuilt one up after.
+
+const { values } = parseArgs({ options: { projection: { type: "string", short: "p" } } });
+const config = loadConfig("replay", storeConfig);
+const targets = values.projection ? [projectionNamed(values.projection)] : allProjections;
+if (targets.some((p) => !p)) {
+  console.error(`replay: unknown projection "${values.projection}"; known: ${allProjections.map((p) => p.name).join(", ")}`);
+  process.exit(64);
+}
+
+const store = await openEventStore(config);
+const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 4 });
+await migrateReadModels(pool);
+
+const interactive = process.stderr.isTTY;
+let lastDraw = 0;
+function draw(p: RebuildProgress, final = false) {
+  const now = Date.now();
+  if (!final && now - lastDraw < (interactive ? 100 : 1000)) return;
+  lastDraw = now;
+  const width = 30;
+  const filled = p.total ? Math.round((p.done / p.total) * width) : width;
+  const bar = `${"█".repeat(filled)}${"░".repeat(width - filled)}`;
+  const eta = p.secondsLeft === null ? "?" : `${Math.ceil(p.secondsLeft)}s`;
+  const line = `[${p.projection}] ${bar} ${p.done.toLocaleString("en-US")}/${p.total.toLocaleString("en-US")} events  ${Math.round(p.eventsPerSecond).toLocaleString("en-US")} ev/s  left ${eta}`;
+  process.stderr.write(interactive ? `\r${line}${final ? "\n" : ""}` : `${line}\n`);
+}
+
+const result = await rebuildProjections(store, pool, targets as Projection[], { onProgress: (p) => draw(p), batchSize: 2000 });
+const eventsPerSecond = Math.round(result.events / Math.max(result.seconds, 1e-9));
+draw({ projection: targets.length === 1 ? targets[0]!.name : `${targets.length} read models`, done: result.events, total: result.events, eventsPerSecond, secondsLeft: 0 }, true);
+console.log(JSON.stringify({ replayed: targets.map((p) => p!.name), events: result.events, seconds: Number(result.seconds.toFixed(3)), eventsPerSecond }));
+await store.close();
+await pool.end();

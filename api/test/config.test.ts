@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { parseConfig, projectorConfig, relayConfig, storeConfig } from "../src/config.ts";
+import { startProcess } from "./processes.ts";
+
+describe("process configuration", () => {
+  it("names the missing or bad variable", () => {
+    expect(parseConfig(storeConfig, {})).toEqual({ ok: false, error: { variable: "DATABASE_URL", problem: "is required" } });
+    expect(parseConfig(storeConfig, { DATABASE_URL: "mysql://x" })).toMatchObject({ ok: false, error: { variable: "DATABASE_URL" } });
+    expect(parseConfig(relayConfig, { DATABASE_URL: "postgres://localhost/x" })).toEqual({ ok: false, error: { variable: "KAFKA_BROKERS", problem: "is required" } });
+    expect(parseConfig(relayConfig, { DATABASE_URL: "postgres://localhost/x", KAFKA_BROKERS: "not a broker" })).toMatchObject({ ok: false, error: { variable: "KAFKA_BROKERS" } });
+    expect(parseConfig(projectorConfig, { DATABASE_URL: "postgres://localhost/x", ESDB_URL: "http://x" })).toMatchObject({ ok: false, error: { variable: "ESDB_URL" } });
+  });
+  it("fills defaults and splits broker lists", () => {
+    const r = parseConfig(projectorConfig, { DATABASE_URL: "postgres://localhost/x", KAFKA_BROKERS: "a:9092, b:9093" });
+    expect(r).toMatchObject({ ok: true, config: { KAFKA_BROKERS: ["a:9092", "b:9093"], KAFKA_TOPIC: "booking-events", PROJECTOR_GROUP: "projector" } });
+  });
+  it.each(["relay", "projector", "replay"])("the %s process exits at start with one clear line", async (name) => {
+    const p = startProcess(name, {});
+    expect(await p.exited).toBe(78);
+    expect(p.output().trim()).toBe(`${name}: configuration error: DATABASE_URL is required`);
+  });
+});

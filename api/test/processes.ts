@@ -1,0 +1,41 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import type pg from "pg";
+import { readCheckpoints } from "@booking/projections";
+import type { EventStore } from "@booking/engine";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+export const processFile = (name: string) => `${here}../src/processes/${name}.ts`;
+
+export type Running = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
+
+/** Start a process entrypoint as a real OS process (node with the tsx loader). */
+export function startProcess(name: string, env: Record<string, string>, args: string[] = []): Running {
+  const child = spawn(process.execPath, ["--import", "tsx", processFile(name), ...args], {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`Timed out waiting for ${what}`);
+}
+
+/** True once every projection's checkpoint has reached the log's head. */
+export async function projectorCaughtUp(pool: pg.Pool, store: EventStore): Promise<boolean> {
+  const head = await store.headPosition();
+  const cps = await readCheckpoints(pool);
+  return cps.length > 0 && cps.every((c) => c.status === "live" && c.position !== null && head !== null && c.position.commit === head.commit && c.position.prepare === head.prepare);
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,48 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { afterAll, expect, inject, it } from "vitest";
+import { createTestDatabase } from "@booking/testkit";
+import { PostgresEventStore } from "@booking/engine";
+import { InProcessProjector, allProjections, migrateReadModels, readModelDigest } from "@booking/projections";
+import { appendSynthetic } from "../../projections/test/workload.ts";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+it("`npm run replay` over 100,000 events shows progress, prints its rate and ends with the live digest", async () => {
+  const db = await createTestDatabase(inject("databaseUrl"), "replay");
+  cleanups.push(db.drop);
+  const store = await PostgresEventStore.connect(db.url);
+  cleanups.push(() => store.close());
+  const pool = new pg.Pool({ connectionString: db.url, max: 4 });
+  cleanups.push(() => pool.end());
+  await migrateReadModels(pool);
+
+  const written = await appendSynthetic(store, 100_000);
+  const live = new InProcessProjector(store, pool, allProjections, { batchSize: 2000 });
+  while ((await live.runOnce()) > 0);
+  const liveDigest = await readModelDigest(pool);
+  expect(liveDigest.bookings!.rows).toBeGreaterThan(20_000);
+
+  const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn("npm", ["run", "--silent", "replay"], { cwd: root, env: { ...process.env, DATABASE_URL: db.url }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+  expect(run.code, run.stderr).toBe(0);
+  const progress = run.stderr.split("\n").filter((l) => l.includes("ev/s"));
+  expect(progress.length).toBeGreaterThan(1);
+  expect(progress.at(-1)).toMatch(new RegExp(`${written.toLocaleString("en-US")}/${written.toLocaleString("en-US")} events`));
+  const summary = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { events: number; eventsPerSecond: number; seconds: number };
+  expect(summary.events).toBe(written);
+  console.log(`[replay] ${summary.events} events in ${summary.seconds}s: ${summary.eventsPerSecond} events/s`);
+  expect(summary.eventsPerSecond).toBeGreaterThan(0);
+  expect(await readModelDigest(pool)).toEqual(liveDigest);
+});
