@@ -52,3 +52,22 @@ export function loadConfig<S extends z.ZodType>(process_: string, schema: S, env
   console.error(`${process_}: configuration error: ${parsed.error.variable} ${parsed.error.problem}`);
   process.exit(78); // EX_CONFIG
 }
+
+export const apiConfig = storeConfig.extend({
+  PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  /** HS256 secret for access tokens; at least 32 characters. */
+  JWT_SECRET: z.string().min(32, "must be at least 32 characters"),
+  PUBLIC_URL: z.string().url().optional(),
+  KAFKA_BROKERS: brokers.optional(),
+  ADMIN_EMAIL: z.string().email().optional(),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
+  STRIPE_SECRET_KEY: z.string().startsWith("sk_").optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().startsWith("whsec_").optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().startsWith("pk_").optional(),
+  HOLD_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
+  MEDIA_DIR: z.string().default(".data/media"),
+  /** Readiness fails while the projector is this many events behind. */
+  READY_MAX_LAG_EVENTS: z.coerce.number().int().min(0).default(1000),
+});
+export type ApiConfig = z.output<typeof apiConfig>;

@@ -27,6 +27,9 @@ export const errorCatalogue = {
   something_went_wrong: { status: 400, message: "Something went wrong. Please try again." },
   invalid_request: { status: 400, message: "The request is not valid." },
   not_found: { status: 404, message: "Not found." },
+  request_too_large: { status: 413, message: "The request is too large." },
+  unsupported_media_type: { status: 415, message: "This content type is not supported." },
+  method_not_allowed: { status: 405, message: "This method is not allowed here." },
 
   // Terms
   terms_not_accepted: { status: 403, message: "Please accept the current Terms and Conditions to continue." },
@@ -76,6 +79,10 @@ export const errorCatalogue = {
   payment_amount_mismatch: { status: 409, message: "The payment amount does not match the session price." },
   booking_already_paid: { status: 409, message: "This booking has already been paid." },
   payment_declined: { status: 402, message: "Your card was declined." },
+  card_number_invalid: { status: 402, message: "Your card number is incorrect." },
+  payment_not_found: { status: 404, message: "No payment found for this booking." },
+  payment_provider_unavailable: { status: 404, message: "This payment method is not available." },
+  webhook_signature_invalid: { status: 400, message: "The webhook signature is not valid." },
   hold_not_expired: { status: 409, message: "This booking's hold has not expired yet." },
   session_not_over: { status: 409, message: "A session can be completed only after its end time." },
   prep_answers_required: { status: 400, message: "Please answer all three preparation questions." },

@@ -11,3 +11,4 @@ export * from "./events.ts";
 export * from "./user.ts";
 export * from "./log.ts";
 export * from "./sql-migrations.ts";
+export * from "./api.ts";

@@ -1,0 +1,59 @@
+import { randomUUID } from "node:crypto";
+import Fastify, { type FastifyInstance } from "fastify";
+import fastifyMultipart from "@fastify/multipart";
+import fastifyRateLimit from "@fastify/rate-limit";
+import fastifySwagger from "@fastify/swagger";
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { IMAGE_MAX_BYTES } from "@booking/contracts";
+import type { AppContext } from "./context.ts";
+import { installAuthGuard } from "./http/auth-guard.ts";
+import { installErrorHandling } from "./http/errors.ts";
+import type { RoutePlugin } from "./http/route-plugin.ts";
+import { adminRoutes } from "./admin/routes.ts";
+import { authRoutes } from "./auth/routes.ts";
+import { paymentsRoutes } from "./payments/routes.ts";
+import { routes } from "./routes/index.ts";
+
+export const API_PREFIX = "/api/v1";
+const BODY_LIMIT = 1024 * 1024;
+
+export type AppOptions = { logger?: boolean };
+
+/** The Fastify app serving /api/v1 over a context (store, read models, handlers, payments). */
+export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ? { level: process.env.LOG_LEVEL ?? "info" } : false,
+    bodyLimit: BODY_LIMIT,
+    genReqId: (req) => {
+      const given = req.headers["x-request-id"];
+      return typeof given === "string" && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    trustProxy: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandling(app);
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: { info: { title: "Expert sessions API", version: "1.0.0" }, servers: [{ url: API_PREFIX }] },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifyMultipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
+  await installAuthGuard(app, ctx.jwtSecret);
+
+  const areas: RoutePlugin[] = [...routes, authRoutes, paymentsRoutes, adminRoutes];
+  await app.register(
+    async (v1) => {
+      for (const area of areas) await area(v1.withTypeProvider<ZodTypeProvider>(), ctx);
+      v1.get("/docs", { schema: { hide: true } }, async () => app.swagger());
+    },
+    { prefix: API_PREFIX },
+  );
+  return app;
+}

@@ -1,0 +1,4 @@
+import type { RoutePlugin } from "../http/route-plugin.ts";
+
+// Placeholder: the auth routes are being written.
+export const authRoutes: RoutePlugin = async () => undefined;

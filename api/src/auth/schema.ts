@@ -1,0 +1,4 @@
+import type { Migration } from "@booking/contracts";
+
+// Placeholder: the auth tables are being written.
+export const authMigrations: readonly Migration[] = [];

@@ -1,0 +1,61 @@
+import fastifyJwt from "@fastify/jwt";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Actor } from "@booking/contracts";
+import { refuse } from "./errors.ts";
+
+// Access tokens: short-lived HS256 JWTs carrying the user's id, role and email. The algorithm is
+// pinned, so `alg: none` and tokens signed any other way are rejected.
+
+export type AccessClaims = { sub: string; role: "creator" | "expert" | "admin"; email: string };
+
+declare module "@fastify/jwt" {
+  interface FastifyJWT {
+    payload: AccessClaims;
+    user: AccessClaims;
+  }
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The signed-in user, or null for an anonymous request. */
+    actor: (Actor & { email: string; role: "creator" | "expert" | "admin" }) | null;
+  }
+}
+
+export const ACCESS_TOKEN_SECONDS = 15 * 60;
+
+export async function installAuthGuard(app: FastifyInstance, secret: string): Promise<void> {
+  await app.register(fastifyJwt, {
+    secret,
+    sign: { algorithm: "HS256", expiresIn: ACCESS_TOKEN_SECONDS },
+    verify: { algorithms: ["HS256"] },
+  });
+  app.decorateRequest("actor", null);
+  app.addHook("onRequest", async (request) => {
+    const header = request.headers.authorization;
+    if (!header) return;
+    if (!/^Bearer [\w-]+\.[\w-]*\.[\w-]*$/.test(header)) refuse("session_expired");
+    try {
+      const claims = await request.jwtVerify<AccessClaims>();
+      request.actor = { userId: claims.sub, role: claims.role, email: claims.email };
+    } catch {
+      refuse("session_expired");
+    }
+  });
+}
+
+type Role = "creator" | "expert" | "admin";
+
+/** preHandler: a signed-in user (of one of `roles`, when given; admins always pass). */
+export function requireActor(...roles: Role[]) {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    if (!request.actor) refuse("no_access_token");
+    if (roles.length && request.actor.role !== "admin" && !roles.includes(request.actor.role)) refuse("forbidden");
+  };
+}
+
+/** The signed-in user of a route guarded by `requireActor`. */
+export function actorOf(request: FastifyRequest) {
+  if (!request.actor) refuse("no_access_token");
+  return request.actor;
+}

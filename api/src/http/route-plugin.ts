@@ -1,0 +1,9 @@
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import type { AppContext } from "../context.ts";
+
+/** A Fastify instance whose routes declare zod schemas (from contracts) for params, query, body and replies. */
+export type ZodApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
+
+/** Routes of one area of the API, registered under /api/v1. */
+export type RoutePlugin = (app: ZodApp, ctx: AppContext) => Promise<void>;

@@ -1,0 +1,18 @@
+import type pg from "pg";
+import { comparePositions, type LogPosition } from "@booking/contracts";
+import { readCheckpoints } from "@booking/projections";
+
+/**
+ * Read-your-writes: a command's reply waits (briefly) until every live read model has applied
+ * the position the command wrote, so the client's next read shows its own write.
+ */
+export async function waitForReadModels(db: pg.Pool, position: LogPosition | null, timeoutMs = 3000): Promise<boolean> {
+  if (!position) return true;
+  const deadline = Date.now() + timeoutMs;
+  for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+    const checkpoints = (await readCheckpoints(db)).filter((c) => c.status === "live");
+    if (checkpoints.every((c) => c.position && comparePositions(c.position, position) >= 0)) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, pause));
+  }
+}

@@ -1,0 +1,14 @@
+import type pg from "pg";
+import { migrate } from "@booking/contracts";
+import { migrateReadModels } from "@booking/projections";
+import { adminMigrations } from "./admin/schema.ts";
+import { authMigrations } from "./auth/schema.ts";
+import { paymentsMigrations } from "./payments/schema.ts";
+
+/** The read models and the API's own tables, each area with its own migration history. */
+export async function migrateApiDatabase(db: pg.Pool): Promise<void> {
+  await migrateReadModels(db);
+  await migrate(db, "auth_migrations", authMigrations);
+  await migrate(db, "payments_migrations", paymentsMigrations);
+  await migrate(db, "admin_migrations", adminMigrations);
+}

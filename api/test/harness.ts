@@ -1,0 +1,97 @@
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
+import pg from "pg";
+import { inject } from "vitest";
+import { CURRENT_TERMS_VERSION } from "@booking/contracts";
+import { PostgresEventStore } from "@booking/engine";
+import { InProcessProjector, allProjections } from "@booking/projections";
+import { createTestDatabase } from "@booking/testkit";
+import { buildApp } from "../src/app.ts";
+import { createContext, type AppContext } from "../src/context.ts";
+import type { PaymentProvider } from "../src/payments/provider.ts";
+import { migrateApiDatabase } from "../src/schema.ts";
+
+export type Role = "creator" | "expert" | "admin";
+export type TestUser = { id: string; role: Role; email: string; token: string };
+
+export type TestApi = {
+  app: FastifyInstance;
+  ctx: AppContext;
+  databaseUrl: string;
+  call: (method: InjectOptions["method"], url: string, options?: { user?: TestUser; body?: unknown; headers?: Record<string, string> }) => Promise<LightMyRequestResponse>;
+  /** A user known to the read models, with an access token (no auth routes needed). */
+  user: (role: Role, options?: { acceptTerms?: boolean; firstName?: string }) => Promise<TestUser>;
+  close: () => Promise<void>;
+};
+
+/** A stand-in provider until a test needs the real test provider. */
+export const stubPayments: PaymentProvider = {
+  name: "test",
+  publishableKey: null,
+  createIntent: async ({ bookingId }) => ({ paymentId: `pi_${bookingId}`, clientSecret: `pi_${bookingId}_secret_stub` }),
+};
+
+export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256!";
+
+/** The whole API over real Postgres: event store, read models kept by an in-process projector. */
+export async function startTestApi(options: { clock?: () => string; payments?: PaymentProvider; stripeWebhookSecret?: string } = {}): Promise<TestApi> {
+  const database = await createTestDatabase(inject("databaseUrl"), "api");
+  const store = await PostgresEventStore.connect(database.url, { pollIntervalMs: 20 });
+  const db = new pg.Pool({ connectionString: database.url, max: 8 });
+  db.on("error", () => undefined);
+  await migrateApiDatabase(db);
+  const projector = new InProcessProjector(store, db, allProjections, { idleMs: 5 }).start();
+  const mediaDir = await mkdtemp(join(tmpdir(), "api-media-"));
+  const ctx = createContext({
+    store,
+    db,
+    clock: options.clock ?? (() => new Date().toISOString()),
+    holdMinutes: 15,
+    mediaDir,
+    jwtSecret: TEST_JWT_SECRET,
+    payments: options.payments ?? stubPayments,
+    stripeWebhookSecret: options.stripeWebhookSecret ?? null,
+    feed: null,
+  });
+  const app = await buildApp(ctx);
+  await app.ready();
+
+  const call: TestApi["call"] = (method, url, o = {}) =>
+    app.inject({
+      method,
+      url,
+      headers: { ...(o.user ? { authorization: `Bearer ${o.user.token}` } : {}), ...o.headers },
+      ...(o.body === undefined ? {} : { payload: o.body as InjectOptions["payload"] }),
+    });
+
+  const user: TestApi["user"] = async (role, o = {}) => {
+    const id = randomUUID();
+    const email = `${role}-${id.slice(0, 8)}@example.com`;
+    await store.append(`user-${id}`, [{ type: "UserRegistered", data: { userId: id, email, role, firstName: o.firstName ?? role, lastName: "Test" }, metadata: { at: ctx.clock() } }], "no_stream");
+    const u = { id, role, email, token: app.jwt.sign({ sub: id, role, email }) };
+    if (o.acceptTerms ?? true) {
+      const r = await call("POST", "/api/v1/terms/accept", { user: u, body: { version_id: CURRENT_TERMS_VERSION } });
+      if (r.statusCode !== 200) throw new Error(`terms: ${r.statusCode} ${r.body}`);
+    }
+    return u;
+  };
+
+  return {
+    app,
+    ctx,
+    databaseUrl: database.url,
+    call,
+    user,
+    close: async () => {
+      await app.close();
+      await projector.stop();
+      await store.close();
+      await db.end();
+      await database.drop();
+      await rm(mediaDir, { recursive: true, force: true });
+    },
+  };
+}
