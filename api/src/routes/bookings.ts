@@ -1,0 +1,114 @@
+import { randomUUID } from "node:crypto";
+import { BookingIdParams, BookingNotesBody, BookingPrepBody, BookingScheduleBody, BookingStatusBody, CalendarCommand, CreateBookingBody, IdParams, parseInput } from "@booking/contracts";
+import { calendarStream, sessionStream } from "@booking/engine";
+import type { AppContext } from "../context.ts";
+import { actorOf, requireActor } from "../http/auth-guard.ts";
+import { refuse, valueOf } from "../http/errors.ts";
+import type { RoutePlugin } from "../http/route-plugin.ts";
+import { bookingView, bookingsOfCreator, bookingsOfExpertUser, findBooking, type BookingRow } from "../queries/bookings.ts";
+import { commandActor, requireCurrentTerms } from "./guards.ts";
+import { idempotencyKeyOf } from "./sessions.ts";
+
+type SignedIn = NonNullable<Parameters<typeof commandActor>[0]>;
+
+/** A booking the caller is party to (or any, for an admin); anyone else gets "No booking found", never a hint that it exists. */
+async function bookingFor(ctx: AppContext, actor: SignedIn, bookingId: string): Promise<BookingRow> {
+  const row = await findBooking(ctx.db, bookingId);
+  if (!row || (actor.role !== "admin" && actor.userId !== row.creator_id && actor.userId !== row.expert_user_id)) refuse("booking_not_found");
+  return row;
+}
+
+/** Validate a lifecycle command once (as at any boundary), run it on the expert's calendar, and wait for the read models. */
+async function runOnBooking(ctx: AppContext, actor: SignedIn, row: BookingRow, command: Record<string, unknown> & { type: CalendarCommand["type"] }) {
+  const parsed = valueOf(parseInput(CalendarCommand, { ...command, expertId: row.expert_id, bookingId: row.booking_id, actor: commandActor(actor) }));
+  const result = valueOf(await ctx.calendar.handle(calendarStream(row.expert_id), parsed, { actor: commandActor(actor) }));
+  await ctx.projected(result);
+  return bookingView((await findBooking(ctx.db, row.booking_id))!);
+}
+
+export const bookingRoutes: RoutePlugin = async (app, ctx) => {
+  app.post("/bookings", { onRequest: requireActor(), schema: { body: CreateBookingBody } }, async (request, reply) => {
+    const actor = actorOf(request);
+    if (actor.role !== "creator") refuse("only_creators_book");
+    await requireCurrentTerms(ctx, actor);
+    const { state: session } = await ctx.sessions.load(sessionStream(request.body.session_id));
+    if (session.kind !== "saved") refuse("session_not_found");
+    const expertId = session.expertId;
+    const bookingId = randomUUID();
+    const d = session.definition;
+    const result = valueOf(
+      await ctx.calendar.handle(
+        calendarStream(expertId),
+        {
+          type: "RequestBooking",
+          expertId,
+          bookingId,
+          actor: commandActor(actor),
+          scheduledTime: request.body.scheduled_time,
+          session: { sessionId: request.body.session_id, expertId, title: d.title, lengthMinutes: d.lengthMinutes, priceCents: d.priceCents, published: session.status === "published", prepQuestions: d.prepQuestions },
+          expertUserId: expertId,
+          creatorAcceptedTerms: true,
+          holdMinutes: ctx.holdMinutes,
+        },
+        { actor: commandActor(actor), idempotencyKey: idempotencyKeyOf(request.headers) },
+      ),
+    );
+    await ctx.projected(result);
+    const requested = result.events.find((e) => e.type === "BookingRequested")!.data as { bookingId: string };
+    return reply.status(201).send({ booking: bookingView((await findBooking(ctx.db, requested.bookingId))!) });
+  });
+
+  app.get("/bookings/creator/me", { onRequest: requireActor("creator") }, async (request) => (await bookingsOfCreator(ctx.db, actorOf(request).userId)).map(bookingView));
+
+  app.get("/bookings/expert/me", { onRequest: requireActor("expert") }, async (request) => (await bookingsOfExpertUser(ctx.db, actorOf(request).userId)).map(bookingView));
+
+  app.get("/bookings/:id", { onRequest: requireActor(), schema: { params: IdParams } }, async (request) => bookingView(await bookingFor(ctx, actorOf(request), request.params.id)));
+
+  app.patch("/bookings/:bookingId/status", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingStatusBody } }, async (request) => {
+    const actor = actorOf(request);
+    const row = await bookingFor(ctx, actor, request.params.bookingId);
+    const b = request.body;
+    switch (b.status) {
+      case "confirmed":
+        return runOnBooking(ctx, actor, row, { type: "ConfirmBooking" });
+      case "cancelled":
+        return runOnBooking(ctx, actor, row, { type: "CancelBooking", reason: b.reason ?? "" });
+      case "more_info_requested":
+        return runOnBooking(ctx, actor, row, { type: "RequestInfo", note: b.info_request_note ?? "" });
+      case "completed":
+        return runOnBooking(ctx, actor, row, { type: "CompleteBooking" });
+    }
+  });
+
+  app.patch("/bookings/:bookingId/schedule", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingScheduleBody } }, async (request) => {
+    const actor = actorOf(request);
+    return runOnBooking(ctx, actor, await bookingFor(ctx, actor, request.params.bookingId), { type: "ProposeTime", scheduledTime: request.body.scheduled_time });
+  });
+
+  app.patch("/bookings/:bookingId/prep", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingPrepBody } }, async (request) => {
+    const actor = actorOf(request);
+    const b = request.body;
+    return runOnBooking(ctx, actor, await bookingFor(ctx, actor, request.params.bookingId), { type: "SubmitPrep", answers: [b.prep_response_1, b.prep_response_2, b.prep_response_3] });
+  });
+
+  app.post("/bookings/:bookingId/notes", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingNotesBody } }, async (request, reply) => {
+    const actor = actorOf(request);
+    const b = request.body;
+    await runOnBooking(ctx, actor, await bookingFor(ctx, actor, request.params.bookingId), {
+      type: "AddNotes",
+      notes: { summary: b.summary, recap: b.recap ?? "", takeaways: b.takeaways ?? [], suggestedActions: b.suggested_actions ?? [] },
+    });
+    return reply.status(201).send(notesView((await findBooking(ctx.db, request.params.bookingId))!));
+  });
+
+  app.get("/bookings/:bookingId/notes", { onRequest: requireActor(), schema: { params: BookingIdParams } }, async (request) => {
+    const row = await bookingFor(ctx, actorOf(request), request.params.bookingId);
+    if (!row.notes) refuse("not_found");
+    return notesView(row);
+  });
+};
+
+function notesView(row: BookingRow) {
+  const n = row.notes!;
+  return { booking_id: row.booking_id, summary: n.summary, recap: n.recap, takeaways: n.takeaways, suggested_actions: n.suggestedActions };
+}

@@ -1,0 +1,21 @@
+import type { Actor } from "@booking/contracts";
+import type { AppContext } from "../context.ts";
+import { refuse } from "../http/errors.ts";
+import { acceptedCurrentTerms } from "./terms.ts";
+
+type SignedIn = Actor & { role: "creator" | "expert" | "admin" };
+
+/** The actor as commands record it. */
+export const commandActor = (a: SignedIn): Actor => ({ userId: a.userId, role: a.role });
+
+/** Rule: booking, creating sessions and setting a schedule need the current terms accepted (admins act for others). */
+export async function requireCurrentTerms(ctx: AppContext, actor: SignedIn): Promise<void> {
+  if (actor.role === "admin") return;
+  if (!(await acceptedCurrentTerms(ctx, actor.userId))) refuse("terms_not_accepted");
+}
+
+/** Rule: an expert's expert id is their user id; only they (or an admin) act as that expert. */
+export function requireOwnExpert(actor: SignedIn, expertId: string): void {
+  if (actor.role === "admin") return;
+  if (actor.role !== "expert" || actor.userId !== expertId) refuse("forbidden");
+}
