@@ -1,4 +1,120 @@
+import { randomUUID } from "node:crypto";
+import type { FastifyBaseLogger } from "fastify";
+import Stripe from "stripe";
+import { errorCatalogue, type Result } from "@booking/contracts";
+import type { CommandResult } from "@booking/engine";
+import type { AppContext } from "../context.ts";
+import { actorOf, requireActor } from "../http/auth-guard.ts";
+import { Refused, refuse, valueOf } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
+import { BookingMetadata, TestConfirmBody, TestIntentBody } from "./bodies.ts";
+import { paymentByClientSecret } from "./payments-table.ts";
+import { recordPaymentFailed, recordPaymentSucceeded } from "./record-payment.ts";
+import { chargeTestCard } from "./test-provider.ts";
 
-// Placeholder: the payments routes are being written.
-export const paymentsRoutes: RoutePlugin = async () => undefined;
+type BookingToPay = { bookingId: string; expertId: string; creatorId: string; sessionTitle: string; priceCents: number; status: string; paymentState: string };
+
+async function bookingToPay(ctx: AppContext, bookingId: string): Promise<BookingToPay | null> {
+  const { rows } = await ctx.db.query<{ booking_id: string; expert_id: string; creator_id: string; session_title: string; price_cents: string; status: string; payment_state: string }>(
+    "SELECT booking_id, expert_id, creator_id, session_title, price_cents, status, payment_state FROM bookings WHERE booking_id = $1",
+    [bookingId],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return { bookingId: r.booking_id, expertId: r.expert_id, creatorId: r.creator_id, sessionTitle: r.session_title, priceCents: Number(r.price_cents), status: r.status, paymentState: r.payment_state };
+}
+
+/**
+ * A refusal from recording a provider's report. A lost race is answered with an error so that
+ * Stripe delivers the event again; anything else would be refused again, so it is kept in the
+ * log (and on the payment row) and the event is acknowledged.
+ */
+function settleReport(log: FastifyBaseLogger, result: Result<CommandResult>, what: Record<string, string>): void {
+  if (result.ok) return;
+  if (result.refusal.code === "concurrency_conflict") throw new Refused(result.refusal);
+  log.warn({ ...what, refusal: result.refusal.code }, "payment report not recorded");
+}
+
+export const paymentsRoutes: RoutePlugin = async (app, ctx) => {
+  // Spec section 7: a payment for one of the creator's bookings. The amount is the booking's price.
+  app.post("/stripe/test-intent", { preHandler: requireActor(), schema: { body: TestIntentBody } }, async (request) => {
+    const actor = actorOf(request);
+    const booking = await bookingToPay(ctx, request.body.bookingId);
+    // Someone else's booking is answered exactly like a missing one.
+    if (!booking || booking.creatorId !== actor.userId) refuse("booking_not_found");
+    if (booking.status === "cancelled" || booking.status === "completed") {
+      refuse("booking_transition_refused", { status: booking.status === "cancelled" ? "cancelled" : "complete", action: "paid" });
+    }
+    // A free session counts as paid in the calendar, so there is nothing to charge either.
+    if (booking.paymentState !== "unpaid" || booking.priceCents === 0) refuse("booking_already_paid");
+    if (request.body.amount !== undefined && request.body.amount !== booking.priceCents) refuse("payment_amount_mismatch");
+    const intent = await ctx.payments.createIntent({
+      bookingId: booking.bookingId,
+      expertId: booking.expertId,
+      creatorId: booking.creatorId,
+      amountCents: booking.priceCents,
+      description: booking.sessionTitle,
+    });
+    return { clientSecret: intent.clientSecret, paymentId: intent.paymentId, amount: booking.priceCents, publishableKey: ctx.payments.publishableKey };
+  });
+
+  // The test provider's stand-in for Stripe Elements: charge a test card against a client secret.
+  const testProviderOnly = async () => {
+    if (ctx.payments.name !== "test") refuse("payment_provider_unavailable");
+  };
+  app.post("/payments/test/confirm", { preHandler: [testProviderOnly, requireActor()], schema: { body: TestConfirmBody } }, async (request) => {
+    const actor = actorOf(request);
+    const payment = await paymentByClientSecret(ctx.db, request.body.client_secret);
+    if (!payment || payment.provider !== "test" || payment.creatorId !== actor.userId) refuse("payment_not_found");
+    // Confirming a paid payment again changes nothing, like Stripe answering with the succeeded intent.
+    if (payment.status === "succeeded") return { status: "succeeded" as const };
+    const verdict = chargeTestCard(request.body.card_number);
+    if (verdict === "invalid") refuse("card_number_invalid");
+    const outcome = { paymentId: payment.paymentId, bookingId: payment.bookingId, expertId: payment.expertId, provider: "test" };
+    if (verdict === "declined") {
+      const failed = await recordPaymentFailed(ctx, { ...outcome, amountCents: payment.amountCents, reason: errorCatalogue.payment_declined.message, attemptId: randomUUID() });
+      settleReport(request.log, failed, { paymentId: payment.paymentId });
+      refuse("payment_declined");
+    }
+    valueOf(await recordPaymentSucceeded(ctx, { ...outcome, amountCents: payment.amountCents }));
+    return { status: "succeeded" as const };
+  });
+
+  // Stripe's signature covers the exact bytes sent, so this route alone keeps the raw body:
+  // the JSON parser is replaced inside this encapsulated plugin only.
+  await app.register(async (webhook) => {
+    webhook.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
+
+    webhook.post("/stripe/webhook", async (request) => {
+      const secret = ctx.stripeWebhookSecret;
+      if (!secret) refuse("payment_provider_unavailable");
+      const signature = request.headers["stripe-signature"];
+      const raw = request.body;
+      if (typeof signature !== "string" || !Buffer.isBuffer(raw)) refuse("webhook_signature_invalid");
+      let event: Stripe.Event;
+      try {
+        event = Stripe.webhooks.constructEvent(raw, signature, secret);
+      } catch {
+        refuse("webhook_signature_invalid");
+      }
+
+      if (event.type !== "payment_intent.succeeded" && event.type !== "payment_intent.payment_failed") return { received: true };
+      const intent = event.data.object;
+      const booking = BookingMetadata.safeParse(intent.metadata);
+      if (!booking.success) {
+        // Not a booking payment (another integration on the same Stripe account): nothing to record.
+        request.log.warn({ eventId: event.id, paymentId: intent.id }, "Stripe payment without booking metadata ignored");
+        return { received: true };
+      }
+      const outcome = { paymentId: intent.id, bookingId: booking.data.bookingId, expertId: booking.data.expertId, provider: "stripe" };
+      if (event.type === "payment_intent.succeeded") {
+        const amountCents = intent.amount_received > 0 ? intent.amount_received : intent.amount;
+        settleReport(request.log, await recordPaymentSucceeded(ctx, { ...outcome, amountCents }), { eventId: event.id, paymentId: intent.id });
+      } else {
+        const reason = intent.last_payment_error?.message ?? "The payment failed.";
+        settleReport(request.log, await recordPaymentFailed(ctx, { ...outcome, amountCents: intent.amount, reason, attemptId: event.id }), { eventId: event.id, paymentId: intent.id });
+      }
+      return { received: true };
+    });
+  });
+};

@@ -1,0 +1,50 @@
+import type { Actor, Result } from "@booking/contracts";
+import { calendarStream, type CommandResult } from "@booking/engine";
+import type { AppContext } from "../context.ts";
+import { markPayment } from "./payments-table.ts";
+
+// The one path that records a payment's outcome, whoever reports it: the test provider's confirm
+// or Stripe's webhook. The calendar decides (idempotently per payment id); the `payments` row
+// follows, so it can always be brought up to date by recording the same outcome again.
+
+const PAYMENTS: Actor = { userId: "payments", role: "system" };
+
+export type PaymentSucceeded = { paymentId: string; bookingId: string; expertId: string; amountCents: number; provider: string };
+
+export type PaymentFailed = {
+  paymentId: string;
+  bookingId: string;
+  expertId: string;
+  provider: string;
+  /** What the payment asked for (the row needs it when the failure is the first news of the payment). */
+  amountCents: number;
+  reason: string;
+  /**
+   * One card attempt (Stripe's event id, or a fresh id per test confirm): one payment may be
+   * declined several times, but a redelivered report of one attempt is recorded once.
+   */
+  attemptId: string;
+};
+
+export async function recordPaymentSucceeded(ctx: AppContext, p: PaymentSucceeded): Promise<Result<CommandResult>> {
+  const result = await ctx.calendar.handle(
+    calendarStream(p.expertId),
+    { type: "RecordPayment", expertId: p.expertId, bookingId: p.bookingId, actor: PAYMENTS, paymentId: p.paymentId, amountCents: p.amountCents, provider: p.provider },
+    { actor: PAYMENTS, idempotencyKey: `payment-${p.paymentId}` },
+  );
+  if (result.ok) await ctx.projected(result.value);
+  // The money has moved either way; a refusal (say, an amount that is not the price) is kept for an operator.
+  await markPayment(ctx.db, { ...p, status: "succeeded", lastError: result.ok ? null : result.refusal.code });
+  return result;
+}
+
+export async function recordPaymentFailed(ctx: AppContext, p: PaymentFailed): Promise<Result<CommandResult>> {
+  const result = await ctx.calendar.handle(
+    calendarStream(p.expertId),
+    { type: "RecordPaymentFailure", expertId: p.expertId, bookingId: p.bookingId, actor: PAYMENTS, paymentId: p.paymentId, reason: p.reason.slice(0, 500) },
+    { actor: PAYMENTS, idempotencyKey: `payment-failed-${p.paymentId}-${p.attemptId}` },
+  );
+  if (result.ok) await ctx.projected(result.value);
+  await markPayment(ctx.db, { paymentId: p.paymentId, bookingId: p.bookingId, provider: p.provider, amountCents: p.amountCents, status: "failed", lastError: p.reason.slice(0, 500) });
+  return result;
+}

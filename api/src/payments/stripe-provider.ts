@@ -1,0 +1,56 @@
+import Stripe from "stripe";
+import type { Queryable } from "./payments-table.ts";
+import type { PaymentIntent, PaymentIntentRequest, PaymentProvider } from "./provider.ts";
+
+// Stripe: the server creates the PaymentIntent for the booking's price; the web app confirms it
+// with Stripe Elements; the booking is fulfilled only from the signed webhook (routes.ts).
+
+/** The one Stripe call this provider makes, so tests can hand in a fake client. */
+export type StripePaymentIntents = {
+  create(params: Stripe.PaymentIntentCreateParams, options?: Stripe.RequestOptions): Promise<{ id: string; client_secret: string | null }>;
+};
+export type StripeClient = { paymentIntents: StripePaymentIntents };
+
+export type StripeProviderOptions = {
+  secretKey: string;
+  publishableKey: string | null;
+  /** Defaults to the real client for `secretKey`. */
+  client?: StripeClient;
+};
+
+export class StripePaymentProvider implements PaymentProvider {
+  readonly name = "stripe";
+  readonly publishableKey: string | null;
+  private readonly client: StripeClient;
+
+  constructor(
+    private readonly db: Queryable,
+    options: StripeProviderOptions,
+  ) {
+    this.publishableKey = options.publishableKey;
+    this.client = options.client ?? new Stripe(options.secretKey);
+  }
+
+  async createIntent(input: PaymentIntentRequest): Promise<PaymentIntent> {
+    // One idempotency key per booking: a retried or doubled checkout gets the same intent back,
+    // so a booking can never be charged twice through two intents.
+    const intent = await this.client.paymentIntents.create(
+      {
+        amount: input.amountCents,
+        currency: "usd",
+        description: input.description,
+        metadata: { bookingId: input.bookingId, expertId: input.expertId },
+        automatic_payment_methods: { enabled: true },
+      },
+      { idempotencyKey: `booking-${input.bookingId}` },
+    );
+    if (!intent.client_secret) throw new Error(`Stripe returned PaymentIntent ${intent.id} without a client secret`);
+    await this.db.query(
+      `INSERT INTO payments (payment_id, booking_id, expert_id, creator_id, provider, client_secret, amount_cents, status)
+       VALUES ($1, $2, $3, $4, 'stripe', $5, $6, 'requires_payment')
+       ON CONFLICT (payment_id) DO UPDATE SET client_secret = EXCLUDED.client_secret, updated_at = now()`,
+      [intent.id, input.bookingId, input.expertId, input.creatorId, intent.client_secret, input.amountCents],
+    );
+    return { paymentId: intent.id, clientSecret: intent.client_secret };
+  }
+}

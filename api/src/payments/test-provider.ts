@@ -1,0 +1,46 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { Queryable } from "./payments-table.ts";
+import type { PaymentIntent, PaymentIntentRequest, PaymentProvider } from "./provider.ts";
+
+// The network-free provider of the embedded mode and the tests. It behaves like Stripe's test
+// mode where the product can tell: one payment per booking, a client secret that only the payer
+// holds, and the same two test cards.
+
+export const TEST_CARD_SUCCEEDS = "4242424242424242";
+export const TEST_CARD_DECLINED = "4000000000000002";
+
+export type CardVerdict = "succeeded" | "declined" | "invalid";
+
+/** What charging a card number would do; spaces (as people type them) are ignored. */
+export function chargeTestCard(cardNumber: string): CardVerdict {
+  const digits = cardNumber.replace(/\s+/g, "");
+  if (digits === TEST_CARD_SUCCEEDS) return "succeeded";
+  if (digits === TEST_CARD_DECLINED) return "declined";
+  return "invalid";
+}
+
+export class TestPaymentProvider implements PaymentProvider {
+  readonly name = "test";
+  readonly publishableKey = null;
+
+  constructor(private readonly db: Queryable) {}
+
+  async createIntent(input: PaymentIntentRequest): Promise<PaymentIntent> {
+    const paymentId = `pi_test_${randomUUID()}`;
+    const clientSecret = `${paymentId}_secret_${randomBytes(18).toString("base64url")}`;
+    // One payment per booking, even when two checkouts race: the partial unique index decides.
+    const inserted = await this.db.query<{ payment_id: string; client_secret: string }>(
+      `INSERT INTO payments (payment_id, booking_id, expert_id, creator_id, provider, client_secret, amount_cents, status)
+       VALUES ($1, $2, $3, $4, 'test', $5, $6, 'requires_payment')
+       ON CONFLICT (booking_id) WHERE provider = 'test' DO NOTHING
+       RETURNING payment_id, client_secret`,
+      [paymentId, input.bookingId, input.expertId, input.creatorId, clientSecret, input.amountCents],
+    );
+    const row =
+      inserted.rows[0] ??
+      (await this.db.query<{ payment_id: string; client_secret: string }>("SELECT payment_id, client_secret FROM payments WHERE booking_id = $1 AND provider = 'test'", [input.bookingId]))
+        .rows[0];
+    if (!row) throw new Error(`test payment for booking ${input.bookingId} vanished`);
+    return { paymentId: row.payment_id, clientSecret: row.client_secret };
+  }
+}

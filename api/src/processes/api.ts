@@ -1,0 +1,9 @@
+import { apiConfig, loadConfig } from "../config.ts";
+import { runApi } from "../server.ts";
+import { stopOnSignals } from "./lifecycle.ts";
+
+// The API process of the production topology: stateless, several may run side by side.
+
+const config = loadConfig("api", apiConfig);
+const api = await runApi(config, { logger: true });
+stopOnSignals("api", api.stop);

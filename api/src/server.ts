@@ -1,0 +1,79 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance } from "fastify";
+import pg from "pg";
+import { InProcessProjector, allProjections, type RunnerHandle } from "@booking/projections";
+import { buildApp } from "./app.ts";
+import { BookingFeed } from "./booking-feed.ts";
+import type { ApiConfig } from "./config.ts";
+import { createContext, type AppContext } from "./context.ts";
+import { openEventStore } from "./event-store.ts";
+import { startHoldSweeper } from "./hold-sweeper.ts";
+import { ensureAdminAccount } from "./auth/admin-account.ts";
+import { paymentProviderFrom } from "./payments/factory.ts";
+import { migrateApiDatabase } from "./schema.ts";
+
+const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+
+export type RunningApi = { app: FastifyInstance; ctx: AppContext; url: string; stop: () => Promise<void> };
+
+/**
+ * One API process. Without KAFKA_BROKERS it also keeps the read models itself (the embedded
+ * default); with Kafka, a separate projector process does.
+ */
+export async function runApi(config: ApiConfig, options: { logger?: boolean } = {}): Promise<RunningApi> {
+  const store = await openEventStore(config);
+  const db = new pg.Pool({ connectionString: config.DATABASE_URL, max: 10 });
+  db.on("error", () => undefined);
+  await migrateApiDatabase(db);
+  const projector: RunnerHandle | null = config.KAFKA_BROKERS ? null : new InProcessProjector(store, db, allProjections).start();
+  const feed = new BookingFeed(store, db);
+  await feed.start();
+  const ctx = createContext({
+    store,
+    db,
+    clock: () => new Date().toISOString(),
+    holdMinutes: config.HOLD_MINUTES,
+    mediaDir: config.MEDIA_DIR,
+    jwtSecret: config.JWT_SECRET,
+    payments: paymentProviderFrom(config, db),
+    stripeWebhookSecret: config.STRIPE_WEBHOOK_SECRET ?? null,
+    feed,
+  });
+  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await ensureAdminAccount(ctx, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
+  const app = await buildApp(ctx, options);
+  await serveBuiltApps(app);
+  const sweeper = startHoldSweeper(ctx);
+  const url = await app.listen({ port: config.PORT, host: config.HOST });
+  return {
+    app,
+    ctx,
+    url,
+    stop: async () => {
+      sweeper.stop();
+      await app.close();
+      await feed.stop();
+      await projector?.stop();
+      await store.close();
+      await db.end();
+    },
+  };
+}
+
+/** The web app at / and the admin console at /admin/, when they have been built. */
+async function serveBuiltApps(app: FastifyInstance): Promise<void> {
+  const web = join(repoRoot, "web/dist");
+  const admin = join(repoRoot, "admin/dist");
+  if (existsSync(admin)) await app.register(fastifyStatic, { root: admin, prefix: "/admin/", decorateReply: false });
+  if (existsSync(web)) {
+    await app.register(fastifyStatic, { root: web, prefix: "/", wildcard: false });
+    // Client-side routes: any other non-API GET gets the app's index.html.
+    app.get("/*", (_request, reply) => reply.sendFile("index.html"));
+  } else {
+    app.get("/", (_request, reply) =>
+      reply.type("text/html").send("<!doctype html><title>Expert sessions</title><h1>Expert sessions</h1><p>The API is running at <a href=\"/api/v1/experts\">/api/v1</a>.</p>"),
+    );
+  }
+}
