@@ -17,7 +17,11 @@ import { routes } from "./routes/index.ts";
 export const API_PREFIX = "/api/v1";
 const BODY_LIMIT = 1024 * 1024;
 
-export type AppOptions = { logger?: boolean };
+export type AppOptions = {
+  logger?: boolean;
+  /** Proxy hops to trust for the client address (rate limits key on it); never trust a client's own X-Forwarded-For. */
+  trustProxy?: boolean | number;
+};
 
 /** The Fastify app serving /api/v1 over a context (store, read models, handlers, payments). */
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -29,7 +33,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       return typeof given === "string" && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
-    trustProxy: true,
+    trustProxy: typeof options.trustProxy === "number" ? (_address: string, hop: number) => hop < (options.trustProxy as number) : (options.trustProxy ?? false),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

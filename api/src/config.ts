@@ -67,6 +67,10 @@ export const apiConfig = storeConfig.extend({
   STRIPE_PUBLISHABLE_KEY: z.string().startsWith("pk_").optional(),
   HOLD_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
   MEDIA_DIR: z.string().default(".data/media"),
+  /** How many proxies sit in front of the API (0: clients connect directly). */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /** Attempts per minute and client address on signup, login, refresh and password change. */
+  AUTH_RATE_LIMIT_MAX: z.coerce.number().int().min(1).max(10_000).default(20),
   /** Readiness fails while the projector is this many events behind. */
   READY_MAX_LAG_EVENTS: z.coerce.number().int().min(0).default(1000),
 });

@@ -6,7 +6,7 @@ import { readCheckpoints } from "@booking/projections";
  * Read-your-writes: a command's reply waits (briefly) until every live read model has applied
  * the position the command wrote, so the client's next read shows its own write.
  */
-export async function waitForReadModels(db: pg.Pool, position: LogPosition | null, timeoutMs = 3000): Promise<boolean> {
+export async function waitForReadModels(db: pg.Pool, position: LogPosition | null, timeoutMs = 15_000): Promise<boolean> {
   if (!position) return true;
   const deadline = Date.now() + timeoutMs;
   for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {

@@ -24,6 +24,7 @@ export type RunningApi = { app: FastifyInstance; ctx: AppContext; url: string; s
  * default); with Kafka, a separate projector process does.
  */
 export async function runApi(config: ApiConfig, options: { logger?: boolean } = {}): Promise<RunningApi> {
+  process.env.AUTH_RATE_LIMIT_MAX = String(config.AUTH_RATE_LIMIT_MAX); // read by the auth routes
   const store = await openEventStore(config);
   const db = new pg.Pool({ connectionString: config.DATABASE_URL, max: 10 });
   db.on("error", () => undefined);
@@ -43,7 +44,7 @@ export async function runApi(config: ApiConfig, options: { logger?: boolean } = 
     feed,
   });
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await ensureAdminAccount(ctx, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
-  const app = await buildApp(ctx, options);
+  const app = await buildApp(ctx, { ...options, trustProxy: config.TRUST_PROXY || false });
   await serveBuiltApps(app);
   const sweeper = startHoldSweeper(ctx);
   const url = await app.listen({ port: config.PORT, host: config.HOST });

@@ -56,7 +56,8 @@ export async function startTestApi(options: { clock?: () => string; payments?: P
     stripeWebhookSecret: options.stripeWebhookSecret ?? null,
     feed: null,
   });
-  const app = await buildApp(ctx);
+  // Tests give calls their own client address through X-Forwarded-For (rate limits key on it).
+  const app = await buildApp(ctx, { trustProxy: true });
   await app.ready();
 
   const call: TestApi["call"] = (method, url, o = {}) =>

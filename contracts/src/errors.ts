@@ -90,6 +90,8 @@ export const errorCatalogue = {
   notes_required: { status: 400, message: "Please add a session summary." },
   prep_submit_failed: { status: 400, message: "Something went wrong submitting your answers." },
 
+  projection_rebuild_running: { status: 409, message: "This read model is already being rebuilt." },
+
   // Infrastructure: a write lost a race too many times in a row.
   concurrency_conflict: { status: 409, message: "Someone else changed this at the same time. Please try again." },
 } as const satisfies Record<string, Entry>;

@@ -1,4 +1,135 @@
-import type { RoutePlugin } from "../http/route-plugin.ts";
+import type { FastifyRequest } from "fastify";
+import { ACCESS_TOKEN_SECONDS, actorOf, requireActor, type AccessClaims } from "../http/auth-guard.ts";
+import { refuse } from "../http/errors.ts";
+import type { RoutePlugin, ZodApp } from "../http/route-plugin.ts";
+import { acceptedCurrentTerms } from "../routes/terms.ts";
+import type { AppContext } from "../context.ts";
+import { findAccount, findAccountByEmail, registerAccount, setPasswordHash, type Account } from "./accounts.ts";
+import { AuthSessionReply, ChangePasswordBody, LoginBody, LogoutBody, MeReply, RefreshBody, SignupBody } from "./bodies.ts";
+import { decoyHash, hashPassword, verifyPassword } from "./password.ts";
+import { revokeFamily, revokeUserSessions, rotate, startFamily } from "./refresh-tokens.ts";
 
-// Placeholder: the auth routes are being written.
-export const authRoutes: RoutePlugin = async () => undefined;
+const DEFAULT_ATTEMPTS_PER_MINUTE = 20;
+
+/** Attempts per minute per client address on each credential route (AUTH_RATE_LIMIT_MAX, default 20). */
+export function attemptsPerMinute(env: Record<string, string | undefined> = process.env): number {
+  const given = env.AUTH_RATE_LIMIT_MAX;
+  if (given === undefined || given === "") return DEFAULT_ATTEMPTS_PER_MINUTE;
+  const n = Number(given);
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`AUTH_RATE_LIMIT_MAX must be a positive whole number, got "${given}"`);
+  return n;
+}
+
+function authSession(app: ZodApp, account: Account, familyId: string, refreshToken: string): AuthSessionReply {
+  const claims: AccessClaims = { sub: account.userId, role: account.role, email: account.email, sid: familyId };
+  const accessToken = app.jwt.sign(claims);
+  // The reply's expiry is the token's own, not a second reading of the clock.
+  const { exp } = app.jwt.decode<{ exp: number }>(accessToken) ?? { exp: Math.floor(Date.now() / 1000) + ACCESS_TOKEN_SECONDS };
+  return {
+    access_token: accessToken,
+    refresh_token: refreshToken,
+    expires_in: ACCESS_TOKEN_SECONDS,
+    expires_at: exp,
+    token_type: "bearer",
+    user: { id: account.userId, email: account.email, role: account.role, first_name: account.firstName },
+  };
+}
+
+async function signIn(app: ZodApp, ctx: AppContext, account: Account): Promise<AuthSessionReply> {
+  const { familyId, refreshToken } = await startFamily(ctx.db, account.userId, ctx.clock());
+  return authSession(app, account, familyId, refreshToken);
+}
+
+/** The refresh-token family of the caller's access token (absent on tokens minted outside sign-in). */
+const sessionFamilyOf = (request: FastifyRequest): string | undefined => request.user.sid;
+
+async function meOf(ctx: AppContext, userId: string): Promise<MeReply> {
+  // Names come from the users read model when it has the user (renames land there), else from the account.
+  const { rows } = await ctx.db.query<{ email: string; role: MeReply["role"]; first_name: string | null; last_name: string | null }>(
+    `SELECT coalesce(a.email, u.email) AS email, coalesce(a.role, u.role) AS role,
+            CASE WHEN u.user_id IS NULL THEN a.first_name ELSE u.first_name END AS first_name,
+            CASE WHEN u.user_id IS NULL THEN a.last_name ELSE u.last_name END AS last_name
+       FROM (SELECT $1::text AS user_id) k
+       LEFT JOIN accounts a ON a.user_id = k.user_id
+       LEFT JOIN users u ON u.user_id = k.user_id
+      WHERE a.user_id IS NOT NULL OR u.user_id IS NOT NULL`,
+    [userId],
+  );
+  const me = rows[0];
+  if (!me) refuse("session_expired");
+  const expert = await ctx.db.query<{ expert_id: string }>("SELECT expert_id FROM experts WHERE user_id = $1 ORDER BY expert_id LIMIT 1", [userId]);
+  return {
+    id: userId,
+    email: me.email,
+    role: me.role,
+    first_name: me.first_name,
+    last_name: me.last_name,
+    expert_id: expert.rows[0]?.expert_id ?? null,
+    terms_accepted: await acceptedCurrentTerms(ctx, userId),
+  };
+}
+
+export const authRoutes: RoutePlugin = async (app, ctx) => {
+  const rateLimit = { max: attemptsPerMinute(), timeWindow: "1 minute" };
+  // Made now, so that even the first login with an unknown email costs no more than any other.
+  await decoyHash();
+
+  app.post("/auth/signup", { config: { rateLimit }, schema: { body: SignupBody, response: { 201: AuthSessionReply } } }, async (request, reply) => {
+    const body = request.body;
+    const created = await registerAccount(ctx, {
+      email: body.email,
+      passwordHash: await hashPassword(body.password),
+      role: body.role,
+      firstName: body.first_name ?? null,
+      lastName: body.last_name ?? null,
+    });
+    if (created === "email_taken") refuse("user_already_exists");
+    return reply.status(201).send(await signIn(app, ctx, created));
+  });
+
+  app.post("/auth/login", { config: { rateLimit }, schema: { body: LoginBody, response: { 200: AuthSessionReply } } }, async (request) => {
+    const account = await findAccountByEmail(ctx.db, request.body.email);
+    // An unknown email costs one hash check too, so timing does not tell which addresses exist.
+    const matches = await verifyPassword(request.body.password, account?.passwordHash ?? (await decoyHash()));
+    if (!account || !matches) refuse("invalid_credentials");
+    return signIn(app, ctx, account);
+  });
+
+  app.post("/auth/refresh", { config: { rateLimit }, schema: { body: RefreshBody, response: { 200: AuthSessionReply } } }, async (request) => {
+    const now = ctx.clock();
+    const rotated = await rotate(ctx.db, request.body.refresh_token, now);
+    if (!rotated) refuse("session_expired");
+    const account = await findAccount(ctx.db, rotated.userId);
+    if (!account) {
+      await revokeFamily(ctx.db, rotated.familyId, now);
+      refuse("session_expired");
+    }
+    return authSession(app, account, rotated.familyId, rotated.refreshToken);
+  });
+
+  app.post("/auth/logout", { preHandler: requireActor(), schema: { body: LogoutBody.nullish() } }, async (request, reply) => {
+    const actor = actorOf(request);
+    const family = sessionFamilyOf(request);
+    const now = ctx.clock();
+    // Like the hosted auth service the spec describes, signing out ends every session unless told otherwise.
+    const scope = request.body?.scope ?? "global";
+    if (scope === "global") await revokeUserSessions(ctx.db, actor.userId, now);
+    else if (scope === "others") await revokeUserSessions(ctx.db, actor.userId, now, family);
+    else if (family) await revokeFamily(ctx.db, family, now);
+    return reply.status(204).send();
+  });
+
+  app.post("/auth/password", { preHandler: requireActor(), config: { rateLimit }, schema: { body: ChangePasswordBody } }, async (request, reply) => {
+    const actor = actorOf(request);
+    const account = await findAccount(ctx.db, actor.userId);
+    if (!account) refuse("session_expired");
+    if (await verifyPassword(request.body.password, account.passwordHash)) refuse("same_password");
+    const now = ctx.clock();
+    await setPasswordHash(ctx.db, account.userId, await hashPassword(request.body.password), now);
+    // Whoever knew the old password keeps no session; the caller keeps theirs.
+    await revokeUserSessions(ctx.db, account.userId, now, sessionFamilyOf(request));
+    return reply.status(204).send();
+  });
+
+  app.get("/auth/me", { preHandler: requireActor(), schema: { response: { 200: MeReply } } }, async (request) => meOf(ctx, actorOf(request).userId));
+};

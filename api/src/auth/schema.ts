@@ -1,4 +1,37 @@
 import type { Migration } from "@booking/contracts";
 
-// Placeholder: the auth tables are being written.
-export const authMigrations: readonly Migration[] = [];
+// The API's own credential tables. Credentials never enter the event log: the `user-{id}` stream
+// holds who signed up and as what; these rows hold how they prove it.
+
+export const authMigrations: readonly Migration[] = [
+  {
+    name: "001_accounts_and_refresh_tokens",
+    sql: `
+      CREATE TABLE accounts (
+        user_id text PRIMARY KEY,
+        email text NOT NULL,
+        password_hash text NOT NULL,
+        role text NOT NULL,
+        first_name text,
+        last_name text,
+        created_at timestamptz,
+        password_changed_at timestamptz
+      );
+      -- One account per address whatever its case; a racing second sign-up fails here.
+      CREATE UNIQUE INDEX accounts_email ON accounts (lower(email));
+
+      -- Only the sha256 of a refresh token is kept. A family is one sign-in and all its rotations.
+      CREATE TABLE refresh_tokens (
+        token_hash text PRIMARY KEY,
+        user_id text NOT NULL,
+        family_id text NOT NULL,
+        expires_at timestamptz NOT NULL,
+        used_at timestamptz,
+        revoked_at timestamptz,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX refresh_tokens_user ON refresh_tokens (user_id);
+      CREATE INDEX refresh_tokens_family ON refresh_tokens (family_id);
+    `,
+  },
+];

@@ -6,7 +6,8 @@ import { refuse } from "./errors.ts";
 // Access tokens: short-lived HS256 JWTs carrying the user's id, role and email. The algorithm is
 // pinned, so `alg: none` and tokens signed any other way are rejected.
 
-export type AccessClaims = { sub: string; role: "creator" | "expert" | "admin"; email: string };
+// `sid` names the refresh-token family the access token was issued with, so logout can end "this" session.
+export type AccessClaims = { sub: string; role: "creator" | "expert" | "admin"; email: string; sid?: string };
 
 declare module "@fastify/jwt" {
   interface FastifyJWT {

@@ -42,7 +42,8 @@ if (!process.env.DATABASE_URL) {
 process.env.JWT_SECRET ??= await remembered("jwt-secret", () => randomBytes(48).toString("base64url"));
 process.env.MEDIA_DIR ??= join(dataDir, "media");
 process.env.ADMIN_EMAIL ??= "admin@example.com";
-process.env.ADMIN_PASSWORD ??= await remembered("admin-password", () => `admin-${randomBytes(9).toString("base64url")}`);
+// Letters and digits both guaranteed: the admin account refuses a weak password.
+process.env.ADMIN_PASSWORD ??= await remembered("admin-password", () => `Admin-${randomBytes(6).toString("hex")}-${100 + (randomBytes(1)[0]! % 900)}`);
 
 const config = loadConfig("start", apiConfig);
 const api = await runApi(config, { logger: process.env.LOG_LEVEL !== undefined });

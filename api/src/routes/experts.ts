@@ -43,7 +43,10 @@ export const expertRoutes: RoutePlugin = async (app, ctx) => {
     );
     await ctx.projected(result);
     const saved = await findExpert(ctx.db, expertId);
-    return saved ? expertProfile(saved) : refuse("profile_save_failed");
+    if (saved) return expertProfile(saved);
+    // The read model is behind even after waiting: answer with what was written.
+    const written = result.events[0]!.data as { slug: string; published: boolean };
+    return { id: expertId, user_id: actor.userId, slug: written.slug, first_name: profile.firstName, last_name: profile.lastName, title: profile.title, bio: profile.bio, tags: profile.tags, profile_image: profile.profileImage, verified: false, published: written.published };
   });
 
   app.get("/experts/:slug", { schema: { params: SlugParams } }, async (request) => {

@@ -1,0 +1,175 @@
+import type pg from "pg";
+import { z } from "zod";
+import { formatPosition, type LogPosition } from "@booking/contracts";
+import { PostgresEventStore } from "@booking/engine";
+import { allProjections, projectionNamed, readCheckpoints, rebuildProjections, recordProjectionError, type CheckpointStatus, type Projection } from "@booking/projections";
+import { refuse } from "../http/errors.ts";
+import type { RoutePlugin } from "../http/route-plugin.ts";
+import type { AppContext } from "../context.ts";
+import { IdText, ListQueryString, parseListQuery, sendList, oneOrMany, type ListSpec } from "./list-query.ts";
+
+// The read models (id = projection name): checkpoint, status, lag behind the event store, and
+// the progress of a rebuild started here. A rebuild replays the event store (never the bus) into
+// one read model, in the background; one at a time per read model, across every API process.
+
+const ProjectionFilter = z
+  .object({
+    id: oneOrMany(IdText).optional(),
+    status: oneOrMany(z.enum(["live", "rebuilding", "not_started"])).optional(),
+  })
+  .strict();
+
+// A handful of rows, sorted in memory: the values name the record fields, not SQL.
+const spec: ListSpec<typeof ProjectionFilter> = {
+  resource: "projections",
+  sortable: { id: "id", name: "name", status: "status", events_applied: "events_applied", lag: "lag", updated_at: "updated_at" },
+  defaultSort: ["name", "ASC"],
+  uniqueKey: "id",
+  filter: ProjectionFilter,
+};
+
+export type RebuildState = "running" | "done" | "failed";
+
+/** A rebuild's progress, as the admin console's progress bar shows it. */
+export type RebuildView = {
+  state: RebuildState;
+  done: number;
+  total: number;
+  eventsPerSecond: number;
+  secondsLeft: number | null;
+  started_at: string;
+  finished_at: string | null;
+  error?: string;
+};
+
+export type ProjectionRecord = {
+  id: string;
+  name: string;
+  tables: readonly string[];
+  status: CheckpointStatus["status"] | "not_started";
+  position: string | null;
+  events_applied: number;
+  last_error: string | null;
+  updated_at: string | null;
+  /** Events in the store after the checkpoint (Postgres store only; null elsewhere). */
+  lag: number | null;
+  /** The latest rebuild started by this process, if any. */
+  rebuild: RebuildView | null;
+};
+
+/** Events after `position`, counted in the Postgres store's own `events` table (same order as its readers). */
+async function eventsAfter(pool: pg.Pool, position: LogPosition | null): Promise<number> {
+  const { rows } = await pool.query<{ n: string }>(
+    "SELECT count(*) AS n FROM events WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)",
+    [String(position?.commit ?? 0n), String(position?.prepare ?? 0n)],
+  );
+  return Number(rows[0]!.n);
+}
+
+async function projectionRecords(ctx: AppContext, rebuilds: ReadonlyMap<string, RebuildView>, projections: readonly Projection[]): Promise<ProjectionRecord[]> {
+  const checkpoints = new Map((await readCheckpoints(ctx.db, projections.map((p) => p.name))).map((c) => [c.name, c]));
+  const store = ctx.store;
+  // Read models usually share a checkpoint: count each distinct position once.
+  const lags = new Map<string, Promise<number>>();
+  const lagOf = (position: LogPosition | null): Promise<number | null> => {
+    if (!(store instanceof PostgresEventStore)) return Promise.resolve(null);
+    const key = position ? formatPosition(position) : "";
+    if (!lags.has(key)) lags.set(key, eventsAfter(store.pool, position));
+    return lags.get(key)!;
+  };
+  return Promise.all(
+    projections.map(async (p): Promise<ProjectionRecord> => {
+      const c = checkpoints.get(p.name);
+      return {
+        id: p.name,
+        name: p.name,
+        tables: p.tables,
+        status: c?.status ?? "not_started",
+        position: c?.position ? formatPosition(c.position) : null,
+        events_applied: c?.eventsApplied ?? 0,
+        last_error: c?.lastError ?? null,
+        updated_at: c?.updatedAt ?? null,
+        lag: await lagOf(c?.position ?? null),
+        rebuild: rebuilds.get(p.name) ?? null,
+      };
+    }),
+  );
+}
+
+function compareBy(field: string): (a: ProjectionRecord, b: ProjectionRecord) => number {
+  return (a, b) => {
+    const x = a[field as keyof ProjectionRecord];
+    const y = b[field as keyof ProjectionRecord];
+    if (x === y) return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+    if (x === null) return 1; // nulls last, as Postgres sorts ascending
+    if (y === null) return -1;
+    return (x as string | number) < (y as string | number) ? -1 : 1;
+  };
+}
+
+// Session-level advisory lock, keyed by the read model: held on its own connection for the whole
+// rebuild, so a second rebuild from any API process is refused, and a crash frees it.
+const LOCK_SQL = "SELECT pg_try_advisory_lock(hashtext('projection_rebuild'), hashtext($1)) AS locked";
+const UNLOCK_SQL = "SELECT pg_advisory_unlock(hashtext('projection_rebuild'), hashtext($1))";
+
+export const projectionsAdmin: RoutePlugin = async (app, ctx) => {
+  const rebuilds = new Map<string, RebuildView>();
+
+  const recordOf = async (name: string) => {
+    const projection = projectionNamed(name);
+    if (!projection) refuse("not_found");
+    return (await projectionRecords(ctx, rebuilds, [projection]))[0]!;
+  };
+
+  async function rebuildInBackground(projection: Projection, view: RebuildView, lock: pg.PoolClient): Promise<void> {
+    let broken: Error | undefined;
+    try {
+      await rebuildProjections(ctx.store, ctx.db, [projection], {
+        onProgress: (p) => Object.assign(view, { done: p.done, total: p.total, eventsPerSecond: Math.round(p.eventsPerSecond), secondsLeft: p.secondsLeft === null ? null : Math.ceil(p.secondsLeft) }),
+      });
+      Object.assign(view, { state: "done", secondsLeft: 0 });
+    } catch (e) {
+      // The read model stays marked rebuilding (live runners leave it alone) until a rebuild succeeds.
+      const message = e instanceof Error ? e.message : String(e);
+      Object.assign(view, { state: "failed", error: message });
+      app.log.error({ err: e, projection: projection.name }, "read model rebuild failed");
+      await recordProjectionError(ctx.db, [projection], e);
+    } finally {
+      view.finished_at = new Date().toISOString();
+      await lock.query(UNLOCK_SQL, [projection.name]).catch((e: Error) => (broken = e));
+      lock.release(broken);
+    }
+  }
+
+  app.get("/projections", { schema: { querystring: ListQueryString } }, async (request, reply) => {
+    const list = parseListQuery(spec, request.query);
+    const { id, status } = list.filter;
+    let records = await projectionRecords(ctx, rebuilds, allProjections);
+    if (id) records = records.filter((r) => id.includes(r.id));
+    if (status) records = records.filter((r) => status.includes(r.status));
+    records.sort(compareBy(list.sort.field));
+    if (list.sort.order === "DESC") records.reverse();
+    return sendList(reply, spec.resource, list.offset, records.slice(list.offset, list.offset + list.limit), records.length);
+  });
+
+  app.get("/projections/:id", { schema: { params: z.object({ id: IdText }).strict() } }, async (request) => recordOf(request.params.id));
+
+  app.post("/projections/:id/rebuild", { schema: { params: z.object({ id: IdText }).strict() } }, async (request, reply) => {
+    const projection = projectionNamed(request.params.id);
+    if (!projection) refuse("not_found");
+    // 409: this read model is being rebuilt already (here, or by another API process).
+    if (rebuilds.get(projection.name)?.state === "running") refuse("projection_rebuild_running");
+    const lock = await ctx.db.connect();
+    let locked = false;
+    try {
+      locked = (await lock.query<{ locked: boolean }>(LOCK_SQL, [projection.name])).rows[0]?.locked === true;
+    } finally {
+      if (!locked) lock.release();
+    }
+    if (!locked) refuse("projection_rebuild_running");
+    const view: RebuildView = { state: "running", done: 0, total: 0, eventsPerSecond: 0, secondsLeft: null, started_at: new Date().toISOString(), finished_at: null };
+    rebuilds.set(projection.name, view);
+    void rebuildInBackground(projection, view, lock);
+    return reply.status(202).send(await recordOf(projection.name));
+  });
+};

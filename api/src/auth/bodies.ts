@@ -1,0 +1,65 @@
+import { z } from "zod";
+import { Id } from "@booking/contracts";
+import { isWeakPassword } from "./password.ts";
+
+// Bodies and replies of /auth/*. Objects are strict (an unknown field is a 400). An issue's
+// message is a catalogue code, so the error handler answers with the catalogue's text.
+
+/** Addresses compare case-insensitively: stored trimmed and lowercased. */
+export const Email = z.string().trim().toLowerCase().max(254, { error: "invalid_request" }).pipe(z.email({ error: "invalid_request" }));
+
+/** A password being chosen (sign-up, change): must pass the strength rule. */
+const NewPassword = z.string().refine((p) => !isWeakPassword(p), { error: "weak_password" });
+/** A password being presented: any string, bounded so nobody can make us hash megabytes. */
+const PresentedPassword = z.string().max(1024);
+
+const Name = z
+  .string()
+  .trim()
+  .max(100)
+  .transform((s) => s || null)
+  .nullable()
+  .optional();
+
+export const SignupBody = z.strictObject({
+  email: Email,
+  password: NewPassword,
+  // Admins are made only by ensureAdminAccount, never chosen at sign-up.
+  role: z.enum(["creator", "expert"]),
+  first_name: Name,
+  last_name: Name,
+});
+export type SignupBody = z.infer<typeof SignupBody>;
+
+export const LoginBody = z.strictObject({ email: Email, password: PresentedPassword });
+
+export const RefreshBody = z.strictObject({ refresh_token: z.string().min(1).max(200) });
+
+export const LogoutScope = z.enum(["global", "local", "others"]);
+export type LogoutScope = z.infer<typeof LogoutScope>;
+export const LogoutBody = z.strictObject({ scope: LogoutScope.optional() });
+
+export const ChangePasswordBody = z.strictObject({ password: NewPassword });
+
+const AccountRole = z.enum(["creator", "expert", "admin"]);
+
+export const AuthSessionReply = z.object({
+  access_token: z.string(),
+  refresh_token: z.string(),
+  expires_in: z.number().int(),
+  expires_at: z.number().int(),
+  token_type: z.literal("bearer"),
+  user: z.object({ id: Id, email: z.string(), role: AccountRole, first_name: z.string().nullable() }),
+});
+export type AuthSessionReply = z.infer<typeof AuthSessionReply>;
+
+export const MeReply = z.object({
+  id: Id,
+  email: z.string(),
+  role: AccountRole,
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  expert_id: Id.nullable(),
+  terms_accepted: z.boolean(),
+});
+export type MeReply = z.infer<typeof MeReply>;

@@ -1,0 +1,113 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { createTestDatabase, freePort } from "@booking/testkit";
+import { TEST_JWT_SECRET } from "./harness.ts";
+import { startProcess, waitFor, type Running } from "./processes.ts";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const cleanups: (() => Promise<unknown>)[] = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c().catch(() => undefined);
+});
+
+async function json(url: string, init?: RequestInit & { token?: string; body?: string }) {
+  const r = await fetch(url, { ...init, headers: { "content-type": "application/json", ...(init?.token ? { authorization: `Bearer ${init.token}` } : {}) } });
+  return { status: r.status, body: (await r.json().catch(() => null)) as Record<string, unknown> & { [k: string]: unknown } };
+}
+
+async function postgresRunningIn(dir: string): Promise<boolean> {
+  const { execFile } = await import("node:child_process");
+  return new Promise((resolve) => execFile("pgrep", ["-f", dir], (error) => resolve(!error)));
+}
+
+describe("npm start on a fresh machine", () => {
+  it("starts embedded Postgres, seeds demo data and serves the experts, then stops on SIGTERM", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "npm-start-"));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    const [port, pgPort] = [await freePort(), await freePort()];
+    const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort) };
+    delete env.DATABASE_URL;
+    const child = spawn("npm", ["start"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    let output = "";
+    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<void>((r) => child.on("exit", () => r()));
+    cleanups.push(async () => {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        /* already gone */
+      }
+    });
+    const started = Date.now();
+    await waitFor("the seeded experts", async () => {
+      const r = await json(`http://127.0.0.1:${port}/api/v1/experts`).catch(() => null);
+      return Array.isArray(r?.body) && r.body.length === 3 && output.includes("Demo data seeded.");
+    }, 90_000).catch((e: Error) => {
+      throw new Error(`${e.message}\n${output}`);
+    });
+    console.log(`[npm start] seeded experts served after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const experts = (await json(`http://127.0.0.1:${port}/api/v1/experts`)).body as unknown as { name: string; verified: boolean }[];
+    expect(experts.map((e) => e.name).sort()).toEqual(["Ava Chen", "Marcus Reed", "Sofia Alvarez"]);
+    expect(experts.every((e) => e.verified)).toBe(true);
+    expect(output).toContain("creator@example.com / demo-password-1");
+    const login = await json(`http://127.0.0.1:${port}/api/v1/auth/login`, { method: "POST", body: JSON.stringify({ email: "creator@example.com", password: "demo-password-1" }) });
+    expect(login.status).toBe(200);
+    // SIGTERM to the whole process group (npm and the server): the server stops embedded Postgres.
+    process.kill(-child.pid!, "SIGTERM");
+    await exited;
+    await waitFor("embedded Postgres to stop", async () => !(await postgresRunningIn(dataDir)), 20_000);
+  });
+});
+
+describe("two API processes on one database", () => {
+  it("50 concurrent booking requests for overlapping times spread over both give exactly one 201", async () => {
+    const db = await createTestDatabase(inject("databaseUrl"), "twoapi");
+    cleanups.push(db.drop);
+    const media = await mkdtemp(join(tmpdir(), "twoapi-media-"));
+    cleanups.push(() => rm(media, { recursive: true, force: true }));
+    const ports = [await freePort(), await freePort()];
+    const apis: Running[] = ports.map((port) =>
+      startProcess("api", { DATABASE_URL: db.url, JWT_SECRET: TEST_JWT_SECRET, PORT: String(port), HOST: "127.0.0.1", MEDIA_DIR: media, LOG_LEVEL: "warn" }),
+    );
+    for (const a of apis) cleanups.push(async () => a.child.kill("SIGKILL"));
+    const base = ports.map((p) => `http://127.0.0.1:${p}/api/v1`);
+    for (const b of base) await waitFor(`the API at ${b}`, async () => (await json(`${b}/healthz`).catch(() => null))?.status === 200, 60_000);
+
+    const signUp = async (role: string, i: number) => {
+      const r = await json(`${base[i % 2]}/auth/signup`, { method: "POST", body: JSON.stringify({ email: `${role}${i}@two.example`, password: "password-123", role, first_name: `${role}${i}`, last_name: "Two" }) });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      const token = r.body.access_token as string;
+      expect((await json(`${base[i % 2]}/terms/accept`, { method: "POST", token, body: JSON.stringify({ version_id: "2025-01" }) })).status).toBe(200);
+      return { token, id: (r.body.user as { id: string }).id };
+    };
+    const expert = await signUp("expert", 0);
+    const creators = await Promise.all([1, 2, 3, 4, 5].map((i) => signUp("creator", i)));
+    await json(`${base[0]}/experts/me`, { method: "PATCH", token: expert.token, body: JSON.stringify({ first_name: "Two", last_name: "Api", title: "Coach", published: true }) });
+    const slots = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" }));
+    expect((await json(`${base[1]}/experts/${expert.id}/schedule`, { method: "POST", token: expert.token, body: JSON.stringify({ timezone: "UTC", slots }) })).status).toBe(200);
+    const session = async (length: number) =>
+      ((await json(`${base[0]}/sessions`, { method: "POST", token: expert.token, body: JSON.stringify({ title: `${length} min`, price: 100, length_minutes: length, prep_question_1: "Why?", status: "published" }) })).body.session as { id: string }).id;
+    const [short, long] = [await session(30), await session(90)];
+    // A 90-minute session at 10:00 and a 30-minute one at 10:30 two days from now: they overlap.
+    const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const requests = Array.from({ length: 50 }, (_, i) => ({
+      api: base[i % 2]!,
+      creator: creators[i % creators.length]!,
+      body: i % 2 ? { session_id: short, scheduled_time: `${day}T10:30:00.000Z` } : { session_id: long, scheduled_time: `${day}T10:00:00.000Z` },
+    }));
+    const results = await Promise.all(requests.map((r) => json(`${r.api}/bookings`, { method: "POST", token: r.creator.token, body: JSON.stringify(r.body) })));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(49);
+    for (const r of results.filter((x) => x.status === 409)) expect(r.body.message).toBe("That time slot is no longer available. Please pick another.");
+    for (const a of apis) {
+      a.child.kill("SIGTERM");
+      expect(await a.exited).toBe(0);
+    }
+  });
+});

@@ -1,0 +1,435 @@
+import { createHmac } from "node:crypto";
+import type { InjectOptions, LightMyRequestResponse } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CURRENT_TERMS_VERSION } from "@booking/contracts";
+import { ensureAdminAccount } from "../src/auth/admin-account.ts";
+import { isWeakPassword } from "../src/auth/password.ts";
+import { attemptsPerMinute } from "../src/auth/routes.ts";
+import { startTestApi, type TestApi } from "./harness.ts";
+
+let api: TestApi;
+beforeAll(async () => (api = await startTestApi()));
+afterAll(async () => api.close());
+
+const PASSWORD = "correct-horse-42";
+
+const errors = {
+  invalid_credentials: { code: "invalid_credentials", message: "Email or password is incorrect." },
+  user_already_exists: { code: "user_already_exists", message: "This email is already registered. Try logging in instead." },
+  weak_password: { code: "weak_password", message: "Password is too weak. Please choose a stronger one." },
+  same_password: { code: "same_password", message: "You cannot reuse your old password." },
+  session_expired: { code: "session_expired", message: "Your session has expired. Please log in again." },
+  no_access_token: { code: "no_access_token", message: "No access token found" },
+  over_request_rate_limit: { code: "over_request_rate_limit", message: "Too many attempts. Please wait a few minutes and try again." },
+  invalid_request: { code: "invalid_request", message: "The request is not valid." },
+} as const;
+
+type AuthSession = {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+  expires_at: number;
+  token_type: string;
+  user: { id: string; email: string; role: string; first_name: string | null };
+};
+
+// Credential routes are rate limited per client address: each call here comes from its own
+// address unless a test names one, so the suite never trips the limit by accident.
+let clients = 0;
+function nextAddress(): string {
+  clients++;
+  return `198.18.${Math.floor(clients / 250)}.${(clients % 250) + 1}`;
+}
+
+function call(method: InjectOptions["method"], url: string, o: { token?: string; body?: unknown; from?: string } = {}): Promise<LightMyRequestResponse> {
+  return api.app.inject({
+    method,
+    url: `/api/v1${url}`,
+    headers: { "x-forwarded-for": o.from ?? nextAddress(), ...(o.token ? { authorization: `Bearer ${o.token}` } : {}) },
+    ...(o.body === undefined ? {} : { payload: o.body as InjectOptions["payload"] }),
+  });
+}
+
+let emails = 0;
+const freshEmail = (prefix = "user") => `${prefix}-${++emails}-${Date.now().toString(36)}@example.com`;
+
+async function signup(body: Record<string, unknown> = {}): Promise<AuthSession> {
+  const r = await call("POST", "/auth/signup", { body: { email: freshEmail(), password: PASSWORD, role: "creator", ...body } });
+  expect(r.statusCode, r.body).toBe(201);
+  return r.json<AuthSession>();
+}
+
+async function login(email: string, password = PASSWORD): Promise<AuthSession> {
+  const r = await call("POST", "/auth/login", { body: { email, password } });
+  expect(r.statusCode, r.body).toBe(200);
+  return r.json<AuthSession>();
+}
+
+const refresh = (refreshToken: string) => call("POST", "/auth/refresh", { body: { refresh_token: refreshToken } });
+
+describe("sign-up", () => {
+  it("makes a creator with a session, an account, a UserRegistered event and a users row before replying", async () => {
+    const email = freshEmail("creator");
+    const r = await call("POST", "/auth/signup", { body: { email, password: PASSWORD, role: "creator", first_name: "Ada", last_name: "Lovelace" } });
+    expect(r.statusCode).toBe(201);
+    const s = r.json<AuthSession>();
+    expect(s).toEqual({
+      access_token: expect.any(String),
+      refresh_token: expect.stringMatching(/^[\w-]{43}$/),
+      expires_in: 900,
+      expires_at: expect.any(Number),
+      token_type: "bearer",
+      user: { id: expect.any(String), email, role: "creator", first_name: "Ada" },
+    });
+    expect(Math.abs(s.expires_at - (Date.now() / 1000 + 900))).toBeLessThan(5);
+
+    // Read-your-writes: the users read model already shows the new user.
+    const users = await api.ctx.db.query("SELECT email, role, first_name, last_name FROM users WHERE user_id = $1", [s.user.id]);
+    expect(users.rows).toEqual([{ email, role: "creator", first_name: "Ada", last_name: "Lovelace" }]);
+
+    const stream = await api.ctx.store.readStream(`user-${s.user.id}`);
+    expect(stream.events.map((e) => [e.type, e.data])).toEqual([["UserRegistered", { userId: s.user.id, email, role: "creator", firstName: "Ada", lastName: "Lovelace" }]]);
+
+    // Only scrypt hashes and token digests are stored.
+    const account = await api.ctx.db.query<{ password_hash: string }>("SELECT password_hash FROM accounts WHERE user_id = $1", [s.user.id]);
+    expect(account.rows[0]?.password_hash).toMatch(/^scrypt\$\d+\$\d+\$\d+\$[\w-]{22}\$[\w-]+$/);
+    const tokens = await api.ctx.db.query<{ token_hash: string }>("SELECT token_hash FROM refresh_tokens WHERE user_id = $1", [s.user.id]);
+    expect(tokens.rows).toHaveLength(1);
+    expect(tokens.rows[0]?.token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(tokens.rows[0]?.token_hash).not.toBe(s.refresh_token);
+
+    const me = await call("GET", "/auth/me", { token: s.access_token });
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toEqual({ id: s.user.id, email, role: "creator", first_name: "Ada", last_name: "Lovelace", expert_id: null, terms_accepted: false });
+  });
+
+  it("makes an expert; names are optional", async () => {
+    const s = await signup({ role: "expert" });
+    expect(s.user).toMatchObject({ role: "expert", first_name: null });
+    const me = await call("GET", "/auth/me", { token: s.access_token });
+    expect(me.json()).toMatchObject({ role: "expert", first_name: null, last_name: null, expert_id: null });
+  });
+
+  it("stores the email trimmed and lowercased", async () => {
+    const email = freshEmail();
+    const s = await signup({ email: `  ${email.toUpperCase()} ` });
+    expect(s.user.email).toBe(email);
+  });
+
+  it("refuses a taken email, whatever its case, with 409 user_already_exists", async () => {
+    const email = freshEmail();
+    await signup({ email });
+    for (const again of [email, email.toUpperCase()]) {
+      const r = await call("POST", "/auth/signup", { body: { email: again, password: PASSWORD, role: "expert" } });
+      expect(r.statusCode).toBe(409);
+      expect(r.json()).toEqual(errors.user_already_exists);
+    }
+  });
+
+  it("lets exactly one of two racing sign-ups with one email through", async () => {
+    const email = freshEmail("race");
+    const replies = await Promise.all([email, email.toUpperCase(), email].map((e) => call("POST", "/auth/signup", { body: { email: e, password: PASSWORD, role: "creator" } })));
+    expect(replies.map((r) => r.statusCode).sort()).toEqual([201, 409, 409]);
+    const accounts = await api.ctx.db.query("SELECT user_id FROM accounts WHERE lower(email) = $1", [email]);
+    expect(accounts.rows).toHaveLength(1);
+    const users = await api.ctx.db.query("SELECT user_id FROM users WHERE lower(email) = $1", [email]);
+    expect(users.rows).toEqual(accounts.rows); // the losers left no UserRegistered behind
+  });
+
+  it("refuses weak passwords with 422 weak_password", async () => {
+    for (const password of ["abc123", "abcdefghij", "1234567890", `a1${"x".repeat(199)}`, ""]) {
+      const r = await call("POST", "/auth/signup", { body: { email: freshEmail(), password, role: "creator" } });
+      expect(r.statusCode, password).toBe(422);
+      expect(r.json()).toEqual(errors.weak_password);
+    }
+  });
+
+  it("keeps the strength rule in one place", () => {
+    expect(isWeakPassword("abcdefg1")).toBe(false);
+    expect(isWeakPassword("abcdef1")).toBe(true);
+    expect(isWeakPassword(`a1${"x".repeat(198)}`)).toBe(false);
+    expect(isWeakPassword(`a1${"x".repeat(199)}`)).toBe(true);
+  });
+
+  it("refuses an invalid email, the admin role and unknown fields with 400", async () => {
+    const bodies = [
+      { email: "not-an-email", password: PASSWORD, role: "creator" },
+      { email: freshEmail(), password: PASSWORD, role: "admin" },
+      { email: freshEmail(), password: PASSWORD, role: "creator", is_admin: true },
+      { email: freshEmail(), password: PASSWORD },
+    ];
+    for (const body of bodies) {
+      const r = await call("POST", "/auth/signup", { body });
+      expect(r.statusCode, JSON.stringify(body)).toBe(400);
+      expect(r.json()).toEqual(errors.invalid_request);
+    }
+  });
+});
+
+describe("login", () => {
+  it("signs in by email (any case) and password", async () => {
+    const email = freshEmail();
+    const first = await signup({ email, first_name: "Grace" });
+    const s = await login(email.toUpperCase());
+    expect(s.user).toEqual({ id: first.user.id, email, role: "creator", first_name: "Grace" });
+    expect(s.refresh_token).not.toBe(first.refresh_token);
+    expect((await call("GET", "/auth/me", { token: s.access_token })).statusCode).toBe(200);
+  });
+
+  it("answers a wrong password and an unknown email alike: 401 invalid_credentials", async () => {
+    const email = freshEmail();
+    await signup({ email });
+    const wrong = await call("POST", "/auth/login", { body: { email, password: "wrong-password-1" } });
+    const unknown = await call("POST", "/auth/login", { body: { email: freshEmail("nobody"), password: PASSWORD } });
+    for (const r of [wrong, unknown]) {
+      expect(r.statusCode).toBe(401);
+      expect(r.json()).toEqual(errors.invalid_credentials);
+    }
+  });
+
+  it("refuses unknown fields with 400", async () => {
+    const r = await call("POST", "/auth/login", { body: { email: freshEmail(), password: PASSWORD, remember: true } });
+    expect(r.statusCode).toBe(400);
+  });
+});
+
+describe("me", () => {
+  it("reports terms acceptance and the expert id once a profile exists", async () => {
+    const s = await signup({ role: "expert", first_name: "Linus", last_name: "T" });
+    const me = async () => (await call("GET", "/auth/me", { token: s.access_token })).json<Record<string, unknown>>();
+    expect(await me()).toMatchObject({ terms_accepted: false, expert_id: null });
+    const accept = await call("POST", "/terms/accept", { token: s.access_token, body: { version_id: CURRENT_TERMS_VERSION } });
+    expect(accept.statusCode).toBe(200);
+    // The experts read model is kept by another area; a row stands in for a completed profile.
+    await api.ctx.db.query(
+      `INSERT INTO experts (expert_id, user_id, slug, first_name, last_name, title, published, updated_at, stream_version)
+       VALUES ($1, $1, $2, 'Linus', 'T', 'Kernel', false, now(), 1)`,
+      [s.user.id, `linus-${s.user.id}`],
+    );
+    expect(await me()).toEqual({ id: s.user.id, email: s.user.email, role: "expert", first_name: "Linus", last_name: "T", expert_id: s.user.id, terms_accepted: true });
+  });
+
+  it("needs a token: 401 no_access_token", async () => {
+    const r = await call("GET", "/auth/me");
+    expect(r.statusCode).toBe(401);
+    expect(r.json()).toEqual(errors.no_access_token);
+  });
+});
+
+describe("access tokens", () => {
+  const forge = (header: object, claims: object, secret: string) => {
+    const part = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+    const unsigned = `${part(header)}.${part(claims)}`;
+    return `${unsigned}.${createHmac("sha256", secret).update(unsigned).digest("base64url")}`;
+  };
+
+  it("refuses an expired token, one signed with another secret, and alg none with 401 session_expired", async () => {
+    const s = await signup();
+    const claims = { sub: s.user.id, role: "creator" as const, email: s.user.email };
+    const now = Math.floor(Date.now() / 1000);
+    const expired = api.app.jwt.sign(claims, { clockTimestamp: Date.now() - 3_600_000 });
+    const otherSecret = forge({ alg: "HS256", typ: "JWT" }, { ...claims, iat: now, exp: now + 600 }, "some-other-secret-that-is-long-enough!!");
+    const none = `${Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url")}.${Buffer.from(JSON.stringify({ ...claims, role: "admin", exp: now + 600 })).toString("base64url")}.`;
+    for (const token of [expired, otherSecret, none, "not-a-jwt"]) {
+      const r = await call("GET", "/auth/me", { token });
+      expect(r.statusCode, token).toBe(401);
+      expect(r.json()).toEqual(errors.session_expired);
+    }
+  });
+});
+
+describe("refresh", () => {
+  it("rotates: a new pair, and the presented refresh token stops working", async () => {
+    const s = await signup();
+    const r = await refresh(s.refresh_token);
+    expect(r.statusCode).toBe(200);
+    const next = r.json<AuthSession>();
+    expect(next.user).toEqual(s.user);
+    expect(next.refresh_token).not.toBe(s.refresh_token);
+    expect((await call("GET", "/auth/me", { token: next.access_token })).statusCode).toBe(200);
+    expect((await refresh(next.refresh_token)).statusCode).toBe(200);
+  });
+
+  it("revokes the whole family when a used token is presented again", async () => {
+    const s = await signup();
+    const second = (await refresh(s.refresh_token)).json<AuthSession>();
+    const third = (await refresh(second.refresh_token)).json<AuthSession>();
+    const other = await login(s.user.email); // another sign-in: a different family, untouched
+
+    const reuse = await refresh(s.refresh_token);
+    expect(reuse.statusCode).toBe(401);
+    expect(reuse.json()).toEqual(errors.session_expired);
+    const newest = await refresh(third.refresh_token);
+    expect(newest.statusCode).toBe(401);
+    expect(newest.json()).toEqual(errors.session_expired);
+    expect((await refresh(other.refresh_token)).statusCode).toBe(200);
+  });
+
+  it("refuses unknown and expired tokens with 401 session_expired", async () => {
+    const s = await signup();
+    await api.ctx.db.query("UPDATE refresh_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1", [s.user.id]);
+    for (const token of [s.refresh_token, "x".repeat(43)]) {
+      const r = await refresh(token);
+      expect(r.statusCode).toBe(401);
+      expect(r.json()).toEqual(errors.session_expired);
+    }
+  });
+
+  it("treats concurrent uses of one token as reuse: one reply gets a session, and then the family is revoked", async () => {
+    const s = await signup();
+    const replies = await Promise.all([1, 2, 3].map(() => refresh(s.refresh_token)));
+    expect(replies.map((r) => r.statusCode).sort()).toEqual([200, 401, 401]);
+    const winner = replies.find((r) => r.statusCode === 200)!.json<AuthSession>();
+    expect((await refresh(winner.refresh_token)).statusCode).toBe(401);
+  });
+});
+
+describe("logout", () => {
+  async function threeSessions() {
+    const first = await signup();
+    return [first, await login(first.user.email), await login(first.user.email)] as const;
+  }
+  const works = async (s: AuthSession) => (await refresh(s.refresh_token)).statusCode === 200;
+
+  it("local ends only the current session", async () => {
+    const [a, b, c] = await threeSessions();
+    const r = await call("POST", "/auth/logout", { token: a.access_token, body: { scope: "local" } });
+    expect(r.statusCode).toBe(204);
+    expect(r.body).toBe("");
+    expect([await works(a), await works(b), await works(c)]).toEqual([false, true, true]);
+  });
+
+  it("local also ends the rotated successors of the current session", async () => {
+    const s = await signup();
+    const rotated = (await refresh(s.refresh_token)).json<AuthSession>();
+    expect((await call("POST", "/auth/logout", { token: s.access_token, body: { scope: "local" } })).statusCode).toBe(204);
+    expect(await works(rotated)).toBe(false);
+  });
+
+  it("others ends every session but the current one", async () => {
+    const [a, b, c] = await threeSessions();
+    expect((await call("POST", "/auth/logout", { token: a.access_token, body: { scope: "others" } })).statusCode).toBe(204);
+    expect([await works(a), await works(b), await works(c)]).toEqual([true, false, false]);
+  });
+
+  it("global ends every session; it is the default", async () => {
+    const [a, b, c] = await threeSessions();
+    expect((await call("POST", "/auth/logout", { token: b.access_token, body: { scope: "global" } })).statusCode).toBe(204);
+    expect([await works(a), await works(b), await works(c)]).toEqual([false, false, false]);
+
+    const [d, e] = await threeSessions();
+    expect((await call("POST", "/auth/logout", { token: d.access_token })).statusCode).toBe(204);
+    expect([await works(d), await works(e)]).toEqual([false, false]);
+  });
+
+  it("needs a token, and refuses an unknown scope", async () => {
+    const anonymous = await call("POST", "/auth/logout", { body: {} });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toEqual(errors.no_access_token);
+    const s = await signup();
+    expect((await call("POST", "/auth/logout", { token: s.access_token, body: { scope: "everywhere" } })).statusCode).toBe(400);
+  });
+});
+
+describe("change password", () => {
+  it("replaces the password and ends the other sessions", async () => {
+    const s = await signup();
+    const other = await login(s.user.email);
+    const r = await call("POST", "/auth/password", { token: s.access_token, body: { password: "new-password-7" } });
+    expect(r.statusCode).toBe(204);
+
+    const old = await call("POST", "/auth/login", { body: { email: s.user.email, password: PASSWORD } });
+    expect(old.statusCode).toBe(401);
+    expect(old.json()).toEqual(errors.invalid_credentials);
+    await login(s.user.email, "new-password-7");
+
+    expect((await refresh(other.refresh_token)).statusCode).toBe(401);
+    expect((await refresh(s.refresh_token)).statusCode).toBe(200);
+  });
+
+  it("refuses the current password (same_password) and weak ones (weak_password) with 422", async () => {
+    const s = await signup();
+    const same = await call("POST", "/auth/password", { token: s.access_token, body: { password: PASSWORD } });
+    expect(same.statusCode).toBe(422);
+    expect(same.json()).toEqual(errors.same_password);
+    const weak = await call("POST", "/auth/password", { token: s.access_token, body: { password: "password" } });
+    expect(weak.statusCode).toBe(422);
+    expect(weak.json()).toEqual(errors.weak_password);
+    await login(s.user.email); // unchanged
+  });
+
+  it("needs a token", async () => {
+    const r = await call("POST", "/auth/password", { body: { password: "new-password-7" } });
+    expect(r.statusCode).toBe(401);
+    expect(r.json()).toEqual(errors.no_access_token);
+  });
+});
+
+describe("rate limits", () => {
+  it("answers 429 over_request_rate_limit past the limit per client address", async () => {
+    const from = "203.0.113.9";
+    const max = attemptsPerMinute();
+    for (let i = 0; i < max; i++) {
+      const r = await call("POST", "/auth/refresh", { from, body: { refresh_token: `unknown-${i}` } });
+      expect(r.statusCode).toBe(401);
+    }
+    const over = await call("POST", "/auth/refresh", { from, body: { refresh_token: "unknown" } });
+    expect(over.statusCode).toBe(429);
+    expect(over.json()).toEqual(errors.over_request_rate_limit);
+    expect(over.headers["retry-after"]).toBeDefined();
+    // Other routes and other addresses keep their own count.
+    expect((await call("POST", "/auth/login", { from, body: { email: freshEmail(), password: PASSWORD } })).statusCode).toBe(401);
+    expect((await call("POST", "/auth/refresh", { body: { refresh_token: "unknown" } })).statusCode).toBe(401);
+  });
+
+  it("reads the limit from AUTH_RATE_LIMIT_MAX, default 20", () => {
+    expect(attemptsPerMinute({})).toBe(20);
+    expect(attemptsPerMinute({ AUTH_RATE_LIMIT_MAX: "5" })).toBe(5);
+    expect(() => attemptsPerMinute({ AUTH_RATE_LIMIT_MAX: "many" })).toThrow(/AUTH_RATE_LIMIT_MAX/);
+  });
+});
+
+describe("ensureAdminAccount", () => {
+  it("creates an admin who can sign in; a second run keeps one account; a new password replaces the old", async () => {
+    const email = freshEmail("admin");
+    await ensureAdminAccount(api.ctx, email, "admin-pass-1");
+    await ensureAdminAccount(api.ctx, email.toUpperCase(), "admin-pass-1");
+    const accounts = await api.ctx.db.query<{ user_id: string; role: string }>("SELECT user_id, role FROM accounts WHERE lower(email) = $1", [email]);
+    expect(accounts.rows).toEqual([{ user_id: expect.any(String), role: "admin" }]);
+    const id = accounts.rows[0]!.user_id;
+    const stream = await api.ctx.store.readStream(`user-${id}`);
+    expect(stream.events.map((e) => e.type)).toEqual(["UserRegistered"]);
+    const users = await api.ctx.db.query("SELECT role FROM users WHERE user_id = $1", [id]);
+    expect(users.rows).toEqual([{ role: "admin" }]);
+
+    const s = await login(email, "admin-pass-1");
+    expect(s.user).toMatchObject({ id, email, role: "admin" });
+
+    await ensureAdminAccount(api.ctx, email, "admin-pass-2");
+    expect((await call("POST", "/auth/login", { body: { email, password: "admin-pass-1" } })).statusCode).toBe(401);
+    await login(email, "admin-pass-2");
+    expect((await refresh(s.refresh_token)).statusCode).toBe(401); // sessions under the old password ended
+  });
+
+  it("refuses a weak password and an email that belongs to a non-admin", async () => {
+    await expect(ensureAdminAccount(api.ctx, freshEmail("admin"), "short")).rejects.toThrow(/ADMIN_PASSWORD/);
+    const creator = await signup();
+    await expect(ensureAdminAccount(api.ctx, creator.user.email, "admin-pass-1")).rejects.toThrow(/creator/);
+  });
+
+  it("survives two processes starting together", async () => {
+    const email = freshEmail("admin");
+    await Promise.all([ensureAdminAccount(api.ctx, email, "admin-pass-1"), ensureAdminAccount(api.ctx, email, "admin-pass-1")]);
+    const accounts = await api.ctx.db.query("SELECT 1 FROM accounts WHERE lower(email) = $1", [email]);
+    expect(accounts.rows).toHaveLength(1);
+  });
+});
+
+describe("docs", () => {
+  it("lists the auth routes in the OpenAPI document", async () => {
+    const r = await call("GET", "/docs");
+    expect(r.statusCode).toBe(200);
+    const paths = Object.keys(r.json<{ paths: Record<string, unknown> }>().paths);
+    expect(paths).toEqual(expect.arrayContaining(["/auth/signup", "/auth/login", "/auth/refresh", "/auth/logout", "/auth/password", "/auth/me"]));
+  });
+});

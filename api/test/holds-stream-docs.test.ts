@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BookingFeed } from "../src/booking-feed.ts";
+import { expireHolds } from "../src/hold-sweeper.ts";
+import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
+
+// Unpaid holds expire and free their time; booking changes reach the other party over SSE; OpenAPI.
+
+let api: TestApi;
+let now = Date.now();
+let expert: TestUser;
+let creator: TestUser;
+let sessionId: string;
+const V1 = "/api/v1";
+
+beforeAll(async () => {
+  api = await startTestApi({ clock: () => new Date(now).toISOString() });
+  expert = await api.user("expert");
+  creator = await api.user("creator");
+  await api.call("PATCH", `${V1}/experts/me`, { user: expert, body: { first_name: "Eli", last_name: "Stone", title: "Podcast coach", published: true } });
+  const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({ weekday, start_local: "00:00", end_local: "23:30" }));
+  await api.call("POST", `${V1}/experts/${expert.id}/schedule`, { user: expert, body: { timezone: "UTC", slots: everyDay } });
+  const s = await api.call("POST", `${V1}/sessions`, { user: expert, body: { title: "Launch plan", price: 90, length_minutes: 30, prep_question_1: "Why?", status: "published" } });
+  sessionId = s.json().session.id;
+});
+afterAll(async () => {
+  await api.ctx.feed?.stop();
+  await api.close();
+});
+
+const times = async () => (await api.call("GET", `${V1}/sessions/${sessionId}/availability`)).json().times as string[];
+
+describe("unpaid holds", () => {
+  it("an unpaid booking holds its time for 15 minutes, then the sweeper records its expiry and the time is free", async () => {
+    const t = (await times())[5]!;
+    const booking = (await api.call("POST", `${V1}/bookings`, { user: creator, body: { session_id: sessionId, scheduled_time: t } })).json().booking;
+    expect(booking.held_until).toBe(new Date(now + 15 * 60_000).toISOString());
+    now += 14 * 60_000;
+    expect(await expireHolds(api.ctx)).toBe(0);
+    expect(await times()).not.toContain(t);
+    now += 60_000;
+    // The decider frees the time at the hold's end, even before the sweeper runs.
+    expect(await times()).toContain(t);
+    expect(await expireHolds(api.ctx)).toBe(1);
+    await new Promise((r) => setTimeout(r, 100));
+    const after = (await api.call("GET", `${V1}/bookings/${booking.id}`, { user: creator })).json();
+    expect(after).toMatchObject({ status: "cancelled", cancelled_by: "system", cancel_reason: "payment_timeout" });
+    expect(await expireHolds(api.ctx)).toBe(0);
+  });
+});
+
+describe("realtime", () => {
+  it("a new request reaches the expert's open stream once projected", async () => {
+    api.ctx.feed = new BookingFeed(api.ctx.store, api.ctx.db);
+    await api.ctx.feed.start();
+    const address = await api.app.listen({ port: 0, host: "127.0.0.1" });
+    const response = await fetch(`${address}${V1}/stream?access_token=${expert.token}`);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const reader = response.body!.getReader();
+    const t = (await times())[9]!;
+    const booking = (await api.call("POST", `${V1}/bookings`, { user: creator, body: { session_id: sessionId, scheduled_time: t } })).json().booking;
+    let received = "";
+    const deadline = Date.now() + 10_000;
+    while (!received.includes(booking.id) && Date.now() < deadline) {
+      const chunk = await Promise.race([reader.read(), new Promise<{ value?: undefined }>((r) => setTimeout(() => r({}), 500))]);
+      if (chunk.value) received += new TextDecoder().decode(chunk.value);
+    }
+    await reader.cancel();
+    expect(received).toContain("event: booking");
+    const data = JSON.parse(received.split("\n").find((l) => l.startsWith("data: ") && l.includes(booking.id))!.slice(6));
+    expect(data).toEqual({ bookingId: booking.id, status: "pending", type: "BookingRequested" });
+  });
+  it("the stream refuses anonymous and forged callers", async () => {
+    expect((await api.call("GET", `${V1}/stream`)).statusCode).toBe(401);
+    expect((await api.call("GET", `${V1}/stream?access_token=not.a.token`)).statusCode).toBe(401);
+  });
+});
+
+describe("OpenAPI", () => {
+  it("describes the API at /api/v1/docs, generated from the zod schemas", async () => {
+    const doc = (await api.call("GET", `${V1}/docs`)).json();
+    expect(doc.openapi).toMatch(/^3\./);
+    for (const path of ["/bookings", "/bookings/{bookingId}/status", "/sessions/{id}/availability", "/experts/{expertId}/schedule", "/auth/login", "/stripe/test-intent"]) {
+      expect(Object.keys(doc.paths), path).toContain(path);
+    }
+    expect(doc.servers).toEqual([{ url: V1 }]);
+    const body = doc.paths["/bookings"].post.requestBody.content["application/json"].schema;
+    expect(body.required).toEqual(["session_id", "scheduled_time"]);
+  });
+});
