@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import fastifyMultipart from "@fastify/multipart";
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySwagger from "@fastify/swagger";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
-import { IMAGE_MAX_BYTES } from "@booking/contracts";
+import { IMAGE_MAX_BYTES, errorBody, refusal } from "@booking/contracts";
 import type { AppContext } from "./context.ts";
 import { installAuthGuard } from "./http/auth-guard.ts";
 import { installErrorHandling } from "./http/errors.ts";
@@ -33,6 +33,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       return typeof given === "string" && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
+    routerOptions: { maxParamLength: 500 },
+    // Errors raised by the router itself (a malformed URL, an overlong parameter) in our shape too.
+    frameworkErrors: (error, _request, reply) => {
+      void (reply as FastifyReply).status(error.code === "FST_ERR_MAX_PARAM_LENGTH" ? 414 : 400).send(errorBody(refusal("invalid_request")));
+    },
     trustProxy: typeof options.trustProxy === "number" ? (_address: string, hop: number) => hop < (options.trustProxy as number) : (options.trustProxy ?? false),
   }).withTypeProvider<ZodTypeProvider>();
 

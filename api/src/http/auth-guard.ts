@@ -1,6 +1,7 @@
 import fastifyJwt from "@fastify/jwt";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Actor } from "@booking/contracts";
+import { z } from "zod";
+import { Id, type Actor } from "@booking/contracts";
 import { refuse } from "./errors.ts";
 
 // Access tokens: short-lived HS256 JWTs carrying the user's id, role and email. The algorithm is
@@ -25,6 +26,8 @@ declare module "fastify" {
 
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
 
+const Claims = z.object({ sub: Id, role: z.enum(["creator", "expert", "admin"]), email: z.string().max(320) });
+
 export async function installAuthGuard(app: FastifyInstance, secret: string): Promise<void> {
   await app.register(fastifyJwt, {
     secret,
@@ -36,12 +39,16 @@ export async function installAuthGuard(app: FastifyInstance, secret: string): Pr
     const header = request.headers.authorization;
     if (!header) return;
     if (!/^Bearer [\w-]+\.[\w-]*\.[\w-]*$/.test(header)) refuse("session_expired");
+    let claims: unknown;
     try {
-      const claims = await request.jwtVerify<AccessClaims>();
-      request.actor = { userId: claims.sub, role: claims.role, email: claims.email };
+      claims = await request.jwtVerify<AccessClaims>();
     } catch {
       refuse("session_expired");
     }
+    // A token we signed but with claims we never issue (an old format, a key leak) is refused too.
+    const checked = Claims.safeParse(claims);
+    if (!checked.success) refuse("session_expired");
+    request.actor = { userId: checked.data.sub, role: checked.data.role, email: checked.data.email };
   });
 }
 

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import Stripe from "stripe";
@@ -11,6 +12,14 @@ import { BookingMetadata, TestConfirmBody, TestIntentBody } from "./bodies.ts";
 import { paymentByClientSecret } from "./payments-table.ts";
 import { recordPaymentFailed, recordPaymentSucceeded } from "./record-payment.ts";
 import { chargeTestCard } from "./test-provider.ts";
+
+const WebhookIntent = z.object({
+  id: z.string().min(1).max(255),
+  amount: z.number().int().nonnegative(),
+  amount_received: z.number().int().nonnegative().optional(),
+  metadata: z.unknown(),
+  last_payment_error: z.object({ message: z.string().optional() }).nullish(),
+});
 
 type BookingToPay = { bookingId: string; expertId: string; creatorId: string; sessionTitle: string; priceCents: number; status: string; paymentState: string };
 
@@ -99,7 +108,13 @@ export const paymentsRoutes: RoutePlugin = async (app, ctx) => {
       }
 
       if (event.type !== "payment_intent.succeeded" && event.type !== "payment_intent.payment_failed") return { received: true };
-      const intent = event.data.object;
+      // Signed does not mean well-formed: check the fields we use before trusting them.
+      const parsed = WebhookIntent.safeParse((event as { data?: { object?: unknown } }).data?.object);
+      if (!parsed.success) {
+        request.log.warn({ eventId: event.id }, "Stripe payment intent with unexpected fields ignored");
+        return { received: true };
+      }
+      const intent = parsed.data;
       const booking = BookingMetadata.safeParse(intent.metadata);
       if (!booking.success) {
         // Not a booking payment (another integration on the same Stripe account): nothing to record.
@@ -108,7 +123,7 @@ export const paymentsRoutes: RoutePlugin = async (app, ctx) => {
       }
       const outcome = { paymentId: intent.id, bookingId: booking.data.bookingId, expertId: booking.data.expertId, provider: "stripe" };
       if (event.type === "payment_intent.succeeded") {
-        const amountCents = intent.amount_received > 0 ? intent.amount_received : intent.amount;
+        const amountCents = intent.amount_received && intent.amount_received > 0 ? intent.amount_received : intent.amount;
         settleReport(request.log, await recordPaymentSucceeded(ctx, { ...outcome, amountCents }), { eventId: event.id, paymentId: intent.id });
       } else {
         const reason = intent.last_payment_error?.message ?? "The payment failed.";

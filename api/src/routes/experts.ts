@@ -4,7 +4,7 @@ import { z } from "zod";
 import { ExpertIdParams, ExpertProfileBody, ExpertProfileFields, IMAGE_MAX_BYTES, ScheduleBody, SearchQuery, SlugParams, WeeklySchedule, parseInput } from "@booking/contracts";
 import { calendarStream, expertStream } from "@booking/engine";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
-import { refuse, valueOf } from "../http/errors.ts";
+import { Refused, refuse, valueOf } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
 import { bookedPeriods } from "../queries/bookings.ts";
 import { expertListItem, expertProfile, findExpert, findExpertBySlug, listExperts } from "../queries/experts.ts";
@@ -90,9 +90,17 @@ export const expertRoutes: RoutePlugin = async (app, ctx) => {
   app.post("/experts/me/image", { onRequest: requireActor("expert") }, async (request) => {
     const actor = actorOf(request);
     if (!request.isMultipart()) refuse("unsupported_media_type");
-    const file = await request.file();
-    if (!file) refuse("image_invalid_type");
-    const bytes = await file.toBuffer();
+    let file: Awaited<ReturnType<typeof request.file>>;
+    let bytes: Buffer;
+    try {
+      file = await request.file();
+      if (!file) refuse("image_invalid_type");
+      bytes = await file.toBuffer();
+    } catch (e) {
+      // Size limits keep their own answers; a body that is not valid multipart is the client's error.
+      if (e instanceof Refused || (typeof (e as { code?: unknown }).code === "string" && (e as { code: string }).code.startsWith("FST_"))) throw e;
+      refuse("invalid_request");
+    }
     if (file.file.truncated || bytes.length > IMAGE_MAX_BYTES) refuse("image_too_large");
     const kind = sniffImage(bytes);
     if (!kind) refuse("image_invalid_type");

@@ -1,4 +1,4 @@
-import { readDomainEvent, currentSchemaVersion, refusal, type Actor, type DomainEvent, type Result } from "@booking/contracts";
+import { DomainEvent as DomainEventSchema, readDomainEvent, currentSchemaVersion, refusal, type Actor, type DomainEvent, type Result } from "@booking/contracts";
 import type { Decider } from "../decider.ts";
 import { WrongExpectedVersion, type EventStore, type LogPosition, type StoredEvent } from "../event-store/port.ts";
 
@@ -82,6 +82,11 @@ export class CommandHandler<C, E extends DomainEvent, S> {
       const decision = this.decider.decide(command, current.state, { now });
       if (!decision.ok) return decision;
       if (decision.value.length === 0) return { ok: true, value: { events: [], version: current.version, position: null, replayed: false } };
+      // Events are checked on the way in with the schema readers use on the way out: a malformed
+      // event would stop every projection behind it.
+      for (const e of decision.value) {
+        if (!DomainEventSchema.safeParse(e).success) return { ok: false, refusal: refusal("invalid_request") };
+      }
       try {
         const written = await this.store.append(
           streamId,

@@ -1,0 +1,679 @@
+import { createHmac, randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import type { InjectOptions, LightMyRequestResponse } from "fastify";
+import Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CURRENT_TERMS_VERSION, formatPosition } from "@booking/contracts";
+import { ensureAdminAccount } from "../src/auth/admin-account.ts";
+import type { BookingFeed } from "../src/booking-feed.ts";
+import type { Queryable } from "../src/payments/payments-table.ts";
+import { TEST_CARD_SUCCEEDS, TestPaymentProvider } from "../src/payments/test-provider.ts";
+import { TEST_JWT_SECRET, startTestApi, type TestApi } from "./harness.ts";
+import { ROUTE_CATALOGUE, normalisedCatalogue, registeredRoutes, splitRoute, urlOf, type CatalogueRoute } from "./route-catalogue.ts";
+
+// Who may call what. Every route of the API is called by six callers — anonymous, creators A and
+// B, experts X and Y, and an admin — against resources owned by A and X (A's booking with X, X's
+// sessions, schedule, profile and image). The expected outcome of every cell is written down
+// below; the observed table is compared with it in one assertion, so a failure lists every
+// mismatch. A refused call must change nothing: each cell snapshots the event store's head (and
+// the resource) before and after, and a non-2xx cell that changed something reads "… CHANGED".
+// The fixture is built through the API, as the product builds it.
+
+const V1 = "/api/v1";
+const WEBHOOK_SECRET = "whsec_authorization_matrix";
+const PASSWORD = "matrix-Passw0rd";
+
+const CALLERS = ["anon", "A", "B", "X", "Y", "admin"] as const;
+type Caller = (typeof CALLERS)[number];
+type SignedIn = Exclude<Caller, "anon">;
+type Account = { id: string; email: string; password: string; token: string; role: "creator" | "expert" | "admin" };
+
+let api: TestApi;
+let streamBase: string;
+const users = {} as Record<SignedIn, Account>;
+let loginOnly: Account; // an account used only to log in and refresh
+const ids = { publishedSession: "", draftSession: "", booking: "", notesBooking: "", xSlug: "", ySlug: "" };
+const adminIds: Record<string, string> = {};
+
+// ---------------------------------------------------------------------------------------------
+// Calling the API
+
+// Credential routes are rate limited per client address; every call comes from its own address
+// (the app trusts X-Forwarded-For), so the matrix never trips a limit by accident.
+let clients = 0;
+const nextAddress = () => {
+  clients++;
+  return `198.51.${Math.floor(clients / 250) % 250}.${(clients % 250) + 1}`;
+};
+
+type Send = { method: InjectOptions["method"]; url: string; body?: unknown; headers?: Record<string, string>; token?: string | null };
+
+function send(caller: Caller, req: Send): Promise<LightMyRequestResponse> {
+  const token = req.token !== undefined ? req.token : caller === "anon" ? null : users[caller].token;
+  return api.app.inject({
+    method: req.method,
+    url: req.url,
+    headers: { "x-forwarded-for": nextAddress(), ...(token ? { authorization: `Bearer ${token}` } : {}), ...req.headers },
+    ...(req.body === undefined ? {} : { payload: req.body as InjectOptions["payload"] }),
+  });
+}
+
+async function must(caller: Caller, req: Send): Promise<LightMyRequestResponse> {
+  const r = await send(caller, req);
+  if (r.statusCode >= 300) throw new Error(`fixture: ${req.method} ${req.url} as ${caller} → ${r.statusCode} ${r.body}`);
+  return r;
+}
+
+/** A cell: "ok" for any 2xx, else "<status> <code>". */
+function classify(r: { statusCode: number; body: string }): string {
+  if (r.statusCode >= 200 && r.statusCode < 300) return "ok";
+  let code = "(no code)";
+  try {
+    code = (JSON.parse(r.body) as { code?: string }).code ?? "(no code)";
+  } catch {
+    code = "(not JSON)";
+  }
+  return `${r.statusCode} ${code}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixture
+
+const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({ weekday, start_local: "00:00", end_local: "23:30" }));
+const schedule = { timezone: "UTC", slots: everyDay };
+const profileOf = (first: string, published: boolean) => ({ first_name: first, last_name: "Matrix", title: `${first}'s advisory`, bio: "Ten years of brand deals.", tags: ["brand"], published });
+const sessionBody = (status: "draft" | "published") => ({
+  expert_id: "",
+  title: "Deck review",
+  description: "Bring your deck",
+  price: 150,
+  length_minutes: 60,
+  prep_question_1: "Goal?",
+  prep_question_2: "Audience?",
+  prep_question_3: "Blockers?",
+  session_details: "Slide by slide",
+  ideal_for: "podcasters",
+  status,
+});
+const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
+function multipartImage(): { body: Buffer; headers: Record<string, string> } {
+  const boundary = "----matrix-boundary";
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="avatar.png"\r\nContent-Type: image/png\r\n\r\n`),
+    png,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { body, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** Free start times, two hours apart, so fresh bookings never compete. */
+let times: string[] = [];
+const isWorkingHour = (t: string) => [10, 12, 14].includes(new Date(t).getUTCHours());
+function takeTime(working: boolean): string {
+  const i = times.findIndex((t) => isWorkingHour(t) === working);
+  if (i < 0) throw new Error("fixture: out of free times");
+  return times.splice(i, 1)[0]!;
+}
+
+async function signUp(role: "creator" | "expert", name: string): Promise<Account> {
+  const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
+  const r = await must("anon", { method: "POST", url: `${V1}/auth/signup`, body: { email, password: PASSWORD, role, first_name: name, last_name: "Matrix" } });
+  const s = r.json<{ access_token: string; user: { id: string } }>();
+  return { id: s.user.id, email, password: PASSWORD, token: s.access_token, role };
+}
+
+async function logIn(account: Pick<Account, "email" | "password">): Promise<{ access_token: string; refresh_token: string }> {
+  return (await must("anon", { method: "POST", url: `${V1}/auth/login`, body: { email: account.email, password: account.password } })).json();
+}
+
+/** A pending, unpaid booking of A (or B) with X, at a fresh time. */
+async function book(creator: "A" | "B" = "A"): Promise<string> {
+  const r = await must(creator, { method: "POST", url: `${V1}/bookings`, body: { session_id: ids.publishedSession, scheduled_time: takeTime(false) } });
+  return r.json<{ booking: { id: string } }>().booking.id;
+}
+
+async function intentFor(bookingId: string): Promise<string> {
+  return (await must("A", { method: "POST", url: `${V1}/stripe/test-intent`, body: { bookingId } })).json<{ clientSecret: string }>().clientSecret;
+}
+
+/** A booking of A with X, paid with the test card and confirmed by X. */
+async function confirmedBooking(): Promise<string> {
+  const id = await book();
+  await must("A", { method: "POST", url: `${V1}/payments/test/confirm`, body: { client_secret: await intentFor(id), card_number: TEST_CARD_SUCCEEDS } });
+  await must("X", { method: "PATCH", url: `${V1}/bookings/${id}/status`, body: { status: "confirmed" } });
+  return id;
+}
+
+async function draftSession(): Promise<string> {
+  const r = await must("X", { method: "POST", url: `${V1}/sessions`, body: { ...sessionBody("draft"), expert_id: users.X.id } });
+  return r.json<{ session: { id: string } }>().session.id;
+}
+
+const uploadXImage = () => must("X", { method: "POST", url: `${V1}/experts/me/image`, ...multipartImage() });
+
+// Snapshots of what a refused call must not change.
+const head = async () => {
+  const p = await api.ctx.store.headPosition();
+  return p ? formatPosition(p) : "empty";
+};
+const rows = async (sql: string, values: unknown[]) => JSON.stringify((await api.ctx.db.query(sql, values)).rows);
+const bookingRow = (id: string) => rows("SELECT * FROM bookings WHERE booking_id = $1", [id]);
+const sessionRow = (id: string) => rows("SELECT * FROM sessions WHERE session_id = $1", [id]);
+const expertRows = (...userIds: string[]) => rows("SELECT * FROM experts WHERE user_id = ANY($1) ORDER BY user_id", [userIds]);
+const paymentRows = (bookingId: string) => rows("SELECT payment_id, status FROM payments WHERE booking_id = $1 ORDER BY payment_id", [bookingId]);
+const imageOf = (userId: string) => existsSync(join(api.ctx.mediaDir, "experts", userId, "profile"));
+const idOf = (c: Caller) => (c === "anon" ? "" : users[c].id);
+
+beforeAll(async () => {
+  const lazyDb: Queryable = { query: (text, values) => api.ctx.db.query(text, values) };
+  api = await startTestApi({ payments: new TestPaymentProvider(lazyDb), stripeWebhookSecret: WEBHOOK_SECRET });
+
+  users.A = await signUp("creator", "Alice");
+  users.B = await signUp("creator", "Bob");
+  users.X = await signUp("expert", "Xena");
+  users.Y = await signUp("expert", "Yuri");
+  loginOnly = await signUp("creator", "Lena");
+  const adminEmail = `admin-${randomUUID().slice(0, 8)}@example.com`;
+  await ensureAdminAccount(api.ctx, adminEmail, PASSWORD);
+  const adminSession = await logIn({ email: adminEmail, password: PASSWORD });
+  const adminId = (await must("anon", { method: "GET", url: `${V1}/auth/me`, token: adminSession.access_token })).json<{ id: string }>().id;
+  users.admin = { id: adminId, email: adminEmail, password: PASSWORD, token: adminSession.access_token, role: "admin" };
+
+  for (const c of ["A", "B", "X", "Y"] as const) await must(c, { method: "POST", url: `${V1}/terms/accept`, body: { version_id: CURRENT_TERMS_VERSION } });
+  ids.xSlug = (await must("X", { method: "PATCH", url: `${V1}/experts/me`, body: profileOf("Xena", true) })).json<{ slug: string }>().slug;
+  ids.ySlug = (await must("Y", { method: "PATCH", url: `${V1}/experts/me`, body: profileOf("Yuri", false) })).json<{ slug: string }>().slug;
+  await must("X", { method: "POST", url: `${V1}/experts/${users.X.id}/schedule`, body: schedule });
+  ids.publishedSession = (await must("X", { method: "POST", url: `${V1}/sessions`, body: { ...sessionBody("published"), expert_id: users.X.id } })).json<{ session: { id: string } }>().session.id;
+  ids.draftSession = await draftSession();
+  await uploadXImage();
+
+  const all = (await must("anon", { method: "GET", url: `${V1}/sessions/${ids.publishedSession}/availability` })).json<{ times: string[] }>().times;
+  times = all.filter((t) => new Date(t).getUTCMinutes() === 0 && new Date(t).getUTCHours() % 2 === 0);
+  ids.booking = await book();
+  ids.notesBooking = await confirmedBooking();
+  await must("X", { method: "POST", url: `${V1}/bookings/${ids.notesBooking}/notes`, body: { summary: "Great call", takeaways: ["Lead with numbers"] } });
+
+  const firstId = async (resource: string, filter: Record<string, unknown> = {}) => {
+    const q = new URLSearchParams({ range: "[0,0]", filter: JSON.stringify(filter) });
+    const list = (await must("admin", { method: "GET", url: `${V1}/admin/${resource}?${q}` })).json<{ id: string }[]>();
+    if (!list[0]) throw new Error(`fixture: no ${resource}`);
+    return list[0].id;
+  };
+  adminIds.bookings = ids.booking;
+  adminIds["booking-events"] = await firstId("booking-events", { booking_id: ids.booking });
+  adminIds["terms-acceptances"] = await firstId("terms-acceptances", { user_id: users.A.id });
+  adminIds.users = users.A.id;
+  adminIds.experts = users.X.id;
+  adminIds.events = await firstId("events");
+  adminIds.sessions = ids.publishedSession;
+  adminIds.projections = "terms_acceptances";
+
+  await api.app.listen({ port: 0, host: "127.0.0.1" });
+  streamBase = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`;
+});
+afterAll(async () => api?.close());
+
+// ---------------------------------------------------------------------------------------------
+// The matrix
+
+/** One call of a row by one caller: its parameters and body, and what it must leave alone when refused. */
+type Call = {
+  params?: Record<string, string>;
+  query?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Use this token instead of the caller's usual one (still the caller's own). */
+  token?: string | null;
+  /** What a refused call must not change (the event store's head is always checked). */
+  state?: () => Promise<unknown> | unknown;
+  /** Appended to an "ok" cell: what the reply showed (e.g. which bookings a list held). */
+  note?: (r: LightMyRequestResponse) => string;
+  after?: (r: LightMyRequestResponse) => Promise<void>;
+};
+type Row = {
+  route: CatalogueRoute;
+  label?: string;
+  expect: Record<Caller, string>;
+  make?: (c: Caller) => Promise<Call> | Call;
+  /** Rows that cannot go through inject (a never-ending event stream). */
+  custom?: (c: Caller) => Promise<string>;
+};
+
+const OK = "ok";
+const NO_TOKEN = "401 no_access_token";
+const FORBIDDEN = "403 forbidden";
+const NO_BOOKING = "404 booking_not_found";
+const NOT_PARTY = "403 not_booking_party";
+const NOT_OWNER = "403 not_session_owner";
+const NO_SESSION = "404 session_not_found";
+const NO_PROFILE = "404 profile_not_found";
+const NO_PAYMENT = "404 payment_not_found";
+const ONLY_CREATORS = "403 only_creators_book";
+
+/** Expected cells in caller order: anonymous, A, B, X, Y, admin. */
+const cells = (anon: string, A: string, B: string, X: string, Y: string, admin: string): Record<Caller, string> => ({ anon, A, B, X, Y, admin });
+const everyone = cells(OK, OK, OK, OK, OK, OK);
+const signedIn = cells(NO_TOKEN, OK, OK, OK, OK, OK);
+const expertsOnly = cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, OK, OK, OK);
+const adminOnly = cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK);
+
+const listed = (r: LightMyRequestResponse, id: string, mark: string) => (r.json<{ id: string }[]>().some((x) => x.id === id) ? ` +${mark}` : "");
+
+/** Callers who hold their own login session for this call (logout and password change end sessions). */
+async function ownSession(c: Caller): Promise<string | null> {
+  if (c === "anon") return null;
+  return (await logIn(users[c])).access_token;
+}
+
+let passwordChanges = 0;
+
+const ROWS: Row[] = [
+  { route: "GET /healthz", expect: everyone },
+  { route: "GET /readyz", expect: everyone },
+  { route: "GET /docs", expect: everyone },
+
+  { route: "GET /terms/latest", expect: everyone },
+  { route: "GET /terms/status", expect: signedIn },
+  { route: "POST /terms/accept", expect: signedIn, make: () => ({ body: { version_id: CURRENT_TERMS_VERSION } }) },
+
+  { route: "GET /experts", expect: everyone, make: () => ({ note: (r) => listed(r, users.Y.id, "unpublished-Y") }) },
+  { route: "GET /experts/search", expect: everyone, make: () => ({ query: "?search=matrix", note: (r) => listed(r, users.Y.id, "unpublished-Y") }) },
+  { route: "GET /experts/me", expect: expertsOnly },
+  {
+    route: "PATCH /experts/me",
+    expect: expertsOnly,
+    make: (c) => ({
+      body: c === "Y" ? profileOf("Yuri", false) : c === "admin" ? profileOf("Admin", false) : profileOf("Xena", true),
+      state: () => expertRows(users.X.id, idOf(c)),
+    }),
+  },
+  { route: "POST /experts/me/image", expect: expertsOnly, make: (c) => ({ ...multipartImage(), state: () => [imageOf(idOf(c)), imageOf(users.X.id)] }) },
+  { route: "DELETE /experts/me/image", expect: expertsOnly, make: (c) => ({ state: () => [imageOf(idOf(c)), imageOf(users.X.id)], after: async () => void (c === "X" && (await uploadXImage())) }) },
+  { route: "GET /experts/:slug", label: "X, published", expect: everyone, make: () => ({ params: { slug: ids.xSlug } }) },
+  { route: "GET /experts/:slug", label: "Y, unpublished", expect: cells(NO_PROFILE, NO_PROFILE, NO_PROFILE, NO_PROFILE, OK, OK), make: () => ({ params: { slug: ids.ySlug } }) },
+  {
+    route: "GET /experts/:expertId/sessions",
+    label: "X's, with a draft",
+    expect: cells(OK, OK, OK, "ok +draft", OK, "ok +draft"),
+    make: () => ({ params: { expertId: users.X.id }, note: (r) => listed(r, ids.draftSession, "draft") }),
+  },
+  { route: "GET /experts/:expertId/schedule", label: "X's", expect: signedIn, make: () => ({ params: { expertId: users.X.id } }) },
+  {
+    route: "POST /experts/:expertId/schedule",
+    label: "X's",
+    expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, OK, FORBIDDEN, OK),
+    make: () => ({ params: { expertId: users.X.id }, body: schedule, state: () => rows("SELECT * FROM schedules WHERE expert_id = $1", [users.X.id]) }),
+  },
+  { route: "GET /media/experts/:expertId/profile", label: "X's image", expect: everyone, make: async () => ((await uploadXImage()), { params: { expertId: users.X.id } }) },
+
+  {
+    route: "POST /sessions",
+    label: "for X",
+    expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, OK, NOT_OWNER, OK),
+    make: () => ({ body: { ...sessionBody("draft"), expert_id: users.X.id }, state: () => rows("SELECT count(*) FROM sessions WHERE expert_id = $1", [users.X.id]) }),
+  },
+  { route: "GET /sessions/:id", label: "X's, published", expect: everyone, make: () => ({ params: { id: ids.publishedSession } }) },
+  { route: "GET /sessions/:id", label: "X's, draft", expect: cells(NO_SESSION, NO_SESSION, NO_SESSION, OK, NO_SESSION, OK), make: () => ({ params: { id: ids.draftSession } }) },
+  {
+    route: "PUT /sessions/:id",
+    label: "publish X's fresh draft",
+    expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, OK, NOT_OWNER, OK),
+    make: async () => {
+      const id = await draftSession();
+      return { params: { id }, body: { status: "published" }, state: () => sessionRow(id) };
+    },
+  },
+  {
+    route: "DELETE /sessions/:id",
+    label: "X's fresh draft",
+    expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, OK, NOT_OWNER, OK),
+    make: async () => {
+      const id = await draftSession();
+      return { params: { id }, state: () => sessionRow(id) };
+    },
+  },
+  { route: "GET /sessions/:id/availability", label: "X's, published", expect: everyone, make: () => ({ params: { id: ids.publishedSession } }) },
+
+  { route: "GET /stream", label: "token in header", expect: signedIn, custom: (c) => streamCell(c, "header") },
+  { route: "GET /stream", label: "token in query", expect: signedIn, custom: (c) => streamCell(c, "query") },
+
+  {
+    route: "POST /bookings",
+    label: "X's session",
+    expect: cells(NO_TOKEN, OK, OK, ONLY_CREATORS, ONLY_CREATORS, ONLY_CREATORS),
+    make: () => ({ body: { session_id: ids.publishedSession, scheduled_time: takeTime(false) } }),
+  },
+  { route: "GET /bookings/creator/me", expect: cells(NO_TOKEN, "ok +A's", OK, FORBIDDEN, FORBIDDEN, OK), make: () => ({ note: (r) => listed(r, ids.booking, "A's") }) },
+  { route: "GET /bookings/expert/me", expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, "ok +A's", OK, OK), make: () => ({ note: (r) => listed(r, ids.booking, "A's") }) },
+  { route: "GET /bookings/:id", label: "A's with X", expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK), make: () => ({ params: { id: ids.booking } }) },
+  {
+    route: "PATCH /bookings/:bookingId/status",
+    label: "cancel a fresh booking",
+    expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK),
+    make: async () => {
+      const id = await book();
+      return { params: { bookingId: id }, body: { status: "cancelled", reason: "matrix" }, state: () => bookingRow(id) };
+    },
+  },
+  {
+    route: "PATCH /bookings/:bookingId/status",
+    label: "ask a fresh booking for info",
+    expect: cells(NO_TOKEN, NOT_PARTY, NO_BOOKING, OK, NO_BOOKING, OK),
+    make: async () => {
+      const id = await book();
+      return { params: { bookingId: id }, body: { status: "more_info_requested", info_request_note: "Which brands?" }, state: () => bookingRow(id) };
+    },
+  },
+  {
+    route: "PATCH /bookings/:bookingId/schedule",
+    label: "propose a time",
+    expect: cells(NO_TOKEN, NOT_PARTY, NO_BOOKING, OK, NO_BOOKING, OK),
+    make: async () => {
+      const id = await book();
+      return { params: { bookingId: id }, body: { scheduled_time: takeTime(true) }, state: () => bookingRow(id) };
+    },
+  },
+  {
+    route: "PATCH /bookings/:bookingId/prep",
+    label: "answer a fresh booking",
+    expect: cells(NO_TOKEN, OK, NO_BOOKING, NOT_PARTY, NO_BOOKING, OK),
+    make: async () => {
+      const id = await book();
+      return { params: { bookingId: id }, body: { prep_response_1: "Nike", prep_response_2: "Adidas", prep_response_3: "Puma" }, state: () => bookingRow(id) };
+    },
+  },
+  {
+    route: "POST /bookings/:bookingId/notes",
+    label: "a fresh confirmed booking",
+    expect: cells(NO_TOKEN, NOT_PARTY, NO_BOOKING, OK, NO_BOOKING, OK),
+    make: async () => {
+      const id = await confirmedBooking();
+      return { params: { bookingId: id }, body: { summary: "Went well" }, state: () => bookingRow(id) };
+    },
+  },
+  { route: "GET /bookings/:bookingId/notes", label: "A's with X", expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK), make: () => ({ params: { bookingId: ids.notesBooking } }) },
+
+  {
+    route: "POST /stripe/test-intent",
+    label: "A's fresh booking",
+    expect: cells(NO_TOKEN, OK, NO_BOOKING, NO_BOOKING, NO_BOOKING, NO_BOOKING),
+    make: async () => {
+      const id = await book();
+      return { body: { bookingId: id }, state: async () => [await paymentRows(id), await bookingRow(id)] };
+    },
+  },
+  {
+    route: "POST /payments/test/confirm",
+    label: "A's payment",
+    expect: cells(NO_TOKEN, OK, NO_PAYMENT, NO_PAYMENT, NO_PAYMENT, NO_PAYMENT),
+    make: async () => {
+      const id = await book();
+      const secret = await intentFor(id);
+      return { body: { client_secret: secret, card_number: TEST_CARD_SUCCEEDS }, state: async () => [await paymentRows(id), await bookingRow(id)] };
+    },
+  },
+  {
+    route: "POST /stripe/webhook",
+    label: "Stripe-signed",
+    expect: everyone,
+    make: () => {
+      const payload = JSON.stringify({ id: `evt_${randomUUID()}`, object: "event", type: "customer.created", data: { object: {} } });
+      return { body: payload, headers: { "content-type": "application/json", "stripe-signature": Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) } };
+    },
+  },
+
+  { route: "POST /auth/signup", expect: everyone, make: () => ({ body: { email: `new-${randomUUID().slice(0, 8)}@example.com`, password: PASSWORD, role: "creator" } }) },
+  { route: "POST /auth/login", expect: everyone, make: () => ({ body: { email: loginOnly.email, password: loginOnly.password } }) },
+  { route: "POST /auth/refresh", expect: everyone, make: async () => ({ body: { refresh_token: (await logIn(loginOnly)).refresh_token } }) },
+  { route: "POST /auth/logout", label: "own session", expect: signedIn, make: async (c) => ({ token: await ownSession(c), body: { scope: "local" } }) },
+  {
+    route: "POST /auth/password",
+    label: "own session",
+    expect: signedIn,
+    make: async (c) => {
+      const password = `changed-${++passwordChanges}-Passw0rd`;
+      return {
+        token: await ownSession(c),
+        body: { password },
+        state: () => (c === "anon" ? null : rows("SELECT password_hash FROM accounts WHERE user_id = $1", [users[c].id])),
+        after: async (r) => {
+          if (c !== "anon" && r.statusCode === 204) users[c].password = password;
+        },
+      };
+    },
+  },
+  { route: "GET /auth/me", expect: signedIn, make: (c) => ({ note: (r) => (r.json<{ id: string }>().id === idOf(c) ? "" : ` as ${r.json<{ id: string }>().id}`) }) },
+
+  ...(["bookings", "booking-events", "terms-acceptances", "users", "experts", "events", "sessions", "projections"] as const).flatMap((resource): Row[] => [
+    { route: `GET /admin/${resource}`, expect: adminOnly },
+    { route: `GET /admin/${resource}/:id`, expect: adminOnly, make: () => ({ params: { id: adminIds[resource]! } }) },
+  ]),
+  { route: "GET /admin/terms-acceptances/export.csv", expect: adminOnly },
+  {
+    route: "PUT /admin/experts/:id",
+    label: "verify X",
+    expect: adminOnly,
+    make: () => ({ params: { id: users.X.id }, body: { verified: true }, state: () => expertRows(users.X.id) }),
+  },
+  {
+    route: "POST /admin/projections/:id/rebuild",
+    expect: adminOnly,
+    make: () => ({
+      params: { id: adminIds.projections! },
+      state: () => rows("SELECT name, status FROM projection_checkpoints ORDER BY name", []).catch(() => null),
+      after: async (r) => {
+        if (r.statusCode === 202) await rebuildFinished(adminIds.projections!);
+      },
+    }),
+  },
+];
+
+async function rebuildFinished(name: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    const r = await send("admin", { method: "GET", url: `${V1}/admin/projections/${name}` });
+    if (r.json<{ rebuild: { state: string } | null }>().rebuild?.state !== "running") return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`rebuild of ${name} did not finish`);
+}
+
+/** The event stream never ends, so it is read over a socket: status, then the first chunk, then hang up. */
+async function streamCell(c: Caller, tokenIn: "header" | "query"): Promise<string> {
+  const listeners: string[] = [];
+  const feed = { listen: (userId: string) => (listeners.push(userId), () => undefined) };
+  api.ctx.feed = feed as unknown as BookingFeed;
+  const controller = new AbortController();
+  try {
+    const token = c === "anon" ? null : users[c].token;
+    const query = tokenIn === "query" && token ? `?access_token=${encodeURIComponent(token)}` : "";
+    const headers: Record<string, string> = tokenIn === "header" && token ? { authorization: `Bearer ${token}` } : {};
+    const res = await fetch(`${streamBase}${V1}/stream${query}`, { headers, signal: controller.signal });
+    if (!res.ok) return classify({ statusCode: res.status, body: await res.text() });
+    const reader = res.body!.getReader();
+    await reader.read();
+    let cell = res.headers.get("content-type")?.startsWith("text/event-stream") ? "ok" : `ok but ${res.headers.get("content-type")}`;
+    if (listeners.join() !== idOf(c)) cell += ` listening as ${listeners.join() || "nobody"}`;
+    return cell;
+  } finally {
+    controller.abort();
+    api.ctx.feed = null;
+  }
+}
+
+async function runCell(row: Row, c: Caller): Promise<string> {
+  if (row.custom) return row.custom(c);
+  const call = (await row.make?.(c)) ?? {};
+  const snapshot = async () => JSON.stringify([await head(), await call.state?.()]);
+  const before = await snapshot();
+  const r = await send(c, { method: splitRoute(row.route).method, url: urlOf(row.route, call.params, call.query ?? ""), body: call.body, headers: call.headers, token: call.token });
+  const after = await snapshot();
+  let cell = classify(r);
+  if (cell === OK && call.note) cell += call.note(r);
+  if (cell !== OK && !cell.startsWith(`${OK} `) && before !== after) cell += " CHANGED";
+  await call.after?.(r);
+  return cell;
+}
+
+const rowName = (row: Row) => (row.label ? `${row.route} [${row.label}]` : row.route);
+
+function grid(table: Record<string, Record<Caller, string>>, expected: Record<string, Record<Caller, string>>): string {
+  const width = Math.max(...Object.keys(table).map((k) => k.length));
+  const col = 24;
+  const lines = [`${"".padEnd(width)}  ${CALLERS.map((c) => c.padEnd(col)).join("")}`];
+  for (const [name, row] of Object.entries(table)) {
+    const mark = CALLERS.some((c) => row[c] !== expected[name]?.[c]) ? "✗" : " ";
+    lines.push(`${name.padEnd(width)} ${mark}${CALLERS.map((c) => `${row[c] !== expected[name]?.[c] ? "!" : ""}${row[c]}`.padEnd(col)).join("")}`);
+  }
+  return lines.join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe("authorization matrix", () => {
+  it("the catalogue lists exactly the routes Fastify serves, and every route has a matrix row", () => {
+    expect(registeredRoutes(api.app)).toEqual(normalisedCatalogue());
+    const unknownToFastify = ROUTE_CATALOGUE.filter((key) => {
+      const { method, path } = splitRoute(key);
+      return !api.app.hasRoute({ method, url: `${V1}${path}` });
+    });
+    expect(unknownToFastify).toEqual([]);
+    const covered = new Set(ROWS.map((r) => r.route));
+    expect(ROUTE_CATALOGUE.filter((key) => !covered.has(key))).toEqual([]);
+  });
+
+  it("expected cells follow the rule: 2xx, else 401 (or a hiding 404) for anonymous and 403/404 signed in", () => {
+    const broken = ROWS.flatMap((row) =>
+      CALLERS.filter((c) => {
+        const cell = row.expect[c];
+        if (cell === OK || cell.startsWith(`${OK} `)) return false;
+        return c === "anon" ? !/^40[14] /.test(cell) : !/^40[34] /.test(cell);
+      }).map((c) => `${rowName(row)} ${c}: ${row.expect[c]}`),
+    );
+    expect(broken).toEqual([]);
+  });
+
+  it("every caller gets exactly the expected outcome on every route, and refused calls change nothing", async () => {
+    const started = Date.now();
+    const observed: Record<string, Record<Caller, string>> = {};
+    const expected: Record<string, Record<Caller, string>> = {};
+    for (const row of ROWS) {
+      const name = rowName(row);
+      expected[name] = row.expect;
+      const cellsOfRow = {} as Record<Caller, string>;
+      for (const c of CALLERS) cellsOfRow[c] = await runCell(row, c).catch((e: Error) => `threw: ${e.message}`);
+      observed[name] = cellsOfRow;
+    }
+    console.log(`authorization matrix: ${ROWS.length} rows × ${CALLERS.length} callers in ${Date.now() - started} ms\n${grid(observed, expected)}`);
+    expect(observed).toEqual(expected);
+  });
+
+  it("another user's booking is answered byte for byte like a booking that does not exist", async () => {
+    const missing = `bk-${randomUUID()}`;
+    const probes: [string, (id: string) => Send][] = [
+      ["GET /bookings/:id", (id) => ({ method: "GET", url: `${V1}/bookings/${id}` })],
+      ["PATCH status", (id) => ({ method: "PATCH", url: `${V1}/bookings/${id}/status`, body: { status: "cancelled" } })],
+      ["PATCH schedule", (id) => ({ method: "PATCH", url: `${V1}/bookings/${id}/schedule`, body: { scheduled_time: "2030-01-01T10:00:00.000Z" } })],
+      ["PATCH prep", (id) => ({ method: "PATCH", url: `${V1}/bookings/${id}/prep`, body: { prep_response_1: "a", prep_response_2: "b", prep_response_3: "c" } })],
+      ["POST notes", (id) => ({ method: "POST", url: `${V1}/bookings/${id}/notes`, body: { summary: "x" } })],
+      ["GET notes", (id) => ({ method: "GET", url: `${V1}/bookings/${id}/notes` })],
+      ["POST /stripe/test-intent", (id) => ({ method: "POST", url: `${V1}/stripe/test-intent`, body: { bookingId: id } })],
+    ];
+    const comparable = (r: LightMyRequestResponse) => {
+      const { "x-request-id": _id, date: _date, ...headers } = r.headers;
+      return { status: r.statusCode, headers, body: r.body };
+    };
+    const before = await head();
+    const differences: unknown[] = [];
+    const replies: Record<string, string> = {};
+    for (const c of ["B", "Y"] as const) {
+      for (const bookingId of [ids.booking, ids.notesBooking]) {
+        for (const [name, probe] of probes) {
+          const theirs = comparable(await send(c, probe(bookingId)));
+          const none = comparable(await send(c, probe(missing)));
+          replies[`${c} ${name}`] = `${theirs.status} ${theirs.body}`;
+          if (JSON.stringify(theirs) !== JSON.stringify(none)) differences.push({ caller: c, probe: name, theirs, none });
+        }
+      }
+    }
+    expect(differences).toEqual([]);
+    expect(new Set(Object.values(replies))).toEqual(new Set([`404 {"code":"booking_not_found","message":"No booking found"}`]));
+    expect(await head()).toBe(before);
+  });
+
+  it("a draft session and an unpublished profile are answered like ones that do not exist", async () => {
+    const pairs: [Caller, string, string][] = [
+      ["anon", `${V1}/sessions/${ids.draftSession}`, `${V1}/sessions/no-such-session`],
+      ["B", `${V1}/sessions/${ids.draftSession}`, `${V1}/sessions/no-such-session`],
+      ["Y", `${V1}/sessions/${ids.draftSession}`, `${V1}/sessions/no-such-session`],
+      ["Y", `${V1}/sessions/${ids.draftSession}/availability`, `${V1}/sessions/no-such-session/availability`],
+      ["anon", `${V1}/experts/${ids.ySlug}`, `${V1}/experts/no-such-slug`],
+      ["A", `${V1}/experts/${ids.ySlug}`, `${V1}/experts/no-such-slug`],
+      ["X", `${V1}/experts/${ids.ySlug}`, `${V1}/experts/no-such-slug`],
+    ];
+    const differences = [];
+    for (const [c, hidden, missing] of pairs) {
+      const a = await send(c, { method: "GET", url: hidden });
+      const b = await send(c, { method: "GET", url: missing });
+      if (a.statusCode !== b.statusCode || a.body !== b.body) differences.push({ caller: c, hidden, status: [a.statusCode, b.statusCode], body: [a.body, b.body] });
+    }
+    expect(differences).toEqual([]);
+  });
+});
+
+describe("tokens that must not sign anyone in", () => {
+  const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url");
+  const signed = (payload: object, secret: string, header: object = { alg: "HS256", typ: "JWT" }, hash = "sha256") => {
+    const unsigned = `${b64(header)}.${b64(payload)}`;
+    return `${unsigned}.${createHmac(hash, secret).update(unsigned).digest("base64url")}`;
+  };
+
+  it("forged, expired, alg:none, other-algorithm and tampered tokens are 401 on signed-in routes", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const a = users.A;
+    const claims = { sub: a.id, role: a.role, email: a.email, iat: now, exp: now + 600 };
+    const asAdmin = { ...claims, role: "admin" };
+    const valid = signed(claims, TEST_JWT_SECRET);
+    const [h, , s] = valid.split(".");
+    const tokens: Record<string, string> = {
+      "control: well signed": valid,
+      "forged: another secret": signed(claims, "another-secret-that-is-long-enough-for-hs256!"),
+      "forged: another secret, role admin": signed(asAdmin, "another-secret-that-is-long-enough-for-hs256!"),
+      "expired: jwt.sign expiresIn -10": api.app.jwt.sign({ sub: a.id, role: "creator", email: a.email }, { expiresIn: -10 }),
+      "expired: iat and exp an hour ago": signed({ ...claims, iat: now - 7200, exp: now - 3600 }, TEST_JWT_SECRET),
+      "alg none, no signature": `${b64({ alg: "none", typ: "JWT" })}.${b64(asAdmin)}.`,
+      "alg none, signature kept": `${b64({ alg: "none", typ: "JWT" })}.${b64(asAdmin)}.${s}`,
+      "alg HS512 with the right secret": signed(claims, TEST_JWT_SECRET, { alg: "HS512", typ: "JWT" }, "sha512"),
+      "tampered: role admin, old signature": `${h}.${b64(asAdmin)}.${s}`,
+      "not before: nbf in an hour": signed({ ...claims, nbf: now + 3600 }, TEST_JWT_SECRET),
+      garbage: "not-a-token",
+    };
+    const routes: Send[] = [
+      { method: "GET", url: `${V1}/auth/me` },
+      { method: "GET", url: `${V1}/terms/status` },
+      { method: "GET", url: `${V1}/bookings/${ids.booking}` },
+      { method: "GET", url: `${V1}/bookings/creator/me` },
+      { method: "GET", url: `${V1}/admin/users` },
+    ];
+    const observed: Record<string, string[]> = {};
+    const expected: Record<string, string[]> = {};
+    for (const [name, token] of Object.entries(tokens)) {
+      observed[name] = [];
+      expected[name] = [];
+      for (const route of routes) {
+        const r = await send("anon", { ...route, token });
+        observed[name].push(`${route.url.replace(V1, "")}: ${classify(r)}`);
+        const control = name.startsWith("control") ? (route.url.includes("/admin/") ? FORBIDDEN : OK) : "401 session_expired";
+        expected[name].push(`${route.url.replace(V1, "")}: ${control}`);
+      }
+      // The event stream also takes the token as ?access_token=.
+      const stream = name.startsWith("control") ? null : await send("anon", { method: "GET", url: `${V1}/stream?access_token=${encodeURIComponent(token)}`, token: null });
+      if (stream) {
+        observed[name].push(`/stream?access_token: ${classify(stream)}`);
+        expected[name].push("/stream?access_token: 401 session_expired");
+      }
+    }
+    expect(observed).toEqual(expected);
+  });
+});

@@ -1,0 +1,134 @@
+import type { FastifyInstance, HTTPMethods } from "fastify";
+import { API_PREFIX } from "../src/app.ts";
+
+// The API's routes, written out by hand (method and path under /api/v1, with Fastify's parameter
+// names). Both the authorization matrix and the fuzz test start from this list, and the matrix
+// compares it with what Fastify actually serves, so a route added without a matrix row fails.
+
+export type RouteMethod = Exclude<HTTPMethods, "HEAD" | "OPTIONS">;
+export type RouteKey = `${RouteMethod} /${string}`;
+
+export const ROUTE_CATALOGUE = [
+  // health and docs
+  "GET /healthz",
+  "GET /readyz",
+  "GET /docs",
+  // terms
+  "GET /terms/latest",
+  "GET /terms/status",
+  "POST /terms/accept",
+  // experts
+  "GET /experts",
+  "GET /experts/search",
+  "GET /experts/me",
+  "PATCH /experts/me",
+  "POST /experts/me/image",
+  "DELETE /experts/me/image",
+  "GET /experts/:slug",
+  "GET /experts/:expertId/sessions",
+  "GET /experts/:expertId/schedule",
+  "POST /experts/:expertId/schedule",
+  "GET /media/experts/:expertId/profile",
+  // sessions
+  "POST /sessions",
+  "GET /sessions/:id",
+  "PUT /sessions/:id",
+  "DELETE /sessions/:id",
+  "GET /sessions/:id/availability",
+  // bookings
+  "POST /bookings",
+  "GET /bookings/creator/me",
+  "GET /bookings/expert/me",
+  "GET /bookings/:id",
+  "PATCH /bookings/:bookingId/status",
+  "PATCH /bookings/:bookingId/schedule",
+  "PATCH /bookings/:bookingId/prep",
+  "POST /bookings/:bookingId/notes",
+  "GET /bookings/:bookingId/notes",
+  // realtime
+  "GET /stream",
+  // payments
+  "POST /stripe/test-intent",
+  "POST /stripe/webhook",
+  "POST /payments/test/confirm",
+  // auth
+  "POST /auth/signup",
+  "POST /auth/login",
+  "POST /auth/refresh",
+  "POST /auth/logout",
+  "POST /auth/password",
+  "GET /auth/me",
+  // admin (ra-data-simple-rest)
+  "GET /admin/bookings",
+  "GET /admin/bookings/:id",
+  "GET /admin/booking-events",
+  "GET /admin/booking-events/:id",
+  "GET /admin/terms-acceptances",
+  "GET /admin/terms-acceptances/export.csv",
+  "GET /admin/terms-acceptances/:id",
+  "GET /admin/users",
+  "GET /admin/users/:id",
+  "GET /admin/experts",
+  "GET /admin/experts/:id",
+  "PUT /admin/experts/:id",
+  "GET /admin/events",
+  "GET /admin/events/:id",
+  "GET /admin/sessions",
+  "GET /admin/sessions/:id",
+  "GET /admin/projections",
+  "GET /admin/projections/:id",
+  "POST /admin/projections/:id/rebuild",
+] as const satisfies readonly RouteKey[];
+
+export type CatalogueRoute = (typeof ROUTE_CATALOGUE)[number];
+
+export function splitRoute(key: string): { method: RouteMethod; path: string } {
+  const space = key.indexOf(" ");
+  return { method: key.slice(0, space) as RouteMethod, path: key.slice(space + 1) };
+}
+
+/** Parameter names do not matter for matching: `/experts/:slug` and `/experts/:expertId` are one node. */
+export const normalisePath = (path: string): string => path.replace(/:[^/]+/g, ":");
+
+/** The full URL path of a catalogue route, with its parameters filled in (each value is percent-encoded). */
+export function urlOf(key: string, params: Record<string, string> = {}, query = ""): string {
+  const { path } = splitRoute(key);
+  const filled = path.replace(/:([A-Za-z]+)/g, (_m, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`${key}: no value for :${name}`);
+    return encodeURIComponent(value);
+  });
+  return `${API_PREFIX}${filled}${query}`;
+}
+
+/**
+ * Every route Fastify serves, as `METHOD /path` below /api/v1 (parameters normalised to `:`,
+ * HEAD left out: Fastify adds it to every GET). Read from `printRoutes({ commonPrefix: false })`,
+ * whose lines look like `│   ├── /search (GET, HEAD)`, four columns per level of nesting.
+ */
+export function registeredRoutes(app: FastifyInstance): string[] {
+  const text = app.printRoutes({ commonPrefix: false });
+  const stack: string[] = [];
+  const found = new Set<string>();
+  for (const line of text.split("\n")) {
+    const m = /^((?:│ {3}| {4})*)[├└]── (.+?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!m) continue;
+    const depth = m[1]!.length / 4;
+    stack.length = depth;
+    const path = (stack[depth - 1] ?? "") + m[2]!;
+    stack.push(path);
+    for (const method of (m[3] ?? "").split(",").map((s) => s.trim())) {
+      if (!method || method === "HEAD") continue;
+      // `/:slug|:expertId`: one node holding routes with different parameter names.
+      found.add(`${method} ${normalisePath(path.replace(/:[^/]+(?:\|:[^/]+)+/g, ":"))}`);
+    }
+  }
+  return [...found].sort();
+}
+
+/** The catalogue as `registeredRoutes` spells routes. */
+export const normalisedCatalogue = (): string[] =>
+  ROUTE_CATALOGUE.map((key) => {
+    const { method, path } = splitRoute(key);
+    return `${method} ${normalisePath(API_PREFIX + path)}`;
+  }).sort();
