@@ -9,7 +9,7 @@ import type { RoutePlugin } from "../http/route-plugin.ts";
 import { bookedPeriods } from "../queries/bookings.ts";
 import { expertListItem, expertProfile, findExpert, findExpertBySlug, listExperts } from "../queries/experts.ts";
 import { sessionView, sessionsOfExpert } from "../queries/sessions.ts";
-import { commandActor, requireCurrentTerms, requireOwnExpert } from "./guards.ts";
+import { commandActor, requireCurrentTerms, requireExpertProfile, requireOwnExpert } from "./guards.ts";
 
 const EMPTY_PROFILE = { id: null, slug: null, first_name: "", last_name: "", title: "", bio: "", tags: [] as string[], profile_image: null, published: false, verified: false };
 
@@ -79,7 +79,7 @@ export const expertRoutes: RoutePlugin = async (app, ctx) => {
     const expertId = request.params.expertId;
     requireOwnExpert(actor, expertId);
     await requireCurrentTerms(ctx, actor);
-    if (!(await findExpert(ctx.db, expertId))) refuse("expert_profile_required");
+    await requireExpertProfile(ctx, expertId);
     const schedule = valueOf(parseInput(WeeklySchedule, request.body));
     const result = valueOf(await ctx.calendar.handle(calendarStream(expertId), { type: "SetSchedule", expertId, actor: commandActor(actor), schedule }, { actor: commandActor(actor) }));
     await ctx.projected(result);

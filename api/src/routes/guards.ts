@@ -1,4 +1,5 @@
 import type { Actor } from "@booking/contracts";
+import { expertStream } from "@booking/engine";
 import type { AppContext } from "../context.ts";
 import { refuse } from "../http/errors.ts";
 import { acceptedCurrentTerms } from "./terms.ts";
@@ -18,4 +19,10 @@ export async function requireCurrentTerms(ctx: AppContext, actor: SignedIn): Pro
 export function requireOwnExpert(actor: SignedIn, expertId: string): void {
   if (actor.role === "admin") return;
   if (actor.role !== "expert" || actor.userId !== expertId) refuse("forbidden");
+}
+
+/** Rule: session and schedule creation unlock once the expert has a profile (read from its stream, never a lagging read model). */
+export async function requireExpertProfile(ctx: AppContext, expertId: string): Promise<void> {
+  const { state } = await ctx.experts.load(expertStream(expertId));
+  if (state.kind !== "profiled") refuse("expert_profile_required");
 }

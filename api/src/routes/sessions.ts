@@ -7,9 +7,8 @@ import type { AppContext } from "../context.ts";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
 import { refuse, valueOf } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
-import { findExpert } from "../queries/experts.ts";
 import { findSession, sessionView } from "../queries/sessions.ts";
-import { commandActor, requireCurrentTerms } from "./guards.ts";
+import { commandActor, requireCurrentTerms, requireExpertProfile } from "./guards.ts";
 
 /** The spec's session form to the engine's definition: dollars to cents, 1-3 questions, "who it is for" split on commas. */
 function definitionFrom(b: z.infer<typeof SessionBody>) {
@@ -38,7 +37,7 @@ export const sessionRoutes: RoutePlugin = async (app, ctx) => {
     const expertId = request.body.expert_id ?? actor.userId;
     if (actor.role !== "admin" && expertId !== actor.userId) refuse("not_session_owner");
     await requireCurrentTerms(ctx, actor);
-    if (!(await findExpert(ctx.db, expertId))) refuse("expert_profile_required");
+    await requireExpertProfile(ctx, expertId);
     const sessionId = randomUUID();
     const command: SessionCommand = { type: "CreateSession", sessionId, expertId, actor: commandActor(actor), definition: definitionFrom(request.body), status: request.body.status ?? "draft" };
     const result = valueOf(await ctx.sessions.handle(sessionStream(sessionId), command, { actor: commandActor(actor), idempotencyKey: idempotencyKeyOf(request.headers) }));
