@@ -28,6 +28,8 @@ export type AppContext = {
   jwtSecret: string;
   payments: PaymentProvider;
   stripeWebhookSecret: string | null;
+  /** /readyz fails while the read models are more than this many events behind the log. */
+  readyMaxLagEvents?: number;
   feed: BookingFeed | null;
   calendar: CommandHandler<CalendarCommand, CalendarEvent, CalendarState>;
   sessions: CommandHandler<SessionCommand, SessionEvent, SessionState>;

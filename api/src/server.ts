@@ -41,6 +41,7 @@ export async function runApi(config: ApiConfig, options: { logger?: boolean } = 
     jwtSecret: config.JWT_SECRET,
     payments: paymentProviderFrom(config, db),
     stripeWebhookSecret: config.STRIPE_WEBHOOK_SECRET ?? null,
+    readyMaxLagEvents: config.READY_MAX_LAG_EVENTS,
     feed,
   });
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await ensureAdminAccount(ctx, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);

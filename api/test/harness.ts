@@ -24,6 +24,8 @@ export type TestApi = {
   call: (method: InjectOptions["method"], url: string, options?: { user?: TestUser; body?: unknown; headers?: Record<string, string> }) => Promise<LightMyRequestResponse>;
   /** A user known to the read models, with an access token (no auth routes needed). */
   user: (role: Role, options?: { acceptTerms?: boolean; firstName?: string }) => Promise<TestUser>;
+  /** Stop keeping the read models up to date (to see what a lagging projector looks like). */
+  stopProjector: () => Promise<void>;
   close: () => Promise<void>;
 };
 
@@ -86,6 +88,7 @@ export async function startTestApi(options: { clock?: () => string; payments?: P
     databaseUrl: database.url,
     call,
     user,
+    stopProjector: () => projector.stop(),
     close: async () => {
       await app.close();
       await projector.stop();

@@ -87,3 +87,18 @@ describe("OpenAPI", () => {
     expect(body.required).toEqual(["session_id", "scheduled_time"]);
   });
 });
+
+describe("readiness", () => {
+  it("is ready while the read models keep up, and not ready once the projector lags beyond the bound", async () => {
+    api.ctx.readyMaxLagEvents = 3;
+    const ready = await api.call("GET", `${V1}/readyz`);
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toMatchObject({ status: "ready", lagEvents: 0 });
+    await api.stopProjector();
+    for (let i = 0; i < 4; i++) await api.user("creator", { acceptTerms: false });
+    const lagging = await api.call("GET", `${V1}/readyz`);
+    expect(lagging.statusCode).toBe(503);
+    expect(lagging.json()).toMatchObject({ status: "not_ready", checks: { projectorLag: "more than 3 events behind" }, lagEvents: 4 });
+    expect((await api.call("GET", `${V1}/healthz`)).statusCode).toBe(200);
+  });
+});
