@@ -19,6 +19,17 @@ export async function ensureCheckpoints(pool: pg.Pool, projections: readonly Pro
   await pool.query("INSERT INTO projection_checkpoints (name) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING", [projections.map((p) => p.name)]);
 }
 
+// Projections use a handful of fixed statements: naming them lets Postgres parse and plan each once per connection.
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `projection_${statementNames.size}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 const later = (a: LogPosition | null, b: LogPosition) => (a && comparePositions(a, b) >= 0 ? a : b);
 
 /**
@@ -43,7 +54,7 @@ export async function applyInTransaction(client: pg.PoolClient, projections: rea
     if (todo.length === 0) continue;
     let position = after;
     for (const e of todo) {
-      for (const statement of p.project(e)) await client.query(statement.text, statement.values);
+      for (const statement of p.project(e)) await client.query({ name: statementName(statement.text), text: statement.text, values: statement.values });
       position = later(position, e.stored.position);
     }
     await client.query("UPDATE projection_checkpoints SET position = $2, events_applied = events_applied + $3, last_error = NULL, updated_at = now() WHERE name = $1", [
