@@ -28,6 +28,7 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      "./admin/vitest.e2e.config.ts",
       {
         test: {
           name: "api",

@@ -44,7 +44,9 @@ export async function seedDemoData(app: FastifyInstance, ctx: AppContext): Promi
     for (const s of e.sessions) {
       await call(app, "POST", "/sessions", { ...s, description: `${s.title} with ${e.first_name}`, prep_question_1: "What would make this session a success for you?", prep_question_2: "Where are you today?", prep_question_3: "What have you tried so far?", session_details: "A focused one-to-one video call with written takeaways.", ideal_for: "creators, podcasters, makers", status: "published" }, token);
     }
-    const admin = { userId: "seed", role: "admin" as const };
+    // Vetted by the admin account (created at start), so the audit names a real user.
+    const adminId = (await ctx.db.query<{ user_id: string }>("SELECT user_id FROM accounts WHERE role = 'admin' ORDER BY created_at LIMIT 1")).rows[0]?.user_id ?? "seed";
+    const admin = { userId: adminId, role: "admin" as const };
     const verified = await ctx.experts.handle(expertStream(id), { type: "VerifyExpert", expertId: id, actor: admin }, { actor: admin });
     if (verified.ok) await ctx.projected(verified.value);
   }

@@ -68,7 +68,10 @@ export async function runApi(config: ApiConfig, options: { logger?: boolean } = 
 async function serveBuiltApps(app: FastifyInstance): Promise<void> {
   const web = join(repoRoot, "web/dist");
   const admin = join(repoRoot, "admin/dist");
-  if (existsSync(admin)) await app.register(fastifyStatic, { root: admin, prefix: "/admin/", decorateReply: false });
+  if (existsSync(admin)) {
+    await app.register(fastifyStatic, { root: admin, prefix: "/admin/", decorateReply: false });
+    app.get("/admin", (_request, reply) => reply.redirect("/admin/"));
+  }
   if (existsSync(web)) {
     await app.register(fastifyStatic, { root: web, prefix: "/", wildcard: false });
     // Client-side routes: any other non-API GET gets the app's index.html.

@@ -1,0 +1,478 @@
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { CURRENT_TERMS_VERSION, readDomainEvent } from "@booking/contracts";
+import { calendarStream, expertStream, termsStream } from "@booking/engine";
+import { createTestDatabase, freePort, type TestDatabase } from "@booking/testkit";
+import { apiConfig } from "../../api/src/config.ts";
+import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/seed.ts";
+import { runApi, type RunningApi } from "../../api/src/server.ts";
+
+// The admin console in a real Chromium against the real API (runApi: Fastify, Postgres event
+// store, in-process projector, test payments) serving the built console at /admin/. Data is made
+// the way the product makes it: demo seed, then bookings, payments and cancellations over HTTP.
+
+const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+const artifacts = fileURLToPath(new URL("./artifacts/", import.meta.url));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const ADMIN = { email: "admin@example.com", password: "console-e2e-admin-7" };
+const OLD_TERMS = "2024-06";
+const TEST_CARD = "4242 4242 4242 4242";
+
+type Session = { access_token: string; refresh_token: string; expires_at: number; user: { id: string; role: string } };
+type Signed = { token: string; id: string };
+type BookingReply = { booking: { id: string; status: string; scheduled_time: string } };
+
+let database: TestDatabase;
+let mediaDir: string;
+let api: RunningApi;
+let base: string;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+/** What the suite made, to look for in the console. */
+const made = {
+  expertId: "",
+  sessionTitle: "",
+  bookings: { pending: "", confirmed: "", cancelled: "" },
+  scheduled: { pending: "", confirmed: "", cancelled: "" },
+  oldTermsUser: { id: "", email: "late-reader@example.com" },
+  newcomer: { id: "", slug: "", email: "noor@example.com" },
+  adminId: "",
+};
+
+async function call<T>(method: string, path: string, options: { body?: unknown; token?: string } = {}): Promise<{ status: number; json: T }> {
+  const headers: Record<string, string> = {};
+  if (options.body !== undefined) headers["content-type"] = "application/json";
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  const response = await fetch(`${base}/api/v1${path}`, { method, headers, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) });
+  const text = await response.text();
+  return { status: response.status, json: (text ? JSON.parse(text) : null) as T };
+}
+
+async function must<T>(method: string, path: string, options: { body?: unknown; token?: string } = {}): Promise<T> {
+  const r = await call<T>(method, path, options);
+  if (r.status >= 300) throw new Error(`${method} ${path} answered ${r.status}: ${JSON.stringify(r.json)}`);
+  return r.json;
+}
+
+async function signIn(email: string, password: string): Promise<Signed> {
+  const session = await must<Session>("POST", "/auth/login", { body: { email, password } });
+  return { token: session.access_token, id: session.user.id };
+}
+
+/** The first bookable time on each of `count` different UTC days. */
+function startsOnDistinctDays(times: string[], count: number): string[] {
+  const picked = new Map<string, string>();
+  for (const t of times) if (!picked.has(t.slice(0, 10))) picked.set(t.slice(0, 10), t);
+  const starts = [...picked.values()].slice(1, count + 1); // skip today: keep clear of "now"
+  if (starts.length < count) throw new Error(`only ${starts.length} bookable days`);
+  return starts;
+}
+
+async function pay(creator: Signed, bookingId: string): Promise<void> {
+  const intent = await must<{ clientSecret: string }>("POST", "/stripe/test-intent", { token: creator.token, body: { bookingId } });
+  await must("POST", "/payments/test/confirm", { token: creator.token, body: { client_secret: intent.clientSecret, card_number: TEST_CARD } });
+}
+
+async function seed(): Promise<void> {
+  await seedDemoData(api.app, api.ctx);
+  const creator = await signIn(DEMO_CREATOR.email, DEMO_PASSWORD);
+  const ava = await signIn("ava@example.com", DEMO_PASSWORD);
+  made.expertId = ava.id;
+  const sessions = await must<{ id: string; title: string }[]>("GET", `/experts/${ava.id}/sessions`);
+  const session = sessions.find((s) => s.title === "Audience growth plan")!;
+  made.sessionTitle = session.title;
+  const { times } = await must<{ times: string[] }>("GET", `/sessions/${session.id}/availability`);
+  const [pendingAt, confirmedAt, cancelledAt] = startsOnDistinctDays(times, 3) as [string, string, string];
+
+  const book = async (scheduled_time: string) => (await must<BookingReply>("POST", "/bookings", { token: creator.token, body: { session_id: session.id, scheduled_time } })).booking;
+  // Pending: requested, not paid.
+  const pending = await book(pendingAt);
+  // Confirmed: paid with the test card, then confirmed by the expert.
+  const confirmed = await book(confirmedAt);
+  await pay(creator, confirmed.id);
+  await must("PATCH", `/bookings/${confirmed.id}/status`, { token: ava.token, body: { status: "confirmed" } });
+  // Cancelled: paid, then cancelled by the creator (refund due).
+  const cancelled = await book(cancelledAt);
+  await pay(creator, cancelled.id);
+  await must("PATCH", `/bookings/${cancelled.id}/status`, { token: creator.token, body: { status: "cancelled", reason: "Schedule clash" } });
+  made.bookings = { pending: pending.id, confirmed: confirmed.id, cancelled: cancelled.id };
+  made.scheduled = { pending: pendingAt, confirmed: confirmedAt, cancelled: cancelledAt };
+
+  // A creator who accepted an earlier terms version, recorded when it was current (history: through the engine).
+  const late = await must<Session>("POST", "/auth/signup", { body: { email: made.oldTermsUser.email, password: DEMO_PASSWORD, role: "creator", first_name: "Lee", last_name: "Late" } });
+  made.oldTermsUser.id = late.user.id;
+  const actor = { userId: late.user.id, role: "creator" as const };
+  const accepted = await api.ctx.terms.handle(termsStream(late.user.id), { type: "AcceptTerms", userId: late.user.id, actor, versionId: OLD_TERMS, currentVersionId: OLD_TERMS }, { actor });
+  if (!accepted.ok) throw new Error(`old terms: ${JSON.stringify(accepted.refusal)}`);
+  await api.ctx.projected(accepted.value);
+
+  // An expert with a published profile, not vetted yet.
+  const noor = await must<Session>("POST", "/auth/signup", { body: { email: made.newcomer.email, password: DEMO_PASSWORD, role: "expert", first_name: "Noor", last_name: "Haddad" } });
+  await must("POST", "/terms/accept", { token: noor.access_token, body: { version_id: CURRENT_TERMS_VERSION } });
+  const profile = await must<{ slug: string; verified: boolean }>("PATCH", "/experts/me", {
+    token: noor.access_token,
+    body: { first_name: "Noor", last_name: "Haddad", title: "Podcast Producer", bio: "Launches and grows podcasts.", tags: ["Podcasting"], published: true },
+  });
+  expect(profile.verified).toBe(false);
+  made.newcomer = { ...made.newcomer, id: noor.user.id, slug: profile.slug };
+  made.adminId = (await signIn(ADMIN.email, ADMIN.password)).id;
+}
+
+/** expect.poll with room for a debounced filter, a refetch or a polling interval. */
+const eventually = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 15_000, interval: 100 });
+
+const consoleUrl = (hashPath = "") => `${base}/admin/${hashPath ? `#${hashPath}` : ""}`;
+
+async function storedSession(): Promise<Session | null> {
+  return page.evaluate(() => JSON.parse(localStorage.getItem("expert-sessions.admin.session") ?? "null") as Session | null);
+}
+
+async function fillSignIn(email: string, password: string): Promise<void> {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** The record rows of the list on screen (not expanded panels), once it shows `count` of them. */
+async function listRows(count: number) {
+  const rows = page.locator("table tbody tr.RaDataTable-row");
+  await eventually(() => rows.count()).toBe(count);
+  return rows;
+}
+
+beforeAll(async () => {
+  expect(existsSync(join(repoRoot, "admin/dist/index.html")), "the global setup builds admin/dist").toBe(true);
+  database = await createTestDatabase(inject("databaseUrl"), "admin_e2e");
+  mediaDir = await mkdtemp(join(tmpdir(), "admin-e2e-media-"));
+  const config = apiConfig.parse({
+    DATABASE_URL: database.url,
+    JWT_SECRET: "admin-console-e2e-secret-that-is-long-enough",
+    PORT: String(await freePort()),
+    HOST: "127.0.0.1",
+    MEDIA_DIR: mediaDir,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    AUTH_RATE_LIMIT_MAX: "1000",
+  });
+  api = await runApi(config);
+  base = api.url;
+  await seed();
+  await mkdir(artifacts, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true, locale: "en-US", timezoneId: "UTC" });
+  page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await api?.stop();
+  await database?.drop();
+  if (mediaDir) await rm(mediaDir, { recursive: true, force: true });
+});
+
+describe("the admin console", () => {
+  it("refuses a creator's credentials on the sign-in page and ends the session they opened", async () => {
+    await page.addInitScript(() => {
+      const w = window as unknown as { pushes: number };
+      w.pushes = 0;
+      const push = history.pushState.bind(history);
+      history.pushState = (...args: Parameters<History["pushState"]>) => {
+        w.pushes++;
+        push(...args);
+      };
+    });
+    const opening = Date.now();
+    await page.goto(consoleUrl());
+    await page.getByLabel("Email").waitFor();
+    expect(page.url()).toContain("#/login");
+    // Straight to the sign-in page: one redirect, no sign-out loop (react-admin issue #10764).
+    expect(await page.evaluate(() => (window as unknown as { pushes: number }).pushes)).toBeLessThanOrEqual(2);
+    expect(Date.now() - opening).toBeLessThan(5_000);
+    const login = page.waitForResponse((r) => r.url().endsWith("/api/v1/auth/login"));
+    await fillSignIn(DEMO_CREATOR.email, DEMO_PASSWORD);
+    const opened = (await (await login).json()) as Session;
+    expect(opened.user.role).toBe("creator");
+
+    await eventually(() => page.getByTestId("sign-in-error").textContent()).toBe("This console is for admins only.");
+    expect(page.url()).toContain("#/login");
+    expect(await storedSession()).toBeNull();
+    // The console revoked that session: its refresh token no longer works.
+    expect((await call("POST", "/auth/refresh", { body: { refresh_token: opened.refresh_token } })).status).toBe(401);
+
+    // A wrong password is refused with the API's message.
+    await fillSignIn(ADMIN.email, "not-the-password-1");
+    await eventually(() => page.getByTestId("sign-in-error").textContent()).toBe("Email or password is incorrect.");
+  });
+
+  it("signs the admin in to the dashboard: bookings by status, the last 30 days, projector lag", async () => {
+    await fillSignIn(ADMIN.email, ADMIN.password);
+    await page.getByTestId("bookings-by-status").waitFor();
+    expect((await storedSession())?.user.role).toBe("admin");
+    // The identity from /auth/me is in the app bar.
+    await page.getByText("Admin", { exact: true }).first().waitFor();
+
+    for (const status of ["pending", "confirmed", "cancelled", "completed"] as const) {
+      const expected = status === "completed" ? "0" : "1";
+      await eventually(() => page.getByTestId(`status-${status}`).getAttribute("data-count")).toBe(expected);
+    }
+    await eventually(() => page.getByTestId("bookings-30-days").textContent()).toBe("3");
+    // Revenue: the confirmed booking's $150; the cancelled one was paid and is owed back.
+    await eventually(() => page.getByTestId("revenue-30-days").textContent()).toBe("$150.00");
+    await eventually(() => page.getByTestId("lag-bookings").getAttribute("data-lag")).toMatch(/^\d+$/);
+    await page.screenshot({ path: join(artifacts, "dashboard.png"), fullPage: true, animations: "disabled" });
+  });
+
+  it("filters bookings by status and date, opens one, and shows a timeline that matches the event store", async () => {
+    await page.goto(consoleUrl("/bookings"));
+    await listRows(3);
+
+    await page.getByRole("combobox", { name: "Status" }).click();
+    await page.getByRole("option", { name: "Cancelled" }).click();
+    const cancelledDay = made.scheduled.cancelled.slice(0, 10);
+    await page.getByLabel("Scheduled from").fill(cancelledDay);
+    await page.getByLabel("Scheduled to").fill(cancelledDay);
+    await eventually(() => decodeURIComponent(page.url())).toContain(`"scheduled_to":"${cancelledDay}"`);
+    const filter = JSON.parse(new URL(page.url().replace("#/", "")).searchParams.get("filter") ?? "{}") as Record<string, string>;
+    expect(filter).toMatchObject({ status: "cancelled", scheduled_from: cancelledDay, scheduled_to: cancelledDay });
+    const rows = await listRows(1);
+    await eventually(() => rows.first().textContent()).toContain(made.sessionTitle);
+    await eventually(() => rows.first().textContent()).toContain("Cancelled");
+    await page.screenshot({ path: join(artifacts, "bookings-filtered.png"), fullPage: true, animations: "disabled" });
+
+    // The same date with another status shows nothing.
+    await page.getByRole("combobox", { name: "Status" }).click();
+    await page.getByRole("option", { name: "Confirmed" }).click();
+    await eventually(() => page.getByText("No bookings found using the current filters.").count()).toBe(1);
+    await page.getByRole("combobox", { name: "Status" }).click();
+    await page.getByRole("option", { name: "Cancelled" }).click();
+    await (await listRows(1)).first().getByText(made.sessionTitle).click();
+
+    await eventually(() => page.url()).toContain(`/bookings/${made.bookings.cancelled}/show`);
+    const entries = page.getByTestId("timeline-entry");
+    const { events } = await api.ctx.store.readStream(calendarStream(made.expertId));
+    const expected = events.filter((e) => (e.data as { bookingId?: string }).bookingId === made.bookings.cancelled);
+    expect(expected.map((e) => e.type)).toEqual(["BookingRequested", "PaymentSucceeded", "Cancelled"]);
+    await eventually(() => entries.count()).toBe(expected.length);
+
+    const shown = await entries.evaluateAll((nodes) =>
+      nodes.map((n) => ({
+        eventId: n.getAttribute("data-event-id"),
+        type: n.getAttribute("data-type"),
+        version: Number(n.getAttribute("data-version")),
+        time: n.getAttribute("data-time"),
+        actor: n.getAttribute("data-actor"),
+        payload: JSON.parse(n.querySelector("[data-testid=timeline-payload]")?.textContent ?? "null") as unknown,
+        text: n.textContent ?? "",
+      })),
+    );
+    // Same events, same (stream) order, newest last, each with its time, actor and payload.
+    expect(shown.map(({ text: _text, ...rest }) => rest)).toEqual(
+      expected.map((e) => ({
+        eventId: e.eventId,
+        type: e.type,
+        version: e.version,
+        time: e.metadata.at,
+        actor: e.metadata.actor ? `${e.metadata.actor.role}:${e.metadata.actor.userId}` : "",
+        payload: readDomainEvent(e.type, e.schemaVersion, e.data).data,
+      })),
+    );
+    expect(shown.at(-1)!.text).toContain("Cancelled");
+    // "Who": the creator who cancelled, by email.
+    await eventually(() => entries.last().textContent()).toContain(DEMO_CREATOR.email);
+    await eventually(() => entries.first().textContent()).toContain("creator");
+    await eventually(() => page.getByText("Refund due").count()).toBeGreaterThan(0);
+    await page.screenshot({ path: join(artifacts, "booking-timeline.png"), fullPage: true, animations: "disabled" });
+  });
+
+  it("filters terms acceptances by version and exports them as CSV", async () => {
+    await page.goto(consoleUrl("/terms-acceptances"));
+    // Three experts, the demo creator and the newcomer expert accepted the current version; one user an older one.
+    await listRows(6);
+    await page.getByRole("textbox", { name: "Terms version" }).fill(OLD_TERMS);
+    await eventually(() => decodeURIComponent(page.url())).toContain(`"version_id":"${OLD_TERMS}"`);
+    const rows = await listRows(1);
+    await eventually(() => rows.first().textContent()).toContain(made.oldTermsUser.email);
+
+    const downloading = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Export CSV" }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^terms-acceptances-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = await readFile((await download.path())!, "utf8");
+    const { rows: stored } = await api.ctx.db.query<{ user_id: string; version_id: string; accepted_at: Date }>("SELECT user_id, version_id, accepted_at FROM terms_acceptances WHERE version_id = $1", [OLD_TERMS]);
+    expect(csv.trimEnd().split("\r\n")).toEqual(["user_id,email,version_id,accepted_at", ...stored.map((r) => `${r.user_id},${made.oldTermsUser.email},${r.version_id},${r.accepted_at.toISOString()}`)]);
+
+    // The current version: the export follows the filter.
+    await page.getByRole("textbox", { name: "Terms version" }).fill(CURRENT_TERMS_VERSION);
+    await listRows(5);
+    const again = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Export CSV" }).click();
+    const current = (await readFile((await (await again).path())!, "utf8")).trimEnd().split("\r\n");
+    expect(current).toHaveLength(6);
+    expect(current.slice(1).every((line) => line.split(",")[2] === CURRENT_TERMS_VERSION)).toBe(true);
+    expect(current.join("\n")).not.toContain(made.oldTermsUser.id);
+  });
+
+  it("verifies an expert: the decision is an event with the admin's id, and the public profile shows the badge", async () => {
+    await page.goto(consoleUrl("/experts"));
+    await page.getByPlaceholder("Name, title or slug").fill("Noor");
+    const rows = await listRows(1);
+    await eventually(() => rows.first().textContent()).toContain("Not verified");
+    await rows.first().getByText("Noor Haddad").click();
+    await eventually(() => page.url()).toContain(`/experts/${made.newcomer.id}/show`);
+
+    const put = page.waitForRequest((r) => r.method() === "PUT" && r.url().endsWith(`/admin/experts/${made.newcomer.id}`));
+    await page.getByRole("button", { name: "Verify", exact: true }).click();
+    expect((await put).postDataJSON()).toEqual({ verified: true });
+    await page.getByTestId("verified-badge").first().waitFor();
+    await page.getByRole("button", { name: "Unverify", exact: true }).waitFor();
+
+    const { events } = await api.ctx.store.readStream(expertStream(made.newcomer.id));
+    expect(events.at(-1)).toMatchObject({ type: "ExpertVerified", metadata: { actor: { userId: made.adminId, role: "admin" } } });
+    const publicProfile = await must<{ verified: boolean; slug: string }>("GET", `/experts/${made.newcomer.slug}`);
+    expect(publicProfile).toMatchObject({ verified: true, slug: made.newcomer.slug });
+    expect((await must<{ id: string; verified: boolean }[]>("GET", "/experts")).find((e) => e.id === made.newcomer.id)?.verified).toBe(true);
+    // The vetting history on the page names the admin.
+    await eventually(() => page.getByText(/Verified on .* by/).count()).toBeGreaterThan(0);
+    await page.screenshot({ path: join(artifacts, "expert-verified.png"), fullPage: true, animations: "disabled" });
+
+    if (existsSync(join(repoRoot, "web/dist/index.html"))) {
+      // The web app is built: its public profile page shows the badge too (the page needs a sign-in).
+      const web = await context.newPage();
+      const profileUrl = `${base}/expert-profile/${made.newcomer.slug}`;
+      await web.goto(profileUrl);
+      const password = web.locator("input[type=password]");
+      await password.or(web.getByText("Noor Haddad")).first().waitFor({ timeout: 30_000 });
+      if (await password.isVisible()) {
+        await web.locator("input[type=email]").fill(DEMO_CREATOR.email);
+        await password.fill(DEMO_PASSWORD);
+        await password.press("Enter");
+        await web.waitForURL((url) => !url.pathname.startsWith("/login"), { timeout: 30_000 });
+        if (!web.url().includes("/expert-profile/")) await web.goto(profileUrl);
+      }
+      await web.getByText("Noor Haddad").first().waitFor({ timeout: 30_000 });
+      await web.getByText("Verified", { exact: true }).first().waitFor();
+      await web.screenshot({ path: join(artifacts, "public-profile.png"), fullPage: true });
+      await web.close();
+    } else {
+      console.warn("[admin-e2e] web/dist is not built: the badge is checked on GET /api/v1/experts/{slug} only");
+    }
+  });
+
+  it("rebuilds a read model and shows its progress until it is done", async () => {
+    await page.goto(consoleUrl("/projections"));
+    const row = page.locator("table tbody tr.RaDataTable-row", { hasText: /^bookings/ });
+    await listRows(8);
+    await row.first().waitFor();
+    const token = (await storedSession())!.access_token;
+
+    // A few dozen events rebuild in milliseconds: to watch the progress, the rebuild is held at its
+    // start (this transaction holds a lock that the rebuild's TRUNCATE of the table waits for).
+    const hold = await api.ctx.db.connect();
+    try {
+      await hold.query("BEGIN");
+      await hold.query("LOCK TABLE bookings IN ACCESS SHARE MODE");
+      const started = page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith("/admin/projections/bookings/rebuild"));
+      await row.getByRole("button", { name: "Rebuild bookings" }).click();
+      const accepted = await started;
+      expect(accepted.status()).toBe(202);
+      expect(((await accepted.json()) as { rebuild: { state: string } }).rebuild.state).toBe("running");
+
+      await row.getByTestId("rebuild-running").waitFor();
+      await row.getByRole("progressbar", { name: "Rebuild progress" }).waitFor();
+      await eventually(() => row.getByTestId("rebuild-running").textContent()).toMatch(/^Rebuilding: \d+ \/ (\d+|\?) events/);
+      expect(await row.getByRole("button", { name: "Rebuild bookings" }).isDisabled()).toBe(true);
+      // One rebuild at a time.
+      const second = await call<{ code: string }>("POST", "/admin/projections/bookings/rebuild", { token });
+      expect(second).toEqual({ status: 409, json: { code: "projection_rebuild_running", message: "This read model is already being rebuilt." } });
+      await page.screenshot({ path: join(artifacts, "projections-rebuilding.png"), fullPage: true, animations: "disabled" });
+    } finally {
+      await hold.query("COMMIT");
+      hold.release();
+    }
+
+    await row.getByTestId("rebuild-done").waitFor({ timeout: 60_000 });
+    await page.getByText("Read model bookings rebuilt.").waitFor();
+    await eventually(() => row.getByTestId("rebuild-done").textContent()).toMatch(/^Rebuilt from \d+ events/);
+    const after = await must<{ status: string; lag: number; rebuild: { state: string; done: number; total: number } }>("GET", "/admin/projections/bookings", { token });
+    expect(after.rebuild.state).toBe("done");
+    expect(after.rebuild.done).toBe(after.rebuild.total);
+    expect(after.status).toBe("live");
+    await eventually(() => row.textContent()).toContain("live");
+    await page.screenshot({ path: join(artifacts, "projections.png"), fullPage: true, animations: "disabled" });
+
+    // The rebuilt read model still lists every booking (the list remembers its filters: clear them).
+    await page.goto(consoleUrl(`/bookings?filter=${encodeURIComponent("{}")}`));
+    await listRows(3);
+  });
+
+  it("refreshes the access token before it expires, rotating the refresh token", async () => {
+    const before = (await storedSession())!;
+    // Make the stored token look about to expire; the next request refreshes it first.
+    await page.evaluate(() => {
+      const session = JSON.parse(localStorage.getItem("expert-sessions.admin.session")!) as { expires_at: number };
+      localStorage.setItem("expert-sessions.admin.session", JSON.stringify({ ...session, expires_at: Math.floor(Date.now() / 1000) + 5 }));
+    });
+    const refreshed = page.waitForResponse((r) => r.url().endsWith("/api/v1/auth/refresh"));
+    await page.goto(consoleUrl("/users"));
+    expect((await refreshed).status()).toBe(200);
+    await listRows(7);
+    const after = (await storedSession())!;
+    expect(after.refresh_token).not.toBe(before.refresh_token);
+    expect(after.access_token).not.toBe(before.access_token);
+    // Rotation: the old refresh token is used up (presenting it again would end the whole session).
+    const used = await api.ctx.db.query<{ used_at: Date | null }>("SELECT used_at FROM refresh_tokens WHERE token_hash = $1", [createHash("sha256").update(before.refresh_token).digest("hex")]);
+    expect(used.rows[0]?.used_at).toBeInstanceOf(Date);
+  });
+
+  it("browses users, sessions and the event log: terms status, bookings, readable payloads", async () => {
+    await page.goto(consoleUrl(`/users?filter=${encodeURIComponent("{}")}`));
+    await listRows(7);
+    await page.getByRole("combobox", { name: "Role" }).click();
+    await page.getByRole("option", { name: "Creator" }).click();
+    const creators = await listRows(2);
+    await creators.filter({ hasText: DEMO_CREATOR.email }).getByText(DEMO_CREATOR.email).click();
+    await page.getByText(`Accepted ${CURRENT_TERMS_VERSION}`).first().waitFor();
+    await page.getByText("3 booked as creator · 0 hosted as expert").waitFor();
+    // Its bookings: the three the suite made.
+    await eventually(() => page.locator("table").last().locator("tbody tr.RaDataTable-row").count()).toBe(3);
+    await page.screenshot({ path: join(artifacts, "user.png"), fullPage: true, animations: "disabled" });
+
+    await page.goto(consoleUrl(`/sessions?filter=${encodeURIComponent(JSON.stringify({ q: made.sessionTitle }))}`));
+    const sessionRows = await listRows(1);
+    await sessionRows.first().getByText(made.sessionTitle).click();
+    await page.getByText("What would make this session a success for you?").waitFor();
+    await eventually(() => page.locator("table").last().locator("tbody tr.RaDataTable-row").count()).toBe(3);
+
+    await page.goto(consoleUrl(`/events?filter=${encodeURIComponent("{}")}`));
+    await page.getByRole("textbox", { name: "Stream (prefix)" }).fill(`calendar-${made.expertId}`);
+    await page.getByRole("combobox", { name: "Type" }).click();
+    await page.getByRole("option", { name: "Cancelled", exact: true }).click();
+    await page.keyboard.press("Escape");
+    const eventRows = await listRows(1);
+    await eventRows.first().getByText("Cancelled", { exact: true }).click();
+    // Expanded: the payload as indented JSON.
+    await page.locator("tr.RaDataTable-expandRow pre", { hasText: '"reason": "Schedule clash"' }).waitFor();
+    await page.screenshot({ path: join(artifacts, "event-log.png"), fullPage: true, animations: "disabled" });
+  });
+
+  it("signs out: the session ends on the server too", async () => {
+    const session = (await storedSession())!;
+    await page.getByRole("button", { name: "Profile" }).click();
+    await page.getByRole("menuitem", { name: "Logout" }).click();
+    await eventually(() => page.url()).toContain("#/login");
+    expect(await storedSession()).toBeNull();
+    expect((await call("POST", "/auth/refresh", { body: { refresh_token: session.refresh_token } })).status).toBe(401);
+  });
+});

@@ -1,0 +1,83 @@
+import { Grid, Typography } from "@mui/material";
+import { FunctionField, Labeled, ReferenceField, Show, SimpleShowLayout, TextField, useRecordContext } from "react-admin";
+import { DateTimeField } from "../fields/date-time-field.tsx";
+import { JsonField } from "../fields/json-payload.tsx";
+import { MoneyField } from "../fields/money-field.tsx";
+import type { Booking } from "./booking-record.ts";
+import { BookingStatusField, PaymentStateField } from "./booking-status.tsx";
+import { BookingTimeline } from "./booking-timeline.tsx";
+
+function BookingTitle() {
+  const booking = useRecordContext<Booking>();
+  return <span>Booking {booking ? `· ${booking.session_title}` : ""}</span>;
+}
+
+/** The creator's answers next to the session's questions. */
+function PrepAnswers() {
+  const booking = useRecordContext<Booking>();
+  const questions = booking?.prep_questions ?? [];
+  const answers = Array.isArray(booking?.prep_answers) ? booking.prep_answers : [];
+  if (!questions.length) return <span>—</span>;
+  return (
+    <ol style={{ margin: 0, paddingLeft: "1.25rem" }}>
+      {questions.map((question, i) => (
+        <li key={i}>
+          <Typography variant="body2" sx={{ fontWeight: 600 }}>
+            {question}
+          </Typography>
+          <Typography variant="body2" color={answers[i] ? "text.primary" : "text.secondary"}>
+            {answers[i] ?? "Not answered yet"}
+          </Typography>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function BookingDetails() {
+  const booking = useRecordContext<Booking>();
+  return (
+    <SimpleShowLayout>
+      <TextField source="id" label="Booking id" />
+      <TextField source="session_title" label="Session" />
+      <ReferenceField source="expert_id" reference="experts" link="show" label="Expert" />
+      <ReferenceField source="creator_id" reference="users" link="show" label="Creator">
+        <TextField source="email" />
+      </ReferenceField>
+      <BookingStatusField label="Status" />
+      <DateTimeField source="scheduled_time" label="Scheduled" />
+      {booking?.previous_time ? <DateTimeField source="previous_time" label="Previously scheduled" /> : null}
+      <FunctionField<Booking> label="Length" render={(b) => `${b.length_minutes} minutes`} />
+      <MoneyField source="price_cents" label="Price" />
+      <PaymentStateField label="Payment" />
+      <MoneyField source="paid_cents" label="Paid" />
+      {booking && booking.refund_due_cents > 0 ? <MoneyField source="refund_due_cents" label="Refund due" /> : null}
+      {booking?.status === "pending" && booking.payment_state === "unpaid" ? <DateTimeField source="held_until" label="Held until" /> : null}
+      {booking?.cancelled_by ? <FunctionField<Booking> label="Cancelled" render={(b) => `by the ${b.cancelled_by}${b.cancel_reason ? `: ${b.cancel_reason}` : ""}`} /> : null}
+      {booking?.info_request_note ? <TextField source="info_request_note" label="Information requested" /> : null}
+      <Labeled label="Preparation">
+        <PrepAnswers />
+      </Labeled>
+      {booking?.notes ? <JsonField source="notes" label="Session notes" /> : null}
+      <DateTimeField source="created_at" label="Booked" />
+      <DateTimeField source="updated_at" label="Last change" />
+      <ReferenceField source="session_id" reference="sessions" link="show" label="Session definition" />
+    </SimpleShowLayout>
+  );
+}
+
+/** One booking: its details from the read model and its timeline from the event store. */
+export function BookingShow() {
+  return (
+    <Show title={<BookingTitle />}>
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, md: 5 }}>
+          <BookingDetails />
+        </Grid>
+        <Grid size={{ xs: 12, md: 7 }} sx={{ p: 2 }}>
+          <BookingTimeline />
+        </Grid>
+      </Grid>
+    </Show>
+  );
+}

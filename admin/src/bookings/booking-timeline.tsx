@@ -1,0 +1,81 @@
+import { Box, Card, CardContent, Chip, Link, Stack, Typography } from "@mui/material";
+import { Link as RouterLink } from "react-router-dom";
+import { RecordContextProvider, ReferenceField, TextField, useCreatePath, useRecordContext } from "react-admin";
+import { JsonBlock } from "../fields/json-payload.tsx";
+import type { Actor, Booking, TimelineEntry } from "./booking-record.ts";
+
+const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
+
+/** BookingRequested → Booking requested. */
+const spaced = (type: string) => type.replace(/(?<=[a-z])(?=[A-Z])/g, " ").replace(/(?<= )[A-Z]/g, (c) => c.toLowerCase());
+
+/** Who caused an event: the user (linked) with their role, or the system process by name. */
+function Who({ actor, eventId }: { actor: Actor | null; eventId: string }) {
+  if (!actor) return <span>unknown</span>;
+  if (actor.role === "system") return <span>system ({actor.userId})</span>;
+  return (
+    <RecordContextProvider value={{ id: eventId, actor }}>
+      <Stack direction="row" spacing={0.75} component="span" sx={{ alignItems: "center" }}>
+        <ReferenceField source="actor.userId" reference="users" link="show" emptyText={actor.userId}>
+          <TextField source="email" />
+        </ReferenceField>
+        <Chip size="small" variant="outlined" label={actor.role} />
+      </Stack>
+    </RecordContextProvider>
+  );
+}
+
+function TimelineItem({ entry, index }: { entry: TimelineEntry; index: number }) {
+  const createPath = useCreatePath();
+  return (
+    <Card variant="outlined" component="li" data-testid="timeline-entry" data-event-id={entry.event_id} data-type={entry.type} data-version={entry.version} data-time={entry.time} data-actor={entry.actor ? `${entry.actor.role}:${entry.actor.userId}` : ""}>
+      <CardContent sx={{ "&:last-child": { pb: 2 } }}>
+        <Stack direction={{ xs: "column", sm: "row" }} spacing={1} sx={{ alignItems: { sm: "baseline" }, justifyContent: "space-between" }}>
+          <Typography variant="subtitle1" component="h3">
+            {index + 1}. {spaced(entry.type)}{" "}
+            <Typography component="code" variant="body2" color="text.secondary" data-testid="timeline-type">
+              {entry.type}
+            </Typography>
+          </Typography>
+          <Typography variant="body2" color="text.secondary" component="time" dateTime={entry.time} title={entry.time}>
+            {when.format(new Date(entry.time))}
+          </Typography>
+        </Stack>
+        <Stack direction="row" spacing={1} sx={{ my: 1, alignItems: "center", flexWrap: "wrap" }}>
+          <Typography variant="body2" component="span">
+            By
+          </Typography>
+          <Who actor={entry.actor} eventId={entry.event_id} />
+          <Typography variant="caption" color="text.secondary" component="span">
+            · stream version {entry.version} · position {entry.position} ·{" "}
+            <Link component={RouterLink} to={createPath({ resource: "events", id: entry.event_id, type: "show" })}>
+              raw event
+            </Link>
+          </Typography>
+        </Stack>
+        <JsonBlock value={entry.data} testId="timeline-payload" />
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The booking's full history from its expert's calendar stream, oldest first, newest last. */
+export function BookingTimeline() {
+  const booking = useRecordContext<Booking>();
+  const timeline = booking?.timeline ?? [];
+  return (
+    <Box component="section" aria-labelledby="timeline-heading">
+      <Typography id="timeline-heading" variant="h6" gutterBottom>
+        Timeline
+      </Typography>
+      <Typography variant="body2" color="text.secondary" gutterBottom>
+        {timeline.length} event{timeline.length === 1 ? "" : "s"} from the event store, newest last.
+      </Typography>
+      <Stack component="ol" spacing={1.5} sx={{ listStyle: "none", p: 0, m: 0 }} data-testid="booking-timeline">
+        {timeline.map((entry, index) => (
+          <TimelineItem key={entry.event_id} entry={entry} index={index} />
+        ))}
+      </Stack>
+    </Box>
+  );
+}

@@ -1,0 +1,77 @@
+import simpleRestProvider from "ra-data-simple-rest";
+import { HttpError, fetchUtils, type DataProvider, type SortPayload } from "react-admin";
+import { API_ROOT, accessToken, renewedAccessToken } from "./auth-provider.ts";
+import type { ProjectionRecord } from "./projections/projection-record.ts";
+
+// ra-data-simple-rest against /api/v1/admin, every request with the admin's bearer token, plus
+// the two calls that are not CRUD: the terms acceptances CSV export and a read-model rebuild.
+
+export const ADMIN_API = `${API_ROOT}/admin`;
+
+/** A request with the bearer token; a 401 gets one refresh and one retry. */
+async function withAccessToken<T>(send: (token: string | null) => Promise<T>): Promise<T> {
+  const token = await accessToken();
+  try {
+    return await send(token);
+  } catch (error) {
+    if (!(error instanceof HttpError) || error.status !== 401 || !token) throw error;
+    const renewed = await renewedAccessToken(token);
+    if (!renewed || renewed === token) throw error;
+    return send(renewed);
+  }
+}
+
+function authorized(options: fetchUtils.Options, token: string | null): fetchUtils.Options {
+  const headers = new Headers(options.headers);
+  headers.set("Accept", "application/json");
+  if (token) headers.set("Authorization", `Bearer ${token}`);
+  return { ...options, headers };
+}
+
+const httpClient = (url: string, options: fetchUtils.Options = {}) => withAccessToken((token) => fetchUtils.fetchJson(url, authorized(options, token)));
+
+/** A non-JSON download, with the same auth and error handling as the JSON calls. */
+async function download(url: string): Promise<Blob> {
+  return withAccessToken(async (token) => {
+    const response = await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+    if (!response.ok) {
+      const body: unknown = await response.json().catch(() => null);
+      const message = typeof body === "object" && body !== null && "message" in body && typeof body.message === "string" ? body.message : response.statusText;
+      throw new HttpError(message, response.status, body);
+    }
+    return response.blob();
+  });
+}
+
+export type ListQuery = { filter: Record<string, unknown>; sort: SortPayload };
+
+export type ConsoleDataProvider = DataProvider & {
+  /** The terms acceptances matching `filter`, every one of them (not a page), as CSV. */
+  exportTermsAcceptances: (query: ListQuery) => Promise<Blob>;
+  /** Start rebuilding one read model from the event store; its progress is on the projection record. */
+  rebuildProjection: (name: string) => Promise<{ data: ProjectionRecord }>;
+};
+
+const base = simpleRestProvider(ADMIN_API, httpClient);
+
+/** Filters as the API takes them: a cleared multi-select ([]) means no filter, not "none of these". */
+function withoutEmptyLists(filter: Record<string, unknown> | undefined): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(filter ?? {}).filter(([, value]) => !(Array.isArray(value) && value.length === 0)));
+}
+
+export const dataProvider: ConsoleDataProvider = {
+  ...base,
+  getList: (resource, params) => base.getList(resource, { ...params, filter: withoutEmptyLists(params.filter) }),
+  getManyReference: (resource, params) => base.getManyReference(resource, { ...params, filter: withoutEmptyLists(params.filter) }),
+  // The one change the console makes to an expert is the vetting decision: send nothing else.
+  update: (resource, params) => (resource === "experts" ? base.update(resource, { ...params, data: { verified: params.data.verified === true } }) : base.update(resource, params)),
+  exportTermsAcceptances: ({ filter, sort }) => {
+    const query = new URLSearchParams({ filter: JSON.stringify(withoutEmptyLists(filter)), sort: JSON.stringify([sort.field, sort.order]) });
+    return download(`${ADMIN_API}/terms-acceptances/export.csv?${query}`);
+  },
+  rebuildProjection: async (name) => {
+    // fetchJson labels every POST as JSON, and the API refuses an empty JSON body: send an empty object.
+    const { json } = await httpClient(`${ADMIN_API}/projections/${encodeURIComponent(name)}/rebuild`, { method: "POST", body: "{}" });
+    return { data: json as ProjectionRecord };
+  },
+};

@@ -1,0 +1,85 @@
+import RefreshIcon from "@mui/icons-material/Refresh";
+import { Alert, Box, LinearProgress, Stack, Typography } from "@mui/material";
+import { useMutation } from "@tanstack/react-query";
+import type React from "react";
+import { useEffect, useRef } from "react";
+import { Button, useDataProvider, useGetOne, useNotify, useRecordContext, useRefresh } from "react-admin";
+import type { ConsoleDataProvider } from "../data-provider.ts";
+import type { ProjectionRecord, RebuildProgress } from "./projection-record.ts";
+
+const POLL_MS = 400;
+
+function Progress({ rebuild }: { rebuild: RebuildProgress }) {
+  const percent = rebuild.total > 0 ? Math.min(100, (rebuild.done / rebuild.total) * 100) : rebuild.state === "done" ? 100 : 0;
+  if (rebuild.state === "failed") {
+    return (
+      <Alert severity="error" sx={{ py: 0 }} data-testid="rebuild-failed">
+        Rebuild failed: {rebuild.error ?? "unknown error"}
+      </Alert>
+    );
+  }
+  if (rebuild.state === "done") {
+    return (
+      <Typography variant="body2" color="success.main" data-testid="rebuild-done">
+        Rebuilt from {rebuild.total} events{rebuild.finished_at ? ` at ${new Date(rebuild.finished_at).toLocaleTimeString()}` : ""}
+      </Typography>
+    );
+  }
+  return (
+    <Box data-testid="rebuild-running" sx={{ minWidth: 180 }}>
+      <LinearProgress variant={rebuild.total ? "determinate" : "indeterminate"} value={percent} aria-label="Rebuild progress" />
+      <Typography variant="caption" color="text.secondary">
+        Rebuilding: {rebuild.done} / {rebuild.total || "?"} events
+        {rebuild.eventsPerSecond ? ` · ${rebuild.eventsPerSecond}/s` : ""}
+        {rebuild.secondsLeft !== null ? ` · ~${rebuild.secondsLeft}s left` : ""}
+      </Typography>
+    </Box>
+  );
+}
+
+/**
+ * Rebuild one read model from the event store, then poll GET /admin/projections/{name} until the
+ * rebuild is done or failed, showing its progress; the list is refreshed when it ends.
+ */
+export function RebuildControl(_props: { label?: string }) {
+  const record = useRecordContext<ProjectionRecord>();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const name = record?.id ?? "";
+  const running = record?.rebuild?.state === "running";
+  // While a rebuild runs, this projection's record is polled on its own.
+  const { data: polled } = useGetOne<ProjectionRecord>("projections", { id: name }, { enabled: running, refetchInterval: running ? POLL_MS : false });
+  const current = running && polled ? polled : record;
+  const state = current?.rebuild?.state;
+  const wasRunning = useRef(false);
+
+  useEffect(() => {
+    if (state === "running") wasRunning.current = true;
+    else if (wasRunning.current && state) {
+      wasRunning.current = false;
+      notify(state === "done" ? `Read model ${name} rebuilt.` : `Rebuilding ${name} failed.`, { type: state === "done" ? "success" : "error" });
+      refresh();
+    }
+  }, [state, name, notify, refresh]);
+
+  const start = useMutation({
+    mutationFn: () => dataProvider.rebuildProjection(name),
+    onSuccess: () => refresh(),
+    onError: (error) => notify(error instanceof Error ? error.message : "The rebuild could not start.", { type: "error" }),
+  });
+
+  if (!record) return null;
+  const onClick = (event: React.MouseEvent) => {
+    event.stopPropagation();
+    start.mutate();
+  };
+  return (
+    <Stack direction="row" spacing={2} sx={{ alignItems: "center" }} onClick={(e) => e.stopPropagation()}>
+      <Button label="Rebuild" onClick={onClick} disabled={start.isPending || state === "running"} variant="outlined" aria-label={`Rebuild ${name}`}>
+        <RefreshIcon />
+      </Button>
+      {current?.rebuild ? <Progress rebuild={current.rebuild} /> : null}
+    </Stack>
+  );
+}
