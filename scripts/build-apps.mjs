@@ -1,0 +1,42 @@
+// Build the web app and the admin console when their bundle is missing or older than their sources.
+// Runs before `npm start`, so a fresh clone serves both without a separate build step.
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+const force = process.argv.includes("--force");
+
+function newest(dir) {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+  }
+  return latest;
+}
+
+function stale(app) {
+  const index = join(root, app, "dist", "index.html");
+  if (!existsSync(index)) return true;
+  const sources = [join(root, app, "src"), join(root, app, "index.html"), join(root, "contracts", "src")];
+  return sources.some((s) => existsSync(s) && (statSync(s).isDirectory() ? newest(s) : statSync(s).mtimeMs) > statSync(index).mtimeMs);
+}
+
+const apps = ["web", "admin"].filter((app) => existsSync(join(root, app, "index.html")) && (force || stale(app)));
+if (apps.length === 0) process.exit(0);
+console.log(`Building ${apps.join(" and ")} ...`);
+const results = await Promise.all(
+  apps.map(
+    (app) =>
+      new Promise((resolve) => {
+        const child = spawn("npx", ["vite", "build", "--logLevel", "warn"], { cwd: join(root, app), stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+        child.on("exit", (code) => resolve({ app, code }));
+      }),
+  ),
+);
+const failed = results.filter((r) => r.code !== 0);
+if (failed.length) {
+  console.error(`Build failed: ${failed.map((f) => f.app).join(", ")}`);
+  process.exit(1);
+}
