@@ -28,6 +28,8 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      "./web/vitest.config.ts",
+      "./web/vitest.e2e.config.ts",
       "./admin/vitest.e2e.config.ts",
       {
         test: {

@@ -1,0 +1,50 @@
+import { copyFile, mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "vite";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const dist = join(root, "dist");
+
+/** Build the app (into web/dist unless told otherwise), with VITE_* settings as build-time constants. */
+export async function buildWebApp(settings: Record<string, string> = {}, outDir = dist): Promise<void> {
+  const started = Date.now();
+  // Vitest runs with NODE_ENV=test, which would give React's development build.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = "production";
+  const define = Object.fromEntries(Object.entries(settings).map(([name, value]) => [`import.meta.env.${name}`, JSON.stringify(value)]));
+  try {
+    await build({ root, configFile: `${root}vite.config.ts`, logLevel: "warn", mode: "production", define, build: { outDir, emptyOutDir: true } });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
+  console.log(`[web-e2e] built ${outDir === dist ? "web/dist" : outDir}${Object.keys(settings).length ? ` with ${JSON.stringify(settings)}` : ""} in ${Date.now() - started} ms`);
+}
+
+const chunkName = (file: string) => /^(.*)-[\w-]{8}\.(js|css)$/.exec(file)?.slice(1).join(".") ?? file;
+
+/**
+ * Serve a variant build without restarting the API: the API registers a route per file of
+ * web/dist when it starts, so the variant's chunks are copied over the served files of the same
+ * chunk (same names, new content). Rebuild with `buildWebApp()` to put the normal build back.
+ */
+export async function serveVariant(settings: Record<string, string>): Promise<void> {
+  const variant = await mkdtemp(join(tmpdir(), "web-variant-"));
+  try {
+    await buildWebApp(settings, variant);
+    const served = new Map((await readdir(join(dist, "assets"))).map((f) => [chunkName(f), f]));
+    for (const file of await readdir(join(variant, "assets"))) {
+      const target = served.get(chunkName(file));
+      if (!target) throw new Error(`the variant build has a chunk the served build lacks: ${file}`);
+      await copyFile(join(variant, "assets", file), join(dist, "assets", target));
+    }
+  } finally {
+    await rm(variant, { recursive: true, force: true });
+  }
+}
+
+/** Global setup: build the app once before the suite. */
+export default async function buildWeb(): Promise<void> {
+  await buildWebApp();
+}

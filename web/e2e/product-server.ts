@@ -1,0 +1,44 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type {} from "vitest";
+import { createTestDatabase, freePort } from "@booking/testkit";
+import { apiConfig } from "../../api/src/config.ts";
+import { runApi, type RunningApi } from "../../api/src/server.ts";
+
+declare module "vitest" {
+  // Provided by testkit's global setup (the Postgres server of this run).
+  export interface ProvidedContext {
+    databaseUrl: string;
+  }
+}
+
+export const ADMIN = { email: "admin@example.com", password: "Admin-password-42" };
+
+export type ProductServer = { url: string; api: RunningApi; stop: () => Promise<void> };
+
+/** The whole product in this process: the API on a fresh database, serving the built web app at `/`. */
+export async function startProduct(serverUrl: string): Promise<ProductServer> {
+  const database = await createTestDatabase(serverUrl, "web");
+  const mediaDir = await mkdtemp(join(tmpdir(), "web-e2e-media-"));
+  const config = apiConfig.parse({
+    DATABASE_URL: database.url,
+    JWT_SECRET: "web-e2e-secret-that-is-long-enough-for-hs256",
+    PORT: String(await freePort()),
+    HOST: "127.0.0.1",
+    MEDIA_DIR: mediaDir,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    AUTH_RATE_LIMIT_MAX: "10000",
+  });
+  const api = await runApi(config);
+  return {
+    url: `http://127.0.0.1:${config.PORT}`,
+    api,
+    stop: async () => {
+      await api.stop();
+      await database.drop();
+      await rm(mediaDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import { useState, type FormEvent } from "react";
+import { Link as RouterLink, Navigate, useLocation, useNavigate } from "react-router-dom";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Link from "@mui/material/Link";
+import Paper from "@mui/material/Paper";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import { errorMessage, login } from "../shared/api-client.ts";
+import { useAuth } from "../shared/auth.tsx";
+import { useDocumentTitle } from "../shared/document-title.ts";
+import { homeOf } from "../shared/guard.tsx";
+import { Page } from "../shared/layout.tsx";
+import { validateLogin, type LoginErrors } from "./login-form.ts";
+
+/** Where the guard sent the user from, if anywhere. */
+export function fromOf(state: unknown): string | null {
+  const from = (state as { from?: unknown } | null)?.from;
+  return typeof from === "string" && from.startsWith("/") && !from.startsWith("//") ? from : null;
+}
+
+export function LoginPage() {
+  useDocumentTitle("Expert Login");
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [errors, setErrors] = useState<LoginErrors>({});
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const from = fromOf(location.state);
+
+  if (auth.status === "authenticated" && auth.user && !busy) return <Navigate to={from ?? homeOf(auth.user)} replace />;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = validateLogin({ email, password });
+    setErrors(found);
+    setServerError(null);
+    if (Object.keys(found).length) return;
+    setBusy(true);
+    try {
+      const session = await login(email.trim(), password);
+      navigate(from ?? homeOf(session.user), { replace: true });
+    } catch (error) {
+      setServerError(errorMessage(error));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Page slim>
+      <Paper component="section" variant="outlined" sx={{ maxWidth: 440, mx: "auto", p: { xs: 3, sm: 4 } }}>
+        <Typography variant="h4" component="h1" gutterBottom>
+          Expert Login
+        </Typography>
+        <Typography color="text.secondary" sx={{ mb: 3 }}>
+          A curated network of trusted experts, made for creators.
+        </Typography>
+        <Box component="form" noValidate onSubmit={submit} aria-label="Login" sx={{ display: "grid", gap: 2 }}>
+          <TextField label="Email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={!!errors.email} helperText={errors.email} required />
+          <TextField label="Password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={!!errors.password} helperText={errors.password} required />
+          <Button type="submit" variant="contained" size="large" disabled={busy}>
+            Login
+          </Button>
+        </Box>
+        {serverError && (
+          <Alert severity="error" sx={{ mt: 2 }} role="alert">
+            {serverError}
+          </Alert>
+        )}
+        <Typography sx={{ mt: 3 }}>
+          New here?{" "}
+          <Link component={RouterLink} to="/signup" state={location.state}>
+            Create your account
+          </Link>
+        </Typography>
+      </Paper>
+    </Page>
+  );
+}

@@ -1,0 +1,234 @@
+import { useEffect, useRef } from "react";
+import { Link as RouterLink, useLocation, useParams, useSearchParams } from "react-router-dom";
+import { useQuery } from "@tanstack/react-query";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Chip from "@mui/material/Chip";
+import LinearProgress from "@mui/material/LinearProgress";
+import Link from "@mui/material/Link";
+import Paper from "@mui/material/Paper";
+import Step from "@mui/material/Step";
+import StepButton from "@mui/material/StepButton";
+import Stepper from "@mui/material/Stepper";
+import Typography from "@mui/material/Typography";
+import useMediaQuery from "@mui/material/useMediaQuery";
+import CheckCircleIcon from "@mui/icons-material/CheckCircle";
+import { api } from "../shared/api-client.ts";
+import type { Session } from "../shared/api-types.ts";
+import { useAuth } from "../shared/auth.tsx";
+import { useDocumentTitle } from "../shared/document-title.ts";
+import { LoadingScreen } from "../shared/guard.tsx";
+import { Page } from "../shared/layout.tsx";
+import { shortDateTimeWithZone } from "../shared/local-time.ts";
+import { BookingFlowProvider, STEP_NAMES, stepIsReachable, useBookingFlow, type BookingStep } from "./booking-flow.tsx";
+import { PaymentStep } from "./payment-step.tsx";
+import { PrepAnswersForm } from "./prep-answers-form.tsx";
+import { prepQuestionsOf } from "./prep-answers.ts";
+import { TimeStep } from "./time-step.tsx";
+
+export function BookSessionPage() {
+  const { id = "" } = useParams();
+  const [search] = useSearchParams();
+  const preview = search.get("preview") === "true";
+  const auth = useAuth();
+  const location = useLocation();
+  const session = useQuery({ queryKey: ["session", id], queryFn: ({ signal }) => api.get<Session>(`/sessions/${id}`, { signal }), retry: false, staleTime: 0 });
+  useDocumentTitle(session.data ? `Book: ${session.data.title}` : "Book a session");
+
+  if (!preview) {
+    if (auth.status !== "authenticated" || !auth.user) {
+      return (
+        <Page>
+          <Alert severity="info" action={<Button color="inherit" component={RouterLink} to="/login" state={{ from: `${location.pathname}${location.search}` }}>Login</Button>}>
+            Please log in as a creator to book a session.
+          </Alert>
+        </Page>
+      );
+    }
+    if (auth.user.role !== "creator") {
+      return (
+        <Page>
+          <Alert severity="warning">Experts cannot book sessions.</Alert>
+        </Page>
+      );
+    }
+  }
+  if (session.isPending) return <Page><LoadingScreen label="Loading Session" /></Page>;
+  if (session.isError || !session.data) {
+    return (
+      <Page>
+        <Typography variant="h4" component="h1">
+          Session Not Found
+        </Typography>
+      </Page>
+    );
+  }
+  return (
+    <BookingFlowProvider sessionId={id} session={session.data}>
+      <Page>
+        <BookingWizard session={session.data} preview={preview} />
+      </Page>
+    </BookingFlowProvider>
+  );
+}
+
+function ProgressMarkers({ preview }: { preview: boolean }) {
+  const flow = useBookingFlow();
+  const phone = useMediaQuery("(max-width:599px)");
+  return (
+    <Box sx={{ mb: 4 }}>
+      <LinearProgress variant="determinate" value={(flow.step / (STEP_NAMES.length - 1)) * 100} aria-label="Booking progress" sx={{ height: 8, borderRadius: 4, mb: 2 }} />
+      <Stepper nonLinear activeStep={flow.step} alternativeLabel={!phone} orientation={phone ? "vertical" : "horizontal"} aria-label="Booking steps">
+        {STEP_NAMES.map((name, i) => {
+          const step = i as BookingStep;
+          const reachable = !preview && stepIsReachable(step, flow);
+          return (
+            <Step key={name} completed={i < flow.step}>
+              <StepButton onClick={() => flow.goTo(step)} disabled={!reachable || step === flow.step} aria-current={step === flow.step ? "step" : undefined}>
+                {name}
+              </StepButton>
+            </Step>
+          );
+        })}
+      </Stepper>
+    </Box>
+  );
+}
+
+function DetailStep({ session, preview }: { session: Session; preview: boolean }) {
+  const flow = useBookingFlow();
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 2, sm: 4 } }}>
+      <Typography variant="h4" component="h2" gutterBottom>
+        {session.title}
+      </Typography>
+      <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", mb: 2 }}>
+        <Chip label={`$${Math.round(session.price)}`} color="primary" />
+        <Chip label={`${session.length_minutes} minutes`} variant="outlined" />
+      </Box>
+      <Typography sx={{ mb: 2 }}>
+        With <strong>{session.expert.name}</strong>
+      </Typography>
+      {session.description && <Typography sx={{ mb: 2 }}>{session.description}</Typography>}
+      <Typography variant="h6" component="h3">
+        What's included
+      </Typography>
+      <Typography sx={{ mb: 2, whiteSpace: "pre-line" }}>{session.session_details || `A ${session.length_minutes}-minute one-to-one video session with written takeaways.`}</Typography>
+      {session.ideal_for.length > 0 && (
+        <>
+          <Typography variant="h6" component="h3">
+            Who it's for
+          </Typography>
+          <Box component="ul" sx={{ mt: 0.5, mb: 2 }}>
+            {session.ideal_for.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </Box>
+        </>
+      )}
+      <Typography sx={{ mb: 3 }}>Length: {session.length_minutes} minutes</Typography>
+      <Button variant="contained" size="large" disabled={preview} onClick={() => flow.goTo(1)}>
+        Continue Booking
+      </Button>
+    </Paper>
+  );
+}
+
+function ConfirmationStep() {
+  const flow = useBookingFlow();
+  const auth = useAuth();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.focus();
+  }, []);
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 2, sm: 4 }, textAlign: "center" }}>
+      <CheckCircleIcon color="success" sx={{ fontSize: 56 }} aria-hidden="true" />
+      <Typography variant="h4" component="h2" gutterBottom tabIndex={-1} ref={heading}>
+        Session Booking Confirmed
+      </Typography>
+      {flow.bookingData && (
+        <Typography sx={{ mb: 1 }}>
+          {flow.bookingData.session_title} with {flow.bookingData.expert_name ?? "your expert"} on {shortDateTimeWithZone(flow.bookingData.scheduled_time)}
+        </Typography>
+      )}
+      <Typography sx={{ mb: 3 }}>Your expert will review your request and your answers. You can follow it on your dashboard.</Typography>
+      <Button variant="contained" component={RouterLink} to={`/creator-dashboard/${auth.user?.id ?? ""}`}>
+        Go to your dashboard
+      </Button>
+    </Paper>
+  );
+}
+
+function BookingWizard({ session, preview }: { session: Session; preview: boolean }) {
+  const flow = useBookingFlow();
+  const top = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // Not returned: newer browsers answer scrollIntoView with a promise, and an effect may return only a cleanup.
+    top.current?.scrollIntoView?.({ block: "start" });
+  }, [flow.step]);
+  return (
+    <Box ref={top}>
+      {preview && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          Preview mode: booking is disabled.
+        </Alert>
+      )}
+      <Typography component="h1" variant="overline" sx={{ fontSize: 14, color: "text.secondary" }}>
+        Book a session with {session.expert.name}
+      </Typography>
+      <ProgressMarkers preview={preview} />
+      <Box data-testid={`wizard-step-${flow.step}`}>
+        {flow.step === 0 && <DetailStep session={session} preview={preview} />}
+        {flow.step === 1 && (
+          <TimeStep
+            session={session}
+            preview={preview}
+            onBooked={(booking) => {
+              flow.update({ bookingId: booking.id, bookingData: booking, scheduledTime: booking.scheduled_time });
+              flow.goTo(2);
+            }}
+          />
+        )}
+        {flow.step === 2 &&
+          (flow.bookingData ? (
+            <PaymentStep
+              booking={flow.bookingData}
+              onPaid={() => {
+                flow.update({ paid: true });
+                flow.goTo(3);
+              }}
+              onStartOver={flow.clear}
+            />
+          ) : (
+            <Alert severity="error">No booking found</Alert>
+          ))}
+        {flow.step === 3 && (
+          <Box>
+            <Typography variant="h5" component="h2" gutterBottom>
+              Preparation
+            </Typography>
+            <Typography sx={{ mb: 2 }}>Help {session.expert.first_name ?? "your expert"} prepare: answer these three questions.</Typography>
+            <PrepAnswersForm
+              bookingId={flow.bookingId}
+              questions={prepQuestionsOf(flow.bookingData ?? session)}
+              onSubmitted={(booking) => {
+                flow.update({ bookingData: booking });
+                flow.goTo(4);
+              }}
+            />
+          </Box>
+        )}
+        {flow.step === 4 && <ConfirmationStep />}
+      </Box>
+      {flow.step < 2 && !preview && (
+        <Typography sx={{ mt: 3 }}>
+          <Link component={RouterLink} to={`/search`}>
+            Back to experts
+          </Link>
+        </Typography>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,126 @@
+import { useMemo, useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { DateTime } from "luxon";
+import { BOOKING_WINDOW_DAYS } from "@booking/contracts";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Typography from "@mui/material/Typography";
+import { api, ApiError, errorMessage } from "../shared/api-client.ts";
+import type { Availability, Booking, Session } from "../shared/api-types.ts";
+import { browserZone, clockTime, dayOf, longDate, zoneLabel } from "../shared/local-time.ts";
+import { MonthCalendar } from "../shared/month-calendar.tsx";
+import { BOOKINGS_KEY } from "../shared/query-client.ts";
+
+export const availabilityQuery = (sessionId: string) => ({
+  queryKey: ["availability", sessionId],
+  queryFn: ({ signal }: { signal: AbortSignal }) => api.get<Availability>(`/sessions/${sessionId}/availability`, { signal }),
+  staleTime: 0,
+});
+
+/** Bookable starts grouped by the calendar day they fall on in `zone`. */
+export function timesByDay(times: string[], zone: string): Map<string, string[]> {
+  const days = new Map<string, string[]>();
+  for (const t of times) {
+    const day = dayOf(t, zone);
+    days.set(day, [...(days.get(day) ?? []), t]);
+  }
+  return days;
+}
+
+/**
+ * Select Time: a Monday-first month (dates from today to 28 days ahead) and the bookable times of
+ * the chosen day, shown in the creator's own timezone. Continue creates the booking, which holds the time.
+ */
+export function TimeStep({ session, preview, onBooked }: { session: Session; preview: boolean; onBooked: (booking: Booking) => void }) {
+  const zone = browserZone();
+  const queryClient = useQueryClient();
+  const availability = useQuery(availabilityQuery(session.id));
+  const [day, setDay] = useState<string | null>(null);
+  const [time, setTime] = useState<string | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const today = DateTime.now().setZone(zone).toISODate()!;
+  const lastDay = DateTime.now().setZone(zone).plus({ days: BOOKING_WINDOW_DAYS }).toISODate()!;
+  const byDay = useMemo(() => timesByDay(availability.data?.times ?? [], zone), [availability.data, zone]);
+  const dayTimes = day ? (byDay.get(day) ?? []) : [];
+
+  const book = async () => {
+    setMessage(null);
+    if (!day || !time) {
+      setMessage("Please choose a date and time.");
+      return;
+    }
+    setBusy(true);
+    try {
+      const reply = await api.post<{ booking: Booking }>("/bookings", { session_id: session.id, scheduled_time: time });
+      void queryClient.invalidateQueries({ queryKey: BOOKINGS_KEY });
+      onBooked(reply.booking);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "slot_unavailable") {
+        setTime(null);
+        void availability.refetch();
+      }
+      setMessage(errorMessage(error));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Box>
+      <Typography variant="h5" component="h2" gutterBottom>
+        Select a time
+      </Typography>
+      <Typography sx={{ mb: 2 }} data-testid="creator-zone">
+        Times are shown in your timezone: <strong>{zoneLabel(zone)}</strong>
+      </Typography>
+      {availability.isPending ? (
+        <Typography role="status">Loading available times...</Typography>
+      ) : availability.isError ? (
+        <Alert severity="error">{errorMessage(availability.error)}</Alert>
+      ) : (
+        <Box sx={{ display: "grid", gap: 4, gridTemplateColumns: { xs: "1fr", md: "380px 1fr" } }}>
+          <MonthCalendar
+            today={today}
+            lastDay={lastDay}
+            selected={day}
+            onSelect={(d) => {
+              setDay(d);
+              setTime(null);
+              setMessage(null);
+            }}
+            isSelectable={(d) => d >= today && d <= lastDay && byDay.has(d)}
+          />
+          <Box>
+            {!day ? (
+              <Typography>{byDay.size ? "Choose a date to see the available times." : "No times are available in the next 28 days."}</Typography>
+            ) : (
+              <>
+                <Typography component="h3" sx={{ fontWeight: 700, mb: 1 }}>
+                  {longDate(`${day}T12:00:00`, zone)}
+                </Typography>
+                <Box role="group" aria-label="Available times" sx={{ display: "grid", gap: 1, gridTemplateColumns: "repeat(auto-fill, minmax(110px, 1fr))" }}>
+                  {dayTimes.map((t) => (
+                    <Button key={t} variant={time === t ? "contained" : "outlined"} aria-pressed={time === t} data-time={t} onClick={() => setTime(t)}>
+                      {clockTime(t, zone)}
+                    </Button>
+                  ))}
+                </Box>
+              </>
+            )}
+          </Box>
+        </Box>
+      )}
+      {message && (
+        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+          {message}
+        </Alert>
+      )}
+      <Box sx={{ mt: 3 }}>
+        <Button variant="contained" size="large" onClick={book} disabled={busy || preview}>
+          Continue
+        </Button>
+      </Box>
+    </Box>
+  );
+}

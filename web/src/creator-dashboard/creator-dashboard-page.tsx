@@ -1,0 +1,171 @@
+import { useState } from "react";
+import { Link as RouterLink } from "react-router-dom";
+import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import Alert from "@mui/material/Alert";
+import Avatar from "@mui/material/Avatar";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import CardContent from "@mui/material/CardContent";
+import Chip from "@mui/material/Chip";
+import Typography from "@mui/material/Typography";
+import { api, errorMessage } from "../shared/api-client.ts";
+import type { Booking } from "../shared/api-types.ts";
+import { bookingBadge, prepAnswered } from "../shared/booking-status.ts";
+import { CancelBookingButton } from "../shared/cancel-booking.tsx";
+import { useDocumentTitle } from "../shared/document-title.ts";
+import { LoadingScreen } from "../shared/guard.tsx";
+import { Page } from "../shared/layout.tsx";
+import { browserZone, shortDateTimeWithZone, zoneLabel } from "../shared/local-time.ts";
+import { BOOKINGS_KEY } from "../shared/query-client.ts";
+import { PrepAnswersForm } from "../booking/prep-answers-form.tsx";
+import { prepQuestionsOf } from "../booking/prep-answers.ts";
+import { initials } from "../experts/expert-card.tsx";
+
+export const creatorBookingsQuery = () =>
+  queryOptions({ queryKey: [...BOOKINGS_KEY, "creator"], queryFn: ({ signal }) => api.get<Booking[]>("/bookings/creator/me", { signal }), staleTime: 0 });
+
+function BookingCard({ booking }: { booking: Booking }) {
+  const queryClient = useQueryClient();
+  const [answering, setAnswering] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const badge = bookingBadge(booking.status, "creator");
+  const open = booking.status !== "cancelled" && booking.status !== "completed";
+  const canAnswer = ["pending", "more_info_requested", "time_proposed", "confirmed"].includes(booking.status);
+
+  const acceptTime = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      await api.patch(`/bookings/${booking.id}/status`, { status: "confirmed" });
+      await queryClient.invalidateQueries({ queryKey: BOOKINGS_KEY });
+    } catch (error) {
+      setFailure(errorMessage(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card component="article" variant="outlined" data-testid="creator-booking" data-booking-id={booking.id} aria-label={`${booking.session_title} with ${booking.expert_name ?? "your expert"}`}>
+      <CardContent sx={{ display: "grid", gap: 1.5 }}>
+        <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, flexWrap: "wrap" }}>
+          {booking.expert_image ? (
+            <Avatar src={booking.expert_image} alt="" />
+          ) : (
+            <Avatar sx={{ bgcolor: "primary.main" }} aria-hidden="true">
+              {initials(booking.expert_name ?? "?")}
+            </Avatar>
+          )}
+          <Box sx={{ flexGrow: 1 }}>
+            <Typography component="h2" variant="h6">
+              {booking.session_title}
+            </Typography>
+            <Typography color="text.secondary">with {booking.expert_name ?? "your expert"}</Typography>
+          </Box>
+          <Chip label={badge.label} color={badge.color} data-testid="booking-status" />
+        </Box>
+        <Typography data-testid="booking-time">
+          {booking.status === "time_proposed" ? "Proposed time: " : ""}
+          <strong>{shortDateTimeWithZone(booking.scheduled_time)}</strong>
+          {booking.status === "time_proposed" && booking.previous_time && <> (you asked for {shortDateTimeWithZone(booking.previous_time)})</>}
+        </Typography>
+        {booking.status === "pending" && (
+          <Typography variant="body2" color="text.secondary">
+            {booking.paid ? "Paid · awaiting the expert's confirmation" : "Awaiting payment"}
+          </Typography>
+        )}
+        {booking.status === "cancelled" && (
+          <Typography variant="body2" color="text.secondary">
+            Cancelled{booking.cancelled_by === "creator" ? " by you" : booking.cancelled_by === "expert" ? " by the expert" : booking.cancel_reason === "payment_timeout" ? " (not paid in time)" : ""}
+            {booking.paid || booking.payment_state === "refund_due" ? " · refund due" : ""}
+          </Typography>
+        )}
+        {booking.status === "more_info_requested" && (
+          <Alert severity="warning">
+            {booking.session.expertFirstName ?? "Your expert"} asked: {booking.info_request_note}
+          </Alert>
+        )}
+        {booking.status === "time_proposed" && (
+          <Alert severity="info">{booking.session.expertFirstName ?? "Your expert"} proposed another time. Accept it to confirm your session.</Alert>
+        )}
+        {failure && (
+          <Alert severity="error" role="alert">
+            {failure}
+          </Alert>
+        )}
+        <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap" }}>
+          {booking.status === "time_proposed" && (
+            <Button variant="contained" size="small" onClick={acceptTime} disabled={busy}>
+              Accept New Time
+            </Button>
+          )}
+          {canAnswer && (booking.status === "more_info_requested" || !prepAnswered(booking)) && !answering && (
+            <Button variant={booking.status === "more_info_requested" ? "contained" : "outlined"} size="small" onClick={() => setAnswering(true)}>
+              {booking.status === "more_info_requested" ? "Answer" : "Answer Preparation Questions"}
+            </Button>
+          )}
+          {booking.has_notes && (
+            <Button size="small" component={RouterLink} to={`/session-notes/${booking.id}`}>
+              View Notes
+            </Button>
+          )}
+          {(booking.status === "confirmed" || booking.status === "completed") && (
+            <Button size="small" component={RouterLink} to={`/session-details/${booking.id}`}>
+              Session Details
+            </Button>
+          )}
+          {open && <CancelBookingButton booking={booking} />}
+        </Box>
+        {answering && (
+          <Box sx={{ borderTop: 1, borderColor: "divider", pt: 2 }}>
+            <PrepAnswersForm
+              bookingId={booking.id}
+              questions={prepQuestionsOf(booking)}
+              initial={[booking.prep_response_1, booking.prep_response_2, booking.prep_response_3]}
+              submitLabel="Send Answers"
+              onSubmitted={() => {
+                setAnswering(false);
+                void queryClient.invalidateQueries({ queryKey: BOOKINGS_KEY });
+              }}
+            />
+          </Box>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+export function CreatorDashboardPage() {
+  useDocumentTitle("Your Bookings");
+  const bookings = useQuery(creatorBookingsQuery());
+  return (
+    <Page>
+      <Typography variant="h4" component="h1" gutterBottom>
+        Your Bookings
+      </Typography>
+      <Typography color="text.secondary" sx={{ mb: 3 }}>
+        Times are shown in {zoneLabel(browserZone())}.
+      </Typography>
+      {bookings.isPending ? (
+        <LoadingScreen />
+      ) : bookings.isError ? (
+        <Alert severity="error">Your bookings could not be loaded.</Alert>
+      ) : bookings.data.length === 0 ? (
+        <Box>
+          <Typography sx={{ mb: 2 }}>You have no bookings yet.</Typography>
+          <Button variant="contained" component={RouterLink} to="/search">
+            Find an expert
+          </Button>
+        </Box>
+      ) : (
+        <Box sx={{ display: "grid", gap: 2 }}>
+          {bookings.data.map((b) => (
+            <BookingCard key={b.id} booking={b} />
+          ))}
+        </Box>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,182 @@
+import { useState } from "react";
+import { Link as RouterLink, useNavigate } from "react-router-dom";
+import { useQueryClient } from "@tanstack/react-query";
+import Alert from "@mui/material/Alert";
+import Avatar from "@mui/material/Avatar";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Chip from "@mui/material/Chip";
+import Table from "@mui/material/Table";
+import TableBody from "@mui/material/TableBody";
+import TableCell from "@mui/material/TableCell";
+import TableContainer from "@mui/material/TableContainer";
+import TableHead from "@mui/material/TableHead";
+import TableRow from "@mui/material/TableRow";
+import Paper from "@mui/material/Paper";
+import Typography from "@mui/material/Typography";
+import useMediaQuery from "@mui/material/useMediaQuery";
+import { api, errorMessage } from "../shared/api-client.ts";
+import type { Booking } from "../shared/api-types.ts";
+import { useAuth } from "../shared/auth.tsx";
+import { bookingBadge } from "../shared/booking-status.ts";
+import { CancelBookingButton } from "../shared/cancel-booking.tsx";
+import { LoadingScreen } from "../shared/guard.tsx";
+import { browserZone, shortDateTimeWithZone } from "../shared/local-time.ts";
+import { BOOKINGS_KEY } from "../shared/query-client.ts";
+import { initials } from "../experts/expert-card.tsx";
+import { useExpertBookings, useSchedule } from "./dashboard-queries.ts";
+
+function BookingActions({ booking }: { booking: Booking }) {
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const ended = Date.parse(booking.scheduled_time) + booking.length_minutes * 60_000 <= Date.now();
+  const complete = async () => {
+    try {
+      await api.patch(`/bookings/${booking.id}/status`, { status: "completed" });
+      await queryClient.invalidateQueries({ queryKey: BOOKINGS_KEY });
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  };
+  const link = (to: string, label: string) => (
+    <Button size="small" component={RouterLink} to={to} aria-label={`${label}: ${booking.session_title} with ${booking.creator_name ?? "creator"}`}>
+      {label}
+    </Button>
+  );
+  return (
+    <Box sx={{ display: "flex", flexWrap: "wrap", gap: 0.5 }}>
+      {(booking.status === "pending" || booking.status === "time_proposed" || booking.status === "more_info_requested") && (
+        <>
+          {link(`/manage-booking/${booking.id}`, "Review Booking")}
+          <CancelBookingButton booking={booking} />
+        </>
+      )}
+      {booking.status === "confirmed" && (
+        <>
+          {link(`/session-details/${booking.id}`, "Session Details")}
+          {booking.has_notes ? link(`/session-notes/${booking.id}`, "View Notes") : link(`/add-session-notes/${booking.id}`, "Add Notes")}
+          {ended && (
+            <Button size="small" onClick={complete}>
+              Mark Complete
+            </Button>
+          )}
+          <CancelBookingButton booking={booking} />
+        </>
+      )}
+      {booking.status === "completed" && (booking.has_notes ? link(`/session-notes/${booking.id}`, "View Notes") : link(`/add-session-notes/${booking.id}`, "Add Notes"))}
+      {error && (
+        <Typography role="alert" color="error" variant="body2">
+          {error}
+        </Typography>
+      )}
+    </Box>
+  );
+}
+
+function BookingTime({ booking, zone }: { booking: Booking; zone: string }) {
+  return (
+    <>
+      {shortDateTimeWithZone(booking.scheduled_time, zone)}
+      {booking.status === "time_proposed" && (
+        <Typography variant="body2" color="text.secondary">
+          Proposed, awaiting the creator
+        </Typography>
+      )}
+      {booking.status === "pending" && !booking.paid && (
+        <Typography variant="body2" color="text.secondary">
+          Awaiting payment
+        </Typography>
+      )}
+    </>
+  );
+}
+
+function CreatorName({ booking }: { booking: Booking }) {
+  return (
+    <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
+      <Avatar sx={{ width: 32, height: 32, fontSize: 14, bgcolor: "secondary.main" }} aria-hidden="true">
+        {initials(booking.creator_name ?? "?")}
+      </Avatar>
+      {booking.creator_name ?? "Creator"}
+    </Box>
+  );
+}
+
+export function BookingsTab() {
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const bookings = useExpertBookings();
+  const schedule = useSchedule(auth.user?.expert_id ?? null);
+  const zone = schedule.data?.timezone ?? browserZone();
+  const phone = useMediaQuery("(max-width:599px)");
+  if (bookings.isPending) return <LoadingScreen />;
+  if (bookings.isError) return <Alert severity="error">Your bookings could not be loaded.</Alert>;
+  const newRequest = bookings.data.find((b) => b.status === "pending" && b.paid);
+  return (
+    <Box>
+      {newRequest && (
+        <Alert severity="info" sx={{ mb: 2 }} action={<Button color="inherit" onClick={() => navigate(`/manage-booking/${newRequest.id}`)}>View Request</Button>}>
+          You have a new session request from {newRequest.creator_name ?? "a creator"}.
+        </Alert>
+      )}
+      {bookings.data.length === 0 ? (
+        <Typography>Your bookings will appear here once creators book your sessions.</Typography>
+      ) : phone ? (
+        <Box component="ul" aria-label="Your bookings" sx={{ listStyle: "none", p: 0, m: 0, display: "grid", gap: 2 }}>
+          {bookings.data.map((b) => {
+            const badge = bookingBadge(b.status, "expert");
+            return (
+              <Paper component="li" variant="outlined" key={b.id} data-testid="expert-booking" data-booking-id={b.id} sx={{ p: 2, display: "grid", gap: 1 }}>
+                <Box sx={{ display: "flex", justifyContent: "space-between", alignItems: "center", gap: 1 }}>
+                  <CreatorName booking={b} />
+                  <Chip size="small" label={badge.label} color={badge.color} data-testid="booking-status" />
+                </Box>
+                <Typography sx={{ fontWeight: 600 }}>{b.session_title}</Typography>
+                <Box data-testid="booking-time">
+                  <BookingTime booking={b} zone={zone} />
+                </Box>
+                <BookingActions booking={b} />
+              </Paper>
+            );
+          })}
+        </Box>
+      ) : (
+        <TableContainer>
+          <Table aria-label="Your bookings">
+            <TableHead>
+              <TableRow>
+                <TableCell>Creator</TableCell>
+                <TableCell>Session</TableCell>
+                <TableCell>Time</TableCell>
+                <TableCell>Status</TableCell>
+                <TableCell>Actions</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {bookings.data.map((b) => {
+                const badge = bookingBadge(b.status, "expert");
+                return (
+                  <TableRow key={b.id} data-testid="expert-booking" data-booking-id={b.id}>
+                    <TableCell>
+                      <CreatorName booking={b} />
+                    </TableCell>
+                    <TableCell>{b.session_title}</TableCell>
+                    <TableCell data-testid="booking-time">
+                      <BookingTime booking={b} zone={zone} />
+                    </TableCell>
+                    <TableCell>
+                      <Chip size="small" label={badge.label} color={badge.color} data-testid="booking-status" />
+                    </TableCell>
+                    <TableCell>
+                      <BookingActions booking={b} />
+                    </TableCell>
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
+    </Box>
+  );
+}

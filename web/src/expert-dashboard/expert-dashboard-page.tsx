@@ -1,0 +1,60 @@
+import { Link as RouterLink, Navigate, useParams } from "react-router-dom";
+import Box from "@mui/material/Box";
+import Tab from "@mui/material/Tab";
+import Tabs from "@mui/material/Tabs";
+import Typography from "@mui/material/Typography";
+import { useAuth } from "../shared/auth.tsx";
+import { useDocumentTitle } from "../shared/document-title.ts";
+import { useFlags } from "../shared/flags.ts";
+import { Page } from "../shared/layout.tsx";
+import { AccountTab } from "./account-tab.tsx";
+import { BookingsTab } from "./bookings-tab.tsx";
+import { PaymentsTab } from "./payments-tab.tsx";
+import { ProfileTab } from "./profile-tab.tsx";
+import { ScheduleTab } from "./schedule-tab.tsx";
+import { SessionsTab } from "./sessions-tab.tsx";
+
+type TabName = "bookings" | "payments" | "sessions" | "slots" | "profile" | "account";
+
+const TABS: { name: TabName; label: string; title: string; segment: string }[] = [
+  { name: "bookings", label: "Bookings", title: "Your Bookings", segment: "bookings" },
+  { name: "payments", label: "Payments", title: "Your Payments", segment: "payments" },
+  { name: "sessions", label: "Sessions", title: "Your Sessions", segment: "" },
+  { name: "slots", label: "Schedule", title: "Your Schedule", segment: "slots" },
+  { name: "profile", label: "Profile", title: "Your Profile", segment: "profile" },
+  { name: "account", label: "Account", title: "Your Account", segment: "account" },
+];
+
+export function ExpertDashboardPage() {
+  const { id = "", tab } = useParams();
+  const flags = useFlags();
+  const auth = useAuth();
+  const shown = TABS.filter(
+    (t) => (t.name !== "bookings" || flags.showBookingsTab) && (t.name !== "payments" || flags.showPaymentsTab) && (t.name !== "account" || flags.showAccountTab),
+  );
+  const current = shown.find((t) => (tab ?? "") === t.segment || tab === t.name);
+  useDocumentTitle(current?.title ?? "Expert dashboard");
+  if (!current) return <Navigate to={`/expert-dashboard/${id}`} replace />;
+  const expertId = auth.user?.expert_id ?? null;
+
+  return (
+    <Page>
+      <Box sx={{ borderBottom: 1, borderColor: "divider", mb: 3 }}>
+        <Tabs value={current.name} variant="scrollable" scrollButtons="auto" allowScrollButtonsMobile aria-label="Dashboard sections">
+          {shown.map((t) => (
+            <Tab key={t.name} value={t.name} label={t.label} component={RouterLink} to={`/expert-dashboard/${id}${t.segment ? `/${t.segment}` : ""}`} />
+          ))}
+        </Tabs>
+      </Box>
+      <Typography variant="h4" component="h1" gutterBottom>
+        {current.title}
+      </Typography>
+      {current.name === "bookings" && <BookingsTab />}
+      {current.name === "payments" && <PaymentsTab />}
+      {current.name === "sessions" && <SessionsTab expertId={expertId} />}
+      {current.name === "slots" && <ScheduleTab expertId={expertId} />}
+      {current.name === "profile" && <ProfileTab />}
+      {current.name === "account" && <AccountTab />}
+    </Page>
+  );
+}

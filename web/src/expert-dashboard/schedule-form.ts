@@ -1,0 +1,40 @@
+import { DateTime } from "luxon";
+import { DEFAULT_NEW_SLOT, SLOT_OPTIONS_PER_DAY, SLOT_STEP_MINUTES, WEEKDAYS, minutesOfDay } from "@booking/contracts";
+import type { WeeklySlot } from "../shared/api-types.ts";
+
+/** The 48 half-hour times of a day, "00:00" to "23:30". */
+export const TIME_OPTIONS: string[] = Array.from({ length: SLOT_OPTIONS_PER_DAY }, (_, i) => {
+  const m = i * SLOT_STEP_MINUTES;
+  return `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
+});
+
+/** "09:30" -> "9:30 AM". */
+export function timeLabel(hhmm: string): string {
+  return DateTime.fromFormat(hhmm, "HH:mm").toFormat("h:mm a");
+}
+
+/** End options: only the times after the start. */
+export const endOptions = (start: string) => TIME_OPTIONS.filter((t) => minutesOfDay(t) > minutesOfDay(start));
+
+export const WEEKDAY_OPTIONS = WEEKDAYS.map((d) => ({ value: d, label: d[0]!.toUpperCase() + d.slice(1) }));
+
+export const newSlot = (): WeeklySlot => ({ ...DEFAULT_NEW_SLOT });
+
+export const END_BEFORE_START = "End time must be after start time";
+
+/** Per slot: the message of its problem, if any. Save all is disabled while any slot has one. */
+export function slotErrors(slots: WeeklySlot[]): (string | null)[] {
+  return slots.map((s) => (minutesOfDay(s.end_local) <= minutesOfDay(s.start_local) ? END_BEFORE_START : null));
+}
+
+/** Every zone the browser knows, each with its current offset, sorted by offset. */
+export function timezoneOptions(now = DateTime.now()): { zone: string; label: string; offset: number }[] {
+  const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : ["UTC"];
+  const all = zones.includes("UTC") ? zones : ["UTC", ...zones];
+  return all
+    .map((zone) => {
+      const at = now.setZone(zone);
+      return { zone, label: `(UTC${at.toFormat("ZZ")}) ${zone}`, offset: at.offset };
+    })
+    .sort((a, b) => a.offset - b.offset || a.zone.localeCompare(b.zone));
+}

@@ -1,0 +1,128 @@
+import { useMemo, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import Alert from "@mui/material/Alert";
+import Autocomplete from "@mui/material/Autocomplete";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import AddIcon from "@mui/icons-material/Add";
+import { ApiError, api } from "../shared/api-client.ts";
+import type { Schedule, WeeklySlot } from "../shared/api-types.ts";
+import { LoadingScreen } from "../shared/guard.tsx";
+import { browserZone } from "../shared/local-time.ts";
+import { useTimedNotice } from "../shared/timed-notices.ts";
+import { useSchedule } from "./dashboard-queries.ts";
+import { endOptions, newSlot, slotErrors, TIME_OPTIONS, timeLabel, timezoneOptions, WEEKDAY_OPTIONS } from "./schedule-form.ts";
+
+export function ScheduleTab({ expertId }: { expertId: string | null }) {
+  const schedule = useSchedule(expertId);
+  if (!expertId) return <Typography>Complete your Expert Profile to unlock schedule creation.</Typography>;
+  if (schedule.isPending) return <LoadingScreen />;
+  if (schedule.isError) return <Alert severity="error">Failed to load schedule</Alert>;
+  return <ScheduleEditor expertId={expertId} schedule={schedule.data} />;
+}
+
+export function ScheduleEditor({ expertId, schedule }: { expertId: string; schedule: Schedule }) {
+  const queryClient = useQueryClient();
+  const zones = useMemo(() => timezoneOptions(), []);
+  const [timezone, setTimezone] = useState(schedule.timezone ?? browserZone());
+  const [slots, setSlots] = useState<WeeklySlot[]>(schedule.slots.length ? schedule.slots : [newSlot()]);
+  const [notice, setNotice] = useTimedNotice<{ kind: "success" | "error"; text: string }>();
+  const [busy, setBusy] = useState(false);
+  const errors = slotErrors(slots);
+  const invalid = errors.some(Boolean) || !timezone;
+  const zoneOption = zones.find((z) => z.zone === timezone) ?? null;
+
+  const update = (i: number, change: Partial<WeeklySlot>) => setSlots((all) => all.map((s, j) => (j === i ? { ...s, ...change } : s)));
+
+  const save = async () => {
+    setBusy(true);
+    try {
+      await api.post(`/experts/${expertId}/schedule`, { timezone, slots });
+      setNotice({ kind: "success", text: "Schedule saved successfully!" });
+      void queryClient.invalidateQueries({ queryKey: ["schedule", expertId] });
+      void queryClient.invalidateQueries({ queryKey: ["availability"] });
+    } catch (error) {
+      setNotice({ kind: "error", text: error instanceof ApiError && error.status > 0 ? error.message : "Failed to save schedule" });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Box sx={{ display: "grid", gap: 2, maxWidth: 760 }}>
+      {notice && (
+        <Alert severity={notice.kind} role={notice.kind === "error" ? "alert" : "status"}>
+          {notice.text}
+        </Alert>
+      )}
+      <Autocomplete
+        options={zones}
+        value={zoneOption}
+        onChange={(_e, option) => option && setTimezone(option.zone)}
+        getOptionLabel={(o) => o.label}
+        isOptionEqualToValue={(a, b) => a.zone === b.zone}
+        renderInput={(params) => <TextField {...params} label="Timezone" />}
+        sx={{ maxWidth: 480 }}
+      />
+      <Typography variant="h6" component="h2">
+        Weekly availability
+      </Typography>
+      {slots.map((slot, i) => (
+        <Box component="fieldset" key={i} data-testid="schedule-slot" sx={{ border: 1, borderColor: errors[i] ? "error.main" : "divider", borderRadius: 2, p: 2, m: 0 }}>
+          <legend className="visually-hidden">Slot {i + 1}</legend>
+          <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "1.3fr 1fr 1fr auto" }, alignItems: "start" }}>
+            <TextField select label="Day" value={slot.weekday} onChange={(e) => update(i, { weekday: e.target.value as WeeklySlot["weekday"] })} slotProps={{ select: { native: true } }}>
+              {WEEKDAY_OPTIONS.map((d) => (
+                <option key={d.value} value={d.value}>
+                  {d.label}
+                </option>
+              ))}
+            </TextField>
+            <TextField select label="Start" value={slot.start_local} onChange={(e) => update(i, { start_local: e.target.value })} slotProps={{ select: { native: true } }}>
+              {TIME_OPTIONS.map((t) => (
+                <option key={t} value={t}>
+                  {timeLabel(t)}
+                </option>
+              ))}
+            </TextField>
+            <TextField
+              select
+              label="End"
+              value={slot.end_local}
+              onChange={(e) => update(i, { end_local: e.target.value })}
+              slotProps={{ select: { native: true } }}
+              error={!!errors[i]}
+              helperText={errors[i] ?? undefined}
+            >
+              {errors[i] && (
+                <option value={slot.end_local} disabled>
+                  {timeLabel(slot.end_local)}
+                </option>
+              )}
+              {endOptions(slot.start_local).map((t) => (
+                <option key={t} value={t}>
+                  {timeLabel(t)}
+                </option>
+              ))}
+            </TextField>
+            {slots.length > 1 && (
+              <Button color="error" onClick={() => setSlots((all) => all.filter((_, j) => j !== i))} aria-label={`Remove slot ${i + 1}`} sx={{ mt: 1 }}>
+                Remove
+              </Button>
+            )}
+          </Box>
+        </Box>
+      ))}
+      <Box sx={{ display: "flex", gap: 2, flexWrap: "wrap" }}>
+        <Button variant="outlined" startIcon={<AddIcon />} onClick={() => setSlots((all) => [...all, newSlot()])}>
+          Add New Slot
+        </Button>
+        <Button variant="contained" onClick={save} disabled={invalid || busy}>
+          Save all
+        </Button>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,68 @@
+import { Link as RouterLink } from "react-router-dom";
+import { useQueryClient } from "@tanstack/react-query";
+import Avatar from "@mui/material/Avatar";
+import Box from "@mui/material/Box";
+import Card from "@mui/material/Card";
+import CardContent from "@mui/material/CardContent";
+import Link from "@mui/material/Link";
+import Typography from "@mui/material/Typography";
+import StarIcon from "@mui/icons-material/Star";
+import VerifiedIcon from "@mui/icons-material/Verified";
+import type { ExpertListItem } from "../shared/api-types.ts";
+import { expertDetailQuery } from "./expert-queries.ts";
+
+export function initials(name: string): string {
+  return name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((w) => w[0]!.toUpperCase())
+    .join("");
+}
+
+export function ExpertCard({ expert }: { expert: ExpertListItem }) {
+  const queryClient = useQueryClient();
+  const prefetch = () => void queryClient.prefetchQuery(expertDetailQuery(expert.slug));
+  return (
+    <Card
+      component="article"
+      variant="outlined"
+      onMouseEnter={prefetch}
+      onFocusCapture={prefetch}
+      data-testid="expert-card"
+      sx={{ position: "relative", height: "100%", display: "flex", flexDirection: "column", "&:hover .view-profile, &:focus-within .view-profile": { opacity: 1 } }}
+    >
+      <Box sx={{ position: "relative", aspectRatio: "4 / 3", bgcolor: "#ede7f6", display: "grid", placeItems: "center" }}>
+        {expert.image ? (
+          <Box component="img" src={expert.image} alt={`Photo of ${expert.name}`} sx={{ width: "100%", height: "100%", objectFit: "cover" }} />
+        ) : (
+          <Avatar sx={{ width: 88, height: 88, bgcolor: "primary.main", fontSize: 32 }} aria-hidden="true">
+            {initials(expert.name)}
+          </Avatar>
+        )}
+        <Box className="view-profile" aria-hidden="true" sx={{ position: "absolute", inset: 0, bgcolor: "rgba(40, 20, 90, 0.72)", color: "#fff", display: "grid", placeItems: "center", opacity: 0, transition: "opacity 200ms", fontWeight: 700 }}>
+          View Profile
+        </Box>
+      </Box>
+      <CardContent sx={{ flexGrow: 1 }}>
+        <Box sx={{ display: "flex", alignItems: "center", gap: 0.5 }}>
+          <Typography component="h2" variant="h6" sx={{ lineHeight: 1.3 }}>
+            {/* The whole card is the link (stretched over it). */}
+            <Link component={RouterLink} to={`/expert-profile/${expert.slug}`} underline="hover" color="inherit" aria-label={`View Profile of ${expert.name}`} sx={{ "&::after": { content: '""', position: "absolute", inset: 0 } }}>
+              {expert.name}
+            </Link>
+          </Typography>
+          {expert.verified && <VerifiedIcon color="primary" fontSize="small" titleAccess="Verified" />}
+        </Box>
+        <Typography color="text.secondary">{expert.role}</Typography>
+        <Box sx={{ display: "flex", justifyContent: "space-between", mt: 1.5 }}>
+          <Typography sx={{ fontWeight: 700 }}>{expert.startingprice === null ? "No sessions yet" : `$${expert.startingprice} per session`}</Typography>
+          <Typography sx={{ display: "inline-flex", alignItems: "center", gap: 0.25 }} aria-label={expert.rating === null ? "Not rated yet" : `Rated ${expert.rating} out of 5`}>
+            <StarIcon fontSize="small" sx={{ color: "#8a5a00" }} aria-hidden="true" />
+            {expert.rating === null ? "New" : expert.rating.toFixed(1)}
+          </Typography>
+        </Box>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,201 @@
+import { useState } from "react";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import CardContent from "@mui/material/CardContent";
+import Chip from "@mui/material/Chip";
+import Container from "@mui/material/Container";
+import Typography from "@mui/material/Typography";
+import VerifiedIcon from "@mui/icons-material/Verified";
+import { useDocumentTitle } from "../shared/document-title.ts";
+import { Page } from "../shared/layout.tsx";
+import { initials } from "../experts/expert-card.tsx";
+import { BENEFITS, CREATOR_CHALLENGES, FAQ, SAMPLE_EXPERTS } from "./landing-content.ts";
+
+/** Every call to action opens the early-access page in a new tab. */
+function CallToAction({ label }: { label: string }) {
+  const href = `${typeof window === "undefined" ? "" : window.location.origin}/early-access`;
+  return (
+    <Box sx={{ textAlign: "center", my: 5 }}>
+      <Button variant="contained" size="large" href={href} target="_blank" rel="noopener noreferrer" sx={{ px: 5, py: 1.5, fontSize: 18, borderRadius: 8 }}>
+        {label}
+        <span className="visually-hidden"> (opens in a new tab)</span>
+      </Button>
+    </Box>
+  );
+}
+
+function SampleExperts() {
+  return (
+    <Box
+      component="ul"
+      aria-label="Sample experts"
+      sx={{
+        listStyle: "none",
+        p: 0,
+        m: 0,
+        display: "flex",
+        flexDirection: { xs: "column", md: "row" },
+        alignItems: "center",
+        justifyContent: "center",
+        gap: { xs: 2, md: 0 },
+        py: { md: 4 },
+      }}
+    >
+      {SAMPLE_EXPERTS.map((e, i) => (
+        <Box
+          component="li"
+          key={e.name}
+          data-testid="sample-expert"
+          sx={{
+            width: { xs: "100%", sm: 320, md: 280 },
+            mx: { md: -2 },
+            zIndex: i === 1 ? 2 : 1,
+            transform: { xs: "none", md: `rotate(${(i - 1) * 7}deg) translateY(${i === 1 ? -12 : 12}px)` },
+            transition: "transform 300ms",
+            "&:hover": { transform: { md: "rotate(0deg) translateY(-16px)" }, zIndex: 3 },
+          }}
+        >
+          <Card elevation={6} sx={{ borderRadius: 4 }}>
+            <Box aria-hidden="true" sx={{ height: 150, background: `linear-gradient(135deg, ${e.colors[0]}, ${e.colors[1]})`, display: "grid", placeItems: "center", color: "#fff", fontSize: 48, fontWeight: 800 }}>
+              {initials(e.name)}
+            </Box>
+            <CardContent>
+              <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
+                <Typography component="h3" variant="h6">
+                  {e.name}
+                </Typography>
+                <Chip size="small" icon={<VerifiedIcon />} label="Verified" color="primary" />
+              </Box>
+              <Typography color="text.secondary" sx={{ mb: 1 }}>
+                {e.title}
+              </Typography>
+              <Box sx={{ display: "flex", flexWrap: "wrap", gap: 0.5 }}>
+                {e.tags.map((t) => (
+                  <Chip key={t} size="small" label={t} variant="outlined" />
+                ))}
+              </Box>
+            </CardContent>
+          </Card>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+function ChallengeCloud() {
+  const rows = [CREATOR_CHALLENGES.slice(0, 11), CREATOR_CHALLENGES.slice(11, 22), CREATOR_CHALLENGES.slice(22)];
+  return (
+    <Box component="section" aria-labelledby="challenges-heading" sx={{ py: 5, bgcolor: "#f3effa", overflow: "hidden" }}>
+      <Typography id="challenges-heading" variant="h4" component="h2" align="center" sx={{ mb: 3, px: 2 }}>
+        Whatever you are working on
+      </Typography>
+      {/* The full list for assistive technology; the moving rows are decoration. */}
+      <ul className="visually-hidden">
+        {CREATOR_CHALLENGES.map((c) => (
+          <li key={c}>{c}</li>
+        ))}
+      </ul>
+      <Box aria-hidden="true" sx={{ display: "grid", gap: 1.5 }}>
+        {rows.map((row, i) => (
+          <Box key={i} sx={{ display: "flex", width: "max-content", gap: 1.5, animation: `challenge-scroll ${40 + i * 8}s linear infinite`, animationDirection: i % 2 ? "reverse" : "normal", "@media (prefers-reduced-motion: reduce)": { animation: "none", flexWrap: "wrap", width: "auto", justifyContent: "center" } }}>
+            {[...row, ...row].map((c, j) => (
+              <Box key={`${c}-${j}`} data-testid={j < row.length ? "challenge" : undefined} sx={{ px: 2, py: 1, borderRadius: 6, bgcolor: "#fff", border: 1, borderColor: "#d1c4e9", whiteSpace: "nowrap", fontWeight: 600, color: "#311b92" }}>
+                {c}
+              </Box>
+            ))}
+          </Box>
+        ))}
+      </Box>
+    </Box>
+  );
+}
+
+function Faq() {
+  const [open, setOpen] = useState<number | null>(0);
+  return (
+    <Box component="section" aria-labelledby="faq-heading" sx={{ maxWidth: 820, mx: "auto" }}>
+      <Typography id="faq-heading" variant="h4" component="h2" align="center" sx={{ mb: 3 }}>
+        Frequently asked questions
+      </Typography>
+      {FAQ.map((item, i) => {
+        const expanded = open === i;
+        return (
+          <Box key={item.q} sx={{ borderBottom: 1, borderColor: "divider" }} data-testid="faq-item">
+            <Typography component="h3" sx={{ m: 0 }}>
+              <Box
+                component="button"
+                type="button"
+                id={`faq-q-${i}`}
+                aria-expanded={expanded}
+                aria-controls={`faq-a-${i}`}
+                onClick={() => setOpen(expanded ? null : i)}
+                sx={{ all: "unset", boxSizing: "border-box", cursor: "pointer", width: "100%", display: "flex", justifyContent: "space-between", gap: 2, py: 2, px: 1, fontWeight: 700, fontSize: 18, "&:focus-visible": { outline: "3px solid #ff9800" } }}
+              >
+                {item.q}
+                <Box component="span" aria-hidden="true" sx={{ fontSize: 24, lineHeight: 1, color: "primary.main" }}>
+                  {expanded ? "−" : "+"}
+                </Box>
+              </Box>
+            </Typography>
+            <Box
+              id={`faq-a-${i}`}
+              role="region"
+              aria-labelledby={`faq-q-${i}`}
+              sx={{ overflow: "hidden", maxHeight: expanded ? "24rem" : 0, visibility: expanded ? "visible" : "hidden", transition: `max-height 300ms ease, visibility 0s linear ${expanded ? "0s" : "300ms"}`, px: 1 }}
+            >
+              <Typography sx={{ pb: 2 }}>{item.a}</Typography>
+            </Box>
+          </Box>
+        );
+      })}
+    </Box>
+  );
+}
+
+export function LandingPage() {
+  useDocumentTitle(null);
+  return (
+    <Page wide>
+      <Box component="section" aria-labelledby="hero-heading" sx={{ background: "linear-gradient(180deg, #ede7f6 0%, #fafafc 100%)", pt: { xs: 5, md: 8 }, pb: 4 }}>
+        <Container sx={{ textAlign: "center" }}>
+          <Typography id="hero-heading" variant="h2" component="h1" sx={{ fontWeight: 800, fontSize: { xs: 34, sm: 48, md: 60 }, maxWidth: 900, mx: "auto" }}>
+            We make it easy for creators to reach the right experts, on demand
+          </Typography>
+          <Typography sx={{ fontSize: { xs: 18, md: 22 }, maxWidth: 760, mx: "auto", mt: 2, mb: 4 }}>
+            Reach more fans, unlock new revenue streams, land brand deals and streamline your business with one-to-one sessions from vetted professionals.
+          </Typography>
+          <SampleExperts />
+          <CallToAction label="Explore our network" />
+        </Container>
+      </Box>
+      <ChallengeCloud />
+      <Container component="section" aria-labelledby="network-heading" sx={{ py: 6 }}>
+        <Typography id="network-heading" variant="h4" component="h2" align="center" sx={{ mb: 1 }}>
+          A network of trusted professionals
+        </Typography>
+        <Typography align="center" sx={{ mb: 4, maxWidth: 700, mx: "auto" }}>
+          Vetted experts who know the creator economy, matched to what you need next.
+        </Typography>
+        <Box component="ul" sx={{ listStyle: "none", p: 0, m: 0, display: "grid", gap: 3, gridTemplateColumns: { xs: "1fr", md: "repeat(3, 1fr)" } }}>
+          {BENEFITS.map((b, i) => (
+            <Card component="li" key={b.title} variant="outlined" sx={{ borderRadius: 4 }} data-testid="benefit">
+              <CardContent>
+                <Typography aria-hidden="true" sx={{ fontSize: 32, fontWeight: 800, color: "primary.main" }}>
+                  {i + 1}
+                </Typography>
+                <Typography component="h3" variant="h6" gutterBottom>
+                  {b.title}
+                </Typography>
+                <Typography>{b.text}</Typography>
+              </CardContent>
+            </Card>
+          ))}
+        </Box>
+        <CallToAction label="Find your perfect match" />
+        <Faq />
+        <CallToAction label="Get expert support quickly" />
+      </Container>
+    </Page>
+  );
+}

@@ -1,0 +1,303 @@
+import { useMemo, useState } from "react";
+import { Link as RouterLink, useParams } from "react-router-dom";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { DateTime } from "luxon";
+import { BOOKING_WINDOW_DAYS, PROPOSED_TIME_FIRST, PROPOSED_TIME_LAST, SLOT_STEP_MINUTES, minutesOfDay } from "@booking/contracts";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Chip from "@mui/material/Chip";
+import Link from "@mui/material/Link";
+import Paper from "@mui/material/Paper";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import { api, errorMessage } from "../shared/api-client.ts";
+import type { Booking, Schedule } from "../shared/api-types.ts";
+import { useAuth } from "../shared/auth.tsx";
+import { bookingBadge } from "../shared/booking-status.ts";
+import { useDocumentTitle } from "../shared/document-title.ts";
+import { LoadingScreen } from "../shared/guard.tsx";
+import { Page } from "../shared/layout.tsx";
+import { browserZone, clockTime, dayOf, longDate, shortDateTimeWithZone, zoneLabel } from "../shared/local-time.ts";
+import { MonthCalendar } from "../shared/month-calendar.tsx";
+import { BOOKINGS_KEY } from "../shared/query-client.ts";
+import { prepQuestionsOf } from "../booking/prep-answers.ts";
+import { scheduleQuery } from "../expert-dashboard/dashboard-queries.ts";
+
+type ManageStep = "detail" | "time" | "confirmation" | "proposed" | "more-info" | "more-info-confirmation";
+
+export const bookingQuery = (bookingId: string) => ({
+  queryKey: [...BOOKINGS_KEY, "detail", bookingId],
+  queryFn: ({ signal }: { signal: AbortSignal }) => api.get<Booking>(`/bookings/${bookingId}`, { signal }),
+  staleTime: 0,
+  retry: false,
+});
+
+/** The expert's proposable starts of one day: 9:00 AM to 5:30 PM half-hourly in their zone, free and in the window. */
+export function proposableTimes(day: string, zone: string, booking: Pick<Booking, "id" | "scheduled_time" | "length_minutes">, booked: Schedule["booked"], now: DateTime = DateTime.now()): string[] {
+  const out: string[] = [];
+  const windowEnd = now.plus({ days: BOOKING_WINDOW_DAYS });
+  const others = booked.filter((p) => Date.parse(p.scheduled_time) !== Date.parse(booking.scheduled_time));
+  for (let m = minutesOfDay(PROPOSED_TIME_FIRST); m <= minutesOfDay(PROPOSED_TIME_LAST); m += SLOT_STEP_MINUTES) {
+    const at = DateTime.fromISO(day, { zone }).set({ hour: Math.floor(m / 60), minute: m % 60 });
+    if (at.hour * 60 + at.minute !== m) continue; // a wall time skipped by a DST change
+    if (at < now || at > windowEnd) continue;
+    const start = at.toMillis();
+    const end = start + booking.length_minutes * 60_000;
+    if (others.some((p) => start < Date.parse(p.scheduled_time) + p.length_minutes * 60_000 && Date.parse(p.scheduled_time) < end)) continue;
+    out.push(at.toUTC().toISO()!);
+  }
+  return out;
+}
+
+export function ManageBookingPage() {
+  const { bookingId = "" } = useParams();
+  const booking = useQuery(bookingQuery(bookingId));
+  useDocumentTitle("Review Booking");
+  return (
+    <Page>
+      {booking.isPending ? (
+        <LoadingScreen />
+      ) : booking.isError ? (
+        <Alert severity="error">Error loading booking: {errorMessage(booking.error)}</Alert>
+      ) : (
+        <ManageBooking booking={booking.data} />
+      )}
+    </Page>
+  );
+}
+
+function BackToDashboard({ label = "Back" }: { label?: string }) {
+  const auth = useAuth();
+  return (
+    <Link component={RouterLink} to={`/expert-dashboard/${auth.user?.id ?? ""}/bookings`}>
+      {label}
+    </Link>
+  );
+}
+
+function ManageBooking({ booking }: { booking: Booking }) {
+  const schedule = useQuery(scheduleQuery(booking.expert_id));
+  if (schedule.isPending) return <LoadingScreen />;
+  return <ManageBookingSteps booking={booking} schedule={schedule.data ?? null} />;
+}
+
+function ManageBookingSteps({ booking, schedule }: { booking: Booking; schedule: Schedule | null }) {
+  const queryClient = useQueryClient();
+  const zone = schedule?.timezone ?? browserZone();
+  const [step, setStep] = useState<ManageStep>("detail");
+  const [day, setDay] = useState<string>(() => dayOf(booking.scheduled_time, zone));
+  const [time, setTime] = useState<string | null>(booking.scheduled_time);
+  const [note, setNote] = useState("");
+  const [noteError, setNoteError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<Booking | null>(null);
+  const questions = prepQuestionsOf(booking);
+  const answers = [booking.prep_response_1, booking.prep_response_2, booking.prep_response_3];
+  const badge = bookingBadge(booking.status, "expert");
+  const decidable = booking.status === "pending" || booking.status === "more_info_requested";
+
+  const today = DateTime.now().setZone(zone).toISODate()!;
+  const lastDay = DateTime.now().setZone(zone).plus({ days: BOOKING_WINDOW_DAYS }).toISODate()!;
+  const times = useMemo(() => {
+    const list = proposableTimes(day, zone, booking, schedule?.booked ?? []);
+    // The requested time is always offered, even outside 9:00 to 5:30.
+    if (dayOf(booking.scheduled_time, zone) === day && !list.some((t) => Date.parse(t) === Date.parse(booking.scheduled_time))) list.unshift(booking.scheduled_time);
+    return list.sort();
+  }, [day, zone, booking, schedule]);
+  const keepsRequested = !!time && Date.parse(time) === Date.parse(booking.scheduled_time);
+
+  const act = async (work: () => Promise<Booking>, next: ManageStep) => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      const updated = await work();
+      setResult(updated);
+      queryClient.setQueryData(bookingQuery(booking.id).queryKey, updated);
+      void queryClient.invalidateQueries({ queryKey: BOOKINGS_KEY });
+      void queryClient.invalidateQueries({ queryKey: ["schedule", booking.expert_id] });
+      setStep(next);
+    } catch (error) {
+      setFailure(errorMessage(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const confirmTime = () => {
+    if (!time) {
+      setFailure("Please choose a date and time.");
+      return;
+    }
+    if (keepsRequested) void act(() => api.patch<Booking>(`/bookings/${booking.id}/status`, { status: "confirmed" }), "confirmation");
+    else void act(() => api.patch<Booking>(`/bookings/${booking.id}/schedule`, { scheduled_time: time }), "proposed");
+  };
+
+  const requestInfo = () => {
+    if (!note.trim()) {
+      setNoteError("Please describe what information you need.");
+      return;
+    }
+    setNoteError(null);
+    void act(() => api.patch<Booking>(`/bookings/${booking.id}/status`, { status: "more_info_requested", info_request_note: note.trim() }), "more-info-confirmation");
+  };
+
+  const failureAlert = failure && (
+    <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+      {failure}
+    </Alert>
+  );
+
+  if (step === "confirmation" || step === "proposed" || step === "more-info-confirmation") {
+    const title = step === "confirmation" ? "Booking Confirmed" : step === "proposed" ? "New Time Proposed" : "Request Sent";
+    const text =
+      step === "confirmation"
+        ? `${booking.creator_name ?? "The creator"} is booked for ${shortDateTimeWithZone(result?.scheduled_time ?? booking.scheduled_time, zone)}.`
+        : step === "proposed"
+          ? `We asked ${booking.creator_name ?? "the creator"} to accept ${shortDateTimeWithZone(result?.scheduled_time ?? booking.scheduled_time, zone)}.`
+          : `We asked ${booking.creator_name ?? "the creator"} for more information.`;
+    return (
+      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 4 }, textAlign: "center" }}>
+        <Typography variant="h4" component="h1" gutterBottom>
+          {title}
+        </Typography>
+        <Typography sx={{ mb: 3 }}>{text}</Typography>
+        <Button variant="contained" component={RouterLink} to={`/expert-dashboard/${booking.expert_id}/bookings`}>
+          Back to your dashboard
+        </Button>
+      </Paper>
+    );
+  }
+
+  if (step === "time") {
+    return (
+      <Box>
+        <Typography variant="h4" component="h1" gutterBottom>
+          Choose the session time
+        </Typography>
+        <Typography sx={{ mb: 1 }}>
+          {booking.creator_name ?? "The creator"} asked for <strong>{shortDateTimeWithZone(booking.scheduled_time, zone)}</strong>. Confirm it, or propose another time for them to accept.
+        </Typography>
+        <Typography sx={{ mb: 2 }}>Times are shown in your timezone: {zoneLabel(zone)}</Typography>
+        <Box sx={{ display: "grid", gap: 4, gridTemplateColumns: { xs: "1fr", md: "380px 1fr" } }}>
+          <MonthCalendar today={today} lastDay={lastDay} selected={day} onSelect={(d) => { setDay(d); setTime(null); }} isSelectable={(d) => d >= today && d <= lastDay} label="Choose the session date" />
+          <Box>
+            <Typography component="h2" sx={{ fontWeight: 700, mb: 1 }}>
+              {longDate(`${day}T12:00:00`, zone)}
+            </Typography>
+            {times.length === 0 ? (
+              <Typography>No free times on this day.</Typography>
+            ) : (
+              <Box role="group" aria-label="Times" sx={{ display: "grid", gap: 1, gridTemplateColumns: "repeat(auto-fill, minmax(120px, 1fr))" }}>
+                {times.map((t) => {
+                  const requested = Date.parse(t) === Date.parse(booking.scheduled_time);
+                  return (
+                    <Button key={t} variant={time === t ? "contained" : "outlined"} aria-pressed={time === t} data-time={t} onClick={() => setTime(t)}>
+                      {clockTime(t, zone)}
+                      {requested ? " (requested)" : ""}
+                    </Button>
+                  );
+                })}
+              </Box>
+            )}
+          </Box>
+        </Box>
+        {!keepsRequested && time && (
+          <Alert severity="info" sx={{ mt: 2 }}>
+            {shortDateTimeWithZone(time, zone)} will be sent to {booking.creator_name ?? "the creator"} as a proposal to accept.
+          </Alert>
+        )}
+        {failureAlert}
+        <Box sx={{ display: "flex", gap: 2, mt: 3, alignItems: "center", flexWrap: "wrap" }}>
+          <Button variant="contained" size="large" onClick={confirmTime} disabled={busy || !time}>
+            Confirm Date & Time
+          </Button>
+          <Button onClick={() => setStep("detail")}>Back</Button>
+        </Box>
+      </Box>
+    );
+  }
+
+  if (step === "more-info") {
+    return (
+      <Box sx={{ maxWidth: 640 }}>
+        <Typography variant="h4" component="h1" gutterBottom>
+          Request More Info
+        </Typography>
+        <Typography sx={{ mb: 2 }}>Tell {booking.creator_name ?? "the creator"} what you need to know before you accept.</Typography>
+        <TextField
+          label="What would you like to know?"
+          value={note}
+          onChange={(e) => setNote(e.target.value)}
+          multiline
+          minRows={4}
+          fullWidth
+          required
+          error={!!noteError}
+          helperText={noteError ?? undefined}
+        />
+        {failureAlert}
+        <Box sx={{ display: "flex", gap: 2, mt: 2 }}>
+          <Button variant="contained" onClick={requestInfo} disabled={busy}>
+            Submit
+          </Button>
+          <Button onClick={() => setStep("detail")}>Back</Button>
+        </Box>
+      </Box>
+    );
+  }
+
+  return (
+    <Box sx={{ maxWidth: 760 }}>
+      <BackToDashboard />
+      <Box sx={{ display: "flex", alignItems: "center", gap: 2, flexWrap: "wrap", mt: 2 }}>
+        <Typography variant="h4" component="h1">
+          {booking.creator_name ?? "Creator"}
+        </Typography>
+        <Chip label={badge.label} color={badge.color} data-testid="manage-status" />
+      </Box>
+      <Typography sx={{ mt: 1 }}>
+        {booking.session_title} · {shortDateTimeWithZone(booking.scheduled_time, zone)} · {booking.paid ? "Paid" : "Awaiting payment"}
+      </Typography>
+      {booking.status === "more_info_requested" && booking.info_request_note && (
+        <Alert severity="info" sx={{ mt: 2 }}>
+          You asked: {booking.info_request_note}
+        </Alert>
+      )}
+      {booking.status === "time_proposed" && (
+        <Alert severity="info" sx={{ mt: 2 }}>
+          You proposed this time; waiting for {booking.creator_name ?? "the creator"} to accept it.
+        </Alert>
+      )}
+      <Typography variant="h5" component="h2" sx={{ mt: 3, mb: 1 }}>
+        Preparation answers
+      </Typography>
+      <Box component="dl" sx={{ m: 0 }}>
+        {questions.map((q, i) => (
+          <Box key={i} sx={{ mb: 2 }}>
+            <Typography component="dt" sx={{ fontWeight: 700 }}>
+              {q}
+            </Typography>
+            <Typography component="dd" sx={{ ml: 0 }} data-testid={`prep-answer-${i + 1}`}>
+              {answers[i] ?? <em>Not answered yet</em>}
+            </Typography>
+          </Box>
+        ))}
+      </Box>
+      {failureAlert}
+      <Box sx={{ display: "flex", gap: 2, mt: 3, flexWrap: "wrap" }}>
+        {decidable && (
+          <Button variant="contained" onClick={() => setStep("time")}>
+            Accept Booking
+          </Button>
+        )}
+        {booking.status === "pending" && (
+          <Button variant="outlined" onClick={() => setStep("more-info")}>
+            Request More Info
+          </Button>
+        )}
+      </Box>
+    </Box>
+  );
+}

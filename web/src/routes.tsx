@@ -1,0 +1,68 @@
+import { Navigate, Route, Routes, useSearchParams } from "react-router-dom";
+import { AboutPage, ReleaseNotesPage } from "./about/about-page.tsx";
+import { ConfirmTermsPage } from "./auth/confirm-terms-page.tsx";
+import { LoginPage } from "./auth/login-page.tsx";
+import { SignUpPage } from "./auth/sign-up-page.tsx";
+import { BookSessionPage } from "./booking/book-session-page.tsx";
+import { CreatorDashboardPage } from "./creator-dashboard/creator-dashboard-page.tsx";
+import { ExpertDashboardPage } from "./expert-dashboard/expert-dashboard-page.tsx";
+import { ExpertProfilePage } from "./experts/expert-profile-page.tsx";
+import { ExpertsPage } from "./experts/experts-page.tsx";
+import { LandingPage } from "./landing/landing-page.tsx";
+import { ManageBookingPage } from "./manage-booking/manage-booking-page.tsx";
+import { EditSessionPage } from "./sessions/edit-session-page.tsx";
+import { AddSessionNotesPage } from "./session-notes/add-session-notes-page.tsx";
+import { SessionDetailsPage } from "./session-notes/session-details-page.tsx";
+import { SessionNotesPage } from "./session-notes/session-notes-page.tsx";
+import { useAuth } from "./shared/auth.tsx";
+import { useFlags } from "./shared/flags.ts";
+import { Guard, type GuardRule } from "./shared/guard.tsx";
+import { NotFoundPage } from "./shared/not-found-page.tsx";
+import { TermsPage } from "./terms/terms-page.tsx";
+
+// The route table of spec section 2; guards in the order of section 4.
+
+const signedIn: GuardRule = {};
+const gated: GuardRule = { adminExpertGate: true };
+const expertOnly: GuardRule = { roles: ["expert"] };
+
+/** The earlier dashboard address (/expert-dashboard?tab=account): the signed-in expert's own dashboard. */
+function OwnDashboard() {
+  const { user } = useAuth();
+  const [search] = useSearchParams();
+  const tab = search.get("tab") === "account" ? "/account" : "";
+  return <Navigate to={`/expert-dashboard/${user?.id ?? ""}${tab}`} replace />;
+}
+
+export function AppRoutes() {
+  const flags = useFlags();
+  return (
+    <Routes>
+      <Route path="/" element={<LandingPage />} />
+      <Route path="/login" element={<LoginPage />} />
+      <Route path="/signup" element={<SignUpPage />} />
+      <Route path="/terms" element={<TermsPage />} />
+      <Route path="/confirm-terms" element={<Guard rule={{ skipTerms: true }}><ConfirmTermsPage /></Guard>} />
+      <Route path="/search" element={<Guard rule={gated}><ExpertsPage /></Guard>} />
+      <Route path="/experts" element={<Guard rule={gated}><ExpertsPage /></Guard>} />
+      <Route path="/expert-profile/:slug" element={<Guard rule={signedIn}><ExpertProfilePage /></Guard>} />
+      <Route path="/about" element={<Guard rule={{ ...gated, signIn: false }}><AboutPage /></Guard>} />
+      <Route path="/release-notes" element={<Guard rule={signedIn}><ReleaseNotesPage /></Guard>} />
+      <Route path="/manage-booking/:bookingId" element={<Guard rule={{ ...gated, roles: ["expert"] }}><ManageBookingPage /></Guard>} />
+      <Route path="/session-notes" element={<Guard rule={gated}><SessionNotesPage /></Guard>} />
+      <Route path="/session-notes/:bookingId" element={<Guard rule={gated}><SessionNotesPage /></Guard>} />
+      <Route path="/session-details" element={<Guard rule={gated}><SessionDetailsPage /></Guard>} />
+      <Route path="/session-details/:bookingId" element={<Guard rule={gated}><SessionDetailsPage /></Guard>} />
+      <Route path="/add-session-notes" element={<Guard rule={{ ...gated, roles: ["expert"] }}><AddSessionNotesPage /></Guard>} />
+      <Route path="/add-session-notes/:bookingId" element={<Guard rule={{ ...gated, roles: ["expert"] }}><AddSessionNotesPage /></Guard>} />
+      <Route path="/creator-dashboard/:id" element={<Guard rule={{ ...gated, roles: ["creator"], ownIdParam: "id" }}><CreatorDashboardPage /></Guard>} />
+      <Route path="/book-session/:id" element={<Guard rule={{ ...gated, signIn: false }}><BookSessionPage /></Guard>} />
+      <Route path="/expert-dashboard" element={<Guard rule={expertOnly}><OwnDashboard /></Guard>} />
+      <Route path="/expert-dashboard/:id" element={<Guard rule={{ roles: ["expert"], ownIdParam: "id" }}><ExpertDashboardPage /></Guard>} />
+      <Route path="/expert-dashboard/:id/:tab" element={<Guard rule={{ roles: ["expert"], ownIdParam: "id" }}><ExpertDashboardPage /></Guard>} />
+      <Route path="/edit-session" element={<Guard rule={expertOnly}><EditSessionPage /></Guard>} />
+      <Route path="/edit-session/:sessionId" element={<Guard rule={expertOnly}><EditSessionPage /></Guard>} />
+      <Route path="*" element={flags.expertOnlyMode ? <Navigate to="/" replace /> : <NotFoundPage />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,96 @@
+import { Link as RouterLink, useParams } from "react-router-dom";
+import { useQuery } from "@tanstack/react-query";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Chip from "@mui/material/Chip";
+import Link from "@mui/material/Link";
+import Paper from "@mui/material/Paper";
+import Typography from "@mui/material/Typography";
+import { errorMessage } from "../shared/api-client.ts";
+import { useAuth } from "../shared/auth.tsx";
+import { bookingBadge } from "../shared/booking-status.ts";
+import { useDocumentTitle } from "../shared/document-title.ts";
+import { LoadingScreen } from "../shared/guard.tsx";
+import { Page } from "../shared/layout.tsx";
+import { shortDateTimeWithZone } from "../shared/local-time.ts";
+import { prepQuestionsOf } from "../booking/prep-answers.ts";
+import { bookingQuery } from "../manage-booking/manage-booking-page.tsx";
+import { backToBookings, ChooseBooking } from "./choose-booking.tsx";
+
+export function SessionDetailsPage() {
+  const { bookingId } = useParams();
+  useDocumentTitle("Session Details");
+  return <Page>{bookingId ? <SessionDetails bookingId={bookingId} /> : <ChooseBooking title="Session Details" />}</Page>;
+}
+
+function SessionDetails({ bookingId }: { bookingId: string }) {
+  const auth = useAuth();
+  const booking = useQuery(bookingQuery(bookingId));
+  if (booking.isPending) return <LoadingScreen />;
+  if (booking.isError) return <Alert severity="error">{errorMessage(booking.error)}</Alert>;
+  const b = booking.data;
+  const viewer = auth.user?.id === b.expert_id ? "expert" : "creator";
+  const badge = bookingBadge(b.status, viewer);
+  const questions = prepQuestionsOf(b);
+  const answers = [b.prep_response_1, b.prep_response_2, b.prep_response_3];
+  return (
+    <Box sx={{ maxWidth: 760 }}>
+      <Link component={RouterLink} to={backToBookings(auth.user)}>
+        Back
+      </Link>
+      <Box sx={{ display: "flex", alignItems: "center", gap: 2, mt: 2, flexWrap: "wrap" }}>
+        <Typography variant="h4" component="h1">
+          Session Details
+        </Typography>
+        <Chip label={badge.label} color={badge.color} />
+      </Box>
+      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, mt: 2, display: "grid", gap: 1 }}>
+        <Typography>
+          <strong>Session:</strong> {b.session_title} ({b.length_minutes} minutes)
+        </Typography>
+        <Typography>
+          <strong>Creator:</strong> {b.creator_name ?? "Creator"}
+        </Typography>
+        <Typography>
+          <strong>Expert:</strong> {b.expert_name ?? "Expert"}
+        </Typography>
+        <Typography>
+          <strong>Time:</strong> {shortDateTimeWithZone(b.scheduled_time)}
+        </Typography>
+        {b.info_request_note && (
+          <Typography>
+            <strong>Information requested:</strong> {b.info_request_note}
+          </Typography>
+        )}
+      </Paper>
+      <Typography variant="h5" component="h2" sx={{ mt: 3, mb: 1 }}>
+        Goals and preparation
+      </Typography>
+      <Box component="dl" sx={{ m: 0 }}>
+        {questions.map((q, i) => (
+          <Box key={i} sx={{ mb: 2 }}>
+            <Typography component="dt" sx={{ fontWeight: 700 }}>
+              {q}
+            </Typography>
+            <Typography component="dd" sx={{ ml: 0 }}>
+              {answers[i] ?? <em>Not answered yet</em>}
+            </Typography>
+          </Box>
+        ))}
+      </Box>
+      <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap" }}>
+        {b.has_notes && (
+          <Button variant="contained" component={RouterLink} to={`/session-notes/${b.id}`}>
+            View Notes
+          </Button>
+        )}
+        {viewer === "expert" && (b.status === "confirmed" || b.status === "completed") && (
+          <Button variant="outlined" component={RouterLink} to={`/add-session-notes/${b.id}`}>
+            {b.has_notes ? "Edit Notes" : "Add Notes"}
+          </Button>
+        )}
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,70 @@
+import { screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import type { Session } from "../shared/api-types.ts";
+import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { SessionEditor } from "./edit-session-page.tsx";
+import { idealForList, sanitizePrice, sessionBody, validateSession, emptySessionForm } from "./session-form.ts";
+
+const auth = signedInAs("expert");
+const saved: Session = {
+  id: "s-1", expert_id: "expert-1", title: "Deck review", description: "", price: 150, length_minutes: 60,
+  prep_question_1: "Goal?", prep_question_2: null, prep_question_3: null, prep_questions: ["Goal?"], session_details: "", ideal_for: [], status: "draft",
+  expert: { id: "expert-1", name: "Maya Lind", first_name: "Maya" },
+};
+
+describe("edit session", () => {
+  it("shows the validation messages and the save-first messages of an unsaved session", async () => {
+    const calls = fakeApi({});
+    renderScreen(<SessionEditor session={null} />, { auth });
+    await userEvent.click(screen.getByRole("button", { name: "Save Session" }));
+    expect(screen.getByText("Please enter a session title.")).toBeInTheDocument();
+    expect(screen.getByText("Please enter a valid non-negative price.")).toBeInTheDocument();
+    expect(screen.getByText("Add between one and three session questions.")).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Publish Session" }));
+    expect(screen.getByText("Save the session first before publishing")).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Delete Session" }));
+    expect(screen.getByText("Save the session first before deleting")).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+  });
+
+  it("keeps only digits and dots in the price, offers 30/60/90/120 minutes (30 first), and 1 to 3 questions", async () => {
+    renderScreen(<SessionEditor session={null} />, { auth });
+    const price = screen.getByLabelText(/Session Price/);
+    await userEvent.type(price, "1a2$.5x");
+    expect(price).toHaveValue("12.5");
+    const length = screen.getByLabelText("Session Length") as HTMLSelectElement;
+    expect([...length.options].map((o) => o.value)).toEqual(["30", "60", "90", "120"]);
+    expect(length.value).toBe("30");
+    expect(screen.getByRole("button", { name: "Remove question 1" })).toBeDisabled();
+    await userEvent.click(screen.getByRole("button", { name: "Add Question" }));
+    await userEvent.click(screen.getByRole("button", { name: "Add Question" }));
+    expect(screen.getByLabelText("Question 3")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Add Question" })).not.toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Remove question 1" })).toBeEnabled();
+  });
+
+  it("shows the server's message when a save is refused", async () => {
+    fakeApi({ "PUT /sessions/s-1": { status: 403, body: { code: "not_session_owner", message: "x" } } });
+    renderScreen(<SessionEditor session={saved} />, { auth });
+    await userEvent.click(screen.getByRole("button", { name: "Save Session" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Only the session's expert can change it.");
+  });
+
+  it("publishes a saved session with a status-only update", async () => {
+    const calls = fakeApi({ "PUT /sessions/s-1": { status: 200, body: { session: { ...saved, status: "published" } } } });
+    renderScreen(<SessionEditor session={saved} />, { auth });
+    await userEvent.click(screen.getByRole("button", { name: "Publish Session" }));
+    expect(await screen.findByText("Session published successfully!")).toBeInTheDocument();
+    expect(calls[0]!.body).toEqual({ status: "published" });
+    await waitFor(() => expect(screen.getByRole("button", { name: "Unpublish Session" })).toBeInTheDocument());
+    expect(screen.getByTestId("session-status")).toHaveTextContent("Live");
+  });
+
+  it("rules", () => {
+    expect(sanitizePrice("$1,000.50")).toBe("1000.50");
+    expect(idealForList(" podcasters, ,makers ,")).toEqual(["podcasters", "makers"]);
+    expect(validateSession({ ...emptySessionForm(), title: "T", price: "0", questions: ["Q"], length_minutes: 45 })).toEqual({ length: "Please choose a valid session length." });
+    expect(sessionBody({ ...emptySessionForm(), title: " T ", price: "10", questions: ["", "Q2"], ideal_for: "a, b" })).toMatchObject({ title: "T", price: 10, prep_question_1: "Q2", prep_question_2: null, ideal_for: ["a", "b"] });
+  });
+});

@@ -1,0 +1,267 @@
+import { useEffect, useRef, useState, type ChangeEvent } from "react";
+import { Link as RouterLink, useLocation, useNavigate, useParams } from "react-router-dom";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { MAX_PREP_QUESTIONS, SESSION_LENGTHS_MINUTES, TIMERS_MS } from "@booking/contracts";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Chip from "@mui/material/Chip";
+import Dialog from "@mui/material/Dialog";
+import DialogActions from "@mui/material/DialogActions";
+import DialogContent from "@mui/material/DialogContent";
+import DialogContentText from "@mui/material/DialogContentText";
+import DialogTitle from "@mui/material/DialogTitle";
+import InputAdornment from "@mui/material/InputAdornment";
+import Link from "@mui/material/Link";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import AddIcon from "@mui/icons-material/Add";
+import { api, ApiError } from "../shared/api-client.ts";
+import type { Session } from "../shared/api-types.ts";
+import { useAuth } from "../shared/auth.tsx";
+import { useDocumentTitle } from "../shared/document-title.ts";
+import { LoadingScreen } from "../shared/guard.tsx";
+import { Page } from "../shared/layout.tsx";
+import { emptySessionForm, formFromSession, sanitizePrice, sessionBody, validateSession, type SessionErrors, type SessionForm } from "./session-form.ts";
+import { sessionStatusLabel } from "../expert-dashboard/sessions-tab.tsx";
+
+type Notice = { kind: "success" | "error"; text: string };
+
+const messageOf = (error: unknown, fallback: string) => (error instanceof ApiError ? error.message : error instanceof Error && error.message ? error.message : fallback);
+
+export function EditSessionPage() {
+  const { sessionId } = useParams();
+  const session = useQuery({ queryKey: ["session", sessionId], queryFn: ({ signal }) => api.get<Session>(`/sessions/${sessionId}`, { signal }), enabled: !!sessionId, staleTime: 0, retry: false });
+  useDocumentTitle(sessionId ? "Edit Session" : "New Session");
+  if (sessionId && session.isPending) return <Page><LoadingScreen label="Loading Session" /></Page>;
+  if (sessionId && (session.isError || !session.data)) {
+    return (
+      <Page>
+        <Typography variant="h4" component="h1" gutterBottom>
+          Session Not Found
+        </Typography>
+        <ReturnLink />
+      </Page>
+    );
+  }
+  return (
+    <Page>
+      <SessionEditor key={sessionId ?? "new"} session={session.data ?? null} />
+    </Page>
+  );
+}
+
+function ReturnLink() {
+  const auth = useAuth();
+  return (
+    <Link component={RouterLink} to={`/expert-dashboard/${auth.user?.id ?? ""}`}>
+      Return to Your Sessions
+    </Link>
+  );
+}
+
+export function SessionEditor({ session }: { session: Session | null }) {
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState<SessionForm>(() => (session ? formFromSession(session) : emptySessionForm()));
+  const [errors, setErrors] = useState<SessionErrors>({});
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [status, setStatus] = useState(session?.status ?? "draft");
+  const [busy, setBusy] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const location = useLocation();
+  const savedJustNow = (location.state as { saved?: boolean } | null)?.saved === true;
+  const redirect = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const id = session?.id ?? null;
+  const expertId = auth.user?.expert_id ?? auth.user?.id ?? "";
+
+  useEffect(() => () => clearTimeout(redirect.current), []);
+
+  const set = (field: "title" | "description" | "session_details" | "ideal_for") => (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setForm((f) => ({ ...f, [field]: e.target.value }));
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: ["sessions", expertId] });
+    void queryClient.invalidateQueries({ queryKey: ["expert"] });
+    void queryClient.invalidateQueries({ queryKey: ["experts"] });
+  };
+
+  const save = async () => {
+    const found = validateSession(form);
+    setErrors(found);
+    setNotice(null);
+    if (Object.keys(found).length) return;
+    setBusy(true);
+    try {
+      if (id) {
+        const reply = await api.put<{ session: Session }>(`/sessions/${id}`, sessionBody(form));
+        queryClient.setQueryData(["session", id], reply.session);
+        setNotice({ kind: "success", text: "Your session has been saved successfully!" });
+      } else {
+        const reply = await api.post<{ session: Session }>("/sessions", { ...sessionBody(form), expert_id: expertId, status: "draft" });
+        queryClient.setQueryData(["session", reply.session.id], reply.session);
+        refresh();
+        navigate(`/edit-session/${reply.session.id}`, { replace: true, state: { saved: true } });
+        return;
+      }
+      refresh();
+    } catch (error) {
+      setNotice({ kind: "error", text: messageOf(error, "There was an error with your submission") });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const togglePublish = async () => {
+    setNotice(null);
+    if (!id) {
+      setNotice({ kind: "error", text: "Save the session first before publishing" });
+      return;
+    }
+    const next = status === "published" ? "draft" : "published";
+    setBusy(true);
+    try {
+      const reply = await api.put<{ session: Session }>(`/sessions/${id}`, { status: next });
+      setStatus(reply.session.status);
+      queryClient.setQueryData(["session", id], reply.session);
+      refresh();
+      setNotice({ kind: "success", text: next === "published" ? "Session published successfully!" : "Session unpublished successfully!" });
+    } catch (error) {
+      setNotice({ kind: "error", text: messageOf(error, "Failed to publish session") });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async () => {
+    setConfirmDelete(false);
+    setNotice(null);
+    if (!id) {
+      setNotice({ kind: "error", text: "Save the session first before deleting" });
+      return;
+    }
+    setBusy(true);
+    try {
+      await api.delete(`/sessions/${id}`);
+      refresh();
+      setNotice({ kind: "success", text: "Session deleted successfully" });
+      redirect.current = setTimeout(() => navigate(`/expert-dashboard/${auth.user?.id ?? ""}`), TIMERS_MS.deleteRedirect);
+    } catch (error) {
+      setNotice({ kind: "error", text: messageOf(error, "Failed to delete session") });
+      setBusy(false);
+    }
+  };
+
+
+  return (
+    <Box sx={{ maxWidth: 760 }}>
+      <Link component={RouterLink} to={`/expert-dashboard/${auth.user?.id ?? ""}`}>
+        Return to Your Sessions
+      </Link>
+      <Box sx={{ display: "flex", alignItems: "center", gap: 2, mt: 2, mb: 2, flexWrap: "wrap" }}>
+        <Typography variant="h4" component="h1">
+          {id ? "Edit Session" : "New Session"}
+        </Typography>
+        {id && <Chip label={sessionStatusLabel(status)} color={status === "published" ? "success" : "default"} data-testid="session-status" />}
+      </Box>
+      {notice ? (
+        <Alert severity={notice.kind} role={notice.kind === "error" ? "alert" : "status"} sx={{ mb: 2 }}>
+          {notice.text}
+        </Alert>
+      ) : (
+        savedJustNow && (
+          <Alert severity="success" role="status" sx={{ mb: 2 }}>
+            Your session has been saved successfully!
+          </Alert>
+        )
+      )}
+      <Box component="form" noValidate aria-label="Session" onSubmit={(e) => { e.preventDefault(); void save(); }} sx={{ display: "grid", gap: 2 }}>
+        <TextField label="Session Title" value={form.title} onChange={set("title")} required error={!!errors.title} helperText={errors.title} />
+        <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr" } }}>
+          <TextField
+            label="Session Price (USD)"
+            value={form.price}
+            onChange={(e) => setForm((f) => ({ ...f, price: sanitizePrice(e.target.value) }))}
+            required
+            error={!!errors.price}
+            helperText={errors.price}
+            slotProps={{ htmlInput: { inputMode: "decimal" }, input: { startAdornment: <InputAdornment position="start">$</InputAdornment> } }}
+          />
+          <TextField
+            select
+            label="Session Length"
+            value={String(form.length_minutes)}
+            onChange={(e) => setForm((f) => ({ ...f, length_minutes: Number(e.target.value) }))}
+            error={!!errors.length}
+            helperText={errors.length}
+            slotProps={{ select: { native: true } }}
+          >
+            {SESSION_LENGTHS_MINUTES.map((m) => (
+              <option key={m} value={m}>
+                {m} minutes
+              </option>
+            ))}
+          </TextField>
+        </Box>
+        <TextField label="Short Description" value={form.description} onChange={set("description")} multiline minRows={2} />
+        <TextField label="Long Description" value={form.session_details} onChange={set("session_details")} multiline minRows={4} helperText="What is included in the session." />
+        <TextField label="Who is this session for?" value={form.ideal_for} onChange={set("ideal_for")} helperText="Comma-separated, e.g. podcasters, YouTubers, makers" />
+        <Box component="fieldset" sx={{ border: 1, borderColor: errors.questions ? "error.main" : "divider", borderRadius: 2, p: 2, m: 0, display: "grid", gap: 2 }}>
+          <Typography component="legend" sx={{ px: 1 }}>
+            Session Questions
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            Creators answer these before the session (one to three questions).
+          </Typography>
+          {form.questions.map((q, i) => (
+            <Box key={i} sx={{ display: "flex", gap: 1, alignItems: "flex-start" }}>
+              <TextField
+                fullWidth
+                label={`Question ${i + 1}`}
+                value={q}
+                onChange={(e) => setForm((f) => ({ ...f, questions: f.questions.map((x, j) => (j === i ? e.target.value : x)) }))}
+              />
+              <Button color="error" disabled={form.questions.length <= 1} onClick={() => setForm((f) => ({ ...f, questions: f.questions.filter((_, j) => j !== i) }))} aria-label={`Remove question ${i + 1}`} sx={{ mt: 1 }}>
+                Remove
+              </Button>
+            </Box>
+          ))}
+          {errors.questions && (
+            <Typography role="alert" color="error" variant="body2">
+              {errors.questions}
+            </Typography>
+          )}
+          {form.questions.length < MAX_PREP_QUESTIONS && (
+            <Box>
+              <Button startIcon={<AddIcon />} onClick={() => setForm((f) => ({ ...f, questions: [...f.questions, ""] }))}>
+                Add Question
+              </Button>
+            </Box>
+          )}
+        </Box>
+        <Box sx={{ display: "flex", gap: 2, flexWrap: "wrap" }}>
+          <Button type="submit" variant="contained" disabled={busy}>
+            Save Session
+          </Button>
+          <Button variant="outlined" onClick={togglePublish} disabled={busy}>
+            {status === "published" ? "Unpublish Session" : "Publish Session"}
+          </Button>
+          <Button color="error" variant="outlined" onClick={() => (id ? setConfirmDelete(true) : void remove())} disabled={busy}>
+            Delete Session
+          </Button>
+        </Box>
+      </Box>
+      <Dialog open={confirmDelete} onClose={() => setConfirmDelete(false)} aria-labelledby="delete-session-title">
+        <DialogTitle id="delete-session-title">Delete this session?</DialogTitle>
+        <DialogContent>
+          <DialogContentText>Creators will no longer be able to book it. This cannot be undone.</DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setConfirmDelete(false)}>Keep Session</Button>
+          <Button color="error" variant="contained" onClick={remove}>
+            Delete
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Box>
+  );
+}

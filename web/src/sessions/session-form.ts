@@ -1,0 +1,66 @@
+import { DEFAULT_SESSION_LENGTH_MINUTES, MAX_PREP_QUESTIONS, SESSION_LENGTHS_MINUTES } from "@booking/contracts";
+import type { Session } from "../shared/api-types.ts";
+
+export type SessionForm = {
+  title: string;
+  /** As typed: digits and dots only. */
+  price: string;
+  length_minutes: number;
+  description: string;
+  session_details: string;
+  /** Comma-separated. */
+  ideal_for: string;
+  questions: string[];
+};
+
+export type SessionErrors = { title?: string; price?: string; length?: string; questions?: string };
+
+export const emptySessionForm = (): SessionForm => ({ title: "", price: "", length_minutes: DEFAULT_SESSION_LENGTH_MINUTES, description: "", session_details: "", ideal_for: "", questions: [""] });
+
+export function formFromSession(s: Session): SessionForm {
+  const questions = [s.prep_question_1, s.prep_question_2, s.prep_question_3].filter((q): q is string => !!q);
+  return {
+    title: s.title,
+    price: String(s.price),
+    length_minutes: s.length_minutes,
+    description: s.description ?? "",
+    session_details: s.session_details ?? "",
+    ideal_for: s.ideal_for.join(", "),
+    questions: questions.length ? questions.slice(0, MAX_PREP_QUESTIONS) : [""],
+  };
+}
+
+/** The price input keeps only digits and dots. */
+export const sanitizePrice = (typed: string) => typed.replace(/[^\d.]/g, "");
+
+/** "Who is this session for?" split on commas, trimmed, empties dropped. */
+export const idealForList = (text: string) => text.split(",").map((s) => s.trim()).filter(Boolean);
+
+export function validateSession(form: SessionForm): SessionErrors {
+  const errors: SessionErrors = {};
+  if (!form.title.trim()) errors.title = "Please enter a session title.";
+  const price = Number(form.price);
+  if (form.price.trim() === "" || !Number.isFinite(price) || price < 0) errors.price = "Please enter a valid non-negative price.";
+  if (!Number.isInteger(form.length_minutes) || form.length_minutes <= 0 || !(SESSION_LENGTHS_MINUTES as readonly number[]).includes(form.length_minutes)) {
+    errors.length = "Please choose a valid session length.";
+  }
+  const questions = form.questions.map((q) => q.trim()).filter(Boolean);
+  if (questions.length < 1 || form.questions.length > MAX_PREP_QUESTIONS) errors.questions = "Add between one and three session questions.";
+  return errors;
+}
+
+/** The body of POST /sessions and PUT /sessions/{id}. */
+export function sessionBody(form: SessionForm) {
+  const questions = form.questions.map((q) => q.trim()).filter(Boolean);
+  return {
+    title: form.title.trim(),
+    price: Number(form.price),
+    length_minutes: form.length_minutes,
+    description: form.description.trim(),
+    session_details: form.session_details.trim(),
+    ideal_for: idealForList(form.ideal_for),
+    prep_question_1: questions[0] ?? null,
+    prep_question_2: questions[1] ?? null,
+    prep_question_3: questions[2] ?? null,
+  };
+}

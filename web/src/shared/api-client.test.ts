@@ -1,0 +1,90 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { api, ApiError, getSession, initSession, messageForError, refreshSession, setSession } from "./api-client.ts";
+import type { AuthSession } from "./api-types.ts";
+
+const session = (n: number, expiresInSeconds = 900): AuthSession => ({
+  access_token: `access-${n}`,
+  refresh_token: `refresh-${n}`,
+  expires_in: 900,
+  expires_at: Math.floor(Date.now() / 1000) + expiresInSeconds,
+  token_type: "bearer",
+  user: { id: "u-1", email: "u@example.com", role: "creator", first_name: "U" },
+});
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+
+describe("error messages", () => {
+  it("come from the catalogue, with aliases, placeholders filled by the server, and the spec's fallbacks", () => {
+    expect(messageForError({ code: "invalid_credentials", message: "nope" })).toBe("Email or password is incorrect.");
+    expect(messageForError({ code: "email_exists", message: "x" })).toBe("This email is already registered. Try logging in instead.");
+    expect(messageForError({ code: "over_sms_send_rate_limit" })).toBe("Too many attempts. Please wait a few minutes and try again.");
+    expect(messageForError({ code: "booking_transition_refused", message: "This booking is cancelled and can no longer be cancelled." })).toBe("This booking is cancelled and can no longer be cancelled.");
+    expect(messageForError({ code: "something_new", message: "?" })).toBe("Something went wrong. Please try again.");
+    expect(messageForError(undefined)).toBe("An unknown error occurred.");
+  });
+});
+
+describe("the session", () => {
+  beforeEach(() => setSession(null));
+  afterEach(() => setSession(null));
+
+  it("attaches the bearer token and throws ApiError with the catalogue's message", async () => {
+    setSession(session(1));
+    const fetchMock = vi.fn(async () => json(404, { code: "booking_not_found", message: "x" }));
+    vi.stubGlobal("fetch", fetchMock);
+    const error = await api.get("/bookings/b").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 404, code: "booking_not_found", message: "No booking found" });
+    expect((fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].headers).toMatchObject({ authorization: "Bearer access-1" });
+  });
+
+  it("refreshes a minute before expiry, rotating the refresh token and persisting the new session", async () => {
+    vi.useFakeTimers();
+    const fetchMock = vi.fn(async (_url: string, init: RequestInit) => {
+      expect(JSON.parse(String(init.body))).toEqual({ refresh_token: "refresh-1" });
+      return json(200, session(2));
+    });
+    vi.stubGlobal("fetch", fetchMock);
+    setSession(session(1, 90));
+    await vi.advanceTimersByTimeAsync(29_000);
+    expect(fetchMock).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(getSession()?.access_token).toBe("access-2");
+    expect(JSON.parse(localStorage.getItem("expert-sessions.auth")!).refresh_token).toBe("refresh-2");
+  });
+
+  it("retries a failed refresh with a back-off from 200 ms, then signs out when the token is refused", async () => {
+    vi.useFakeTimers();
+    setSession(session(1));
+    let attempts = 0;
+    vi.stubGlobal("fetch", vi.fn(async () => (++attempts < 3 ? Promise.reject(new TypeError("offline")) : json(401, { code: "session_expired" }))));
+    const result = refreshSession();
+    await vi.advanceTimersByTimeAsync(200 + 400);
+    expect(await result).toBeNull();
+    expect(attempts).toBe(3);
+    expect(getSession()).toBeNull();
+  });
+
+  it("retries a call once with a fresh token when the server says the session expired", async () => {
+    setSession(session(1));
+    const seen: string[] = [];
+    vi.stubGlobal("fetch", vi.fn(async (url: string, init: RequestInit) => {
+      if (url.endsWith("/auth/refresh")) return json(200, session(2));
+      seen.push(String((init.headers as Record<string, string>).authorization));
+      return seen.length === 1 ? json(401, { code: "session_expired" }) : json(200, { ok: true });
+    }));
+    expect(await api.get("/auth/me")).toEqual({ ok: true });
+    expect(seen).toEqual(["Bearer access-1", "Bearer access-2"]);
+  });
+
+  it("follows other tabs: a session written or removed elsewhere is adopted", () => {
+    initSession();
+    localStorage.setItem("expert-sessions.auth", JSON.stringify(session(7)));
+    window.dispatchEvent(new StorageEvent("storage", { key: "expert-sessions.auth" }));
+    expect(getSession()?.access_token).toBe("access-7");
+    localStorage.removeItem("expert-sessions.auth");
+    window.dispatchEvent(new StorageEvent("storage", { key: "expert-sessions.auth" }));
+    expect(getSession()).toBeNull();
+  });
+});

@@ -1,0 +1,31 @@
+import type { Booking, BookingStatus } from "./api-types.ts";
+
+// Badges that tell the truth (the spec showed a cancelled booking as "Confirmed").
+
+type Badge = { label: string; color: "default" | "primary" | "secondary" | "success" | "warning" | "error" | "info" };
+
+const creatorBadges: Record<BookingStatus, Badge> = {
+  pending: { label: "Pending", color: "warning" },
+  time_proposed: { label: "Time proposed", color: "info" },
+  more_info_requested: { label: "Needs info", color: "warning" },
+  confirmed: { label: "Confirmed", color: "success" },
+  completed: { label: "Complete", color: "secondary" },
+  cancelled: { label: "Cancelled", color: "error" },
+};
+
+const expertBadges: Record<BookingStatus, Badge> = {
+  ...creatorBadges,
+  pending: { label: "New", color: "primary" },
+  more_info_requested: { label: "Info requested", color: "warning" },
+};
+
+export function bookingBadge(status: BookingStatus, viewer: "creator" | "expert"): Badge {
+  return (viewer === "creator" ? creatorBadges : expertBadges)[status] ?? { label: status, color: "default" };
+}
+
+/** Still to be decided: the expert reviews these. */
+export const awaitingExpert = (b: Pick<Booking, "status">) => b.status === "pending" || b.status === "more_info_requested";
+
+export const isOpen = (b: Pick<Booking, "status">) => b.status !== "cancelled" && b.status !== "completed";
+
+export const prepAnswered = (b: Pick<Booking, "prep_response_1" | "prep_response_2" | "prep_response_3">) => !!(b.prep_response_1 && b.prep_response_2 && b.prep_response_3);

@@ -1,0 +1,48 @@
+import { useEffect } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { API_BASE, getSession } from "./api-client.ts";
+import { useAuth } from "./auth.tsx";
+import { BOOKINGS_KEY } from "./query-client.ts";
+
+// The server pushes the signed-in user's booking changes over Server-Sent Events; each one
+// invalidates the cached bookings (and the times they hold), so lists update without a reload.
+
+export function BookingUpdates() {
+  const { status, user } = useAuth();
+  const queryClient = useQueryClient();
+  const userId = status === "authenticated" ? user?.id : undefined;
+
+  useEffect(() => {
+    if (!userId || typeof EventSource === "undefined") return;
+    let source: EventSource | null = null;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    const open = () => {
+      const token = getSession()?.access_token;
+      if (!token || stopped) return;
+      source = new EventSource(`${API_BASE}/stream?access_token=${encodeURIComponent(token)}`);
+      source.addEventListener("booking", () => {
+        void queryClient.invalidateQueries({ queryKey: BOOKINGS_KEY });
+        void queryClient.invalidateQueries({ queryKey: ["availability"] });
+      });
+      source.addEventListener("open", () => {
+        // Anything missed while disconnected is fetched again.
+        void queryClient.invalidateQueries({ queryKey: BOOKINGS_KEY });
+      });
+      source.onerror = () => {
+        // The stream checks the token when it opens: reconnect with the current one.
+        source?.close();
+        clearTimeout(retry);
+        retry = setTimeout(open, 2000);
+      };
+    };
+    open();
+    return () => {
+      stopped = true;
+      clearTimeout(retry);
+      source?.close();
+    };
+  }, [userId, queryClient]);
+
+  return null;
+}

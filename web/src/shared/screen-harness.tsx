@@ -1,0 +1,63 @@
+import type { ReactElement } from "react";
+import { MemoryRouter, Route, Routes, useLocation } from "react-router-dom";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { ThemeProvider } from "@mui/material/styles";
+import { render } from "@testing-library/react";
+import { vi } from "vitest";
+import type { Me } from "./api-types.ts";
+import { StaticAuthProvider, type AuthState } from "./auth.tsx";
+import { defaultFlags, FlagsContext, type Flags } from "./flags.ts";
+import { theme } from "./theme.ts";
+
+// For component tests: a screen under the app's providers, a fixed auth state and a fake /api/v1.
+
+export const signedOut: AuthState = { status: "signed_out", user: null, token: null, termsAccepted: null };
+
+export function signedInAs(role: Me["role"], change: Partial<Me> = {}, termsAccepted = true): AuthState {
+  const user: Me = { id: `${role}-1`, email: `${role}@example.com`, role, first_name: "Test", last_name: "User", expert_id: role === "expert" ? `${role}-1` : null, terms_accepted: termsAccepted, ...change };
+  return { status: "authenticated", user, token: "token", termsAccepted };
+}
+
+function WhereAmI() {
+  const location = useLocation();
+  return <div data-testid="location">{location.pathname}</div>;
+}
+
+export function renderScreen(ui: ReactElement, options: { route?: string; path?: string; auth?: AuthState; flags?: Partial<Flags> } = {}) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  return render(
+    <ThemeProvider theme={theme}>
+      <FlagsContext.Provider value={{ ...defaultFlags, showEnvironmentBanner: false, ...options.flags }}>
+        <QueryClientProvider client={client}>
+          <StaticAuthProvider value={options.auth ?? signedOut}>
+            <MemoryRouter initialEntries={[options.route ?? "/"]}>
+              <Routes>
+                <Route path={options.path ?? "/"} element={ui} />
+                <Route path="*" element={null} />
+              </Routes>
+              <WhereAmI />
+            </MemoryRouter>
+          </StaticAuthProvider>
+        </QueryClientProvider>
+      </FlagsContext.Provider>
+    </ThemeProvider>,
+  );
+}
+
+type FakeReply = { status: number; body?: unknown } | ((body: unknown) => { status: number; body?: unknown });
+
+/** Replace fetch with fixed replies keyed "METHOD /path" (under /api/v1); returns the calls made. */
+export function fakeApi(replies: Record<string, FakeReply>) {
+  const calls: { method: string; path: string; body: unknown }[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const method = (init?.method ?? "GET").toUpperCase();
+    const path = String(input).replace(/^.*\/api\/v1/, "");
+    const body = typeof init?.body === "string" ? JSON.parse(init.body) : init?.body;
+    calls.push({ method, path, body });
+    const reply = replies[`${method} ${path}`];
+    const r = typeof reply === "function" ? reply(body) : (reply ?? { status: 404, body: { code: "not_found", message: "Not found." } });
+    return new Response(r.status === 204 ? null : JSON.stringify(r.body ?? {}), { status: r.status, headers: { "content-type": "application/json" } });
+  });
+  vi.stubGlobal("fetch", fetchMock);
+  return calls;
+}
