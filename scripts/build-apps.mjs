@@ -6,6 +6,8 @@ import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
 const force = process.argv.includes("--force");
+// BUILD_APPS=0 serves the API alone (tests that need no web pages).
+if (process.env.BUILD_APPS === "0" && !force) process.exit(0);
 
 function newest(dir) {
   let latest = 0;

