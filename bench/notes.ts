@@ -2,7 +2,7 @@ import type { BenchDocument } from "./run.ts";
 
 // The note beside each figure: why it is where it is and what would move it, quoting the
 // experiments measured in the same run (bench/lib: one-trip-store, pipelined-pool,
-// kafka-projector-fixed, luxon-memo). Causes come from CPU profiles (BENCH_PROFILE_DIR=dir) and
+// luxon-memo). Causes come from CPU profiles (BENCH_PROFILE_DIR=dir) and
 // EXPLAIN ANALYZE of the statements each route sends (api.queries).
 
 const f = (n: number | undefined) => (n === undefined || !Number.isFinite(n) ? "?" : String(n));

@@ -104,7 +104,6 @@ try {
         ["in-process, woken by NOTIFY, writes pipelined", () => benchLag(server.url, inProcessExperiment({ name: "woken by NOTIFY, writes pipelined", wakeOnNotify: true, pipelined: true }), { rate: 200, seconds: quick ? 3 : 5, bound: 50 })],
       ];
       if (brokers?.length) {
-        runs.push(["Kafka, offsets resolved", () => benchLag(server.url, kafkaRunner(brokers, { name: "consumer resolves offsets (the one-line fix)", resolveOffsets: true }), { rate: 200, seconds: quick ? 3 : 5, bound: 250 })]);
         runs.push(["Kafka, offsets resolved, writes pipelined, relay idle 5 ms", () => benchLag(server.url, kafkaRunner(brokers, { name: "offsets resolved, writes pipelined, relay idle 5 ms", resolveOffsets: true, pipelined: true, relayIdleMs: 5 }), { rate: 200, seconds: quick ? 3 : 5, bound: 250 })]);
       }
       for (const [name, run] of runs) {

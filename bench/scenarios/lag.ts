@@ -4,7 +4,6 @@ import { KafkaBusPublisher, PostgresEventStore, type BusPublisher, PostgresRelay
 import { InProcessProjector, allProjections, migrateReadModels, startKafkaProjector, type RunnerHandle } from "@booking/projections";
 import { createTestDatabase } from "@booking/testkit";
 import { profiled } from "../lib/cpuprofile.ts";
-import { startKafkaProjectorResolvingOffsets } from "../lib/kafka-projector-fixed.ts";
 import { batchingPool } from "../lib/pipelined-pool.ts";
 import { now, say, sleep, summarise, type LatencySummary } from "../lib/stats.ts";
 
@@ -125,7 +124,8 @@ export function kafkaRunner(brokers: string[], experiment?: KafkaExperiment): Ru
         close: () => publisher.close(),
       };
       const relay = new Relay(store, timed, checkpoints, { warn: (l) => say(`  ${l}`), ...(experiment?.relayIdleMs !== undefined && { idleMs: experiment.relayIdleMs }) }).start();
-      const consumer = await (experiment?.resolveOffsets ? startKafkaProjectorResolvingOffsets : startKafkaProjector)(pool, allProjections, { brokers, topic, groupId: `bench-${topic}`, onError: (e) => say(`  projector: ${(e as Error).message}`) });
+      // The offset fix is in the product now: both runs use the real runner.
+      const consumer = await startKafkaProjector(pool, allProjections, { brokers, topic, groupId: `bench-${topic}`, onError: (e) => say(`  projector: ${(e as Error).message}`) });
       return {
         stop: async () => {
           await relay.stop();
