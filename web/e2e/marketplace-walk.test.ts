@@ -79,7 +79,7 @@ beforeAll(async () => {
   expertContext = await browser.newContext({ timezoneId: EXPERT_ZONE, locale: "en-GB", viewport: { width: 1280, height: 900 } });
   creatorContext = await browser.newContext({ timezoneId: CREATOR_ZONE, locale: "en-US", viewport: { width: 1280, height: 900 } });
   for (const c of [expertContext, creatorContext]) await c.grantPermissions(["clipboard-read", "clipboard-write"], { origin: product.url });
-  for (const c of [expertContext, creatorContext]) c.setDefaultTimeout(15_000);
+  for (const c of [expertContext, creatorContext]) c.setDefaultTimeout(30_000);
   expert = await expertContext.newPage();
   creator = await creatorContext.newPage();
   for (const [name, page] of [["expert", expert], ["creator", creator]] as const) page.on("pageerror", (e) => console.error(`[${name} page error]`, e.stack));
@@ -643,6 +643,7 @@ describe("guards", () => {
     await visible(expert, "Experts cannot book sessions.");
 
     const admin = await browser.newPage();
+    admin.setDefaultTimeout(60_000); // a loaded CI machine (other suites building and installing) is slow here
     await admin.goto(url("/login"));
     await admin.getByLabel("Email").fill(ADMIN.email);
     await admin.getByLabel("Password").fill(ADMIN.password);

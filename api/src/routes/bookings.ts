@@ -23,7 +23,8 @@ async function runOnBooking(ctx: AppContext, actor: SignedIn, row: BookingRow, c
   const parsed = valueOf(parseInput(CalendarCommand, { ...command, expertId: row.expert_id, bookingId: row.booking_id, actor: commandActor(actor) }));
   const result = valueOf(await ctx.calendar.handle(calendarStream(row.expert_id), parsed, { actor: commandActor(actor) }));
   await ctx.projected(result);
-  return bookingView((await findBooking(ctx.db, row.booking_id))!);
+  // If the read model is still behind after waiting, answer with the row as it was rather than fail.
+  return bookingView((await findBooking(ctx.db, row.booking_id)) ?? row);
 }
 
 export const bookingRoutes: RoutePlugin = async (app, ctx) => {
@@ -54,8 +55,13 @@ export const bookingRoutes: RoutePlugin = async (app, ctx) => {
       ),
     );
     await ctx.projected(result);
-    const requested = result.events.find((e) => e.type === "BookingRequested")!.data as { bookingId: string };
-    return reply.status(201).send({ booking: bookingView((await findBooking(ctx.db, requested.bookingId))!) });
+    const requested = result.events.find((e) => e.type === "BookingRequested")!.data as { bookingId: string; scheduledTime: string; heldUntil: string };
+    const row = await findBooking(ctx.db, requested.bookingId);
+    if (row) return reply.status(201).send({ booking: bookingView(row) });
+    // The read model is still behind after waiting: answer with what was written.
+    return reply.status(201).send({
+      booking: { id: requested.bookingId, status: "pending", scheduled_time: requested.scheduledTime, session_id: request.body.session_id, session_title: d.title, length_minutes: d.lengthMinutes, price: d.priceCents / 100, payment_state: "unpaid", paid: false, held_until: requested.heldUntil },
+    });
   });
 
   app.get("/bookings/creator/me", { onRequest: requireActor("creator") }, async (request) => (await bookingsOfCreator(ctx.db, actorOf(request).userId)).map(bookingView));
@@ -98,7 +104,9 @@ export const bookingRoutes: RoutePlugin = async (app, ctx) => {
       type: "AddNotes",
       notes: { summary: b.summary, recap: b.recap ?? "", takeaways: b.takeaways ?? [], suggestedActions: b.suggested_actions ?? [] },
     });
-    return reply.status(201).send(notesView((await findBooking(ctx.db, request.params.bookingId))!));
+    const b2 = request.body;
+    const row = await findBooking(ctx.db, request.params.bookingId);
+    return reply.status(201).send(row?.notes ? notesView(row) : { booking_id: request.params.bookingId, summary: b2.summary, recap: b2.recap ?? "", takeaways: b2.takeaways ?? [], suggested_actions: b2.suggested_actions ?? [] });
   });
 
   app.get("/bookings/:bookingId/notes", { onRequest: requireActor(), schema: { params: BookingIdParams } }, async (request) => {

@@ -31,6 +31,19 @@ async function viewOf(ctx: AppContext, sessionId: string) {
   return row ? sessionView(row) : refuse("session_not_found");
 }
 
+/** After a write: the read model's view, or (if it is still behind after waiting) the session as the stream has it. */
+async function writtenView(ctx: AppContext, sessionId: string) {
+  const row = await findSession(ctx.db, sessionId);
+  if (row) return sessionView(row);
+  const { state } = await ctx.sessions.load(sessionStream(sessionId));
+  if (state.kind !== "saved") refuse("session_not_found");
+  const d = state.definition;
+  return sessionView({
+    session_id: sessionId, expert_id: state.expertId, title: d.title, description: d.description, price_cents: String(d.priceCents), length_minutes: d.lengthMinutes,
+    prep_questions: d.prepQuestions, session_details: d.sessionDetails, ideal_for: d.idealFor, status: state.status, deleted: false, first_name: null, last_name: null,
+  });
+}
+
 export const sessionRoutes: RoutePlugin = async (app, ctx) => {
   app.post("/sessions", { onRequest: requireActor("expert"), schema: { body: SessionBody } }, async (request, reply) => {
     const actor = actorOf(request);
@@ -42,7 +55,7 @@ export const sessionRoutes: RoutePlugin = async (app, ctx) => {
     const command: SessionCommand = { type: "CreateSession", sessionId, expertId, actor: commandActor(actor), definition: definitionFrom(request.body), status: request.body.status ?? "draft" };
     const result = valueOf(await ctx.sessions.handle(sessionStream(sessionId), command, { actor: commandActor(actor), idempotencyKey: idempotencyKeyOf(request.headers) }));
     await ctx.projected(result);
-    return reply.status(201).send({ session: await viewOf(ctx, sessionId) });
+    return reply.status(201).send({ session: await writtenView(ctx, sessionId) });
   });
 
   app.put("/sessions/:id", { onRequest: requireActor("expert"), schema: { params: IdParams, body: SessionUpdateBody } }, async (request) => {
@@ -57,7 +70,7 @@ export const sessionRoutes: RoutePlugin = async (app, ctx) => {
     if ("title" in body) commands.push({ type: "UpdateSession", ...base, definition: definitionFrom(body) });
     if (body.status) commands.push({ type: body.status === "published" ? "PublishSession" : "UnpublishSession", ...base });
     for (const command of commands) await ctx.projected(valueOf(await ctx.sessions.handle(sessionStream(sessionId), command, meta)));
-    return { session: await viewOf(ctx, sessionId) };
+    return { session: await writtenView(ctx, sessionId) };
   });
 
   app.get("/sessions/:id", { schema: { params: IdParams } }, async (request) => {
