@@ -31,6 +31,7 @@ describe("npm start on a fresh machine", () => {
     const [port, pgPort] = [await freePort(), await freePort()];
     const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), BUILD_APPS: "0" };
     delete env.DATABASE_URL;
+    delete env.ESDB_URL;
     const child = spawn("npm", ["start"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let output = "";
     child.stdout.on("data", (d: Buffer) => (output += d.toString()));

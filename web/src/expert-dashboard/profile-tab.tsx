@@ -120,7 +120,7 @@ export function ProfileEditor({ profile }: { profile: ExpertProfile }) {
     <Box component="form" noValidate aria-label="Your profile" onSubmit={(e) => { e.preventDefault(); void save(false); }} sx={{ display: "grid", gap: 2, maxWidth: 760 }}>
       <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
         <Typography>Status:</Typography>
-        <Chip size="small" label={published ? "Published" : "Unpublished"} color={published ? "success" : "default"} />
+        <Chip size="small" label={published ? "Published" : "Unpublished"} color={published ? "success" : "default"} sx={{ transition: "none", ...(published && { bgcolor: "success.dark", color: "common.white" }) }} />
       </Box>
       {failure && (
         <Alert severity="error" role="alert">

@@ -58,7 +58,7 @@ export function SessionsTab({ expertId }: { expertId: string | null }) {
               {sessions.data.map((s) => (
                 <TableRow key={s.id}>
                   <TableCell>
-                    <Chip size="small" label={sessionStatusLabel(s.status)} color={s.status === "published" ? "success" : "default"} />
+                    <Chip size="small" label={sessionStatusLabel(s.status)} color={s.status === "published" ? "success" : "default"} sx={{ transition: "none", ...(s.status === "published" && { bgcolor: "success.dark", color: "common.white" }) }} />
                   </TableCell>
                   <TableCell>{s.title}</TableCell>
                   <TableCell>${Math.round(s.price)}</TableCell>
