@@ -65,7 +65,13 @@ if (!brokers) {
       const slots = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" }));
       expect((await call(base, "POST", `/experts/${expert.id}/schedule`, { timezone: "UTC", slots }, expert.token)).status).toBe(200);
       const session = (await call(base, "POST", "/sessions", { title: "Topology", price: 80, length_minutes: 60, prep_question_1: "Why?", status: "published" }, expert.token)).body.session as { id: string };
-      const times = (await call(base, "GET", `/sessions/${session.id}/availability`)).body.times as string[];
+      // Reads come from read models fed through relay, Kafka and the projector: wait until the session shows.
+      let times: string[] = [];
+      await waitFor("the session's availability", async () => {
+        const r = await call(base, "GET", `/sessions/${session.id}/availability`);
+        times = (r.body?.times as string[] | undefined) ?? [];
+        return r.status === 200 && times.length > 2;
+      }, 60_000);
       const booked = await call(base, "POST", "/bookings", { session_id: session.id, scheduled_time: times[2] }, creator.token);
       expect(booked.status).toBe(201);
       const bookingId = (booked.body.booking as { id: string }).id;
