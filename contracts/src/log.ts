@@ -42,6 +42,11 @@ export interface EventLog {
   headPosition(): Promise<LogPosition | null>;
   /** How many events the log holds (for progress bars; may be an estimate). */
   countEvents(): Promise<number>;
+  /**
+   * Call `listener` soon after new events may have become readable, so a follower need not poll
+   * to stay close behind; returns the unsubscribe. Optional: a follower without it polls.
+   */
+  watchAppends?(listener: () => void): () => void;
 }
 
 // Events travel on the bus as JSON: positions as "commit:prepare" strings (JSON has no bigint).
