@@ -80,7 +80,7 @@ try {
 
   if (wanted("commands")) {
     doc.bookingCommands = await step("booking commands through CommandHandler vs single-row INSERT", () =>
-      benchCommands(server.url, { experts: 1000, clients: 4, rounds: quick ? 2 : 4, sliceSeconds: 1, warmupSeconds: 0.5, experiments }),
+      benchCommands(server.url, { experts: 1000, clients: 4, rounds: quick ? 2 : 4, sliceSeconds: 1, warmupSeconds: 0.5 }),
     );
   }
   if (wanted("replay")) {
@@ -119,7 +119,7 @@ try {
     );
   }
   if (wanted("availability")) {
-    doc.availability = await step("availability for 28 days (bookableStarts)", () => benchAvailability({ seconds: quick ? 1 : 3, experiments }));
+    doc.availability = await step("availability for 28 days (bookableStarts)", () => benchAvailability({ seconds: quick ? 1 : 3 }));
   }
 } finally {
   await server.stop();

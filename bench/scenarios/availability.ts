@@ -1,6 +1,5 @@
 import { bookableStarts, type BusyPeriod } from "@booking/engine";
 import { profiled } from "../lib/cpuprofile.ts";
-import { memoiseZoneOffsets, memoiseZoneValidity } from "../lib/luxon-memo.ts";
 import { ALL_WEEK_UTC } from "../lib/seed.ts";
 import { now, say, summarise, type LatencySummary } from "../lib/stats.ts";
 
@@ -13,8 +12,6 @@ export type AvailabilityFigure = {
   days: number;
   typical: AvailabilityCase;
   dense: AvailabilityCase;
-  /** The typical case again with luxon's zone offsets and zone validity remembered process-wide. */
-  experiments: Record<string, AvailabilityCase> | null;
 };
 
 const TYPICAL = {
@@ -49,17 +46,8 @@ function measure(name: string, schedule: typeof TYPICAL, lengthMinutes: 30 | 60,
 
 const TYPICAL_NAME = "Europe/London, weekdays 09:00-12:30 and 13:30-17:30, Saturday 10:00-13:00";
 
-export async function benchAvailability(options: { seconds: number; experiments: boolean }): Promise<AvailabilityFigure> {
+export async function benchAvailability(options: { seconds: number }): Promise<AvailabilityFigure> {
   const typical = await profiled("availability-typical", async () => measure(TYPICAL_NAME, TYPICAL, 60, 20, options.seconds));
   const dense = measure("UTC, every day 00:00-23:30 (the most the schedule allows)", ALL_WEEK_UTC as typeof TYPICAL, 30, 60, options.seconds);
-  let experiments: AvailabilityFigure["experiments"] = null;
-  if (options.experiments) {
-    const restore = [memoiseZoneOffsets(), memoiseZoneValidity()];
-    try {
-      experiments = { "typical, luxon zone offsets and validity remembered": measure(TYPICAL_NAME, TYPICAL, 60, 20, options.seconds) };
-    } finally {
-      for (const r of restore) r();
-    }
-  }
-  return { days: 28, typical, dense, experiments };
+  return { days: 28, typical, dense };
 }

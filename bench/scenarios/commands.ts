@@ -5,8 +5,6 @@ import { CommandHandler, PostgresEventStore, calendarDecider, calendarStream } f
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { profiled } from "../lib/cpuprofile.ts";
 import { interleave, type Contender } from "../lib/interleave.ts";
-import { memoiseZoneOffsets, memoiseZoneValidity } from "../lib/luxon-memo.ts";
-import { OneTripEventStore } from "../lib/one-trip-store.ts";
 import { midnightUtc, requestBooking, seedExperts } from "../lib/seed.ts";
 import { ratio, say, type LatencySummary } from "../lib/stats.ts";
 
@@ -15,7 +13,6 @@ import { ratio, say, type LatencySummary } from "../lib/stats.ts";
 // transactions of the same event. Each contender has its own database; they run in interleaved
 // one-second slices so that a change in machine load shifts them alike.
 
-type Run = { commandsPerSecond: number; refused: number; latency: LatencySummary; roundTripsPerCommand: number };
 
 export type CommandsFigure = {
   experts: number;
@@ -30,10 +27,9 @@ export type CommandsFigure = {
   ratio: number;
   bound: string;
   pass: boolean;
-  experiments: Record<string, Run & { ratio: number }> | null;
 };
 
-type Options = { experts: number; clients: number; rounds: number; sliceSeconds: number; warmupSeconds: number; experiments: boolean };
+type Options = { experts: number; clients: number; rounds: number; sliceSeconds: number; warmupSeconds: number };
 
 type Setup = { contender: Contender; roundTrips: () => Promise<number>; close: () => Promise<void> };
 
@@ -102,23 +98,9 @@ async function insertContender(serverUrl: string): Promise<Setup> {
   };
 }
 
-const luxonMemos = () => {
-  const restore = [memoiseZoneValidity(), memoiseZoneOffsets()];
-  return () => restore.forEach((r) => r());
-};
-
-const EXPERIMENTS: [string, (url: string) => Promise<PostgresEventStore>, (() => () => void) | undefined][] = [
-  ["append as one statement", (url) => OneTripEventStore.open(url, false), undefined],
-  ["and no read before a warm decision", (url) => OneTripEventStore.open(url, true), undefined],
-  ["and luxon zone validity and offsets remembered", (url) => OneTripEventStore.open(url, true), luxonMemos],
-  ["and no NOTIFY in the append", (url) => OneTripEventStore.open(url, true, { notify: false }), luxonMemos],
-  ["and RETURNING only the log position", (url) => OneTripEventStore.open(url, true, { notify: false, lean: true }), luxonMemos],
-];
-
 export async function benchCommands(serverUrl: string, options: Options): Promise<CommandsFigure> {
   say(`  setting up: ${options.experts} experts per database`);
   const setups: Setup[] = [await insertContender(serverUrl), await commandContender(serverUrl, "current", options, (url) => PostgresEventStore.connect(url, { poolSize: 10 }))];
-  if (options.experiments) for (const [name, open, patch] of EXPERIMENTS) setups.push(await commandContender(serverUrl, name, options, open, patch));
   try {
     say(`  ${options.clients} clients, ${options.rounds} interleaved rounds of ${options.sliceSeconds} s per contender`);
     const results = await profiled("booking-commands", () => interleave(setups.map((s) => s.contender), options));
@@ -133,11 +115,6 @@ export async function benchCommands(serverUrl: string, options: Options): Promis
     }
     const base = results.INSERT!;
     const cur = results.current!;
-    const experiments: CommandsFigure["experiments"] = options.experiments ? {} : null;
-    for (const [name] of options.experiments ? EXPERIMENTS : []) {
-      const e = results[name]!;
-      experiments![name] = { commandsPerSecond: e.perSecond, refused: e.refused, latency: e.latency, roundTripsPerCommand: trips.get(name)!, ratio: ratio(e.perSecond, base.perSecond) };
-    }
     const r = ratio(cur.perSecond, base.perSecond);
     return {
       experts: options.experts,
@@ -151,7 +128,6 @@ export async function benchCommands(serverUrl: string, options: Options): Promis
       ratio: r,
       bound: ">= 0.5 of the INSERT rate",
       pass: r >= 0.5,
-      experiments,
     };
   } finally {
     for (const s of setups) await s.close();

@@ -43,10 +43,11 @@ export interface EventLog {
   /** How many events the log holds (for progress bars; may be an estimate). */
   countEvents(): Promise<number>;
   /**
-   * Call `listener` soon after new events may have become readable, so a follower need not poll
-   * to stay close behind; returns the unsubscribe. Optional: a follower without it polls.
+   * Call `listener` with the position of each append as it commits, so a follower need not poll
+   * to stay close behind; returns the unsubscribe. A catch-up reader may see the event a little
+   * later (while an older transaction is still open). Optional: a follower without it polls.
    */
-  watchAppends?(listener: () => void): () => void;
+  watchAppends?(listener: (position: LogPosition) => void): () => void;
 }
 
 // Events travel on the bus as JSON: positions as "commit:prepare" strings (JSON has no bigint).

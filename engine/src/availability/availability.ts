@@ -74,18 +74,41 @@ function localDays(window: Window, zone: string): DateTime[] {
   return days;
 }
 
-/** Wall-clock reading of instants in one zone, memoised: candidate sessions share most instants. */
+type WallReading = { date: string; weekday: number; minute: number };
+
+// Readings are remembered process-wide, per zone: every expert in a zone walks the same
+// 15-minute grid, and luxon finds each offset through Intl (formatToParts), the dearest step here.
+const READINGS_PER_ZONE = 100_000;
+const readings = new Map<string, Map<number, WallReading>>();
+
+/** Wall-clock reading of instants in one (valid) zone. */
 function wallClockReader(zone: string) {
-  const memo = new Map<number, { date: string; weekday: number; minute: number }>();
-  return (t: number) => {
-    let w = memo.get(t);
+  let memo = readings.get(zone);
+  if (!memo) readings.set(zone, (memo = new Map()));
+  const zoneReadings = memo;
+  return (t: number): WallReading => {
+    let w = zoneReadings.get(t);
     if (!w) {
       const local = DateTime.fromMillis(t, { zone });
       w = { date: local.toISODate()!, weekday: local.weekday, minute: local.hour * 60 + local.minute };
-      memo.set(t, w);
+      if (zoneReadings.size >= READINGS_PER_ZONE) zoneReadings.clear();
+      zoneReadings.set(t, w);
     }
     return w;
   };
+}
+
+// luxon's IANAZone.isValidZone builds an Intl.DateTimeFormat on every call; zones do not change
+// validity while the process runs (the map is capped: zones come from user input).
+const zoneValidity = new Map<string, boolean>();
+function isKnownZone(zone: string): boolean {
+  let valid = zoneValidity.get(zone);
+  if (valid === undefined) {
+    valid = IANAZone.isValidZone(zone);
+    if (zoneValidity.size >= 1_000) zoneValidity.clear();
+    zoneValidity.set(zone, valid);
+  }
+  return valid;
 }
 
 type WallClock = ReturnType<typeof wallClockReader>;
@@ -126,7 +149,7 @@ function bookableAt(t: number, q: AvailabilityQuery, window: Window, busy: reado
  */
 export function bookableStarts(q: AvailabilityQuery): string[] {
   const zone = q.schedule.timezone;
-  if (!IANAZone.isValidZone(zone)) return [];
+  if (!isKnownZone(zone)) return [];
   const window = bookingWindow(q);
   if (window.end < window.start) return [];
   const busy = busyIntervals(q.busy, window, Math.max(q.lengthMinutes, 240));
@@ -152,7 +175,7 @@ export function bookableStarts(q: AvailabilityQuery): string[] {
 /** The booking decision asks the same rule about one instant that the availability list uses. */
 export function isBookableStart(q: Omit<AvailabilityQuery, "from" | "to">, start: string): boolean {
   const t = Date.parse(start);
-  if (!IANAZone.isValidZone(q.schedule.timezone) || Number.isNaN(t)) return false;
+  if (!isKnownZone(q.schedule.timezone) || Number.isNaN(t)) return false;
   const window = bookingWindow(q);
   return bookableAt(t, q, window, busyIntervals(q.busy, window, Math.max(q.lengthMinutes, 240)), wallClockReader(q.schedule.timezone));
 }
@@ -165,7 +188,7 @@ export type ProposalQuery = { timezone: string; lengthMinutes: number; busy: rea
  */
 export function proposableStarts(q: ProposalQuery): string[] {
   const zone = q.timezone;
-  if (!IANAZone.isValidZone(zone)) return [];
+  if (!isKnownZone(zone)) return [];
   const window = bookingWindow(q);
   if (window.end < window.start) return [];
   const busy = busyIntervals(q.busy, window, Math.max(q.lengthMinutes, 240));

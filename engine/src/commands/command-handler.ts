@@ -1,6 +1,6 @@
 import { DomainEvent as DomainEventSchema, readDomainEvent, currentSchemaVersion, refusal, type Actor, type DomainEvent, type Result } from "@booking/contracts";
 import type { Decider } from "../decider.ts";
-import { WrongExpectedVersion, type EventStore, type LogPosition, type StoredEvent } from "../event-store/port.ts";
+import { WrongExpectedVersion, type EventStore, type LogPosition, type NewEvent, type StoredEvent } from "../event-store/port.ts";
 
 export type CommandMeta = {
   actor?: Actor;
@@ -73,45 +73,66 @@ export class CommandHandler<C, E extends DomainEvent, S> {
 
   private async attempt(streamId: string, command: C, meta: CommandMeta): Promise<Result<CommandResult>> {
     const now = meta.now ?? this.clock();
+    // A stream this process holds in memory is decided on without reading it first: the append
+    // carries the cached version, so if another process wrote meanwhile it fails and we read and
+    // decide again. An answer that writes nothing is never given from memory alone.
+    let current = this.cache.get(streamId);
+    let fresh = false;
     for (let attempt = 1; ; attempt++) {
-      const current = await this.catchUp(streamId);
-      if (meta.idempotencyKey) {
-        const first = current.byKey.get(meta.idempotencyKey);
-        if (first) return { ok: true, value: { events: first, version: current.version, position: first.at(-1)?.position ?? null, replayed: true } };
+      if (!current) {
+        current = await this.catchUp(streamId);
+        fresh = true;
       }
-      const decision = this.decider.decide(command, current.state, { now });
-      if (!decision.ok) return decision;
-      if (decision.value.length === 0) return { ok: true, value: { events: [], version: current.version, position: null, replayed: false } };
-      // Events are checked on the way in with the schema readers use on the way out: a malformed
-      // event would stop every projection behind it.
-      for (const e of decision.value) {
-        if (!DomainEventSchema.safeParse(e).success) return { ok: false, refusal: refusal("invalid_request") };
+      const decision = this.decideOn(current, command, now, meta);
+      if (!decision.write) {
+        if (!fresh) {
+          current = undefined;
+          continue;
+        }
+        return decision.result;
       }
       try {
-        const written = await this.store.append(
-          streamId,
-          decision.value.map((e) => ({
-            type: e.type,
-            schemaVersion: currentSchemaVersion(e.type),
-            data: e.data,
-            metadata: {
-              at: now,
-              ...(meta.actor && { actor: meta.actor }),
-              ...(meta.idempotencyKey && { idempotencyKey: meta.idempotencyKey }),
-              ...(meta.correlationId && { correlationId: meta.correlationId }),
-            },
-          })),
-          current.version === 0 ? "no_stream" : current.version,
-        );
+        const written = await this.store.append(streamId, decision.events, current.version === 0 ? "no_stream" : current.version);
         this.remember(streamId, this.fold(current, written.events));
         return { ok: true, value: { events: written.events, version: written.nextVersion, position: written.position, replayed: false } };
       } catch (e) {
         if (!(e instanceof WrongExpectedVersion)) throw e;
+        current = undefined;
+        // A conflict against a stale cache is not a race lost to another writer.
+        if (!fresh) continue;
         if (attempt >= this.maxAttempts) return { ok: false, refusal: refusal("concurrency_conflict") };
         // Another writer got there first: back off a little (with jitter) and decide again on fresh state.
         await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
       }
     }
+  }
+
+  /** The decision on one state: the events to write, or the answer when there is nothing to write. */
+  private decideOn(
+    current: CachedStream<S>,
+    command: C,
+    now: string,
+    meta: CommandMeta,
+  ): { write: true; events: NewEvent[] } | { write: false; result: Result<CommandResult> } {
+    if (meta.idempotencyKey) {
+      const first = current.byKey.get(meta.idempotencyKey);
+      if (first) return { write: false, result: { ok: true, value: { events: first, version: current.version, position: first.at(-1)?.position ?? null, replayed: true } } };
+    }
+    const decision = this.decider.decide(command, current.state, { now });
+    if (!decision.ok) return { write: false, result: decision };
+    if (decision.value.length === 0) return { write: false, result: { ok: true, value: { events: [], version: current.version, position: null, replayed: false } } };
+    // Events are checked on the way in with the schema readers use on the way out: a malformed
+    // event would stop every projection behind it.
+    for (const e of decision.value) {
+      if (!DomainEventSchema.safeParse(e).success) return { write: false, result: { ok: false, refusal: refusal("invalid_request") } };
+    }
+    const metadata = {
+      at: now,
+      ...(meta.actor && { actor: meta.actor }),
+      ...(meta.idempotencyKey && { idempotencyKey: meta.idempotencyKey }),
+      ...(meta.correlationId && { correlationId: meta.correlationId }),
+    };
+    return { write: true, events: decision.value.map((e) => ({ type: e.type, schemaVersion: currentSchemaVersion(e.type), data: e.data, metadata })) };
   }
 
   private async catchUp(streamId: string): Promise<CachedStream<S>> {

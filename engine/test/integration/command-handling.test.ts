@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { refusalMessage, type CalendarCommand, type CalendarEvent } from "@booking/contracts";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { comparePositions, refusalMessage, type CalendarCommand, type CalendarEvent } from "@booking/contracts";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { calendarDecider, calendarStream, type CalendarState } from "../../src/calendar/calendar.ts";
 import { CommandHandler } from "../../src/commands/command-handler.ts";
@@ -102,9 +102,11 @@ describe("command handling on the Postgres store", () => {
     expect(r.value.version).toBe(2);
     expect(r.value.events.map((e) => e.type)).toEqual(["BookingRequested"]);
     expect(r.value.events[0]!.metadata).toMatchObject({ at: NOW, actor: { userId: "c9", role: "creator" } });
-    const head = await stores[0]!.headPosition();
-    expect(head).not.toBeNull();
-    expect(r.value.position!.commit <= head!.commit).toBe(true);
+    // Catch-up readers see it once no older transaction (of any database on the server) is open.
+    await vi.waitFor(async () => {
+      const head = await stores[0]!.headPosition();
+      expect(head !== null && comparePositions(r.value.position!, head) <= 0).toBe(true);
+    });
   });
 
   it("a refused command writes nothing", async () => {
@@ -129,8 +131,31 @@ describe("command handling on the Postgres store", () => {
       const r = await handler.handle(calendarStream(expertId), request(expertId, 30, new Date(Date.parse("2026-03-03T09:00:00.000Z") + i * 30 * 60_000).toISOString()));
       expect(r.ok).toBe(true);
     }
-    // The first command folds the stream once; every later one reads nothing new.
-    expect(reads[0]).toBe(1);
-    expect(reads.slice(1)).toEqual(Array(9).fill(0));
+    // The first command folds the stream once; every later one decides on what it wrote last.
+    expect(reads).toEqual([1]);
+  });
+
+  it("a handler whose memory is stale is corrected by the append's version check, not by luck", async () => {
+    const expertId = await newExpert();
+    const [a, b] = [handlers[3]!, handlers[4]!];
+    // a holds the stream in memory; b (another process) then takes 10:00.
+    expect((await a.handle(calendarStream(expertId), request(expertId, 30, "2026-03-03T09:00:00.000Z"))).ok).toBe(true);
+    expect((await b.handle(calendarStream(expertId), request(expertId, 30, "2026-03-03T10:00:00.000Z"))).ok).toBe(true);
+    const late = await a.handle(calendarStream(expertId), request(expertId, 30, "2026-03-03T10:00:00.000Z"));
+    expect(late.ok ? "accepted" : late.refusal.code).toBe("slot_unavailable");
+    const stored = await stores[0]!.readStream(calendarStream(expertId));
+    expect(stored.events.filter((e) => e.type === "BookingRequested")).toHaveLength(2);
+  });
+
+  it("a refusal is never answered from memory alone: a slot freed by another process can be booked", async () => {
+    const expertId = await newExpert();
+    const [a, b] = [handlers[3]!, handlers[4]!];
+    const first = request(expertId, 30, "2026-03-03T11:00:00.000Z");
+    expect((await a.handle(calendarStream(expertId), first)).ok).toBe(true);
+    // b cancels it; a's memory still shows 11:00 taken.
+    const cancelled = await b.handle(calendarStream(expertId), { type: "CancelBooking", expertId, bookingId: (first as { bookingId: string }).bookingId, actor: first.actor, reason: "" });
+    expect(cancelled.ok).toBe(true);
+    const again = await a.handle(calendarStream(expertId), request(expertId, 30, "2026-03-03T11:00:00.000Z"));
+    expect(again.ok ? "accepted" : again.refusal.code).toBe("accepted");
   });
 });

@@ -1,4 +1,4 @@
-import { inject } from "vitest";
+import { describe, expect, inject, it, vi } from "vitest";
 import { createTestDatabase } from "@booking/testkit";
 import { PostgresEventStore } from "../../src/event-store/postgres/postgres-event-store.ts";
 import { eventStoreContract } from "./event-store-contract.ts";
@@ -14,4 +14,30 @@ eventStoreContract("postgres", async () => {
       await db.drop();
     },
   };
+});
+
+describe("postgres: followers in the appending process", () => {
+  it("a subscriber and a watcher are woken by an append, not by their poll", async () => {
+    const db = await createTestDatabase(inject("databaseUrl"), "es_wake");
+    // A poll far longer than the wait below: only the append's wake can deliver in time.
+    const store = await PostgresEventStore.connect(db.url, { poolSize: 4, pollIntervalMs: 60_000 });
+    try {
+      const seen: string[] = [];
+      let watched = 0;
+      const unwatch = store.watchAppends(() => void watched++);
+      const subscription = store.subscribe({ after: null, onEvents: async (events) => void seen.push(...events.map((e) => e.streamId)) });
+      await new Promise((r) => setTimeout(r, 200)); // the subscriber has read the empty log and sleeps
+      const metadata = { at: new Date().toISOString() };
+      await store.append("wake-1", [{ type: "Probe", data: {}, metadata }], "no_stream");
+      await vi.waitFor(() => expect(seen).toEqual(["wake-1"]), { timeout: 5_000 });
+      unwatch();
+      await store.append("wake-2", [{ type: "Probe", data: {}, metadata }], "no_stream");
+      await vi.waitFor(() => expect(seen).toEqual(["wake-1", "wake-2"]), { timeout: 5_000 });
+      expect(watched).toBe(1);
+      await subscription.stop();
+    } finally {
+      await store.close();
+      await db.drop();
+    }
+  });
 });

@@ -3,6 +3,7 @@ import pg from "pg";
 import type { EventMetadata } from "@booking/contracts";
 import {
   WrongExpectedVersion,
+  comparePositions,
   type AppendResult,
   type EventStore,
   type ExpectedVersion,
@@ -15,7 +16,20 @@ import {
 } from "../port.ts";
 import { eventStoreMigrations, migrate } from "./migrations.ts";
 
-const NOTIFY_CHANNEL = "events_appended";
+type WrittenRow = Pick<EventRow, "global_position" | "transaction_id" | "version" | "event_id" | "recorded_at">;
+
+/** The statement that reserves versions for $2 new events of stream $1; it returns the new stream version, or no row when the expectation fails. */
+function claimSql(expected: ExpectedVersion): { name: string; sql: string } {
+  if (expected === "no_stream" || expected === 0) {
+    // "No stream" means version 0 exactly: a concurrent creator makes this a conflict.
+    return { name: "new", sql: "INSERT INTO streams (stream_id, version) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING version" };
+  }
+  if (expected === "any") {
+    return { name: "any", sql: "INSERT INTO streams (stream_id, version) VALUES ($1, $2) ON CONFLICT (stream_id) DO UPDATE SET version = streams.version + EXCLUDED.version RETURNING version" };
+  }
+  if (expected === "stream_exists") return { name: "existing", sql: "UPDATE streams SET version = version + $2 WHERE stream_id = $1 RETURNING version" };
+  return { name: "at-version", sql: "UPDATE streams SET version = version + $2 WHERE stream_id = $1 AND version = $8 RETURNING version" };
+}
 
 type EventRow = {
   global_position: string;
@@ -54,9 +68,8 @@ export type PostgresEventStoreOptions = { pollIntervalMs?: number };
 
 export class PostgresEventStore implements EventStore {
   readonly kind = "postgres" as const;
-  private listener: pg.PoolClient | null = null;
-  private listenerStarting: Promise<void> | null = null;
-  private readonly wakers = new Set<() => void>();
+  /** Called after every append this instance commits. */
+  private readonly wakers = new Set<(position: LogPosition) => void>();
   private readonly subscriptions = new Set<Subscription>();
 
   constructor(
@@ -75,8 +88,10 @@ export class PostgresEventStore implements EventStore {
   }
 
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
-    const pending = await this.beginAppend(streamId, events, expected);
-    return pending.commit();
+    // One statement in its own implicit transaction: one round trip and one commit per append.
+    const stored = await this.writeEvents(this.pool, streamId, events, expected);
+    this.announceAppend(stored[stored.length - 1]!.position);
+    return { nextVersion: stored[stored.length - 1]!.version, position: stored[stored.length - 1]!.position, events: stored };
   }
 
   /**
@@ -84,7 +99,6 @@ export class PostgresEventStore implements EventStore {
    * the contract suite holds one open to prove catch-up readers wait for it.
    */
   async beginAppend(streamId: string, events: readonly NewEvent[], expected: ExpectedVersion): Promise<PendingAppend> {
-    if (events.length === 0) throw new Error("append needs at least one event");
     const client = await this.pool.connect();
     let open = true;
     const finish = async (sql: "COMMIT" | "ROLLBACK") => {
@@ -98,29 +112,12 @@ export class PostgresEventStore implements EventStore {
     };
     try {
       await client.query("BEGIN");
-      const next = await this.claimVersions(client, streamId, events.length, expected);
-      const first = next - events.length + 1;
-      const { rows } = await client.query<EventRow>(
-        `INSERT INTO events (stream_id, version, event_id, type, schema_version, data, metadata)
-         SELECT $1, v, e, t, sv, d, m
-         FROM unnest($2::bigint[], $3::uuid[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[]) AS x(v, e, t, sv, d, m)
-         RETURNING ${COLUMNS}`,
-        [
-          streamId,
-          events.map((_, i) => first + i),
-          events.map((e) => e.eventId ?? randomUUID()),
-          events.map((e) => e.type),
-          events.map((e) => e.schemaVersion ?? 1),
-          events.map((e) => JSON.stringify(e.data)),
-          events.map((e) => JSON.stringify(e.metadata)),
-        ],
-      );
-      await client.query("SELECT pg_notify($1, '')", [NOTIFY_CHANNEL]);
-      const stored = rows.map(toStored).sort((a, b) => a.version - b.version);
+      const stored = await this.writeEvents(client, streamId, events, expected);
       return {
         commit: async () => {
           await finish("COMMIT");
-          return { nextVersion: next, position: stored[stored.length - 1]!.position, events: stored };
+          this.announceAppend(stored[stored.length - 1]!.position);
+          return { nextVersion: stored[stored.length - 1]!.version, position: stored[stored.length - 1]!.position, events: stored };
         },
         rollback: () => finish("ROLLBACK"),
       };
@@ -130,28 +127,63 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  /** Reserve versions for `count` new events, enforcing the expected version; returns the new stream version. */
-  private async claimVersions(client: pg.PoolClient, streamId: string, count: number, expected: ExpectedVersion): Promise<number> {
-    let row: { version: string } | undefined;
-    if (expected === "no_stream" || expected === 0) {
-      // "No stream" means version 0 exactly: a concurrent creator makes this a conflict.
-      ({ rows: [row] } = await client.query("INSERT INTO streams (stream_id, version) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING version", [streamId, count]));
-    } else if (expected === "any") {
-      ({ rows: [row] } = await client.query(
-        "INSERT INTO streams (stream_id, version) VALUES ($1, $2) ON CONFLICT (stream_id) DO UPDATE SET version = streams.version + EXCLUDED.version RETURNING version",
-        [streamId, count],
-      ));
-    } else if (expected === "stream_exists") {
-      ({ rows: [row] } = await client.query("UPDATE streams SET version = version + $2 WHERE stream_id = $1 RETURNING version", [streamId, count]));
-    } else {
-      // Row lock: a concurrent writer with the same expectation waits, then finds the version moved.
-      ({ rows: [row] } = await client.query("UPDATE streams SET version = version + $3 WHERE stream_id = $1 AND version = $2 RETURNING version", [streamId, expected, count]));
+  /**
+   * Claim the stream's next versions (enforcing the expected version) and insert the events, as one
+   * statement. A concurrent writer with the same expectation waits on the stream's row lock, then
+   * finds the version moved: the claim returns no row and nothing is inserted.
+   */
+  private async writeEvents(db: pg.Pool | pg.PoolClient, streamId: string, events: readonly NewEvent[], expected: ExpectedVersion): Promise<StoredEvent[]> {
+    if (events.length === 0) throw new Error("append needs at least one event");
+    const ids = events.map((e) => e.eventId ?? randomUUID());
+    const data = events.map((e) => JSON.stringify(e.data));
+    const metadata = events.map((e) => JSON.stringify(e.metadata));
+    // Most commands write one event: then the values go as scalars, sparing Postgres (and pg) the
+    // array literals that unnest needs.
+    const single = events.length === 1;
+    const params: unknown[] = single
+      ? [streamId, 1, ids[0], events[0]!.type, events[0]!.schemaVersion ?? 1, data[0], metadata[0]]
+      : [streamId, events.length, ids, events.map((e) => e.type), events.map((e) => e.schemaVersion ?? 1), data, metadata];
+    if (typeof expected === "number" && expected > 0) params.push(expected);
+    const claim = claimSql(expected);
+    const { rows } = await db.query<WrittenRow>({
+      // Named: each connection parses and plans the statement once, not on every append.
+      name: `append-${single ? "one" : "many"}-${claim.name}`,
+      text: `WITH claimed AS (${claim.sql})
+       INSERT INTO events (stream_id, version, event_id, type, schema_version, data, metadata)
+       ${
+         single
+           ? "SELECT $1, claimed.version, $3::uuid, $4::text, $5::int, $6::jsonb, $7::jsonb FROM claimed"
+           : "SELECT $1, claimed.version - $2 + x.ord, x.e, x.t, x.sv, x.d, x.m FROM claimed, unnest($3::uuid[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[]) WITH ORDINALITY AS x(e, t, sv, d, m, ord)"
+       }
+       RETURNING global_position, transaction_id::text AS transaction_id, version, event_id, recorded_at`,
+      values: params,
+    });
+    if (rows.length === 0) {
+      const { rows: head } = await db.query<{ version: string }>("SELECT version FROM streams WHERE stream_id = $1", [streamId]);
+      throw new WrongExpectedVersion(streamId, expected, head[0] ? Number(head[0].version) : null);
     }
-    if (!row) {
-      const { rows } = await client.query<{ version: string }>("SELECT version FROM streams WHERE stream_id = $1", [streamId]);
-      throw new WrongExpectedVersion(streamId, expected, rows[0] ? Number(rows[0].version) : null);
-    }
-    return Number(row.version);
+    // Only the events' places in the log come back: their content is what we sent, read back the
+    // way a reader of the jsonb columns would see it.
+    const byId = new Map(ids.map((id, i) => [id, i]));
+    return rows
+      .map((r) => {
+        const i = byId.get(r.event_id)!;
+        const e = events[i]!;
+        return toStored({ ...r, stream_id: streamId, type: e.type, schema_version: e.schemaVersion ?? 1, data: JSON.parse(data[i]!), metadata: JSON.parse(metadata[i]!) as EventMetadata });
+      })
+      .sort((a, b) => a.version - b.version);
+  }
+
+  /** Followers in this process are woken at once; other processes poll (a NOTIFY per append would serialise every commit on a database-wide lock). */
+  private announceAppend(position: LogPosition): void {
+    for (const w of [...this.wakers]) w(position);
+  }
+
+  watchAppends(listener: (position: LogPosition) => void): () => void {
+    this.wakers.add(listener);
+    return () => {
+      this.wakers.delete(listener);
+    };
   }
 
   async readStream(streamId: string, options: { afterVersion?: number } = {}): Promise<StreamRead> {
@@ -195,25 +227,34 @@ export class PostgresEventStore implements EventStore {
 
   subscribe(options: SubscribeOptions): Subscription {
     let stopped = false;
+    // The newest append of this process, even one that lands while a batch is being handled.
+    let appended: LogPosition | null = null;
+    let appendedSinceRead = false;
     let wake: (() => void) | null = null;
+    const unwatch = this.watchAppends((position) => {
+      if (!appended || comparePositions(position, appended) > 0) appended = position;
+      appendedSinceRead = true;
+      wake?.();
+    });
     const batchSize = options.batchSize ?? 500;
     const poll = this.options.pollIntervalMs ?? 250;
-    const sleep = () =>
+    const sleep = (after: LogPosition | null) =>
       new Promise<void>((resolve) => {
+        if (stopped || appendedSinceRead) return resolve();
+        // An append of ours not read yet waits behind an older open transaction: look again soon.
+        const behind = appended !== null && (after === null || comparePositions(appended, after) > 0);
         const done = () => {
           clearTimeout(timer);
-          this.wakers.delete(done);
           wake = null;
           resolve();
         };
-        const timer = setTimeout(done, poll);
+        const timer = setTimeout(done, behind ? 10 : poll);
         wake = done;
-        this.wakers.add(done);
       });
     const loop = async () => {
-      await this.ensureListener().catch(() => undefined); // polling still works without LISTEN
       let after = options.after;
       while (!stopped) {
+        appendedSinceRead = false;
         try {
           const batch = await this.readAll(after, batchSize);
           if (batch.length > 0) {
@@ -225,7 +266,7 @@ export class PostgresEventStore implements EventStore {
           if (stopped) break;
           options.onError?.(e);
         }
-        if (!stopped) await sleep();
+        await sleep(after);
       }
     };
     const done = loop();
@@ -233,6 +274,7 @@ export class PostgresEventStore implements EventStore {
       done,
       stop: async () => {
         stopped = true;
+        unwatch();
         wake?.();
         await done;
         this.subscriptions.delete(subscription);
@@ -242,24 +284,8 @@ export class PostgresEventStore implements EventStore {
     return subscription;
   }
 
-  private ensureListener(): Promise<void> {
-    this.listenerStarting ??= (async () => {
-      const client = await this.pool.connect();
-      client.on("notification", () => {
-        for (const w of [...this.wakers]) w();
-      });
-      client.on("error", () => undefined);
-      await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
-      this.listener = client;
-    })();
-    return this.listenerStarting;
-  }
-
   async close(): Promise<void> {
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
-    if (this.listenerStarting) await this.listenerStarting.catch(() => undefined);
-    this.listener?.release();
-    this.listener = null;
     await this.pool.end();
   }
 }
