@@ -10,6 +10,8 @@ export type KafkaProjectorOptions = {
   topic: string;
   groupId?: string;
   clientId?: string;
+  /** How long a silent member keeps its partitions (the broker allows 6 s to 300 s by default). */
+  sessionTimeoutMs?: number;
   onError?: (error: unknown) => void;
 };
 
@@ -21,7 +23,15 @@ export type KafkaProjectorOptions = {
 export async function startKafkaProjector(pool: pg.Pool, projections: readonly Projection[], options: KafkaProjectorOptions): Promise<RunnerHandle> {
   await ensureCheckpoints(pool, projections);
   const kafka = new Kafka({ clientId: options.clientId ?? "projector", brokers: options.brokers, logLevel: logLevel.ERROR });
-  const consumer: Consumer = kafka.consumer({ groupId: options.groupId ?? "projector", allowAutoTopicCreation: true });
+  const consumer: Consumer = kafka.consumer({
+    groupId: options.groupId ?? "projector",
+    allowAutoTopicCreation: true,
+    // A projector that dies without leaving the group holds its partitions until the broker gives
+    // up on it; kafkajs's defaults (30 s session, 60 s rebalance) stall the read models that long.
+    sessionTimeout: options.sessionTimeoutMs ?? 10_000,
+    rebalanceTimeout: options.sessionTimeoutMs ?? 10_000,
+    heartbeatInterval: 1_000,
+  });
   await consumer.connect();
   await consumer.subscribe({ topic: options.topic, fromBeginning: true });
   let failures = 0;
