@@ -68,10 +68,18 @@ export class Relay {
     if (this.running) throw new Error(`Relay ${this.name} is already running`);
     let stopping = false;
     let wake: () => void = () => undefined;
-    const pause = (ms: number) =>
+    // Woken by appends (of this process, or announced by others) instead of waiting out the idle poll.
+    let appended = false;
+    const unwatch = this.log.watchAppends?.(() => {
+      appended = true;
+      wake();
+    });
+    const pause = (ms: number, wakeOnAppend: boolean) =>
       new Promise<void>((resolve) => {
+        if (wakeOnAppend && appended) return resolve();
         const timer = setTimeout(resolve, ms);
         wake = () => {
+          if (!wakeOnAppend && !stopping) return;
           clearTimeout(timer);
           resolve();
         };
@@ -80,6 +88,7 @@ export class Relay {
       let failures = 0;
       while (!stopping) {
         let count: number;
+        appended = false;
         try {
           count = await this.relayBatch();
           failures = 0;
@@ -87,14 +96,15 @@ export class Relay {
           failures += 1;
           const backoff = Math.min(FIRST_BACKOFF_MS * 2 ** (failures - 1), this.maxBackoffMs);
           this.warn(`relay ${this.name}: batch failed (${failures} in a row), checkpoint kept, retrying in ${backoff} ms: ${oneLine(e)}`);
-          if (!stopping) await pause(backoff);
+          if (!stopping) await pause(backoff, false);
           continue;
         }
         // A full batch means more is waiting: go again at once.
-        if (count < this.batchSize && !stopping) await pause(this.idleMs);
+        if (count < this.batchSize && !stopping) await pause(this.idleMs, true);
       }
     };
     const done = loop().finally(() => {
+      unwatch?.();
       this.running = null;
     });
     const run: RelayRun = {

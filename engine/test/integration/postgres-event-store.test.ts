@@ -40,4 +40,22 @@ describe("postgres: followers in the appending process", () => {
       await db.drop();
     }
   });
+
+  it("another process's subscriber is woken by the append's announcement, not by its poll", async () => {
+    const db = await createTestDatabase(inject("databaseUrl"), "es_wake2");
+    const writer = await PostgresEventStore.connect(db.url, { poolSize: 4 });
+    const reader = await PostgresEventStore.connect(db.url, { poolSize: 4, pollIntervalMs: 60_000 });
+    try {
+      const seen: string[] = [];
+      const subscription = reader.subscribe({ after: null, onEvents: async (events) => void seen.push(...events.map((e) => e.streamId)) });
+      await new Promise((r) => setTimeout(r, 300)); // listening, and asleep on an empty log
+      await writer.append("elsewhere-1", [{ type: "Probe", data: {}, metadata: { at: new Date().toISOString() } }], "no_stream");
+      await vi.waitFor(() => expect(seen).toEqual(["elsewhere-1"]), { timeout: 5_000 });
+      await subscription.stop();
+    } finally {
+      await writer.close();
+      await reader.close();
+      await db.drop();
+    }
+  });
 });

@@ -4,6 +4,8 @@ import type { EventMetadata } from "@booking/contracts";
 import {
   WrongExpectedVersion,
   comparePositions,
+  formatPosition,
+  parsePosition,
   type AppendResult,
   type EventStore,
   type ExpectedVersion,
@@ -64,13 +66,25 @@ function toStored(r: EventRow): StoredEvent {
 /** An append whose transaction is still open: commit makes it visible, rollback drops it. */
 export type PendingAppend = { commit: () => Promise<AppendResult>; rollback: () => Promise<void> };
 
-export type PostgresEventStoreOptions = { pollIntervalMs?: number };
+export type PostgresEventStoreOptions = {
+  pollIntervalMs?: number;
+  /** NOTIFY other processes after each append (default true). */
+  notifyOtherProcesses?: boolean;
+};
+
+const APPENDS_CHANNEL = "events_appended";
 
 export class PostgresEventStore implements EventStore {
   readonly kind = "postgres" as const;
   /** Called after every append this instance commits. */
   private readonly wakers = new Set<(position: LogPosition) => void>();
   private readonly subscriptions = new Set<Subscription>();
+  private readonly instanceId = randomUUID();
+  private newestUnannounced: LogPosition | null = null;
+  private announcing = false;
+  private listening: Promise<void> | null = null;
+  private listener: pg.PoolClient | null = null;
+  private closed = false;
 
   constructor(
     readonly pool: pg.Pool,
@@ -174,16 +188,62 @@ export class PostgresEventStore implements EventStore {
       .sort((a, b) => a.version - b.version);
   }
 
-  /** Followers in this process are woken at once; other processes poll (a NOTIFY per append would serialise every commit on a database-wide lock). */
+  /**
+   * Followers in this process are woken at once. Other processes (the relay, other API replicas)
+   * hear of it through a NOTIFY sent after the append has committed, in its own transaction and
+   * at most one at a time: a NOTIFY inside the append would serialise every append's commit on
+   * Postgres's database-wide notify lock.
+   */
   private announceAppend(position: LogPosition): void {
     for (const w of [...this.wakers]) w(position);
+    if (this.options.notifyOtherProcesses === false) return;
+    if (!this.newestUnannounced || comparePositions(position, this.newestUnannounced) > 0) this.newestUnannounced = position;
+    void this.sendAnnouncements();
+  }
+
+  private async sendAnnouncements(): Promise<void> {
+    if (this.announcing || this.closed) return;
+    this.announcing = true;
+    try {
+      while (this.newestUnannounced && !this.closed) {
+        const position = this.newestUnannounced;
+        this.newestUnannounced = null;
+        await this.pool.query("SELECT pg_notify($1, $2)", [APPENDS_CHANNEL, `${this.instanceId} ${formatPosition(position)}`]);
+      }
+    } catch {
+      // A follower that misses a wake finds the events on its next poll.
+    } finally {
+      this.announcing = false;
+    }
   }
 
   watchAppends(listener: (position: LogPosition) => void): () => void {
     this.wakers.add(listener);
+    void this.listenToOtherProcesses();
     return () => {
       this.wakers.delete(listener);
     };
+  }
+
+  /** One connection per store LISTENs for other processes' appends, once anyone follows the log. */
+  private listenToOtherProcesses(): Promise<void> {
+    this.listening ??= (async () => {
+      try {
+        const client = await this.pool.connect();
+        client.on("error", () => undefined);
+        client.on("notification", (n) => {
+          const [from, at] = (n.payload ?? "").split(" ");
+          const position = at ? parsePosition(at) : null;
+          if (from === this.instanceId || !position) return;
+          for (const w of [...this.wakers]) w(position);
+        });
+        await client.query(`LISTEN ${APPENDS_CHANNEL}`);
+        this.listener = client;
+      } catch {
+        // Without LISTEN, followers still poll.
+      }
+    })();
+    return this.listening;
   }
 
   async readStream(streamId: string, options: { afterVersion?: number } = {}): Promise<StreamRead> {
@@ -285,7 +345,11 @@ export class PostgresEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    await this.listening;
+    this.listener?.release();
+    this.listener = null;
     await this.pool.end();
   }
 }
