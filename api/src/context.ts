@@ -16,6 +16,7 @@ import {
 import type { BookingFeed } from "./booking-feed.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
 import { waitForReadModels } from "./read-your-writes.ts";
+import { ReplyCache, type ReplyCacheOptions } from "./reply-cache.ts";
 
 /** Everything a route needs; built once per process (see `server.ts`) or per test. */
 export type AppContext = {
@@ -35,22 +36,38 @@ export type AppContext = {
   sessions: CommandHandler<SessionCommand, SessionEvent, SessionState>;
   experts: CommandHandler<ExpertCommand, ExpertEvent, ExpertState>;
   terms: CommandHandler<TermsCommand, TermsEvent, TermsState>;
-  /** Wait until the read models show a command's writes (read-your-writes). */
+  /** Wait until the read models show a command's writes (read-your-writes); the cached listings are dropped then. */
   projected: (result: CommandResult) => Promise<void>;
+  /** Serialised replies of the experts listing and search, valid until the experts or sessions read model moves. */
+  listings: ReplyCache;
 };
 
-export type ContextInput = Omit<AppContext, "calendar" | "sessions" | "experts" | "terms" | "projected">;
+export type ContextInput = Omit<AppContext, "calendar" | "sessions" | "experts" | "terms" | "projected" | "listings"> & {
+  /** Overrides of the listings cache's defaults (tests). */
+  listingsCache?: Partial<Omit<ReplyCacheOptions, "readModels">>;
+};
+
+/**
+ * The listing reads the experts and sessions read models. Writes through this instance show at
+ * once; writes through another instance (or made by a separate projector) within 20 ms; a
+ * change made to the tables by hand within 5 s.
+ */
+export const LISTINGS_CACHE: ReplyCacheOptions = { readModels: ["experts", "sessions"], ttlMs: 5_000, maxStalenessMs: 20, maxEntries: 200, maxBytes: 16 * 1024 * 1024 };
 
 export function createContext(input: ContextInput): AppContext {
+  const { listingsCache, ...rest } = input;
   const options = { clock: input.clock };
+  const listings = new ReplyCache(input.db, { ...LISTINGS_CACHE, ...listingsCache });
   return {
-    ...input,
+    ...rest,
     calendar: new CommandHandler(input.store, calendarDecider, options),
     sessions: new CommandHandler(input.store, sessionDecider, options),
     experts: new CommandHandler(input.store, expertDecider, options),
     terms: new CommandHandler(input.store, termsDecider, options),
     projected: async (result) => {
       await waitForReadModels(input.db, result.position);
+      if (result.events.length > 0) listings.invalidate();
     },
+    listings,
   };
 }

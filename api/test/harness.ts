@@ -10,7 +10,7 @@ import { PostgresEventStore } from "@booking/engine";
 import { InProcessProjector, allProjections } from "@booking/projections";
 import { createTestDatabase } from "@booking/testkit";
 import { buildApp } from "../src/app.ts";
-import { createContext, type AppContext } from "../src/context.ts";
+import { createContext, type AppContext, type ContextInput } from "../src/context.ts";
 import type { PaymentProvider } from "../src/payments/provider.ts";
 import { migrateApiDatabase } from "../src/schema.ts";
 
@@ -39,7 +39,9 @@ export const stubPayments: PaymentProvider = {
 export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256!";
 
 /** The whole API over real Postgres: event store, read models kept by an in-process projector. */
-export async function startTestApi(options: { clock?: () => string; payments?: PaymentProvider; stripeWebhookSecret?: string } = {}): Promise<TestApi> {
+export async function startTestApi(
+  options: { clock?: () => string; payments?: PaymentProvider; stripeWebhookSecret?: string; listingsCache?: ContextInput["listingsCache"] } = {},
+): Promise<TestApi> {
   const database = await createTestDatabase(inject("databaseUrl"), "api");
   const store = await PostgresEventStore.connect(database.url, { pollIntervalMs: 20 });
   const db = new pg.Pool({ connectionString: database.url, max: 8 });
@@ -57,6 +59,7 @@ export async function startTestApi(options: { clock?: () => string; payments?: P
     payments: options.payments ?? stubPayments,
     stripeWebhookSecret: options.stripeWebhookSecret ?? null,
     feed: null,
+    ...(options.listingsCache && { listingsCache: options.listingsCache }),
   });
   // Tests give calls their own client address through X-Forwarded-For (rate limits key on it).
   const app = await buildApp(ctx, { trustProxy: true });

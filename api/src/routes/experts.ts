@@ -11,6 +11,9 @@ import { expertListItem, expertProfile, findExpert, findExpertBySlug, listExpert
 import { sessionView, sessionsOfExpert } from "../queries/sessions.ts";
 import { commandActor, requireCurrentTerms, requireExpertProfile, requireOwnExpert } from "./guards.ts";
 
+/** What Fastify sends for a JSON reply it serialises itself. */
+const JSON_UTF8 = "application/json; charset=utf-8";
+
 const EMPTY_PROFILE = { id: null, slug: null, first_name: "", last_name: "", title: "", bio: "", tags: [] as string[], profile_image: null, published: false, verified: false };
 
 /** Image types the profile accepts, recognised by their first bytes, never by the file name. */
@@ -23,9 +26,14 @@ function sniffImage(bytes: Buffer): { mime: string; ext: string } | null {
 }
 
 export const expertRoutes: RoutePlugin = async (app, ctx) => {
-  app.get("/experts", async () => (await listExperts(ctx.db)).map(expertListItem));
+  // The listing and search are the same for every caller: served from the serialised reply while the read models stand still.
+  const listing = (search: string) => {
+    const term = search.trim();
+    return ctx.listings.get(`experts?search=${term}`, async () => (await listExperts(ctx.db, term)).map(expertListItem));
+  };
+  app.get("/experts", async (_request, reply) => reply.type(JSON_UTF8).send(await listing("")));
 
-  app.get("/experts/search", { schema: { querystring: SearchQuery } }, async (request) => (await listExperts(ctx.db, request.query.search)).map(expertListItem));
+  app.get("/experts/search", { schema: { querystring: SearchQuery } }, async (request, reply) => reply.type(JSON_UTF8).send(await listing(request.query.search)));
 
   app.get("/experts/me", { onRequest: requireActor("expert") }, async (request) => {
     const actor = actorOf(request);
