@@ -1,6 +1,7 @@
 import type pg from "pg";
 import { comparePositions, formatPosition, parsePosition, readDomainEvent, type LogPosition, type StoredEvent } from "@booking/contracts";
-import type { ProjectedEvent, Projection } from "./projection.ts";
+import { changedRows, factRows, rowIdentity, rowKeysOf } from "./fold.ts";
+import type { EntityReadModel, FactsReadModel, ProjectedEvent, Projection, ReadModelRow, VersionedRow } from "./projection.ts";
 
 /**
  * How a batch arrives. `log`: from the event log in global order, so each projection skips what
@@ -19,7 +20,7 @@ export async function ensureCheckpoints(pool: pg.Pool, projections: readonly Pro
   await pool.query("INSERT INTO projection_checkpoints (name) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING", [projections.map((p) => p.name)]);
 }
 
-// Projections use a handful of fixed statements: naming them lets Postgres parse and plan each once per connection.
+// Each read model uses a few fixed statements: naming them lets Postgres parse and plan each once per connection.
 const statementNames = new Map<string, string>();
 function statementName(text: string): string {
   let name = statementNames.get(text);
@@ -30,11 +31,70 @@ function statementName(text: string): string {
   return name;
 }
 
+function run<R extends pg.QueryResultRow = pg.QueryResultRow>(client: pg.PoolClient, text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+  return client.query<R>({ name: statementName(text), text, values });
+}
+
+const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(", ");
+
+/** The stored rows with these keys, by rowIdentity. */
+async function readRows(client: pg.PoolClient, model: EntityReadModel<VersionedRow>, keys: readonly (readonly string[])[]): Promise<Map<string, VersionedRow>> {
+  const where =
+    model.key.length === 1
+      ? `"${model.key[0]}" = ANY($1::text[])`
+      : `(${quoted(model.key)}) IN (SELECT * FROM unnest(${model.key.map((_, i) => `$${i + 1}::text[]`).join(", ")}))`;
+  // Not a named statement: a plan made once, while the table was small (as in a rebuild), would
+  // scan the whole table for good. Planned each time, it looks the keys up in the primary key.
+  const { rows } = await client.query<{ stored: VersionedRow }>(
+    `SELECT to_jsonb(t) AS stored FROM "${model.table}" t WHERE ${where}`,
+    model.key.map((_, i) => keys.map((k) => k[i])),
+  );
+  return new Map(rows.map(({ stored }) => [rowIdentity(model.key.map((c) => stored[c])), stored]));
+}
+
+/**
+ * Write whole rows, all in one statement: the rows go as one JSON array and Postgres turns it into
+ * rows of the table's own type. The stream_version guard stays in SQL as well, as the invariant.
+ */
+function writeRows(client: pg.PoolClient, model: EntityReadModel<VersionedRow>, rows: readonly VersionedRow[]) {
+  const rest = model.columns.filter((c) => !model.key.includes(c));
+  return run(
+    client,
+    `INSERT INTO "${model.table}" AS t (${quoted(model.columns)}) SELECT ${quoted(model.columns)} FROM jsonb_populate_recordset(NULL::"${model.table}", $1::jsonb)
+     ON CONFLICT (${quoted(model.key)}) DO UPDATE SET (${quoted(rest)}) = ROW(${rest.map((c) => `EXCLUDED."${c}"`).join(", ")})
+     WHERE t.stream_version < EXCLUDED.stream_version`,
+    [JSON.stringify(rows)],
+  );
+}
+
+function recordFacts(client: pg.PoolClient, model: FactsReadModel<ReadModelRow>, rows: readonly ReadModelRow[]) {
+  return run(
+    client,
+    `INSERT INTO "${model.table}" (${quoted(model.columns)}) SELECT ${quoted(model.columns)} FROM jsonb_populate_recordset(NULL::"${model.table}", $1::jsonb)
+     ON CONFLICT (${quoted(model.key)}) DO NOTHING`,
+    [JSON.stringify(rows)],
+  );
+}
+
+/** One read model, one batch: at most one read and one write, however many events. */
+async function applyToReadModel(client: pg.PoolClient, projection: Projection, events: readonly ProjectedEvent[]): Promise<void> {
+  if (projection.kind === "facts") {
+    const rows = factRows(projection, events);
+    if (rows.length) await recordFacts(client, projection, rows);
+    return;
+  }
+  const keys = rowKeysOf(projection, events);
+  if (!keys.length) return;
+  const rows = changedRows(projection, await readRows(client, projection, keys), events);
+  if (rows.length) await writeRows(client, projection, rows);
+}
+
 const later = (a: LogPosition | null, b: LogPosition) => (a && comparePositions(a, b) >= 0 ? a : b);
 
 /**
  * Apply a batch to each projection and move its checkpoint, inside the caller's transaction. The
- * checkpoint rows are locked first, so a rebuild and the live runners never write one read model at once.
+ * checkpoint rows are locked first, so a rebuild and the live runners never write one read model
+ * at once (which is also why rows read here cannot change before they are written back).
  */
 export async function applyInTransaction(client: pg.PoolClient, projections: readonly Projection[], events: readonly ProjectedEvent[], delivery: Delivery): Promise<number> {
   const { rows } = await client.query<CheckpointRow>(
@@ -42,7 +102,7 @@ export async function applyInTransaction(client: pg.PoolClient, projections: rea
     [projections.map((p) => p.name)],
   );
   const byName = new Map(rows.map((r) => [r.name, r]));
-  let applied = 0;
+  const moved: { name: string; position: string; events: number }[] = [];
   for (const p of projections) {
     const row = byName.get(p.name);
     if (!row) throw new Error(`No checkpoint row for projection ${p.name}`);
@@ -52,19 +112,19 @@ export async function applyInTransaction(client: pg.PoolClient, projections: rea
     const after = row.position ? parsePosition(row.position) : null;
     const todo = delivery === "bus" || !after ? events : events.filter((e) => comparePositions(e.stored.position, after) > 0);
     if (todo.length === 0) continue;
-    let position = after;
-    for (const e of todo) {
-      for (const statement of p.project(e)) await client.query({ name: statementName(statement.text), text: statement.text, values: statement.values });
-      position = later(position, e.stored.position);
-    }
-    await client.query("UPDATE projection_checkpoints SET position = $2, events_applied = events_applied + $3, last_error = NULL, updated_at = now() WHERE name = $1", [
-      p.name,
-      formatPosition(position!),
-      todo.length,
-    ]);
-    applied += todo.length;
+    await applyToReadModel(client, p, todo);
+    const position = todo.reduce<LogPosition | null>((reached, e) => later(reached, e.stored.position), after);
+    moved.push({ name: p.name, position: formatPosition(position!), events: todo.length });
   }
-  return applied;
+  if (moved.length) {
+    await run(
+      client,
+      `UPDATE projection_checkpoints c SET position = m.position, events_applied = c.events_applied + m.events, last_error = NULL, updated_at = now()
+       FROM unnest($1::text[], $2::text[], $3::bigint[]) AS m(name, position, events) WHERE c.name = m.name`,
+      [moved.map((m) => m.name), moved.map((m) => m.position), moved.map((m) => m.events)],
+    );
+  }
+  return moved.reduce((n, m) => n + m.events, 0);
 }
 
 /** Apply a batch and the checkpoints in one transaction: the effect is exactly once. */

@@ -1,21 +1,71 @@
 import type { DomainEvent, StoredEvent } from "@booking/contracts";
 
-export type Sql = { text: string; values: unknown[] };
-
-export const sql = (text: string, ...values: unknown[]): Sql => ({ text, values });
-
 /** A stored event with its domain form (upcast and validated once, before any projection sees it). */
 export type ProjectedEvent = { event: DomainEvent; stored: StoredEvent };
 
 /**
- * One read model: the tables it owns and a plain function from an event to the SQL that applies
- * it. Every statement must be a no-op for an event older than the row's `stream_version`.
+ * A read-model row as it is stored, one property per column, with JSON values: timestamps as ISO
+ * strings, bigints as numbers (cents and versions stay far below 2^53), jsonb as plain data.
+ * Rows travel to and from Postgres as JSON (to_jsonb, json_populate_recordset), so a row read
+ * back and written again is unchanged.
  */
-export type Projection = {
+export type ReadModelRow = { [column: string]: unknown };
+
+/** A row that reflects one stream up to `stream_version`. */
+export type VersionedRow = ReadModelRow & { stream_version: number };
+
+/**
+ * A read model kept as one row per entity (a booking, a session, an expert's month of earnings).
+ * `evolve` is the whole rule: a pure function from the row as it was (undefined: no row yet) and
+ * an event to the row after it. It returns the same row when the event changes nothing.
+ *
+ * It is only called for events newer than the row: a row's `stream_version` only moves forward,
+ * so a redelivered or older event is a no-op. That guard is what makes redelivery from Kafka
+ * harmless, and it is applied before `evolve`, so `evolve` need not repeat it.
+ */
+export type EntityReadModel<Row extends VersionedRow> = {
+  kind: "entity";
   name: string;
-  tables: readonly string[];
-  project: (e: ProjectedEvent) => Sql[];
+  table: string;
+  /** Every column of the table: each write sets them all. */
+  columns: readonly (keyof Row & string)[];
+  key: readonly (keyof Row & string)[];
+  /** The key of the row an event concerns, in `key` order, or null for an event this read model ignores. */
+  rowKey: (e: ProjectedEvent) => readonly string[] | null;
+  evolve: (row: Row | undefined, e: ProjectedEvent) => Row | undefined;
 };
+
+/**
+ * A read model that records facts (a booking's history, terms acceptances): an event adds rows and
+ * never changes one. A row whose key is already stored is left as it is.
+ */
+export type FactsReadModel<Row extends ReadModelRow> = {
+  kind: "facts";
+  name: string;
+  table: string;
+  columns: readonly (keyof Row & string)[];
+  /** The columns of the unique constraint that a second copy of a fact would hit. */
+  key: readonly (keyof Row & string)[];
+  rows: (e: ProjectedEvent) => Row[];
+};
+
+/**
+ * One read model, as the runners and the rebuild see it: its name, its tables and its rule. The
+ * row type is known only inside each read model's file; here rows are plain column maps.
+ */
+export type Projection = { name: string; tables: readonly string[] } & (EntityReadModel<VersionedRow> | FactsReadModel<ReadModelRow>);
+
+/**
+ * Erase a read model's row type for the list of projections. The rows `evolve` receives are the
+ * ones it returned earlier, or rows of its own table read back from Postgres, so they have its type.
+ */
+export function entityProjection<Row extends VersionedRow>(model: Omit<EntityReadModel<Row>, "kind">): Projection {
+  return { ...model, kind: "entity", tables: [model.table], evolve: model.evolve as EntityReadModel<VersionedRow>["evolve"] } as Projection;
+}
+
+export function factsProjection<Row extends ReadModelRow>(model: Omit<FactsReadModel<Row>, "kind">): Projection {
+  return { ...model, kind: "facts", tables: [model.table] } as Projection;
+}
 
 /** The id in a stream id `kind-{id}`. */
 export function streamEntityId(streamId: string): string {

@@ -1,7 +1,7 @@
 import type pg from "pg";
-import { formatPosition, type EventLog, type LogPosition } from "@booking/contracts";
-import { applyBatch, applyInTransaction, ensureCheckpoints, toProjected } from "./apply.ts";
-import type { Projection } from "./projection.ts";
+import { formatPosition, type EventLog, type LogPosition, type StoredEvent } from "@booking/contracts";
+import { applyInTransaction, ensureCheckpoints, toProjected } from "./apply.ts";
+import type { ProjectedEvent, Projection } from "./projection.ts";
 
 export type RebuildProgress = { projection: string; done: number; total: number; eventsPerSecond: number; secondsLeft: number | null };
 
@@ -37,14 +37,20 @@ export async function rebuildProjections(
 
   let position: LogPosition | null = null;
   let done = 0;
+  type Read = { events: StoredEvent[]; projected: ProjectedEvent[] };
+  const read = (after: LogPosition | null): Promise<Read> => log.readAll(after, batchSize).then((events) => ({ events, projected: toProjected(events) }));
+  let next = read(position);
   for (;;) {
-    const batch = await log.readAll(position, batchSize);
-    if (batch.length === 0) break;
-    await applyBatch(pool, projections, batch, { rebuilding: names });
-    position = batch[batch.length - 1]!.position;
-    done += batch.length;
+    const { events, projected } = await next;
+    if (events.length === 0) break;
+    position = events[events.length - 1]!.position;
+    // Read and parse the next batch while this one is written: Postgres and Node work at once.
+    next = events.length < batchSize ? Promise.resolve({ events: [], projected: [] }) : read(position);
+    next.catch(() => undefined); // if writing fails first, that error is the one reported
+    await transaction(pool, (client) => applyInTransaction(client, projections, projected, { rebuilding: names }));
+    done += events.length;
     report(done);
-    if (batch.length < batchSize) break;
+    if (events.length < batchSize) break;
   }
 
   // Catch up to the head and turn live in one transaction holding the checkpoint row.
@@ -70,7 +76,7 @@ export function rebuildProjection(log: EventLog, pool: pg.Pool, projection: Proj
   return rebuildProjections(log, pool, [projection], options);
 }
 
-async function transaction(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+async function transaction(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<unknown>): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query("BEGIN");

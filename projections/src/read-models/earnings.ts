@@ -1,31 +1,46 @@
-import { sql, streamEntityId, type Projection, type Sql } from "../projection.ts";
+import { entityProjection, streamEntityId, type ProjectedEvent } from "../projection.ts";
+
+type EarningsRow = {
+  expert_id: string;
+  month: string;
+  payments_count: number;
+  paid_cents: number;
+  refunded_cents: number;
+  stream_version: number;
+};
+
+/** What a payment, refund or refunding cancellation adds to the expert's month. */
+function moneyMoved({ event }: ProjectedEvent): { payments: number; paid: number; refunded: number } | null {
+  switch (event.type) {
+    case "PaymentSucceeded":
+      return { payments: 1, paid: event.data.amountCents, refunded: 0 };
+    case "RefundDue":
+      return { payments: 0, paid: 0, refunded: event.data.amountCents };
+    case "Cancelled":
+      return event.data.refundCents > 0 ? { payments: 0, paid: 0, refunded: event.data.refundCents } : null;
+    default:
+      return null;
+  }
+}
 
 /** Money per expert per calendar month (UTC) of the payment or refund: the Payments tab. */
-export const earningsProjection: Projection = {
+export const earningsProjection = entityProjection<EarningsRow>({
   name: "earnings",
-  tables: ["earnings"],
-  project: ({ event, stored }) => {
-    const expertId = streamEntityId(stored.streamId);
-    const month = stored.metadata.at.slice(0, 7);
-    const add = (payments: number, paid: number, refunded: number): Sql[] => [
-      sql(
-        `INSERT INTO earnings (expert_id, month, payments_count, paid_cents, refunded_cents, stream_version) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (expert_id, month) DO UPDATE SET payments_count = earnings.payments_count + EXCLUDED.payments_count,
-           paid_cents = earnings.paid_cents + EXCLUDED.paid_cents, refunded_cents = earnings.refunded_cents + EXCLUDED.refunded_cents,
-           stream_version = EXCLUDED.stream_version
-         WHERE earnings.stream_version < EXCLUDED.stream_version`,
-        expertId, month, payments, paid, refunded, stored.version,
-      ),
-    ];
-    switch (event.type) {
-      case "PaymentSucceeded":
-        return add(1, event.data.amountCents, 0);
-      case "RefundDue":
-        return add(0, 0, event.data.amountCents);
-      case "Cancelled":
-        return event.data.refundCents > 0 ? add(0, 0, event.data.refundCents) : [];
-      default:
-        return [];
-    }
+  table: "earnings",
+  key: ["expert_id", "month"],
+  columns: ["expert_id", "month", "payments_count", "paid_cents", "refunded_cents", "stream_version"],
+  rowKey: (e) => (moneyMoved(e) ? [streamEntityId(e.stored.streamId), e.stored.metadata.at.slice(0, 7)] : null),
+  evolve: (row, e) => {
+    const moved = moneyMoved(e);
+    if (!moved) return row;
+    const [expertId, month] = [streamEntityId(e.stored.streamId), e.stored.metadata.at.slice(0, 7)];
+    const before = row ?? { expert_id: expertId, month, payments_count: 0, paid_cents: 0, refunded_cents: 0, stream_version: 0 };
+    return {
+      ...before,
+      payments_count: before.payments_count + moved.payments,
+      paid_cents: before.paid_cents + moved.paid,
+      refunded_cents: before.refunded_cents + moved.refunded,
+      stream_version: e.stored.version,
+    };
   },
-};
+});

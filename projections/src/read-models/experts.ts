@@ -1,37 +1,44 @@
-import { sql, type Projection } from "../projection.ts";
+import { entityProjection } from "../projection.ts";
+
+type ExpertRow = {
+  expert_id: string;
+  user_id: string;
+  slug: string;
+  first_name: string;
+  last_name: string;
+  title: string;
+  bio: string | null;
+  tags: string[];
+  profile_image: string | null;
+  published: boolean;
+  verified: boolean;
+  vetted_by: string | null;
+  updated_at: string;
+  stream_version: number;
+};
 
 /** Expert profiles: the public listing and detail, with publish state and the vetting decision. */
-export const expertsProjection: Projection = {
+export const expertsProjection = entityProjection<ExpertRow>({
   name: "experts",
-  tables: ["experts"],
-  project: ({ event, stored }) => {
-    const v = stored.version;
+  table: "experts",
+  key: ["expert_id"],
+  columns: ["expert_id", "user_id", "slug", "first_name", "last_name", "title", "bio", "tags", "profile_image", "published", "verified", "vetted_by", "updated_at", "stream_version"],
+  rowKey: ({ event }) => (event.type === "ExpertProfileSaved" || event.type === "ExpertVerified" || event.type === "ExpertUnverified" ? [event.data.expertId] : null),
+  evolve: (row, { event, stored }) => {
     const at = stored.metadata.at;
     switch (event.type) {
       case "ExpertProfileSaved": {
         const { expertId, userId, slug, profile: p, published } = event.data;
-        return [
-          sql(
-            `INSERT INTO experts (expert_id, user_id, slug, first_name, last_name, title, bio, tags, profile_image, published, updated_at, stream_version)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-             ON CONFLICT (expert_id) DO UPDATE SET user_id = EXCLUDED.user_id, slug = EXCLUDED.slug, first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name,
-               title = EXCLUDED.title, bio = EXCLUDED.bio, tags = EXCLUDED.tags, profile_image = EXCLUDED.profile_image, published = EXCLUDED.published,
-               updated_at = EXCLUDED.updated_at, stream_version = EXCLUDED.stream_version
-             WHERE experts.stream_version < EXCLUDED.stream_version`,
-            expertId, userId, slug, p.firstName, p.lastName, p.title, p.bio, p.tags, p.profileImage, published, at, v,
-          ),
-        ];
+        const saved = { expert_id: expertId, user_id: userId, slug, first_name: p.firstName, last_name: p.lastName, title: p.title, bio: p.bio, tags: p.tags, profile_image: p.profileImage, published, updated_at: at, stream_version: stored.version };
+        // Saving the profile keeps the vetting decision.
+        return { verified: row?.verified ?? false, vetted_by: row?.vetted_by ?? null, ...saved };
       }
       case "ExpertVerified":
       case "ExpertUnverified":
-        return [
-          sql(
-            "UPDATE experts SET verified = $2, vetted_by = $3, updated_at = $4, stream_version = $5 WHERE expert_id = $1 AND stream_version < $5",
-            event.data.expertId, event.type === "ExpertVerified", event.data.by, at, v,
-          ),
-        ];
+        // Vetting an expert without a profile changes nothing.
+        return row && { ...row, verified: event.type === "ExpertVerified", vetted_by: event.data.by, updated_at: at, stream_version: stored.version };
       default:
-        return [];
+        return row;
     }
   },
-};
+});

@@ -1,18 +1,23 @@
-import { sql, type Projection } from "../projection.ts";
+import type { WeeklySchedule } from "@booking/contracts";
+import { entityProjection } from "../projection.ts";
+
+type ScheduleRow = {
+  expert_id: string;
+  timezone: string;
+  slots: WeeklySchedule["slots"];
+  updated_at: string;
+  stream_version: number;
+};
 
 /** Each expert's weekly schedule (the booked periods come from the bookings read model). */
-export const schedulesProjection: Projection = {
+export const schedulesProjection = entityProjection<ScheduleRow>({
   name: "schedules",
-  tables: ["schedules"],
-  project: ({ event, stored }) =>
+  table: "schedules",
+  key: ["expert_id"],
+  columns: ["expert_id", "timezone", "slots", "updated_at", "stream_version"],
+  rowKey: ({ event }) => (event.type === "ScheduleSet" ? [event.data.expertId] : null),
+  evolve: (row, { event, stored }) =>
     event.type === "ScheduleSet"
-      ? [
-          sql(
-            `INSERT INTO schedules (expert_id, timezone, slots, updated_at, stream_version) VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT (expert_id) DO UPDATE SET timezone = EXCLUDED.timezone, slots = EXCLUDED.slots, updated_at = EXCLUDED.updated_at, stream_version = EXCLUDED.stream_version
-             WHERE schedules.stream_version < EXCLUDED.stream_version`,
-            event.data.expertId, event.data.timezone, JSON.stringify(event.data.slots), stored.metadata.at, stored.version,
-          ),
-        ]
-      : [],
-};
+      ? { expert_id: event.data.expertId, timezone: event.data.timezone, slots: event.data.slots, updated_at: stored.metadata.at, stream_version: stored.version }
+      : row,
+});

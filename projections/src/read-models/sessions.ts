@@ -1,43 +1,75 @@
-import { sql, type Projection } from "../projection.ts";
+import type { SessionDefinition } from "@booking/contracts";
+import { entityProjection } from "../projection.ts";
+
+type SessionRow = {
+  session_id: string;
+  expert_id: string;
+  title: string;
+  description: string;
+  price_cents: number;
+  length_minutes: number;
+  prep_questions: string[];
+  session_details: string;
+  ideal_for: string[];
+  status: string;
+  deleted: boolean;
+  created_at: string;
+  updated_at: string;
+  stream_version: number;
+};
+
+const described = (d: SessionDefinition) => ({
+  title: d.title,
+  description: d.description,
+  price_cents: d.priceCents,
+  length_minutes: d.lengthMinutes,
+  prep_questions: d.prepQuestions,
+  session_details: d.sessionDetails,
+  ideal_for: d.idealFor,
+});
 
 /** Bookable sessions of each expert. */
-export const sessionsProjection: Projection = {
+export const sessionsProjection = entityProjection<SessionRow>({
   name: "sessions",
-  tables: ["sessions"],
-  project: ({ event, stored }) => {
-    const v = stored.version;
-    const at = stored.metadata.at;
-    const set = (assignments: string, sessionId: string, ...values: unknown[]) =>
-      sql(`UPDATE sessions SET ${assignments}, updated_at = $2, stream_version = $3 WHERE session_id = $1 AND stream_version < $3`, sessionId, at, v, ...values);
+  table: "sessions",
+  key: ["session_id"],
+  columns: [
+    "session_id", "expert_id", "title", "description", "price_cents", "length_minutes", "prep_questions", "session_details", "ideal_for", "status", "deleted",
+    "created_at", "updated_at", "stream_version",
+  ],
+  rowKey: ({ event }) => {
     switch (event.type) {
-      case "SessionCreated": {
-        const { sessionId, expertId, status, definition: d } = event.data;
-        return [
-          sql(
-            `INSERT INTO sessions (session_id, expert_id, title, description, price_cents, length_minutes, prep_questions, session_details, ideal_for, status, created_at, updated_at, stream_version)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12)
-             ON CONFLICT (session_id) DO NOTHING`,
-            sessionId, expertId, d.title, d.description, d.priceCents, d.lengthMinutes, JSON.stringify(d.prepQuestions), d.sessionDetails, JSON.stringify(d.idealFor), status, at, v,
-          ),
-        ];
-      }
-      case "SessionUpdated": {
-        const d = event.data.definition;
-        return [
-          set(
-            "title = $4, description = $5, price_cents = $6, length_minutes = $7, prep_questions = $8, session_details = $9, ideal_for = $10",
-            event.data.sessionId, d.title, d.description, d.priceCents, d.lengthMinutes, JSON.stringify(d.prepQuestions), d.sessionDetails, JSON.stringify(d.idealFor),
-          ),
-        ];
-      }
+      case "SessionCreated":
+      case "SessionUpdated":
       case "SessionPublished":
-        return [set("status = 'published'", event.data.sessionId)];
       case "SessionUnpublished":
-        return [set("status = 'draft'", event.data.sessionId)];
       case "SessionDeleted":
-        return [set("deleted = true", event.data.sessionId)];
+        return [event.data.sessionId];
       default:
-        return [];
+        return null;
     }
   },
-};
+  evolve: (row, { event, stored }) => {
+    const at = stored.metadata.at;
+    if (event.type === "SessionCreated") {
+      if (row) return row; // created once
+      const { sessionId, expertId, status, definition } = event.data;
+      return { session_id: sessionId, expert_id: expertId, ...described(definition), status, deleted: false, created_at: at, updated_at: at, stream_version: stored.version };
+    }
+    // Changes to a session that was never created change nothing.
+    if (!row) return row;
+    const updated = { ...row, updated_at: at, stream_version: stored.version };
+    switch (event.type) {
+      case "SessionUpdated":
+        return { ...updated, ...described(event.data.definition) };
+      case "SessionPublished":
+        return { ...updated, status: "published" };
+      case "SessionUnpublished":
+        return { ...updated, status: "draft" };
+      case "SessionDeleted":
+        return { ...updated, deleted: true };
+      default:
+        return row;
+    }
+  },
+});

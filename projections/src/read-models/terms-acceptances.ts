@@ -1,16 +1,13 @@
-import { sql, type Projection } from "../projection.ts";
+import { factsProjection } from "../projection.ts";
+
+type TermsAcceptanceRow = { user_id: string; version_id: string; accepted_at: string; stream_version: number };
 
 /** Every acceptance of a terms version, for the audit. */
-export const termsAcceptancesProjection: Projection = {
+export const termsAcceptancesProjection = factsProjection<TermsAcceptanceRow>({
   name: "terms_acceptances",
-  tables: ["terms_acceptances"],
-  project: ({ event, stored }) =>
-    event.type === "TermsAccepted"
-      ? [
-          sql(
-            "INSERT INTO terms_acceptances (user_id, version_id, accepted_at, stream_version) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-            event.data.userId, event.data.versionId, event.data.acceptedAt, stored.version,
-          ),
-        ]
-      : [],
-};
+  table: "terms_acceptances",
+  key: ["user_id", "version_id"],
+  columns: ["user_id", "version_id", "accepted_at", "stream_version"],
+  rows: ({ event, stored }) =>
+    event.type === "TermsAccepted" ? [{ user_id: event.data.userId, version_id: event.data.versionId, accepted_at: event.data.acceptedAt, stream_version: stored.version }] : [],
+});

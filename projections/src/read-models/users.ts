@@ -1,27 +1,33 @@
-import { sql, type Projection } from "../projection.ts";
+import { entityProjection } from "../projection.ts";
+
+type UserRow = {
+  user_id: string;
+  email: string;
+  role: string;
+  first_name: string | null;
+  last_name: string | null;
+  registered_at: string;
+  stream_version: number;
+};
 
 /** Users for the admin console: who signed up, as what. */
-export const usersProjection: Projection = {
+export const usersProjection = entityProjection<UserRow>({
   name: "users",
-  tables: ["users"],
-  project: ({ event, stored }) => {
-    const v = stored.version;
+  table: "users",
+  key: ["user_id"],
+  columns: ["user_id", "email", "role", "first_name", "last_name", "registered_at", "stream_version"],
+  rowKey: ({ event }) => (event.type === "UserRegistered" || event.type === "UserRenamed" ? [event.data.userId] : null),
+  evolve: (row, { event, stored }) => {
     switch (event.type) {
       case "UserRegistered": {
         const d = event.data;
-        return [
-          sql(
-            `INSERT INTO users (user_id, email, role, first_name, last_name, registered_at, stream_version) VALUES ($1, $2, $3, $4, $5, $6, $7)
-             ON CONFLICT (user_id) DO UPDATE SET email = EXCLUDED.email, role = EXCLUDED.role, first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name, stream_version = EXCLUDED.stream_version
-             WHERE users.stream_version < EXCLUDED.stream_version`,
-            d.userId, d.email, d.role, d.firstName, d.lastName, stored.metadata.at, v,
-          ),
-        ];
+        // Registering again keeps the first registration's time.
+        return { user_id: d.userId, email: d.email, role: d.role, first_name: d.firstName, last_name: d.lastName, registered_at: row?.registered_at ?? stored.metadata.at, stream_version: stored.version };
       }
       case "UserRenamed":
-        return [sql("UPDATE users SET first_name = $2, last_name = $3, stream_version = $4 WHERE user_id = $1 AND stream_version < $4", event.data.userId, event.data.firstName, event.data.lastName, v)];
+        return row && { ...row, first_name: event.data.firstName, last_name: event.data.lastName, stream_version: stored.version };
       default:
-        return [];
+        return row;
     }
   },
-};
+});
