@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { announceSkip, createTestDatabase, type TestDatabase } from "@booking/testkit";
+import { announceSkip, testDatabases } from "@booking/testkit";
 import { KafkaBusPublisher, PostgresEventStore, PostgresRelayCheckpoints, Relay } from "@booking/engine";
 import { InProcessProjector, allProjections, migrateReadModels, readModelDigest, startKafkaProjector } from "@booking/projections";
 import { expertScenario, handlersFor } from "../../projections/test/workload.ts";
@@ -11,22 +10,9 @@ import { waitFor } from "./processes.ts";
 // and through the in-process runner, with the same result.
 
 const brokers = process.env.KAFKA_BROKERS?.split(",");
-const dbs: TestDatabase[] = [];
-const pools: pg.Pool[] = [];
-afterAll(async () => {
-  await Promise.all(pools.map((p) => p.end()));
-  for (const db of dbs) await db.drop();
-});
-
-async function database(prefix: string) {
-  const db = await createTestDatabase(inject("databaseUrl"), prefix);
-  dbs.push(db);
-  const pool = new pg.Pool({ connectionString: db.url, max: 4 });
-  pool.on("error", () => undefined);
-  pools.push(pool);
-  await migrateReadModels(pool);
-  return { db, pool };
-}
+const databases = testDatabases(inject("databaseUrl"), { poolSize: 4, prepare: async (pool) => void (await migrateReadModels(pool)) });
+afterAll(() => databases.dropAll());
+const database = databases.open;
 
 if (!brokers) {
   announceSkip("engine -> relay -> Kafka -> projector", "KAFKA_BROKERS is not set (`bash scripts/kafka/broker.sh start` runs a broker)");

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import pg from "pg";
+import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { announceSkip, createTestDatabase, type TestDatabase } from "@booking/testkit";
+import { announceSkip, testDatabases } from "@booking/testkit";
 import { PostgresEventStore } from "@booking/engine";
 import { allProjections, migrateReadModels, readModelDigest, rebuildProjections } from "@booking/projections";
 import { appendSynthetic } from "../../projections/test/workload.ts";
@@ -10,21 +10,9 @@ import { projectorCaughtUp, sleep, startProcess, waitFor, type Running } from ".
 // Crash safety: projector processes killed with SIGKILL at random points while 5,000 events flow
 // end with read models identical to a clean replay.
 
-const dbs: TestDatabase[] = [];
-const pools: pg.Pool[] = [];
-afterAll(async () => {
-  await Promise.all(pools.map((p) => p.end()));
-  for (const db of dbs) await db.drop();
-});
-
-async function database(prefix: string) {
-  const db = await createTestDatabase(inject("databaseUrl"), prefix);
-  dbs.push(db);
-  const pool = new pg.Pool({ connectionString: db.url, max: 4 });
-  pool.on("error", () => undefined);
-  pools.push(pool);
-  return { db, pool };
-}
+const databases = testDatabases(inject("databaseUrl"), { poolSize: 4 });
+afterAll(() => databases.dropAll());
+const database = databases.open;
 
 /** Append ~5,000 events slowly enough that the kills land while they flow. */
 async function flow(store: PostgresEventStore, events = 5000): Promise<number> {
@@ -60,7 +48,7 @@ async function killRepeatedly(start: () => Running, kills: number, until: Promis
 }
 
 describe("projector killed with SIGKILL while events flow", () => {
-  let storeDb: TestDatabase;
+  let storeDb: { url: string };
   let store: PostgresEventStore;
   let pool: pg.Pool;
   beforeAll(async () => {

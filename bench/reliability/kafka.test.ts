@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import pg from "pg";
+import type pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { encodeBusMessage } from "@booking/contracts";
 import { KafkaBusPublisher, PostgresEventStore, PostgresRelayCheckpoints, Relay, type StoredEvent } from "@booking/engine";
 import { allProjections, migrateReadModels, readCheckpoints, readModelDigest, rebuildProjections, startKafkaProjector } from "@booking/projections";
-import { announceSkip, createTestDatabase, type TestDatabase } from "@booking/testkit";
+import { announceSkip, testDatabases } from "@booking/testkit";
 import { appendSynthetic } from "../../projections/test/workload.ts";
 import { sleep, waitFor } from "../../api/test/processes.ts";
 import { elapsed, printFigure } from "./figure.ts";
@@ -14,22 +14,9 @@ import { brokerControl } from "./kafka-broker.ts";
 // with scripts/kafka/broker.sh in the middle of a steady load, and nothing may be lost; and a
 // load past 1 MB per partition must reach the read models in full.
 
-const dbs: TestDatabase[] = [];
-const pools: pg.Pool[] = [];
-afterAll(async () => {
-  await Promise.all(pools.map((p) => p.end()));
-  for (const db of dbs) await db.drop();
-});
-
-async function database(prefix: string) {
-  const db = await createTestDatabase(inject("databaseUrl"), prefix);
-  dbs.push(db);
-  const pool = new pg.Pool({ connectionString: db.url, max: 6 });
-  pool.on("error", () => undefined);
-  pools.push(pool);
-  await migrateReadModels(pool);
-  return { db, pool };
-}
+const databases = testDatabases(inject("databaseUrl"), { poolSize: 6, prepare: async (pool) => void (await migrateReadModels(pool)) });
+afterAll(() => databases.dropAll());
+const database = databases.open;
 
 async function cleanReplay(store: PostgresEventStore) {
   const clean = await database("rel_kafka_clean");
@@ -68,8 +55,8 @@ describe("Kafka broker restarted during a steady load", () => {
   }
   it("the broker restarts mid-load (scripts/kafka/broker.sh restart): nothing is lost, the read models equal a clean replay", async () => {
     const t0 = performance.now();
-    const { pool } = await database("rel_kafka_restart");
-    const store = await PostgresEventStore.connect(dbs[dbs.length - 1]!.url);
+    const { db, pool } = await database("rel_kafka_restart");
+    const store = await PostgresEventStore.connect(db.url);
     const flow = await pipeline(store, pool, control.brokers);
     try {
       // About 100 events a second (one synthetic history, ~19 events, every 190 ms).

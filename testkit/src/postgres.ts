@@ -93,3 +93,27 @@ export async function createTestDatabase(serverUrl: string, prefix = "t"): Promi
     },
   };
 }
+
+/**
+ * The databases one test file creates, each with a pool of its own; `dropAll` (in afterAll)
+ * ends the pools and drops the databases. `prepare` runs on each new pool (migrations).
+ */
+export function testDatabases(serverUrl: string, options: { poolSize?: number; prepare?: (pool: pg.Pool) => Promise<void> } = {}) {
+  const opened: { db: TestDatabase; pool: pg.Pool }[] = [];
+  return {
+    open: async (prefix: string) => {
+      const db = await createTestDatabase(serverUrl, prefix);
+      const pool = new pg.Pool({ connectionString: db.url, max: options.poolSize ?? 4 });
+      // A database dropped under an idle connection must not crash the test process.
+      pool.on("error", () => undefined);
+      opened.push({ db, pool });
+      await options.prepare?.(pool);
+      return { db, pool };
+    },
+    dropAll: async () => {
+      await Promise.all(opened.map((o) => o.pool.end()));
+      for (const o of opened) await o.db.drop();
+      opened.length = 0;
+    },
+  };
+}
