@@ -9,6 +9,7 @@ import pg from "pg";
 import { PostgresEventStore } from "@booking/engine";
 import { createTestDatabase, freePort } from "@booking/testkit";
 import { apiConfig } from "../../api/src/config.ts";
+import type { ReplyCacheStats } from "../../api/src/reply-cache.ts";
 import { runApi } from "../../api/src/server.ts";
 import { projectorCaughtUp, waitFor } from "../../api/test/processes.ts";
 import { loadFromChild, type LoadRequest, type LoadResult } from "../lib/loadgen.ts";
@@ -32,8 +33,10 @@ export type ApiFigure = {
   getExperts: RouteFigure & { bound: string; pass: boolean };
   getAvailability: RouteFigure;
   postBookings: RouteFigure;
-  /** The /experts body served from memory by the bare server: what caching the listing would reach. */
+  /** The /experts body served from memory (as a string) by the bare server: about the most a cached listing can reach. */
   bareServingExpertsBody: LoadResult & { ratioToBare: number };
+  /** The API's cache of the /experts reply over the whole run (warm-up and the capture below included). */
+  listingsCache: ReplyCacheStats;
   /** The statements each route sends (one round trip each), with EXPLAIN ANALYZE of every read. */
   queries: Record<string, { perRequest: number; plans: QueryPlan[] }>;
 };
@@ -147,7 +150,9 @@ export async function benchApi(serverUrl: string, options: { experts: number; cr
     markCapturedRequests(api.app.server);
     const mark = { "x-bench-capture": "1" };
     const routes: [string, () => Promise<Response>][] = [
+      // The first after the probe's booking moved the read models (a miss), then one served from the cache.
       ["GET /experts", () => fetch(`${base}/experts`, { headers: mark })],
+      ["GET /experts, again", () => fetch(`${base}/experts`, { headers: mark })],
       ["GET /sessions/{id}/availability", () => fetch(`${base}/sessions/${experts[1]!.sessionId}/availability`, { headers: mark })],
       ["POST /bookings", () => fetch(`${base}/bookings`, { method: "POST", headers: { "content-type": "application/json", ...mark, ...bookings[bookings.length - 2]!.headers }, body: bookings[bookings.length - 2]!.body })],
     ];
@@ -171,6 +176,8 @@ export async function benchApi(serverUrl: string, options: { experts: number; cr
         { name: "bare-experts", port: barePort, requests: [{ method: "GET", path: "/bare-experts" }], cycle: true },
       ],
     });
+    const listingsCache = { ...api.ctx.listings.stats };
+    say(`  listings cache: ${JSON.stringify(listingsCache)}`);
     const b = results.bare!;
     const withRatio = (r: LoadResult) => ({ ...r, ratioToBare: ratio(r.requestsPerSecond, b.requestsPerSecond) });
     const experts_ = withRatio(results.experts!);
@@ -184,6 +191,7 @@ export async function benchApi(serverUrl: string, options: { experts: number; cr
       getAvailability: withRatio(results.availability!),
       postBookings: withRatio(results.bookings!),
       bareServingExpertsBody: withRatio(results["bare-experts"]!),
+      listingsCache,
       queries,
     };
   } finally {
