@@ -6,6 +6,7 @@ import fastifySwagger from "@fastify/swagger";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { IMAGE_MAX_BYTES, errorBody, refusal } from "@booking/contracts";
 import type { AppContext } from "./context.ts";
+import { familyEnded } from "./auth/refresh-tokens.ts";
 import { installAuthGuard } from "./http/auth-guard.ts";
 import { installErrorHandling } from "./http/errors.ts";
 import type { RoutePlugin } from "./http/route-plugin.ts";
@@ -54,7 +55,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
   await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifyMultipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
-  await installAuthGuard(app, ctx.jwtSecret);
+  await installAuthGuard(app, ctx.jwtSecret, (sid) => familyEnded(ctx.db, sid));
 
   const areas: RoutePlugin[] = [...routes, authRoutes, paymentsRoutes, adminRoutes];
   await app.register(

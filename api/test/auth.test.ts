@@ -322,6 +322,22 @@ describe("logout", () => {
     expect([await works(d), await works(e)]).toEqual([false, false]);
   });
 
+  it("an ended session's access tokens stop working at once, not when they expire", async () => {
+    const me = (s: AuthSession) => call("GET", "/auth/me", { token: s.access_token });
+    const [a, b] = await threeSessions();
+    expect((await me(a)).statusCode).toBe(200);
+    expect((await call("POST", "/auth/logout", { token: a.access_token, body: { scope: "local" } })).statusCode).toBe(204);
+    const ended = await me(a);
+    expect(ended.statusCode).toBe(401);
+    expect(ended.json()).toEqual(errors.session_expired);
+    expect((await me(b)).statusCode).toBe(200);
+    // A refreshed token belongs to the same sign-in and keeps working until that ends.
+    const refreshed = (await refresh(b.refresh_token)).json<AuthSession>();
+    expect((await me(refreshed)).statusCode).toBe(200);
+    expect((await call("POST", "/auth/logout", { token: refreshed.access_token })).statusCode).toBe(204);
+    expect([(await me(b)).statusCode, (await me(refreshed)).statusCode]).toEqual([401, 401]);
+  });
+
   it("needs a token, and refuses an unknown scope", async () => {
     const anonymous = await call("POST", "/auth/logout", { body: {} });
     expect(anonymous.statusCode).toBe(401);
@@ -344,6 +360,9 @@ describe("change password", () => {
     await login(s.user.email, "new-password-7");
 
     expect((await refresh(other.refresh_token)).statusCode).toBe(401);
+    // Whoever signed in with the old password is out now, not in 15 minutes; the caller stays in.
+    expect((await call("GET", "/auth/me", { token: other.access_token })).statusCode).toBe(401);
+    expect((await call("GET", "/auth/me", { token: s.access_token })).statusCode).toBe(200);
     expect((await refresh(s.refresh_token)).statusCode).toBe(200);
   });
 

@@ -439,7 +439,11 @@ const ROWS: Row[] = [
         body: { password },
         state: () => (c === "anon" ? null : rows("SELECT password_hash FROM accounts WHERE user_id = $1", [users[c].id])),
         after: async (r) => {
-          if (c !== "anon" && r.statusCode === 204) users[c].password = password;
+          if (c !== "anon" && r.statusCode === 204) {
+            users[c].password = password;
+            // A password change ends the caller's other sign-ins, and their access tokens with them.
+            users[c].token = (await logIn(users[c])).access_token;
+          }
         },
       };
     },

@@ -71,3 +71,13 @@ export async function revokeFamily(db: Db, familyId: string, now: string): Promi
 export async function revokeUserSessions(db: Db, userId: string, now: string, except?: string): Promise<void> {
   await db.query("UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL AND family_id IS DISTINCT FROM $3", [userId, now, except ?? null]);
 }
+
+/** Whether the sign-in (refresh-token family) has been ended: revoking a family marks every token in it. */
+export async function familyEnded(db: Db, familyId: string): Promise<boolean> {
+  const { rows } = await db.query<{ ended: boolean }>({
+    name: "refresh-family-ended",
+    text: "SELECT EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = $1 AND revoked_at IS NOT NULL) AS ended",
+    values: [familyId],
+  });
+  return rows[0]!.ended;
+}

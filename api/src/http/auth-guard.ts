@@ -4,8 +4,8 @@ import { z } from "zod";
 import { Id, type Actor } from "@booking/contracts";
 import { refuse } from "./errors.ts";
 
-// Access tokens: short-lived HS256 JWTs carrying the user's id, role and email. The algorithm is
-// pinned, so `alg: none` and tokens signed any other way are rejected.
+// Access tokens: short-lived HS256 JWTs carrying the user's id, role, email and sign-in. The
+// algorithm is pinned, so `alg: none` and tokens signed any other way are rejected.
 
 // `sid` names the refresh-token family the access token was issued with, so logout can end "this" session.
 export type AccessClaims = { sub: string; role: "creator" | "expert" | "admin"; email: string; sid?: string };
@@ -26,9 +26,14 @@ declare module "fastify" {
 
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
 
-const Claims = z.object({ sub: Id, role: z.enum(["creator", "expert", "admin"]), email: z.string().max(320) });
+const Claims = z.object({ sub: Id, role: z.enum(["creator", "expert", "admin"]), email: z.string().max(320), sid: z.string().max(64).optional() });
 
-export async function installAuthGuard(app: FastifyInstance, secret: string): Promise<void> {
+/**
+ * `sessionEnded(sid)`: whether the sign-in an access token belongs to has been ended (logout, a
+ * password change, a stolen refresh token). Asked on every signed-in request, so a token stops
+ * working at once rather than when it expires.
+ */
+export async function installAuthGuard(app: FastifyInstance, secret: string, sessionEnded: (sid: string) => Promise<boolean>): Promise<void> {
   await app.register(fastifyJwt, {
     secret,
     sign: { algorithm: "HS256", expiresIn: ACCESS_TOKEN_SECONDS },
@@ -48,6 +53,7 @@ export async function installAuthGuard(app: FastifyInstance, secret: string): Pr
     // A token we signed but with claims we never issue (an old format, a key leak) is refused too.
     const checked = Claims.safeParse(claims);
     if (!checked.success) refuse("session_expired");
+    if (checked.data.sid !== undefined && (await sessionEnded(checked.data.sid))) refuse("session_expired");
     request.actor = { userId: checked.data.sub, role: checked.data.role, email: checked.data.email };
   });
 }
