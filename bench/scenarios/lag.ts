@@ -33,9 +33,9 @@ type Published = Map<string, number>;
 type Runner = { name: string; start: (dbUrl: string, pool: pg.Pool, store: PostgresEventStore, published: Published) => Promise<{ stop: () => Promise<void> }> };
 
 export const inProcessRunner: Runner = {
-  name: "in-process (InProcessProjector, defaults as in the API and projector process)",
+  name: "in-process (InProcessProjector, defaults as in the API process: woken by the store's appends, 250 ms poll as fallback)",
   start: async (_url, pool, store) => {
-    const handle: RunnerHandle = new InProcessProjector(store, pool, allProjections).start();
+    const handle: RunnerHandle = new InProcessProjector(store, pool, allProjections, { onError: (e) => say(`  projector: ${(e as Error).message}`) }).start();
     return { stop: () => handle.stop() };
   },
 };
@@ -43,9 +43,11 @@ export const inProcessRunner: Runner = {
 export type InProcessExperiment = { name: string; idleMs?: number; pipelined?: boolean; wakeOnNotify?: boolean };
 
 /**
- * The in-process runner with one or more recommended changes, to measure them in the same run:
- * a shorter idle poll, pipelined writes, or a loop woken by the store's NOTIFY (LISTEN
- * events_appended, as PostgresEventStore.subscribe already does) with a 250 ms poll as fallback.
+ * The in-process runner in another setting, to measure it in the same run. The product's
+ * InProcessProjector wakes on the store's announcements of appends (watchAppends) by itself now;
+ * `wakeOnNotify` has it follow a store of its own, which hears the appends only through Postgres
+ * NOTIFY, as a projector in a process of its own would. `pipelined`: its writes go through
+ * node-postgres's pipeline mode (bench/lib/pipelined-pool.ts). `idleMs`: its fallback poll.
  */
 export function inProcessExperiment(experiment: InProcessExperiment): Runner {
   return {
@@ -53,47 +55,12 @@ export function inProcessExperiment(experiment: InProcessExperiment): Runner {
     start: async (url, realPool, store) => {
       const batching = experiment.pipelined ? batchingPool(url, "pipeline") : null;
       const pool = batching?.pool ?? realPool;
-      const projector = new InProcessProjector(store, pool, allProjections, { ...(experiment.idleMs !== undefined && { idleMs: experiment.idleMs }) });
-      if (!experiment.wakeOnNotify) {
-        const handle = projector.start();
-        return {
-          stop: async () => {
-            await handle.stop();
-            await batching?.end();
-          },
-        };
-      }
-      const listener = await realPool.connect();
-      let wake: (() => void) | null = null;
-      let notified = false;
-      listener.on("notification", () => {
-        notified = true;
-        wake?.();
-      });
-      await listener.query("LISTEN events_appended");
-      let stopped = false;
-      const loop = (async () => {
-        while (!stopped) {
-          notified = false;
-          const read = await projector.runOnce().catch(() => 0);
-          if (read >= 500 || notified || stopped) continue;
-          await new Promise<void>((r) => {
-            const t = setTimeout(r, 250);
-            wake = () => {
-              clearTimeout(t);
-              wake = null;
-              r();
-            };
-          });
-        }
-      })();
+      const own = experiment.wakeOnNotify ? await PostgresEventStore.connect(url, { poolSize: 2 }) : null;
+      const handle = new InProcessProjector(own ?? store, pool, allProjections, { ...(experiment.idleMs !== undefined && { idleMs: experiment.idleMs }) }).start();
       return {
         stop: async () => {
-          stopped = true;
-          wake?.();
-          await loop;
-          await listener.query("UNLISTEN *").catch(() => undefined);
-          listener.release();
+          await handle.stop();
+          await own?.close();
           await batching?.end();
         },
       };

@@ -5,15 +5,30 @@ import type { Projection } from "../projection.ts";
 
 export type RunnerHandle = { stop: () => Promise<void>; done: Promise<void> };
 
-export type InProcessOptions = { batchSize?: number; idleMs?: number; onError?: (error: unknown) => void };
+export type InProcessOptions = {
+  batchSize?: number;
+  /**
+   * How long to wait after a short batch before looking at the log again when nothing wakes the
+   * projector: 20 ms for a log that cannot announce appends, 250 ms for one that can
+   * (watchAppends), where the poll only covers a missed announcement.
+   */
+  idleMs?: number;
+  onError?: (error: unknown) => void;
+};
+
+/** How soon to look again when an announced append was not readable yet (an older transaction is still open). */
+const BEHIND_RETRY_MS = 10;
 
 /**
  * The embedded default: follow the event log directly and apply it to the read models. Each
  * projection resumes from its own checkpoint; one that is rebuilding is left alone until it is live.
+ * Woken by the log's announcements of appends where it makes them, else polling.
  */
 export class InProcessProjector {
   private readonly batchSize: number;
   private readonly idleMs: number;
+  /** Where the last batch read up to (null: nothing read yet, or every read model rebuilding). */
+  private reached: LogPosition | null = null;
 
   constructor(
     private readonly log: EventLog,
@@ -22,12 +37,13 @@ export class InProcessProjector {
     private readonly options: InProcessOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 500;
-    this.idleMs = options.idleMs ?? 20;
+    this.idleMs = options.idleMs ?? (log.watchAppends ? 250 : 20);
   }
 
   /** Apply the next batch after the earliest live checkpoint; returns how many events were read. */
   async runOnce(): Promise<number> {
     const checkpoints = (await readCheckpoints(this.pool, this.projections.map((p) => p.name))).filter((c) => c.status === "live");
+    this.reached = null;
     if (checkpoints.length === 0) return 0;
     let from: LogPosition | null = checkpoints[0]!.position;
     for (const c of checkpoints) {
@@ -36,16 +52,42 @@ export class InProcessProjector {
     }
     const batch = await this.log.readAll(from, this.batchSize);
     await applyBatch(this.pool, this.projections, batch, "log");
+    this.reached = batch.length ? batch[batch.length - 1]!.position : from;
     return batch.length;
   }
 
   start(): RunnerHandle {
     let stopped = false;
     let wake: (() => void) | null = null;
+    // An append announced while a batch runs is remembered, so the loop goes again instead of sleeping.
+    let appendedSinceRead = false;
+    let newestAppended: LogPosition | null = null;
+    const unwatch = this.log.watchAppends?.((position) => {
+      if (!newestAppended || comparePositions(position, newestAppended) > 0) newestAppended = position;
+      appendedSinceRead = true;
+      wake?.();
+    });
+    // The newest announced append is not readable yet when a transaction that began before it is still open.
+    const behind = () => newestAppended !== null && this.reached !== null && comparePositions(newestAppended, this.reached) > 0;
+    const pause = (ms: number, wakeOnAppend: boolean) =>
+      new Promise<void>((resolve) => {
+        if (stopped || (wakeOnAppend && appendedSinceRead)) return resolve();
+        const done = () => {
+          clearTimeout(timer);
+          wake = null;
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        wake = () => {
+          // A back-off after a failure is not cut short by appends, only by stop.
+          if (wakeOnAppend || stopped) done();
+        };
+      });
     const loop = async () => {
       await ensureCheckpoints(this.pool, this.projections);
       let failures = 0;
       while (!stopped) {
+        appendedSinceRead = false;
         let read = 0;
         try {
           read = await this.runOnce();
@@ -55,19 +97,13 @@ export class InProcessProjector {
           this.options.onError?.(e);
           await recordProjectionError(this.pool, this.projections, e);
         }
-        if (read < this.batchSize && !stopped) {
-          const pause = failures ? Math.min(5000, 100 * 2 ** failures) : this.idleMs;
-          await new Promise<void>((r) => {
-            const t = setTimeout(r, pause);
-            wake = () => {
-              clearTimeout(t);
-              r();
-            };
-          });
-        }
+        // A full batch means more is waiting: go again at once.
+        if (stopped || (read >= this.batchSize && !failures)) continue;
+        if (failures) await pause(Math.min(5000, 100 * 2 ** failures), false);
+        else await pause(behind() ? Math.min(BEHIND_RETRY_MS, this.idleMs) : this.idleMs, true);
       }
     };
-    const done = loop();
+    const done = loop().finally(() => unwatch?.());
     return {
       done,
       // The batch in flight commits (or rolls back) as a whole before stop resolves.
