@@ -8,9 +8,9 @@ export type RebuildProgress = { projection: string; done: number; total: number;
 /**
  * Rebuild read models from the event log (never from Kafka), reading the log once for all of
  * them. They are marked rebuilding, so live runners stop writing their tables; the tables are
- * emptied and refilled in batches; the last stretch up to the log's head is applied while holding
- * their checkpoint rows, so that when they turn live again the runners continue exactly where the
- * rebuild stopped.
+ * emptied and refilled in batches, each read model's rows committed with its checkpoint; the last
+ * stretch up to the log's head is applied while holding their checkpoint rows, so that when they
+ * turn live again the runners continue exactly where the rebuild stopped.
  */
 export async function rebuildProjections(
   log: EventLog,
@@ -47,7 +47,7 @@ export async function rebuildProjections(
     // Read and parse the next batch while this one is written: Postgres and Node work at once.
     next = events.length < batchSize ? Promise.resolve({ events: [], projected: [] }) : read(position);
     next.catch(() => undefined); // if writing fails first, that error is the one reported
-    await transaction(pool, (client) => applyInTransaction(client, projections, projected, { rebuilding: names }));
+    await writeSideBySide(pool, projections, projected, names);
     done += events.length;
     report(done);
     if (events.length < batchSize) break;
@@ -70,6 +70,21 @@ export async function rebuildProjections(
   });
   report(done);
   return { events: done, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * Write a rebuild's batch to its read models in two transactions at once, each with its read
+ * models' checkpoints: the facts read models (inserts only, the bulk of a rebuild) and the entity
+ * ones (read, fold, write). They share no rows and lock their checkpoint rows in the same order as
+ * every other writer, so Postgres works on both at once while Node folds; in one transaction
+ * Postgres and Node took turns. If one fails the rebuild fails: read models left rebuilding are
+ * rebuilt from the start.
+ */
+async function writeSideBySide(pool: pg.Pool, projections: readonly Projection[], events: readonly ProjectedEvent[], rebuilding: readonly string[]): Promise<void> {
+  const groups = [projections.filter((p) => p.kind === "facts"), projections.filter((p) => p.kind === "entity")].filter((g) => g.length > 0);
+  const written = await Promise.allSettled(groups.map((group) => transaction(pool, (client) => applyInTransaction(client, group, events, { rebuilding }))));
+  const failed = written.find((w) => w.status === "rejected");
+  if (failed) throw failed.reason;
 }
 
 export function rebuildProjection(log: EventLog, pool: pg.Pool, projection: Projection, options: Parameters<typeof rebuildProjections>[3] = {}) {
