@@ -39,3 +39,17 @@ export async function projectorCaughtUp(pool: pg.Pool, store: EventStore): Promi
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The line each process prints once its signal handlers are in place and it is working. */
+const READY_LINE = { projector: "projector: running", relay: "relay: publishing" };
+
+/**
+ * SIGTERM a process once it is up, and its exit code. A signal that lands while node is still
+ * loading the process's modules finds no handler and kills it (exit code null): that is not
+ * the graceful stop under test.
+ */
+export async function stopGracefully(running: Running, name: keyof typeof READY_LINE): Promise<number | null> {
+  await waitFor(`the ${name} to start`, async () => running.output().includes(READY_LINE[name]), 60_000);
+  running.child.kill("SIGTERM");
+  return running.exited;
+}

@@ -5,7 +5,7 @@ import { announceSkip, testDatabases } from "@booking/testkit";
 import { PostgresEventStore } from "@booking/engine";
 import { allProjections, migrateReadModels, readModelDigest, rebuildProjections } from "@booking/projections";
 import { appendSynthetic } from "../../projections/test/workload.ts";
-import { projectorCaughtUp, sleep, startProcess, waitFor, type Running } from "./processes.ts";
+import { projectorCaughtUp, sleep, startProcess, stopGracefully, waitFor, type Running } from "./processes.ts";
 
 // Crash safety: projector processes killed with SIGKILL at random points while 5,000 events flow
 // end with read models identical to a clean replay.
@@ -63,8 +63,7 @@ describe("projector killed with SIGKILL while events flow", () => {
     const { running, killed } = await killRepeatedly(() => startProcess("projector", { DATABASE_URL: storeDb.url }), 5, writing);
     const written = await writing;
     await waitFor("the projector to catch up", () => projectorCaughtUp(pool, store), 120_000);
-    running.child.kill("SIGTERM");
-    expect(await running.exited).toBe(0); // a graceful stop after the last restart
+    expect(await stopGracefully(running, "projector")).toBe(0); // a graceful stop after the last restart
     expect(killed).toBe(5);
     expect(written).toBeGreaterThanOrEqual(5000);
     expect(await readModelDigest(pool)).toEqual(await cleanReplayDigest(store));
@@ -95,9 +94,8 @@ if (!brokers) {
         const converging = Date.now();
         await waitFor("the read models to equal a clean replay", async () => JSON.stringify(await readModelDigest(pool)) === JSON.stringify(clean), 240_000).catch(() => undefined);
         console.log(`[kafka crash] converged ${Date.now() - converging} ms after the last write`);
-        relay.running.child.kill("SIGTERM");
-        projector.running.child.kill("SIGTERM");
-        const exits = { relay: await relay.running.exited, projector: await projector.running.exited };
+        const [relayExit, projectorExit] = await Promise.all([stopGracefully(relay.running, "relay"), stopGracefully(projector.running, "projector")]);
+        const exits = { relay: relayExit, projector: projectorExit };
         if (exits.relay !== 0 || exits.projector !== 0) console.log(`[kafka crash] exits ${JSON.stringify(exits)}\nrelay: ${relay.running.output().slice(-3000)}\nprojector: ${projector.running.output().slice(-3000)}`);
         expect(exits).toEqual({ relay: 0, projector: 0 });
         expect(relay.killed + projector.killed).toBe(8);

@@ -9,7 +9,7 @@ import { PostgresEventStore } from "@booking/engine";
 import { allProjections, migrateReadModels, readModelDigest, rebuildProjections } from "@booking/projections";
 import { appendSynthetic } from "../../projections/test/workload.ts";
 import { TEST_JWT_SECRET } from "./harness.ts";
-import { sleep, startProcess, waitFor, type Running } from "./processes.ts";
+import { sleep, startProcess, stopGracefully, waitFor, type Running } from "./processes.ts";
 
 // The production topology's processes, for real: api, relay and projector on Postgres and Kafka.
 
@@ -102,8 +102,8 @@ if (!brokers) {
       await waitFor("the read models to equal a clean replay", async () => JSON.stringify(await readModelDigest(pool)) === JSON.stringify(expected), 120_000).catch(() => undefined);
       expect(await readModelDigest(pool)).toEqual(expected);
 
-      for (const p of [api, relay, projector]) p.child.kill("SIGTERM");
-      for (const p of [api, relay, projector]) expect(await p.exited).toBe(0);
+      api.child.kill("SIGTERM");
+      expect(await Promise.all([api.exited, stopGracefully(relay, "relay"), stopGracefully(projector, "projector")])).toEqual([0, 0, 0]);
     });
   });
 }

@@ -4,7 +4,7 @@ import { PostgresEventStore } from "@booking/engine";
 import { allProjections, migrateReadModels, readCheckpoints, readModelDigest, rebuildProjections } from "@booking/projections";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { appendSynthetic } from "../../projections/test/workload.ts";
-import { projectorCaughtUp, sleep, startProcess, waitFor, type Running } from "../../api/test/processes.ts";
+import { projectorCaughtUp, sleep, startProcess, stopGracefully, waitFor, type Running } from "../../api/test/processes.ts";
 import { elapsed, printFigure } from "./figure.ts";
 
 // The projector process (api/src/processes/projector.ts, following the event store) is killed
@@ -70,8 +70,7 @@ describe("projector killed during load", () => {
     const caughtUpFrom = performance.now();
     await waitFor("the projector to catch up", () => projectorCaughtUp(pool, store), 180_000);
     const catchUp = elapsed(caughtUpFrom);
-    running.child.kill("SIGTERM");
-    const exit = await running.exited;
+    const exit = await stopGracefully(running, "projector");
 
     const clean = await database("rel_kill_clean");
     await migrateReadModels(clean.pool);

@@ -68,7 +68,7 @@ export function inProcessExperiment(experiment: InProcessExperiment): Runner {
   };
 }
 
-export type KafkaExperiment = { name: string; resolveOffsets?: boolean; pipelined?: boolean; relayIdleMs?: number };
+export type KafkaExperiment = { name: string; pipelined?: boolean; relayIdleMs?: number };
 
 export function kafkaRunner(brokers: string[], experiment?: KafkaExperiment): Runner {
   return {
