@@ -137,4 +137,12 @@ export const readModelMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    // The experts listing reads published experts in this order with a LIMIT: the index hands
+    // them over in order, so a listing no longer sorts every published expert.
+    name: "002_experts_listing_order",
+    sql: `
+      CREATE INDEX experts_listing ON experts (verified DESC, last_name, first_name, expert_id) WHERE published;
+    `,
+  },
 ];
