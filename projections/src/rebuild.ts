@@ -104,3 +104,44 @@ async function transaction(pool: pg.Pool, work: (client: pg.PoolClient) => Promi
     client.release();
   }
 }
+
+/** A rebuild's hold on its read models; release it when the rebuild ends. */
+export type RebuildClaim = { release: () => Promise<void> };
+
+// Session-level advisory locks, one per read model, held on a connection of their own for the
+// whole rebuild: a second rebuild of the same read model (`npm run replay`, the admin console,
+// another API process) is refused, and a crash frees them.
+const LOCK_SQL = "SELECT pg_try_advisory_lock(hashtext('projection_rebuild'), hashtext($1)) AS locked";
+const UNLOCK_SQL = "SELECT pg_advisory_unlock(hashtext('projection_rebuild'), hashtext($1))";
+
+/** Claim the read models for a rebuild, or null when any of them is being rebuilt already. */
+export async function claimRebuild(pool: pg.Pool, names: readonly string[]): Promise<RebuildClaim | null> {
+  const client = await pool.connect();
+  const held: string[] = [];
+  let broken: Error | undefined;
+  const release = async () => {
+    try {
+      for (const name of held) await client.query(UNLOCK_SQL, [name]);
+    } catch (e) {
+      broken = e instanceof Error ? e : new Error(String(e));
+    } finally {
+      // A connection whose unlock failed is discarded: closing it frees its locks.
+      client.release(broken);
+    }
+  };
+  try {
+    // Try-locks never wait: a claim that meets another gives back what it took and is refused.
+    for (const name of names) {
+      const { rows } = await client.query<{ locked: boolean }>(LOCK_SQL, [name]);
+      if (rows[0]?.locked !== true) {
+        await release();
+        return null;
+      }
+      held.push(name);
+    }
+  } catch (e) {
+    await release();
+    throw e;
+  }
+  return { release };
+}

@@ -2,7 +2,7 @@ import type pg from "pg";
 import { z } from "zod";
 import { formatPosition, type LogPosition } from "@booking/contracts";
 import { PostgresEventStore } from "@booking/engine";
-import { allProjections, projectionNamed, readCheckpoints, rebuildProjections, recordProjectionError, type CheckpointStatus, type Projection } from "@booking/projections";
+import { allProjections, claimRebuild, projectionNamed, readCheckpoints, rebuildProjections, recordProjectionError, type CheckpointStatus, type Projection, type RebuildClaim } from "@booking/projections";
 import { refuse } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
 import type { AppContext } from "../context.ts";
@@ -107,11 +107,6 @@ function compareBy(field: string): (a: ProjectionRecord, b: ProjectionRecord) =>
   };
 }
 
-// Session-level advisory lock, keyed by the read model: held on its own connection for the whole
-// rebuild, so a second rebuild from any API process is refused, and a crash frees it.
-const LOCK_SQL = "SELECT pg_try_advisory_lock(hashtext('projection_rebuild'), hashtext($1)) AS locked";
-const UNLOCK_SQL = "SELECT pg_advisory_unlock(hashtext('projection_rebuild'), hashtext($1))";
-
 export const projectionsAdmin: RoutePlugin = async (app, ctx) => {
   const rebuilds = new Map<string, RebuildView>();
 
@@ -121,8 +116,7 @@ export const projectionsAdmin: RoutePlugin = async (app, ctx) => {
     return (await projectionRecords(ctx, rebuilds, [projection]))[0]!;
   };
 
-  async function rebuildInBackground(projection: Projection, view: RebuildView, lock: pg.PoolClient): Promise<void> {
-    let broken: Error | undefined;
+  async function rebuildInBackground(projection: Projection, view: RebuildView, claim: RebuildClaim): Promise<void> {
     try {
       await rebuildProjections(ctx.store, ctx.db, [projection], {
         onProgress: (p) => Object.assign(view, { done: p.done, total: p.total, eventsPerSecond: Math.round(p.eventsPerSecond), secondsLeft: p.secondsLeft === null ? null : Math.ceil(p.secondsLeft) }),
@@ -136,8 +130,7 @@ export const projectionsAdmin: RoutePlugin = async (app, ctx) => {
       await recordProjectionError(ctx.db, [projection], e);
     } finally {
       view.finished_at = new Date().toISOString();
-      await lock.query(UNLOCK_SQL, [projection.name]).catch((e: Error) => (broken = e));
-      lock.release(broken);
+      await claim.release();
     }
   }
 
@@ -159,17 +152,12 @@ export const projectionsAdmin: RoutePlugin = async (app, ctx) => {
     if (!projection) refuse("not_found");
     // 409: this read model is being rebuilt already (here, or by another API process).
     if (rebuilds.get(projection.name)?.state === "running") refuse("projection_rebuild_running");
-    const lock = await ctx.db.connect();
-    let locked = false;
-    try {
-      locked = (await lock.query<{ locked: boolean }>(LOCK_SQL, [projection.name])).rows[0]?.locked === true;
-    } finally {
-      if (!locked) lock.release();
-    }
-    if (!locked) refuse("projection_rebuild_running");
+    // The claim is refused while the read model is rebuilt anywhere: another API process or `npm run replay`.
+    const claim = await claimRebuild(ctx.db, [projection.name]);
+    if (!claim) refuse("projection_rebuild_running");
     const view: RebuildView = { state: "running", done: 0, total: 0, eventsPerSecond: 0, secondsLeft: null, started_at: new Date().toISOString(), finished_at: null };
     rebuilds.set(projection.name, view);
-    void rebuildInBackground(projection, view, lock);
+    void rebuildInBackground(projection, view, claim);
     return reply.status(202).send(await recordOf(projection.name));
   });
 };

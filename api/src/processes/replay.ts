@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { allProjections, migrateReadModels, projectionNamed, rebuildProjections, type Projection, type RebuildProgress } from "@booking/projections";
+import { allProjections, claimRebuild, migrateReadModels, projectionNamed, rebuildProjections, type Projection, type RebuildProgress } from "@booking/projections";
 import { loadConfig, storeConfig } from "../config.ts";
 import { openEventStore } from "../event-store.ts";
 
@@ -33,9 +33,22 @@ function draw(p: RebuildProgress, final = false) {
   process.stderr.write(interactive ? `\r${line}${final ? "\n" : ""}` : `${line}\n`);
 }
 
-const result = await rebuildProjections(store, pool, targets as Projection[], { onProgress: (p) => draw(p), batchSize: 2000 });
+const names = targets.map((p) => p!.name);
+const claim = await claimRebuild(pool, names);
+if (!claim) {
+  console.error(`replay: a rebuild of ${names.length === 1 ? names[0] : "one of these read models"} is already running (the admin console or another replay); try again when it has finished`);
+  await store.close();
+  await pool.end();
+  process.exit(75);
+}
+let result: Awaited<ReturnType<typeof rebuildProjections>>;
+try {
+  result = await rebuildProjections(store, pool, targets as Projection[], { onProgress: (p) => draw(p), batchSize: 2000 });
+} finally {
+  await claim.release();
+}
 const eventsPerSecond = Math.round(result.events / Math.max(result.seconds, 1e-9));
 draw({ projection: targets.length === 1 ? targets[0]!.name : `${targets.length} read models`, done: result.events, total: result.events, eventsPerSecond, secondsLeft: 0 }, true);
-console.log(JSON.stringify({ replayed: targets.map((p) => p!.name), events: result.events, seconds: Number(result.seconds.toFixed(3)), eventsPerSecond }));
+console.log(JSON.stringify({ replayed: names, events: result.events, seconds: Number(result.seconds.toFixed(3)), eventsPerSecond }));
 await store.close();
 await pool.end();
