@@ -13,6 +13,18 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
+/** A database with the event store and the read models' tables, dropped after the file. */
+async function database(prefix: string) {
+  const db = await createTestDatabase(inject("databaseUrl"), prefix);
+  cleanups.push(db.drop);
+  const store = await PostgresEventStore.connect(db.url);
+  cleanups.push(() => store.close());
+  const pool = new pg.Pool({ connectionString: db.url, max: 4 });
+  cleanups.push(() => pool.end());
+  await migrateReadModels(pool);
+  return { db, store, pool };
+}
+
 function replay(databaseUrl: string, args: string[] = []) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn("npm", ["run", "--silent", "replay", ...(args.length ? ["--", ...args] : [])], { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ["ignore", "pipe", "pipe"] });
@@ -25,13 +37,7 @@ function replay(databaseUrl: string, args: string[] = []) {
 }
 
 it("`npm run replay` over 100,000 events shows progress, prints its rate and ends with the live digest", async () => {
-  const db = await createTestDatabase(inject("databaseUrl"), "replay");
-  cleanups.push(db.drop);
-  const store = await PostgresEventStore.connect(db.url);
-  cleanups.push(() => store.close());
-  const pool = new pg.Pool({ connectionString: db.url, max: 4 });
-  cleanups.push(() => pool.end());
-  await migrateReadModels(pool);
+  const { db, store, pool } = await database("replay");
 
   const written = await appendSynthetic(store, 100_000);
   const live = new InProcessProjector(store, pool, allProjections, { batchSize: 2000 });
@@ -52,13 +58,7 @@ it("`npm run replay` over 100,000 events shows progress, prints its rate and end
 });
 
 it("`npm run replay` refuses a read model that is being rebuilt elsewhere (the admin console, another replay), and touches nothing", async () => {
-  const db = await createTestDatabase(inject("databaseUrl"), "replay_claim");
-  cleanups.push(db.drop);
-  const store = await PostgresEventStore.connect(db.url);
-  cleanups.push(() => store.close());
-  const pool = new pg.Pool({ connectionString: db.url, max: 4 });
-  cleanups.push(() => pool.end());
-  await migrateReadModels(pool);
+  const { db, store, pool } = await database("replay_claim");
   await appendSynthetic(store, 200);
   const live = new InProcessProjector(store, pool, allProjections);
   while ((await live.runOnce()) > 0);
