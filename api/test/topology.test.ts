@@ -71,7 +71,11 @@ if (!brokers) {
         const r = await call(base, "GET", `/sessions/${session.id}/availability`);
         times = (r.body?.times as string[] | undefined) ?? [];
         return r.status === 200 && times.length > 2;
-      }, 60_000);
+      }, 120_000).catch((e: unknown) => {
+        // Show what the three processes said: the read model is fed by all of them.
+        for (const [name, p] of [["projector", projector], ["relay", relay], ["api", api]] as const) console.error(`[topology] ${name} output:\n${p.output().slice(-4000)}`);
+        throw e;
+      });
       const booked = await call(base, "POST", "/bookings", { session_id: session.id, scheduled_time: times[2] }, creator.token);
       expect(booked.status).toBe(201);
       const bookingId = (booked.body.booking as { id: string }).id;

@@ -1,5 +1,5 @@
 import { Kafka, Partitioners, logLevel, type LogEntry, type Producer } from "kafkajs";
-import { encodeBusMessage, type StoredEvent } from "@booking/contracts";
+import { BUS_TOPIC_PARTITIONS, encodeBusMessage, type StoredEvent } from "@booking/contracts";
 import { DEFAULT_TOPIC, type BusPublisher } from "./bus.ts";
 
 export type KafkaBusOptions = {
@@ -58,7 +58,7 @@ export class KafkaBusPublisher implements BusPublisher {
       // Resolves false when the topic already exists.
       await admin.createTopics({
         waitForLeaders: true,
-        topics: [{ topic, numPartitions: options.partitions ?? 6, replicationFactor: options.replicationFactor ?? 1 }],
+        topics: [{ topic, numPartitions: options.partitions ?? BUS_TOPIC_PARTITIONS, replicationFactor: options.replicationFactor ?? 1 }],
       });
     } finally {
       await admin.disconnect();

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { Kafka, logLevel, type Consumer } from "kafkajs";
-import { decodeBusMessage } from "@booking/contracts";
+import { BUS_TOPIC_PARTITIONS, decodeBusMessage } from "@booking/contracts";
 import { applyBatch, ensureCheckpoints, recordProjectionError } from "../apply.ts";
 import type { Projection } from "../projection.ts";
 import type { RunnerHandle } from "./in-process.ts";
@@ -23,9 +23,18 @@ export type KafkaProjectorOptions = {
 export async function startKafkaProjector(pool: pg.Pool, projections: readonly Projection[], options: KafkaProjectorOptions): Promise<RunnerHandle> {
   await ensureCheckpoints(pool, projections);
   const kafka = new Kafka({ clientId: options.clientId ?? "projector", brokers: options.brokers, logLevel: logLevel.ERROR });
+  // The topic may not exist yet (the relay has not started): create it as the relay would, since a
+  // subscription to a missing topic fails, or has the broker create it with its default partitions.
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await admin.createTopics({ waitForLeaders: true, topics: [{ topic: options.topic, numPartitions: BUS_TOPIC_PARTITIONS }] });
+  } finally {
+    await admin.disconnect();
+  }
   const consumer: Consumer = kafka.consumer({
     groupId: options.groupId ?? "projector",
-    allowAutoTopicCreation: true,
+    allowAutoTopicCreation: false,
     // A projector that dies without leaving the group holds its partitions until the broker gives
     // up on it; kafkajs's defaults (30 s session, 60 s rebalance) stall the read models that long.
     sessionTimeout: options.sessionTimeoutMs ?? 10_000,
