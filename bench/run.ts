@@ -154,6 +154,7 @@ function printTable(d: BenchDocument): void {
   if (a) {
     rows.push(["bare Fastify route", `${a.bare.requestsPerSecond}/s  p50 ${a.bare.p50Ms} p99 ${a.bare.p99Ms} ms`, "-", "-"]);
     rows.push(["GET /experts", `${a.getExperts.requestsPerSecond}/s  p50 ${a.getExperts.p50Ms} p99 ${a.getExperts.p99Ms} ms`, `bare ${a.bare.requestsPerSecond}/s`, `${a.getExperts.ratioToBare} (>= 0.333) ${a.getExperts.pass ? "ok" : "MISSED"}`]);
+    rows.push(["  GET /experts without Accept-Encoding", `${a.getExpertsUncompressed.requestsPerSecond}/s  p50 ${a.getExpertsUncompressed.p50Ms} p99 ${a.getExpertsUncompressed.p99Ms} ms`, `bare ${a.bare.requestsPerSecond}/s`, `${a.getExpertsUncompressed.ratioToBare}`]);
     rows.push(["GET /sessions/{id}/availability", `${a.getAvailability.requestsPerSecond}/s  p50 ${a.getAvailability.p50Ms} p99 ${a.getAvailability.p99Ms} ms`, `bare ${a.bare.requestsPerSecond}/s`, `${a.getAvailability.ratioToBare}`]);
     rows.push(["POST /bookings", `${a.postBookings.requestsPerSecond}/s  p50 ${a.postBookings.p50Ms} p99 ${a.postBookings.p99Ms} ms`, `bare ${a.bare.requestsPerSecond}/s`, `${a.postBookings.ratioToBare}`]);
   }

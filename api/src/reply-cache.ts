@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import type pg from "pg";
 import { formatPosition } from "@booking/contracts";
 import { readCheckpoints } from "@booking/projections";
@@ -173,4 +174,29 @@ export class ReplyCache {
 
 function serialise(value: unknown): Buffer {
   return Buffer.from(JSON.stringify(value));
+}
+
+// The gzip form of a reply, made once per cached body: a browser asks for gzip on every request,
+// and 500 experts' cards shrink from about 100 KB to a tenth of that.
+const gzipForms = new WeakMap<Buffer, Buffer>();
+
+export function gzipOnce(body: Buffer): Buffer {
+  let gz = gzipForms.get(body);
+  if (!gz) gzipForms.set(body, (gz = gzipSync(body)));
+  return gz;
+}
+
+/** Whether an Accept-Encoding header allows gzip (by name or `*`, with a q above 0). */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  let allowed = false;
+  for (const part of header.toLowerCase().split(",")) {
+    const [coding, ...params] = part.trim().split(";");
+    if (coding !== "gzip" && coding !== "*") continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const weight = q ? Number(q.slice(2)) : 1;
+    if (coding === "gzip") return weight > 0;
+    allowed = weight > 0;
+  }
+  return allowed;
 }

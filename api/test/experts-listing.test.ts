@@ -1,9 +1,10 @@
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@booking/contracts";
 import { expertStream } from "@booking/engine";
 import { listExperts, expertListItem } from "../src/queries/experts.ts";
 import { waitForReadModels } from "../src/read-your-writes.ts";
-import { ReplyCache } from "../src/reply-cache.ts";
+import { ReplyCache, acceptsGzip } from "../src/reply-cache.ts";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 
 // GET /experts and /experts/search answer from a cache of the serialised reply (src/reply-cache.ts).
@@ -57,7 +58,9 @@ describe("the reply", () => {
     // The same header names as a reply that Fastify serialises itself.
     const detail = await api.call("GET", `${V1}/experts/${item.slug}`);
     expect(detail.headers["content-type"]).toBe("application/json; charset=utf-8");
-    expect(Object.keys(first.headers).sort()).toEqual(Object.keys(detail.headers).sort());
+    // (and Vary: the listing also comes gzipped to a client that asks for it)
+    expect(Object.keys(first.headers).sort()).toEqual([...Object.keys(detail.headers), "vary"].sort());
+    expect(first.headers.vary).toBe("accept-encoding");
   });
 
   it("search answers per term and still refuses unknown parameters", async () => {
@@ -173,5 +176,29 @@ describe("changes this instance did not write", () => {
     } finally {
       await api.ctx.db.query("UPDATE projection_checkpoints SET status = 'live' WHERE name = 'sessions'");
     }
+  });
+});
+
+describe("compression", () => {
+  it("a client that accepts gzip gets the same listing gzipped; one that does not, or refuses it, gets it plain", async () => {
+    const plain = await api.call("GET", `${V1}/experts`);
+    const zipped = await api.call("GET", `${V1}/experts`, { headers: { "accept-encoding": "gzip, deflate, br" } });
+    expect(zipped.statusCode).toBe(200);
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(zipped.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+    expect(gunzipSync(zipped.rawPayload).toString("utf8")).toBe(plain.body);
+    const search = await api.call("GET", `${V1}/experts/search?search=Nora`, { headers: { "accept-encoding": "gzip" } });
+    expect(JSON.parse(gunzipSync(search.rawPayload).toString("utf8"))).toEqual(await listing("/experts/search?search=Nora"));
+    for (const refused of [undefined, "identity", "gzip;q=0", "br", "*;q=0"]) {
+      const r = await api.call("GET", `${V1}/experts`, { headers: refused === undefined ? {} : { "accept-encoding": refused } });
+      expect(r.headers["content-encoding"], refused).toBeUndefined();
+      expect(r.body, refused).toBe(plain.body);
+    }
+  });
+
+  it("reads Accept-Encoding as HTTP does: by name or *, with q above 0", () => {
+    expect(["gzip", "GZIP", "deflate, gzip;q=0.5", "*", "br;q=1, *;q=0.1", "gzip;q=1.0"].map(acceptsGzip)).toEqual([true, true, true, true, true, true]);
+    expect([undefined, "", "identity", "br", "gzip;q=0", "*;q=0", "gzip;q=0, *", "deflate;q=0.5"].map(acceptsGzip)).toEqual([false, false, false, false, false, false, false, false]);
   });
 });

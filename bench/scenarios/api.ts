@@ -30,7 +30,10 @@ export type ApiFigure = {
   rounds: number;
   sliceSeconds: number;
   bare: LoadResult;
+  /** As a browser asks for it (Accept-Encoding: gzip, deflate, br): the reply comes gzipped. */
   getExperts: RouteFigure & { bound: string; pass: boolean };
+  /** The same without Accept-Encoding: about 100 KB of JSON per reply. */
+  getExpertsUncompressed: RouteFigure;
   getAvailability: RouteFigure;
   postBookings: RouteFigure;
   /** The /experts body served from memory (as a string) by the bare server: about the most a cached listing can reach. */
@@ -170,7 +173,8 @@ export async function benchApi(serverUrl: string, options: { experts: number; cr
       rounds: options.rounds,
       phases: [
         { name: "bare", port: barePort, requests: [{ method: "GET", path: "/bare" }], cycle: true },
-        { name: "experts", port: apiPort, requests: [{ method: "GET", path: "/api/v1/experts" }], cycle: true },
+        { name: "experts", port: apiPort, requests: [{ method: "GET", path: "/api/v1/experts", headers: { "accept-encoding": "gzip, deflate, br" } }], cycle: true },
+        { name: "experts-uncompressed", port: apiPort, requests: [{ method: "GET", path: "/api/v1/experts" }], cycle: true },
         { name: "availability", port: apiPort, requests: availability, cycle: true },
         { name: "bookings", port: apiPort, requests: bookings.slice(0, -2), cycle: false },
         { name: "bare-experts", port: barePort, requests: [{ method: "GET", path: "/bare-experts" }], cycle: true },
@@ -188,6 +192,7 @@ export async function benchApi(serverUrl: string, options: { experts: number; cr
       sliceSeconds: options.sliceSeconds,
       bare: b,
       getExperts: { ...experts_, bound: ">= 1/3 of the bare route's rate", pass: experts_.ratioToBare >= 1 / 3 },
+      getExpertsUncompressed: withRatio(results["experts-uncompressed"]!),
       getAvailability: withRatio(results.availability!),
       postBookings: withRatio(results.bookings!),
       bareServingExpertsBody: withRatio(results["bare-experts"]!),

@@ -1,5 +1,6 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { ExpertIdParams, ExpertProfileBody, ExpertProfileFields, IMAGE_MAX_BYTES, ScheduleBody, SearchQuery, SlugParams, WeeklySchedule, parseInput } from "@booking/contracts";
 import { calendarStream, expertStream } from "@booking/engine";
@@ -7,6 +8,7 @@ import { actorOf, requireActor } from "../http/auth-guard.ts";
 import { Refused, refuse, valueOf } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
 import { bookedPeriods } from "../queries/bookings.ts";
+import { acceptsGzip, gzipOnce } from "../reply-cache.ts";
 import { expertListItem, expertProfile, findExpert, findExpertBySlug, listExperts } from "../queries/experts.ts";
 import { sessionView, sessionsOfExpert } from "../queries/sessions.ts";
 import { commandActor, requireCurrentTerms, requireExpertProfile, requireOwnExpert } from "./guards.ts";
@@ -31,9 +33,13 @@ export const expertRoutes: RoutePlugin = async (app, ctx) => {
     const term = search.trim();
     return ctx.listings.get(`experts?search=${term}`, async () => (await listExperts(ctx.db, term)).map(expertListItem));
   };
-  app.get("/experts", async (_request, reply) => reply.type(JSON_UTF8).send(await listing("")));
+  const send = (request: FastifyRequest, reply: FastifyReply, body: Buffer) => {
+    reply.type(JSON_UTF8).header("vary", "accept-encoding");
+    return acceptsGzip(request.headers["accept-encoding"]) ? reply.header("content-encoding", "gzip").send(gzipOnce(body)) : reply.send(body);
+  };
+  app.get("/experts", async (request, reply) => send(request, reply, await listing("")));
 
-  app.get("/experts/search", { schema: { querystring: SearchQuery } }, async (request, reply) => reply.type(JSON_UTF8).send(await listing(request.query.search)));
+  app.get("/experts/search", { schema: { querystring: SearchQuery } }, async (request, reply) => send(request, reply, await listing(request.query.search)));
 
   app.get("/experts/me", { onRequest: requireActor("expert") }, async (request) => {
     const actor = actorOf(request);
