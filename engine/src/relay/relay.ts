@@ -1,4 +1,4 @@
-import type { EventLog, LogPosition } from "@booking/contracts";
+import { AppendWaiter, type EventLog, type LogPosition } from "@booking/contracts";
 import type { BusPublisher } from "./bus.ts";
 
 /** Where a relay (by name) has published up to. */
@@ -67,28 +67,13 @@ export class Relay {
   start(): RelayRun {
     if (this.running) throw new Error(`Relay ${this.name} is already running`);
     let stopping = false;
-    let wake: () => void = () => undefined;
     // Woken by appends (of this process, or announced by others) instead of waiting out the idle poll.
-    let appended = false;
-    const unwatch = this.log.watchAppends?.(() => {
-      appended = true;
-      wake();
-    });
-    const pause = (ms: number, wakeOnAppend: boolean) =>
-      new Promise<void>((resolve) => {
-        if (wakeOnAppend && appended) return resolve();
-        const timer = setTimeout(resolve, ms);
-        wake = () => {
-          if (!wakeOnAppend && !stopping) return;
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+    const waiter = new AppendWaiter(this.log);
     const loop = async () => {
       let failures = 0;
       while (!stopping) {
         let count: number;
-        appended = false;
+        waiter.reading();
         try {
           count = await this.relayBatch();
           failures = 0;
@@ -96,22 +81,22 @@ export class Relay {
           failures += 1;
           const backoff = Math.min(FIRST_BACKOFF_MS * 2 ** (failures - 1), this.maxBackoffMs);
           this.warn(`relay ${this.name}: batch failed (${failures} in a row), checkpoint kept, retrying in ${backoff} ms: ${oneLine(e)}`);
-          if (!stopping) await pause(backoff, false);
+          if (!stopping) await waiter.pause(backoff, false);
           continue;
         }
         // A full batch means more is waiting: go again at once.
-        if (count < this.batchSize && !stopping) await pause(this.idleMs, true);
+        if (count < this.batchSize && !stopping) await waiter.pause(this.idleMs);
       }
     };
     const done = loop().finally(() => {
-      unwatch?.();
+      waiter.stop();
       this.running = null;
     });
     const run: RelayRun = {
       done,
       stop: async () => {
         stopping = true;
-        wake();
+        waiter.stop();
         await done;
       },
     };

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { comparePositions, type EventLog, type LogPosition } from "@booking/contracts";
+import { AppendWaiter, comparePositions, type EventLog, type LogPosition } from "@booking/contracts";
 import { applyBatch, ensureCheckpoints, readCheckpoints, recordProjectionError } from "../apply.ts";
 import type { Projection } from "../projection.ts";
 
@@ -58,36 +58,12 @@ export class InProcessProjector {
 
   start(): RunnerHandle {
     let stopped = false;
-    let wake: (() => void) | null = null;
-    // An append announced while a batch runs is remembered, so the loop goes again instead of sleeping.
-    let appendedSinceRead = false;
-    let newestAppended: LogPosition | null = null;
-    const unwatch = this.log.watchAppends?.((position) => {
-      if (!newestAppended || comparePositions(position, newestAppended) > 0) newestAppended = position;
-      appendedSinceRead = true;
-      wake?.();
-    });
-    // The newest announced append is not readable yet when a transaction that began before it is still open.
-    const behind = () => newestAppended !== null && this.reached !== null && comparePositions(newestAppended, this.reached) > 0;
-    const pause = (ms: number, wakeOnAppend: boolean) =>
-      new Promise<void>((resolve) => {
-        if (stopped || (wakeOnAppend && appendedSinceRead)) return resolve();
-        const done = () => {
-          clearTimeout(timer);
-          wake = null;
-          resolve();
-        };
-        const timer = setTimeout(done, ms);
-        wake = () => {
-          // A back-off after a failure is not cut short by appends, only by stop.
-          if (wakeOnAppend || stopped) done();
-        };
-      });
+    const waiter = new AppendWaiter(this.log);
     const loop = async () => {
       await ensureCheckpoints(this.pool, this.projections);
       let failures = 0;
       while (!stopped) {
-        appendedSinceRead = false;
+        waiter.reading();
         let read = 0;
         try {
           read = await this.runOnce();
@@ -99,17 +75,18 @@ export class InProcessProjector {
         }
         // A full batch means more is waiting: go again at once.
         if (stopped || (read >= this.batchSize && !failures)) continue;
-        if (failures) await pause(Math.min(5000, 100 * 2 ** failures), false);
-        else await pause(behind() ? Math.min(BEHIND_RETRY_MS, this.idleMs) : this.idleMs, true);
+        if (failures) await waiter.pause(Math.min(5000, 100 * 2 ** failures), false);
+        // An announced append not readable yet waits behind a transaction that began before it.
+        else await waiter.pause(this.reached !== null && waiter.announcedBeyond(this.reached) ? Math.min(BEHIND_RETRY_MS, this.idleMs) : this.idleMs);
       }
     };
-    const done = loop().finally(() => unwatch?.());
+    const done = loop().finally(() => waiter.stop());
     return {
       done,
       // The batch in flight commits (or rolls back) as a whole before stop resolves.
       stop: async () => {
         stopped = true;
-        wake?.();
+        waiter.stop();
         await done;
       },
     };

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type { EventMetadata } from "@booking/contracts";
+import { AppendWaiter } from "@booking/contracts";
 import {
   WrongExpectedVersion,
   comparePositions,
@@ -103,9 +104,7 @@ export class PostgresEventStore implements EventStore {
 
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
     // One statement in its own implicit transaction: one round trip and one commit per append.
-    const stored = await this.writeEvents(this.pool, streamId, events, expected);
-    this.announceAppend(stored[stored.length - 1]!.position);
-    return { nextVersion: stored[stored.length - 1]!.version, position: stored[stored.length - 1]!.position, events: stored };
+    return this.committed(await this.writeEvents(this.pool, streamId, events, expected));
   }
 
   /**
@@ -130,8 +129,7 @@ export class PostgresEventStore implements EventStore {
       return {
         commit: async () => {
           await finish("COMMIT");
-          this.announceAppend(stored[stored.length - 1]!.position);
-          return { nextVersion: stored[stored.length - 1]!.version, position: stored[stored.length - 1]!.position, events: stored };
+          return this.committed(stored);
         },
         rollback: () => finish("ROLLBACK"),
       };
@@ -186,6 +184,13 @@ export class PostgresEventStore implements EventStore {
         return toStored({ ...r, stream_id: streamId, type: e.type, schema_version: e.schemaVersion ?? 1, data: JSON.parse(data[i]!), metadata: JSON.parse(metadata[i]!) as EventMetadata });
       })
       .sort((a, b) => a.version - b.version);
+  }
+
+  /** The result of an append once its transaction has committed; followers hear of it. */
+  private committed(stored: StoredEvent[]): AppendResult {
+    const last = stored[stored.length - 1]!;
+    this.announceAppend(last.position);
+    return { nextVersion: last.version, position: last.position, events: stored };
   }
 
   /**
@@ -287,34 +292,13 @@ export class PostgresEventStore implements EventStore {
 
   subscribe(options: SubscribeOptions): Subscription {
     let stopped = false;
-    // The newest append of this process, even one that lands while a batch is being handled.
-    let appended: LogPosition | null = null;
-    let appendedSinceRead = false;
-    let wake: (() => void) | null = null;
-    const unwatch = this.watchAppends((position) => {
-      if (!appended || comparePositions(position, appended) > 0) appended = position;
-      appendedSinceRead = true;
-      wake?.();
-    });
+    const waiter = new AppendWaiter(this);
     const batchSize = options.batchSize ?? 500;
     const poll = this.options.pollIntervalMs ?? 250;
-    const sleep = (after: LogPosition | null) =>
-      new Promise<void>((resolve) => {
-        if (stopped || appendedSinceRead) return resolve();
-        // An append of ours not read yet waits behind an older open transaction: look again soon.
-        const behind = appended !== null && (after === null || comparePositions(appended, after) > 0);
-        const done = () => {
-          clearTimeout(timer);
-          wake = null;
-          resolve();
-        };
-        const timer = setTimeout(done, behind ? 10 : poll);
-        wake = done;
-      });
     const loop = async () => {
       let after = options.after;
       while (!stopped) {
-        appendedSinceRead = false;
+        waiter.reading();
         try {
           const batch = await this.readAll(after, batchSize);
           if (batch.length > 0) {
@@ -326,7 +310,8 @@ export class PostgresEventStore implements EventStore {
           if (stopped) break;
           options.onError?.(e);
         }
-        await sleep(after);
+        // An announced append not read yet waits behind an older open transaction: look again soon.
+        await waiter.pause(waiter.announcedBeyond(after) ? 10 : poll);
       }
     };
     const done = loop();
@@ -334,8 +319,7 @@ export class PostgresEventStore implements EventStore {
       done,
       stop: async () => {
         stopped = true;
-        unwatch();
-        wake?.();
+        waiter.stop();
         await done;
         this.subscriptions.delete(subscription);
       },
