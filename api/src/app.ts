@@ -3,12 +3,13 @@ import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import fastifyMultipart from "@fastify/multipart";
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySwagger from "@fastify/swagger";
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { IMAGE_MAX_BYTES, errorBody, refusal } from "@booking/contracts";
 import type { AppContext } from "./context.ts";
 import { familyEnded } from "./auth/refresh-tokens.ts";
 import { installAuthGuard } from "./http/auth-guard.ts";
 import { installErrorHandling } from "./http/errors.ts";
+import { boundaryValidatorCompiler } from "./http/validation.ts";
 import type { RoutePlugin } from "./http/route-plugin.ts";
 import { adminRoutes } from "./admin/routes.ts";
 import { authRoutes } from "./auth/routes.ts";
@@ -42,7 +43,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     trustProxy: typeof options.trustProxy === "number" ? (_address: string, hop: number) => hop < (options.trustProxy as number) : (options.trustProxy ?? false),
   }).withTypeProvider<ZodTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(boundaryValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
   app.addHook("onSend", async (request, reply) => {
