@@ -572,6 +572,77 @@ async function replay(label: string, requests: FuzzRequest[], preamble: string) 
   return { sent, findings, groups: [...groups.keys()] };
 }
 
+// ---------------------------------------------------------------------------------------------
+// Text that is not storable or not plain: every string field of every route, from the OpenAPI document.
+
+/** NUL (Postgres refuses it in text), lone surrogates (not text at all), RTL overrides and zero-width characters. */
+const TEXT_PROBES = ["a\u0000b", "\u0000", "x\uD800y", "\uDC00", "\u202Eevil\u202C", "a\u200Bb\u200D\uFEFF", "\u0645\u0631\u062D\u0628\u0627"];
+
+type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[]; oneOf?: JsonSchema[]; allOf?: JsonSchema[] };
+type Operation = { parameters?: { in: string; name: string; schema: JsonSchema }[]; requestBody?: { content?: Record<string, { schema: JsonSchema }> } };
+type FieldPath = (string | number)[];
+
+/** The paths of every string a body schema admits (into objects, arrays and each branch of a union). */
+function stringFields(schema: JsonSchema, at: FieldPath = []): FieldPath[] {
+  const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
+  const found: FieldPath[] = types.includes("string") ? [at] : [];
+  for (const [key, child] of Object.entries(schema.properties ?? {})) found.push(...stringFields(child, [...at, key]));
+  if (schema.items) found.push(...stringFields(schema.items, [...at, 0]));
+  for (const branch of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) found.push(...stringFields(branch, at));
+  const unique = new Map(found.map((f) => [JSON.stringify(f), f]));
+  return [...unique.values()];
+}
+
+/** `body` with the value at `path` replaced (missing objects and arrays made on the way). */
+function withField(body: unknown, path: FieldPath, value: string): unknown {
+  if (path.length === 0) return value;
+  const [head, ...rest] = path;
+  if (typeof head === "number") {
+    const list = Array.isArray(body) && body.length ? [...body] : [undefined];
+    list[0] = withField(list[0], rest, value);
+    return list;
+  }
+  const object = body && typeof body === "object" && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : {};
+  object[head!] = withField(object[head!], rest, value);
+  return object;
+}
+
+/** Admin list filters: the search box, ids and dates, each with a probe. */
+const ADMIN_FILTER_KEYS = ["q", "id", "type", "stream_id", "version_id", "user_id", "creator_id", "expert_id", "session_id", "email", "role"];
+
+/** One request per string field and probe, for every route in the OpenAPI document, as its natural caller. */
+function textProbeRequests(doc: { paths: Record<string, Record<string, Operation>> }): FuzzRequest[] {
+  const requests: FuzzRequest[] = [];
+  for (const [docPath, operations] of Object.entries(doc.paths)) {
+    const path = docPath.replace(/\{(\w+)\}/g, ":$1");
+    for (const [method, operation] of Object.entries(operations)) {
+      const route = `${method.toUpperCase()} ${path}` as CatalogueRoute;
+      if (!(ROUTE_CATALOGUE as readonly string[]).includes(route)) continue;
+      const tpl = template(route);
+      const callers: Caller[] = route.includes("/admin/") ? ["admin"] : ["creator", "expert", "admin"];
+      const send = (caller: Caller, params: Record<string, string>, query: Record<string, string> | undefined, body: unknown) => {
+        const url = `${V1}${path.replace(/:([A-Za-z]+)/g, (_m, name: string) => safeEncode(params[name] ?? "x"))}${query ? `?${new URLSearchParams(query)}` : ""}`;
+        const headers: Record<string, string> = { authorization: authorization(caller, 0)! };
+        if (body !== undefined) headers["content-type"] = "application/json";
+        requests.push({ route, caller, method: method.toUpperCase(), url, headers, ...(body === undefined ? {} : { payload: JSON.stringify(body) }) });
+      };
+      for (const caller of callers) {
+        for (const probe of TEXT_PROBES) {
+          for (const parameter of operation.parameters ?? []) {
+            if (parameter.in === "path") send(caller, { ...tpl.params, [parameter.name]: probe }, tpl.query, tpl.body);
+            if (parameter.in === "query") send(caller, tpl.params, { ...tpl.query, [parameter.name]: probe }, tpl.body);
+            if (parameter.in === "query" && parameter.name === "filter")
+              for (const key of ADMIN_FILTER_KEYS) send(caller, tpl.params, { ...tpl.query, filter: JSON.stringify({ [key]: probe }) }, tpl.body);
+          }
+          const schema = operation.requestBody?.content?.["application/json"]?.schema;
+          for (const field of schema ? stringFields(schema) : []) send(caller, tpl.params, tpl.query, withField(tpl.body ?? {}, field, probe));
+        }
+      }
+    }
+  }
+  return requests;
+}
+
 describe("fuzzing every route", () => {
   it("the fuzzed routes are the routes Fastify serves", () => {
     expect(registeredRoutes(api.app)).toEqual(normalisedCatalogue());
@@ -582,6 +653,14 @@ describe("fuzzing every route", () => {
     const requests = fc.sample(requestArbitrary(CLIENT_CALLERS), { seed: SEED, numRuns: RUNS });
     const { sent, groups } = await replay("clients", requests, `seed ${SEED}, ${requests.length} requests generated in ${Date.now() - started} ms`);
     expect(sent).toBeGreaterThanOrEqual(2000);
+    expect(groups).toEqual([]);
+  });
+
+  it("NUL, lone surrogates, RTL and zero-width characters in every string field of every route: no 5xx, read models stay healthy", async () => {
+    const doc = (await api.call("GET", `${V1}/docs`)).json();
+    const requests = textProbeRequests(doc);
+    const { groups } = await replay("text probes", requests, `${requests.length} requests over ${Object.keys(doc.paths).length} paths`);
+    expect(requests.length).toBeGreaterThan(1000);
     expect(groups).toEqual([]);
   });
 

@@ -4,6 +4,37 @@ import { SESSION_LENGTHS_MINUTES, WEEKDAYS } from "./constants.ts";
 // Zod issues carry a catalogue code as their message, so the boundary can answer with the
 // catalogue's user-facing text (see parse.ts).
 
+/**
+ * Text Postgres can store and a person can have typed: no NUL (Postgres refuses it in text) and
+ * no lone surrogate (half of a character, which no keyboard makes). RTL marks and zero-width
+ * characters are text and pass.
+ */
+const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export const isStorableText = (text: string): boolean => !UNSTORABLE_TEXT.test(text);
+
+/**
+ * Whether any string in untrusted input (a parsed body, query or parameters, keys included) is
+ * not storable text. Walked without recursion, as bodies may nest deeply.
+ */
+export function holdsUnstorableText(input: unknown): boolean {
+  const pending: unknown[] = [input];
+  while (pending.length) {
+    const value = pending.pop();
+    if (typeof value === "string") {
+      if (!isStorableText(value)) return true;
+    } else if (Array.isArray(value)) {
+      for (const item of value) pending.push(item);
+    } else if (value && typeof value === "object") {
+      for (const [key, child] of Object.entries(value)) {
+        if (!isStorableText(key)) return true;
+        pending.push(child);
+      }
+    }
+  }
+  return false;
+}
+
 export const Id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: "invalid_request" });
 
 export function isValidTimezone(zone: string): boolean {

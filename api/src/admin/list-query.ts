@@ -1,6 +1,7 @@
 import type { FastifyReply } from "fastify";
 import type pg from "pg";
 import { z } from "zod";
+import { holdsUnstorableText } from "@booking/contracts";
 import { refuse } from "../http/errors.ts";
 
 // The ra-data-simple-rest list contract, shared by every admin resource:
@@ -55,6 +56,8 @@ function parseJsonParam<S extends z.ZodType>(text: string | undefined, schema: S
   } catch {
     refuse("invalid_request");
   }
+  // The JSON inside the parameter is input too: the boundary's text rule applies to it as well.
+  if (holdsUnstorableText(value)) refuse("invalid_request");
   const parsed = schema.safeParse(value);
   if (!parsed.success) refuse("invalid_request");
   return parsed.data;
