@@ -132,6 +132,12 @@ describe("the list contract", () => {
       { filter: { status: "on_fire" } },
       { filter: { owner: "me" } },
       { filter: { scheduled_from: "next tuesday" } },
+      // Dates JavaScript reads but Postgres cannot hold, or that do not exist.
+      { filter: { scheduled_from: "0000-01-01" } },
+      { filter: { scheduled_to: "0000-12-31T23:00:00Z" } },
+      { filter: { scheduled_from: "2026-02-30" } },
+      { filter: { scheduled_to: "2026-04-31T10:00:00Z" } },
+      { filter: { scheduled_from: "0001-01-01T00:30:00+01:00" } },
       { filter: [] },
     ];
     for (const query of bad) {
@@ -142,6 +148,8 @@ describe("the list contract", () => {
     expect((await api.call("GET", "/api/v1/admin/bookings?page=2", { user: admin })).statusCode).toBe(400);
     expect((await list("users", { sort: ["bookings_as_creator; --", "ASC"] })).statusCode).toBe(400);
     expect((await list("events", { filter: { stream_id: 3 } })).statusCode).toBe(400);
+    for (const [resource, filter] of [["events", { from: "0000-01-01" }], ["booking-events", { occurred_to: "0000-06-01" }], ["terms-acceptances", { accepted_from: "0000-01-01" }]] as const)
+      expect((await list(resource, { filter })).statusCode, `${resource} ${JSON.stringify(filter)}`).toBe(400);
   });
 });
 

@@ -135,11 +135,23 @@ export const Flag = z.union([z.boolean(), z.enum(["true", "false"]).transform((v
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
 
+/**
+ * A date that exists (JavaScript reads 2026-02-30 as 2 March) in a year Postgres can hold and a
+ * person means: 0001 to 9999 (year 0000 parses in JavaScript and fails in Postgres).
+ */
+function isRealDate(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split("-").map(Number) as [number, number, number];
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day); // Date.UTC would read years 0 to 99 as 1900 to 1999
+  const instant = new Date(text); // an offset can move 0001-01-01 back into year 0
+  return year >= 1 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day && instant.getUTCFullYear() >= 1;
+}
+
 /** An ISO date (`2026-03-04`, a whole UTC day) or date-time with an offset. */
 export const Moment = z
   .string()
   .max(40)
-  .refine((s) => (ISO_DATE.test(s) || ISO_DATE_TIME.test(s)) && !Number.isNaN(Date.parse(s)));
+  .refine((s) => (ISO_DATE.test(s) || ISO_DATE_TIME.test(s)) && !Number.isNaN(Date.parse(s)) && isRealDate(s));
 
 /**
  * `from` is inclusive; `to` is inclusive of a whole day when it is a date, else exclusive: a
