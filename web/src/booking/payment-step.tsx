@@ -20,13 +20,23 @@ const StripeCardForm = lazy(() => import("./stripe-card-form.tsx"));
 export type CardInput = { number: string; expiry: string; cvc: string };
 export type CardErrors = Partial<Record<keyof CardInput, string>>;
 
-export function validateCard(card: CardInput): CardErrors {
+/** American Express numbers start 34 or 37 and carry a 4-digit code on the front; other cards a 3-digit one. */
+export const cvcLength = (cardNumber: string) => (/^3[47]/.test(cardNumber.replace(/\s+/g, "")) ? 4 : 3);
+
+/** As Stripe's Elements check a card before sending it: the number's shape, an expiry not in the past, the CVC length of the brand. */
+export function validateCard(card: CardInput, now: Date = new Date()): CardErrors {
   const errors: CardErrors = {};
   const digits = card.number.replace(/\s+/g, "");
   if (!/^\d{12,19}$/.test(digits)) errors.number = "Please enter a valid card number.";
   const m = /^(\d{2})\s*\/\s*(\d{2})$/.exec(card.expiry.trim());
   if (!m || Number(m[1]) < 1 || Number(m[1]) > 12) errors.expiry = "Please enter the expiry date as MM/YY.";
-  if (!/^\d{3,4}$/.test(card.cvc.trim())) errors.cvc = "Please enter the 3 or 4 digit security code.";
+  // A card is good through the last day of its expiry month (months counted from year 0).
+  else if ((2000 + Number(m[2])) * 12 + Number(m[1]) - 1 < now.getFullYear() * 12 + now.getMonth()) errors.expiry = "Your card's expiry date is in the past.";
+  const cvc = card.cvc.trim();
+  const wanted = cvcLength(digits);
+  if (cvc.length !== wanted || !/^\d+$/.test(cvc)) {
+    errors.cvc = wanted === 4 ? "Please enter the 4-digit security code on the front of your American Express card." : "Please enter the 3-digit security code on the back of your card.";
+  }
   return errors;
 }
 
