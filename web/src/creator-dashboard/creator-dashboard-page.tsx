@@ -12,7 +12,8 @@ import Typography from "@mui/material/Typography";
 import { api, errorMessage } from "../shared/api-client.ts";
 import type { Booking } from "../shared/api-types.ts";
 import { bookingBadge, prepAnswered } from "../shared/booking-status.ts";
-import { CancelBookingButton } from "../shared/cancel-booking.tsx";
+import { arrangeBookings } from "../shared/booking-order.ts";
+import { CancelBookingButton, RELEASE } from "../shared/cancel-booking.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
 import { Page } from "../shared/layout.tsx";
@@ -32,7 +33,8 @@ function BookingCard({ booking }: { booking: Booking }) {
   const [busy, setBusy] = useState(false);
   const badge = bookingBadge(booking.status, "creator");
   const open = booking.status !== "cancelled" && booking.status !== "completed";
-  const canAnswer = ["pending", "more_info_requested", "time_proposed", "confirmed"].includes(booking.status);
+  const awaitingPayment = booking.status === "pending" && !booking.paid;
+  const canAnswer = !awaitingPayment && ["pending", "more_info_requested", "time_proposed", "confirmed"].includes(booking.status);
 
   const acceptTime = async () => {
     setBusy(true);
@@ -59,7 +61,7 @@ function BookingCard({ booking }: { booking: Booking }) {
             </Avatar>
           )}
           <Box sx={{ flexGrow: 1 }}>
-            <Typography component="h2" variant="h6">
+            <Typography component="h3" variant="h6">
               {booking.session_title}
             </Typography>
             <Typography color="text.secondary">with {booking.expert_name ?? "your expert"}</Typography>
@@ -73,7 +75,7 @@ function BookingCard({ booking }: { booking: Booking }) {
         </Typography>
         {booking.status === "pending" && (
           <Typography variant="body2" color="text.secondary">
-            {booking.paid ? "Paid · awaiting the expert's confirmation" : "Awaiting payment"}
+            {booking.paid ? "Paid · awaiting the expert's confirmation" : `Awaiting payment · the time is held for you until ${shortDateTimeWithZone(booking.held_until)}`}
           </Typography>
         )}
         {booking.status === "cancelled" && (
@@ -96,6 +98,12 @@ function BookingCard({ booking }: { booking: Booking }) {
           </Alert>
         )}
         <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap" }}>
+          {awaitingPayment && (
+            // Back into the booking wizard's payment step for this booking.
+            <Button variant="contained" size="small" component={RouterLink} to={`/book-session/${booking.session_id}?booking=${booking.id}`}>
+              Complete payment
+            </Button>
+          )}
           {booking.status === "time_proposed" && (
             <Button variant="contained" size="small" onClick={acceptTime} disabled={busy}>
               Accept New Time
@@ -116,7 +124,7 @@ function BookingCard({ booking }: { booking: Booking }) {
               Session Details
             </Button>
           )}
-          {open && <CancelBookingButton booking={booking} />}
+          {open && <CancelBookingButton booking={booking} wording={awaitingPayment ? RELEASE : undefined} />}
         </Box>
         {answering && (
           <Box sx={{ borderTop: 1, borderColor: "divider", pt: 2 }}>
@@ -134,6 +142,30 @@ function BookingCard({ booking }: { booking: Booking }) {
         )}
       </CardContent>
     </Card>
+  );
+}
+
+function BookingSections({ bookings }: { bookings: Booking[] }) {
+  const { upcoming, past } = arrangeBookings(bookings, Date.now(), "creator");
+  return (
+    <Box sx={{ display: "grid", gap: 4 }}>
+      <Box component="section" aria-labelledby="upcoming-heading" sx={{ display: "grid", gap: 2 }}>
+        <Typography id="upcoming-heading" variant="h5" component="h2">
+          Upcoming
+        </Typography>
+        {upcoming.length === 0 ? <Typography color="text.secondary">Nothing coming up.</Typography> : upcoming.map((b) => <BookingCard key={b.id} booking={b} />)}
+      </Box>
+      {past.length > 0 && (
+        <Box component="section" aria-labelledby="past-heading" sx={{ display: "grid", gap: 2 }}>
+          <Typography id="past-heading" variant="h5" component="h2">
+            Past and cancelled
+          </Typography>
+          {past.map((b) => (
+            <BookingCard key={b.id} booking={b} />
+          ))}
+        </Box>
+      )}
+    </Box>
   );
 }
 
@@ -160,11 +192,7 @@ export function CreatorDashboardPage() {
           </Button>
         </Box>
       ) : (
-        <Box sx={{ display: "grid", gap: 2 }}>
-          {bookings.data.map((b) => (
-            <BookingCard key={b.id} booking={b} />
-          ))}
-        </Box>
+        <BookingSections bookings={bookings.data} />
       )}
     </Page>
   );

@@ -11,8 +11,15 @@ import { api, errorMessage } from "./api-client.ts";
 import type { Booking } from "./api-types.ts";
 import { BOOKINGS_KEY } from "./query-client.ts";
 
+type Wording = { label: string; title: string; question: string; keep: string; confirm: string };
+
+const CANCEL: Wording = { label: "Cancel Session", title: "Cancel this booking?", question: "Are you sure you want to cancel this booking?", keep: "Keep Booking", confirm: "Yes, Cancel" };
+
+/** An unpaid booking only holds a time: cancelling it gives the time back. */
+export const RELEASE: Wording = { label: "Release this time", title: "Release this time?", question: "The time will be offered to others again and this booking will be cancelled. Nothing has been charged.", keep: "Keep Holding", confirm: "Yes, Release" };
+
 /** Cancel Session, after 'Are you sure you want to cancel this booking?'. */
-export function CancelBookingButton({ booking }: { booking: Pick<Booking, "id" | "session_title"> }) {
+export function CancelBookingButton({ booking, wording = CANCEL }: { booking: Pick<Booking, "id" | "session_title">; wording?: Wording }) {
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -33,13 +40,13 @@ export function CancelBookingButton({ booking }: { booking: Pick<Booking, "id" |
   };
   return (
     <>
-      <Button color="error" size="small" onClick={() => setOpen(true)} aria-label={`Cancel Session: ${booking.session_title}`}>
-        Cancel Session
+      <Button color="error" size="small" onClick={() => setOpen(true)} aria-label={`${wording.label}: ${booking.session_title}`}>
+        {wording.label}
       </Button>
       <Dialog open={open} onClose={() => setOpen(false)} aria-labelledby={`cancel-${booking.id}`}>
-        <DialogTitle id={`cancel-${booking.id}`}>Cancel this booking?</DialogTitle>
+        <DialogTitle id={`cancel-${booking.id}`}>{wording.title}</DialogTitle>
         <DialogContent>
-          <DialogContentText>Are you sure you want to cancel this booking?</DialogContentText>
+          <DialogContentText>{wording.question}</DialogContentText>
           {error && (
             <Alert severity="error" role="alert" sx={{ mt: 2 }}>
               {error}
@@ -47,9 +54,9 @@ export function CancelBookingButton({ booking }: { booking: Pick<Booking, "id" |
           )}
         </DialogContent>
         <DialogActions>
-          <Button onClick={() => setOpen(false)}>Keep Booking</Button>
+          <Button onClick={() => setOpen(false)}>{wording.keep}</Button>
           <Button color="error" variant="contained" onClick={cancel} disabled={busy}>
-            Yes, Cancel
+            {wording.confirm}
           </Button>
         </DialogActions>
       </Dialog>

@@ -1,0 +1,52 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import type { Booking } from "../shared/api-types.ts";
+import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { CreatorDashboardPage } from "./creator-dashboard-page.tsx";
+
+const hours = (n: number) => new Date(Date.now() + n * 3_600_000).toISOString();
+const booking = (id: string, scheduled_time: string, more: Partial<Booking> = {}): Booking =>
+  ({
+    id, scheduled_time, status: "confirmed", paid: true, payment_state: "paid", length_minutes: 60, session_id: "s-1", session_title: `Session ${id}`,
+    session: { title: `Session ${id}`, price: 150, expertFirstName: "Maya" }, expert_name: "Maya Lind", expert_image: null, held_until: hours(0.25),
+    prep_response_1: "a", prep_response_2: "b", prep_response_3: "c", has_notes: false, cancelled_by: null, cancel_reason: null, previous_time: null, ...more,
+  }) as Booking;
+
+const auth = signedInAs("creator");
+const cards = () => screen.getAllByTestId("creator-booking").map((c) => c.getAttribute("data-booking-id"));
+
+describe("creator dashboard", () => {
+  it("lists upcoming bookings soonest first (today's on top), then past ones most recent first", async () => {
+    // As the API sends them: newest date first.
+    fakeApi({ "GET /bookings/creator/me": { status: 200, body: [booking("next-month", hours(24 * 30)), booking("tomorrow", hours(24)), booking("in-two-hours", hours(2)), booking("last-week", hours(-24 * 7), { status: "completed" }), booking("last-month", hours(-24 * 30), { status: "completed" })] } });
+    renderScreen(<CreatorDashboardPage />, { auth });
+    await screen.findByRole("heading", { name: "Upcoming" });
+    expect(cards()).toEqual(["in-two-hours", "tomorrow", "next-month", "last-week", "last-month"]);
+    const past = screen.getByRole("region", { name: "Past and cancelled" });
+    expect(within(past).getAllByTestId("creator-booking").map((c) => c.getAttribute("data-booking-id"))).toEqual(["last-week", "last-month"]);
+  });
+
+  it("offers Complete payment and Release this time on a booking awaiting payment", async () => {
+    const unpaid = booking("b-1", hours(48), { status: "pending", paid: false, payment_state: "unpaid", prep_response_1: null });
+    let listed = [unpaid];
+    const calls = fakeApi({
+      "GET /bookings/creator/me": () => ({ status: 200, body: listed }),
+      "PATCH /bookings/b-1/status": () => {
+        listed = [{ ...unpaid, status: "cancelled", cancelled_by: "creator" }];
+        return { status: 200, body: listed[0] };
+      },
+    });
+    renderScreen(<CreatorDashboardPage />, { auth });
+    const pay = await screen.findByRole("link", { name: "Complete payment" });
+    expect(pay).toHaveAttribute("href", "/book-session/s-1?booking=b-1");
+    // Nothing to prepare for until it is paid.
+    expect(screen.queryByRole("button", { name: "Answer Preparation Questions" })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: /Release this time/ }));
+    const dialog = screen.getByRole("dialog", { name: "Release this time?" });
+    await userEvent.click(within(dialog).getByRole("button", { name: "Yes, Release" }));
+    await waitFor(() => expect(screen.getByTestId("booking-status")).toHaveTextContent("Cancelled"));
+    expect(calls.find((c) => c.method === "PATCH")?.body).toEqual({ status: "cancelled" });
+    expect(screen.queryByRole("link", { name: "Complete payment" })).not.toBeInTheDocument();
+  });
+});
