@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
+import Fastify, { LogController, type FastifyInstance, type FastifyReply } from "fastify";
 import fastifyMultipart from "@fastify/multipart";
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySwagger from "@fastify/swagger";
@@ -9,6 +9,8 @@ import type { AppContext } from "./context.ts";
 import { familyEnded } from "./auth/refresh-tokens.ts";
 import { installAuthGuard } from "./http/auth-guard.ts";
 import { installErrorHandling } from "./http/errors.ts";
+import { installRequestLog, logDestination, loggerOptions, type LogDestination } from "./http/logging.ts";
+import { installSecurityHeaders } from "./http/security-headers.ts";
 import { boundaryValidatorCompiler } from "./http/validation.ts";
 import type { RoutePlugin } from "./http/route-plugin.ts";
 import { adminRoutes } from "./admin/routes.ts";
@@ -20,7 +22,8 @@ export const API_PREFIX = "/api/v1";
 const BODY_LIMIT = 1024 * 1024;
 
 export type AppOptions = {
-  logger?: boolean;
+  /** Log a line per request and every 5xx with its stack: true for stdout (pretty in a terminal), or a destination and level (tests). */
+  logger?: boolean | { destination: LogDestination; level?: string };
   /** Proxy hops to trust for the client address (rate limits key on it); never trust a client's own X-Forwarded-For. */
   trustProxy?: boolean | number;
 };
@@ -28,7 +31,9 @@ export type AppOptions = {
 /** The Fastify app serving /api/v1 over a context (store, read models, handlers, payments). */
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ? { level: process.env.LOG_LEVEL ?? "info" } : false,
+    logger: options.logger === true ? loggerOptions(logDestination()) : options.logger ? loggerOptions(options.logger.destination, options.logger.level) : false,
+    // Fastify's own two lines per request would log the URL unredacted; installRequestLog writes one.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     genReqId: (req) => {
       const given = req.headers["x-request-id"];
@@ -46,6 +51,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.setValidatorCompiler(boundaryValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
+  installRequestLog(app);
+  await installSecurityHeaders(app, { stripe: ctx.payments.publishableKey !== null });
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });

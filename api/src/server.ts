@@ -5,7 +5,7 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { InProcessProjector, allProjections, type RunnerHandle } from "@booking/projections";
-import { buildApp } from "./app.ts";
+import { buildApp, type AppOptions } from "./app.ts";
 import { BookingFeed } from "./booking-feed.ts";
 import type { ApiConfig } from "./config.ts";
 import { createContext, type AppContext } from "./context.ts";
@@ -23,7 +23,7 @@ export type RunningApi = { app: FastifyInstance; ctx: AppContext; url: string; s
  * One API process. Without KAFKA_BROKERS it also keeps the read models itself (the embedded
  * default); with Kafka, a separate projector process does.
  */
-export async function runApi(config: ApiConfig, options: { logger?: boolean } = {}): Promise<RunningApi> {
+export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logger"> & { builtApps?: BuiltApps } = {}): Promise<RunningApi> {
   process.env.AUTH_RATE_LIMIT_MAX = String(config.AUTH_RATE_LIMIT_MAX); // read by the auth routes
   const store = await openEventStore(config);
   const db = new pg.Pool({ connectionString: config.DATABASE_URL, max: 10 });
@@ -45,8 +45,8 @@ export async function runApi(config: ApiConfig, options: { logger?: boolean } = 
     feed,
   });
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await ensureAdminAccount(ctx, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
-  const app = await buildApp(ctx, { ...options, trustProxy: config.TRUST_PROXY || false });
-  await serveBuiltApps(app);
+  const app = await buildApp(ctx, { logger: options.logger, trustProxy: config.TRUST_PROXY || false });
+  await serveBuiltApps(app, options.builtApps);
   const sweeper = startHoldSweeper(ctx);
   const url = await app.listen({ port: config.PORT, host: config.HOST });
   return {
@@ -64,21 +64,33 @@ export async function runApi(config: ApiConfig, options: { logger?: boolean } = 
   };
 }
 
-/** The web app at / and the admin console at /admin/, when they have been built. */
-async function serveBuiltApps(app: FastifyInstance): Promise<void> {
-  const web = join(repoRoot, "web/dist");
-  const admin = join(repoRoot, "admin/dist");
+export type BuiltApps = { web: string; admin: string };
+
+/** Where `npm run build` puts the web app and the admin console. */
+export const BUILT_APPS: BuiltApps = { web: join(repoRoot, "web/dist"), admin: join(repoRoot, "admin/dist") };
+
+/**
+ * The web app at / and the admin console at /admin/, when they have been built. Anything under
+ * /api is the API's: an unknown path there gets the JSON 404, never the web app's page.
+ */
+export async function serveBuiltApps(app: FastifyInstance, dirs: BuiltApps = BUILT_APPS): Promise<void> {
+  const { web, admin } = dirs;
   if (existsSync(admin)) {
     await app.register(fastifyStatic, { root: admin, prefix: "/admin/", decorateReply: false });
     app.get("/admin", (_request, reply) => reply.redirect("/admin/"));
   }
   if (existsSync(web)) {
     await app.register(fastifyStatic, { root: web, prefix: "/", wildcard: false });
-    // Client-side routes: any other non-API GET gets the app's index.html.
-    app.get("/*", (_request, reply) => reply.sendFile("index.html"));
+    // Client-side routes: any other GET outside /api gets the app's index.html.
+    app.get("/*", (request, reply) => (isApiPath(request.url) ? reply.callNotFound() : reply.sendFile("index.html")));
   } else {
     app.get("/", (_request, reply) =>
       reply.type("text/html").send("<!doctype html><title>Expert sessions</title><h1>Expert sessions</h1><p>The API is running at <a href=\"/api/v1/experts\">/api/v1</a>.</p>"),
     );
   }
+}
+
+function isApiPath(url: string): boolean {
+  const path = url.split("?", 1)[0]!;
+  return path === "/api" || path.startsWith("/api/");
 }

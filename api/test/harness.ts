@@ -9,7 +9,7 @@ import { CURRENT_TERMS_VERSION } from "@booking/contracts";
 import { PostgresEventStore } from "@booking/engine";
 import { InProcessProjector, allProjections } from "@booking/projections";
 import { createTestDatabase } from "@booking/testkit";
-import { buildApp } from "../src/app.ts";
+import { buildApp, type AppOptions } from "../src/app.ts";
 import { createContext, type AppContext, type ContextInput } from "../src/context.ts";
 import type { PaymentProvider } from "../src/payments/provider.ts";
 import { migrateApiDatabase } from "../src/schema.ts";
@@ -40,7 +40,15 @@ export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256!";
 
 /** The whole API over real Postgres: event store, read models kept by an in-process projector. */
 export async function startTestApi(
-  options: { clock?: () => string; payments?: PaymentProvider; stripeWebhookSecret?: string; listingsCache?: ContextInput["listingsCache"] } = {},
+  options: {
+    clock?: () => string;
+    payments?: PaymentProvider;
+    stripeWebhookSecret?: string;
+    listingsCache?: ContextInput["listingsCache"];
+    logger?: AppOptions["logger"];
+    /** More routes or plugins (the built web app, a test-only route) before the app is ready. */
+    beforeReady?: (app: FastifyInstance) => Promise<void> | void;
+  } = {},
 ): Promise<TestApi> {
   const database = await createTestDatabase(inject("databaseUrl"), "api");
   const store = await PostgresEventStore.connect(database.url, { pollIntervalMs: 20 });
@@ -62,7 +70,8 @@ export async function startTestApi(
     ...(options.listingsCache && { listingsCache: options.listingsCache }),
   });
   // Tests give calls their own client address through X-Forwarded-For (rate limits key on it).
-  const app = await buildApp(ctx, { trustProxy: true });
+  const app = await buildApp(ctx, { trustProxy: true, logger: options.logger });
+  await options.beforeReady?.(app);
   await app.ready();
 
   const call: TestApi["call"] = (method, url, o = {}) =>

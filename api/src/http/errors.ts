@@ -46,11 +46,14 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     if (error.statusCode === 429) return reply.status(429).send(errorBody(refusal("over_request_rate_limit")));
     const mapped = error.code ? byFastifyCode[error.code] : undefined;
+    // A reply our own schema cannot serialise is a bug even though the client gets a 4xx: keep its trace.
+    if (mapped === "something_went_wrong") request.log.error({ err: error }, "reply failed to serialise");
     if (mapped) return reply.status(refusalStatus(refusal(mapped))).send(errorBody(refusal(mapped)));
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       const code: ErrorCode = error.statusCode === 401 ? "session_expired" : error.statusCode === 404 ? "not_found" : error.statusCode === 413 ? "request_too_large" : error.statusCode === 415 ? "unsupported_media_type" : "invalid_request";
       return reply.status(error.statusCode).send(errorBody(refusal(code)));
     }
+    // The one place a 5xx is made: its stack goes to the log (the client sees the catalogue's message only).
     request.log.error({ err: error }, "unhandled error");
     return reply.status(500).send(errorBody(refusal("something_went_wrong")));
   });

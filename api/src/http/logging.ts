@@ -1,0 +1,79 @@
+import type { FastifyInstance, FastifyServerOptions } from "fastify";
+import pretty from "pino-pretty";
+
+// Fastify's own logger (pino). One line per request, written when the reply has gone; every 5xx
+// also gets its error with the stack (see errors.ts). Bodies and headers are never logged: the
+// line carries the method, the path with any secret-looking query value blanked, the route, the
+// status and the time. Redaction below covers what other log calls might pass by mistake.
+
+/** Where log lines go: anything with pino's `write(line)`, e.g. a test's capture. */
+export type LogDestination = { write: (line: string) => void };
+
+const SECRET_QUERY = /token|secret|password|key|signature|code/i;
+
+/** The request's path and query with the value of every secret-looking parameter (e.g. `?access_token=`) replaced. */
+export function loggableUrl(url: string): string {
+  const at = url.indexOf("?");
+  if (at < 0) return url;
+  const params = url
+    .slice(at + 1)
+    .split("&")
+    .map((pair) => {
+      const eq = pair.indexOf("=");
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name);
+      } catch {
+        /* a malformed name is logged as sent */
+      }
+      return eq >= 0 && SECRET_QUERY.test(decoded) ? `${name}=[redacted]` : pair;
+    });
+  return `${url.slice(0, at)}?${params.join("&")}`;
+}
+
+/** Human-readable lines in a terminal, JSON lines (one object per line) otherwise. */
+export function logDestination(): LogDestination {
+  return process.stdout.isTTY ? pretty({ colorize: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" }) : process.stdout;
+}
+
+export function loggerOptions(destination: LogDestination, level = process.env.LOG_LEVEL ?? "info"): NonNullable<FastifyServerOptions["logger"]> {
+  return {
+    level,
+    stream: destination,
+    redact: {
+      paths: [
+        "req.headers.authorization",
+        "req.headers.cookie",
+        'req.headers["x-api-key"]',
+        'res.headers["set-cookie"]',
+        "headers.authorization",
+        "headers.cookie",
+        // Postgres puts row values ("Failing row contains ...") in an error's detail.
+        "err.detail",
+        "err.parameters",
+        "body",
+        "req.body",
+        "password",
+        "*.password",
+      ],
+      censor: "[redacted]",
+    },
+  };
+}
+
+/** The per-request line: request id (from the logger's bindings), method, url, route, status, milliseconds. */
+export function installRequestLog(app: FastifyInstance): void {
+  app.addHook("onResponse", async (request, reply) => {
+    const statusCode = reply.statusCode;
+    const line = {
+      method: request.method,
+      url: loggableUrl(request.url),
+      route: request.routeOptions.url ?? null,
+      statusCode,
+      responseTime: Math.round(reply.elapsedTime * 10) / 10,
+    };
+    if (statusCode >= 500) request.log.error(line, "request failed");
+    else request.log.info(line, "request completed");
+  });
+}
