@@ -58,6 +58,7 @@ async function book(priceCents = PRICE): Promise<Booked> {
     session: { sessionId: `s-${randomUUID()}`, expertId, title: "Growth strategy", lengthMinutes: 60, priceCents, published: true, prepQuestions: ["Goal?", "Now?", "Blocker?"] },
     expertUserId: expert.id,
     creatorAcceptedTerms: true,
+    creatorBookings: [],
     holdMinutes: 15,
   });
   return { bookingId, expertId, creator, expert };
@@ -247,8 +248,17 @@ describe("POST /stripe/webhook", () => {
     const honest = signedStripeEvent("payment_intent.succeeded", stripeIntent(b));
     const tampered = await deliver({ payload: honest.payload.replace(`"amount":${PRICE}`, `"amount":${PRICE + 1}`), signature: honest.signature });
     expect(tampered.statusCode).toBe(400);
+    // Correctly signed, but stamped outside Stripe's five-minute tolerance, in the past or the future (a replay or a forged clock).
+    const now = Math.floor(Date.now() / 1000);
+    for (const timestamp of [now - 3600, now + 3600, now + 301]) {
+      const stamped = { payload: honest.payload, signature: Stripe.webhooks.generateTestHeaderString({ payload: honest.payload, secret: WEBHOOK_SECRET, timestamp }) };
+      expect((await deliver(stamped)).statusCode, `timestamp ${timestamp - now} s from now`).toBe(400);
+    }
     expect(await calendarEvents(b, "PaymentSucceeded")).toHaveLength(0);
     expect(await paymentState(b.bookingId)).toBe("unpaid");
+    // Within the tolerance either way, it is taken.
+    const slightlyAhead = { payload: honest.payload, signature: Stripe.webhooks.generateTestHeaderString({ payload: honest.payload, secret: WEBHOOK_SECRET, timestamp: now + 60 }) };
+    expect((await deliver(slightlyAhead)).statusCode).toBe(200);
   });
 
   it("records a failed payment with Stripe's message", async () => {

@@ -89,6 +89,9 @@ export const paymentsRoutes: RoutePlugin = async (app, ctx) => {
     return { status: "succeeded" as const };
   });
 
+  /** How far a webhook's signed timestamp may be from our clock, either way: Stripe's own default. */
+  const WEBHOOK_TOLERANCE_SECONDS = Stripe.webhooks.DEFAULT_TOLERANCE;
+
   // Stripe's signature covers the exact bytes sent, so this route alone keeps the raw body:
   // the JSON parser is replaced inside this encapsulated plugin only.
   await app.register(async (webhook) => {
@@ -101,11 +104,15 @@ export const paymentsRoutes: RoutePlugin = async (app, ctx) => {
       const raw = request.body;
       if (typeof signature !== "string" || !Buffer.isBuffer(raw)) refuse("webhook_signature_invalid");
       let event: Stripe.Event;
+      const receivedAtMs = Date.parse(ctx.clock());
       try {
-        event = Stripe.webhooks.constructEvent(raw, signature, secret);
+        event = Stripe.webhooks.constructEvent(raw, signature, secret, WEBHOOK_TOLERANCE_SECONDS, undefined, receivedAtMs);
       } catch {
         refuse("webhook_signature_invalid");
       }
+      // The library refuses only old timestamps; one from the future is as suspect (a forged or broken clock).
+      const signedAt = Number(/(?:^|,)t=(\d+)/.exec(signature)?.[1]);
+      if (!(signedAt <= receivedAtMs / 1000 + WEBHOOK_TOLERANCE_SECONDS)) refuse("webhook_signature_invalid");
 
       // A validly signed body can still be anything JSON (even null): check its shape first.
       if (!event || typeof event !== "object" || typeof (event as { type?: unknown }).type !== "string") refuse("invalid_request");
