@@ -14,8 +14,8 @@ import Stepper from "@mui/material/Stepper";
 import Typography from "@mui/material/Typography";
 import useMediaQuery from "@mui/material/useMediaQuery";
 import CheckCircleIcon from "@mui/icons-material/CheckCircle";
-import { api } from "../shared/api-client.ts";
-import type { Session } from "../shared/api-types.ts";
+import { api, errorMessage } from "../shared/api-client.ts";
+import type { Booking, Session } from "../shared/api-types.ts";
 import { useAuth } from "../shared/auth.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
@@ -34,6 +34,15 @@ export function BookSessionPage() {
   const auth = useAuth();
   const location = useLocation();
   const session = useQuery({ queryKey: ["session", id], queryFn: ({ signal }) => api.get<Session>(`/sessions/${id}`, { signal }), retry: false, staleTime: 0 });
+  // ?booking=<id>: an unpaid booking taken up again from the dashboard, at its payment step.
+  const resumeId = search.get("booking");
+  const resume = useQuery({
+    queryKey: ["booking", resumeId],
+    queryFn: ({ signal }) => api.get<Booking>(`/bookings/${resumeId}`, { signal }),
+    enabled: !!resumeId && !preview && auth.status === "authenticated",
+    retry: false,
+    staleTime: 0,
+  });
   useDocumentTitle(session.data ? `Book: ${session.data.title}` : "Book a session");
 
   if (!preview) {
@@ -54,7 +63,7 @@ export function BookSessionPage() {
       );
     }
   }
-  if (session.isPending) return <Page><LoadingScreen label="Loading Session" /></Page>;
+  if (session.isPending || (resumeId && !preview && resume.isPending)) return <Page><LoadingScreen label="Loading Session" /></Page>;
   if (session.isError || !session.data) {
     return (
       <Page>
@@ -64,8 +73,17 @@ export function BookSessionPage() {
       </Page>
     );
   }
+  if (resumeId && !preview && (resume.isError || resume.data?.session_id !== id)) {
+    return (
+      <Page>
+        <Alert severity="error" action={<Button color="inherit" component={RouterLink} to={`/book-session/${id}`}>Start a new booking</Button>}>
+          {resume.isError ? errorMessage(resume.error) : "No booking found"}
+        </Alert>
+      </Page>
+    );
+  }
   return (
-    <BookingFlowProvider sessionId={id} session={session.data}>
+    <BookingFlowProvider key={resumeId ?? "new"} sessionId={id} session={session.data} resume={preview ? null : resume.data}>
       <Page>
         <BookingWizard session={session.data} preview={preview} />
       </Page>
@@ -185,6 +203,9 @@ function BookingWizard({ session, preview }: { session: Session; preview: boolea
           <TimeStep
             session={session}
             preview={preview}
+            held={!flow.paid ? flow.bookingData : null}
+            onReleased={() => flow.update({ bookingId: null, bookingData: null, scheduledTime: null })}
+            onKeep={() => flow.goTo(2)}
             onBooked={(booking) => {
               flow.update({ bookingId: booking.id, bookingData: booking, scheduledTime: booking.scheduled_time });
               flow.goTo(2);
@@ -195,11 +216,14 @@ function BookingWizard({ session, preview }: { session: Session; preview: boolea
           (flow.bookingData ? (
             <PaymentStep
               booking={flow.bookingData}
+              // Paid from the moment the charge succeeds: no way back to the time step during the pause.
+              onCharged={() => flow.update({ paid: true })}
               onPaid={() => {
                 flow.update({ paid: true });
                 flow.goTo(3);
               }}
               onStartOver={flow.clear}
+              onChangeTime={() => flow.goTo(1)}
             />
           ) : (
             <Alert severity="error">No booking found</Alert>

@@ -29,8 +29,11 @@ function restore(sessionId: string): FlowState {
   }
 }
 
-export function BookingFlowProvider({ sessionId, session, children }: { sessionId: string; session: Session | null; children: ReactNode }) {
-  const [state, setState] = useState<FlowState>(() => restore(sessionId));
+/** The flow of an unpaid booking taken up again from the dashboard: at its payment step. */
+export const resumedAtPayment = (booking: Booking): FlowState => ({ bookingId: booking.id, bookingData: booking, scheduledTime: booking.scheduled_time, step: 2, reached: 2, paid: booking.paid });
+
+export function BookingFlowProvider({ sessionId, session, resume = null, children }: { sessionId: string; session: Session | null; resume?: Booking | null; children: ReactNode }) {
+  const [state, setState] = useState<FlowState>(() => (resume ? resumedAtPayment(resume) : restore(sessionId)));
   useEffect(() => {
     try {
       if (state.step === 4 || state === initial) sessionStorage.removeItem(storageKey(sessionId));
@@ -52,11 +55,13 @@ export function useBookingFlow(): FlowValue {
   return value;
 }
 
-/** Steps a marker may jump to: reached ones, never back before a created booking or a payment. */
-export function stepIsReachable(step: BookingStep, flow: Pick<FlowState, "reached" | "bookingId" | "paid" | "step">): boolean {
+/**
+ * Steps a marker may jump to: reached ones, never back before a payment. Before paying, the
+ * creator may go back and choose another time (the time step then releases the held one).
+ */
+export function stepIsReachable(step: BookingStep, flow: Pick<FlowState, "reached" | "paid" | "step">): boolean {
   if (flow.step === 4) return step === 4;
   if (step > flow.reached) return false;
   if (flow.paid && step < 3) return false;
-  if (flow.bookingId && step < 2) return false;
   return true;
 }

@@ -90,7 +90,18 @@ function TestCardForm({ clientSecret, onPaid, onError }: { clientSecret: string;
   );
 }
 
-export function PaymentStep({ booking, onPaid, onStartOver }: { booking: Booking; onPaid: () => void; onStartOver: () => void }) {
+type PaymentStepProps = {
+  booking: Booking;
+  /** After the success message's pause. */
+  onPaid: () => void;
+  /** As soon as the charge succeeds. */
+  onCharged?: () => void;
+  onStartOver: () => void;
+  /** Back to the time step, while nothing is paid. */
+  onChangeTime?: () => void;
+};
+
+export function PaymentStep({ booking, onPaid, onCharged, onStartOver, onChangeTime }: PaymentStepProps) {
   const queryClient = useQueryClient();
   const [intent, setIntent] = useState<PaymentIntentReply | null>(null);
   const [loadError, setLoadError] = useState<{ message: string; final: boolean } | null>(null);
@@ -119,6 +130,7 @@ export function PaymentStep({ booking, onPaid, onStartOver }: { booking: Booking
   }, [booking.id, booking.price]);
 
   const paid = () => {
+    onCharged?.();
     setSucceeded(true);
     setMessage("");
     void queryClient.invalidateQueries({ queryKey: BOOKINGS_KEY });
@@ -159,6 +171,11 @@ export function PaymentStep({ booking, onPaid, onStartOver }: { booking: Booking
         <Alert severity="error" role="alert" sx={{ mt: 2, maxWidth: 420 }}>
           {message}
         </Alert>
+      )}
+      {onChangeTime && !succeeded && !loadError?.final && (
+        <Button sx={{ mt: 3 }} onClick={onChangeTime}>
+          Choose another time
+        </Button>
       )}
     </Box>
   );

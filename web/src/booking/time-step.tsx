@@ -8,7 +8,7 @@ import Button from "@mui/material/Button";
 import Typography from "@mui/material/Typography";
 import { api, ApiError, errorMessage } from "../shared/api-client.ts";
 import type { Availability, Booking, Session } from "../shared/api-types.ts";
-import { browserZone, clockTime, dayOf, longDate, zoneLabel } from "../shared/local-time.ts";
+import { browserZone, clockTime, dayOf, longDate, shortDateTimeWithZone, zoneLabel } from "../shared/local-time.ts";
 import { MonthCalendar } from "../shared/month-calendar.tsx";
 import { BOOKINGS_KEY } from "../shared/query-client.ts";
 
@@ -28,11 +28,24 @@ export function timesByDay(times: string[], zone: string): Map<string, string[]>
   return days;
 }
 
+type TimeStepProps = {
+  session: Session;
+  preview: boolean;
+  onBooked: (booking: Booking) => void;
+  /** The unpaid booking this flow already holds a time with, when the creator came back from payment. */
+  held?: Booking | null;
+  /** The held booking was cancelled: its time is free again. */
+  onReleased?: () => void;
+  /** Back to paying for the held time. */
+  onKeep?: () => void;
+};
+
 /**
  * Select Time: a Monday-first month (dates from today to 28 days ahead) and the bookable times of
  * the chosen day, shown in the creator's own timezone. Continue creates the booking, which holds the time.
+ * With a time already held, Continue first cancels that booking, so one creator never holds two times.
  */
-export function TimeStep({ session, preview, onBooked }: { session: Session; preview: boolean; onBooked: (booking: Booking) => void }) {
+export function TimeStep({ session, preview, onBooked, held = null, onReleased, onKeep }: TimeStepProps) {
   const zone = browserZone();
   const queryClient = useQueryClient();
   const availability = useQuery(availabilityQuery(session.id));
@@ -52,6 +65,19 @@ export function TimeStep({ session, preview, onBooked }: { session: Session; pre
       return;
     }
     setBusy(true);
+    if (held) {
+      try {
+        await api.patch(`/bookings/${held.id}/status`, { status: "cancelled" });
+      } catch (error) {
+        // Already cancelled (its hold ran out): there is nothing left to release.
+        if (!(error instanceof ApiError && error.code === "booking_transition_refused")) {
+          setMessage(errorMessage(error));
+          setBusy(false);
+          return;
+        }
+      }
+      onReleased?.();
+    }
     try {
       const reply = await api.post<{ booking: Booking }>("/bookings", { session_id: session.id, scheduled_time: time });
       void queryClient.invalidateQueries({ queryKey: BOOKINGS_KEY });
@@ -71,6 +97,21 @@ export function TimeStep({ session, preview, onBooked }: { session: Session; pre
       <Typography variant="h5" component="h2" gutterBottom>
         Select a time
       </Typography>
+      {held && (
+        <Alert
+          severity="info"
+          sx={{ mb: 2 }}
+          action={
+            onKeep && (
+              <Button color="inherit" size="small" onClick={onKeep}>
+                Keep this time
+              </Button>
+            )
+          }
+        >
+          You are holding {shortDateTimeWithZone(held.scheduled_time)}. Choosing another time releases it.
+        </Alert>
+      )}
       <Typography sx={{ mb: 2 }} data-testid="creator-zone">
         Times are shown in your timezone: <strong>{zoneLabel(zone)}</strong>
       </Typography>
