@@ -18,6 +18,7 @@ import useMediaQuery from "@mui/material/useMediaQuery";
 import { api, errorMessage } from "../shared/api-client.ts";
 import type { Booking } from "../shared/api-types.ts";
 import { useAuth } from "../shared/auth.tsx";
+import { arrangeBookings } from "../shared/booking-order.ts";
 import { bookingBadge } from "../shared/booking-status.ts";
 import { CancelBookingButton } from "../shared/cancel-booking.tsx";
 import { LoadingScreen } from "../shared/guard.tsx";
@@ -102,6 +103,68 @@ function CreatorName({ booking }: { booking: Booking }) {
   );
 }
 
+function BookingList({ bookings, label, zone, phone }: { bookings: Booking[]; label: string; zone: string; phone: boolean }) {
+  if (phone) {
+    return (
+      <Box component="ul" aria-label={label} sx={{ listStyle: "none", p: 0, m: 0, display: "grid", gap: 2 }}>
+        {bookings.map((b) => {
+          const badge = bookingBadge(b.status, "expert");
+          return (
+            <Paper component="li" variant="outlined" key={b.id} data-testid="expert-booking" data-booking-id={b.id} sx={{ p: 2, display: "grid", gap: 1 }}>
+              <Box sx={{ display: "flex", justifyContent: "space-between", alignItems: "center", gap: 1 }}>
+                <CreatorName booking={b} />
+                <Chip size="small" label={badge.label} color={badge.color} data-testid="booking-status" />
+              </Box>
+              <Typography sx={{ fontWeight: 600 }}>{b.session_title}</Typography>
+              <Box data-testid="booking-time">
+                <BookingTime booking={b} zone={zone} />
+              </Box>
+              <BookingActions booking={b} />
+            </Paper>
+          );
+        })}
+      </Box>
+    );
+  }
+  return (
+    <TableContainer>
+      <Table aria-label={label}>
+        <TableHead>
+          <TableRow>
+            <TableCell>Creator</TableCell>
+            <TableCell>Session</TableCell>
+            <TableCell>Time</TableCell>
+            <TableCell>Status</TableCell>
+            <TableCell>Actions</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {bookings.map((b) => {
+            const badge = bookingBadge(b.status, "expert");
+            return (
+              <TableRow key={b.id} data-testid="expert-booking" data-booking-id={b.id}>
+                <TableCell>
+                  <CreatorName booking={b} />
+                </TableCell>
+                <TableCell>{b.session_title}</TableCell>
+                <TableCell data-testid="booking-time">
+                  <BookingTime booking={b} zone={zone} />
+                </TableCell>
+                <TableCell>
+                  <Chip size="small" label={badge.label} color={badge.color} data-testid="booking-status" />
+                </TableCell>
+                <TableCell>
+                  <BookingActions booking={b} />
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
 export function BookingsTab() {
   const auth = useAuth();
   const navigate = useNavigate();
@@ -111,7 +174,13 @@ export function BookingsTab() {
   const phone = useMediaQuery("(max-width:599px)");
   if (bookings.isPending) return <LoadingScreen />;
   if (bookings.isError) return <Alert severity="error">Your bookings could not be loaded.</Alert>;
-  const newRequest = bookings.data.find((b) => b.status === "pending" && b.paid);
+  const { needsAction, upcoming, past } = arrangeBookings(bookings.data, Date.now(), "expert");
+  const newRequest = needsAction[0];
+  const sections = [
+    { label: "Needs your action", list: needsAction },
+    { label: "Upcoming", list: upcoming },
+    { label: "Past and cancelled", list: past },
+  ].filter((s) => s.list.length > 0);
   return (
     <Box>
       {newRequest && (
@@ -121,61 +190,17 @@ export function BookingsTab() {
       )}
       {bookings.data.length === 0 ? (
         <Typography>Your bookings will appear here once creators book your sessions.</Typography>
-      ) : phone ? (
-        <Box component="ul" aria-label="Your bookings" sx={{ listStyle: "none", p: 0, m: 0, display: "grid", gap: 2 }}>
-          {bookings.data.map((b) => {
-            const badge = bookingBadge(b.status, "expert");
-            return (
-              <Paper component="li" variant="outlined" key={b.id} data-testid="expert-booking" data-booking-id={b.id} sx={{ p: 2, display: "grid", gap: 1 }}>
-                <Box sx={{ display: "flex", justifyContent: "space-between", alignItems: "center", gap: 1 }}>
-                  <CreatorName booking={b} />
-                  <Chip size="small" label={badge.label} color={badge.color} data-testid="booking-status" />
-                </Box>
-                <Typography sx={{ fontWeight: 600 }}>{b.session_title}</Typography>
-                <Box data-testid="booking-time">
-                  <BookingTime booking={b} zone={zone} />
-                </Box>
-                <BookingActions booking={b} />
-              </Paper>
-            );
-          })}
-        </Box>
       ) : (
-        <TableContainer>
-          <Table aria-label="Your bookings">
-            <TableHead>
-              <TableRow>
-                <TableCell>Creator</TableCell>
-                <TableCell>Session</TableCell>
-                <TableCell>Time</TableCell>
-                <TableCell>Status</TableCell>
-                <TableCell>Actions</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {bookings.data.map((b) => {
-                const badge = bookingBadge(b.status, "expert");
-                return (
-                  <TableRow key={b.id} data-testid="expert-booking" data-booking-id={b.id}>
-                    <TableCell>
-                      <CreatorName booking={b} />
-                    </TableCell>
-                    <TableCell>{b.session_title}</TableCell>
-                    <TableCell data-testid="booking-time">
-                      <BookingTime booking={b} zone={zone} />
-                    </TableCell>
-                    <TableCell>
-                      <Chip size="small" label={badge.label} color={badge.color} data-testid="booking-status" />
-                    </TableCell>
-                    <TableCell>
-                      <BookingActions booking={b} />
-                    </TableCell>
-                  </TableRow>
-                );
-              })}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <Box sx={{ display: "grid", gap: 4 }}>
+          {sections.map((s) => (
+            <Box component="section" key={s.label} aria-label={s.label}>
+              <Typography variant="h5" component="h2" gutterBottom>
+                {s.label}
+              </Typography>
+              <BookingList bookings={s.list} label={s.label} zone={zone} phone={phone} />
+            </Box>
+          ))}
+        </Box>
       )}
     </Box>
   );

@@ -1,0 +1,29 @@
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import type { Booking } from "../shared/api-types.ts";
+import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { BookingsTab } from "./bookings-tab.tsx";
+
+const hours = (n: number) => new Date(Date.now() + n * 3_600_000).toISOString();
+const b = (id: string, scheduled_time: string, more: Partial<Booking> = {}) =>
+  ({ id, scheduled_time, length_minutes: 60, status: "confirmed", paid: true, payment_state: "paid", session_title: `Session ${id}`, creator_name: "Cora Quinn", has_notes: false, ...more }) as Booking;
+const ids = (region: HTMLElement) => within(region).getAllByTestId("expert-booking").map((r) => r.getAttribute("data-booking-id"));
+
+describe("expert bookings tab", () => {
+  it("puts paid requests needing a decision on top, then upcoming soonest first, then past most recent first", async () => {
+    fakeApi({
+      "GET /experts/expert-1/schedule": { status: 200, body: { timezone: "Europe/London", slots: [], booked: [] } },
+      // As the API sends them: newest date first.
+      "GET /bookings/expert/me": {
+        status: 200,
+        body: [b("next-month", hours(24 * 30)), b("request", hours(24 * 10), { status: "pending" }), b("tomorrow", hours(24)), b("in-one-hour", hours(1)), b("yesterday", hours(-24), { status: "completed" }), b("last-week", hours(-24 * 7), { status: "completed" })],
+      },
+    });
+    renderScreen(<BookingsTab />, { auth: signedInAs("expert") });
+    const needsAction = await screen.findByRole("region", { name: "Needs your action" });
+    expect(ids(needsAction)).toEqual(["request"]);
+    expect(ids(screen.getByRole("region", { name: "Upcoming" }))).toEqual(["in-one-hour", "tomorrow", "next-month"]);
+    expect(ids(screen.getByRole("region", { name: "Past and cancelled" }))).toEqual(["yesterday", "last-week"]);
+    expect(screen.getAllByTestId("expert-booking")[0]).toHaveAttribute("data-booking-id", "request");
+  });
+});
