@@ -436,7 +436,7 @@ const ROWS: Row[] = [
       const password = `changed-${++passwordChanges}-Passw0rd`;
       return {
         token: await ownSession(c),
-        body: { password },
+        body: c === "anon" ? { current_password: PASSWORD, password } : { current_password: users[c].password, password },
         state: () => (c === "anon" ? null : rows("SELECT password_hash FROM accounts WHERE user_id = $1", [users[c].id])),
         after: async (r) => {
           if (c !== "anon" && r.statusCode === 204) {
@@ -449,6 +449,15 @@ const ROWS: Row[] = [
     },
   },
   { route: "GET /auth/me", expect: signedIn, make: (c) => ({ note: (r) => (r.json<{ id: string }>().id === idOf(c) ? "" : ` as ${r.json<{ id: string }>().id}`) }) },
+  {
+    route: "PATCH /auth/me",
+    expect: signedIn,
+    // Each caller renames only themselves (to the names they signed up with, so later rows see no change).
+    make: (c) => ({
+      body: { first_name: { A: "Alice", B: "Bob", X: "Xena", Y: "Yuri", admin: "Admin", anon: "Anon" }[c], last_name: "Matrix" },
+      note: (r) => (r.json<{ id: string }>().id === idOf(c) ? "" : ` as ${r.json<{ id: string }>().id}`),
+    }),
+  },
 
   ...(["bookings", "booking-events", "terms-acceptances", "users", "experts", "events", "sessions", "projections"] as const).flatMap((resource): Row[] => [
     { route: `GET /admin/${resource}`, expect: adminOnly },

@@ -58,6 +58,7 @@ export const ROUTE_CATALOGUE = [
   "POST /auth/logout",
   "POST /auth/password",
   "GET /auth/me",
+  "PATCH /auth/me",
   // admin (ra-data-simple-rest)
   "GET /admin/bookings",
   "GET /admin/bookings/:id",

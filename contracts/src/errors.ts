@@ -13,7 +13,8 @@ export const errorCatalogue = {
   user_already_exists: { status: 409, message: "This email is already registered. Try logging in instead." },
   weak_password: { status: 422, message: "Password is too weak. Please choose a stronger one." },
   signup_disabled: { status: 403, message: "Email/password signups are currently disabled." },
-  reauthentication_needed: { status: 401, message: "Please log in again to confirm this action." },
+  // 403: the caller is signed in (a client must keep the session); the proof they gave is wrong.
+  reauthentication_needed: { status: 403, message: "Please log in again to confirm this action." },
   same_password: { status: 422, message: "You cannot reuse your old password." },
   otp_expired: { status: 410, message: "Your reset code has expired. Please request a new one." },
   otp_disabled: { status: 403, message: "Password reset via email is disabled. Contact support." },

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { currentSchemaVersion, type Actor, type UserEvent } from "@booking/contracts";
-import type { AppendResult } from "@booking/engine";
+import { WrongExpectedVersion, type AppendResult } from "@booking/engine";
 import type { AppContext } from "../context.ts";
 
 export type AccountRole = "creator" | "expert" | "admin";
@@ -81,4 +81,34 @@ export async function registerAccount(ctx: AppContext, input: NewAccount, actor?
   }
   await ctx.projected({ events: written.events, version: written.nextVersion, position: written.position, replayed: false });
   return { userId, ...input };
+}
+
+/**
+ * Record `UserRenamed` on `user-{id}` and keep the account row's names with it (sign-in replies
+ * greet by the account's first name), then wait until the read models show it. False when the
+ * user has no stream (a token for a user we never registered).
+ */
+export async function renameAccount(ctx: AppContext, actor: Actor, names: { firstName: string; lastName: string }): Promise<boolean> {
+  const at = ctx.clock();
+  const renamed: UserEvent = { type: "UserRenamed", data: { userId: actor.userId, ...names } };
+  const client = await ctx.db.connect();
+  let written: AppendResult;
+  try {
+    await client.query("BEGIN");
+    await client.query("UPDATE accounts SET first_name = $2, last_name = $3 WHERE user_id = $1", [actor.userId, names.firstName, names.lastName]);
+    written = await ctx.store.append(
+      `user-${actor.userId}`,
+      [{ type: renamed.type, schemaVersion: currentSchemaVersion(renamed.type), data: renamed.data, metadata: { at, actor: { userId: actor.userId, role: actor.role } } }],
+      "stream_exists",
+    );
+    await client.query("COMMIT");
+  } catch (e) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    if (e instanceof WrongExpectedVersion) return false;
+    throw e;
+  } finally {
+    client.release();
+  }
+  await ctx.projected({ events: written.events, version: written.nextVersion, position: written.position, replayed: false });
+  return true;
 }

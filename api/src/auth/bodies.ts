@@ -39,7 +39,12 @@ export const LogoutScope = z.enum(["global", "local", "others"]);
 export type LogoutScope = z.infer<typeof LogoutScope>;
 export const LogoutBody = z.strictObject({ scope: LogoutScope.optional() });
 
-export const ChangePasswordBody = z.strictObject({ password: NewPassword });
+/** The current password proves the caller is the owner, not someone holding a stolen access token. */
+export const ChangePasswordBody = z.strictObject({ current_password: PresentedPassword, password: NewPassword });
+
+/** A name the user keeps: required, trimmed, at most 100 characters. */
+const KeptName = z.string().trim().min(1).max(100);
+export const RenameBody = z.strictObject({ first_name: KeptName, last_name: KeptName });
 
 const AccountRole = z.enum(["creator", "expert", "admin"]);
 

@@ -1,11 +1,20 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import type { AppContext } from "../context.ts";
 
 // Rotating refresh tokens. Each sign-in starts a family; each refresh uses up the presented token
 // and issues the next one in the same family. Presenting a used token again means it was copied:
 // the whole family is revoked, so the thief and the victim both have to sign in again.
+//
+// Except just after a rotation: two tabs (or a retried request whose reply was lost) often present
+// the same token within moments. For REFRESH_REUSE_GRACE_SECONDS the just-rotated token answers
+// again with the same successor, as the big identity providers do. To answer with the *same*
+// successor without keeping its plaintext, a successor is not random: it is an HMAC of its
+// parent's plaintext under a key derived from the server secret. Only someone holding the parent
+// token (and the server, with its secret) can name the successor; the table still holds hashes
+// only, and a copy of the table alone names no live token.
 
 export const REFRESH_TOKEN_DAYS = 30;
+export const REFRESH_REUSE_GRACE_SECONDS = 30;
 
 type Db = AppContext["db"];
 
@@ -15,8 +24,13 @@ function expiryFrom(now: string): string {
   return new Date(Date.parse(now) + REFRESH_TOKEN_DAYS * 24 * 3600 * 1000).toISOString();
 }
 
-async function insertToken(db: Pick<Db, "query">, userId: string, familyId: string, now: string): Promise<string> {
-  const token = randomBytes(32).toString("base64url");
+/** The successor of `token`: 32 bytes, like a fresh token, but the same every time it is asked for. */
+function successorOf(secret: string, token: string): string {
+  const key = createHmac("sha256", secret).update("refresh-token-successor").digest();
+  return createHmac("sha256", key).update(token).digest("base64url");
+}
+
+async function insertToken(db: Pick<Db, "query">, userId: string, familyId: string, now: string, token = randomBytes(32).toString("base64url")): Promise<string> {
   await db.query("INSERT INTO refresh_tokens (token_hash, user_id, family_id, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)", [digest(token), userId, familyId, expiryFrom(now), now]);
   return token;
 }
@@ -29,9 +43,14 @@ export async function startFamily(db: Db, userId: string, now: string): Promise<
 
 export type Rotation = { userId: string; familyId: string; refreshToken: string };
 
-/** Use up `token` and issue its successor, or null when it is unknown, expired, revoked or already used. */
-export async function rotate(db: Db, token: string, now: string): Promise<Rotation | null> {
+/**
+ * Use up `token` and issue its successor, or null when it is unknown, expired, revoked or already
+ * used. A token used less than REFRESH_REUSE_GRACE_SECONDS ago whose successor is still unused
+ * answers that successor again; any other reuse revokes the family. `secret` keys the successors.
+ */
+export async function rotate(db: Db, secret: string, token: string, now: string): Promise<Rotation | null> {
   const hash = digest(token);
+  const successor = successorOf(secret, token);
   const client = await db.connect();
   try {
     await client.query("BEGIN");
@@ -43,24 +62,35 @@ export async function rotate(db: Db, token: string, now: string): Promise<Rotati
       [hash, now],
     );
     const current = rows[0];
-    if (!current) {
-      await client.query("ROLLBACK");
-      await client.query(
-        `UPDATE refresh_tokens SET revoked_at = $2
-          WHERE family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1 AND used_at IS NOT NULL) AND revoked_at IS NULL`,
-        [hash, now],
-      );
-      return null;
+    if (current) {
+      const refreshToken = await insertToken(client, current.user_id, current.family_id, now, successor);
+      await client.query("COMMIT");
+      return { userId: current.user_id, familyId: current.family_id, refreshToken };
     }
-    const refreshToken = await insertToken(client, current.user_id, current.family_id, now);
-    await client.query("COMMIT");
-    return { userId: current.user_id, familyId: current.family_id, refreshToken };
+    await client.query("ROLLBACK");
   } catch (e) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw e;
   } finally {
     client.release();
   }
+  // Used already (the row's lock is free by now, so its successor, committed with it, is visible).
+  const graceStart = new Date(Date.parse(now) - REFRESH_REUSE_GRACE_SECONDS * 1000).toISOString();
+  const { rows: again } = await db.query<{ user_id: string; family_id: string }>(
+    `SELECT s.user_id, s.family_id
+       FROM refresh_tokens p
+       JOIN refresh_tokens s ON s.token_hash = $2 AND s.family_id = p.family_id
+      WHERE p.token_hash = $1 AND p.revoked_at IS NULL AND p.used_at > $3
+        AND s.used_at IS NULL AND s.revoked_at IS NULL AND s.expires_at > $4`,
+    [hash, digest(successor), graceStart, now],
+  );
+  if (again[0]) return { userId: again[0].user_id, familyId: again[0].family_id, refreshToken: successor };
+  await db.query(
+    `UPDATE refresh_tokens SET revoked_at = $2
+      WHERE family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1 AND used_at IS NOT NULL) AND revoked_at IS NULL`,
+    [hash, now],
+  );
+  return null;
 }
 
 export async function revokeFamily(db: Db, familyId: string, now: string): Promise<void> {

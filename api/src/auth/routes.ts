@@ -4,8 +4,8 @@ import { refuse } from "../http/errors.ts";
 import type { RoutePlugin, ZodApp } from "../http/route-plugin.ts";
 import { acceptedCurrentTerms } from "../routes/terms.ts";
 import type { AppContext } from "../context.ts";
-import { findAccount, findAccountByEmail, registerAccount, setPasswordHash, type Account } from "./accounts.ts";
-import { AuthSessionReply, ChangePasswordBody, LoginBody, LogoutBody, MeReply, RefreshBody, SignupBody } from "./bodies.ts";
+import { findAccount, findAccountByEmail, registerAccount, renameAccount, setPasswordHash, type Account } from "./accounts.ts";
+import { AuthSessionReply, ChangePasswordBody, LoginBody, LogoutBody, MeReply, RefreshBody, RenameBody, SignupBody } from "./bodies.ts";
 import { decoyHash, hashPassword, verifyPassword } from "./password.ts";
 import { revokeFamily, revokeUserSessions, rotate, startFamily } from "./refresh-tokens.ts";
 
@@ -97,7 +97,7 @@ export const authRoutes: RoutePlugin = async (app, ctx) => {
 
   app.post("/auth/refresh", { config: { rateLimit }, schema: { body: RefreshBody, response: { 200: AuthSessionReply } } }, async (request) => {
     const now = ctx.clock();
-    const rotated = await rotate(ctx.db, request.body.refresh_token, now);
+    const rotated = await rotate(ctx.db, ctx.jwtSecret, request.body.refresh_token, now);
     if (!rotated) refuse("session_expired");
     const account = await findAccount(ctx.db, rotated.userId);
     if (!account) {
@@ -123,7 +123,11 @@ export const authRoutes: RoutePlugin = async (app, ctx) => {
     const actor = actorOf(request);
     const account = await findAccount(ctx.db, actor.userId);
     if (!account) refuse("session_expired");
-    if (await verifyPassword(request.body.password, account.passwordHash)) refuse("same_password");
+    // A stolen access token alone must not become a takeover that locks the owner out. 403, not
+    // 401: the token is good (a client must not drop the session), the proof given is not.
+    if (!(await verifyPassword(request.body.current_password, account.passwordHash))) refuse("reauthentication_needed");
+    // The current password was just proven, so comparing the strings is comparing with the hash.
+    if (request.body.password === request.body.current_password) refuse("same_password");
     const now = ctx.clock();
     await setPasswordHash(ctx.db, account.userId, await hashPassword(request.body.password), now);
     // Whoever knew the old password keeps no session; the caller keeps theirs.
@@ -132,4 +136,11 @@ export const authRoutes: RoutePlugin = async (app, ctx) => {
   });
 
   app.get("/auth/me", { preHandler: requireActor(), schema: { response: { 200: MeReply } } }, async (request) => meOf(ctx, actorOf(request).userId));
+
+  app.patch("/auth/me", { preHandler: requireActor(), schema: { body: RenameBody, response: { 200: MeReply } } }, async (request) => {
+    const actor = actorOf(request);
+    const renamed = await renameAccount(ctx, actor, { firstName: request.body.first_name, lastName: request.body.last_name });
+    if (!renamed) refuse("session_expired");
+    return meOf(ctx, actor.userId);
+  });
 };

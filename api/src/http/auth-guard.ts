@@ -8,7 +8,7 @@ import { refuse } from "./errors.ts";
 // algorithm is pinned, so `alg: none` and tokens signed any other way are rejected.
 
 // `sid` names the refresh-token family the access token was issued with, so logout can end "this" session.
-export type AccessClaims = { sub: string; role: "creator" | "expert" | "admin"; email: string; sid?: string };
+export type AccessClaims = { sub: string; role: "creator" | "expert" | "admin"; email: string; sid?: string; exp?: number };
 
 declare module "@fastify/jwt" {
   interface FastifyJWT {
@@ -21,12 +21,24 @@ declare module "fastify" {
   interface FastifyRequest {
     /** The signed-in user, or null for an anonymous request. */
     actor: (Actor & { email: string; role: "creator" | "expert" | "admin" }) | null;
+    /**
+     * Whether the access token this request came with still holds: not expired, its sign-in not
+     * ended. For requests that outlive their first check (the event stream).
+     */
+    accessStillHolds: () => Promise<boolean>;
+  }
+  interface FastifyContextConfig {
+    /** The route also takes the access token as `?access_token=` (EventSource cannot send headers). */
+    accessTokenInQuery?: boolean;
   }
 }
 
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
 
-const Claims = z.object({ sub: Id, role: z.enum(["creator", "expert", "admin"]), email: z.string().max(320), sid: z.string().max(64).optional() });
+const Claims = z.object({ sub: Id, role: z.enum(["creator", "expert", "admin"]), email: z.string().max(320), sid: z.string().max(64).optional(), exp: z.number().optional() });
+
+/** `Authorization: Bearer <jwt>`; the scheme is case-insensitive (RFC 9110 section 11.1). */
+const BEARER = /^bearer ([\w-]+\.[\w-]*\.[\w-]*)$/i;
 
 /**
  * `sessionEnded(sid)`: whether the sign-in an access token belongs to has been ended (logout, a
@@ -39,14 +51,11 @@ export async function installAuthGuard(app: FastifyInstance, secret: string, ses
     sign: { algorithm: "HS256", expiresIn: ACCESS_TOKEN_SECONDS },
     verify: { algorithms: ["HS256"] },
   });
-  app.decorateRequest("actor", null);
-  app.addHook("onRequest", async (request) => {
-    const header = request.headers.authorization;
-    if (!header) return;
-    if (!/^Bearer [\w-]+\.[\w-]*\.[\w-]*$/.test(header)) refuse("session_expired");
+  /** The claims of a token we issued for a sign-in that still holds; session_expired otherwise. */
+  const verify = async (token: string): Promise<z.infer<typeof Claims>> => {
     let claims: unknown;
     try {
-      claims = await request.jwtVerify<AccessClaims>();
+      claims = app.jwt.verify<AccessClaims>(token);
     } catch {
       refuse("session_expired");
     }
@@ -54,7 +63,33 @@ export async function installAuthGuard(app: FastifyInstance, secret: string, ses
     const checked = Claims.safeParse(claims);
     if (!checked.success) refuse("session_expired");
     if (checked.data.sid !== undefined && (await sessionEnded(checked.data.sid))) refuse("session_expired");
-    request.actor = { userId: checked.data.sub, role: checked.data.role, email: checked.data.email };
+    return checked.data;
+  };
+
+  app.decorateRequest("actor", null);
+  app.decorateRequest("accessStillHolds", async function (this: FastifyRequest) {
+    if (!this.actor) return false;
+    const { sid, exp } = this.user;
+    if (exp !== undefined && exp * 1000 <= Date.now()) return false;
+    return sid === undefined || !(await sessionEnded(sid));
+  });
+  // One check for every way a token arrives, so the header and the query cannot drift apart.
+  app.addHook("onRequest", async (request) => {
+    const header = request.headers.authorization;
+    let token: string;
+    if (header) {
+      const bearer = BEARER.exec(header);
+      if (!bearer) refuse("session_expired");
+      token = bearer[1]!;
+    } else {
+      const query = request.routeOptions.config.accessTokenInQuery ? (request.query as { access_token?: unknown } | undefined)?.access_token : undefined;
+      if (query === undefined) return;
+      if (typeof query !== "string") refuse("session_expired");
+      token = query;
+    }
+    const claims = await verify(token);
+    request.user = claims;
+    request.actor = { userId: claims.sub, role: claims.role, email: claims.email };
   });
 }
 
