@@ -28,6 +28,32 @@ describe("edit session", () => {
     expect(calls).toHaveLength(0);
   });
 
+  it("clears a message as soon as its field is fixed, and shows one on change once a field has been touched", async () => {
+    fakeApi({});
+    renderScreen(<SessionEditor session={null} />, { auth });
+    await userEvent.click(screen.getByRole("button", { name: "Save Session" }));
+    await userEvent.type(screen.getByLabelText(/Session Title/), "Deck review");
+    expect(screen.queryByText("Please enter a session title.")).not.toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText(/Session Price/), "150");
+    expect(screen.queryByText("Please enter a valid non-negative price.")).not.toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText("Question 1"), "Goal?");
+    expect(screen.queryByText("Add between one and three session questions.")).not.toBeInTheDocument();
+    await userEvent.clear(screen.getByLabelText(/Session Title/));
+    expect(screen.getByText("Please enter a session title.")).toBeInTheDocument();
+  });
+
+  it("says nothing about a field before it is touched, then follows its changes", async () => {
+    fakeApi({});
+    renderScreen(<SessionEditor session={null} />, { auth });
+    const title = screen.getByLabelText(/Session Title/);
+    await userEvent.click(title);
+    expect(screen.queryByText("Please enter a session title.")).not.toBeInTheDocument();
+    await userEvent.tab();
+    expect(screen.getByText("Please enter a session title.")).toBeInTheDocument();
+    await userEvent.type(title, "T");
+    expect(screen.queryByText("Please enter a session title.")).not.toBeInTheDocument();
+  });
+
   it("keeps only digits and dots in the price, offers 30/60/90/120 minutes (30 first), and 1 to 3 questions", async () => {
     renderScreen(<SessionEditor session={null} />, { auth });
     const price = screen.getByLabelText(/Session Price/);

@@ -22,7 +22,7 @@ import { useAuth } from "../shared/auth.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
 import { Page } from "../shared/layout.tsx";
-import { emptySessionForm, formFromSession, sanitizePrice, sessionBody, validateSession, type SessionErrors, type SessionForm } from "./session-form.ts";
+import { emptySessionForm, formFromSession, sanitizePrice, sessionBody, shownErrors, validateSession, type SessionErrors, type SessionForm } from "./session-form.ts";
 import { sessionStatusLabel } from "../expert-dashboard/sessions-tab.tsx";
 
 type Notice = { kind: "success" | "error"; text: string };
@@ -65,7 +65,10 @@ export function SessionEditor({ session }: { session: Session | null }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [form, setForm] = useState<SessionForm>(() => (session ? formFromSession(session) : emptySessionForm()));
-  const [errors, setErrors] = useState<SessionErrors>({});
+  // Fields the expert has left or tried to save: their messages follow every change from then on.
+  const [touched, setTouched] = useState<ReadonlySet<keyof SessionErrors>>(new Set());
+  const errors = shownErrors(validateSession(form), touched);
+  const touch = (field: keyof SessionErrors) => () => setTouched((t) => (t.has(field) ? t : new Set([...t, field])));
   const [notice, setNotice] = useState<Notice | null>(null);
   const [status, setStatus] = useState(session?.status ?? "draft");
   const [busy, setBusy] = useState(false);
@@ -87,7 +90,7 @@ export function SessionEditor({ session }: { session: Session | null }) {
 
   const save = async () => {
     const found = validateSession(form);
-    setErrors(found);
+    setTouched(new Set(["title", "price", "length", "questions"]));
     setNotice(null);
     if (Object.keys(found).length) return;
     setBusy(true);
@@ -183,12 +186,13 @@ export function SessionEditor({ session }: { session: Session | null }) {
         )
       )}
       <Box component="form" noValidate aria-label="Session" onSubmit={(e) => { e.preventDefault(); void save(); }} sx={{ display: "grid", gap: 2 }}>
-        <TextField label="Session Title" value={form.title} onChange={set("title")} required error={!!errors.title} helperText={errors.title} />
+        <TextField label="Session Title" value={form.title} onChange={set("title")} onBlur={touch("title")} required error={!!errors.title} helperText={errors.title} />
         <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr" } }}>
           <TextField
             label="Session Price (USD)"
             value={form.price}
             onChange={(e) => setForm((f) => ({ ...f, price: sanitizePrice(e.target.value) }))}
+            onBlur={touch("price")}
             required
             error={!!errors.price}
             helperText={errors.price}
@@ -199,6 +203,7 @@ export function SessionEditor({ session }: { session: Session | null }) {
             label="Session Length"
             value={String(form.length_minutes)}
             onChange={(e) => setForm((f) => ({ ...f, length_minutes: Number(e.target.value) }))}
+            onBlur={touch("length")}
             error={!!errors.length}
             helperText={errors.length}
             slotProps={{ select: { native: true } }}
@@ -227,6 +232,7 @@ export function SessionEditor({ session }: { session: Session | null }) {
                 label={`Question ${i + 1}`}
                 value={q}
                 onChange={(e) => setForm((f) => ({ ...f, questions: f.questions.map((x, j) => (j === i ? e.target.value : x)) }))}
+                onBlur={touch("questions")}
               />
               <Button color="error" disabled={form.questions.length <= 1} onClick={() => setForm((f) => ({ ...f, questions: f.questions.filter((_, j) => j !== i) }))} aria-label={`Remove question ${i + 1}`} sx={{ mt: 1 }}>
                 Remove

@@ -49,6 +49,11 @@ export function validateSession(form: SessionForm): SessionErrors {
   return errors;
 }
 
+/** The messages of the fields the expert has touched: the rest stay quiet until they do. */
+export function shownErrors(errors: SessionErrors, touched: ReadonlySet<keyof SessionErrors>): SessionErrors {
+  return Object.fromEntries(Object.entries(errors).filter(([field]) => touched.has(field as keyof SessionErrors)));
+}
+
 /** The body of POST /sessions and PUT /sessions/{id}. */
 export function sessionBody(form: SessionForm) {
   const questions = form.questions.map((q) => q.trim()).filter(Boolean);
