@@ -22,9 +22,21 @@ export const newSlot = (): WeeklySlot => ({ ...DEFAULT_NEW_SLOT });
 
 export const END_BEFORE_START = "End time must be after start time";
 
-/** Per slot: the message of its problem, if any. Save all is disabled while any slot has one. */
+/** "Monday 09:00–12:00". */
+export const slotName = (s: WeeklySlot) => `${s.weekday[0]!.toUpperCase()}${s.weekday.slice(1)} ${s.start_local}–${s.end_local}`;
+
+const overlapping = (a: WeeklySlot, b: WeeklySlot) => a.weekday === b.weekday && minutesOfDay(a.start_local) < minutesOfDay(b.end_local) && minutesOfDay(b.start_local) < minutesOfDay(a.end_local);
+
+/**
+ * Per slot: the message of its problem, if any. Save all is disabled while any slot has one.
+ * An overlap names both slots, e.g. "Monday 09:00–12:00 overlaps Monday 11:00–13:00".
+ */
 export function slotErrors(slots: WeeklySlot[]): (string | null)[] {
-  return slots.map((s) => (minutesOfDay(s.end_local) <= minutesOfDay(s.start_local) ? END_BEFORE_START : null));
+  return slots.map((s, i) => {
+    if (minutesOfDay(s.end_local) <= minutesOfDay(s.start_local)) return END_BEFORE_START;
+    const other = slots.find((o, j) => j !== i && minutesOfDay(o.end_local) > minutesOfDay(o.start_local) && overlapping(s, o));
+    return other ? `${slotName(s)} overlaps ${slotName(other)}` : null;
+  });
 }
 
 /** Every zone the browser knows, each with its current offset, sorted by offset. */

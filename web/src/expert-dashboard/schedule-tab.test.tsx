@@ -48,6 +48,16 @@ describe("schedule tab", () => {
     expect(screen.queryByText("Schedule saved successfully!")).not.toBeInTheDocument();
   });
 
+  it("names the overlapping slots and blocks Save all until they no longer overlap", async () => {
+    renderScreen(<ScheduleEditor expertId="expert-1" schedule={{ ...schedule, slots: [{ weekday: "monday", start_local: "09:00", end_local: "12:00" }, { weekday: "monday", start_local: "11:00", end_local: "13:00" }] }} />, { auth });
+    expect(slot(1).getByRole("alert")).toHaveTextContent("Monday 09:00–12:00 overlaps Monday 11:00–13:00");
+    expect(slot(2).getByRole("alert")).toHaveTextContent("Monday 11:00–13:00 overlaps Monday 09:00–12:00");
+    expect(screen.getByRole("button", { name: "Save all" })).toBeDisabled();
+    await userEvent.selectOptions(slot(2).getByLabelText("Day"), "tuesday");
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Save all" })).toBeEnabled();
+  });
+
   it("rules: 48 half-hour options, zones with their offsets", () => {
     expect(TIME_OPTIONS).toHaveLength(48);
     expect(TIME_OPTIONS.at(-1)).toBe("23:30");

@@ -13,7 +13,7 @@ import { LoadingScreen } from "../shared/guard.tsx";
 import { browserZone } from "../shared/local-time.ts";
 import { useTimedNotice } from "../shared/timed-notices.ts";
 import { useSchedule } from "./dashboard-queries.ts";
-import { endOptions, newSlot, slotErrors, TIME_OPTIONS, timeLabel, timezoneOptions, WEEKDAY_OPTIONS } from "./schedule-form.ts";
+import { END_BEFORE_START, endOptions, newSlot, slotErrors, TIME_OPTIONS, timeLabel, timezoneOptions, WEEKDAY_OPTIONS } from "./schedule-form.ts";
 
 export function ScheduleTab({ expertId }: { expertId: string | null }) {
   const schedule = useSchedule(expertId);
@@ -93,10 +93,10 @@ export function ScheduleEditor({ expertId, schedule }: { expertId: string; sched
               value={slot.end_local}
               onChange={(e) => update(i, { end_local: e.target.value })}
               slotProps={{ select: { native: true } }}
-              error={!!errors[i]}
-              helperText={errors[i] ?? undefined}
+              error={errors[i] === END_BEFORE_START}
+              helperText={errors[i] === END_BEFORE_START ? errors[i] : undefined}
             >
-              {errors[i] && (
+              {errors[i] === END_BEFORE_START && (
                 <option value={slot.end_local} disabled>
                   {timeLabel(slot.end_local)}
                 </option>
@@ -113,6 +113,11 @@ export function ScheduleEditor({ expertId, schedule }: { expertId: string; sched
               </Button>
             )}
           </Box>
+          {errors[i] && errors[i] !== END_BEFORE_START && (
+            <Typography role="alert" color="error" variant="body2" sx={{ mt: 1 }}>
+              {errors[i]}
+            </Typography>
+          )}
         </Box>
       ))}
       <Box sx={{ display: "flex", gap: 2, flexWrap: "wrap" }}>
