@@ -115,7 +115,7 @@ try {
   }
   if (wanted("api")) {
     doc.api = await step("API under load (separate load-generator process) vs a bare Fastify route", () =>
-      benchApi(server.url, { experts: 1000, creators: 200, connections: 10, rounds: quick ? 1 : 3, sliceSeconds: 2, warmupSeconds: 1 }),
+      benchApi(server.url, { experts: 1000, creators: 10_000, connections: 10, rounds: quick ? 1 : 3, sliceSeconds: 2, warmupSeconds: 1 }),
     );
   }
   if (wanted("availability")) {

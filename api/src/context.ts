@@ -14,6 +14,7 @@ import {
   type TermsState,
 } from "@booking/engine";
 import type { BookingFeed } from "./booking-feed.ts";
+import { CreatorBookingLock } from "./creator-booking-lock.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
 import { waitForReadModels } from "./read-your-writes.ts";
 import { ReplyCache, type ReplyCacheOptions } from "./reply-cache.ts";
@@ -40,9 +41,11 @@ export type AppContext = {
   projected: (result: CommandResult) => Promise<void>;
   /** Serialised replies of the experts listing and search, valid until the experts or sessions read model moves. */
   listings: ReplyCache;
+  /** Serialises one creator's booking requests across processes (see creator-booking-lock.ts). */
+  creatorBookings: CreatorBookingLock;
 };
 
-export type ContextInput = Omit<AppContext, "calendar" | "sessions" | "experts" | "terms" | "projected" | "listings"> & {
+export type ContextInput = Omit<AppContext, "calendar" | "sessions" | "experts" | "terms" | "projected" | "listings" | "creatorBookings"> & {
   /** Overrides of the listings cache's defaults (tests). */
   listingsCache?: Partial<Omit<ReplyCacheOptions, "readModels">>;
 };
@@ -69,5 +72,6 @@ export function createContext(input: ContextInput): AppContext {
       if (result.events.length > 0) listings.invalidate();
     },
     listings,
+    creatorBookings: new CreatorBookingLock(input.db.options),
   };
 }

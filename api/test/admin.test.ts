@@ -65,7 +65,7 @@ beforeAll(async () => {
   await calendar({ type: "SetSchedule", expertId, actor: expert, schedule: { timezone: "UTC", slots: allDay } }, expert);
   const session = { sessionId, expertId, title, lengthMinutes: 60 as const, priceCents: 15_000, published: true, prepQuestions: definition.prepQuestions };
   const book = (bookingId: string, scheduledTime: string) =>
-    calendar({ type: "RequestBooking", expertId, bookingId, actor: actorOf(creator), scheduledTime, session, expertUserId: expertUser.id, creatorAcceptedTerms: true, holdMinutes: 15 }, actorOf(creator));
+    calendar({ type: "RequestBooking", expertId, bookingId, actor: actorOf(creator), scheduledTime, session, expertUserId: expertUser.id, creatorAcceptedTerms: true, creatorBookings: [], holdMinutes: 15 }, actorOf(creator));
   const pay = (bookingId: string) => calendar({ type: "RecordPayment", expertId, bookingId, actor: payments, paymentId: `pi_${bookingId}`, amountCents: 15_000, provider: "test" }, payments);
 
   await book(bookingIds.confirmed, scheduled.confirmed);
@@ -421,7 +421,7 @@ describe("read models", () => {
     await must(
       api.ctx.calendar.handle(
         calendarStream(expertId),
-        { type: "RequestBooking", expertId, bookingId, actor: actorOf(creator), scheduledTime: daysAhead(5), session, expertUserId: expert.userId, creatorAcceptedTerms: true, holdMinutes: 15 },
+        { type: "RequestBooking", expertId, bookingId, actor: actorOf(creator), scheduledTime: daysAhead(5), session, expertUserId: expert.userId, creatorAcceptedTerms: true, creatorBookings: [], holdMinutes: 15 },
         { actor: actorOf(creator) },
       ),
     );

@@ -84,7 +84,10 @@ describe("sessions", () => {
   it("refuses invalid sessions with the spec's messages", async () => {
     const post = (body: unknown) => api.call("POST", `${V1}/sessions`, { user: expert, body });
     expectError(await post({ ...valid, title: "  " }), 400, "session_title_required", "Please enter a session title.");
-    expectError(await post({ ...valid, price: -1 }), 400, "session_price_invalid", "Please enter a valid non-negative price.");
+    const priceRefused = "Please enter a valid price of at least $1, in dollars and cents.";
+    // 0.001 used to round to a free session; 0 and 0.99 are below the lowest price.
+    for (const price of [-1, 0, 0.001, 0.5, 0.99, 10.005]) expectError(await post({ ...valid, price }), 400, "session_price_invalid", priceRefused);
+    for (const price of [1, 10.5, 99.99]) expect((await post({ ...valid, price })).statusCode, `price ${price}`).toBe(201);
     expectError(await post({ ...valid, length_minutes: 45 }), 400, "session_length_invalid", "Please choose a valid session length.");
     expectError(await post({ ...valid, prep_question_1: "", prep_question_2: null }), 400, "session_prep_questions_invalid");
     expectError(await post({ ...valid, surprise: true }), 400, "invalid_request");

@@ -115,6 +115,7 @@ export function requestBooking(expert: SeededExpert, creatorId: string, schedule
     session: { sessionId: expert.sessionId, expertId: expert.expertId, title: "Brand deal review", lengthMinutes, priceCents: expert.priceCents, published: true, prepQuestions: ["Goal?", "Audience?", "Blockers?"] },
     expertUserId: expert.expertId,
     creatorAcceptedTerms: true,
+    creatorBookings: [],
     holdMinutes: 15,
   };
 }

@@ -44,6 +44,7 @@ const request = (expertId: string, [lengthMinutes, scheduledTime]: [30 | 60, str
   session: { sessionId: `s${lengthMinutes}`, expertId, title: `${lengthMinutes} minutes`, lengthMinutes, priceCents: 10_000, published: true, prepQuestions: ["Why?"] },
   expertUserId: `u-${expertId}`,
   creatorAcceptedTerms: true,
+  creatorBookings: [],
   holdMinutes: 15,
 });
 

@@ -40,6 +40,7 @@ async function pendingBooking(expertId: string, expertUserId: string, creatorId:
     session: { sessionId: `s-${randomUUID()}`, expertId, title: "Growth strategy", lengthMinutes: 60, priceCents: PRICE, published: true, prepQuestions: ["Goal?"] },
     expertUserId,
     creatorAcceptedTerms: true,
+    creatorBookings: [],
     holdMinutes: 15,
   };
   const r = await api.ctx.calendar.handle(calendarStream(expertId), command, { actor: command.actor });

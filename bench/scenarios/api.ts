@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Fastify from "fastify";
 import pg from "pg";
+import { MAX_UNPAID_HOLDS_PER_CREATOR } from "@booking/contracts";
 import { PostgresEventStore } from "@booking/engine";
 import { createTestDatabase, freePort } from "@booking/testkit";
 import { apiConfig } from "../../api/src/config.ts";
@@ -138,11 +139,14 @@ export async function benchApi(serverUrl: string, options: { experts: number; cr
     const tokens = creators.map((c) => api.app.jwt.sign({ sub: c.userId, role: "creator", email: c.email }));
     const availability: LoadRequest[] = experts.map((e) => ({ method: "GET", path: `/api/v1/sessions/${e.sessionId}/availability` }));
     // Distinct hours: booking k goes to expert k mod 1,000, at working hour floor(k / 1,000) from two hours from now.
+    // A creator keeps at most MAX_UNPAID_HOLDS_PER_CREATOR unpaid holds, never two at one hour: creator
+    // (k mod 1,000) + 1,000 × floor(hour / 3) books one expert's column for three consecutive hours.
     const hours = Array.from({ length: Math.ceil(30_000 / experts.length) }, (_, n) => workingHour(start, n).toISOString());
+    const creatorOf = (k: number) => (k % experts.length) + experts.length * Math.floor(Math.floor(k / experts.length) / MAX_UNPAID_HOLDS_PER_CREATOR);
     const bookings: LoadRequest[] = Array.from({ length: 30_000 }, (_, k) => ({
       method: "POST",
       path: "/api/v1/bookings",
-      headers: { authorization: `Bearer ${tokens[k % tokens.length]}` },
+      headers: { authorization: `Bearer ${tokens[creatorOf(k) % tokens.length]}` },
       body: JSON.stringify({ session_id: experts[k % experts.length]!.sessionId, scheduled_time: hours[Math.floor(k / experts.length)] }),
     }));
     const probe = await fetch(`${base}/bookings`, { method: "POST", headers: { "content-type": "application/json", ...bookings[bookings.length - 1]!.headers }, body: bookings[bookings.length - 1]!.body });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_PREP_QUESTIONS, PREP_ANSWER_COUNT } from "./constants.ts";
+import { MAX_PREP_QUESTIONS, MIN_SESSION_PRICE_CENTS, PREP_ANSWER_COUNT } from "./constants.ts";
 import { Id, Instant, LocalTime, Timezone, Weekday } from "./primitives.ts";
 
 // Bodies, params and queries of /api/v1, as the spec (section 7) names their fields. Objects are
@@ -31,7 +31,13 @@ export const ScheduleBody = z.strictObject({
   slots: z.array(z.strictObject({ weekday: Weekday, start_local: LocalTime, end_local: LocalTime })).max(7 * 48),
 });
 
-const money = z.number({ error: "session_price_invalid" }).finite({ error: "session_price_invalid" }).min(0, { error: "session_price_invalid" }).max(1_000_000, { error: "session_price_invalid" });
+/** A price in dollars: whole cents (0.001 would round to a free session), at least $1. */
+const money = z
+  .number({ error: "session_price_invalid" })
+  .finite({ error: "session_price_invalid" })
+  .min(MIN_SESSION_PRICE_CENTS / 100, { error: "session_price_invalid" })
+  .max(1_000_000, { error: "session_price_invalid" })
+  .refine((dollars) => Math.abs(dollars * 100 - Math.round(dollars * 100)) < 1e-6, { error: "session_price_invalid" });
 
 export const SessionBody = z.strictObject({
   expert_id: Id.optional(),

@@ -23,6 +23,21 @@ export const BookedSessionFacts = z.object({
 });
 export type BookedSessionFacts = z.infer<typeof BookedSessionFacts>;
 
+/**
+ * One of the creator's bookings, with any expert: the facts a booking request needs about the
+ * creator, since the calendar stream sees one expert only (the route reads them; see bookings.ts).
+ */
+export const CreatorBookingFacts = z.object({
+  bookingId: Id,
+  status: BookingStatus,
+  scheduledTime: z.string(),
+  lengthMinutes: z.number().int().positive(),
+  heldUntil: z.string(),
+  priceCents: z.number().int().nonnegative(),
+  paidCents: z.number().int().nonnegative(),
+});
+export type CreatorBookingFacts = z.infer<typeof CreatorBookingFacts>;
+
 const note = (code: "info_note_required" | "notes_required") =>
   z.string({ error: code }).trim().min(1, { error: code }).max(5000, { error: code });
 
@@ -52,6 +67,8 @@ export const CalendarCommand = z.discriminatedUnion("type", [
     session: BookedSessionFacts,
     expertUserId: Id,
     creatorAcceptedTerms: z.boolean(),
+    /** The creator's bookings with every expert, for the rules no single calendar can see (holds cap, no double-booked creator). */
+    creatorBookings: z.array(CreatorBookingFacts),
     holdMinutes: z.number().int().positive(),
   }),
   z.object({ type: z.literal("RecordPayment"), ...onBooking, paymentId: z.string().min(1).max(255), amountCents: z.number().int().nonnegative(), provider: z.string() }),

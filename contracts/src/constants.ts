@@ -19,6 +19,10 @@ export const PROPOSED_TIME_LAST = "17:30";
 
 /** An unpaid booking holds its time this long; configurable per deployment. */
 export const DEFAULT_HOLD_MINUTES = 15;
+/** The lowest price a session may have, in cents: a payment below it is not worth a card fee (and 0.001 must not round to free). */
+export const MIN_SESSION_PRICE_CENTS = 100;
+/** Unpaid holds one creator may keep at once, across all experts: nobody can hold an expert's month. */
+export const MAX_UNPAID_HOLDS_PER_CREATOR = 3;
 
 export const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
 export type WeekdayName = (typeof WEEKDAYS)[number];

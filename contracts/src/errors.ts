@@ -41,6 +41,8 @@ export const errorCatalogue = {
   profile_title_required: { status: 400, message: "Title is required." },
   profile_not_found: { status: 404, message: "Profile Not Found" },
   profile_save_failed: { status: 400, message: "There was an error saving your profile." },
+  admin_not_expert: { status: 403, message: "Admins manage experts from the console and cannot have an expert profile, sessions or a schedule of their own." },
+  profile_image_invalid: { status: 400, message: "Please upload your profile image here; images from other sites cannot be used." },
   expert_profile_required: { status: 403, message: "Complete your Expert Profile to unlock session creation." },
   image_invalid_type: { status: 415, message: "Invalid file type. Please upload an image." },
   image_too_large: { status: 413, message: "The image is larger than 5 MB." },
@@ -48,7 +50,7 @@ export const errorCatalogue = {
 
   // Session (spec section 5)
   session_title_required: { status: 400, message: "Please enter a session title." },
-  session_price_invalid: { status: 400, message: "Please enter a valid non-negative price." },
+  session_price_invalid: { status: 400, message: "Please enter a valid price of at least $1, in dollars and cents." },
   session_length_invalid: { status: 400, message: "Please choose a valid session length." },
   session_prep_questions_invalid: { status: 400, message: "Add between one and three session questions." },
   session_not_found: { status: 404, message: "Session Not Found" },
@@ -75,6 +77,9 @@ export const errorCatalogue = {
   booking_already_exists: { status: 409, message: "This booking already exists." },
   not_booking_party: { status: 403, message: "Only the creator or expert of this booking can do that." },
   only_creators_book: { status: 403, message: "Experts cannot book sessions." },
+  admin_cannot_book: { status: 403, message: "Admins cannot book sessions. Sign in with a creator account to book." },
+  creator_hold_limit: { status: 409, message: "You already have {max} bookings waiting for payment. Complete payment for one, or release its time, before booking another." },
+  creator_time_overlap: { status: 409, message: "You already have a session booked at that time. Please pick another time." },
   booking_transition_refused: { status: 409, message: "This booking is {status} and can no longer be {action}." },
   payment_required: { status: 409, message: "This booking has to be paid before it can be confirmed." },
   payment_amount_mismatch: { status: 409, message: "The payment amount does not match the session price." },

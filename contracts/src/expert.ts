@@ -3,6 +3,15 @@ import { Actor, Id } from "./primitives.ts";
 
 // Stream `expert-{expertId}`: the public profile, its publish state and the vetting decision.
 
+/** Where the API serves an expert's uploaded profile image (a `?v=` query marks each upload). */
+export const expertImagePath = (expertId: string) => `/api/v1/media/experts/${expertId}/profile`;
+
+/** Rule: a profile shows only the image its expert uploaded here: no off-site tracking pixels, `javascript:` or `data:` URLs. */
+export const isOwnExpertImage = (url: string, expertId: string): boolean => {
+  const path = expertImagePath(expertId);
+  return url === path || (url.startsWith(`${path}?v=`) && /^\d{1,20}$/.test(url.slice(path.length + 3)));
+};
+
 const text = (max: number) => z.string({ error: "invalid_request" }).trim().max(max, { error: "invalid_request" });
 
 export const ExpertProfileFields = z.object({

@@ -9,6 +9,7 @@ import { SESSION_LENGTHS_MINUTES, WEEKDAYS } from "./constants.ts";
  * no lone surrogate (half of a character, which no keyboard makes). RTL marks and zero-width
  * characters are text and pass.
  */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
 const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export const isStorableText = (text: string): boolean => !UNSTORABLE_TEXT.test(text);

@@ -62,7 +62,7 @@ describe("session definition", () => {
   });
   it("refuses a missing title", () => refusedWith(SessionDefinition, { ...valid, title: "  " }, "session_title_required", "Please enter a session title."));
   it.each([-1, 10.5, Number.NaN, Infinity, "50"])("refuses the price %j", (priceCents) =>
-    refusedWith(SessionDefinition, { ...valid, priceCents }, "session_price_invalid", "Please enter a valid non-negative price."),
+    refusedWith(SessionDefinition, { ...valid, priceCents }, "session_price_invalid", "Please enter a valid price of at least $1, in dollars and cents."),
   );
   it.each([0, 15, 45, 61, 180, -30, "30"])("refuses the length %j", (lengthMinutes) =>
     refusedWith(SessionDefinition, { ...valid, lengthMinutes }, "session_length_invalid", "Please choose a valid session length."),

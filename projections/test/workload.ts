@@ -69,7 +69,7 @@ export async function expertScenario(store: EventStore, h: Handlers, n: number):
   const cal = (c: { type: CalendarCommand["type"] } & Record<string, unknown>, minutes: number, actor: Actor) =>
     must(h.calendar.handle(calendarStream(expertId), { ...c, expertId } as unknown as CalendarCommand, meta(minutes, actor)), c.type);
   await cal({ type: "SetSchedule", actor: expertUser, schedule: { timezone: "Europe/London", slots: ["monday", "tuesday", "wednesday", "thursday", "friday"].map((weekday) => ({ weekday: weekday as "monday", start_local: "09:00", end_local: "17:00" })) } }, 9, expertUser);
-  const facts = { session: { sessionId, expertId, title: definition.title, lengthMinutes: 60 as const, priceCents: definition.priceCents, published: true, prepQuestions: definition.prepQuestions }, expertUserId: expertUser.userId, creatorAcceptedTerms: true, holdMinutes: 15 };
+  const facts = { session: { sessionId, expertId, title: definition.title, lengthMinutes: 60 as const, priceCents: definition.priceCents, published: true, prepQuestions: definition.prepQuestions }, expertUserId: expertUser.userId, creatorAcceptedTerms: true, creatorBookings: [], holdMinutes: 15 };
   const book = (bookingId: string, scheduledTime: string, minutes: number) => cal({ type: "RequestBooking", bookingId, actor: creator, scheduledTime, ...facts } as never, minutes, creator);
   const on = (bookingId: string) => ({ bookingId });
 

@@ -1,4 +1,5 @@
 import type pg from "pg";
+import type { BookingStatus, CreatorBookingFacts } from "@booking/contracts";
 
 export type BookingRow = {
   booking_id: string; expert_id: string; expert_user_id: string; creator_id: string; session_id: string; session_title: string;
@@ -61,6 +62,28 @@ export async function bookingsOfCreator(db: pg.Pool, creatorId: string): Promise
 
 export async function bookingsOfExpertUser(db: pg.Pool, expertUserId: string): Promise<BookingRow[]> {
   return (await db.query<BookingRow>(`${SELECT} WHERE b.expert_user_id = $1 ORDER BY b.scheduled_time DESC, b.booking_id LIMIT 500`, [expertUserId])).rows;
+}
+
+/**
+ * The creator's bookings with every expert that may still hold time, as facts for a booking
+ * request; which of them hold it (an unpaid hold expires) is the calendar rules' call.
+ */
+export async function creatorBookingFacts(db: pg.ClientBase | pg.Pool, creatorId: string, now: string): Promise<CreatorBookingFacts[]> {
+  const { rows } = await db.query<{ booking_id: string; status: BookingStatus; scheduled_time: Date; length_minutes: number; held_until: Date; price_cents: string; paid_cents: string }>(
+    `SELECT booking_id, status, scheduled_time, length_minutes, held_until, price_cents, paid_cents FROM bookings
+     WHERE creator_id = $1 AND status IN ('pending', 'time_proposed', 'more_info_requested', 'confirmed')
+       AND scheduled_time + make_interval(mins => length_minutes) > $2::timestamptz`,
+    [creatorId, now],
+  );
+  return rows.map((r) => ({
+    bookingId: r.booking_id,
+    status: r.status,
+    scheduledTime: r.scheduled_time.toISOString(),
+    lengthMinutes: r.length_minutes,
+    heldUntil: r.held_until.toISOString(),
+    priceCents: Number(r.price_cents),
+    paidCents: Number(r.paid_cents),
+  }));
 }
 
 /** Periods an expert's active bookings hold, as the schedule call's `booked` list shows them. */

@@ -5,8 +5,9 @@ import type { AppContext } from "../context.ts";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
 import { refuse, valueOf } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
-import { bookingView, bookingsOfCreator, bookingsOfExpertUser, findBooking, type BookingRow } from "../queries/bookings.ts";
-import { commandActor, requireCurrentTerms } from "./guards.ts";
+import { bookingView, bookingsOfCreator, bookingsOfExpertUser, creatorBookingFacts, findBooking, type BookingRow } from "../queries/bookings.ts";
+import { commandActor } from "./guards.ts";
+import { acceptedCurrentTerms } from "./terms.ts";
 import { idempotencyKeyOf } from "./sessions.ts";
 
 type SignedIn = NonNullable<Parameters<typeof commandActor>[0]>;
@@ -30,31 +31,36 @@ async function runOnBooking(ctx: AppContext, actor: SignedIn, row: BookingRow, c
 export const bookingRoutes: RoutePlugin = async (app, ctx) => {
   app.post("/bookings", { onRequest: requireActor(), schema: { body: CreateBookingBody } }, async (request, reply) => {
     const actor = actorOf(request);
-    if (actor.role !== "creator") refuse("only_creators_book");
-    await requireCurrentTerms(ctx, actor);
     const { state: session } = await ctx.sessions.load(sessionStream(request.body.session_id));
     if (session.kind !== "saved") refuse("session_not_found");
     const expertId = session.expertId;
     const bookingId = randomUUID();
     const d = session.definition;
-    const result = valueOf(
-      await ctx.calendar.handle(
-        calendarStream(expertId),
-        {
-          type: "RequestBooking",
-          expertId,
-          bookingId,
-          actor: commandActor(actor),
-          scheduledTime: request.body.scheduled_time,
-          session: { sessionId: request.body.session_id, expertId, title: d.title, lengthMinutes: d.lengthMinutes, priceCents: d.priceCents, published: session.status === "published", prepQuestions: d.prepQuestions },
-          expertUserId: expertId,
-          creatorAcceptedTerms: true,
-          holdMinutes: ctx.holdMinutes,
-        },
-        { actor: commandActor(actor), idempotencyKey: idempotencyKeyOf(request.headers) },
-      ),
-    );
-    await ctx.projected(result);
+    // The route gathers the facts (session, terms, the creator's other bookings); the calendar decides.
+    const creatorAcceptedTerms = await acceptedCurrentTerms(ctx, actor.userId);
+    const result = await ctx.creatorBookings.run(actor.userId, async (client) => {
+      const written = valueOf(
+        await ctx.calendar.handle(
+          calendarStream(expertId),
+          {
+            type: "RequestBooking",
+            expertId,
+            bookingId,
+            actor: commandActor(actor),
+            scheduledTime: request.body.scheduled_time,
+            session: { sessionId: request.body.session_id, expertId, title: d.title, lengthMinutes: d.lengthMinutes, priceCents: d.priceCents, published: session.status === "published", prepQuestions: d.prepQuestions },
+            expertUserId: expertId,
+            creatorAcceptedTerms,
+            creatorBookings: await creatorBookingFacts(client, actor.userId, ctx.clock()),
+            holdMinutes: ctx.holdMinutes,
+          },
+          { actor: commandActor(actor), idempotencyKey: idempotencyKeyOf(request.headers) },
+        ),
+      );
+      // Held until the booking shows in the read model, so the creator's next request sees it.
+      await ctx.projected(written);
+      return written;
+    });
     const requested = result.events.find((e) => e.type === "BookingRequested")!.data as { bookingId: string; scheduledTime: string; heldUntil: string };
     const row = await findBooking(ctx.db, requested.bookingId);
     if (row) return reply.status(201).send({ booking: bookingView(row) });

@@ -2,7 +2,7 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { ExpertIdParams, ExpertProfileBody, ExpertProfileFields, IMAGE_MAX_BYTES, ScheduleBody, SearchQuery, SlugParams, WeeklySchedule, parseInput } from "@booking/contracts";
+import { expertImagePath, ExpertIdParams, ExpertProfileBody, ExpertProfileFields, IMAGE_MAX_BYTES, ScheduleBody, SearchQuery, SlugParams, WeeklySchedule, parseInput } from "@booking/contracts";
 import { calendarStream, expertStream } from "@booking/engine";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
 import { Refused, refuse, valueOf } from "../http/errors.ts";
@@ -11,7 +11,7 @@ import { bookedPeriods } from "../queries/bookings.ts";
 import { acceptsGzip, gzipOnce } from "../reply-cache.ts";
 import { expertListItem, expertProfile, findExpert, findExpertBySlug, listExperts } from "../queries/experts.ts";
 import { sessionView, sessionsOfExpert } from "../queries/sessions.ts";
-import { commandActor, requireCurrentTerms, requireExpertProfile, requireOwnExpert } from "./guards.ts";
+import { commandActor, requireCurrentTerms, requireExpertAccount, requireExpertProfile, requireOwnExpert } from "./guards.ts";
 
 /** What Fastify sends for a JSON reply it serialises itself. */
 const JSON_UTF8 = "application/json; charset=utf-8";
@@ -41,13 +41,13 @@ export const expertRoutes: RoutePlugin = async (app, ctx) => {
 
   app.get("/experts/search", { schema: { querystring: SearchQuery } }, async (request, reply) => send(request, reply, await listing(request.query.search)));
 
-  app.get("/experts/me", { onRequest: requireActor("expert") }, async (request) => {
+  app.get("/experts/me", { onRequest: requireExpertAccount }, async (request) => {
     const actor = actorOf(request);
     const expert = await findExpert(ctx.db, actor.userId);
     return expert ? expertProfile(expert) : EMPTY_PROFILE;
   });
 
-  app.patch("/experts/me", { onRequest: requireActor("expert"), schema: { body: ExpertProfileBody } }, async (request) => {
+  app.patch("/experts/me", { onRequest: requireExpertAccount, schema: { body: ExpertProfileBody } }, async (request) => {
     const actor = actorOf(request);
     const b = request.body;
     const profile = valueOf(parseInput(ExpertProfileFields, { firstName: b.first_name, lastName: b.last_name, title: b.title, bio: b.bio ?? null, tags: (b.tags ?? []).map((t) => t.trim()).filter(Boolean), profileImage: b.profile_image ?? null }));
@@ -101,7 +101,7 @@ export const expertRoutes: RoutePlugin = async (app, ctx) => {
   });
 
   // Profile images: the type is sniffed from the content; stored under MEDIA_DIR, served with a version query.
-  app.post("/experts/me/image", { onRequest: requireActor("expert") }, async (request) => {
+  app.post("/experts/me/image", { onRequest: requireExpertAccount }, async (request) => {
     const actor = actorOf(request);
     if (!request.isMultipart()) refuse("unsupported_media_type");
     let file: Awaited<ReturnType<typeof request.file>>;
@@ -122,10 +122,10 @@ export const expertRoutes: RoutePlugin = async (app, ctx) => {
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, "profile"), bytes);
     await writeFile(join(dir, "profile.type"), kind.mime);
-    return { url: `/api/v1/media/experts/${actor.userId}/profile?v=${Date.parse(ctx.clock())}` };
+    return { url: `${expertImagePath(actor.userId)}?v=${Date.parse(ctx.clock())}` };
   });
 
-  app.delete("/experts/me/image", { onRequest: requireActor("expert") }, async (request, reply) => {
+  app.delete("/experts/me/image", { onRequest: requireExpertAccount }, async (request, reply) => {
     const dir = join(ctx.mediaDir, "experts", actorOf(request).userId);
     await rm(join(dir, "profile"), { force: true });
     await rm(join(dir, "profile.type"), { force: true });

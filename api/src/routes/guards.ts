@@ -1,3 +1,4 @@
+import type { FastifyRequest } from "fastify";
 import type { Actor } from "@booking/contracts";
 import { expertStream } from "@booking/engine";
 import type { AppContext } from "../context.ts";
@@ -13,6 +14,16 @@ export const commandActor = (a: SignedIn): Actor => ({ userId: a.userId, role: a
 export async function requireCurrentTerms(ctx: AppContext, actor: SignedIn): Promise<void> {
   if (actor.role === "admin") return;
   if (!(await acceptedCurrentTerms(ctx, actor.userId))) refuse("terms_not_accepted");
+}
+
+/**
+ * onRequest: the caller's own expert account ("me" routes). Admins act on experts' things through
+ * the console and never become experts themselves, so they are refused here rather than let by.
+ */
+export async function requireExpertAccount(request: FastifyRequest): Promise<void> {
+  if (!request.actor) refuse("no_access_token");
+  if (request.actor.role === "admin") refuse("admin_not_expert");
+  if (request.actor.role !== "expert") refuse("forbidden");
 }
 
 /** Rule: an expert's expert id is their user id; only they (or an admin) act as that expert. */

@@ -47,6 +47,8 @@ async function writtenView(ctx: AppContext, sessionId: string) {
 export const sessionRoutes: RoutePlugin = async (app, ctx) => {
   app.post("/sessions", { onRequest: requireActor("expert"), schema: { body: SessionBody } }, async (request, reply) => {
     const actor = actorOf(request);
+    // An admin creates a session for an expert they name, never one of their own.
+    if (actor.role === "admin" && !request.body.expert_id) refuse("admin_not_expert");
     const expertId = request.body.expert_id ?? actor.userId;
     if (actor.role !== "admin" && expertId !== actor.userId) refuse("not_session_owner");
     await requireCurrentTerms(ctx, actor);

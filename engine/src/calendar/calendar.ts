@@ -1,7 +1,11 @@
 import { DateTime } from "luxon";
 import {
+  MAX_UNPAID_HOLDS_PER_CREATOR,
   ok,
+  refusal,
   refused,
+  type CreatorBookingFacts,
+  type Refusal,
   type BookingStatus,
   type CalendarCommand,
   type CalendarEvent,
@@ -37,15 +41,18 @@ export type CalendarState = {
 
 export const initialCalendarState = (): CalendarState => ({ expertId: null, schedule: null, bookings: new Map() });
 
-const isPaid = (b: Booking) => b.paidCents >= b.priceCents;
+/** What the hold rules read of a booking: the calendar's own, or the facts of a creator's booking with another expert. */
+type HeldTime = Pick<Booking, "status" | "heldUntil" | "paidCents" | "priceCents">;
+
+const isPaid = (b: Pick<Booking, "paidCents" | "priceCents">) => b.paidCents >= b.priceCents;
 
 /** Rule: an unpaid pending booking holds its time only until its hold expires. */
-export function holdExpired(b: Booking, now: string): boolean {
+export function holdExpired(b: HeldTime, now: string): boolean {
   return b.status === "pending" && !isPaid(b) && Date.parse(now) >= Date.parse(b.heldUntil);
 }
 
 /** Rule: these bookings block their time; anything else (or an expired hold) frees it. */
-export function blocksTime(b: Booking, now: string): boolean {
+export function blocksTime(b: HeldTime, now: string): boolean {
   switch (b.status) {
     case "pending":
       return !holdExpired(b, now);
@@ -161,9 +168,30 @@ function partyWord(a: Actor, b: Booking): "creator" | "expert" | "admin" | "syst
   return isSystem(a) ? "system" : "admin";
 }
 
+/** Rule: an unpaid booking that still holds its time (the holds a creator may keep are capped). */
+const isUnpaidHold = (b: HeldTime, now: string) => b.status === "pending" && !isPaid(b) && blocksTime(b, now);
+
+const overlaps = (aStart: string, aMinutes: number, bStart: string, bMinutes: number) =>
+  Date.parse(aStart) < Date.parse(bStart) + bMinutes * 60_000 && Date.parse(bStart) < Date.parse(aStart) + aMinutes * 60_000;
+
+/**
+ * Rules over the creator's bookings with every expert, which no one calendar sees (the route
+ * passes them as facts, read while no other request of the creator's is in flight): at most
+ * MAX_UNPAID_HOLDS_PER_CREATOR unpaid holds at once, and never two sessions at the same time.
+ */
+export function creatorRefusal(creatorBookings: readonly CreatorBookingFacts[], scheduledTime: string, lengthMinutes: number, now: string): Refusal | null {
+  const holding = creatorBookings.filter((b) => blocksTime(b, now));
+  if (holding.filter((b) => isUnpaidHold(b, now)).length >= MAX_UNPAID_HOLDS_PER_CREATOR) return refusal("creator_hold_limit", { max: String(MAX_UNPAID_HOLDS_PER_CREATOR) });
+  if (holding.some((b) => overlaps(b.scheduledTime, b.lengthMinutes, scheduledTime, lengthMinutes))) return refusal("creator_time_overlap");
+  return null;
+}
+
 function requestBooking(c: Extract<CalendarCommand, { type: "RequestBooking" }>, s: CalendarState, now: string): Decision {
+  if (c.actor.role === "admin") return refused("admin_cannot_book");
   if (c.actor.role !== "creator") return refused("only_creators_book");
   if (!c.creatorAcceptedTerms) return refused("terms_not_accepted");
+  const forCreator = creatorRefusal(c.creatorBookings, c.scheduledTime, c.session.lengthMinutes, now);
+  if (forCreator) return { ok: false, refusal: forCreator };
   if (s.bookings.has(c.bookingId)) return refused("booking_already_exists");
   if (!c.session.published || c.session.expertId !== c.expertId) return refused("session_not_published");
   if (!s.schedule) return refused("slot_unavailable");
@@ -205,9 +233,7 @@ function recordPayment(c: Extract<CalendarCommand, { type: "RecordPayment" }>, b
   if (isPaid(b)) return ok([paid, owedBack("already_paid")]);
   if (holdExpired(b, now)) {
     // Paid after the hold ran out: keep the booking if its time is still free, else cancel and refund.
-    const taken = busyPeriods(s, now, b.bookingId).some(
-      (p) => Date.parse(p.start) < Date.parse(b.scheduledTime) + b.lengthMinutes * 60_000 && Date.parse(b.scheduledTime) < Date.parse(p.start) + p.lengthMinutes * 60_000,
-    );
+    const taken = busyPeriods(s, now, b.bookingId).some((p) => overlaps(p.start, p.lengthMinutes, b.scheduledTime, b.lengthMinutes));
     if (taken) {
       return ok([paid, { type: "Cancelled", data: { bookingId: b.bookingId, by: "system", reason: "payment_timeout", refundCents: c.amountCents } }]);
     }

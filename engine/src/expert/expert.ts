@@ -1,4 +1,4 @@
-import { ok, refused, type ExpertCommand, type ExpertEvent, type Result } from "@booking/contracts";
+import { isOwnExpertImage, ok, refused, type ExpertCommand, type ExpertEvent, type Result } from "@booking/contracts";
 import type { Decider } from "../decider.ts";
 
 // Stream `expert-{expertId}`: the public profile, its publish state and the vetting decision.
@@ -42,8 +42,11 @@ export function decideExpert(c: ExpertCommand, s: ExpertState): Result<ExpertEve
   const admin = c.actor.role === "admin";
   switch (c.type) {
     case "SaveExpertProfile": {
-      if (!admin && (c.actor.role !== "expert" || c.actor.userId !== c.userId)) return refused("forbidden");
+      // Rule: a profile is an expert's own; admins vet experts' profiles and never have one.
+      if (admin) return refused("admin_not_expert");
+      if (c.actor.role !== "expert" || c.actor.userId !== c.userId) return refused("forbidden");
       if (s.kind === "profiled" && s.userId !== c.userId) return refused("forbidden");
+      if (c.profile.profileImage !== null && !isOwnExpertImage(c.profile.profileImage, c.expertId)) return refused("profile_image_invalid");
       const slug = s.kind === "profiled" ? s.slug : expertSlug(c.profile.firstName, c.profile.lastName, c.expertId);
       return ok([{ type: "ExpertProfileSaved", data: { expertId: c.expertId, userId: c.userId, slug, profile: c.profile, published: c.published } }]);
     }

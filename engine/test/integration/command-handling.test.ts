@@ -45,6 +45,7 @@ const request = (expertId: string, lengthMinutes: 30 | 90, scheduledTime: string
   session: { ...session(lengthMinutes), expertId },
   expertUserId: `u-${expertId}`,
   creatorAcceptedTerms: true,
+  creatorBookings: [],
   holdMinutes: 15,
 });
 

@@ -95,6 +95,7 @@ export const requestBooking = (over: Partial<Extract<CalendarCommand, { type: "R
   session,
   expertUserId: EXPERT.userId,
   creatorAcceptedTerms: true,
+  creatorBookings: [],
   holdMinutes: HOLD_MINUTES,
   ...over,
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { MAX_UNPAID_HOLDS_PER_CREATOR, type CreatorBookingFacts } from "@booking/contracts";
 import { calendarDecider } from "../../src/calendar/calendar.ts";
 import { deciderSpec } from "./decider-spec.ts";
 import {
@@ -58,8 +59,9 @@ describe("request booking", () => {
     spec([scheduleSet]).when(requestBooking({ scheduledTime: time })).thenRefused("slot_unavailable");
   });
 
-  it("refuses anyone but a creator", () => {
+  it("refuses anyone but a creator, telling an admin they are an admin", () => {
     spec([scheduleSet]).when(requestBooking({ actor: EXPERT })).thenRefused("only_creators_book", "Experts cannot book sessions.");
+    spec([scheduleSet]).when(requestBooking({ actor: ADMIN })).thenRefused("admin_cannot_book", "Admins cannot book sessions. Sign in with a creator account to book.");
   });
   it("refuses a creator who has not accepted the current terms", () => {
     spec([scheduleSet]).when(requestBooking({ creatorAcceptedTerms: false })).thenRefused("terms_not_accepted");
@@ -75,6 +77,39 @@ describe("request booking", () => {
   });
   it("refuses a booking id that already exists", () => {
     spec([scheduleSet, requested("b2", T1)]).when(requestBooking({ bookingId: "b2", scheduledTime: "2026-03-05T13:00:00.000Z" })).thenRefused("booking_already_exists");
+  });
+});
+
+describe("the creator's bookings with every expert (facts the route passes)", () => {
+  /** One of the creator's bookings, with another expert unless said otherwise. */
+  const elsewhere = (scheduledTime: string, over: Partial<CreatorBookingFacts> = {}): CreatorBookingFacts => ({
+    bookingId: `other-${scheduledTime}`, status: "pending", scheduledTime, lengthMinutes: 60, heldUntil: "2026-03-02T08:15:00.000Z", priceCents: PRICE, paidCents: 0, ...over,
+  });
+  const threeHolds = ["2026-03-05T09:00:00.000Z", "2026-03-06T09:00:00.000Z", "2026-03-07T09:00:00.000Z"].map((t) => elsewhere(t));
+
+  it(`refuses a fourth unpaid hold, across experts, with the catalogue's message`, () => {
+    expect(MAX_UNPAID_HOLDS_PER_CREATOR).toBe(3);
+    expect(spec([scheduleSet]).when(requestBooking({ creatorBookings: threeHolds.slice(0, 2) })).result.ok).toBe(true);
+    spec([scheduleSet])
+      .when(requestBooking({ creatorBookings: threeHolds }))
+      .thenRefused("creator_hold_limit", "You already have 3 bookings waiting for payment. Complete payment for one, or release its time, before booking another.");
+  });
+  it("counts only holds that still hold: paid, expired, cancelled and confirmed bookings leave room", () => {
+    const [a, b, c] = threeHolds as [CreatorBookingFacts, CreatorBookingFacts, CreatorBookingFacts];
+    for (const third of [{ ...c, paidCents: PRICE }, { ...c, status: "cancelled" as const }, { ...c, status: "confirmed" as const, paidCents: PRICE }])
+      expect(spec([scheduleSet]).when(requestBooking({ creatorBookings: [a, b, third] })).result.ok, JSON.stringify(third)).toBe(true);
+    // Fifteen minutes later every one of those holds has run out.
+    expect(spec([scheduleSet]).when(requestBooking({ creatorBookings: threeHolds }), "2026-03-02T08:15:00.000Z").result.ok).toBe(true);
+  });
+  it("refuses a time that overlaps the creator's session with another expert, and takes the hour after", () => {
+    const confirmedElsewhere = elsewhere("2026-03-04T12:30:00.000Z", { status: "confirmed", paidCents: PRICE });
+    spec([scheduleSet])
+      .when(requestBooking({ scheduledTime: "2026-03-04T13:00:00.000Z", creatorBookings: [confirmedElsewhere] }))
+      .thenRefused("creator_time_overlap", "You already have a session booked at that time. Please pick another time.");
+    expect(spec([scheduleSet]).when(requestBooking({ scheduledTime: "2026-03-04T13:30:00.000Z", creatorBookings: [confirmedElsewhere] })).result.ok).toBe(true);
+    // A cancelled booking or an expired hold frees the creator's time as it frees the expert's.
+    expect(spec([scheduleSet]).when(requestBooking({ scheduledTime: "2026-03-04T13:00:00.000Z", creatorBookings: [{ ...confirmedElsewhere, status: "cancelled" }] })).result.ok).toBe(true);
+    expect(spec([scheduleSet]).when(requestBooking({ scheduledTime: "2026-03-04T13:00:00.000Z", creatorBookings: [elsewhere("2026-03-04T12:30:00.000Z")] }), "2026-03-02T08:20:00.000Z").result.ok).toBe(true);
   });
 });
 

@@ -74,6 +74,24 @@ describe("expert profile decider", () => {
     spec([saved]).when({ type: "SaveExpertProfile", expertId: "ex1", actor: OTHER_EXPERT, userId: "ux2", profile, published: false }).thenRefused("forbidden");
     spec([]).when({ type: "SaveExpertProfile", expertId: "ex1", actor: OTHER_EXPERT, userId: "ux1", profile, published: false }).thenRefused("forbidden");
   });
+  it("an admin never gets an expert profile of their own: admins act on experts' profiles, they are not experts", () => {
+    spec([]).when({ type: "SaveExpertProfile", expertId: "a1", actor: ADMIN, userId: "a1", profile, published: true }).thenRefused("admin_not_expert");
+    spec([saved]).when({ type: "SaveExpertProfile", expertId: "ex1", actor: ADMIN, userId: "ux1", profile, published: true }).thenRefused("admin_not_expert");
+  });
+  it("a profile shows only the image its expert uploaded to this API", () => {
+    const withImage = (profileImage: string) => ({ type: "SaveExpertProfile" as const, expertId: "ux1", actor: EXPERT, userId: "ux1", profile: { ...profile, profileImage }, published: false });
+    for (const own of ["/api/v1/media/experts/ux1/profile", "/api/v1/media/experts/ux1/profile?v=1767225600000"]) expect(spec([]).when(withImage(own)).result.ok, own).toBe(true);
+    for (const foreign of [
+      "https://tracker.example/pixel.gif",
+      "javascript:alert(1)",
+      "data:image/png;base64,iVBORw0KGgo=",
+      "//evil.example/api/v1/media/experts/ux1/profile",
+      "/api/v1/media/experts/ux2/profile", // another expert's image
+      "/api/v1/media/experts/ux1/profile?v=1&x=https://evil.example",
+      "/api/v1/media/experts/ux1/profile/../../../../x",
+    ])
+      spec([]).when(withImage(foreign)).thenRefused("profile_image_invalid", "Please upload your profile image here; images from other sites cannot be used.");
+  });
   it("only an admin verifies, recorded with the admin's id; repeating changes nothing", () => {
     spec([saved]).when({ type: "VerifyExpert", expertId: "ex1", actor: ADMIN }).then([{ type: "ExpertVerified", data: { expertId: "ex1", by: "a1" } }]);
     spec([saved]).when({ type: "VerifyExpert", expertId: "ex1", actor: EXPERT }).thenRefused("forbidden");
