@@ -730,6 +730,7 @@ describe("messages for missing things, and the account tab", () => {
 
   it("the expert changes the password", async () => {
     await expert.goto(url(`/expert-dashboard/${expertId}/account`));
+    await expert.getByLabel("Current Password").fill(expertUser.password);
     await expert.getByLabel("New Password", { exact: true }).fill("new-password-2");
     await expert.getByLabel("Confirm New Password").fill("different-2");
     await expert.getByRole("button", { name: "Save Password" }).click();

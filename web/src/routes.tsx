@@ -1,6 +1,8 @@
 import { Navigate, Route, Routes, useSearchParams } from "react-router-dom";
 import { AboutPage, ReleaseNotesPage } from "./about/about-page.tsx";
+import { AccountPage } from "./account/account-page.tsx";
 import { ConfirmTermsPage } from "./auth/confirm-terms-page.tsx";
+import { ForgotPasswordPage } from "./auth/forgot-password-page.tsx";
 import { LoginPage } from "./auth/login-page.tsx";
 import { SignUpPage } from "./auth/sign-up-page.tsx";
 import { BookSessionPage } from "./booking/book-session-page.tsx";
@@ -41,6 +43,8 @@ export function AppRoutes() {
       <Route path="/" element={<LandingPage />} />
       <Route path="/login" element={<LoginPage />} />
       <Route path="/signup" element={<SignUpPage />} />
+      <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+      <Route path="/account" element={<Guard rule={{ roles: ["creator"] }}><AccountPage /></Guard>} />
       <Route path="/terms" element={<TermsPage />} />
       <Route path="/confirm-terms" element={<Guard rule={{ skipTerms: true }}><ConfirmTermsPage /></Guard>} />
       <Route path="/search" element={<Guard rule={gated}><ExpertsPage /></Guard>} />

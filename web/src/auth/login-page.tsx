@@ -7,6 +7,7 @@ import Link from "@mui/material/Link";
 import Paper from "@mui/material/Paper";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
+import { errorCatalogue } from "@booking/contracts";
 import { errorMessage, login } from "../shared/api-client.ts";
 import { useAuth } from "../shared/auth.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
@@ -20,6 +21,9 @@ export function fromOf(state: unknown): string | null {
   return typeof from === "string" && from.startsWith("/") && !from.startsWith("//") ? from : null;
 }
 
+/** Whether the guard sent the user here because their session expired. */
+const expiredOf = (state: unknown): boolean => (state as { expired?: unknown } | null)?.expired === true;
+
 export function LoginPage() {
   useDocumentTitle("Expert Login");
   const auth = useAuth();
@@ -31,6 +35,7 @@ export function LoginPage() {
   const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const from = fromOf(location.state);
+  const expired = expiredOf(location.state);
 
   if (auth.status === "authenticated" && auth.user && !busy) return <Navigate to={from ?? homeOf(auth.user)} replace />;
 
@@ -59,9 +64,17 @@ export function LoginPage() {
         <Typography color="text.secondary" sx={{ mb: 3 }}>
           A curated network of trusted experts, made for creators.
         </Typography>
+        {expired && (
+          <Alert severity="warning" sx={{ mb: 2 }} role="status">
+            {errorCatalogue.session_expired.message}
+          </Alert>
+        )}
         <Box component="form" noValidate onSubmit={submit} aria-label="Login" sx={{ display: "grid", gap: 2 }}>
           <TextField label="Email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={!!errors.email} helperText={errors.email} required />
           <TextField label="Password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={!!errors.password} helperText={errors.password} required />
+          <Link component={RouterLink} to="/forgot-password" sx={{ justifySelf: "end" }}>
+            Forgot password?
+          </Link>
           <Button type="submit" variant="contained" size="large" disabled={busy}>
             Login
           </Button>

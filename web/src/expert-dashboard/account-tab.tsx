@@ -3,35 +3,43 @@ import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import TextField from "@mui/material/TextField";
-import { api, errorMessage } from "../shared/api-client.ts";
+import { ApiError, api, errorMessage } from "../shared/api-client.ts";
 import { useTimedNotice } from "../shared/timed-notices.ts";
 import { isWeakPassword } from "../auth/login-form.ts";
 
-export function validateNewPassword(password: string, confirm: string): { password?: string; confirm?: string } {
-  if (!password) return { password: "Please enter a new password." };
-  if (isWeakPassword(password)) return { password: "Password is too weak. Please choose a stronger one." };
-  if (password !== confirm) return { confirm: "Passwords do not match." };
-  return {};
+export type PasswordErrors = { current?: string; password?: string; confirm?: string };
+
+export function validatePasswordChange(current: string, password: string, confirm: string): PasswordErrors {
+  const errors: PasswordErrors = {};
+  if (!current) errors.current = "Please enter your current password.";
+  if (!password) errors.password = "Please enter a new password.";
+  else if (isWeakPassword(password)) errors.password = "Password is too weak. Please choose a stronger one.";
+  else if (password !== confirm) errors.confirm = "Passwords do not match.";
+  return errors;
 }
 
-export function AccountTab() {
+/** Change the password: the current one proves it is the owner asking (the server checks it). */
+export function PasswordForm() {
+  const [current, setCurrent] = useState("");
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
-  const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
+  const [errors, setErrors] = useState<PasswordErrors>({});
   const [notice, setNotice] = useTimedNotice<{ kind: "success" | "error"; text: string }>();
   const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const found = validateNewPassword(password, confirm);
+    const found = validatePasswordChange(current, password, confirm);
     setErrors(found);
-    if (found.password || found.confirm) return;
+    if (Object.keys(found).length) return;
     setBusy(true);
     try {
-      await api.post("/auth/password", { password });
+      await api.post("/auth/password", { current_password: current, password });
+      setCurrent("");
       setPassword("");
       setConfirm("");
       setNotice({ kind: "success", text: "Your password has been changed." });
     } catch (error) {
+      if (error instanceof ApiError && error.code === "reauthentication_needed") setErrors({ current: "This is not your current password." });
       setNotice({ kind: "error", text: errorMessage(error) });
     } finally {
       setBusy(false);
@@ -44,6 +52,7 @@ export function AccountTab() {
           {notice.text}
         </Alert>
       )}
+      <TextField label="Current Password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} error={!!errors.current} helperText={errors.current} />
       <TextField label="New Password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={!!errors.password} helperText={errors.password ?? "At least 8 characters, with a letter and a digit."} />
       <TextField label="Confirm New Password" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={!!errors.confirm} helperText={errors.confirm} />
       <Box>
@@ -53,4 +62,9 @@ export function AccountTab() {
       </Box>
     </Box>
   );
+}
+
+/** The expert dashboard's Account tab. */
+export function AccountTab() {
+  return <PasswordForm />;
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { api, ApiError, getSession, initSession, messageForError, refreshSession, setSession } from "./api-client.ts";
+import { api, ApiError, getSession, initSession, logout, messageForError, onSessionChange, refreshSession, setSession } from "./api-client.ts";
 import type { AuthSession } from "./api-types.ts";
 
 const session = (n: number, expiresInSeconds = 900): AuthSession => ({
@@ -64,6 +64,19 @@ describe("the session", () => {
     expect(await result).toBeNull();
     expect(attempts).toBe(3);
     expect(getSession()).toBeNull();
+  });
+
+  it("tells listeners the session expired when the refresh is refused, but not when the user logs out", async () => {
+    const ends: (string | undefined)[] = [];
+    const stop = onSessionChange((s, ended) => void (s || ends.push(ended)));
+    setSession(session(1));
+    vi.stubGlobal("fetch", vi.fn(async () => json(401, { code: "session_expired" })));
+    expect(await refreshSession()).toBeNull();
+    setSession(session(2));
+    vi.stubGlobal("fetch", vi.fn(async () => new Response(null, { status: 204 })));
+    await logout();
+    stop();
+    expect(ends).toEqual(["expired", undefined]);
   });
 
   it("retries a call once with a fresh token when the server says the session expired", async () => {

@@ -47,7 +47,9 @@ export function errorMessage(error: unknown, fallback = GENERIC_ERROR_MESSAGE): 
 
 // ---- the session -------------------------------------------------------------------------
 
-type SessionListener = (session: AuthSession | null) => void;
+/** Why the session went away when it was not the user's own doing: the server would not refresh it. */
+export type SessionEnd = "expired";
+type SessionListener = (session: AuthSession | null, ended?: SessionEnd) => void;
 const listeners = new Set<SessionListener>();
 let current: AuthSession | null = null;
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;
@@ -73,8 +75,8 @@ function writeStored(session: AuthSession | null): void {
   }
 }
 
-function notify(): void {
-  for (const listener of listeners) listener(current);
+function notify(ended?: SessionEnd): void {
+  for (const listener of listeners) listener(current, ended);
 }
 
 function expiresInMs(session: AuthSession): number {
@@ -91,11 +93,11 @@ function scheduleRefresh(): void {
   refreshTimer = setTimeout(() => void refreshSession(), due);
 }
 
-function adopt(session: AuthSession | null, persist: boolean): void {
+function adopt(session: AuthSession | null, persist: boolean, ended?: SessionEnd): void {
   current = session;
   if (persist) writeStored(session);
   scheduleRefresh();
-  notify();
+  notify(ended);
 }
 
 /** Start from the stored session and follow other tabs. Called once by the app's entry. */
@@ -180,8 +182,8 @@ export function refreshSession(): Promise<AuthSession | null> {
         delay *= 2;
         continue;
       }
-      // The refresh token is used up, revoked or expired: the session is over.
-      adopt(null, true);
+      // The refresh token is used up, revoked or expired: the session is over, and the user is told so.
+      adopt(null, true, "expired");
       return null;
     }
   }).finally(() => {

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { api, getSession, initSession, logout as signOut, onSessionChange } from "./api-client.ts";
+import { api, getSession, initSession, logout as signOut, onSessionChange, type SessionEnd } from "./api-client.ts";
 import type { AuthSession, Me } from "./api-types.ts";
 
 // Auth state of spec section 4: initializing, then authenticated (user and token) or signed out.
@@ -15,6 +15,8 @@ export type AuthState = {
   token: string | null;
   /** null while unknown (guards wait), then whether the current terms are accepted. */
   termsAccepted: boolean | null;
+  /** Signed out because the session expired (the server refused to refresh it), not by logging out. */
+  sessionExpired?: boolean;
 };
 
 type AuthContextValue = AuthState & {
@@ -39,11 +41,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const loading = useRef(0);
   const userIdRef = useRef<string | null>(null);
 
-  const loadUser = useCallback(async (session: AuthSession | null): Promise<Me | null> => {
+  const loadUser = useCallback(async (session: AuthSession | null, ended?: SessionEnd): Promise<Me | null> => {
     const ticket = ++loading.current;
     if (!session) {
       userIdRef.current = null;
-      setState({ status: "signed_out", user: null, token: null, termsAccepted: null });
+      setState({ status: "signed_out", user: null, token: null, termsAccepted: null, sessionExpired: ended === "expired" });
       return null;
     }
     try {
@@ -65,10 +67,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     void loadUser(initSession());
-    return onSessionChange((session) => {
+    return onSessionChange((session, ended) => {
       if (!session) {
         queryClient.clear();
-        void loadUser(null);
+        void loadUser(null, ended);
         return;
       }
       if (session.user.id !== userIdRef.current) {

@@ -82,7 +82,9 @@ export function Guard({ rule = {}, children }: { rule?: GuardRule; children: Rea
   if (verdict.kind === "loading") return <LoadingScreen />;
   if (verdict.kind === "redirect") {
     const from = `${location.pathname}${location.search}`;
-    return <Navigate to={verdict.to} replace state={verdict.to === "/login" || verdict.to === "/confirm-terms" ? { from } : undefined} />;
+    // The login page says why when the session expired, and both pages send the user back here.
+    const state = verdict.to === "/login" ? { from, ...(auth.sessionExpired && { expired: true }) } : verdict.to === "/confirm-terms" ? { from } : undefined;
+    return <Navigate to={verdict.to} replace state={state} />;
   }
   return <>{children}</>;
 }

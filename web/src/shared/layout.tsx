@@ -67,9 +67,14 @@ export function Header({ slim = false }: { slim?: boolean }) {
                     </Button>
                   )}
                   {user.role === "creator" && (
-                    <Button component={RouterLink} to={`/creator-dashboard/${user.id}`}>
-                      My Bookings
-                    </Button>
+                    <>
+                      <Button component={RouterLink} to={`/creator-dashboard/${user.id}`}>
+                        My Bookings
+                      </Button>
+                      <Button component={RouterLink} to="/account">
+                        Account
+                      </Button>
+                    </>
                   )}
                   <Button variant="outlined" onClick={onLogout}>
                     Logout
