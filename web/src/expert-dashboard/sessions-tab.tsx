@@ -62,7 +62,7 @@ export function SessionsTab({ expertId }: { expertId: string | null }) {
                   </TableCell>
                   <TableCell>{s.title}</TableCell>
                   <TableCell>${Math.round(s.price)}</TableCell>
-                  <TableCell sx={{ maxWidth: 360, display: { xs: "none", sm: "table-cell" } }}>{s.description || <Typography component="span" color="text.secondary">Add a description so creators know what to expect.</Typography>}</TableCell>
+                  <TableCell sx={{ maxWidth: 360, display: { xs: "none", sm: "table-cell" } }}>{s.description || <Typography component="span" variant="inherit" color="text.secondary">Add a description so creators know what to expect.</Typography>}</TableCell>
                   <TableCell>
                     <Link component={RouterLink} to={`/edit-session/${s.id}`} aria-label={`Edit ${s.title}`}>
                       Edit

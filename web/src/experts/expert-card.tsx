@@ -32,9 +32,11 @@ export function ExpertCard({ expert }: { expert: ExpertListItem }) {
       data-testid="expert-card"
       sx={{ position: "relative", height: "100%", display: "flex", flexDirection: "column", "&:hover .view-profile, &:focus-within .view-profile": { opacity: 1 } }}
     >
-      <Box sx={{ position: "relative", aspectRatio: "4 / 3", bgcolor: "#ede7f6", display: "grid", placeItems: "center" }}>
+      {/* A fixed 4:3 frame whatever the photo's shape: the photo is taken out of the flow (absolute)
+          so a portrait one cannot push the frame, and so the card and its row, taller. */}
+      <Box sx={{ position: "relative", aspectRatio: "4 / 3", overflow: "hidden", flexShrink: 0, bgcolor: "#ede7f6", display: "grid", placeItems: "center" }}>
         {expert.image ? (
-          <Box component="img" src={expert.image} alt={`Photo of ${expert.name}`} sx={{ width: "100%", height: "100%", objectFit: "cover" }} />
+          <Box component="img" src={expert.image} alt={`Photo of ${expert.name}`} sx={{ position: "absolute", inset: 0, width: "100%", height: "100%", objectFit: "cover" }} />
         ) : (
           <Avatar sx={{ width: 88, height: 88, bgcolor: "primary.main", fontSize: 32 }} aria-hidden="true">
             {initials(expert.name)}

@@ -37,7 +37,8 @@ export function ExpertsPage() {
         type="search"
         value={search}
         onChange={(e) => setSearch(e.target.value)}
-        placeholder="Search for experts by name, role, or expertise"
+        // Short enough to show whole in a 390 px phone's field; the label keeps the full wording.
+        placeholder="Name, role or expertise"
         slotProps={{
           htmlInput: { "aria-label": "Search for experts by name, role, or expertise" },
           input: { startAdornment: <InputAdornment position="start"><SearchIcon aria-hidden="true" /></InputAdornment> },

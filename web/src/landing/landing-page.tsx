@@ -38,7 +38,8 @@ function SampleExperts() {
         flexDirection: { xs: "column", md: "row" },
         alignItems: "center",
         justifyContent: "center",
-        gap: { xs: 2, md: 0 },
+        // Fanned, but apart: overlapping cards hid the right card's name and tags under the middle one.
+        gap: { xs: 2, md: 3 },
         py: { md: 4 },
       }}
     >
@@ -48,8 +49,7 @@ function SampleExperts() {
           key={e.name}
           data-testid="sample-expert"
           sx={{
-            width: { xs: "100%", sm: 320, md: 280 },
-            mx: { md: -2 },
+            width: { xs: "100%", sm: 320, md: 240, lg: 280 },
             zIndex: i === 1 ? 2 : 1,
             transform: { xs: "none", md: `rotate(${(i - 1) * 7}deg) translateY(${i === 1 ? -12 : 12}px)` },
             transition: "transform 300ms",
@@ -57,7 +57,7 @@ function SampleExperts() {
           }}
         >
           <Card elevation={6} sx={{ borderRadius: 4 }}>
-            <Box aria-hidden="true" sx={{ height: 150, background: `linear-gradient(135deg, ${e.colors[0]}, ${e.colors[1]})`, display: "grid", placeItems: "center", color: "#fff", fontSize: 48, fontWeight: 800 }}>
+            <Box aria-hidden="true" sx={{ aspectRatio: "280 / 150", overflow: "hidden", background: `linear-gradient(135deg, ${e.colors[0]}, ${e.colors[1]})`, display: "grid", placeItems: "center", color: "#fff", fontSize: 48, fontWeight: 800 }}>
               {initials(e.name)}
             </Box>
             <CardContent>

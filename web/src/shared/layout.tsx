@@ -10,13 +10,17 @@ import Typography from "@mui/material/Typography";
 import { displayName, useAuth } from "./auth.tsx";
 import { HELP_URL, useFlags } from "./flags.ts";
 
+/** Styles for phones (below 600 px) only. */
+const phoneOnly = (styles: Record<string, string | number>) => ({ "@media (max-width:599.95px)": styles });
+
 export function Logo() {
   return (
     <Link component={RouterLink} to="/" underline="none" sx={{ display: "inline-flex", alignItems: "center", gap: 1, color: "primary.main" }}>
       <Box component="span" aria-hidden="true" sx={{ width: 32, height: 32, borderRadius: 2, bgcolor: "primary.main", color: "#fff", display: "grid", placeItems: "center", fontWeight: 800 }}>
         E
       </Box>
-      <Typography component="span" sx={{ fontWeight: 800, fontSize: 20, color: "text.primary" }}>
+      {/* On a phone the mark alone keeps the header to one row; the link still reads "Expert Sessions". */}
+      <Typography component="span" sx={{ fontWeight: 800, fontSize: 20, color: "text.primary", ...phoneOnly({ position: "absolute", width: "1px", height: "1px", overflow: "hidden", clip: "rect(0 0 0 0)", whiteSpace: "nowrap" }) }}>
         Expert Sessions
       </Typography>
     </Link>
@@ -48,14 +52,27 @@ export function Header({ slim = false }: { slim?: boolean }) {
     <header>
       <EnvironmentBanner />
       <AppBar position="static" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: "divider" }}>
-        <Toolbar sx={{ flexWrap: "wrap", gap: 1, py: 1 }}>
+        {/* One row on a phone: the links scroll sideways rather than wrap onto more rows. */}
+        <Toolbar sx={{ flexWrap: "wrap", gap: 1, py: 1, ...phoneOnly({ flexWrap: "nowrap", minHeight: 56, py: 0, px: 1.5 }) }}>
           <Logo />
           <Box sx={{ flexGrow: 1 }} />
           {!slim && (
-            <Box component="nav" aria-label="Main" sx={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: 1 }}>
+            <Box
+              component="nav"
+              aria-label="Main"
+              sx={{
+                display: "flex",
+                flexWrap: "wrap",
+                alignItems: "center",
+                gap: 1,
+                ...phoneOnly({ flexWrap: "nowrap", minWidth: 0, overflowX: "auto", gap: 0.5, whiteSpace: "nowrap", scrollbarWidth: "none" }),
+                "& .MuiButton-root": phoneOnly({ flexShrink: 0, px: 1, minWidth: 0 }),
+                "& .header-extra": phoneOnly({ display: "none" }),
+              }}
+            >
               {user ? (
                 <>
-                  <Typography sx={{ mr: 1 }} data-testid="welcome">
+                  <Typography sx={{ mr: 1 }} className="header-extra" data-testid="welcome">
                     Welcome back, {displayName(user)}!
                   </Typography>
                   <Button component={RouterLink} to="/search">
@@ -90,7 +107,8 @@ export function Header({ slim = false }: { slim?: boolean }) {
                   </Button>
                 </>
               )}
-              <Link href={HELP_URL} target="_blank" rel="noopener noreferrer" sx={{ ml: 1 }}>
+              {/* The footer has it too. */}
+              <Link href={HELP_URL} target="_blank" rel="noopener noreferrer" className="header-extra" sx={{ ml: 1 }}>
                 Need help?
               </Link>
             </Box>
