@@ -49,6 +49,15 @@ describe("expert profile", () => {
     const published = await api.call("PATCH", `${V1}/experts/me`, { user: expert, body: { ...profile, published: true } });
     expect(published.json()).toMatchObject({ published: true, slug });
   });
+  it("saving a published profile keeps it published and listed; unpublishing is its own explicit call", async () => {
+    const listed = async () => ((await api.call("GET", `${V1}/experts`)).json() as { slug: string }[]).some((e) => e.slug === slug);
+    const saved = await api.call("PATCH", `${V1}/experts/me`, { user: expert, body: { ...profile, title: "Brand partnerships lead" } });
+    expect(saved.json()).toMatchObject({ published: true, title: "Brand partnerships lead" });
+    expect(await listed()).toBe(true);
+    expect((await api.call("PATCH", `${V1}/experts/me`, { user: expert, body: { ...profile, published: false } })).json()).toMatchObject({ published: false });
+    expect(await listed()).toBe(false);
+    expect((await api.call("PATCH", `${V1}/experts/me`, { user: expert, body: { ...profile, published: true } })).json()).toMatchObject({ published: true });
+  });
   it("creators cannot edit expert profiles", async () => {
     expectError(await api.call("PATCH", `${V1}/experts/me`, { user: creator, body: profile }), 403, "forbidden");
   });

@@ -25,8 +25,11 @@ export const ExpertProfileFields = z.object({
 export type ExpertProfileFields = z.infer<typeof ExpertProfileFields>;
 
 export const ExpertCommand = z.discriminatedUnion("type", [
-  /** Save Profile sends published false; Publish Profile sends published true (spec section 4). */
-  z.object({ type: z.literal("SaveExpertProfile"), expertId: Id, actor: Actor, userId: Id, profile: ExpertProfileFields, published: z.boolean() }),
+  /**
+   * Publish Profile sends published true, Unpublish false; Save Profile sends none and keeps the
+   * profile as it is (the spec's "Save sends published false" silently took experts off the listing).
+   */
+  z.object({ type: z.literal("SaveExpertProfile"), expertId: Id, actor: Actor, userId: Id, profile: ExpertProfileFields, published: z.boolean().optional() }),
   z.object({ type: z.literal("VerifyExpert"), expertId: Id, actor: Actor }),
   z.object({ type: z.literal("UnverifyExpert"), expertId: Id, actor: Actor }),
 ]);

@@ -53,7 +53,7 @@ export const expertRoutes: RoutePlugin = async (app, ctx) => {
     const profile = valueOf(parseInput(ExpertProfileFields, { firstName: b.first_name, lastName: b.last_name, title: b.title, bio: b.bio ?? null, tags: (b.tags ?? []).map((t) => t.trim()).filter(Boolean), profileImage: b.profile_image ?? null }));
     const expertId = actor.userId;
     const result = valueOf(
-      await ctx.experts.handle(expertStream(expertId), { type: "SaveExpertProfile", expertId, actor: commandActor(actor), userId: actor.userId, profile, published: b.published ?? false }, { actor: commandActor(actor) }),
+      await ctx.experts.handle(expertStream(expertId), { type: "SaveExpertProfile", expertId, actor: commandActor(actor), userId: actor.userId, profile, published: b.published }, { actor: commandActor(actor) }),
     );
     await ctx.projected(result);
     const saved = await findExpert(ctx.db, expertId);

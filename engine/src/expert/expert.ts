@@ -48,7 +48,9 @@ export function decideExpert(c: ExpertCommand, s: ExpertState): Result<ExpertEve
       if (s.kind === "profiled" && s.userId !== c.userId) return refused("forbidden");
       if (c.profile.profileImage !== null && !isOwnExpertImage(c.profile.profileImage, c.expertId)) return refused("profile_image_invalid");
       const slug = s.kind === "profiled" ? s.slug : expertSlug(c.profile.firstName, c.profile.lastName, c.expertId);
-      return ok([{ type: "ExpertProfileSaved", data: { expertId: c.expertId, userId: c.userId, slug, profile: c.profile, published: c.published } }]);
+      // Rule: saving keeps the publish state; only publishing or unpublishing changes it.
+      const published = c.published ?? (s.kind === "profiled" && s.published);
+      return ok([{ type: "ExpertProfileSaved", data: { expertId: c.expertId, userId: c.userId, slug, profile: c.profile, published } }]);
     }
     case "VerifyExpert":
     case "UnverifyExpert": {

@@ -70,6 +70,12 @@ describe("expert profile decider", () => {
       { type: "ExpertProfileSaved", data: { ...saved.data, profile: renamed, published: true } },
     ]);
   });
+  it("saving without a publish decision keeps the profile as it was: published stays published, a new one starts unpublished", () => {
+    const publishedProfile = { ...saved, data: { ...saved.data, published: true } };
+    spec([publishedProfile]).when({ type: "SaveExpertProfile", expertId: "ex1", actor: EXPERT, userId: "ux1", profile }).then([publishedProfile]);
+    spec([]).when({ type: "SaveExpertProfile", expertId: "ex1", actor: EXPERT, userId: "ux1", profile }).then([saved]);
+    spec([publishedProfile]).when({ type: "SaveExpertProfile", expertId: "ex1", actor: EXPERT, userId: "ux1", profile, published: false }).then([saved]);
+  });
   it("an expert edits only their own profile", () => {
     spec([saved]).when({ type: "SaveExpertProfile", expertId: "ex1", actor: OTHER_EXPERT, userId: "ux2", profile, published: false }).thenRefused("forbidden");
     spec([]).when({ type: "SaveExpertProfile", expertId: "ex1", actor: OTHER_EXPERT, userId: "ux1", profile, published: false }).thenRefused("forbidden");

@@ -30,7 +30,29 @@ describe("profile tab", () => {
     expect(await screen.findByText("Invalid file type. Please upload an image.")).toBeInTheDocument();
   });
 
-  it("Save Profile sends published false with trimmed tags, then says so", async () => {
+  it("Save Profile on a published profile keeps it published; Unpublish asks first, then sends published false", async () => {
+    const calls = fakeApi({ "PATCH /experts/me": (body) => ({ status: 200, body: { ...listed, ...(body as object) } }) });
+    const listed: ExpertProfile = { ...empty, id: "expert-1", slug: "maya-lind-1", first_name: "Maya", last_name: "Lind", title: "Advisor", published: true };
+    renderScreen(<ProfileEditor profile={listed} />, { auth });
+    expect(screen.queryByRole("button", { name: "Publish Profile" })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Save Profile" }));
+    expect(await screen.findByText("Your profile has been saved successfully!")).toBeInTheDocument();
+    expect(calls[0]!.body).not.toHaveProperty("published");
+    expect(screen.getByText("Published")).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole("button", { name: "Unpublish Profile" }));
+    expect(await screen.findByText("Unpublish your profile?")).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Keep Published" }));
+    await waitFor(() => expect(screen.queryByText("Unpublish your profile?")).not.toBeInTheDocument());
+    expect(calls).toHaveLength(1);
+    await userEvent.click(screen.getByRole("button", { name: "Unpublish Profile" }));
+    await userEvent.click(await screen.findByRole("button", { name: "Yes, Unpublish" }));
+    expect(await screen.findByText("Your profile has been unpublished. Creators no longer see it.")).toBeInTheDocument();
+    expect(calls[1]!.body).toMatchObject({ published: false });
+    expect(await screen.findByRole("button", { name: "Publish Profile" })).toBeInTheDocument();
+  });
+
+  it("Save Profile on a new profile sends no publish decision (it starts unpublished), with trimmed tags, then says so", async () => {
     const calls = fakeApi({ "PATCH /experts/me": (body) => ({ status: 200, body: { ...empty, ...(body as object), id: "expert-1", slug: "maya-lind-1" } }) });
     renderScreen(<ProfileEditor profile={empty} />, { auth });
     await userEvent.type(screen.getByLabelText(/First Name/), "Maya");
@@ -39,7 +61,8 @@ describe("profile tab", () => {
     await userEvent.type(screen.getByLabelText("Tags"), "Brand, , Growth ");
     await userEvent.click(screen.getByRole("button", { name: "Save Profile" }));
     expect(await screen.findByText("Your profile has been saved successfully!")).toBeInTheDocument();
-    expect(calls[0]).toMatchObject({ method: "PATCH", path: "/experts/me", body: { first_name: "Maya", last_name: "Lind", title: "Advisor", tags: ["Brand", "Growth"], published: false, profile_image: null } });
+    expect(calls[0]).toMatchObject({ method: "PATCH", path: "/experts/me", body: { first_name: "Maya", last_name: "Lind", title: "Advisor", tags: ["Brand", "Growth"], profile_image: null } });
+    expect(calls[0]!.body).not.toHaveProperty("published");
     await waitFor(() => expect(screen.getByRole("button", { name: "Preview" })).toBeEnabled());
   });
 
@@ -62,7 +85,7 @@ describe("profile tab", () => {
     await userEvent.click(screen.getByRole("button", { name: "Save Profile" }));
     await screen.findByText("Your profile has been saved successfully!");
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(["DELETE /experts/me/image", "PATCH /experts/me"]);
-    expect(calls[1]!.body).toMatchObject({ profile_image: null, published: false });
+    expect(calls[1]!.body).toMatchObject({ profile_image: null });
   });
 
   it("rules", () => {

@@ -7,6 +7,11 @@ import Avatar from "@mui/material/Avatar";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Chip from "@mui/material/Chip";
+import Dialog from "@mui/material/Dialog";
+import DialogActions from "@mui/material/DialogActions";
+import DialogContent from "@mui/material/DialogContent";
+import DialogContentText from "@mui/material/DialogContentText";
+import DialogTitle from "@mui/material/DialogTitle";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import PhotoCameraIcon from "@mui/icons-material/PhotoCamera";
@@ -41,6 +46,7 @@ export function ProfileEditor({ profile }: { profile: ExpertProfile }) {
   const [busy, setBusy] = useState(false);
   const [slug, setSlug] = useState(profile.slug);
   const [published, setPublished] = useState(profile.published);
+  const [confirmUnpublish, setConfirmUnpublish] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => () => (image.kind === "new" ? URL.revokeObjectURL(image.previewUrl) : undefined), [image]);
@@ -64,7 +70,9 @@ export function ProfileEditor({ profile }: { profile: ExpertProfile }) {
     }
   };
 
-  const save = async (publish: boolean) => {
+  /** Save keeps the profile listed or not as it is; only Publish and Unpublish change that. */
+  const save = async (intent: "save" | "publish" | "unpublish") => {
+    setConfirmUnpublish(false);
     const found = validateProfile(form);
     setErrors(found);
     setFailure(null);
@@ -95,7 +103,7 @@ export function ProfileEditor({ profile }: { profile: ExpertProfile }) {
         bio: form.bio.trim() || null,
         tags: tagsFrom(form.tags),
         profile_image: profileImage,
-        published: publish,
+        ...(intent !== "save" && { published: intent === "publish" }),
       });
       queryClient.setQueryData(["expert-me"], saved);
       void queryClient.invalidateQueries({ queryKey: ["experts"] });
@@ -104,7 +112,7 @@ export function ProfileEditor({ profile }: { profile: ExpertProfile }) {
       setPublished(saved.published);
       setStoredImage(saved.profile_image);
       setImage(saved.profile_image ? { kind: "stored", url: saved.profile_image } : { kind: "none" });
-      setSuccess(publish ? "Your profile has been published!" : "Your profile has been saved successfully!");
+      setSuccess(intent === "publish" ? "Your profile has been published!" : intent === "unpublish" ? "Your profile has been unpublished. Creators no longer see it." : "Your profile has been saved successfully!");
       // The expert id (which unlocks sessions and the schedule) comes with the first save.
       if (!auth.user?.expert_id) await auth.reloadUser();
     } catch (error) {
@@ -117,7 +125,7 @@ export function ProfileEditor({ profile }: { profile: ExpertProfile }) {
   const imageUrl = image.kind === "stored" ? image.url : image.kind === "new" ? image.previewUrl : null;
 
   return (
-    <Box component="form" noValidate aria-label="Your profile" onSubmit={(e) => { e.preventDefault(); void save(false); }} sx={{ display: "grid", gap: 2, maxWidth: 760 }}>
+    <Box component="form" noValidate aria-label="Your profile" onSubmit={(e) => { e.preventDefault(); void save("save"); }} sx={{ display: "grid", gap: 2, maxWidth: 760 }}>
       <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
         <Typography>Status:</Typography>
         <Chip size="small" label={published ? "Published" : "Unpublished"} color={published ? "success" : "default"} sx={{ transition: "none", ...(published && { bgcolor: "success.dark", color: "common.white" }) }} />
@@ -172,15 +180,23 @@ export function ProfileEditor({ profile }: { profile: ExpertProfile }) {
       </Box>
 
       <Typography variant="body2" color="text.secondary">
-        Save Profile keeps your profile unpublished until launch; Publish Profile makes it visible to creators.
+        {published
+          ? "Save Profile keeps your profile published; Unpublish Profile takes it off the listing."
+          : "Save Profile keeps your profile unpublished until launch; Publish Profile makes it visible to creators."}
       </Typography>
       <Box sx={{ display: "flex", gap: 2, flexWrap: "wrap" }}>
         <Button type="submit" variant="contained" disabled={busy}>
           Save Profile
         </Button>
-        <Button variant="outlined" disabled={busy} onClick={() => void save(true)}>
-          Publish Profile
-        </Button>
+        {published ? (
+          <Button variant="outlined" color="error" disabled={busy} onClick={() => setConfirmUnpublish(true)}>
+            Unpublish Profile
+          </Button>
+        ) : (
+          <Button variant="outlined" disabled={busy} onClick={() => void save("publish")}>
+            Publish Profile
+          </Button>
+        )}
         <Button variant="text" disabled={!slug} onClick={() => slug && navigate(`/expert-profile/${slug}?preview=true`)}>
           Preview
         </Button>
@@ -190,6 +206,18 @@ export function ProfileEditor({ profile }: { profile: ExpertProfile }) {
           Profile must be saved before preview is available.
         </Typography>
       )}
+      <Dialog open={confirmUnpublish} onClose={() => setConfirmUnpublish(false)} aria-labelledby="unpublish-title">
+        <DialogTitle id="unpublish-title">Unpublish your profile?</DialogTitle>
+        <DialogContent>
+          <DialogContentText>Creators will no longer find you in the listing or be able to book your sessions. Bookings you already have stay as they are.</DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setConfirmUnpublish(false)}>Keep Published</Button>
+          <Button color="error" variant="contained" disabled={busy} onClick={() => void save("unpublish")}>
+            Yes, Unpublish
+          </Button>
+        </DialogActions>
+      </Dialog>
     </Box>
   );
 }
