@@ -1,6 +1,9 @@
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
-import { proposableTimes } from "./manage-booking-page.tsx";
+import { screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { ManageBookingSteps, proposableTimes } from "./manage-booking-page.tsx";
 import { earningsByMonth } from "../expert-dashboard/payments-tab.tsx";
 import { validateCard } from "../booking/payment-step.tsx";
 import { calendarDays } from "../shared/month-calendar.tsx";
@@ -48,5 +51,41 @@ describe("payments", () => {
   it("checks the card form", () => {
     expect(validateCard({ number: "4242 4242 4242 4242", expiry: "12/30", cvc: "123" })).toEqual({});
     expect(Object.keys(validateCard({ number: "42", expiry: "13/30", cvc: "1" }))).toEqual(["number", "expiry", "cvc"]);
+  });
+});
+
+describe("managing a request", () => {
+  const request: Booking = {
+    id: "b1", status: "pending", scheduled_time: "2030-03-05T10:00:00.000Z", previous_time: null, length_minutes: 60, session_id: "s1", session_title: "Deck review",
+    session: { title: "Deck review", price: 150, expertFirstName: "Maya" }, expert_id: "ux1", creator_id: "c1", creator_name: "Cora Creator", expert_name: "Maya Lind",
+    expert_image: null, profile_image: null, info_request_note: null, prep_question_1: "Goal?", prep_question_2: null, prep_question_3: null,
+    prep_response_1: null, prep_response_2: null, prep_response_3: null, price: 150, payment_state: "unpaid", paid: false, held_until: "2030-03-01T10:15:00.000Z",
+    has_notes: false, cancelled_by: null, cancel_reason: null, created_at: "2030-03-01T10:00:00.000Z",
+  };
+  const auth = signedInAs("expert", { id: "ux1", expert_id: "ux1" });
+
+  it("an unpaid request says Awaiting payment instead of offering Accept; a paid one offers Accept", () => {
+    const { unmount } = renderScreen(<ManageBookingSteps booking={request} schedule={null} />, { auth });
+    expect(screen.queryByRole("button", { name: "Accept Booking" })).not.toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Awaiting payment" })).toBeDisabled();
+    expect(screen.getByText("Cora Creator has not paid yet. You can accept once the payment arrives.")).toBeInTheDocument();
+    unmount();
+    renderScreen(<ManageBookingSteps booking={{ ...request, paid: true, payment_state: "paid" }} schedule={null} />, { auth });
+    expect(screen.getByRole("button", { name: "Accept Booking" })).toBeEnabled();
+    expect(screen.queryByRole("button", { name: "Awaiting payment" })).not.toBeInTheDocument();
+  });
+
+  it("Decline asks for the reason the creator will see, then cancels with it", async () => {
+    const calls = fakeApi({ "PATCH /bookings/b1/status": (body) => ({ status: 200, body: { ...request, status: "cancelled", cancelled_by: "expert", cancel_reason: (body as { reason: string }).reason } }) });
+    renderScreen(<ManageBookingSteps booking={{ ...request, paid: true, payment_state: "paid" }} schedule={null} />, { auth });
+    await userEvent.click(screen.getByRole("button", { name: "Decline" }));
+    expect(screen.getByText(/Cora Creator will see your reason and is refunded in full/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Decline Booking" }));
+    expect(await screen.findByText("Please tell the creator why you are declining.")).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+    await userEvent.type(screen.getByLabelText(/Reason for declining/), "  I am travelling that week.  ");
+    await userEvent.click(screen.getByRole("button", { name: "Decline Booking" }));
+    expect(await screen.findByText("Booking Declined")).toBeInTheDocument();
+    expect(calls).toEqual([{ method: "PATCH", path: "/bookings/b1/status", body: { status: "cancelled", reason: "I am travelling that week." } }]);
   });
 });

@@ -24,7 +24,7 @@ import { BOOKINGS_KEY } from "../shared/query-client.ts";
 import { prepQuestionsOf } from "../booking/prep-answers.ts";
 import { scheduleQuery } from "../expert-dashboard/dashboard-queries.ts";
 
-type ManageStep = "detail" | "time" | "confirmation" | "proposed" | "more-info" | "more-info-confirmation";
+type ManageStep = "detail" | "time" | "confirmation" | "proposed" | "more-info" | "more-info-confirmation" | "decline" | "declined";
 
 export const bookingQuery = (bookingId: string) => ({
   queryKey: [...BOOKINGS_KEY, "detail", bookingId],
@@ -82,7 +82,7 @@ function ManageBooking({ booking }: { booking: Booking }) {
   return <ManageBookingSteps booking={booking} schedule={schedule.data ?? null} />;
 }
 
-function ManageBookingSteps({ booking, schedule }: { booking: Booking; schedule: Schedule | null }) {
+export function ManageBookingSteps({ booking, schedule }: { booking: Booking; schedule: Schedule | null }) {
   const queryClient = useQueryClient();
   const zone = schedule?.timezone ?? browserZone();
   const [step, setStep] = useState<ManageStep>("detail");
@@ -97,6 +97,10 @@ function ManageBookingSteps({ booking, schedule }: { booking: Booking; schedule:
   const answers = [booking.prep_response_1, booking.prep_response_2, booking.prep_response_3];
   const badge = bookingBadge(booking.status, "expert");
   const decidable = booking.status === "pending" || booking.status === "more_info_requested";
+  // An expert may decline any request still open; a confirmed booking is cancelled from the dashboard instead.
+  const declinable = decidable || booking.status === "time_proposed";
+  const [reason, setReason] = useState("");
+  const [reasonError, setReasonError] = useState<string | null>(null);
 
   const today = DateTime.now().setZone(zone).toISODate()!;
   const lastDay = DateTime.now().setZone(zone).plus({ days: BOOKING_WINDOW_DAYS }).toISODate()!;
@@ -143,20 +147,31 @@ function ManageBookingSteps({ booking, schedule }: { booking: Booking; schedule:
     void act(() => api.patch<Booking>(`/bookings/${booking.id}/status`, { status: "more_info_requested", info_request_note: note.trim() }), "more-info-confirmation");
   };
 
+  const decline = () => {
+    if (!reason.trim()) {
+      setReasonError("Please tell the creator why you are declining.");
+      return;
+    }
+    setReasonError(null);
+    void act(() => api.patch<Booking>(`/bookings/${booking.id}/status`, { status: "cancelled", reason: reason.trim() }), "declined");
+  };
+
   const failureAlert = failure && (
     <Alert severity="error" role="alert" sx={{ mt: 2 }}>
       {failure}
     </Alert>
   );
 
-  if (step === "confirmation" || step === "proposed" || step === "more-info-confirmation") {
-    const title = step === "confirmation" ? "Booking Confirmed" : step === "proposed" ? "New Time Proposed" : "Request Sent";
+  if (step === "confirmation" || step === "proposed" || step === "more-info-confirmation" || step === "declined") {
+    const title = step === "confirmation" ? "Booking Confirmed" : step === "proposed" ? "New Time Proposed" : step === "declined" ? "Booking Declined" : "Request Sent";
     const text =
       step === "confirmation"
         ? `${booking.creator_name ?? "The creator"} is booked for ${shortDateTimeWithZone(result?.scheduled_time ?? booking.scheduled_time, zone)}.`
         : step === "proposed"
           ? `We asked ${booking.creator_name ?? "the creator"} to accept ${shortDateTimeWithZone(result?.scheduled_time ?? booking.scheduled_time, zone)}.`
-          : `We asked ${booking.creator_name ?? "the creator"} for more information.`;
+          : step === "declined"
+            ? `${booking.creator_name ?? "The creator"} sees your reason${booking.paid ? " and is refunded in full" : ""}. The time is free again.`
+            : `We asked ${booking.creator_name ?? "the creator"} for more information.`;
     return (
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 4 }, textAlign: "center" }}>
         <Typography variant="h4" component="h1" gutterBottom>
@@ -212,6 +227,38 @@ function ManageBookingSteps({ booking, schedule }: { booking: Booking; schedule:
         <Box sx={{ display: "flex", gap: 2, mt: 3, alignItems: "center", flexWrap: "wrap" }}>
           <Button variant="contained" size="large" onClick={confirmTime} disabled={busy || !time}>
             Confirm Date & Time
+          </Button>
+          <Button onClick={() => setStep("detail")}>Back</Button>
+        </Box>
+      </Box>
+    );
+  }
+
+  if (step === "decline") {
+    return (
+      <Box sx={{ maxWidth: 640 }}>
+        <Typography variant="h4" component="h1" gutterBottom>
+          Decline Booking
+        </Typography>
+        <Typography sx={{ mb: 2 }}>
+          {booking.creator_name ?? "The creator"} will see your reason{booking.paid ? " and is refunded in full" : ""}. The time becomes free again.
+        </Typography>
+        <TextField
+          label="Reason for declining (shown to the creator)"
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          multiline
+          minRows={3}
+          fullWidth
+          required
+          slotProps={{ htmlInput: { maxLength: 500 } }}
+          error={!!reasonError}
+          helperText={reasonError ?? undefined}
+        />
+        {failureAlert}
+        <Box sx={{ display: "flex", gap: 2, mt: 2 }}>
+          <Button variant="contained" color="error" onClick={decline} disabled={busy}>
+            Decline Booking
           </Button>
           <Button onClick={() => setStep("detail")}>Back</Button>
         </Box>
@@ -286,15 +333,31 @@ function ManageBookingSteps({ booking, schedule }: { booking: Booking; schedule:
         ))}
       </Box>
       {failureAlert}
+      {decidable && !booking.paid && (
+        <Typography id="awaiting-payment-hint" variant="body2" color="text.secondary" sx={{ mt: 3 }}>
+          {booking.creator_name ?? "The creator"} has not paid yet. You can accept once the payment arrives.
+        </Typography>
+      )}
       <Box sx={{ display: "flex", gap: 2, mt: 3, flexWrap: "wrap" }}>
-        {decidable && (
+        {/* A booking is accepted once paid (the server refuses before): until then it says so. */}
+        {decidable && booking.paid && (
           <Button variant="contained" onClick={() => setStep("time")}>
             Accept Booking
+          </Button>
+        )}
+        {decidable && !booking.paid && (
+          <Button variant="contained" disabled aria-describedby="awaiting-payment-hint">
+            Awaiting payment
           </Button>
         )}
         {booking.status === "pending" && (
           <Button variant="outlined" onClick={() => setStep("more-info")}>
             Request More Info
+          </Button>
+        )}
+        {declinable && (
+          <Button variant="outlined" color="error" onClick={() => setStep("decline")}>
+            Decline
           </Button>
         )}
       </Box>
