@@ -190,8 +190,6 @@ function requestBooking(c: Extract<CalendarCommand, { type: "RequestBooking" }>,
   if (c.actor.role === "admin") return refused("admin_cannot_book");
   if (c.actor.role !== "creator") return refused("only_creators_book");
   if (!c.creatorAcceptedTerms) return refused("terms_not_accepted");
-  const forCreator = creatorRefusal(c.creatorBookings, c.scheduledTime, c.session.lengthMinutes, now);
-  if (forCreator) return { ok: false, refusal: forCreator };
   if (s.bookings.has(c.bookingId)) return refused("booking_already_exists");
   if (!c.session.published || c.session.expertId !== c.expertId) return refused("session_not_published");
   if (!s.schedule) return refused("slot_unavailable");
@@ -200,6 +198,9 @@ function requestBooking(c: Extract<CalendarCommand, { type: "RequestBooking" }>,
     c.scheduledTime,
   );
   if (!free) return refused("slot_unavailable");
+  // After the expert's own calendar: a time taken with this expert says so, whoever holds it.
+  const forCreator = creatorRefusal(c.creatorBookings, c.scheduledTime, c.session.lengthMinutes, now);
+  if (forCreator) return { ok: false, refusal: forCreator };
   const heldUntil = DateTime.fromISO(now, { zone: "utc" }).plus({ minutes: c.holdMinutes }).toISO()!;
   return ok([
     {
