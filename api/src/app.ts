@@ -15,6 +15,7 @@ import { boundaryValidatorCompiler } from "./http/validation.ts";
 import type { RoutePlugin } from "./http/route-plugin.ts";
 import { adminRoutes } from "./admin/routes.ts";
 import { authRoutes } from "./auth/routes.ts";
+import { earlyAccessRoutes } from "./early-access/routes.ts";
 import { paymentsRoutes } from "./payments/routes.ts";
 import { routes } from "./routes/index.ts";
 
@@ -65,7 +66,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(fastifyMultipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
   await installAuthGuard(app, ctx.jwtSecret, (sid) => familyEnded(ctx.db, sid));
 
-  const areas: RoutePlugin[] = [...routes, authRoutes, paymentsRoutes, adminRoutes];
+  const areas: RoutePlugin[] = [...routes, authRoutes, earlyAccessRoutes, paymentsRoutes, adminRoutes];
   await app.register(
     async (v1) => {
       for (const area of areas) await area(v1.withTypeProvider<ZodTypeProvider>(), ctx);

@@ -3,6 +3,7 @@ import { migrate } from "@booking/contracts";
 import { migrateReadModels } from "@booking/projections";
 import { adminMigrations } from "./admin/schema.ts";
 import { authMigrations } from "./auth/schema.ts";
+import { earlyAccessMigrations } from "./early-access/schema.ts";
 import { paymentsMigrations } from "./payments/schema.ts";
 
 /** The read models and the API's own tables, each area with its own migration history. */
@@ -11,4 +12,5 @@ export async function migrateApiDatabase(db: pg.Pool): Promise<void> {
   await migrate(db, "auth_migrations", authMigrations);
   await migrate(db, "payments_migrations", paymentsMigrations);
   await migrate(db, "admin_migrations", adminMigrations);
+  await migrate(db, "early_access_migrations", earlyAccessMigrations);
 }

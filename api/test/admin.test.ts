@@ -7,7 +7,7 @@ import { formatPosition, readDomainEvent, type Actor, type CalendarCommand, type
 import { calendarStream, expertStream, sessionStream, termsStream, type CommandResult } from "@booking/engine";
 import { readModelDigest } from "@booking/projections";
 import { MAX_LIST_ROWS, parseListQuery } from "../src/admin/list-query.ts";
-import { csvField } from "../src/admin/terms-acceptances.ts";
+import { csvField } from "../src/admin/csv-export.ts";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 
 // The admin area: ra-data-simple-rest lists over the read models, a booking's timeline from the

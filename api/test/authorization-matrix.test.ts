@@ -469,11 +469,19 @@ const ROWS: Row[] = [
     }),
   },
 
+  {
+    route: "POST /early-access",
+    expect: everyone,
+    make: (c) => ({ body: { name: "Matrix Visitor", email: `early-${c}-${randomUUID().slice(0, 8)}@example.com`, role: "creator", need: "Brand deal pricing" } }),
+  },
+
   ...(["bookings", "booking-events", "terms-acceptances", "users", "experts", "events", "sessions", "projections"] as const).flatMap((resource): Row[] => [
     { route: `GET /admin/${resource}`, expect: adminOnly },
     { route: `GET /admin/${resource}/:id`, expect: adminOnly, make: () => ({ params: { id: adminIds[resource]! } }) },
   ]),
   { route: "GET /admin/terms-acceptances/export.csv", expect: adminOnly },
+  { route: "GET /admin/early-access", expect: adminOnly },
+  { route: "GET /admin/early-access/export.csv", expect: adminOnly },
   {
     route: "PUT /admin/experts/:id",
     label: "verify X",

@@ -213,6 +213,8 @@ function template(route: CatalogueRoute): { params: Record<string, string>; quer
       return { params, body: { scope: "local" } };
     case "POST /auth/password":
       return { params, body: { password: "another-Passw0rd-2" } };
+    case "POST /early-access":
+      return { params, body: { name: "Fuzz Visitor", email: "visitor@example.com", role: "expert", need: "Help with a brand deal" } };
     case "PUT /admin/experts/:id":
       return { params: { id: expert.id }, body: { verified: true } };
     case "POST /admin/projections/:id/rebuild":

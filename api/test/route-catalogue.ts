@@ -59,6 +59,8 @@ export const ROUTE_CATALOGUE = [
   "POST /auth/password",
   "GET /auth/me",
   "PATCH /auth/me",
+  // early access (the landing page's request form)
+  "POST /early-access",
   // admin (ra-data-simple-rest)
   "GET /admin/bookings",
   "GET /admin/bookings/:id",
@@ -67,6 +69,8 @@ export const ROUTE_CATALOGUE = [
   "GET /admin/terms-acceptances",
   "GET /admin/terms-acceptances/export.csv",
   "GET /admin/terms-acceptances/:id",
+  "GET /admin/early-access",
+  "GET /admin/early-access/export.csv",
   "GET /admin/users",
   "GET /admin/users/:id",
   "GET /admin/experts",

@@ -96,6 +96,12 @@ export const errorCatalogue = {
   notes_required: { status: 400, message: "Please add a session summary." },
   prep_submit_failed: { status: 400, message: "Something went wrong submitting your answers." },
 
+  // Early access (the landing page's request form)
+  early_access_name_required: { status: 400, message: "Please enter your name." },
+  early_access_email_invalid: { status: 400, message: "Please enter a valid email address." },
+  early_access_role_required: { status: 400, message: "Please choose whether you are a creator or an expert." },
+  early_access_need_required: { status: 400, message: "Please tell us what you need, in at most 2000 characters." },
+
   projection_rebuild_running: { status: 409, message: "This read model is already being rebuilt." },
 
   // Infrastructure: a write lost a race too many times in a row.

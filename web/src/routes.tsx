@@ -7,6 +7,7 @@ import { LoginPage } from "./auth/login-page.tsx";
 import { SignUpPage } from "./auth/sign-up-page.tsx";
 import { BookSessionPage } from "./booking/book-session-page.tsx";
 import { CreatorDashboardPage } from "./creator-dashboard/creator-dashboard-page.tsx";
+import { EarlyAccessPage } from "./early-access/early-access-page.tsx";
 import { ExpertDashboardPage } from "./expert-dashboard/expert-dashboard-page.tsx";
 import { ExpertProfilePage } from "./experts/expert-profile-page.tsx";
 import { ExpertsPage } from "./experts/experts-page.tsx";
@@ -44,6 +45,7 @@ export function AppRoutes() {
       <Route path="/login" element={<LoginPage />} />
       <Route path="/signup" element={<SignUpPage />} />
       <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+      <Route path="/early-access" element={<EarlyAccessPage />} />
       <Route path="/account" element={<Guard rule={{ roles: ["creator"] }}><AccountPage /></Guard>} />
       <Route path="/terms" element={<TermsPage />} />
       <Route path="/confirm-terms" element={<Guard rule={{ skipTerms: true }}><ConfirmTermsPage /></Guard>} />

@@ -1,8 +1,7 @@
-import { Readable } from "node:stream";
 import { z } from "zod";
 import { refuse } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
-import type { AppContext } from "../context.ts";
+import { sendCsv } from "./csv-export.ts";
 import { IdText, ListQueryString, Moment, RecordIdParams, SearchText, SqlWhere, addTimeRange, containsPattern, oneOrMany, orderBy, parseListQuery, selectPage, sendList, type ListSpec } from "./list-query.ts";
 
 // Terms acceptances, the audit of who accepted which terms version when (id = `${user_id}:${version_id}`),
@@ -46,42 +45,6 @@ function acceptanceWhere(f: z.output<typeof AcceptanceFilter>): SqlWhere {
   return w;
 }
 
-const CSV_HEADER = ["user_id", "email", "version_id", "accepted_at"] as const;
-const CSV_PAGE = 1000;
-
-/**
- * One CSV field. Quoted when it holds a separator, quote or line break; a leading = + - @ tab or
- * CR is prefixed with ' so a spreadsheet never runs it as a formula (CSV injection).
- */
-export function csvField(value: string | null): string {
-  if (value === null) return "";
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-/** The export, page by page inside one read-only snapshot: a consistent file however long it is. */
-async function* acceptancesCsv(ctx: AppContext, where: SqlWhere, order: string): AsyncGenerator<string> {
-  const client = await ctx.db.connect();
-  let open = false;
-  try {
-    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-    open = true;
-    yield `${CSV_HEADER.join(",")}\r\n`;
-    const n = where.values.length;
-    for (let offset = 0; ; offset += CSV_PAGE) {
-      const { rows } = await client.query<AcceptanceRow>(`SELECT ${COLUMNS} FROM ${FROM} ${where.sql} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`, [...where.values, CSV_PAGE, offset]);
-      if (rows.length) yield rows.map((r) => `${[r.user_id, r.email, r.version_id, r.accepted_at.toISOString()].map(csvField).join(",")}\r\n`).join("");
-      if (rows.length < CSV_PAGE) break;
-    }
-    await client.query("COMMIT");
-    open = false;
-  } finally {
-    // Also reached when the download is abandoned: end the snapshot before the connection goes back.
-    if (open) await client.query("ROLLBACK").catch(() => undefined);
-    client.release();
-  }
-}
-
 export const termsAcceptancesAdmin: RoutePlugin = async (app, ctx) => {
   app.get("/terms-acceptances", { schema: { querystring: ListQueryString } }, async (request, reply) => {
     const list = parseListQuery(spec, request.query);
@@ -94,10 +57,14 @@ export const termsAcceptancesAdmin: RoutePlugin = async (app, ctx) => {
   app.get("/terms-acceptances/export.csv", { schema: { querystring: ListQueryString } }, async (request, reply) => {
     const list = parseListQuery(spec, request.query);
     const where = acceptanceWhere(list.filter);
-    return reply
-      .type("text/csv; charset=utf-8")
-      .header("Content-Disposition", 'attachment; filename="terms-acceptances.csv"')
-      .send(Readable.from(acceptancesCsv(ctx, where, orderBy(spec, list.sort))));
+    return sendCsv<AcceptanceRow>(reply, ctx.db, "terms-acceptances.csv", {
+      header: ["user_id", "email", "version_id", "accepted_at"],
+      select: COLUMNS,
+      from: FROM,
+      where,
+      orderBy: orderBy(spec, list.sort),
+      fields: (r) => [r.user_id, r.email, r.version_id, r.accepted_at.toISOString()],
+    });
   });
 
   app.get("/terms-acceptances/:id", { schema: { params: RecordIdParams } }, async (request) => {
