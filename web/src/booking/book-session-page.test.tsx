@@ -66,4 +66,10 @@ describe("booking wizard", () => {
     expect(await screen.findByTestId("wizard-step-2")).toBeInTheDocument();
     expect(calls.filter((c) => c.method === "PATCH" || c.path === "/bookings")).toEqual([]);
   });
+  it("tells an admin that admins cannot book, not that experts cannot", async () => {
+    fakeApi({});
+    renderScreen(<BookSessionPage />, { route: "/book-session/s-1", path: "/book-session/:id", auth: signedInAs("admin") });
+    expect(await screen.findByText("Admins cannot book sessions. Sign in with a creator account to book.")).toBeInTheDocument();
+    expect(screen.queryByText("Experts cannot book sessions.")).not.toBeInTheDocument();
+  });
 });

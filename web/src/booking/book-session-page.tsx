@@ -58,7 +58,7 @@ export function BookSessionPage() {
     if (auth.user.role !== "creator") {
       return (
         <Page>
-          <Alert severity="warning">Experts cannot book sessions.</Alert>
+          <Alert severity="warning">{auth.user.role === "admin" ? "Admins cannot book sessions. Sign in with a creator account to book." : "Experts cannot book sessions."}</Alert>
         </Page>
       );
     }

@@ -49,4 +49,9 @@ describe("creator dashboard", () => {
     expect(calls.find((c) => c.method === "PATCH")?.body).toEqual({ status: "cancelled" });
     expect(screen.queryByRole("link", { name: "Complete payment" })).not.toBeInTheDocument();
   });
+  it("shows the expert's reason when they declined", async () => {
+    fakeApi({ "GET /bookings/creator/me": { status: 200, body: [booking("declined", hours(48), { status: "cancelled", cancelled_by: "expert", cancel_reason: "I am travelling that week." })] } });
+    renderScreen(<CreatorDashboardPage />, { auth });
+    expect(await screen.findByText("Maya declined: I am travelling that week.")).toBeInTheDocument();
+  });
 });

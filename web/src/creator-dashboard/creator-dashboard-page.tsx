@@ -84,6 +84,12 @@ function BookingCard({ booking }: { booking: Booking }) {
             {booking.paid || booking.payment_state === "refund_due" ? " · refund due" : ""}
           </Typography>
         )}
+        {/* The expert's own words when they declined (system reasons are codes, said above). */}
+        {booking.status === "cancelled" && booking.cancelled_by === "expert" && booking.cancel_reason && (
+          <Alert severity="info">
+            {booking.session.expertFirstName ?? "Your expert"} declined: {booking.cancel_reason}
+          </Alert>
+        )}
         {booking.status === "more_info_requested" && (
           <Alert severity="warning">
             {booking.session.expertFirstName ?? "Your expert"} asked: {booking.info_request_note}

@@ -7,7 +7,8 @@ import { ProfileEditor } from "./profile-tab.tsx";
 import { tagsFrom, validateProfile } from "./profile-form.ts";
 
 const empty: ExpertProfile = { id: null, slug: null, first_name: "", last_name: "", title: "", bio: "", tags: [], profile_image: null, published: false, verified: false };
-const auth = signedInAs("expert", { expert_id: null });
+// Signed up without names, so the form starts empty (see the prefill test).
+const auth = signedInAs("expert", { expert_id: null, first_name: null, last_name: null });
 
 describe("profile tab", () => {
   it("shows the spec's messages for missing names and title, and keeps Preview off until saved", async () => {
@@ -86,6 +87,15 @@ describe("profile tab", () => {
     await screen.findByText("Your profile has been saved successfully!");
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(["DELETE /experts/me/image", "PATCH /experts/me"]);
     expect(calls[1]!.body).toMatchObject({ profile_image: null });
+  });
+
+  it("a first profile starts from the names given at sign-up; a saved one keeps its own", () => {
+    const { unmount } = renderScreen(<ProfileEditor profile={empty} />, { auth: signedInAs("expert", { expert_id: null, first_name: "Maya", last_name: "Lind" }) });
+    expect(screen.getByLabelText(/First Name/)).toHaveValue("Maya");
+    expect(screen.getByLabelText(/Last Name/)).toHaveValue("Lind");
+    unmount();
+    renderScreen(<ProfileEditor profile={{ ...empty, id: "e", first_name: "Augusta", last_name: "King", title: "Advisor" }} />, { auth: signedInAs("expert", { first_name: "Maya", last_name: "Lind" }) });
+    expect(screen.getByLabelText(/First Name/)).toHaveValue("Augusta");
   });
 
   it("rules", () => {

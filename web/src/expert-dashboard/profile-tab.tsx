@@ -36,7 +36,8 @@ export function ProfileEditor({ profile }: { profile: ExpertProfile }) {
   const queryClient = useQueryClient();
   const auth = useAuth();
   const navigate = useNavigate();
-  const [form, setForm] = useState<ProfileForm>({ first_name: profile.first_name, last_name: profile.last_name, title: profile.title, bio: profile.bio ?? "", tags: profile.tags.join(", ") });
+  // A first profile starts from the names given at sign-up.
+  const [form, setForm] = useState<ProfileForm>({ first_name: profile.first_name || (auth.user?.first_name ?? ""), last_name: profile.last_name || (auth.user?.last_name ?? ""), title: profile.title, bio: profile.bio ?? "", tags: profile.tags.join(", ") });
   const [image, setImage] = useState<ImageState>(profile.profile_image ? { kind: "stored", url: profile.profile_image } : { kind: "none" });
   const [storedImage, setStoredImage] = useState<string | null>(profile.profile_image);
   const [errors, setErrors] = useState<ProfileErrors>({});
