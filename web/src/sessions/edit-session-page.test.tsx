@@ -19,7 +19,7 @@ describe("edit session", () => {
     renderScreen(<SessionEditor session={null} />, { auth });
     await userEvent.click(screen.getByRole("button", { name: "Save Session" }));
     expect(screen.getByText("Please enter a session title.")).toBeInTheDocument();
-    expect(screen.getByText("Please enter a valid non-negative price.")).toBeInTheDocument();
+    expect(screen.getByText("Please enter a valid price of at least $1, in dollars and cents.")).toBeInTheDocument();
     expect(screen.getByText("Add between one and three session questions.")).toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Publish Session" }));
     expect(screen.getByText("Save the session first before publishing")).toBeInTheDocument();
@@ -35,7 +35,7 @@ describe("edit session", () => {
     await userEvent.type(screen.getByLabelText(/Session Title/), "Deck review");
     expect(screen.queryByText("Please enter a session title.")).not.toBeInTheDocument();
     await userEvent.type(screen.getByLabelText(/Session Price/), "150");
-    expect(screen.queryByText("Please enter a valid non-negative price.")).not.toBeInTheDocument();
+    expect(screen.queryByText("Please enter a valid price of at least $1, in dollars and cents.")).not.toBeInTheDocument();
     await userEvent.type(screen.getByLabelText("Question 1"), "Goal?");
     expect(screen.queryByText("Add between one and three session questions.")).not.toBeInTheDocument();
     await userEvent.clear(screen.getByLabelText(/Session Title/));
@@ -90,7 +90,12 @@ describe("edit session", () => {
   it("rules", () => {
     expect(sanitizePrice("$1,000.50")).toBe("1000.50");
     expect(idealForList(" podcasters, ,makers ,")).toEqual(["podcasters", "makers"]);
-    expect(validateSession({ ...emptySessionForm(), title: "T", price: "0", questions: ["Q"], length_minutes: 45 })).toEqual({ length: "Please choose a valid session length." });
+    expect(validateSession({ ...emptySessionForm(), title: "T", price: "1", questions: ["Q"], length_minutes: 45 })).toEqual({ length: "Please choose a valid session length." });
     expect(sessionBody({ ...emptySessionForm(), title: " T ", price: "10", questions: ["", "Q2"], ideal_for: "a, b" })).toMatchObject({ title: "T", price: 10, prep_question_1: "Q2", prep_question_2: null, ideal_for: ["a", "b"] });
+  });
+  it("refuses a price below $1 or with fractions of a cent, as the server would", () => {
+    const form = { ...emptySessionForm(), title: "Deck review", questions: ["Goal?"] };
+    for (const price of ["0", "0.001", "0.99", "10.005", "-5", "abc"]) expect(validateSession({ ...form, price }).price, price).toBe("Please enter a valid price of at least $1, in dollars and cents.");
+    for (const price of ["1", "10.5", "150"]) expect(validateSession({ ...form, price }).price, price).toBeUndefined();
   });
 });

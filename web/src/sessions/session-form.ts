@@ -1,4 +1,4 @@
-import { DEFAULT_SESSION_LENGTH_MINUTES, MAX_PREP_QUESTIONS, SESSION_LENGTHS_MINUTES } from "@booking/contracts";
+import { DEFAULT_SESSION_LENGTH_MINUTES, MAX_PREP_QUESTIONS, SESSION_LENGTHS_MINUTES, SessionBody, errorCatalogue } from "@booking/contracts";
 import type { Session } from "../shared/api-types.ts";
 
 export type SessionForm = {
@@ -39,8 +39,8 @@ export const idealForList = (text: string) => text.split(",").map((s) => s.trim(
 export function validateSession(form: SessionForm): SessionErrors {
   const errors: SessionErrors = {};
   if (!form.title.trim()) errors.title = "Please enter a session title.";
-  const price = Number(form.price);
-  if (form.price.trim() === "" || !Number.isFinite(price) || price < 0) errors.price = "Please enter a valid non-negative price.";
+  // The server's own rule (whole cents, at least $1) and message.
+  if (form.price.trim() === "" || !SessionBody.shape.price.safeParse(Number(form.price)).success) errors.price = errorCatalogue.session_price_invalid.message;
   if (!Number.isInteger(form.length_minutes) || form.length_minutes <= 0 || !(SESSION_LENGTHS_MINUTES as readonly number[]).includes(form.length_minutes)) {
     errors.length = "Please choose a valid session length.";
   }
