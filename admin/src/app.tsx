@@ -4,6 +4,7 @@ import { authProvider } from "./auth-provider.ts";
 import bookings from "./bookings/index.ts";
 import { Dashboard } from "./dashboard/dashboard.tsx";
 import { dataProvider } from "./data-provider.ts";
+import earlyAccess from "./early-access/index.ts";
 import events from "./events/index.ts";
 import experts from "./experts/index.ts";
 import { SignInPage } from "./layout/sign-in-page.tsx";
@@ -28,6 +29,7 @@ export function App() {
       <Admin title="Expert sessions admin" dataProvider={dataProvider} authProvider={authProvider} loginPage={SignInPage} dashboard={Dashboard} requireAuth disableTelemetry>
         <Resource name="bookings" {...bookings} />
         <Resource name="terms-acceptances" {...termsAcceptances} />
+        <Resource name="early-access" {...earlyAccess} />
         <Resource name="users" {...users} />
         <Resource name="experts" {...experts} />
         <Resource name="sessions" {...sessions} />

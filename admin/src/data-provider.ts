@@ -4,7 +4,7 @@ import { API_ROOT, accessToken, renewedAccessToken } from "./auth-provider.ts";
 import type { ProjectionRecord } from "./projections/projection-record.ts";
 
 // ra-data-simple-rest against /api/v1/admin, every request with the admin's bearer token, plus
-// the two calls that are not CRUD: the terms acceptances CSV export and a read-model rebuild.
+// the two calls that are not CRUD: a resource's CSV export and a read-model rebuild.
 
 export const ADMIN_API = `${API_ROOT}/admin`;
 
@@ -46,8 +46,8 @@ async function download(url: string): Promise<Blob> {
 export type ListQuery = { filter: Record<string, unknown>; sort: SortPayload };
 
 export type ConsoleDataProvider = DataProvider & {
-  /** The terms acceptances matching `filter`, every one of them (not a page), as CSV. */
-  exportTermsAcceptances: (query: ListQuery) => Promise<Blob>;
+  /** The records of `resource` matching `filter`, every one of them (not a page), as CSV (terms acceptances, early access). */
+  exportCsv: (resource: string, query: ListQuery) => Promise<Blob>;
   /** Start rebuilding one read model from the event store; its progress is on the projection record. */
   rebuildProjection: (name: string) => Promise<{ data: ProjectionRecord }>;
 };
@@ -65,9 +65,9 @@ export const dataProvider: ConsoleDataProvider = {
   getManyReference: (resource, params) => base.getManyReference(resource, { ...params, filter: withoutEmptyLists(params.filter) }),
   // The one change the console makes to an expert is the vetting decision: send nothing else.
   update: (resource, params) => (resource === "experts" ? base.update(resource, { ...params, data: { verified: params.data.verified === true } }) : base.update(resource, params)),
-  exportTermsAcceptances: ({ filter, sort }) => {
+  exportCsv: (resource, { filter, sort }) => {
     const query = new URLSearchParams({ filter: JSON.stringify(withoutEmptyLists(filter)), sort: JSON.stringify([sort.field, sort.order]) });
-    return download(`${ADMIN_API}/terms-acceptances/export.csv?${query}`);
+    return download(`${ADMIN_API}/${encodeURIComponent(resource)}/export.csv?${query}`);
   },
   rebuildProjection: async (name) => {
     // fetchJson labels every POST as JSON, and the API refuses an empty JSON body: send an empty object.

@@ -1,6 +1,6 @@
 import DownloadIcon from "@mui/icons-material/Download";
 import { useState } from "react";
-import { Button, useDataProvider, useListContext, useNotify } from "react-admin";
+import { Button, useDataProvider, useListContext, useNotify, useResourceContext } from "react-admin";
 import type { ConsoleDataProvider } from "../data-provider.ts";
 
 /** Save a blob as a file, the way a link with `download` does. */
@@ -16,8 +16,9 @@ function saveFile(blob: Blob, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Downloads the server's CSV of every acceptance matching the list's current filters and sort. */
+/** Downloads the server's CSV of every record of the list's resource matching its current filters and sort. */
 export function ExportCsvButton() {
+  const resource = useResourceContext() ?? "";
   const { filterValues, sort, total } = useListContext();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const notify = useNotify();
@@ -26,8 +27,8 @@ export function ExportCsvButton() {
   const exportCsv = async () => {
     setBusy(true);
     try {
-      const csv = await dataProvider.exportTermsAcceptances({ filter: filterValues, sort });
-      saveFile(csv, `terms-acceptances-${new Date().toISOString().slice(0, 10)}.csv`);
+      const csv = await dataProvider.exportCsv(resource, { filter: filterValues, sort });
+      saveFile(csv, `${resource}-${new Date().toISOString().slice(0, 10)}.csv`);
     } catch (error) {
       notify(error instanceof Error ? error.message : "The export failed.", { type: "error" });
     } finally {
