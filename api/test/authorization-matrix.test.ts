@@ -357,6 +357,19 @@ const ROWS: Row[] = [
   },
   { route: "GET /bookings/creator/me", expect: cells(NO_TOKEN, "ok +A's", OK, FORBIDDEN, FORBIDDEN, OK), make: () => ({ note: (r) => listed(r, ids.booking, "A's") }) },
   { route: "GET /bookings/expert/me", expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, "ok +A's", OK, OK), make: () => ({ note: (r) => listed(r, ids.booking, "A's") }) },
+  // By id: the user themselves, or an admin opening their dashboard (sees A's bookings, not their own).
+  {
+    route: "GET /bookings/creator/:userId",
+    label: "A's",
+    expect: cells(NO_TOKEN, "ok +A's", FORBIDDEN, FORBIDDEN, FORBIDDEN, "ok +A's"),
+    make: () => ({ params: { userId: users.A.id }, note: (r) => listed(r, ids.booking, "A's") }),
+  },
+  {
+    route: "GET /bookings/expert/:userId",
+    label: "X's",
+    expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, "ok +A's", FORBIDDEN, "ok +A's"),
+    make: () => ({ params: { userId: users.X.id }, note: (r) => listed(r, ids.booking, "A's") }),
+  },
   { route: "GET /bookings/:id", label: "A's with X", expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK), make: () => ({ params: { id: ids.booking } }) },
   {
     route: "PATCH /bookings/:bookingId/status",

@@ -160,7 +160,7 @@ function template(route: CatalogueRoute): { params: Record<string, string>; quer
   const bookingId = real.booking;
   const soon = new Date(Date.now() + 3 * 24 * 3600_000);
   soon.setUTCHours(10, 0, 0, 0);
-  const params = { id: real.session, expertId: expert.id, slug: real.slug, bookingId };
+  const params = { id: real.session, expertId: expert.id, slug: real.slug, bookingId, userId: creator.id };
   const list = { sort: '["id","ASC"]', range: "[0,9]", filter: "{}" };
   switch (route) {
     case "POST /terms/accept":
@@ -367,7 +367,7 @@ function requestArbitrary(callers: Caller[]): fc.Arbitrary<FuzzRequest> {
       tokenPick: fc.nat({ max: 99 }),
       methodMode: fc.constantFrom("route", "route", "route", "route", "route", "route", "other"),
       otherMethod: fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"),
-      params: fc.dictionary(fc.constantFrom("id", "expertId", "slug", "bookingId"), paramValue, { maxKeys: 4 }),
+      params: fc.dictionary(fc.constantFrom("id", "expertId", "slug", "bookingId", "userId"), paramValue, { maxKeys: 5 }),
       paramMode: fc.constantFrom("template", "fuzzed", "fuzzed", "fuzzed-raw"),
       pathTweak: fc.constantFrom("none", "none", "none", "none", "trailing-slash", "double-slash", "upper", "dot-segment", "unknown-tail"),
       queryMode: fc.constantFrom("template", "none", "fuzzed", "mutated", "raw"),

@@ -39,6 +39,8 @@ export const ROUTE_CATALOGUE = [
   "POST /bookings",
   "GET /bookings/creator/me",
   "GET /bookings/expert/me",
+  "GET /bookings/creator/:userId",
+  "GET /bookings/expert/:userId",
   "GET /bookings/:id",
   "PATCH /bookings/:bookingId/status",
   "PATCH /bookings/:bookingId/schedule",

@@ -11,6 +11,7 @@ export const IdParams = z.strictObject({ id: Id });
 export const SlugParams = z.strictObject({ slug: z.string().min(1).max(200) });
 export const ExpertIdParams = z.strictObject({ expertId: Id });
 export const BookingIdParams = z.strictObject({ bookingId: Id });
+export const UserIdParams = z.strictObject({ userId: Id });
 
 export const AcceptTermsBody = z.strictObject({ version_id: z.string({ error: "terms_version_unknown" }).min(1, { error: "terms_version_unknown" }).max(64, { error: "terms_version_unknown" }) });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { BookingIdParams, BookingNotesBody, BookingPrepBody, BookingScheduleBody, BookingStatusBody, CalendarCommand, CreateBookingBody, IdParams, parseInput } from "@booking/contracts";
+import { UserIdParams, BookingIdParams, BookingNotesBody, BookingPrepBody, BookingScheduleBody, BookingStatusBody, CalendarCommand, CreateBookingBody, IdParams, parseInput } from "@booking/contracts";
 import { calendarStream, sessionStream } from "@booking/engine";
 import type { AppContext } from "../context.ts";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
@@ -73,6 +73,20 @@ export const bookingRoutes: RoutePlugin = async (app, ctx) => {
   app.get("/bookings/creator/me", { onRequest: requireActor("creator") }, async (request) => (await bookingsOfCreator(ctx.db, actorOf(request).userId)).map(bookingView));
 
   app.get("/bookings/expert/me", { onRequest: requireActor("expert") }, async (request) => (await bookingsOfExpertUser(ctx.db, actorOf(request).userId)).map(bookingView));
+
+  // One user's bookings by id: their own, or anyone's for an admin (who opens a user's dashboard to help them).
+  const ownOrAdmin = (request: { params: { userId: string } } & Parameters<typeof actorOf>[0]) => {
+    const actor = actorOf(request);
+    if (actor.role !== "admin" && actor.userId !== request.params.userId) refuse("forbidden");
+  };
+  app.get("/bookings/creator/:userId", { onRequest: requireActor("creator"), schema: { params: UserIdParams } }, async (request) => {
+    ownOrAdmin(request);
+    return (await bookingsOfCreator(ctx.db, request.params.userId)).map(bookingView);
+  });
+  app.get("/bookings/expert/:userId", { onRequest: requireActor("expert"), schema: { params: UserIdParams } }, async (request) => {
+    ownOrAdmin(request);
+    return (await bookingsOfExpertUser(ctx.db, request.params.userId)).map(bookingView);
+  });
 
   app.get("/bookings/:id", { onRequest: requireActor(), schema: { params: IdParams } }, async (request) => bookingView(await bookingFor(ctx, actorOf(request), request.params.id)));
 

@@ -19,12 +19,15 @@ import { LoadingScreen } from "../shared/guard.tsx";
 import { Page } from "../shared/layout.tsx";
 import { browserZone, shortDateTimeWithZone, zoneLabel } from "../shared/local-time.ts";
 import { BOOKINGS_KEY } from "../shared/query-client.ts";
+import { useDashboardSubject } from "../shared/dashboard-subject.ts";
+import { AdminViewingNotice } from "../shared/admin-viewing-notice.tsx";
 import { PrepAnswersForm } from "../booking/prep-answers-form.tsx";
 import { prepQuestionsOf } from "../booking/prep-answers.ts";
 import { initials } from "../experts/expert-card.tsx";
 
-export const creatorBookingsQuery = () =>
-  queryOptions({ queryKey: [...BOOKINGS_KEY, "creator"], queryFn: ({ signal }) => api.get<Booking[]>("/bookings/creator/me", { signal }), staleTime: 0 });
+/** A creator's bookings: `who` is "me", or a creator's id when an admin looks. */
+export const creatorBookingsQuery = (who = "me") =>
+  queryOptions({ queryKey: [...BOOKINGS_KEY, "creator", who], queryFn: ({ signal }) => api.get<Booking[]>(`/bookings/creator/${encodeURIComponent(who)}`, { signal }), staleTime: 0 });
 
 function BookingCard({ booking }: { booking: Booking }) {
   const queryClient = useQueryClient();
@@ -177,12 +180,14 @@ function BookingSections({ bookings }: { bookings: Booking[] }) {
 
 export function CreatorDashboardPage() {
   useDocumentTitle("Your Bookings");
-  const bookings = useQuery(creatorBookingsQuery());
+  const subject = useDashboardSubject();
+  const bookings = useQuery(creatorBookingsQuery(subject.who));
   return (
     <Page>
       <Typography variant="h4" component="h1" gutterBottom>
-        Your Bookings
+        {subject.byAdmin ? "Creator's Bookings" : "Your Bookings"}
       </Typography>
+      {subject.byAdmin && <AdminViewingNotice />}
       <Typography color="text.secondary" sx={{ mb: 3 }}>
         Times are shown in {zoneLabel(browserZone())}.
       </Typography>

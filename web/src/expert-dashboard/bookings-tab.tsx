@@ -25,6 +25,7 @@ import { LoadingScreen } from "../shared/guard.tsx";
 import { browserZone, shortDateTimeWithZone } from "../shared/local-time.ts";
 import { BOOKINGS_KEY } from "../shared/query-client.ts";
 import { initials } from "../experts/expert-card.tsx";
+import { useDashboardSubject } from "../shared/dashboard-subject.ts";
 import { useExpertBookings, useSchedule } from "./dashboard-queries.ts";
 
 function BookingActions({ booking }: { booking: Booking }) {
@@ -168,8 +169,9 @@ function BookingList({ bookings, label, zone, phone }: { bookings: Booking[]; la
 export function BookingsTab() {
   const auth = useAuth();
   const navigate = useNavigate();
-  const bookings = useExpertBookings();
-  const schedule = useSchedule(auth.user?.expert_id ?? null);
+  const subject = useDashboardSubject();
+  const bookings = useExpertBookings(subject.who);
+  const schedule = useSchedule(subject.byAdmin ? subject.who : (auth.user?.expert_id ?? null));
   const zone = schedule.data?.timezone ?? browserZone();
   const phone = useMediaQuery("(max-width:599px)");
   if (bookings.isPending) return <LoadingScreen />;

@@ -13,10 +13,11 @@ export const expertSessionsQuery = (expertId: string) =>
 export const scheduleQuery = (expertId: string) =>
   queryOptions({ queryKey: ["schedule", expertId], queryFn: ({ signal }) => api.get<Schedule>(`/experts/${expertId}/schedule`, { signal }), staleTime: 0 });
 
-export const expertBookingsQuery = () =>
-  queryOptions({ queryKey: [...BOOKINGS_KEY, "expert"], queryFn: ({ signal }) => api.get<Booking[]>("/bookings/expert/me", { signal }), staleTime: 0 });
+/** An expert's bookings: `who` is "me", or an expert's id when an admin looks. */
+export const expertBookingsQuery = (who = "me") =>
+  queryOptions({ queryKey: [...BOOKINGS_KEY, "expert", who], queryFn: ({ signal }) => api.get<Booking[]>(`/bookings/expert/${encodeURIComponent(who)}`, { signal }), staleTime: 0 });
 
 export const useMyProfile = () => useQuery(myProfileQuery());
 export const useExpertSessions = (expertId: string | null) => useQuery({ ...expertSessionsQuery(expertId ?? ""), enabled: !!expertId });
 export const useSchedule = (expertId: string | null) => useQuery({ ...scheduleQuery(expertId ?? ""), enabled: !!expertId });
-export const useExpertBookings = () => useQuery(expertBookingsQuery());
+export const useExpertBookings = (who = "me") => useQuery(expertBookingsQuery(who));

@@ -1,4 +1,5 @@
 import { Link as RouterLink, Navigate, useParams } from "react-router-dom";
+import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Tab from "@mui/material/Tab";
 import Tabs from "@mui/material/Tabs";
@@ -11,6 +12,8 @@ import { AccountTab } from "./account-tab.tsx";
 import { BookingsTab } from "./bookings-tab.tsx";
 import { PaymentsTab } from "./payments-tab.tsx";
 import { ProfileTab } from "./profile-tab.tsx";
+import { AdminViewingNotice } from "../shared/admin-viewing-notice.tsx";
+import { useDashboardSubject } from "../shared/dashboard-subject.ts";
 import { ScheduleTab } from "./schedule-tab.tsx";
 import { SessionsTab } from "./sessions-tab.tsx";
 
@@ -35,7 +38,9 @@ export function ExpertDashboardPage() {
   const current = shown.find((t) => (tab ?? "") === t.segment || tab === t.name);
   useDocumentTitle(current?.title ?? "Expert dashboard");
   if (!current) return <Navigate to={`/expert-dashboard/${id}`} replace />;
-  const expertId = auth.user?.expert_id ?? null;
+  const subject = useDashboardSubject();
+  // An admin looking at an expert's dashboard works on that expert's sessions and schedule.
+  const expertId = subject.byAdmin ? subject.who : (auth.user?.expert_id ?? null);
 
   return (
     <Page>
@@ -47,13 +52,14 @@ export function ExpertDashboardPage() {
         </Tabs>
       </Box>
       <Typography variant="h4" component="h1" gutterBottom>
-        {current.title}
+        {subject.byAdmin ? current.title.replace(/^Your /, "Expert's ") : current.title}
       </Typography>
+      {subject.byAdmin && <AdminViewingNotice />}
       {current.name === "bookings" && <BookingsTab />}
       {current.name === "payments" && <PaymentsTab />}
       {current.name === "sessions" && <SessionsTab expertId={expertId} />}
       {current.name === "slots" && <ScheduleTab expertId={expertId} />}
-      {current.name === "profile" && <ProfileTab />}
+      {current.name === "profile" && (subject.byAdmin ? <Alert severity="info">Admins review and vet expert profiles in the console.</Alert> : <ProfileTab />)}
       {current.name === "account" && <AccountTab />}
     </Page>
   );

@@ -10,6 +10,7 @@ import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
 import type { Booking } from "../shared/api-types.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
+import { useDashboardSubject } from "../shared/dashboard-subject.ts";
 import { useExpertBookings } from "./dashboard-queries.ts";
 
 export type MonthEarnings = { month: string; label: string; sessions: number; total: number };
@@ -46,7 +47,7 @@ export function pendingPayments(bookings: Booking[]): { requests: number; total:
 }
 
 export function PaymentsTab() {
-  const bookings = useExpertBookings();
+  const bookings = useExpertBookings(useDashboardSubject().who);
   if (bookings.isPending) return <LoadingScreen />;
   if (bookings.isError) return <Alert severity="error">Your payments could not be loaded.</Alert>;
   const rows = earningsByMonth(bookings.data);
