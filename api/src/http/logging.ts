@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
+import type { LoggerOptions } from "pino";
 import pretty from "pino-pretty";
 
 // Fastify's own logger (pino). One line per request, written when the reply has gone; every 5xx
@@ -37,10 +38,10 @@ export function logDestination(): LogDestination {
   return process.stdout.isTTY ? pretty({ colorize: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" }) : process.stdout;
 }
 
-export function loggerOptions(destination: LogDestination, level = process.env.LOG_LEVEL ?? "info"): NonNullable<FastifyServerOptions["logger"]> {
+/** Level and redaction for every process's logger (the API's and the relay's and projector's). */
+export function pinoOptions(level = process.env.LOG_LEVEL ?? "info"): LoggerOptions {
   return {
     level,
-    stream: destination,
     redact: {
       paths: [
         "req.headers.authorization",
@@ -59,6 +60,15 @@ export function loggerOptions(destination: LogDestination, level = process.env.L
       ],
       censor: "[redacted]",
     },
+  };
+}
+
+export function loggerOptions(destination: LogDestination, level?: string): NonNullable<FastifyServerOptions["logger"]> {
+  return {
+    ...pinoOptions(level),
+    stream: destination,
+    // Fastify's own serializer logs the raw url; any line that carries the request gets it blanked.
+    serializers: { req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: loggableUrl(req.url), id: req.id }) },
   };
 }
 

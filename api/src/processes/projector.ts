@@ -3,21 +3,23 @@ import { InProcessProjector, allProjections, migrateReadModels, startKafkaProjec
 import { loadConfig, projectorConfig } from "../config.ts";
 import { openEventStore } from "../event-store.ts";
 import { stopOnSignals } from "./lifecycle.ts";
+import { processLog } from "./process-log.ts";
 
 // The projector: keeps the read models up to date, from Kafka when KAFKA_BROKERS is set, else by
 // following the event store directly.
 
+const log = processLog("projector");
 const config = loadConfig("projector", projectorConfig);
 const store = await openEventStore(config);
 const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 4 });
 pool.on("error", () => undefined);
 await migrateReadModels(pool);
 
-const onError = (e: unknown) => console.error(`projector: ${e instanceof Error ? e.message : String(e)}`);
+const onError = (e: unknown) => log.error({ err: e }, `projector: ${e instanceof Error ? e.message : String(e)}`);
 const runner = config.KAFKA_BROKERS
   ? await startKafkaProjector(pool, allProjections, { brokers: config.KAFKA_BROKERS, topic: config.KAFKA_TOPIC, groupId: config.PROJECTOR_GROUP, onError })
   : new InProcessProjector(store, pool, allProjections, { batchSize: config.PROJECTOR_BATCH_SIZE, onError }).start();
-console.log(`projector: running (${config.KAFKA_BROKERS ? `Kafka topic ${config.KAFKA_TOPIC}, group ${config.PROJECTOR_GROUP}` : "following the event store"})`);
+log.info(`projector: running (${config.KAFKA_BROKERS ? `Kafka topic ${config.KAFKA_TOPIC}, group ${config.PROJECTOR_GROUP}` : "following the event store"})`);
 
 stopOnSignals("projector", async () => {
   await runner.stop();

@@ -3,17 +3,19 @@ import { KafkaBusPublisher, PostgresRelayCheckpoints, Relay } from "@booking/eng
 import { loadConfig, relayConfig } from "../config.ts";
 import { openEventStore } from "../event-store.ts";
 import { stopOnSignals } from "./lifecycle.ts";
+import { processLog } from "./process-log.ts";
 
 // The relay: publishes the event log to Kafka, at least once, checkpointed in Postgres.
 
+const log = processLog("relay");
 const config = loadConfig("relay", relayConfig);
 const store = await openEventStore(config);
 const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 2 });
 pool.on("error", () => undefined);
 const checkpoints = await PostgresRelayCheckpoints.connect(pool);
 const publisher = await KafkaBusPublisher.connect({ brokers: config.KAFKA_BROKERS, topic: config.KAFKA_TOPIC });
-const run = new Relay(store, publisher, checkpoints, { batchSize: config.RELAY_BATCH_SIZE, warn: (line) => console.error(`relay: ${line}`) }).start();
-console.log(`relay: publishing to ${config.KAFKA_TOPIC} on ${config.KAFKA_BROKERS.join(",")}`);
+const run = new Relay(store, publisher, checkpoints, { batchSize: config.RELAY_BATCH_SIZE, warn: (line) => log.warn(`relay: ${line}`) }).start();
+log.info(`relay: publishing to ${config.KAFKA_TOPIC} on ${config.KAFKA_BROKERS.join(",")}`);
 
 stopOnSignals("relay", async () => {
   await run.stop();
