@@ -4,14 +4,15 @@ import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { CURRENT_TERMS_VERSION, readDomainEvent } from "@booking/contracts";
 import { calendarStream, expertStream, termsStream } from "@booking/engine";
 import { createTestDatabase, freePort, type TestDatabase } from "@booking/testkit";
 import { apiConfig } from "../../api/src/config.ts";
 import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/seed.ts";
 import { runApi, type RunningApi } from "../../api/src/server.ts";
+import { launchChromium, takeCspViolations } from "../../web/e2e/chromium.ts";
 
 // The admin console in a real Chromium against the real API (runApi: Fastify, Postgres event
 // store, in-process projector, test payments) serving the built console at /admin/. Data is made
@@ -19,7 +20,6 @@ import { runApi, type RunningApi } from "../../api/src/server.ts";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const artifacts = fileURLToPath(new URL("./artifacts/", import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ADMIN = { email: "admin@example.com", password: "console-e2e-admin-7" };
 const OLD_TERMS = "2024-06";
 const TEST_CARD = "4242 4242 4242 4242";
@@ -166,13 +166,16 @@ beforeAll(async () => {
   base = api.url;
   await seed();
   await mkdir(artifacts, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  // The shared launcher: every page reports what the API's Content-Security-Policy blocks.
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true, locale: "en-US", timezoneId: "UTC" });
   page = await context.newPage();
   page.setDefaultTimeout(15_000);
+});
+
+// The console runs under the API's Content-Security-Policy: anything it blocks fails the test.
+afterEach(() => {
+  expect(takeCspViolations(browser), "Content-Security-Policy violations").toEqual([]);
 });
 
 afterAll(async () => {

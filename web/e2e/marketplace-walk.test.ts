@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { DateTime } from "luxon";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { clockTime, shortDateTimeWithZone } from "../src/shared/local-time.ts";
 import { buildWebApp, serveVariant } from "./build-web.ts";
-import { launchChromium, screenshot, seriousViolations, type AxeViolation } from "./chromium.ts";
+import { launchChromium, screenshot, seriousViolations, takeCspViolations, type AxeViolation, type CspViolation } from "./chromium.ts";
 import { ADMIN, startProduct, type ProductServer } from "./product-server.ts";
 import { gradientPng } from "./test-image.ts";
 
@@ -85,10 +85,43 @@ beforeAll(async () => {
   for (const [name, page] of [["expert", expert], ["creator", creator]] as const) page.on("pageerror", (e) => console.error(`[${name} page error]`, e.stack));
 });
 
+// The app runs under the API's Content-Security-Policy: anything it blocks on any page fails the test.
+afterEach(() => {
+  expect(takeCspViolations(browser), "Content-Security-Policy violations").toEqual([]);
+});
+
 afterAll(async () => {
   console.log("[web-e2e] axe serious/critical violations per page:", JSON.stringify(Object.fromEntries(Object.entries(axeReport).map(([k, v]) => [k, v.length]))));
   await browser?.close();
   await product?.stop();
+});
+
+describe("the content security policy", () => {
+  it("is sent with the app, and what it blocks is reported (so the checks after each test can fail)", async () => {
+    const page = await browser.newPage();
+    const reply = await page.goto(url("/"));
+    expect(reply?.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(reply?.headers()["x-frame-options"]).toBe("DENY");
+    await page.locator("h1").waitFor();
+    expect(takeCspViolations(browser)).toEqual([]);
+    // What an injected script would try: run inline code, and send data to another site through an image.
+    await page.evaluate(() => {
+      const script = document.createElement("script");
+      script.textContent = "window.inlineScriptRan = true";
+      document.head.append(script);
+      const pixel = document.createElement("img");
+      pixel.src = "https://tracker.example/pixel.png";
+      document.body.append(pixel);
+    });
+    const seen: CspViolation[] = [];
+    await expect.poll(() => seen.push(...takeCspViolations(browser)), { timeout: 5_000 }).toBeGreaterThanOrEqual(2);
+    expect(seen.map((v) => [v.directive, v.blocked]).sort()).toEqual([
+      ["img-src", "https://tracker.example/pixel.png"],
+      ["script-src-elem", "inline"],
+    ]);
+    expect(await page.evaluate(() => (window as unknown as { inlineScriptRan?: boolean }).inlineScriptRan)).toBeUndefined();
+    await page.close();
+  });
 });
 
 describe("visitors", () => {
@@ -251,7 +284,7 @@ describe("the expert", () => {
     await expectPath(expert, "/edit-session");
     await expert.getByRole("button", { name: "Save Session" }).click();
     await visible(expert, "Please enter a session title.");
-    await visible(expert, "Please enter a valid non-negative price.");
+    await visible(expert, "Please enter a valid price of at least $1, in dollars and cents.");
     await visible(expert, "Add between one and three session questions.");
     await expert.getByRole("button", { name: "Publish Session" }).click();
     await visible(expert, "Save the session first before publishing");
@@ -326,12 +359,12 @@ describe("the expert", () => {
       await expert.getByRole("button", { name: "Add New Slot" }).click();
       await slot(i + 2).getByLabel("Day").selectOption(day);
     }
-    // An overlapping slot: the server refuses it with the spec's message.
+    // An overlapping slot: both slots are named under it, and Save all waits until they no longer overlap.
     await expert.getByRole("button", { name: "Add New Slot" }).click();
     await slot(8).getByLabel("Start").selectOption("10:00");
     await slot(8).getByLabel("End").selectOption("12:00");
-    await expert.getByRole("button", { name: "Save all" }).click();
-    await visible(expert, "You can not add overlapping slots");
+    await expect.poll(() => slot(8).getByRole("alert").textContent()).toMatch(/Monday 10:00.12:00 overlaps Monday 09:00.17:00/);
+    expect(await expert.getByRole("button", { name: "Save all" }).isDisabled()).toBe(true);
     await expert.getByRole("button", { name: "Remove slot 8" }).click();
     await expert.getByRole("button", { name: "Save all" }).click();
     await visible(expert, "Schedule saved successfully!");
