@@ -179,10 +179,14 @@ describe("visitors", () => {
 
   it("are sent to /login by every guarded route; unknown paths are handled", async () => {
     const page = await browser.newPage();
-    for (const path of ["/search", "/expert-dashboard/someone", "/expert-dashboard/someone/profile", "/creator-dashboard/someone", "/edit-session", "/manage-booking/some-booking", "/expert-profile/some-expert", "/session-notes", "/add-session-notes/some-booking", "/release-notes"]) {
+    for (const path of ["/expert-dashboard/someone", "/expert-dashboard/someone/profile", "/creator-dashboard/someone", "/edit-session", "/manage-booking/some-booking", "/session-notes", "/add-session-notes/some-booking", "/release-notes"]) {
       await page.goto(url(path));
       await expectPath(page, "/login");
     }
+    // Visitors may browse the experts listing without signing in.
+    await page.goto(url("/search"));
+    await page.getByRole("heading", { name: "Find your expert" }).waitFor();
+    expect(pathOf(page)).toBe("/search");
     await page.goto(url("/book-session/some-session"));
     await visible(page, "Please log in as a creator to book a session.");
     await page.goto(url("/no-such-page"));
@@ -685,13 +689,14 @@ describe("guards", () => {
     await admin.getByRole("button", { name: "Login" }).click();
     await expectPath(admin, "/search");
     await admin.goto(url(`/creator-dashboard/${creatorId}`));
-    await admin.getByRole("heading", { name: "Your Bookings" }).waitFor().catch(async (e: unknown) => {
+    // The admin sees the creator's own bookings, under a heading that says whose they are.
+    await admin.getByRole("heading", { name: "Creator's Bookings" }).waitFor().catch(async (e: unknown) => {
       console.log("DEBUG admin path", pathOf(admin), await admin.evaluate(() => localStorage.getItem("expert-sessions.auth")), (await admin.content()).slice(0, 3000));
       throw e;
     });
     expect(pathOf(admin)).toBe(`/creator-dashboard/${creatorId}`);
     await admin.goto(url(`/expert-dashboard/${expertId}/slots`));
-    await admin.getByRole("heading", { name: "Your Schedule" }).waitFor();
+    await admin.getByRole("heading", { name: "Expert's Schedule" }).waitFor();
     expect(pathOf(admin)).toBe(`/expert-dashboard/${expertId}/slots`);
     await admin.close();
   });
