@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchChromium, screenshot, takeCspViolations } from "./chromium.ts";
-import { startProduct, type ProductServer } from "./product-server.ts";
+import { ADMIN, startProduct, type ProductServer } from "./product-server.ts";
 import { gradientPng } from "./test-image.ts";
 
 // The screens issue 13 changed, at a phone's 390x844 and a laptop's 1366x768, with the layout facts
@@ -237,11 +237,81 @@ describe("screens changed by issue 13", () => {
     });
   });
 
-  it("reported no Content-Security-Policy violations beyond the known eval probe", () => {
-    const violations = takeCspViolations(browser);
-    // zod probes once whether eval is allowed (Function("")) and validates without it when not: reported, not failed.
-    const probes = violations.filter((v) => v.blocked === "eval");
-    if (probes.length) console.warn(`[screens] ${probes.length} blocked eval probe(s), e.g. at ${probes[0]!.at}`);
-    expect(violations.filter((v) => v.blocked !== "eval")).toEqual([]);
+  it("early access: a visitor's request is taken and thanked", async () => {
+    await atBothSizes(null, "/early-access", "early-access", async (page, phone) => {
+      await page.getByRole("textbox", { name: /^Name/ }).fill("Nia Visitor");
+      await page.getByRole("textbox", { name: /^Email/ }).fill(`nia-${phone ? "phone" : "desktop"}-${run}@example.com`);
+      await page.getByRole("radio", { name: "Creator" }).check();
+      await page.getByRole("textbox", { name: /What do you need/ }).fill("A lawyer to read my first brand deal.");
+      await page.getByRole("button", { name: /Request/ }).click();
+      await page.getByText(/Thanks, Nia Visitor!/).waitFor();
+    });
+  });
+
+  it("visitors browse the experts and a profile without signing in", async () => {
+    await atBothSizes(null, "/experts", "experts-visitor", async (page) => {
+      await page.getByTestId("expert-card").nth(2).waitFor();
+      expect(new URL(page.url()).pathname).toBe("/experts");
+    });
+  });
+
+  it("account: a creator's names and password, the password needing the current one; Forgot password? explains itself", async () => {
+    await atBothSizes(creator, "/account", "account", async (page) => {
+      await page.getByLabel("Current Password").waitFor();
+      expect(await page.getByLabel(/First Name/).inputValue()).toBe("Cora");
+    });
+    await atBothSizes(null, "/login", "login", async (page) => {
+      await page.getByRole("link", { name: "Forgot password?" }).click();
+      await page.getByText("Password reset via email is disabled. Contact support.").waitFor();
+    });
+  });
+
+  it("manage booking: an unpaid request awaits payment instead of offering Accept, and can be declined with a reason", async () => {
+    await atBothSizes(expert, `/manage-booking/${unpaidBookingId}`, "manage-unpaid", async (page, phone) => {
+      expect(await page.getByRole("button", { name: "Awaiting payment" }).isDisabled()).toBe(true);
+      expect(await page.getByRole("button", { name: "Accept Booking" }).count()).toBe(0);
+      if (phone) return;
+      await page.getByRole("button", { name: "Decline" }).click();
+      await page.getByLabel(/Reason for declining/).waitFor();
+    });
+  });
+
+  it("profile: a published profile offers Unpublish behind a confirmation, and saving keeps it published", async () => {
+    await atBothSizes(expert, `/expert-dashboard/${expert.id}/profile`, "profile-published", async (page, phone) => {
+      await page.getByRole("button", { name: "Unpublish Profile" }).waitFor();
+      if (phone) {
+        await page.getByRole("button", { name: "Save Profile" }).click();
+        await page.getByText("Your profile has been saved successfully!").waitFor();
+        expect(await page.getByRole("button", { name: "Unpublish Profile" }).count()).toBe(1);
+        return;
+      }
+      await page.getByRole("button", { name: "Unpublish Profile" }).click();
+      await page.getByText("Unpublish your profile?").waitFor();
+    });
+  });
+
+  it("an admin opening a creator's dashboard sees that creator's bookings", async () => {
+    const session = await call<AuthSession>("POST", "/auth/login", null, { email: ADMIN.email, password: ADMIN.password });
+    await atBothSizes({ session, id: session.user.id }, `/creator-dashboard/${creator.id}`, "admin-views-creator", async (page) => {
+      await page.getByRole("heading", { name: "Creator's Bookings" }).waitFor();
+      await page.getByTestId("creator-booking").nth(2).waitFor();
+      expect(await page.getByTestId("creator-booking").count()).toBe(3);
+    });
+  });
+
+  it("phone header: one row, with every link and Logout one tap away in the menu", async () => {
+    const context = await signedInContext(creator, PHONE);
+    const page = await open(context, `/creator-dashboard/${creator.id}`);
+    await page.getByRole("button", { name: "Menu" }).click();
+    for (const name of ["Find Experts", "My Bookings", "Account", "Logout"]) await page.getByRole("menuitem", { name }).waitFor();
+    await page.waitForTimeout(400); // the menu fades in
+    await screenshot(page, "screens-header-menu-phone");
+    await page.getByRole("menuitem", { name: "Logout" }).click();
+    await page.waitForURL(`${product.url}/`);
+    await context.close();
+  });
+
+  it("reported no Content-Security-Policy violations", () => {
+    expect(takeCspViolations(browser)).toEqual([]);
   });
 });

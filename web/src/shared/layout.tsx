@@ -1,12 +1,17 @@
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { Link as RouterLink, useLocation, useNavigate } from "react-router-dom";
 import AppBar from "@mui/material/AppBar";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Container from "@mui/material/Container";
+import IconButton from "@mui/material/IconButton";
 import Link from "@mui/material/Link";
+import Menu from "@mui/material/Menu";
+import MenuItem from "@mui/material/MenuItem";
 import Toolbar from "@mui/material/Toolbar";
 import Typography from "@mui/material/Typography";
+import useMediaQuery from "@mui/material/useMediaQuery";
+import MenuIcon from "@mui/icons-material/Menu";
 import { displayName, useAuth } from "./auth.tsx";
 import { HELP_URL, useFlags } from "./flags.ts";
 
@@ -37,78 +42,86 @@ function EnvironmentBanner() {
   );
 }
 
-/** Header variants of spec section 2: visitor, signed in, slim (logo only). */
+type HeaderLink = { label: string; to: string; variant?: "outlined" | "contained" } | { label: string; onClick: () => void; variant?: "outlined" };
+
+/** Header variants of spec section 2: visitor, signed in, slim (logo only). On a phone the links sit behind a Menu button. */
 export function Header({ slim = false }: { slim?: boolean }) {
   const auth = useAuth();
   const location = useLocation();
   const navigate = useNavigate();
+  const phone = useMediaQuery("(max-width:599.95px)");
+  const [menu, setMenu] = useState<HTMLElement | null>(null);
   const user = auth.status === "authenticated" ? auth.user : null;
   const onExpertDashboard = location.pathname.startsWith("/expert-dashboard");
   const onLogout = async () => {
     await auth.logout();
     navigate("/");
   };
+  const links: HeaderLink[] = user
+    ? [
+        { label: "Find Experts", to: "/search" },
+        ...(user.role === "expert" && !onExpertDashboard ? [{ label: "Dashboard", to: `/expert-dashboard/${user.id}` }] : []),
+        ...(user.role === "creator" ? [{ label: "My Bookings", to: `/creator-dashboard/${user.id}` }, { label: "Account", to: "/account" }] : []),
+        { label: "Logout", onClick: () => void onLogout(), variant: "outlined" },
+      ]
+    : [
+        { label: "Login", to: "/login" },
+        { label: "Create Your Account", to: "/signup", variant: "contained" },
+      ];
   return (
     <header>
       <EnvironmentBanner />
       <AppBar position="static" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: "divider" }}>
-        {/* One row on a phone: the links scroll sideways rather than wrap onto more rows. */}
         <Toolbar sx={{ flexWrap: "wrap", gap: 1, py: 1, ...phoneOnly({ flexWrap: "nowrap", minHeight: 56, py: 0, px: 1.5 }) }}>
           <Logo />
           <Box sx={{ flexGrow: 1 }} />
-          {!slim && (
-            <Box
-              component="nav"
-              aria-label="Main"
-              sx={{
-                display: "flex",
-                flexWrap: "wrap",
-                alignItems: "center",
-                gap: 1,
-                ...phoneOnly({ flexWrap: "nowrap", minWidth: 0, overflowX: "auto", gap: 0.5, whiteSpace: "nowrap", scrollbarWidth: "none" }),
-                "& .MuiButton-root": phoneOnly({ flexShrink: 0, px: 1, minWidth: 0 }),
-                "& .header-extra": phoneOnly({ display: "none" }),
-              }}
-            >
-              {user ? (
-                <>
-                  <Typography sx={{ mr: 1 }} className="header-extra" data-testid="welcome">
-                    Welcome back, {displayName(user)}!
-                  </Typography>
-                  <Button component={RouterLink} to="/search">
-                    Find Experts
-                  </Button>
-                  {user.role === "expert" && !onExpertDashboard && (
-                    <Button component={RouterLink} to={`/expert-dashboard/${user.id}`}>
-                      Dashboard
-                    </Button>
-                  )}
-                  {user.role === "creator" && (
-                    <>
-                      <Button component={RouterLink} to={`/creator-dashboard/${user.id}`}>
-                        My Bookings
-                      </Button>
-                      <Button component={RouterLink} to="/account">
-                        Account
-                      </Button>
-                    </>
-                  )}
-                  <Button variant="outlined" onClick={onLogout}>
-                    Logout
-                  </Button>
-                </>
-              ) : (
-                <>
-                  <Button component={RouterLink} to="/login">
-                    Login
-                  </Button>
-                  <Button variant="contained" component={RouterLink} to="/signup">
-                    Create Your Account
-                  </Button>
-                </>
+          {!slim && phone && (
+            <>
+              {user && (
+                <Typography variant="body2" sx={{ mr: 1, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" }} data-testid="welcome">
+                  {displayName(user)}
+                </Typography>
               )}
-              {/* The footer has it too. */}
-              <Link href={HELP_URL} target="_blank" rel="noopener noreferrer" className="header-extra" sx={{ ml: 1 }}>
+              <IconButton aria-label="Menu" aria-haspopup="menu" aria-expanded={!!menu} aria-controls={menu ? "header-menu" : undefined} onClick={(e) => setMenu(e.currentTarget)}>
+                <MenuIcon />
+              </IconButton>
+              <Menu id="header-menu" anchorEl={menu} open={!!menu} onClose={() => setMenu(null)}>
+                {links.map((l) =>
+                  "to" in l ? (
+                    <MenuItem key={l.label} component={RouterLink} to={l.to} onClick={() => setMenu(null)}>
+                      {l.label}
+                    </MenuItem>
+                  ) : (
+                    <MenuItem key={l.label} onClick={() => (setMenu(null), l.onClick())}>
+                      {l.label}
+                    </MenuItem>
+                  ),
+                )}
+                <MenuItem component="a" href={HELP_URL} target="_blank" rel="noopener noreferrer" onClick={() => setMenu(null)}>
+                  Need help?
+                </MenuItem>
+              </Menu>
+            </>
+          )}
+          {!slim && !phone && (
+            <Box component="nav" aria-label="Main" sx={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: 1 }}>
+              {user && (
+                <Typography sx={{ mr: 1 }} data-testid="welcome">
+                  Welcome back, {displayName(user)}!
+                </Typography>
+              )}
+              {links.map((l) =>
+                "to" in l ? (
+                  <Button key={l.label} component={RouterLink} to={l.to} variant={l.variant ?? "text"}>
+                    {l.label}
+                  </Button>
+                ) : (
+                  <Button key={l.label} onClick={l.onClick} variant={l.variant ?? "text"}>
+                    {l.label}
+                  </Button>
+                ),
+              )}
+              <Link href={HELP_URL} target="_blank" rel="noopener noreferrer" sx={{ ml: 1 }}>
                 Need help?
               </Link>
             </Box>
