@@ -1,6 +1,40 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+/**
+ * The house direction (../shared/ARCHITECTURE.md): which workspace may import which. A package is
+ * imported only by its name and `index.ts`, never by a path into its folders, and never back up.
+ */
+export const HOUSE_DIRECTION = {
+  contracts: [],
+  engine: ["contracts"],
+  projections: ["contracts"],
+  api: ["contracts", "engine", "projections"],
+  web: ["contracts"],
+  admin: ["contracts"],
+  testkit: [],
+};
+const PACKAGES = Object.keys(HOUSE_DIRECTION);
+
+function directionRules(name, allowed) {
+  const others = PACKAGES.filter((p) => p !== name && !allowed.includes(p));
+  return {
+    files: [`${name}/src/**/*.{ts,tsx}`],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            ...(others.length ? [{ regex: `^@booking/(${others.join("|")})(/.*)?$`, message: `${name} may import only ${allowed.length ? allowed.map((p) => `@booking/${p}`).join(", ") : "no package of ours"} (the house direction).` }] : []),
+            { regex: "^@booking/[^/]+/.+", message: "Import a package by its name (its index.ts), never its internals." },
+            { regex: `^(\\.\\./)+(${PACKAGES.join("|")}|bench)/(src|test|e2e)/`, message: "Reach another package by its name, not by a relative path into its folder." },
+          ],
+        },
+      ],
+    },
+  };
+}
+
 export default tseslint.config(
   { ignores: ["**/node_modules/**", "**/dist/**", ".data/**"] },
   js.configs.recommended,
@@ -16,4 +50,5 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
     },
   },
+  ...Object.entries(HOUSE_DIRECTION).map(([name, allowed]) => directionRules(name, allowed)),
 );
