@@ -416,6 +416,12 @@ const ROWS: Row[] = [
       return { params: { bookingId: id }, body: { summary: "Went well" }, state: () => bookingRow(id) };
     },
   },
+  {
+    route: "GET /bookings/:bookingId/proposable-times",
+    label: "A's with X",
+    expect: cells(NO_TOKEN, NOT_PARTY, NO_BOOKING, OK, NO_BOOKING, OK),
+    make: () => ({ params: { bookingId: ids.booking }, query: `?date=${new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)}` }),
+  },
   { route: "GET /bookings/:bookingId/notes", label: "A's with X", expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK), make: () => ({ params: { bookingId: ids.notesBooking } }) },
 
   {

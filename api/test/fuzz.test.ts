@@ -195,6 +195,8 @@ function template(route: CatalogueRoute): { params: Record<string, string>; quer
       return { params: { bookingId: real.paidBooking }, body: { summary: "S", recap: "R", takeaways: ["t"], suggested_actions: ["s"] } };
     case "GET /bookings/:bookingId/notes":
       return { params: { bookingId: real.paidBooking } };
+    case "GET /bookings/:bookingId/proposable-times":
+      return { params, query: { date: soon.toISOString().slice(0, 10) } };
     case "GET /stream":
       return { params, query: { access_token: "x.y.z" } };
     case "POST /stripe/test-intent":

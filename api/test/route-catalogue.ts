@@ -47,6 +47,7 @@ export const ROUTE_CATALOGUE = [
   "PATCH /bookings/:bookingId/prep",
   "POST /bookings/:bookingId/notes",
   "GET /bookings/:bookingId/notes",
+  "GET /bookings/:bookingId/proposable-times",
   // realtime
   "GET /stream",
   // payments
