@@ -10,8 +10,9 @@ export const HOUSE_DIRECTION = {
   engine: ["contracts"],
   projections: ["contracts"],
   api: ["contracts", "engine", "projections"],
-  web: ["contracts"],
-  admin: ["contracts"],
+  "session-client": ["contracts"],
+  web: ["contracts", "session-client"],
+  admin: ["contracts", "session-client"],
   testkit: [],
 };
 const PACKAGES = Object.keys(HOUSE_DIRECTION);

@@ -6,6 +6,8 @@ export default defineConfig({
     reporters: ["default", "./testkit/src/summary-reporter.ts"],
     projects: [
       { test: { name: "contracts", root: "./contracts", include: ["test/**/*.test.ts"] } },
+      // The browser's session (web and console): jsdom for storage and tab events, a fake API.
+      { test: { name: "session-client", root: "./session-client", include: ["test/**/*.test.ts"], environment: "jsdom" } },
       // The house direction: `npm run lint` refuses imports that run against it.
       { test: { name: "house", root: ".", include: ["test/**/*.test.ts"], testTimeout: 60_000 } },
       // Property tests do real work per run; under a loaded CI machine 5 s is not enough.
