@@ -21,7 +21,7 @@ function newest(dir) {
 function stale(app) {
   const index = join(root, app, "dist", "index.html");
   if (!existsSync(index)) return true;
-  const sources = [join(root, app, "src"), join(root, app, "index.html"), join(root, "contracts", "src")];
+  const sources = [join(root, app, "src"), join(root, app, "index.html"), join(root, "contracts", "src"), join(root, "session-client", "src")];
   return sources.some((s) => existsSync(s) && (statSync(s).isDirectory() ? newest(s) : statSync(s).mtimeMs) > statSync(index).mtimeMs);
 }
 

@@ -91,6 +91,15 @@ describe("the session", () => {
     expect(seen).toEqual(["Bearer access-1", "Bearer access-2"]);
   });
 
+  it("does not refresh or retry on a 401 that is not an expired session", async () => {
+    setSession(session(1));
+    const fetchMock = vi.fn(async () => json(401, { code: "invalid_credentials", message: "x" }));
+    vi.stubGlobal("fetch", fetchMock);
+    await expect(api.post("/auth/password", {})).rejects.toMatchObject({ status: 401, code: "invalid_credentials" });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(getSession()?.access_token).toBe("access-1");
+  });
+
   it("follows other tabs: a session written or removed elsewhere is adopted", () => {
     initSession();
     localStorage.setItem("expert-sessions.auth", JSON.stringify(session(7)));
