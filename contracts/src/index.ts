@@ -13,3 +13,4 @@ export * from "./user.ts";
 export * from "./log.ts";
 export * from "./sql-migrations.ts";
 export * from "./api.ts";
+export * from "./replies.ts";

@@ -7,3 +7,6 @@ export * from "./rebuild.ts";
 export * from "./read-models/index.ts";
 export * from "./runners/in-process.ts";
 export * from "./runners/kafka-consumer.ts";
+// Read models moved into one module each (issue 14): their Row, queries and replies.
+export * from "./read-models/bookings.ts";
+export * from "./read-models/bookings-queries.ts";

@@ -1,41 +1,10 @@
-import { BookingStatus } from "@booking/contracts";
-
-/** An actor as the event store records it. */
-export type Actor = { userId: string; role: "creator" | "expert" | "admin" | "system" };
+import { BookingStatus, type AdminBookingReply, type AdminBookingShowReply } from "@booking/contracts";
 
 /** One entry of a booking's history, straight from the event store (GET /admin/bookings/{id}). */
-export type TimelineEntry = { event_id: string; type: string; time: string; actor: Actor | null; version: number; position: string; data: Record<string, unknown> };
+export type { Actor, TimelineEntry } from "@booking/contracts";
 
-/** A booking of the `bookings` read model (GET /admin/bookings). */
-export type Booking = {
-  id: string;
-  booking_id: string;
-  expert_id: string;
-  expert_user_id: string;
-  creator_id: string;
-  session_id: string;
-  session_title: string;
-  price_cents: number;
-  length_minutes: number;
-  scheduled_time: string;
-  previous_time: string | null;
-  held_until: string;
-  status: BookingStatus;
-  paid_cents: number;
-  refund_due_cents: number;
-  payment_state: "unpaid" | "paid" | "refund_due";
-  prep_questions: string[] | null;
-  prep_answers: string[] | null;
-  info_request_note: string | null;
-  notes: unknown;
-  cancelled_by: string | null;
-  cancel_reason: string | null;
-  created_at: string;
-  updated_at: string;
-  stream_version: number;
-  /** Only on the show page. */
-  timeline?: TimelineEntry[];
-};
+/** A booking of the `bookings` read model (GET /admin/bookings; the show page adds its timeline). */
+export type Booking = AdminBookingReply & { timeline?: AdminBookingShowReply["timeline"] };
 
 export const bookingStatuses: readonly BookingStatus[] = BookingStatus.options;
 

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { UserIdParams, BookingIdParams, BookingNotesBody, BookingPrepBody, BookingScheduleBody, BookingStatusBody, CalendarCommand, CreateBookingBody, IdParams, parseInput } from "@booking/contracts";
+import { z } from "zod";
+import { UserIdParams, BookingIdParams, BookingNotesBody, BookingReply, BookingRequestedReply, BookingPrepBody, BookingScheduleBody, BookingStatusBody, CalendarCommand, CreateBookingBody, IdParams, parseInput } from "@booking/contracts";
 import { calendarStream, sessionStream } from "@booking/engine";
 import type { AppContext } from "../context.ts";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
 import { refuse, valueOf } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
-import { bookingView, bookingsOfCreator, bookingsOfExpertUser, creatorBookingFacts, findBooking, type BookingRow } from "../queries/bookings.ts";
+import { bookingReply, bookingsOfCreator, bookingsOfExpertUser, creatorBookingFacts, evolveBooking, findBooking, toProjected, unnamedParties, type BookingRow, type BookingWithParties } from "@booking/projections";
 import { commandActor } from "./guards.ts";
 import { acceptedCurrentTerms } from "./terms.ts";
 import { idempotencyKeyOf } from "./sessions.ts";
@@ -13,23 +14,27 @@ import { idempotencyKeyOf } from "./sessions.ts";
 type SignedIn = NonNullable<Parameters<typeof commandActor>[0]>;
 
 /** A booking the caller is party to (or any, for an admin); anyone else gets "No booking found", never a hint that it exists. */
-async function bookingFor(ctx: AppContext, actor: SignedIn, bookingId: string): Promise<BookingRow> {
+async function bookingFor(ctx: AppContext, actor: SignedIn, bookingId: string): Promise<BookingWithParties> {
   const row = await findBooking(ctx.db, bookingId);
   if (!row || (actor.role !== "admin" && actor.userId !== row.creator_id && actor.userId !== row.expert_user_id)) refuse("booking_not_found");
   return row;
 }
 
 /** Validate a lifecycle command once (as at any boundary), run it on the expert's calendar, and wait for the read models. */
-async function runOnBooking(ctx: AppContext, actor: SignedIn, row: BookingRow, command: Record<string, unknown> & { type: CalendarCommand["type"] }) {
+async function runOnBooking(ctx: AppContext, actor: SignedIn, row: BookingWithParties, command: Record<string, unknown> & { type: CalendarCommand["type"] }) {
   const parsed = valueOf(parseInput(CalendarCommand, { ...command, expertId: row.expert_id, bookingId: row.booking_id, actor: commandActor(actor) }));
   const result = valueOf(await ctx.calendar.handle(calendarStream(row.expert_id), parsed, { actor: commandActor(actor) }));
   await ctx.projected(result);
   // If the read model is still behind after waiting, answer with the row as it was rather than fail.
-  return bookingView((await findBooking(ctx.db, row.booking_id)) ?? row);
+  return bookingReply((await findBooking(ctx.db, row.booking_id)) ?? row);
 }
 
+/** Replies sent through contracts' schemas: the OpenAPI document shows them, and a reply that strays from one fails (a 500 in tests), never a field silently dropped. */
+const oneBooking = { response: { 200: BookingReply } };
+const bookingList = { response: { 200: z.array(BookingReply) } };
+
 export const bookingRoutes: RoutePlugin = async (app, ctx) => {
-  app.post("/bookings", { onRequest: requireActor(), schema: { body: CreateBookingBody } }, async (request, reply) => {
+  app.post("/bookings", { onRequest: requireActor(), schema: { body: CreateBookingBody, response: { 201: BookingRequestedReply } } }, async (request, reply) => {
     const actor = actorOf(request);
     const { state: session } = await ctx.sessions.load(sessionStream(request.body.session_id));
     if (session.kind !== "saved") refuse("session_not_found");
@@ -61,36 +66,35 @@ export const bookingRoutes: RoutePlugin = async (app, ctx) => {
       await ctx.projected(written);
       return written;
     });
-    const requested = result.events.find((e) => e.type === "BookingRequested")!.data as { bookingId: string; scheduledTime: string; heldUntil: string };
+    const requested = result.events.find((e) => e.type === "BookingRequested")!.data as { bookingId: string };
     const row = await findBooking(ctx.db, requested.bookingId);
-    if (row) return reply.status(201).send({ booking: bookingView(row) });
-    // The read model is still behind after waiting: answer with what was written.
-    return reply.status(201).send({
-      booking: { id: requested.bookingId, status: "pending", scheduled_time: requested.scheduledTime, session_id: request.body.session_id, session_title: d.title, length_minutes: d.lengthMinutes, price: d.priceCents / 100, payment_state: "unpaid", paid: false, held_until: requested.heldUntil },
-    });
+    if (row) return reply.status(201).send({ booking: bookingReply(row) });
+    // The read model is still behind after waiting: answer with the row its own rule makes of what was written.
+    const written = toProjected(result.events).reduce<BookingRow | undefined>((r, e) => ("bookingId" in e.event.data && e.event.data.bookingId === requested.bookingId ? evolveBooking(r, e) : r), undefined);
+    return reply.status(201).send({ booking: bookingReply({ ...written!, ...unnamedParties }) });
   });
 
-  app.get("/bookings/creator/me", { onRequest: requireActor("creator") }, async (request) => (await bookingsOfCreator(ctx.db, actorOf(request).userId)).map(bookingView));
+  app.get("/bookings/creator/me", { onRequest: requireActor("creator"), schema: bookingList }, async (request) => (await bookingsOfCreator(ctx.db, actorOf(request).userId)).map(bookingReply));
 
-  app.get("/bookings/expert/me", { onRequest: requireActor("expert") }, async (request) => (await bookingsOfExpertUser(ctx.db, actorOf(request).userId)).map(bookingView));
+  app.get("/bookings/expert/me", { onRequest: requireActor("expert"), schema: bookingList }, async (request) => (await bookingsOfExpertUser(ctx.db, actorOf(request).userId)).map(bookingReply));
 
   // One user's bookings by id: their own, or anyone's for an admin (who opens a user's dashboard to help them).
   const ownOrAdmin = (request: { params: { userId: string } } & Parameters<typeof actorOf>[0]) => {
     const actor = actorOf(request);
     if (actor.role !== "admin" && actor.userId !== request.params.userId) refuse("forbidden");
   };
-  app.get("/bookings/creator/:userId", { onRequest: requireActor("creator"), schema: { params: UserIdParams } }, async (request) => {
+  app.get("/bookings/creator/:userId", { onRequest: requireActor("creator"), schema: { params: UserIdParams, ...bookingList } }, async (request) => {
     ownOrAdmin(request);
-    return (await bookingsOfCreator(ctx.db, request.params.userId)).map(bookingView);
+    return (await bookingsOfCreator(ctx.db, request.params.userId)).map(bookingReply);
   });
-  app.get("/bookings/expert/:userId", { onRequest: requireActor("expert"), schema: { params: UserIdParams } }, async (request) => {
+  app.get("/bookings/expert/:userId", { onRequest: requireActor("expert"), schema: { params: UserIdParams, ...bookingList } }, async (request) => {
     ownOrAdmin(request);
-    return (await bookingsOfExpertUser(ctx.db, request.params.userId)).map(bookingView);
+    return (await bookingsOfExpertUser(ctx.db, request.params.userId)).map(bookingReply);
   });
 
-  app.get("/bookings/:id", { onRequest: requireActor(), schema: { params: IdParams } }, async (request) => bookingView(await bookingFor(ctx, actorOf(request), request.params.id)));
+  app.get("/bookings/:id", { onRequest: requireActor(), schema: { params: IdParams, ...oneBooking } }, async (request) => bookingReply(await bookingFor(ctx, actorOf(request), request.params.id)));
 
-  app.patch("/bookings/:bookingId/status", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingStatusBody } }, async (request) => {
+  app.patch("/bookings/:bookingId/status", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingStatusBody, ...oneBooking } }, async (request) => {
     const actor = actorOf(request);
     const row = await bookingFor(ctx, actor, request.params.bookingId);
     const b = request.body;
@@ -106,12 +110,12 @@ export const bookingRoutes: RoutePlugin = async (app, ctx) => {
     }
   });
 
-  app.patch("/bookings/:bookingId/schedule", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingScheduleBody } }, async (request) => {
+  app.patch("/bookings/:bookingId/schedule", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingScheduleBody, ...oneBooking } }, async (request) => {
     const actor = actorOf(request);
     return runOnBooking(ctx, actor, await bookingFor(ctx, actor, request.params.bookingId), { type: "ProposeTime", scheduledTime: request.body.scheduled_time });
   });
 
-  app.patch("/bookings/:bookingId/prep", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingPrepBody } }, async (request) => {
+  app.patch("/bookings/:bookingId/prep", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingPrepBody, ...oneBooking } }, async (request) => {
     const actor = actorOf(request);
     const b = request.body;
     return runOnBooking(ctx, actor, await bookingFor(ctx, actor, request.params.bookingId), { type: "SubmitPrep", answers: [b.prep_response_1, b.prep_response_2, b.prep_response_3] });

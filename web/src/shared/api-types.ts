@@ -1,3 +1,5 @@
+import type { BookingReply } from "@booking/contracts";
+
 // Reply shapes of /api/v1 as the web app reads them (api/src/queries/*.ts, api/src/auth/bodies.ts).
 
 export type Role = "creator" | "expert" | "admin";
@@ -79,37 +81,8 @@ export type Availability = { timezone: string | null; length_minutes?: number; t
 
 export type BookingStatus = "pending" | "time_proposed" | "more_info_requested" | "confirmed" | "completed" | "cancelled";
 
-export type Booking = {
-  id: string;
-  status: BookingStatus;
-  scheduled_time: string;
-  previous_time: string | null;
-  length_minutes: number;
-  session_id: string;
-  session_title: string;
-  session: { title: string; price: number; expertFirstName: string | null };
-  expert_id: string;
-  creator_id: string;
-  creator_name: string | null;
-  expert_name: string | null;
-  expert_image: string | null;
-  profile_image: string | null;
-  info_request_note: string | null;
-  prep_question_1: string | null;
-  prep_question_2: string | null;
-  prep_question_3: string | null;
-  prep_response_1: string | null;
-  prep_response_2: string | null;
-  prep_response_3: string | null;
-  price: number;
-  payment_state: "unpaid" | "paid" | "refund_due" | string;
-  paid: boolean;
-  held_until: string;
-  has_notes: boolean;
-  cancelled_by: string | null;
-  cancel_reason: string | null;
-  created_at: string;
-};
+/** GET /bookings/:id and the dashboards' lists (the api sends it through this schema). */
+export type Booking = BookingReply;
 
 export type SessionNotes = { booking_id: string; summary: string; recap: string; takeaways: string[]; suggested_actions: string[] };
 

@@ -1,0 +1,105 @@
+import { z } from "zod";
+import { BookingStatus, SessionNotes } from "./calendar.ts";
+import { Actor } from "./primitives.ts";
+
+// Replies of /api/v1, declared once: the api sends them through these schemas (Fastify `response`,
+// so a field the schema does not name fails the reply instead of vanishing), the OpenAPI document
+// describes them, and web/ and admin/ infer their types from them. Strict objects, on purpose.
+
+/** A booking's payment: money never received, received, or owed back. */
+export const PaymentState = z.enum(["unpaid", "paid", "refund_due"]);
+export type PaymentState = z.infer<typeof PaymentState>;
+
+/** Who ended a booking: one of its parties, an admin, or the system (an unpaid hold ran out). */
+const CancelledBy = z.string().nullable();
+/** An instant as a read model returns it (ISO 8601). */
+const Time = z.string();
+
+/**
+ * One row of the `bookings` read model, one property per column, with JSON values (cents as
+ * numbers, times as ISO strings). projections/ writes and reads exactly this shape (its Row type
+ * is inferred from here); the admin console shows it as it is.
+ */
+export const BookingRecord = z.strictObject({
+  booking_id: z.string(),
+  expert_id: z.string(),
+  expert_user_id: z.string(),
+  creator_id: z.string(),
+  session_id: z.string(),
+  session_title: z.string(),
+  price_cents: z.number(),
+  length_minutes: z.number(),
+  scheduled_time: Time,
+  previous_time: Time.nullable(),
+  held_until: Time,
+  status: BookingStatus,
+  paid_cents: z.number(),
+  refund_due_cents: z.number(),
+  payment_state: PaymentState,
+  prep_questions: z.array(z.string()),
+  prep_answers: z.array(z.string()).nullable(),
+  info_request_note: z.string().nullable(),
+  notes: SessionNotes.nullable(),
+  cancelled_by: CancelledBy,
+  cancel_reason: z.string().nullable(),
+  created_at: Time,
+  updated_at: Time,
+  stream_version: z.number(),
+});
+export type BookingRecord = z.infer<typeof BookingRecord>;
+
+/** A booking as both parties see it (spec section 3, plus what the lifecycle adds: payment, hold, cancellation). */
+export const BookingReply = z.strictObject({
+  id: z.string(),
+  status: BookingStatus,
+  scheduled_time: Time,
+  previous_time: Time.nullable(),
+  length_minutes: z.number(),
+  session_id: z.string(),
+  session_title: z.string(),
+  session: z.strictObject({ title: z.string(), price: z.number(), expertFirstName: z.string().nullable() }),
+  expert_id: z.string(),
+  creator_id: z.string(),
+  creator_name: z.string().nullable(),
+  expert_name: z.string().nullable(),
+  expert_image: z.string().nullable(),
+  profile_image: z.string().nullable(),
+  info_request_note: z.string().nullable(),
+  prep_question_1: z.string().nullable(),
+  prep_question_2: z.string().nullable(),
+  prep_question_3: z.string().nullable(),
+  prep_response_1: z.string().nullable(),
+  prep_response_2: z.string().nullable(),
+  prep_response_3: z.string().nullable(),
+  price: z.number(),
+  payment_state: PaymentState,
+  paid: z.boolean(),
+  held_until: Time,
+  has_notes: z.boolean(),
+  cancelled_by: CancelledBy,
+  cancel_reason: z.string().nullable(),
+  created_at: Time,
+});
+export type BookingReply = z.infer<typeof BookingReply>;
+
+/** POST /bookings answers with the booking it requested. */
+export const BookingRequestedReply = z.strictObject({ booking: BookingReply });
+
+/** One entry of a booking's history, as the event store holds it (upcast to the current schema). */
+export const TimelineEntry = z.strictObject({
+  event_id: z.string(),
+  type: z.string(),
+  time: Time,
+  actor: Actor.nullable(),
+  version: z.number(),
+  position: z.string(),
+  data: z.record(z.string(), z.unknown()),
+});
+export type TimelineEntry = z.infer<typeof TimelineEntry>;
+
+/** GET /admin/bookings: the read model's rows, with the `id` react-admin keys them by. */
+export const AdminBookingReply = BookingRecord.extend({ id: z.string() });
+export type AdminBookingReply = z.infer<typeof AdminBookingReply>;
+/** GET /admin/bookings/{id}: the row and its full history (newest last). */
+export const AdminBookingShowReply = AdminBookingReply.extend({ timeline: z.array(TimelineEntry) });
+export type AdminBookingShowReply = z.infer<typeof AdminBookingShowReply>;

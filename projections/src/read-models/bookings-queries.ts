@@ -1,0 +1,161 @@
+import type pg from "pg";
+import type { BookingReply, BookingStatus, CreatorBookingFacts } from "@booking/contracts";
+import { bookingColumns, bookingFromPg, type BookingRow } from "./bookings.ts";
+
+// The readers of the `bookings` read model: every query of it, what a booking's reply is made
+// of, and the SQL form of the hold rule. The api's routes, the admin list and the hold sweeper
+// use these; none of them names a column list of its own.
+
+/** A pool, or one client of it (inside a transaction or under a lock). */
+export type Queryable = Pick<pg.Pool | pg.ClientBase, "query">;
+
+/** A booking with the names its parties show under (from the users and experts read models). */
+export type BookingWithParties = BookingRow & {
+  creator_first_name: string | null;
+  creator_last_name: string | null;
+  expert_first_name: string | null;
+  expert_last_name: string | null;
+  expert_image: string | null;
+};
+
+/** Every column of the table, as `b.column` (the alias every query here uses). */
+export const bookingSelectList = bookingColumns.map((c) => `b.${c}`).join(", ");
+
+const WITH_PARTIES = `SELECT ${bookingSelectList}, u.first_name AS creator_first_name, u.last_name AS creator_last_name,
+  e.first_name AS expert_first_name, e.last_name AS expert_last_name, e.profile_image AS expert_image
+  FROM bookings b LEFT JOIN users u ON u.user_id = b.creator_id LEFT JOIN experts e ON e.expert_id = b.expert_id`;
+
+type PartyNames = Omit<BookingWithParties, keyof BookingRow>;
+
+const withParties = (raw: BookingRow & PartyNames): BookingWithParties => ({
+  ...bookingFromPg(raw),
+  creator_first_name: raw.creator_first_name,
+  creator_last_name: raw.creator_last_name,
+  expert_first_name: raw.expert_first_name,
+  expert_last_name: raw.expert_last_name,
+  expert_image: raw.expert_image,
+});
+
+/** A booking written but not yet read back has no names to show: its parties show unnamed. */
+export const unnamedParties: PartyNames = { creator_first_name: null, creator_last_name: null, expert_first_name: null, expert_last_name: null, expert_image: null };
+
+export async function findBooking(db: Queryable, bookingId: string): Promise<BookingWithParties | null> {
+  const raw = (await db.query(`${WITH_PARTIES} WHERE b.booking_id = $1`, [bookingId])).rows[0];
+  return raw ? withParties(raw) : null;
+}
+
+export async function bookingsOfCreator(db: Queryable, creatorId: string): Promise<BookingWithParties[]> {
+  return (await db.query(`${WITH_PARTIES} WHERE b.creator_id = $1 ORDER BY b.scheduled_time DESC, b.booking_id LIMIT 500`, [creatorId])).rows.map(withParties);
+}
+
+export async function bookingsOfExpertUser(db: Queryable, expertUserId: string): Promise<BookingWithParties[]> {
+  return (await db.query(`${WITH_PARTIES} WHERE b.expert_user_id = $1 ORDER BY b.scheduled_time DESC, b.booking_id LIMIT 500`, [expertUserId])).rows.map(withParties);
+}
+
+const name = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(" ") || null;
+
+/** What GET /bookings/:id and the dashboards send for a booking (contracts' BookingReply). */
+export function bookingReply(r: BookingWithParties): BookingReply {
+  const answers = r.prep_answers ?? [];
+  const price = r.price_cents / 100;
+  return {
+    id: r.booking_id,
+    status: r.status,
+    scheduled_time: r.scheduled_time,
+    previous_time: r.previous_time,
+    length_minutes: r.length_minutes,
+    session_id: r.session_id,
+    session_title: r.session_title,
+    session: { title: r.session_title, price, expertFirstName: r.expert_first_name },
+    expert_id: r.expert_id,
+    creator_id: r.creator_id,
+    creator_name: name(r.creator_first_name, r.creator_last_name),
+    expert_name: name(r.expert_first_name, r.expert_last_name),
+    expert_image: r.expert_image,
+    profile_image: r.expert_image,
+    info_request_note: r.info_request_note,
+    prep_question_1: r.prep_questions[0] ?? null,
+    prep_question_2: r.prep_questions[1] ?? null,
+    prep_question_3: r.prep_questions[2] ?? null,
+    prep_response_1: answers[0] ?? null,
+    prep_response_2: answers[1] ?? null,
+    prep_response_3: answers[2] ?? null,
+    price,
+    payment_state: r.payment_state,
+    paid: r.paid_cents >= r.price_cents,
+    held_until: r.held_until,
+    has_notes: r.notes !== null,
+    cancelled_by: r.cancelled_by,
+    cancel_reason: r.cancel_reason,
+    created_at: r.created_at,
+  };
+}
+
+/*
+ * The hold rule in SQL. The engine owns it (holdExpired and blocksTime in
+ * engine/src/calendar/calendar.ts); these fragments say the same over the `b` alias, for the two
+ * reads that must filter in Postgres: the sweeper, whose LIMIT would otherwise fill up with paid
+ * bookings past their hold, and the public schedule's booked periods. projections/test/
+ * bookings-hold-rule.test.ts checks both against the engine on every status × paid × expired case.
+ * `now` is the placeholder of an ISO instant, e.g. "$2".
+ */
+
+/** holdExpired: a pending booking not fully paid whose hold has run out. */
+export const holdExpiredSql = (now: string) => `(b.status = 'pending' AND b.paid_cents < b.price_cents AND b.held_until <= ${now}::timestamptz)`;
+
+/** blocksTime: an active booking, unless it is a hold that has expired. */
+export const blocksTimeSql = (now: string) => `(b.status IN ('pending', 'time_proposed', 'more_info_requested', 'confirmed') AND NOT ${holdExpiredSql(now)})`;
+
+/** Statuses of a booking that may still hold its time (which ones do is the calendar's call). */
+const ACTIVE: readonly BookingStatus[] = ["pending", "time_proposed", "more_info_requested", "confirmed"];
+
+/**
+ * The creator's bookings with every expert that may still hold time, as facts for a booking
+ * request; which of them hold it (an unpaid hold expires) is the calendar rules' call.
+ */
+export async function creatorBookingFacts(db: Queryable, creatorId: string, now: string): Promise<CreatorBookingFacts[]> {
+  const { rows } = await db.query(
+    `SELECT ${bookingSelectList} FROM bookings b
+     WHERE b.creator_id = $1 AND b.status = ANY($3::text[]) AND b.scheduled_time + make_interval(mins => b.length_minutes) > $2::timestamptz`,
+    [creatorId, now, ACTIVE],
+  );
+  return rows.map(bookingFromPg).map((r) => ({
+    bookingId: r.booking_id,
+    status: r.status,
+    scheduledTime: r.scheduled_time,
+    lengthMinutes: r.length_minutes,
+    heldUntil: r.held_until,
+    priceCents: r.price_cents,
+    paidCents: r.paid_cents,
+  }));
+}
+
+/** Periods an expert's bookings hold, as the schedule call's `booked` list shows them. */
+export async function bookedPeriods(db: Queryable, expertId: string, now: string): Promise<{ scheduled_time: string; length_minutes: number }[]> {
+  const { rows } = await db.query<{ scheduled_time: Date; length_minutes: number }>(
+    `SELECT b.scheduled_time, b.length_minutes FROM bookings b
+     WHERE b.expert_id = $1 AND b.scheduled_time + make_interval(mins => b.length_minutes) > $2::timestamptz AND ${blocksTimeSql("$2")}
+     ORDER BY b.scheduled_time`,
+    [expertId, now],
+  );
+  return rows.map((r) => ({ scheduled_time: r.scheduled_time.toISOString(), length_minutes: r.length_minutes }));
+}
+
+/** Holds that have run out and are not yet recorded as cancelled, oldest first, for the sweeper. */
+export async function expiredHolds(db: Queryable, now: string, limit = 500): Promise<{ booking_id: string; expert_id: string }[]> {
+  const { rows } = await db.query<{ booking_id: string; expert_id: string }>(
+    `SELECT b.booking_id, b.expert_id FROM bookings b WHERE ${holdExpiredSql("$1")} ORDER BY b.held_until LIMIT $2`,
+    [now, limit],
+  );
+  return rows;
+}
+
+/** The admin list's sort whitelist: the columns an operator may order by, as SQL over `b`. */
+export const bookingListSort = {
+  id: "b.booking_id",
+  ...Object.fromEntries(
+    (["scheduled_time", "created_at", "updated_at", "held_until", "status", "payment_state", "price_cents", "paid_cents", "refund_due_cents", "session_title", "expert_id", "creator_id"] as const satisfies readonly (keyof BookingRow)[]).map(
+      (c) => [c, `b.${c}`],
+    ),
+  ),
+} as Record<string, string>;
