@@ -48,23 +48,21 @@ export const BookingRecord = z.strictObject({
 });
 export type BookingRecord = z.infer<typeof BookingRecord>;
 
+/** The read model's columns a booking's reply carries as they are (projections' bookingReply copies these). */
+export const bookingReplyColumns = {
+  status: true, scheduled_time: true, previous_time: true, length_minutes: true, session_id: true, session_title: true, expert_id: true, creator_id: true,
+  info_request_note: true, payment_state: true, held_until: true, cancelled_by: true, cancel_reason: true, created_at: true,
+} as const;
+
 /** A booking as both parties see it (spec section 3, plus what the lifecycle adds: payment, hold, cancellation). */
 export const BookingReply = z.strictObject({
+  ...BookingRecord.pick(bookingReplyColumns).shape,
   id: z.string(),
-  status: BookingStatus,
-  scheduled_time: Time,
-  previous_time: Time.nullable(),
-  length_minutes: z.number(),
-  session_id: z.string(),
-  session_title: z.string(),
   session: z.strictObject({ title: z.string(), price: z.number(), expertFirstName: z.string().nullable() }),
-  expert_id: z.string(),
-  creator_id: z.string(),
   creator_name: z.string().nullable(),
   expert_name: z.string().nullable(),
   expert_image: z.string().nullable(),
   profile_image: z.string().nullable(),
-  info_request_note: z.string().nullable(),
   prep_question_1: z.string().nullable(),
   prep_question_2: z.string().nullable(),
   prep_question_3: z.string().nullable(),
@@ -72,13 +70,8 @@ export const BookingReply = z.strictObject({
   prep_response_2: z.string().nullable(),
   prep_response_3: z.string().nullable(),
   price: z.number(),
-  payment_state: PaymentState,
   paid: z.boolean(),
-  held_until: Time,
   has_notes: z.boolean(),
-  cancelled_by: CancelledBy,
-  cancel_reason: z.string().nullable(),
-  created_at: Time,
 });
 export type BookingReply = z.infer<typeof BookingReply>;
 

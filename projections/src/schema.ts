@@ -1,4 +1,5 @@
 import type { Migration } from "@booking/contracts";
+import { bookingMigrations } from "./read-models/bookings.ts";
 
 // Read models. Every row remembers the version of the stream it reflects (`stream_version`):
 // a projection writes only when the event is newer, so a redelivered or older event is a no-op.
@@ -145,4 +146,6 @@ export const readModelMigrations: readonly Migration[] = [
       CREATE INDEX experts_listing ON experts (verified DESC, last_name, first_name, expert_id) WHERE published;
     `,
   },
+  // Each read model adds its own later changes in its module.
+  ...bookingMigrations,
 ];

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { BookingReply, BookingStatus, CreatorBookingFacts } from "@booking/contracts";
+import { bookingReplyColumns, type BookingReply, type BookingStatus, type CreatorBookingFacts } from "@booking/contracts";
 import { bookingColumns, bookingFromPg, type BookingRow } from "./bookings.ts";
 
 // The readers of the `bookings` read model: every query of it, what a booking's reply is made
@@ -54,26 +54,19 @@ export async function bookingsOfExpertUser(db: Queryable, expertUserId: string):
 
 const name = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(" ") || null;
 
-/** What GET /bookings/:id and the dashboards send for a booking (contracts' BookingReply). */
+/** What GET /bookings/:id and the dashboards send for a booking (contracts' BookingReply): the columns it names as they are, and what is made of the rest. */
 export function bookingReply(r: BookingWithParties): BookingReply {
   const answers = r.prep_answers ?? [];
   const price = r.price_cents / 100;
+  const columns = Object.fromEntries(Object.keys(bookingReplyColumns).map((c) => [c, r[c as keyof BookingRow]])) as Pick<BookingRow, keyof typeof bookingReplyColumns>;
   return {
+    ...columns,
     id: r.booking_id,
-    status: r.status,
-    scheduled_time: r.scheduled_time,
-    previous_time: r.previous_time,
-    length_minutes: r.length_minutes,
-    session_id: r.session_id,
-    session_title: r.session_title,
     session: { title: r.session_title, price, expertFirstName: r.expert_first_name },
-    expert_id: r.expert_id,
-    creator_id: r.creator_id,
     creator_name: name(r.creator_first_name, r.creator_last_name),
     expert_name: name(r.expert_first_name, r.expert_last_name),
     expert_image: r.expert_image,
     profile_image: r.expert_image,
-    info_request_note: r.info_request_note,
     prep_question_1: r.prep_questions[0] ?? null,
     prep_question_2: r.prep_questions[1] ?? null,
     prep_question_3: r.prep_questions[2] ?? null,
@@ -81,13 +74,8 @@ export function bookingReply(r: BookingWithParties): BookingReply {
     prep_response_2: answers[1] ?? null,
     prep_response_3: answers[2] ?? null,
     price,
-    payment_state: r.payment_state,
     paid: r.paid_cents >= r.price_cents,
-    held_until: r.held_until,
     has_notes: r.notes !== null,
-    cancelled_by: r.cancelled_by,
-    cancel_reason: r.cancel_reason,
-    created_at: r.created_at,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { BookingRecord } from "@booking/contracts";
+import type { BookingRecord, Migration } from "@booking/contracts";
 import { entityProjection, streamEntityId, type ProjectedEvent } from "../projection.ts";
 
 /** How Postgres stores a column, which is what pg's reply needs to reach the Row's JSON shape. */
@@ -37,6 +37,12 @@ export function bookingFromPg(raw: Record<string, unknown>): BookingRow {
   for (const column of bookingColumns) row[column] = fromPg(bookingColumnTypes[column], raw[column]);
   return row as BookingRow;
 }
+
+/**
+ * Changes to the table after 001_read_models (schema.ts), oldest first: a new column is added here,
+ * beside its Row field and its rule. Read models are rebuilt from events, so a backfill need only be close.
+ */
+export const bookingMigrations: readonly Migration[] = [];
 
 /** Bookings as both parties see them: time, status, payment state, prep, info note, notes. */
 export const bookingsProjection = entityProjection<BookingRow>({
