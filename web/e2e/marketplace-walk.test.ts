@@ -552,6 +552,8 @@ describe("both sides work the booking to confirmed", () => {
     const otherDay = DateTime.fromISO(requestedDay).plus({ days: 1 }).toISODate()!;
     if (DateTime.fromISO(otherDay).month !== DateTime.fromISO(requestedDay).month) await expert.getByRole("button", { name: "Next month" }).click();
     await expert.locator(`[data-day="${otherDay}"]`).click();
+    // The day's times come from the API: wait for them before reading the list.
+    await expert.getByRole("group", { name: "Times" }).getByRole("button", { name: "5:30 PM" }).waitFor();
     const options = await expert.getByRole("group", { name: "Times" }).getByRole("button").allTextContents();
     expect(options[0]).toBe("9:00 AM");
     expect(options.at(-1)).toBe("5:30 PM");

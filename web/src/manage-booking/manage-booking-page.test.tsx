@@ -1,35 +1,13 @@
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
-import { screen } from "@testing-library/react";
+import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
-import { ManageBookingSteps, proposableTimes } from "./manage-booking-page.tsx";
+import { ManageBookingSteps } from "./manage-booking-page.tsx";
 import { earningsByMonth } from "../expert-dashboard/payments-tab.tsx";
 import { validateCard } from "../booking/payment-step.tsx";
 import { calendarDays } from "../shared/month-calendar.tsx";
-import type { Booking } from "../shared/api-types.ts";
-
-describe("times an expert may propose", () => {
-  const now = DateTime.fromISO("2026-03-02T00:00:00Z");
-  const booking = { id: "b", scheduled_time: "2026-03-05T09:00:00.000Z", length_minutes: 60 };
-
-  it("are 9:00 AM to 5:30 PM half-hourly in the expert's zone", () => {
-    const times = proposableTimes("2026-03-04", "Europe/London", booking, [], now);
-    expect(times).toHaveLength(18);
-    expect(times[0]).toBe("2026-03-04T09:00:00.000Z");
-    expect(times.at(-1)).toBe("2026-03-04T17:30:00.000Z");
-    expect(proposableTimes("2026-03-04", "America/New_York", booking, [], now)[0]).toBe("2026-03-04T14:00:00.000Z");
-  });
-
-  it("skip other bookings but not this booking's own time, and stay inside 28 days", () => {
-    const busy = [{ scheduled_time: "2026-03-04T12:00:00.000Z", length_minutes: 60 }, { scheduled_time: booking.scheduled_time, length_minutes: 60 }];
-    const times = proposableTimes("2026-03-04", "Europe/London", booking, busy, now);
-    expect(times).not.toContain("2026-03-04T11:30:00.000Z");
-    expect(times).not.toContain("2026-03-04T12:30:00.000Z");
-    expect(proposableTimes("2026-03-05", "Europe/London", booking, busy, now)).toContain(booking.scheduled_time);
-    expect(proposableTimes("2026-04-30", "Europe/London", booking, [], now)).toEqual([]);
-  });
-});
+import type { Booking, Schedule } from "../shared/api-types.ts";
 
 describe("month calendar", () => {
   it("is 42 days starting on a Monday", () => {
@@ -73,6 +51,38 @@ describe("managing a request", () => {
     renderScreen(<ManageBookingSteps booking={{ ...request, paid: true, payment_state: "paid" }} schedule={null} />, { auth });
     expect(screen.getByRole("button", { name: "Accept Booking" })).toBeEnabled();
     expect(screen.queryByRole("button", { name: "Awaiting payment" })).not.toBeInTheDocument();
+  });
+
+  it("offers the times the API gives for the chosen day, and always the requested time; a proposal sends the chosen one", async () => {
+    const zone = "Europe/London";
+    const schedule: Schedule = { timezone: zone, slots: [], booked: [] };
+    const day = DateTime.now().setZone(zone).plus({ days: 2 }).startOf("day");
+    const at = (d: DateTime, hour: number, minute = 0) => d.set({ hour, minute }).toUTC().toISO()!;
+    const next = day.plus({ days: 1 });
+    const requested = at(day, 20); // 8:00 PM: outside 9:00 to 5:30, so only the page's own rule offers it
+    const calls = fakeApi({
+      // Deliberately not what a local 9:00-17:30 rule would give: the page shows the API's answer.
+      [`GET /bookings/b1/proposable-times?date=${day.toISODate()}`]: { status: 200, body: { timezone: zone, times: [at(day, 9), at(day, 14, 30)] } },
+      [`GET /bookings/b1/proposable-times?date=${next.toISODate()}`]: { status: 200, body: { timezone: zone, times: [at(next, 11)] } },
+      "PATCH /bookings/b1/schedule": (body) => ({ status: 200, body: { ...request, status: "time_proposed", scheduled_time: (body as { scheduled_time: string }).scheduled_time } }),
+    });
+    const paid = { ...request, scheduled_time: requested, paid: true, payment_state: "paid" as const };
+    renderScreen(<ManageBookingSteps booking={paid} schedule={schedule} />, { auth });
+    expect(calls).toHaveLength(0); // nothing is asked until the expert chooses a time
+    await userEvent.click(screen.getByRole("button", { name: "Accept Booking" }));
+    const offered = async () => within(await screen.findByRole("group", { name: "Times" })).getAllByRole("button").map((b) => b.textContent);
+    expect(await offered()).toEqual(["9:00 AM", "2:30 PM", "8:00 PM (requested)"]);
+    if (next.month !== day.month) await userEvent.click(screen.getByRole("button", { name: "Next month" }));
+    await userEvent.click(screen.getByRole("button", { name: next.toFormat("cccc, LLLL d, yyyy") }));
+    expect(await offered()).toEqual(["11:00 AM"]);
+    await userEvent.click(screen.getByRole("button", { name: "11:00 AM" }));
+    await userEvent.click(screen.getByRole("button", { name: "Confirm Date & Time" }));
+    expect(await screen.findByText("New Time Proposed")).toBeInTheDocument();
+    // (The write refreshes every booking query, these times included.)
+    expect(new Set(calls.map((c) => `${c.method} ${c.path}`))).toEqual(
+      new Set([`GET /bookings/b1/proposable-times?date=${day.toISODate()}`, `GET /bookings/b1/proposable-times?date=${next.toISODate()}`, "PATCH /bookings/b1/schedule"]),
+    );
+    expect(calls.find((c) => c.method === "PATCH")?.body).toEqual({ scheduled_time: at(next, 11) });
   });
 
   it("Decline asks for the reason the creator will see, then cancels with it", async () => {

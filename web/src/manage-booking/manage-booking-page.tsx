@@ -2,7 +2,7 @@ import { useMemo, useState } from "react";
 import { Link as RouterLink, useParams } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { DateTime } from "luxon";
-import { BOOKING_WINDOW_DAYS, PROPOSED_TIME_FIRST, PROPOSED_TIME_LAST, SLOT_STEP_MINUTES, minutesOfDay } from "@booking/contracts";
+import { BOOKING_WINDOW_DAYS, type ProposableTimesReply } from "@booking/contracts";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -33,22 +33,13 @@ export const bookingQuery = (bookingId: string) => ({
   retry: false,
 });
 
-/** The expert's proposable starts of one day: 9:00 AM to 5:30 PM half-hourly in their zone, free and in the window. */
-export function proposableTimes(day: string, zone: string, booking: Pick<Booking, "id" | "scheduled_time" | "length_minutes">, booked: Schedule["booked"], now: DateTime = DateTime.now()): string[] {
-  const out: string[] = [];
-  const windowEnd = now.plus({ days: BOOKING_WINDOW_DAYS });
-  const others = booked.filter((p) => Date.parse(p.scheduled_time) !== Date.parse(booking.scheduled_time));
-  for (let m = minutesOfDay(PROPOSED_TIME_FIRST); m <= minutesOfDay(PROPOSED_TIME_LAST); m += SLOT_STEP_MINUTES) {
-    const at = DateTime.fromISO(day, { zone }).set({ hour: Math.floor(m / 60), minute: m % 60 });
-    if (at.hour * 60 + at.minute !== m) continue; // a wall time skipped by a DST change
-    if (at < now || at > windowEnd) continue;
-    const start = at.toMillis();
-    const end = start + booking.length_minutes * 60_000;
-    if (others.some((p) => start < Date.parse(p.scheduled_time) + p.length_minutes * 60_000 && Date.parse(p.scheduled_time) < end)) continue;
-    out.push(at.toUTC().toISO()!);
-  }
-  return out;
-}
+/** The times the expert may propose on one day (in their zone): the API asks the engine, which decides a proposal by the same rule. */
+export const proposableTimesQuery = (bookingId: string, day: string) => ({
+  queryKey: [...BOOKINGS_KEY, "proposable-times", bookingId, day],
+  queryFn: ({ signal }: { signal: AbortSignal }) => api.get<ProposableTimesReply>(`/bookings/${bookingId}/proposable-times?date=${day}`, { signal }),
+  staleTime: 0,
+  retry: false,
+});
 
 export function ManageBookingPage() {
   const { bookingId = "" } = useParams();
@@ -104,12 +95,13 @@ export function ManageBookingSteps({ booking, schedule }: { booking: Booking; sc
 
   const today = DateTime.now().setZone(zone).toISODate()!;
   const lastDay = DateTime.now().setZone(zone).plus({ days: BOOKING_WINDOW_DAYS }).toISODate()!;
+  const proposable = useQuery({ ...proposableTimesQuery(booking.id, day), enabled: step === "time" });
   const times = useMemo(() => {
-    const list = proposableTimes(day, zone, booking, schedule?.booked ?? []);
+    const list = [...(proposable.data?.times ?? [])];
     // The requested time is always offered, even outside 9:00 to 5:30.
     if (dayOf(booking.scheduled_time, zone) === day && !list.some((t) => Date.parse(t) === Date.parse(booking.scheduled_time))) list.unshift(booking.scheduled_time);
     return list.sort();
-  }, [day, zone, booking, schedule]);
+  }, [day, zone, booking, proposable.data]);
   const keepsRequested = !!time && Date.parse(time) === Date.parse(booking.scheduled_time);
 
   const act = async (work: () => Promise<Booking>, next: ManageStep) => {
@@ -201,7 +193,14 @@ export function ManageBookingSteps({ booking, schedule }: { booking: Booking; sc
             <Typography component="h2" sx={{ fontWeight: 700, mb: 1 }}>
               {longDate(`${day}T12:00:00`, zone)}
             </Typography>
-            {times.length === 0 ? (
+            {proposable.isError && (
+              <Alert severity="error" sx={{ mb: 1 }}>
+                Error loading times: {errorMessage(proposable.error)}
+              </Alert>
+            )}
+            {proposable.isPending ? (
+              <Typography role="status">Loading times…</Typography>
+            ) : times.length === 0 ? (
               <Typography>No free times on this day.</Typography>
             ) : (
               <Box role="group" aria-label="Times" sx={{ display: "grid", gap: 1, gridTemplateColumns: "repeat(auto-fill, minmax(120px, 1fr))" }}>
