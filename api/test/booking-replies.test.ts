@@ -43,9 +43,20 @@ describe("booking replies are contracts' BookingReply", () => {
       ...(await ok("GET", "/bookings/expert/me", expert)),
       ...(await ok("GET", `/bookings/creator/${creator.id}`, creator)),
     ]) {
+      expect(reply.cancelled_at).toBeNull();
       expect(Object.keys(reply).sort()).toEqual(Object.keys(BookingReply.shape).sort());
       BookingReply.parse(reply);
     }
+  });
+
+  it("a cancelled booking says when, to its parties and to the console", async () => {
+    const t = (await times())[5]!;
+    const { booking } = await ok("POST", "/bookings", creator, { session_id: sessionId, scheduled_time: t });
+    const cancelled = await ok("PATCH", `/bookings/${booking.id}/status`, creator, { status: "cancelled", reason: "Clash" });
+    expect(cancelled).toMatchObject({ status: "cancelled", cancelled_by: "creator" });
+    expect(Date.parse(cancelled.cancelled_at)).toBeGreaterThanOrEqual(Date.parse(booking.created_at));
+    const admin = await api.user("admin");
+    expect((await ok("GET", `/admin/bookings/${booking.id}`, admin)).cancelled_at).toBe(cancelled.cancelled_at);
   });
 
   it("the OpenAPI document describes the reply of GET /bookings/{id} and the dashboards", async () => {

@@ -25,7 +25,7 @@ const cases = BookingStatus.options.flatMap((status) =>
 const row = (c: (typeof cases)[number]): BookingRow => ({
   booking_id: c.id, expert_id: "e1", expert_user_id: "u-e1", creator_id: "u-c1", session_id: "s1", session_title: "Review", price_cents: c.priceCents, length_minutes: 30,
   scheduled_time: "2030-02-01T10:00:00.000Z", previous_time: null, held_until: c.heldUntil, status: c.status, paid_cents: c.paidCents, refund_due_cents: 0,
-  payment_state: c.paidCents > 0 ? "paid" : "unpaid", prep_questions: [], prep_answers: null, info_request_note: null, notes: null, cancelled_by: null, cancel_reason: null,
+  payment_state: c.paidCents > 0 ? "paid" : "unpaid", prep_questions: [], prep_answers: null, info_request_note: null, notes: null, cancelled_by: null, cancel_reason: null, cancelled_at: null,
   created_at: NOW, updated_at: NOW, stream_version: 1,
 });
 

@@ -35,7 +35,7 @@ const paid: CalendarEvent = { type: "PaymentSucceeded", data: { bookingId: "b1",
 describe("bookings read model: given events, then the row", () => {
   it("a request makes a pending, unpaid row of the contracts' shape", () => {
     const spec = given(requested);
-    spec.then({ booking_id: "b1", expert_id: "e1", status: "pending", payment_state: "unpaid", paid_cents: 0, price_cents: 15_000, held_until: at(15), created_at: at(0), stream_version: 1 });
+    spec.then({ booking_id: "b1", expert_id: "e1", cancelled_at: null, status: "pending", payment_state: "unpaid", paid_cents: 0, price_cents: 15_000, held_until: at(15), created_at: at(0), stream_version: 1 });
     expect(BookingRecord.safeParse(spec.row()).success).toBe(true);
   });
 
@@ -72,6 +72,7 @@ describe("bookings read model: given events, then the row", () => {
       status: "cancelled",
       cancelled_by: "expert",
       cancel_reason: "Travelling",
+      cancelled_at: at(2),
       refund_due_cents: 15_000,
       payment_state: "refund_due",
     });

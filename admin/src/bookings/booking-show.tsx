@@ -54,6 +54,7 @@ function BookingDetails() {
       {booking && booking.refund_due_cents > 0 ? <MoneyField source="refund_due_cents" label="Refund due" /> : null}
       {booking?.status === "pending" && booking.payment_state === "unpaid" ? <DateTimeField source="held_until" label="Held until" /> : null}
       {booking?.cancelled_by ? <FunctionField<Booking> label="Cancelled" render={(b) => `by the ${b.cancelled_by}${b.cancel_reason ? `: ${b.cancel_reason}` : ""}`} /> : null}
+      {booking?.cancelled_at ? <DateTimeField source="cancelled_at" label="Cancelled at" /> : null}
       {booking?.info_request_note ? <TextField source="info_request_note" label="Information requested" /> : null}
       <Labeled label="Preparation">
         <PrepAnswers />

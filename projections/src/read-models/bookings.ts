@@ -22,7 +22,7 @@ const bookingColumnTypes = {
   booking_id: "text", expert_id: "text", expert_user_id: "text", creator_id: "text", session_id: "text", session_title: "text",
   price_cents: "bigint", length_minutes: "int", scheduled_time: "timestamptz", previous_time: "timestamptz", held_until: "timestamptz",
   status: "text", paid_cents: "bigint", refund_due_cents: "bigint", payment_state: "text", prep_questions: "jsonb", prep_answers: "jsonb",
-  info_request_note: "text", notes: "jsonb", cancelled_by: "text", cancel_reason: "text", created_at: "timestamptz", updated_at: "timestamptz",
+  info_request_note: "text", notes: "jsonb", cancelled_by: "text", cancel_reason: "text", cancelled_at: "timestamptz", created_at: "timestamptz", updated_at: "timestamptz",
   stream_version: "bigint",
 } as const satisfies Record<keyof BookingRow, ColumnType>;
 
@@ -42,7 +42,13 @@ export function bookingFromPg(raw: Record<string, unknown>): BookingRow {
  * Changes to the table after 001_read_models (schema.ts), oldest first: a new column is added here,
  * beside its Row field and its rule. Read models are rebuilt from events, so a backfill need only be close.
  */
-export const bookingMigrations: readonly Migration[] = [];
+export const bookingMigrations: readonly Migration[] = [
+  {
+    // Close for rows already cancelled (their last change); a rebuild of `bookings` makes it exact.
+    name: "003_bookings_cancelled_at",
+    sql: "ALTER TABLE bookings ADD COLUMN cancelled_at timestamptz; UPDATE bookings SET cancelled_at = updated_at WHERE status = 'cancelled';",
+  },
+];
 
 /** Bookings as both parties see them: time, status, payment state, prep, info note, notes. */
 export const bookingsProjection = entityProjection<BookingRow>({
@@ -82,6 +88,7 @@ export function evolveBooking(row: BookingRow | undefined, { event, stored }: Pr
       notes: null,
       cancelled_by: null,
       cancel_reason: null,
+      cancelled_at: null,
       created_at: at,
       updated_at: at,
       stream_version: stored.version,
@@ -105,7 +112,7 @@ export function evolveBooking(row: BookingRow | undefined, { event, stored }: Pr
       return { ...updated, status: "confirmed" };
     case "Cancelled": {
       const { by, reason, refundCents } = event.data;
-      return { ...updated, status: "cancelled", cancelled_by: by, cancel_reason: reason, refund_due_cents: row.refund_due_cents + refundCents, payment_state: refundCents > 0 ? "refund_due" : row.payment_state };
+      return { ...updated, status: "cancelled", cancelled_by: by, cancel_reason: reason, cancelled_at: at, refund_due_cents: row.refund_due_cents + refundCents, payment_state: refundCents > 0 ? "refund_due" : row.payment_state };
     }
     case "Completed":
       return { ...updated, status: "completed" };

@@ -84,6 +84,7 @@ function BookingCard({ booking }: { booking: Booking }) {
         {booking.status === "cancelled" && (
           <Typography variant="body2" color="text.secondary">
             Cancelled{booking.cancelled_by === "creator" ? " by you" : booking.cancelled_by === "expert" ? " by the expert" : booking.cancel_reason === "payment_timeout" ? " (not paid in time)" : ""}
+            {booking.cancelled_at ? ` on ${shortDateTimeWithZone(booking.cancelled_at)}` : ""}
             {booking.paid || booking.payment_state === "refund_due" ? " · refund due" : ""}
           </Typography>
         )}

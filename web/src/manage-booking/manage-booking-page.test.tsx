@@ -38,7 +38,7 @@ describe("managing a request", () => {
     session: { title: "Deck review", price: 150, expertFirstName: "Maya" }, expert_id: "ux1", creator_id: "c1", creator_name: "Cora Creator", expert_name: "Maya Lind",
     expert_image: null, profile_image: null, info_request_note: null, prep_question_1: "Goal?", prep_question_2: null, prep_question_3: null,
     prep_response_1: null, prep_response_2: null, prep_response_3: null, price: 150, payment_state: "unpaid", paid: false, held_until: "2030-03-01T10:15:00.000Z",
-    has_notes: false, cancelled_by: null, cancel_reason: null, created_at: "2030-03-01T10:00:00.000Z",
+    has_notes: false, cancelled_by: null, cancel_reason: null, cancelled_at: null, created_at: "2030-03-01T10:00:00.000Z",
   };
   const auth = signedInAs("expert", { id: "ux1", expert_id: "ux1" });
 
