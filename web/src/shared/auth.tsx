@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { api, getSession, initSession, logout as signOut, onSessionChange, type SessionEnd } from "./api-client.ts";
+import { ApiError, api, getSession, initSession, logout as signOut, onSessionChange, type SessionEnd } from "./api-client.ts";
 import type { AuthSession, Me } from "./api-types.ts";
 
 // Auth state of spec section 4: initializing, then authenticated (user and token) or signed out.
@@ -57,9 +57,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     } catch (error) {
       if (ticket !== loading.current) return null;
       // Spec section 4: on profile-load failure the user and token are cleared (terms count as accepted).
+      // Only when the server refused: a request cut off (the page navigating away, a dropped
+      // connection) says nothing about the sign-in, and signing out then lost it for the next page.
       console.error("Could not load your profile", error);
       userIdRef.current = null;
-      await signOut();
+      if (error instanceof ApiError && error.status > 0) await signOut();
       setState({ status: "signed_out", user: null, token: null, termsAccepted: true });
       return null;
     }
