@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 import { Link as RouterLink, useParams } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { DateTime } from "luxon";
@@ -235,62 +235,36 @@ export function ManageBookingSteps({ booking, schedule }: { booking: Booking; sc
 
   if (step === "decline") {
     return (
-      <Box sx={{ maxWidth: 640 }}>
-        <Typography variant="h4" component="h1" gutterBottom>
-          Decline Booking
-        </Typography>
-        <Typography sx={{ mb: 2 }}>
-          {booking.creator_name ?? "The creator"} will see your reason{booking.paid ? " and is refunded in full" : ""}. The time becomes free again.
-        </Typography>
-        <TextField
-          label="Reason for declining (shown to the creator)"
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-          multiline
-          minRows={3}
-          fullWidth
-          required
-          slotProps={{ htmlInput: { maxLength: 500 } }}
-          error={!!reasonError}
-          helperText={reasonError ?? undefined}
-        />
-        {failureAlert}
-        <Box sx={{ display: "flex", gap: 2, mt: 2 }}>
-          <Button variant="contained" color="error" onClick={decline} disabled={busy}>
-            Decline Booking
-          </Button>
-          <Button onClick={() => setStep("detail")}>Back</Button>
-        </Box>
-      </Box>
+      <WrittenStep
+        title="Decline Booking"
+        intro={`${booking.creator_name ?? "The creator"} will see your reason${booking.paid ? " and is refunded in full" : ""}. The time becomes free again.`}
+        label="Reason for declining (shown to the creator)"
+        value={reason}
+        onChange={setReason}
+        error={reasonError}
+        maxLength={500}
+        failure={failureAlert}
+        action={{ label: "Decline Booking", color: "error", run: decline }}
+        busy={busy}
+        onBack={() => setStep("detail")}
+      />
     );
   }
 
   if (step === "more-info") {
     return (
-      <Box sx={{ maxWidth: 640 }}>
-        <Typography variant="h4" component="h1" gutterBottom>
-          Request More Info
-        </Typography>
-        <Typography sx={{ mb: 2 }}>Tell {booking.creator_name ?? "the creator"} what you need to know before you accept.</Typography>
-        <TextField
-          label="What would you like to know?"
-          value={note}
-          onChange={(e) => setNote(e.target.value)}
-          multiline
-          minRows={4}
-          fullWidth
-          required
-          error={!!noteError}
-          helperText={noteError ?? undefined}
-        />
-        {failureAlert}
-        <Box sx={{ display: "flex", gap: 2, mt: 2 }}>
-          <Button variant="contained" onClick={requestInfo} disabled={busy}>
-            Submit
-          </Button>
-          <Button onClick={() => setStep("detail")}>Back</Button>
-        </Box>
-      </Box>
+      <WrittenStep
+        title="Request More Info"
+        intro={`Tell ${booking.creator_name ?? "the creator"} what you need to know before you accept.`}
+        label="What would you like to know?"
+        value={note}
+        onChange={setNote}
+        error={noteError}
+        failure={failureAlert}
+        action={{ label: "Submit", color: "primary", run: requestInfo }}
+        busy={busy}
+        onBack={() => setStep("detail")}
+      />
     );
   }
 
@@ -359,6 +333,49 @@ export function ManageBookingSteps({ booking, schedule }: { booking: Booking; sc
             Decline
           </Button>
         )}
+      </Box>
+    </Box>
+  );
+}
+
+/** A step where the expert writes to the creator (a question, a reason) and sends it. */
+function WrittenStep(props: {
+  title: string;
+  intro: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error: string | null;
+  maxLength?: number;
+  failure: ReactNode;
+  action: { label: string; color: "primary" | "error"; run: () => void };
+  busy: boolean;
+  onBack: () => void;
+}) {
+  return (
+    <Box sx={{ maxWidth: 640 }}>
+      <Typography variant="h4" component="h1" gutterBottom>
+        {props.title}
+      </Typography>
+      <Typography sx={{ mb: 2 }}>{props.intro}</Typography>
+      <TextField
+        label={props.label}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        multiline
+        minRows={3}
+        fullWidth
+        required
+        {...(props.maxLength && { slotProps: { htmlInput: { maxLength: props.maxLength } } })}
+        error={!!props.error}
+        helperText={props.error ?? undefined}
+      />
+      {props.failure}
+      <Box sx={{ display: "flex", gap: 2, mt: 2 }}>
+        <Button variant="contained" color={props.action.color} onClick={props.action.run} disabled={props.busy}>
+          {props.action.label}
+        </Button>
+        <Button onClick={props.onBack}>Back</Button>
       </Box>
     </Box>
   );
