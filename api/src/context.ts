@@ -19,6 +19,14 @@ import type { PaymentProvider } from "./payments/provider.ts";
 import { waitForReadModels } from "./read-your-writes.ts";
 import { ReplyCache, type ReplyCacheOptions } from "./reply-cache.ts";
 
+/** The command handlers, one per decider: each route names the ones it uses. */
+export type CalendarCommands = CommandHandler<CalendarCommand, CalendarEvent, CalendarState>;
+export type SessionCommands = CommandHandler<SessionCommand, SessionEvent, SessionState>;
+export type ExpertCommands = CommandHandler<ExpertCommand, ExpertEvent, ExpertState>;
+export type TermsCommands = CommandHandler<TermsCommand, TermsEvent, TermsState>;
+/** Wait until the read models show a command's writes (read-your-writes). */
+export type Projected = (result: CommandResult) => Promise<void>;
+
 /** Everything a route needs; built once per process (see `server.ts`) or per test. */
 export type AppContext = {
   store: EventStore;
@@ -33,12 +41,12 @@ export type AppContext = {
   /** /readyz fails while the read models are more than this many events behind the log. */
   readyMaxLagEvents?: number;
   feed: BookingFeed | null;
-  calendar: CommandHandler<CalendarCommand, CalendarEvent, CalendarState>;
-  sessions: CommandHandler<SessionCommand, SessionEvent, SessionState>;
-  experts: CommandHandler<ExpertCommand, ExpertEvent, ExpertState>;
-  terms: CommandHandler<TermsCommand, TermsEvent, TermsState>;
+  calendar: CalendarCommands;
+  sessions: SessionCommands;
+  experts: ExpertCommands;
+  terms: TermsCommands;
   /** Wait until the read models show a command's writes (read-your-writes); the cached listings are dropped then. */
-  projected: (result: CommandResult) => Promise<void>;
+  projected: Projected;
   /** Serialised replies of the experts listing and search, valid until the experts or sessions read model moves. */
   listings: ReplyCache;
   /** Serialises one creator's booking requests across processes (see creator-booking-lock.ts). */

@@ -14,3 +14,6 @@ export * from "./log.ts";
 export * from "./sql-migrations.ts";
 export * from "./api.ts";
 export * from "./replies.ts";
+export * from "./catalogue-replies.ts";
+export * from "./account-replies.ts";
+export * from "./audit-replies.ts";

@@ -7,6 +7,13 @@ export * from "./rebuild.ts";
 export * from "./read-models/index.ts";
 export * from "./runners/in-process.ts";
 export * from "./runners/kafka-consumer.ts";
-// Read models moved into one module each (issue 14): their Row, queries and replies.
+// Each read model is one module: its Row, column list, rule, queries and replies.
 export * from "./read-models/bookings.ts";
 export * from "./read-models/bookings-queries.ts";
+export * from "./read-models/experts.ts";
+export * from "./read-models/sessions.ts";
+export * from "./read-models/schedules.ts";
+export * from "./read-models/users.ts";
+export * from "./read-models/terms-acceptances.ts";
+export * from "./read-models/booking-events.ts";
+export * from "./read-models/earnings.ts";

@@ -5,5 +5,8 @@ import type { AppContext } from "../context.ts";
 /** A Fastify instance whose routes declare zod schemas (from contracts) for params, query, body and replies. */
 export type ZodApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
 
-/** Routes of one area of the API, registered under /api/v1. */
-export type RoutePlugin = (app: ZodApp, ctx: AppContext) => Promise<void>;
+/**
+ * Routes of one area of the API, registered under /api/v1, given exactly what they use (`Deps`:
+ * a pool, the command handlers they send to, a clock...), never the whole context.
+ */
+export type RoutePlugin<Deps = AppContext> = (app: ZodApp, deps: Deps) => Promise<void>;

@@ -1,0 +1,43 @@
+import type { DomainEvent } from "@booking/contracts";
+import type { GivenEvent } from "./read-model-spec.ts";
+
+// A small marketplace's history that touches every read model: two users, an expert who is
+// vetted, a session published and changed, a schedule, and two bookings (one paid, confirmed
+// and completed with notes; one paid and then cancelled with a refund), terms accepted twice.
+
+const on = (stream: string, ...events: DomainEvent[]): GivenEvent[] => events.map((event) => ({ stream, event }));
+
+const booking = {
+  bookingId: "b1", expertId: "e1", expertUserId: "u-expert", creatorId: "u-creator", sessionId: "s1", sessionTitle: "Pricing review",
+  lengthMinutes: 60, priceCents: 15_000, prepQuestions: ["Goal?"], scheduledTime: "2030-02-01T10:00:00.000Z", heldUntil: "2030-01-06T09:30:00.000Z",
+};
+const definition = { title: "Pricing review", description: "Your prices, reviewed", priceCents: 15_000, lengthMinutes: 60 as const, prepQuestions: ["Goal?"], sessionDetails: "", idealFor: ["makers"] };
+
+export const marketplaceEvents: readonly GivenEvent[] = [
+  ...on("user-u-creator", { type: "UserRegistered", data: { userId: "u-creator", email: "maya@example.com", role: "creator", firstName: "Maya", lastName: null } }),
+  ...on("user-u-expert", { type: "UserRegistered", data: { userId: "u-expert", email: "ines@example.com", role: "expert", firstName: "Ines", lastName: "Okafor" } }),
+  ...on("user-u-creator", { type: "UserRenamed", data: { userId: "u-creator", firstName: "Maya", lastName: "Lind" } }),
+  ...on("expert-e1",
+    { type: "ExpertProfileSaved", data: { expertId: "e1", userId: "u-expert", slug: "ines-okafor", published: true, profile: { firstName: "Ines", lastName: "Okafor", title: "Pricing coach", bio: null, tags: ["pricing"], profileImage: null } } },
+    { type: "ExpertVerified", data: { expertId: "e1", by: "u-admin" } },
+  ),
+  ...on("session-s1",
+    { type: "SessionCreated", data: { sessionId: "s1", expertId: "e1", status: "draft", definition } },
+    { type: "SessionPublished", data: { sessionId: "s1" } },
+    { type: "SessionUpdated", data: { sessionId: "s1", definition: { ...definition, priceCents: 18_000 } } },
+  ),
+  ...on("calendar-e1",
+    { type: "ScheduleSet", data: { expertId: "e1", timezone: "Europe/London", slots: [{ weekday: "monday", start_local: "09:00", end_local: "12:00" }] } },
+    { type: "BookingRequested", data: booking },
+    { type: "PaymentSucceeded", data: { bookingId: "b1", paymentId: "p1", amountCents: 15_000, provider: "test" } },
+    { type: "PrepSubmitted", data: { bookingId: "b1", answers: ["Raise prices"] } },
+    { type: "Confirmed", data: { bookingId: "b1", by: "expert" } },
+    { type: "Completed", data: { bookingId: "b1" } },
+    { type: "NotesAdded", data: { bookingId: "b1", notes: { summary: "Raised", recap: "We looked at tiers", takeaways: ["Tier up"], suggestedActions: ["Email list"] } } },
+    { type: "BookingRequested", data: { ...booking, bookingId: "b2", scheduledTime: "2030-02-08T10:00:00.000Z" } },
+    { type: "PaymentSucceeded", data: { bookingId: "b2", paymentId: "p2", amountCents: 15_000, provider: "test" } },
+    { type: "Cancelled", data: { bookingId: "b2", by: "creator", reason: "Moved", refundCents: 15_000 } },
+  ),
+  ...on("terms-u-creator", { type: "TermsAccepted", data: { userId: "u-creator", versionId: "2026-01", acceptedAt: "2030-01-06T09:00:00.000Z" } }),
+  ...on("terms-u-creator", { type: "TermsAccepted", data: { userId: "u-creator", versionId: "2026-06", acceptedAt: "2030-01-06T10:00:00.000Z" } }),
+] as GivenEvent[];
