@@ -1,8 +1,10 @@
 import { Grid, Typography } from "@mui/material";
 import { FunctionField, Labeled, ReferenceField, Show, SimpleShowLayout, TextField, useRecordContext } from "react-admin";
+import { BookingRecord } from "@booking/contracts";
 import { DateTimeField } from "../fields/date-time-field.tsx";
 import { JsonField } from "../fields/json-payload.tsx";
 import { MoneyField } from "../fields/money-field.tsx";
+import { OtherColumns } from "../fields/other-columns.tsx";
 import type { Booking } from "./booking-record.ts";
 import { BookingStatusField, PaymentStateField } from "./booking-status.tsx";
 import { BookingTimeline } from "./booking-timeline.tsx";
@@ -34,6 +36,13 @@ function PrepAnswers() {
   );
 }
 
+/** The columns the details below place by hand; every other column of the read model follows them as it is. */
+const PLACED = new Set<string>([
+  "booking_id", "session_title", "expert_id", "creator_id", "status", "scheduled_time", "previous_time", "length_minutes", "price_cents", "payment_state", "paid_cents",
+  "refund_due_cents", "held_until", "cancelled_by", "cancel_reason", "cancelled_at", "info_request_note", "prep_questions", "prep_answers", "notes", "created_at", "updated_at", "session_id",
+] satisfies (keyof BookingRecord)[]);
+const COLUMNS = Object.keys(BookingRecord.shape);
+
 function BookingDetails() {
   const booking = useRecordContext<Booking>();
   return (
@@ -63,6 +72,7 @@ function BookingDetails() {
       <DateTimeField source="created_at" label="Booked" />
       <DateTimeField source="updated_at" label="Last change" />
       <ReferenceField source="session_id" reference="sessions" link="show" label="Session definition" />
+      <OtherColumns columns={COLUMNS} shown={PLACED} />
     </SimpleShowLayout>
   );
 }

@@ -2,16 +2,13 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { Booking } from "../shared/api-types.ts";
+import { aBooking } from "../shared/booking-fixture.ts";
 import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
 import { CreatorDashboardPage } from "./creator-dashboard-page.tsx";
 
 const hours = (n: number) => new Date(Date.now() + n * 3_600_000).toISOString();
 const booking = (id: string, scheduled_time: string, more: Partial<Booking> = {}): Booking =>
-  ({
-    id, scheduled_time, status: "confirmed", paid: true, payment_state: "paid", length_minutes: 60, session_id: "s-1", session_title: `Session ${id}`,
-    session: { title: `Session ${id}`, price: 150, expertFirstName: "Maya" }, expert_name: "Maya Lind", expert_image: null, held_until: hours(0.25),
-    prep_response_1: "a", prep_response_2: "b", prep_response_3: "c", has_notes: false, cancelled_by: null, cancel_reason: null, previous_time: null, ...more,
-  }) as Booking;
+  aBooking({ id, scheduled_time, session_id: "s-1", session_title: `Session ${id}`, session: { title: `Session ${id}`, price: 150, expertFirstName: "Maya" }, held_until: hours(0.25), prep_response_1: "a", prep_response_2: "b", prep_response_3: "c", ...more });
 
 const auth = signedInAs("creator");
 const cards = () => screen.getAllByTestId("creator-booking").map((c) => c.getAttribute("data-booking-id"));

@@ -1,12 +1,13 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { Booking } from "../shared/api-types.ts";
+import { aBooking } from "../shared/booking-fixture.ts";
 import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
 import { BookingsTab } from "./bookings-tab.tsx";
 
 const hours = (n: number) => new Date(Date.now() + n * 3_600_000).toISOString();
 const b = (id: string, scheduled_time: string, more: Partial<Booking> = {}) =>
-  ({ id, scheduled_time, length_minutes: 60, status: "confirmed", paid: true, payment_state: "paid", session_title: `Session ${id}`, creator_name: "Cora Quinn", has_notes: false, ...more }) as Booking;
+  aBooking({ id, scheduled_time, session_title: `Session ${id}`, creator_name: "Cora Quinn", ...more });
 const ids = (region: HTMLElement) => within(region).getAllByTestId("expert-booking").map((r) => r.getAttribute("data-booking-id"));
 
 describe("expert bookings tab", () => {

@@ -2,6 +2,7 @@ import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { aBooking } from "../shared/booking-fixture.ts";
 import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
 import { ManageBookingSteps } from "./manage-booking-page.tsx";
 import { earningsByMonth } from "../expert-dashboard/payments-tab.tsx";
@@ -33,13 +34,7 @@ describe("payments", () => {
 });
 
 describe("managing a request", () => {
-  const request: Booking = {
-    id: "b1", status: "pending", scheduled_time: "2030-03-05T10:00:00.000Z", previous_time: null, length_minutes: 60, session_id: "s1", session_title: "Deck review",
-    session: { title: "Deck review", price: 150, expertFirstName: "Maya" }, expert_id: "ux1", creator_id: "c1", creator_name: "Cora Creator", expert_name: "Maya Lind",
-    expert_image: null, profile_image: null, info_request_note: null, prep_question_1: "Goal?", prep_question_2: null, prep_question_3: null,
-    prep_response_1: null, prep_response_2: null, prep_response_3: null, price: 150, payment_state: "unpaid", paid: false, held_until: "2030-03-01T10:15:00.000Z",
-    has_notes: false, cancelled_by: null, cancel_reason: null, cancelled_at: null, created_at: "2030-03-01T10:00:00.000Z",
-  };
+  const request = aBooking({ status: "pending", payment_state: "unpaid", paid: false });
   const auth = signedInAs("expert", { id: "ux1", expert_id: "ux1" });
 
   it("an unpaid request says Awaiting payment instead of offering Accept; a paid one offers Accept", () => {

@@ -1,19 +1,18 @@
 import { screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AppRoutes } from "../routes.tsx";
-import type { Booking } from "./api-types.ts";
+import { aBooking } from "./booking-fixture.ts";
 import { fakeApi, renderScreen, signedInAs } from "./screen-harness.tsx";
 
 // Issue 13.15: an admin who opens a user's dashboard sees that user's data, not their own (empty) one.
 
 afterEach(() => vi.unstubAllGlobals());
 
-const booking = {
-  id: "b-7", status: "confirmed", scheduled_time: new Date(Date.now() + 48 * 3_600_000).toISOString(), paid: true, payment_state: "paid", length_minutes: 60,
-  session_id: "s-1", session_title: "Deck review with Cora", session: { title: "Deck review with Cora", price: 150, expertFirstName: "Maya" }, creator_name: "Cora Creator",
-  expert_id: "expert-7", expert_name: "Maya Lind", expert_image: null, held_until: new Date().toISOString(), prep_response_1: "a", prep_response_2: "b", prep_response_3: "c",
-  has_notes: false, cancelled_by: null, cancel_reason: null, previous_time: null,
-} as unknown as Booking;
+const booking = aBooking({
+  id: "b-7", scheduled_time: new Date(Date.now() + 48 * 3_600_000).toISOString(), session_id: "s-1", session_title: "Deck review with Cora",
+  session: { title: "Deck review with Cora", price: 150, expertFirstName: "Maya" }, expert_id: "expert-7", held_until: new Date().toISOString(),
+  prep_response_1: "a", prep_response_2: "b", prep_response_3: "c",
+});
 
 describe("an admin opening a user's dashboard", () => {
   it("sees the creator's bookings, said to be theirs", async () => {

@@ -1,0 +1,17 @@
+import type { Booking } from "./api-types.ts";
+
+/**
+ * A booking as the API replies (contracts' BookingReply), for component tests: a paid, confirmed
+ * 60-minute session in 2030, changed by `overrides`. The one place a test names every field, so
+ * a column added to the reply is added here once.
+ */
+export function aBooking(overrides: Partial<Booking> = {}): Booking {
+  return {
+    id: "b1", status: "confirmed", scheduled_time: "2030-03-05T10:00:00.000Z", previous_time: null, length_minutes: 60, session_id: "s1", session_title: "Deck review",
+    session: { title: "Deck review", price: 150, expertFirstName: "Maya" }, expert_id: "ux1", creator_id: "c1", creator_name: "Cora Creator", expert_name: "Maya Lind",
+    expert_image: null, profile_image: null, info_request_note: null, prep_question_1: "Goal?", prep_question_2: null, prep_question_3: null,
+    prep_response_1: null, prep_response_2: null, prep_response_3: null, price: 150, payment_state: "paid", paid: true, held_until: "2030-03-01T10:15:00.000Z",
+    has_notes: false, cancelled_by: null, cancel_reason: null, cancelled_at: null, created_at: "2030-03-01T10:00:00.000Z",
+    ...overrides,
+  };
+}
