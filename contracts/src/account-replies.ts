@@ -1,2 +1,90 @@
-// Replies of /api/v1 (see replies.ts for the pattern): filled in by the read-model modules of issue 14.
-export {};
+import { z } from "zod";
+import { EarlyAccessRole } from "./early-access.ts";
+import { Id } from "./primitives.ts";
+import { UserRole } from "./user.ts";
+
+// Replies about accounts, declared once (see replies.ts for the pattern): the users and
+// terms_acceptances read models' rows, the auth session, GET /auth/me, and the console's lists of
+// users, acceptances and early-access requests. Strict objects, on purpose.
+
+/** An instant as a read model returns it (ISO 8601). */
+const Time = z.string();
+
+/** One row of the `users` read model (projections' UserRow is inferred from here). */
+export const UserRecord = z.strictObject({
+  user_id: z.string(),
+  email: z.string(),
+  role: UserRole,
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  /** The first registration's time: registering again keeps it. */
+  registered_at: Time,
+  stream_version: z.number(),
+});
+export type UserRecord = z.infer<typeof UserRecord>;
+
+/** GET /admin/users: the row, keyed by `id`, with the user's terms status and booking counts. */
+export const AdminUserReply = UserRecord.extend({
+  id: z.string(),
+  expert_id: z.string().nullable(),
+  current_terms_version: z.string(),
+  accepted_current_terms: z.boolean(),
+  current_terms_accepted_at: Time.nullable(),
+  latest_terms_version: z.string().nullable(),
+  bookings_as_creator: z.number(),
+  bookings_as_expert: z.number(),
+});
+export type AdminUserReply = z.infer<typeof AdminUserReply>;
+
+/** One row of the `terms_acceptances` read model: a user accepted a terms version, once. */
+export const TermsAcceptanceRecord = z.strictObject({
+  user_id: z.string(),
+  version_id: z.string(),
+  accepted_at: Time,
+  stream_version: z.number(),
+});
+export type TermsAcceptanceRecord = z.infer<typeof TermsAcceptanceRecord>;
+
+/** GET /admin/terms-acceptances: the row, keyed `{user_id}:{version_id}`, with the user's email (null while `users` has not caught up). */
+export const AdminTermsAcceptanceReply = TermsAcceptanceRecord.extend({ id: z.string(), email: z.string().nullable() });
+export type AdminTermsAcceptanceReply = z.infer<typeof AdminTermsAcceptanceReply>;
+
+/** A visitor's request for an invitation (the API's early_access_requests table; GET /admin/early-access): one per address, the latest kept. */
+export const EarlyAccessRequestRecord = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: EarlyAccessRole,
+  need: z.string(),
+  created_at: Time,
+  updated_at: Time,
+});
+export type EarlyAccessRequestRecord = z.infer<typeof EarlyAccessRequestRecord>;
+
+/** The signed-in user as a session names them. */
+export const AuthUser = z.strictObject({ id: Id, email: z.string(), role: UserRole, first_name: z.string().nullable() });
+export type AuthUser = z.infer<typeof AuthUser>;
+
+/** POST /auth/signup, /auth/login and /auth/refresh: a short-lived access token and the rotating refresh token. */
+export const AuthSessionReply = z.strictObject({
+  access_token: z.string(),
+  refresh_token: z.string(),
+  expires_in: z.number().int(),
+  /** Seconds since the epoch. */
+  expires_at: z.number().int(),
+  token_type: z.literal("bearer"),
+  user: AuthUser,
+});
+export type AuthSessionReply = z.infer<typeof AuthSessionReply>;
+
+/** GET and PATCH /auth/me. */
+export const MeReply = z.strictObject({
+  id: Id,
+  email: z.string(),
+  role: UserRole,
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  expert_id: Id.nullable(),
+  terms_accepted: z.boolean(),
+});
+export type MeReply = z.infer<typeof MeReply>;

@@ -1,13 +1,19 @@
+import type { EarningsRecord } from "@booking/contracts";
 import { entityProjection, streamEntityId, type ProjectedEvent } from "../projection.ts";
+import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
 
-type EarningsRow = {
-  expert_id: string;
-  month: string;
-  payments_count: number;
-  paid_cents: number;
-  refunded_cents: number;
-  stream_version: number;
-};
+/** A row of the `earnings` read model: declared once, in contracts. */
+export type EarningsRow = EarningsRecord;
+
+/** What Postgres holds in each column, tied to the Row by the compiler; the column list is its keys. */
+const earningsColumnTypes = {
+  expert_id: "text", month: "text", payments_count: "int", paid_cents: "bigint", refunded_cents: "bigint", stream_version: "bigint",
+} as const satisfies Record<keyof EarningsRow, ColumnType>;
+
+export const earningsColumns = columnsOf<EarningsRow>(earningsColumnTypes);
+
+/** A row as pg returns it, in the Row's JSON shape. */
+export const earningsFromPg = (raw: Record<string, unknown>): EarningsRow => rowFromPg<EarningsRow>(earningsColumnTypes, raw);
 
 /** What a payment, refund or refunding cancellation adds to the expert's month. */
 function moneyMoved({ event }: ProjectedEvent): { payments: number; paid: number; refunded: number } | null {
@@ -23,24 +29,30 @@ function moneyMoved({ event }: ProjectedEvent): { payments: number; paid: number
   }
 }
 
+/** The expert (their calendar stream's id) and the UTC month (`YYYY-MM`) the money moved in. */
+const earningsKey = ({ stored }: ProjectedEvent): [string, string] => [streamEntityId(stored.streamId), stored.metadata.at.slice(0, 7)];
+
+/** The whole rule: the expert's month as it was (undefined: nothing yet) and an event, to the month after it. */
+export function evolveEarnings(row: EarningsRow | undefined, e: ProjectedEvent): EarningsRow | undefined {
+  const moved = moneyMoved(e);
+  if (!moved) return row;
+  const [expertId, month] = earningsKey(e);
+  const before = row ?? { expert_id: expertId, month, payments_count: 0, paid_cents: 0, refunded_cents: 0, stream_version: 0 };
+  return {
+    ...before,
+    payments_count: before.payments_count + moved.payments,
+    paid_cents: before.paid_cents + moved.paid,
+    refunded_cents: before.refunded_cents + moved.refunded,
+    stream_version: e.stored.version,
+  };
+}
+
 /** Money per expert per calendar month (UTC) of the payment or refund: the Payments tab. */
 export const earningsProjection = entityProjection<EarningsRow>({
   name: "earnings",
   table: "earnings",
   key: ["expert_id", "month"],
-  columns: ["expert_id", "month", "payments_count", "paid_cents", "refunded_cents", "stream_version"],
-  rowKey: (e) => (moneyMoved(e) ? [streamEntityId(e.stored.streamId), e.stored.metadata.at.slice(0, 7)] : null),
-  evolve: (row, e) => {
-    const moved = moneyMoved(e);
-    if (!moved) return row;
-    const [expertId, month] = [streamEntityId(e.stored.streamId), e.stored.metadata.at.slice(0, 7)];
-    const before = row ?? { expert_id: expertId, month, payments_count: 0, paid_cents: 0, refunded_cents: 0, stream_version: 0 };
-    return {
-      ...before,
-      payments_count: before.payments_count + moved.payments,
-      paid_cents: before.paid_cents + moved.paid,
-      refunded_cents: before.refunded_cents + moved.refunded,
-      stream_version: e.stored.version,
-    };
-  },
+  columns: earningsColumns,
+  rowKey: (e) => (moneyMoved(e) ? earningsKey(e) : null),
+  evolve: evolveEarnings,
 });
