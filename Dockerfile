@@ -7,6 +7,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY contracts/package.json contracts/
 COPY engine/package.json engine/
+COPY event-store/package.json event-store/
 COPY projections/package.json projections/
 COPY api/package.json api/
 COPY web/package.json web/

@@ -8,14 +8,22 @@ import tseslint from "typescript-eslint";
 export const HOUSE_DIRECTION = {
   contracts: [],
   engine: ["contracts"],
-  projections: ["contracts"],
-  api: ["contracts", "engine", "projections"],
+  "event-store": ["contracts", "engine"],
+  projections: ["contracts", "event-store"],
+  api: ["contracts", "engine", "event-store", "projections"],
   "session-client": ["contracts"],
   web: ["contracts", "session-client"],
   admin: ["contracts", "session-client"],
   testkit: [],
 };
 const PACKAGES = Object.keys(HOUSE_DIRECTION);
+
+/**
+ * The pure core: the engine decides and contracts is imported by the browser, so neither may
+ * reach a database, the bus or the network. Their drivers live in @booking/event-store.
+ */
+const PURE = ["contracts", "engine"];
+const IO_DRIVERS = ["pg", "kafkajs", "@eventstore/db-client"];
 
 function directionRules(name, allowed) {
   const others = PACKAGES.filter((p) => p !== name && !allowed.includes(p));
@@ -26,6 +34,7 @@ function directionRules(name, allowed) {
         "error",
         {
           patterns: [
+            ...(PURE.includes(name) ? [{ regex: `^(${IO_DRIVERS.join("|")})(/.*)?$`, message: `${name} is the pure core, without I/O: database, bus and store clients belong in @booking/event-store.` }] : []),
             ...(others.length ? [{ regex: `^@booking/(${others.join("|")})(/.*)?$`, message: `${name} may import only ${allowed.length ? allowed.map((p) => `@booking/${p}`).join(", ") : "no package of ours"} (the house direction).` }] : []),
             { regex: "^@booking/[^/]+/.+", message: "Import a package by its name (its index.ts), never its internals." },
             { regex: `^(\\.\\./)+(${PACKAGES.join("|")}|bench)/(src|test|e2e)/`, message: "Reach another package by its name, not by a relative path into its folder." },

@@ -14,9 +14,9 @@ export default defineConfig({
       { test: { name: "engine-unit", root: "./engine", include: ["test/unit/**/*.test.ts"], testTimeout: 60_000 } },
       {
         test: {
-          name: "engine-integration",
-          root: "./engine",
-          include: ["test/integration/**/*.test.ts"],
+          name: "event-store",
+          root: "./event-store",
+          include: ["test/**/*.test.ts"],
           globalSetup: ["../testkit/src/global-setup.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,

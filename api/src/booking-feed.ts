@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { EventStore, Subscription } from "@booking/engine";
+import type { EventStore, Subscription } from "@booking/event-store";
 import { waitForReadModels } from "./read-your-writes.ts";
 
 export type BookingChange = { bookingId: string; status: string; type: string };

@@ -1,4 +1,4 @@
-import { EventStoreDBEventStore, PostgresEventStore, type EventStore } from "@booking/engine";
+import { EventStoreDBEventStore, PostgresEventStore, type EventStore } from "@booking/event-store";
 
 /** EventStoreDB when ESDB_URL is set, else the Postgres event store in DATABASE_URL. */
 export async function openEventStore(config: { DATABASE_URL: string; ESDB_URL?: string | undefined }): Promise<EventStore> {

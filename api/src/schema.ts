@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { migrate } from "@booking/contracts";
+import { migrate } from "@booking/event-store";
 import { migrateReadModels } from "@booking/projections";
 import { adminMigrations } from "./admin/schema.ts";
 import { authMigrations } from "./auth/schema.ts";

@@ -6,7 +6,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fas
 import pg from "pg";
 import { inject } from "vitest";
 import { CURRENT_TERMS_VERSION } from "@booking/contracts";
-import { PostgresEventStore } from "@booking/engine";
+import { PostgresEventStore } from "@booking/event-store";
 import { InProcessProjector, allProjections } from "@booking/projections";
 import { createTestDatabase } from "@booking/testkit";
 import { buildApp, type AppOptions } from "../src/app.ts";

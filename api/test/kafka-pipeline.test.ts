@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { announceSkip, testDatabases } from "@booking/testkit";
-import { KafkaBusPublisher, PostgresEventStore, PostgresRelayCheckpoints, Relay } from "@booking/engine";
+import { KafkaBusPublisher, PostgresEventStore, PostgresRelayCheckpoints, Relay } from "@booking/event-store";
 import { InProcessProjector, allProjections, migrateReadModels, readModelDigest, startKafkaProjector } from "@booking/projections";
 import { expertScenario, handlersFor } from "../../projections/test/workload.ts";
 import { waitFor } from "./processes.ts";

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type pg from "pg";
 import { readCheckpoints } from "@booking/projections";
-import type { EventStore } from "@booking/engine";
+import type { EventStore } from "@booking/event-store";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 export const processFile = (name: string) => `${here}../src/processes/${name}.ts`;

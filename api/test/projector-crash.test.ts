@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { announceSkip, testDatabases } from "@booking/testkit";
-import { PostgresEventStore } from "@booking/engine";
+import { PostgresEventStore } from "@booking/event-store";
 import { allProjections, migrateReadModels, readModelDigest, rebuildProjections } from "@booking/projections";
 import { appendSynthetic } from "../../projections/test/workload.ts";
 import { projectorCaughtUp, sleep, startProcess, stopGracefully, waitFor, type Running } from "./processes.ts";

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, expect, inject, it } from "vitest";
 import { createTestDatabase } from "@booking/testkit";
-import { PostgresEventStore } from "@booking/engine";
+import { PostgresEventStore } from "@booking/event-store";
 import { InProcessProjector, allProjections, claimRebuild, migrateReadModels, readModelDigest } from "@booking/projections";
 import { appendSynthetic } from "../../projections/test/workload.ts";
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { announceSkip, createTestDatabase, freePort } from "@booking/testkit";
-import { PostgresEventStore } from "@booking/engine";
+import { PostgresEventStore } from "@booking/event-store";
 import { allProjections, migrateReadModels, readModelDigest, rebuildProjections } from "@booking/projections";
 import { appendSynthetic } from "../../projections/test/workload.ts";
 import { TEST_JWT_SECRET } from "./harness.ts";

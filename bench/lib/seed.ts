@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { CURRENT_TERMS_VERSION, WEEKDAYS, type CalendarCommand } from "@booking/contracts";
-import { calendarStream, expertStream, sessionStream, termsStream, type EventStore, type NewEvent } from "@booking/engine";
+import { calendarStream, expertStream, sessionStream, termsStream } from "@booking/engine";
+import type { EventStore, NewEvent } from "@booking/event-store";
 
 // Seed data for the bench, appended straight to the event store (what the commands would have
 // written), so that setting up 1,000 experts takes seconds rather than minutes.

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { PostgresEventStore, type LogPosition, type StoredEvent, type Subscription } from "@booking/engine";
+import { PostgresEventStore, type LogPosition, type StoredEvent, type Subscription } from "@booking/event-store";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { elapsed, printFigure } from "./figure.ts";
 

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { refusalMessage, type CalendarCommand, type CalendarEvent } from "@booking/contracts";
-import { CommandHandler, PostgresEventStore, calendarDecider, calendarStream, type CalendarState } from "@booking/engine";
+import { calendarDecider, calendarStream, type CalendarState } from "@booking/engine";
+import { CommandHandler, PostgresEventStore } from "@booking/event-store";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { elapsed, printFigure } from "./figure.ts";
 

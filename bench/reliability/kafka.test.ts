@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { encodeBusMessage } from "@booking/contracts";
-import { KafkaBusPublisher, PostgresEventStore, PostgresRelayCheckpoints, Relay, type StoredEvent } from "@booking/engine";
+import { encodeBusMessage } from "@booking/event-store";
+import { KafkaBusPublisher, PostgresEventStore, PostgresRelayCheckpoints, Relay, type StoredEvent } from "@booking/event-store";
 import { allProjections, migrateReadModels, readCheckpoints, readModelDigest, rebuildProjections, startKafkaProjector } from "@booking/projections";
 import { announceSkip, testDatabases } from "@booking/testkit";
 import { appendSynthetic } from "../../projections/test/workload.ts";

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { PostgresEventStore } from "@booking/engine";
+import { PostgresEventStore } from "@booking/event-store";
 import { allProjections, migrateReadModels, readCheckpoints, readModelDigest, rebuildProjections } from "@booking/projections";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { appendSynthetic } from "../../projections/test/workload.ts";

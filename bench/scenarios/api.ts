@@ -7,7 +7,7 @@ import { join } from "node:path";
 import Fastify from "fastify";
 import pg from "pg";
 import { MAX_UNPAID_HOLDS_PER_CREATOR } from "@booking/contracts";
-import { PostgresEventStore } from "@booking/engine";
+import { PostgresEventStore } from "@booking/event-store";
 import { createTestDatabase, freePort } from "@booking/testkit";
 import { apiConfig } from "../../api/src/config.ts";
 import type { ReplyCacheStats } from "../../api/src/reply-cache.ts";

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { currentSchemaVersion } from "@booking/contracts";
-import { CommandHandler, PostgresEventStore, calendarDecider, calendarStream } from "@booking/engine";
+import { calendarDecider, calendarStream } from "@booking/engine";
+import { CommandHandler, PostgresEventStore } from "@booking/event-store";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { profiled } from "../lib/cpuprofile.ts";
 import { interleave, type Contender } from "../lib/interleave.ts";

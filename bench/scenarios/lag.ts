@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { KafkaBusPublisher, PostgresEventStore, type BusPublisher, PostgresRelayCheckpoints, Relay, calendarStream, type NewEvent } from "@booking/engine";
+import { calendarStream } from "@booking/engine";
+import { KafkaBusPublisher, PostgresEventStore, type BusPublisher, PostgresRelayCheckpoints, Relay, type NewEvent } from "@booking/event-store";
 import { InProcessProjector, allProjections, migrateReadModels, startKafkaProjector, type RunnerHandle } from "@booking/projections";
 import { createTestDatabase } from "@booking/testkit";
 import { profiled } from "../lib/cpuprofile.ts";

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { PostgresEventStore, type StoredEvent } from "@booking/engine";
+import { PostgresEventStore, type StoredEvent } from "@booking/event-store";
 import { allProjections, migrateReadModels, rebuildProjections } from "@booking/projections";
 import { createTestDatabase } from "@booking/testkit";
 import { appendSynthetic } from "../../projections/test/workload.ts";

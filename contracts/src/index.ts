@@ -11,7 +11,7 @@ export * from "./calendar.ts";
 export * from "./events.ts";
 export * from "./user.ts";
 export * from "./log.ts";
-export * from "./sql-migrations.ts";
+export * from "./migration.ts";
 export * from "./api.ts";
 export * from "./replies.ts";
 export * from "./catalogue-replies.ts";

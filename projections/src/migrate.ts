@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { migrate } from "@booking/contracts";
+import { migrate } from "@booking/event-store";
 import { ensureCheckpoints } from "./apply.ts";
 import { allProjections } from "./read-models/index.ts";
 import { readModelMigrations } from "./schema.ts";

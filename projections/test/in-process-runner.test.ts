@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { comparePositions, type EventLog, type LogPosition, type StoredEvent } from "@booking/contracts";
-import { PostgresEventStore } from "@booking/engine";
+import { PostgresEventStore } from "@booking/event-store";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { InProcessProjector, allProjections, migrateReadModels, readCheckpoints, type RunnerHandle } from "../src/index.ts";
 

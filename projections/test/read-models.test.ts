@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
-import { PostgresEventStore } from "@booking/engine";
+import { PostgresEventStore } from "@booking/event-store";
 import { InProcessProjector, allProjections, applyBatch, projectionNamed, readCheckpoints, readModelDigest, rebuildProjection, rebuildProjections, migrateReadModels } from "../src/index.ts";
 import { appendSynthetic, expertScenario, handlersFor } from "./workload.ts";
 

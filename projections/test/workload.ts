@@ -1,17 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Actor, CalendarCommand, DomainEvent, ExpertCommand, SessionCommand, TermsCommand } from "@booking/contracts";
-import {
-  CommandHandler,
-  calendarDecider,
-  calendarStream,
-  expertDecider,
-  expertStream,
-  sessionDecider,
-  sessionStream,
-  termsDecider,
-  termsStream,
-  type EventStore,
-} from "@booking/engine";
+import { calendarDecider, calendarStream, expertDecider, expertStream, sessionDecider, sessionStream, termsDecider, termsStream } from "@booking/engine";
+import { CommandHandler, type EventStore } from "@booking/event-store";
 
 // Workloads for the projection suites: a scenario driven through the real command handlers, and
 // a fast synthetic history of valid events for volume.

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { formatPosition, type EventMetadata, type StoredEvent } from "@booking/contracts";
-import { PostgresEventStore, type EventStore } from "@booking/engine";
+import { PostgresEventStore, type EventStore } from "@booking/event-store";
 import { refuse } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
 import { IdText, ListQueryString, Moment, RecordIdParams, SqlWhere, addTimeRange, likeLiteral, oneOrMany, orderBy, parseListQuery, selectPage, sendList, type ListRequest, type ListSpec } from "./list-query.ts";

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { z } from "zod";
 import { formatPosition, type LogPosition } from "@booking/contracts";
-import { PostgresEventStore } from "@booking/engine";
+import { PostgresEventStore } from "@booking/event-store";
 import { allProjections, claimRebuild, projectionNamed, readCheckpoints, rebuildProjections, recordProjectionError, type CheckpointStatus, type Projection, type RebuildClaim } from "@booking/projections";
 import { refuse } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";

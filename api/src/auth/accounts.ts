@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { currentSchemaVersion, type Actor, type UserEvent } from "@booking/contracts";
-import { WrongExpectedVersion, type AppendResult } from "@booking/engine";
+import { WrongExpectedVersion, type AppendResult } from "@booking/event-store";
 import type { AppContext } from "../context.ts";
 
 export type AccountRole = "creator" | "expert" | "admin";

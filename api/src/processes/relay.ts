@@ -1,5 +1,5 @@
 import pg from "pg";
-import { KafkaBusPublisher, PostgresRelayCheckpoints, Relay } from "@booking/engine";
+import { KafkaBusPublisher, PostgresRelayCheckpoints, Relay } from "@booking/event-store";
 import { loadConfig, relayConfig } from "../config.ts";
 import { openEventStore } from "../event-store.ts";
 import { stopOnSignals } from "./lifecycle.ts";

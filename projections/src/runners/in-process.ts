@@ -1,5 +1,6 @@
 import type pg from "pg";
-import { AppendWaiter, comparePositions, type EventLog, type LogPosition } from "@booking/contracts";
+import { comparePositions, type EventLog, type LogPosition } from "@booking/contracts";
+import { AppendWaiter } from "@booking/event-store";
 import { applyBatch, ensureCheckpoints, readCheckpoints, recordProjectionError } from "../apply.ts";
 import type { Projection } from "../projection.ts";
 

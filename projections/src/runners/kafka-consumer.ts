@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { Kafka, logLevel, type Consumer } from "kafkajs";
-import { BUS_TOPIC_PARTITIONS, decodeBusMessage } from "@booking/contracts";
+import { BUS_TOPIC_PARTITIONS, decodeBusMessage } from "@booking/event-store";
 import { applyBatch, ensureCheckpoints, recordProjectionError } from "../apply.ts";
 import type { Projection } from "../projection.ts";
 import type { RunnerHandle } from "./in-process.ts";

@@ -1,14 +1,15 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { Kafka, logLevel } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
-import { decodeBusMessage, type LogPosition, type StoredEvent } from "@booking/contracts";
+import type { LogPosition, StoredEvent } from "@booking/contracts";
 import { announceSkip, createTestDatabase } from "@booking/testkit";
-import { PostgresEventStore } from "../../src/event-store/postgres/postgres-event-store.ts";
-import type { NewEvent } from "../../src/event-store/port.ts";
-import type { BusPublisher } from "../../src/relay/bus.ts";
-import { KafkaBusPublisher } from "../../src/relay/kafka-publisher.ts";
-import { PostgresRelayCheckpoints } from "../../src/relay/relay-checkpoints.ts";
-import { Relay, type RelayCheckpoints } from "../../src/relay/relay.ts";
+import { PostgresEventStore } from "../src/postgres/postgres-event-store.ts";
+import type { NewEvent } from "../src/port.ts";
+import type { BusPublisher } from "../src/relay/bus.ts";
+import { decodeBusMessage } from "../src/relay/bus-message.ts";
+import { KafkaBusPublisher } from "../src/relay/kafka-publisher.ts";
+import { PostgresRelayCheckpoints } from "../src/relay/relay-checkpoints.ts";
+import { Relay, type RelayCheckpoints } from "../src/relay/relay.ts";
 
 const at = new Date(0).toISOString();
 const event = (n: number): NewEvent => ({ type: n % 2 ? "BookingRequested" : "BookingConfirmed", data: { bookingId: `b${n}`, n }, metadata: { at } });

@@ -1,6 +1,6 @@
 import { describe, expect, inject, it, vi } from "vitest";
 import { createTestDatabase } from "@booking/testkit";
-import { PostgresEventStore } from "../../src/event-store/postgres/postgres-event-store.ts";
+import { PostgresEventStore } from "../src/postgres/postgres-event-store.ts";
 import { eventStoreContract } from "./event-store-contract.ts";
 
 eventStoreContract("postgres", async () => {

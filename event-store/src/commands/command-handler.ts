@@ -1,6 +1,6 @@
 import { DomainEvent as DomainEventSchema, readDomainEvent, currentSchemaVersion, refusal, type Actor, type DomainEvent, type Result } from "@booking/contracts";
-import type { Decider } from "../decider.ts";
-import { WrongExpectedVersion, type EventStore, type LogPosition, type NewEvent, type StoredEvent } from "../event-store/port.ts";
+import type { Decider } from "@booking/engine";
+import { WrongExpectedVersion, type EventStore, type LogPosition, type NewEvent, type StoredEvent } from "../port.ts";
 
 export type CommandMeta = {
   actor?: Actor;

@@ -1,5 +1,6 @@
 import { Kafka, Partitioners, logLevel, type LogEntry, type Producer } from "kafkajs";
-import { BUS_TOPIC_PARTITIONS, encodeBusMessage, type StoredEvent } from "@booking/contracts";
+import type { StoredEvent } from "@booking/contracts";
+import { BUS_TOPIC_PARTITIONS, encodeBusMessage } from "./bus-message.ts";
 import { DEFAULT_TOPIC, type BusPublisher } from "./bus.ts";
 
 export type KafkaBusOptions = {

@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { comparePositions, refusalMessage, type CalendarCommand, type CalendarEvent } from "@booking/contracts";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
-import { calendarDecider, calendarStream, type CalendarState } from "../../src/calendar/calendar.ts";
-import { CommandHandler } from "../../src/commands/command-handler.ts";
-import { PostgresEventStore } from "../../src/event-store/postgres/postgres-event-store.ts";
-import type { EventStore } from "../../src/event-store/port.ts";
+import { calendarDecider, calendarStream, type CalendarState } from "@booking/engine";
+import { CommandHandler } from "../src/commands/command-handler.ts";
+import { PostgresEventStore } from "../src/postgres/postgres-event-store.ts";
+import type { EventStore } from "../src/port.ts";
 
 const NOW = "2026-03-02T08:00:00.000Z";
 const clock = () => NOW;

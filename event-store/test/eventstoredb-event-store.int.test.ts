@@ -1,6 +1,6 @@
 import { describe, it } from "vitest";
 import { announceSkip, eventStoreDB } from "@booking/testkit";
-import { EventStoreDBEventStore } from "../../src/event-store/eventstoredb/eventstoredb-event-store.ts";
+import { EventStoreDBEventStore } from "../src/eventstoredb/eventstoredb-event-store.ts";
 import { eventStoreContract } from "./event-store-contract.ts";
 
 // EventStoreDB from ESDB_URL, else testcontainers where a Docker engine runs; else skipped, loudly.

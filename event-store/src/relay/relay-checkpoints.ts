@@ -1,6 +1,6 @@
 import type pg from "pg";
-import { formatPosition, parsePosition, type LogPosition } from "@booking/contracts";
-import { migrate, type Migration } from "../event-store/postgres/migrations.ts";
+import { formatPosition, parsePosition, type LogPosition, type Migration } from "@booking/contracts";
+import { migrate } from "../sql-migrations.ts";
 
 export const relayMigrations: readonly Migration[] = [
   {

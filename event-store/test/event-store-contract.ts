@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { WrongExpectedVersion, comparePositions, formatPosition, type EventStore, type LogPosition, type NewEvent, type StoredEvent } from "../../src/event-store/port.ts";
+import { WrongExpectedVersion, comparePositions, formatPosition, type EventStore, type LogPosition, type NewEvent, type StoredEvent } from "../src/port.ts";
 
 /** What an adapter's suite provides: a store, and (where the backend has transactions) a way to hold one open. */
 export type ContractSubject = {

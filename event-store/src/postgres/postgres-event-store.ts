@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type { EventMetadata } from "@booking/contracts";
-import { AppendWaiter } from "@booking/contracts";
+import { AppendWaiter } from "../append-waiter.ts";
 import {
   WrongExpectedVersion,
   comparePositions,
@@ -17,7 +17,8 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from "../port.ts";
-import { eventStoreMigrations, migrate } from "./migrations.ts";
+import { migrate } from "../sql-migrations.ts";
+import { eventStoreMigrations } from "./migrations.ts";
 
 type WrittenRow = Pick<EventRow, "global_position" | "transaction_id" | "version" | "event_id" | "recorded_at">;
 

@@ -1,7 +1,7 @@
-// Schema migrations for the Postgres parts of every package (event store, relay, read models).
-// Typed structurally so that contracts needs no database driver.
+import type { Migration } from "@booking/contracts";
 
-export type Migration = { name: string; sql: string };
+// Schema migrations for the Postgres parts of every package (event store, relay, read models).
+// Typed structurally: a pg.Pool or a single client's stand-in will do.
 
 type Queryable = { query: (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }> };
 type MigrationPool = { connect: () => Promise<Queryable & { release: () => void }> };

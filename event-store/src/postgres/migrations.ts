@@ -1,7 +1,5 @@
 import type { Migration } from "@booking/contracts";
 
-export { migrate, type Migration } from "@booking/contracts";
-
 export const eventStoreMigrations: readonly Migration[] = [
   {
     name: "001_events",

@@ -3,7 +3,7 @@ import type { EventLog, EventMetadata, LogPosition, StoredEvent } from "@booking
 export { comparePositions, formatPosition, parsePosition, type LogPosition, type StoredEvent } from "@booking/contracts";
 
 // The EventStore port. Both adapters (Postgres, EventStoreDB) give these semantics, proved by
-// one shared contract suite (engine/test/integration/event-store-contract.ts).
+// one shared contract suite (event-store/test/event-store-contract.ts).
 
 /**
  * What a writer expects of the stream: exactly `n` events so far (0 = no stream), no stream at

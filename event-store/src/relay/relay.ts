@@ -1,4 +1,5 @@
-import { AppendWaiter, type EventLog, type LogPosition } from "@booking/contracts";
+import type { EventLog, LogPosition } from "@booking/contracts";
+import { AppendWaiter } from "../append-waiter.ts";
 import type { BusPublisher } from "./bus.ts";
 
 /** Where a relay (by name) has published up to. */
