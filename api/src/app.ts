@@ -12,12 +12,17 @@ import { installErrorHandling } from "./http/errors.ts";
 import { installRequestLog, logDestination, loggerOptions, type LogDestination } from "./http/logging.ts";
 import { installSecurityHeaders } from "./http/security-headers.ts";
 import { boundaryValidatorCompiler } from "./http/validation.ts";
-import type { RoutePlugin } from "./http/route-plugin.ts";
 import { adminRoutes } from "./admin/routes.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { earlyAccessRoutes } from "./early-access/routes.ts";
 import { paymentsRoutes } from "./payments/routes.ts";
-import { routes } from "./routes/index.ts";
+import { bookingRoutes } from "./routes/bookings.ts";
+import { expertRoutes } from "./routes/experts.ts";
+import { healthRoutes } from "./routes/health.ts";
+import { proposableTimesRoutes } from "./routes/proposable-times.ts";
+import { sessionRoutes } from "./routes/sessions.ts";
+import { streamRoutes } from "./routes/stream.ts";
+import { termsRoutes } from "./routes/terms.ts";
 
 export const API_PREFIX = "/api/v1";
 const BODY_LIMIT = 1024 * 1024;
@@ -29,7 +34,11 @@ export type AppOptions = {
   trustProxy?: boolean | number;
 };
 
-/** The Fastify app serving /api/v1 over a context (store, read models, handlers, payments). */
+/**
+ * The Fastify app serving /api/v1: the composition root. The context's parts (built once by
+ * createContext) are handed to each area as an object of exactly what its plugin declares, so an
+ * area's signature says what it reads and which command handlers it sends to.
+ */
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger === true ? loggerOptions(logDestination()) : options.logger ? loggerOptions(options.logger.destination, options.logger.level) : false,
@@ -66,10 +75,21 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(fastifyMultipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
   await installAuthGuard(app, ctx.jwtSecret, (sid) => familyEnded(ctx.db, sid));
 
-  const areas: RoutePlugin[] = [...routes, authRoutes, earlyAccessRoutes, paymentsRoutes, adminRoutes];
+  const { db, store, clock, calendar, sessions, terms, projected, creatorBookings, payments, feed } = ctx;
   await app.register(
-    async (v1) => {
-      for (const area of areas) await area(v1.withTypeProvider<ZodTypeProvider>(), ctx);
+    async (root) => {
+      const v1 = root.withTypeProvider<ZodTypeProvider>();
+      await healthRoutes(v1, { db, store, readyMaxLagEvents: ctx.readyMaxLagEvents });
+      await termsRoutes(v1, { terms, projected });
+      await expertRoutes(v1, ctx);
+      await sessionRoutes(v1, ctx);
+      await bookingRoutes(v1, { db, calendar, sessions, terms, projected, clock, holdMinutes: ctx.holdMinutes, creatorBookings });
+      await proposableTimesRoutes(v1, { db, calendar, clock });
+      await streamRoutes(v1, { feed });
+      await authRoutes(v1, ctx);
+      await earlyAccessRoutes(v1, ctx);
+      await paymentsRoutes(v1, { db, calendar, projected, payments, stripeWebhookSecret: ctx.stripeWebhookSecret, clock });
+      await adminRoutes(v1, ctx);
       v1.get("/docs", { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: API_PREFIX },

@@ -1,33 +1,18 @@
 import type pg from "pg";
-import type { CalendarCommand, CalendarEvent, ExpertCommand, ExpertEvent, SessionCommand, SessionEvent, TermsCommand, TermsEvent } from "@booking/contracts";
-import {
-  CommandHandler,
-  calendarDecider,
-  expertDecider,
-  sessionDecider,
-  termsDecider,
-  type CalendarState,
-  type CommandResult,
-  type EventStore,
-  type ExpertState,
-  type SessionState,
-  type TermsState,
-} from "@booking/engine";
+import type { EventStore } from "@booking/event-store";
 import type { BookingFeed } from "./booking-feed.ts";
+import { commandHandlers, type CalendarCommands, type ExpertCommands, type SessionCommands, type TermsCommands } from "./commands.ts";
 import { CreatorBookingLock } from "./creator-booking-lock.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
-import { waitForReadModels } from "./read-your-writes.ts";
+import { projectedThrough, type Projected } from "./read-your-writes.ts";
 import { ReplyCache, type ReplyCacheOptions } from "./reply-cache.ts";
 
-/** The command handlers, one per decider: each route names the ones it uses. */
-export type CalendarCommands = CommandHandler<CalendarCommand, CalendarEvent, CalendarState>;
-export type SessionCommands = CommandHandler<SessionCommand, SessionEvent, SessionState>;
-export type ExpertCommands = CommandHandler<ExpertCommand, ExpertEvent, ExpertState>;
-export type TermsCommands = CommandHandler<TermsCommand, TermsEvent, TermsState>;
-/** Wait until the read models show a command's writes (read-your-writes). */
-export type Projected = (result: CommandResult) => Promise<void>;
+// The parts of one API process, built once (see `server.ts`, or per test). Only the composition
+// root reads this whole: app.ts hands each route area an object of exactly what it declares.
 
-/** Everything a route needs; built once per process (see `server.ts`) or per test. */
+export type { CalendarCommands, ExpertCommands, SessionCommands, TermsCommands } from "./commands.ts";
+export type { Projected } from "./read-your-writes.ts";
+
 export type AppContext = {
   store: EventStore;
   /** Read models and the API's own tables. */
@@ -67,18 +52,11 @@ export const LISTINGS_CACHE: ReplyCacheOptions = { readModels: ["experts", "sess
 
 export function createContext(input: ContextInput): AppContext {
   const { listingsCache, ...rest } = input;
-  const options = { clock: input.clock };
   const listings = new ReplyCache(input.db, { ...LISTINGS_CACHE, ...listingsCache });
   return {
     ...rest,
-    calendar: new CommandHandler(input.store, calendarDecider, options),
-    sessions: new CommandHandler(input.store, sessionDecider, options),
-    experts: new CommandHandler(input.store, expertDecider, options),
-    terms: new CommandHandler(input.store, termsDecider, options),
-    projected: async (result) => {
-      await waitForReadModels(input.db, result.position);
-      if (result.events.length > 0) listings.invalidate();
-    },
+    ...commandHandlers(input.store, input.clock),
+    projected: projectedThrough(input.db, listings),
     listings,
     creatorBookings: new CreatorBookingLock(input.db.options),
   };

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from "fastify";
+import type pg from "pg";
 import { CURRENT_TERMS_VERSION } from "@booking/contracts";
 import { expertStream } from "@booking/engine";
-import type { AppContext } from "./context.ts";
+import type { ExpertCommands } from "./commands.ts";
+import type { Projected } from "./read-your-writes.ts";
 
 // Demo data for a first start, created through the public API (and the admin's vetting command),
 // so it obeys every rule a real user does.
@@ -33,8 +35,11 @@ async function signUp(app: FastifyInstance, person: { email: string; first_name:
 }
 
 /** Seed once: experts with published, verified profiles, sessions and schedules, and a creator. */
-export async function seedDemoData(app: FastifyInstance, ctx: AppContext): Promise<boolean> {
-  const { rows } = await ctx.db.query("SELECT 1 FROM experts LIMIT 1");
+/** The admin's vetting goes straight to the experts' handler (there is no route for it outside the console). */
+export type SeedDeps = { db: pg.Pool; experts: ExpertCommands; projected: Projected };
+
+export async function seedDemoData(app: FastifyInstance, { db, experts: expertCommands, projected }: SeedDeps): Promise<boolean> {
+  const { rows } = await db.query("SELECT 1 FROM experts LIMIT 1");
   if (rows.length) return false;
   for (const e of experts) {
     const { token, id } = await signUp(app, e, "expert");
@@ -45,10 +50,10 @@ export async function seedDemoData(app: FastifyInstance, ctx: AppContext): Promi
       await call(app, "POST", "/sessions", { ...s, description: `${s.title} with ${e.first_name}`, prep_question_1: "What would make this session a success for you?", prep_question_2: "Where are you today?", prep_question_3: "What have you tried so far?", session_details: "A focused one-to-one video call with written takeaways.", ideal_for: "creators, podcasters, makers", status: "published" }, token);
     }
     // Vetted by the admin account (created at start), so the audit names a real user.
-    const adminId = (await ctx.db.query<{ user_id: string }>("SELECT user_id FROM accounts WHERE role = 'admin' ORDER BY created_at LIMIT 1")).rows[0]?.user_id ?? "seed";
+    const adminId = (await db.query<{ user_id: string }>("SELECT user_id FROM accounts WHERE role = 'admin' ORDER BY created_at LIMIT 1")).rows[0]?.user_id ?? "seed";
     const admin = { userId: adminId, role: "admin" as const };
-    const verified = await ctx.experts.handle(expertStream(id), { type: "VerifyExpert", expertId: id, actor: admin }, { actor: admin });
-    if (verified.ok) await ctx.projected(verified.value);
+    const verified = await expertCommands.handle(expertStream(id), { type: "VerifyExpert", expertId: id, actor: admin }, { actor: admin });
+    if (verified.ok) await projected(verified.value);
   }
   await signUp(app, DEMO_CREATOR, "creator");
   return true;

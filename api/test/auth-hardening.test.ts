@@ -1,5 +1,7 @@
 import type { AddressInfo } from "node:net";
+import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../src/app.ts";
 import { REFRESH_REUSE_GRACE_SECONDS, rotate } from "../src/auth/refresh-tokens.ts";
 import type { BookingFeed } from "../src/booking-feed.ts";
 import { SIGN_IN_CHECK_MS } from "../src/routes/stream.ts";
@@ -12,22 +14,29 @@ import { startTestApi, TEST_JWT_SECRET, type TestApi } from "./harness.ts";
 
 let api: TestApi;
 let base: string;
+/** The stream is served over a socket by an app over the same parts, with a feed that only records who listens. */
+let streaming: FastifyInstance | undefined;
+let listening: string[] = [];
 beforeAll(async () => {
   api = await startTestApi();
-  await api.app.listen({ port: 0, host: "127.0.0.1" });
-  base = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}/api/v1`;
+  const feed = { listen: (userId: string) => (listening.push(userId), () => undefined) } as unknown as BookingFeed;
+  streaming = await buildApp({ ...api.ctx, feed });
+  await streaming.listen({ port: 0, host: "127.0.0.1" });
+  base = `http://127.0.0.1:${(streaming.server.address() as AddressInfo).port}/api/v1`;
 });
-afterAll(async () => api?.close());
+afterAll(async () => {
+  await streaming?.close();
+  await api?.close();
+});
 
 const { call, signup: signupWith, login, refresh } = authClient(() => api, "198.19");
 const signup = () => signupWith({ first_name: "Ada", last_name: "Byron" });
 const me = (s: AuthSession) => call("GET", "/auth/me", { token: s.access_token });
 
 describe("the event stream's query token is checked like a Bearer token (12.2)", () => {
-  /** A feed that only records who listens: the stream stays open, sending heartbeats. */
+  /** Who listens from now on: the stream stays open, sending heartbeats. */
   function recordingFeed() {
-    const listening: string[] = [];
-    api.ctx.feed = { listen: (userId: string) => (listening.push(userId), () => undefined) } as unknown as BookingFeed;
+    listening = [];
     return listening;
   }
 
@@ -77,7 +86,6 @@ describe("the event stream's query token is checked like a Bearer token (12.2)",
     }
     // The caller who changed the password keeps their sign-in, stream included.
     expect((await streamStatus(changing.access_token)).status).toBe(200);
-    api.ctx.feed = null;
   }, 20_000);
 });
 

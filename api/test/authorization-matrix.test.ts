@@ -2,10 +2,11 @@ import { createHmac, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import type { InjectOptions, LightMyRequestResponse } from "fastify";
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CURRENT_TERMS_VERSION, formatPosition } from "@booking/contracts";
+import { buildApp } from "../src/app.ts";
 import { ensureAdminAccount } from "../src/auth/admin-account.ts";
 import type { BookingFeed } from "../src/booking-feed.ts";
 import type { Queryable } from "../src/payments/payments-table.ts";
@@ -32,6 +33,10 @@ type Account = { id: string; email: string; password: string; token: string; rol
 
 let api: TestApi;
 let streamBase: string;
+/** Serves the stream over a socket with a feed that records who listens (the stream's area is handed its feed when the app is built). */
+let streaming: FastifyInstance | undefined;
+let listeners: string[] = [];
+const recordingFeed = { listen: (userId: string) => (listeners.push(userId), () => undefined) } as unknown as BookingFeed;
 const users = {} as Record<SignedIn, Account>;
 let loginOnly: Account; // an account used only to log in and refresh
 const ids = { publishedSession: "", draftSession: "", booking: "", notesBooking: "", xSlug: "", ySlug: "" };
@@ -219,10 +224,14 @@ beforeAll(async () => {
   adminIds.sessions = ids.publishedSession;
   adminIds.projections = "terms_acceptances";
 
-  await api.app.listen({ port: 0, host: "127.0.0.1" });
-  streamBase = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`;
+  streaming = await buildApp({ ...api.ctx, feed: recordingFeed });
+  await streaming.listen({ port: 0, host: "127.0.0.1" });
+  streamBase = `http://127.0.0.1:${(streaming.server.address() as AddressInfo).port}`;
 });
-afterAll(async () => api?.close());
+afterAll(async () => {
+  await streaming?.close();
+  await api?.close();
+});
 
 // ---------------------------------------------------------------------------------------------
 // The matrix
@@ -531,9 +540,7 @@ async function rebuildFinished(name: string): Promise<void> {
 
 /** The event stream never ends, so it is read over a socket: status, then the first chunk, then hang up. */
 async function streamCell(c: Caller, tokenIn: "header" | "query"): Promise<string> {
-  const listeners: string[] = [];
-  const feed = { listen: (userId: string) => (listeners.push(userId), () => undefined) };
-  api.ctx.feed = feed as unknown as BookingFeed;
+  listeners = [];
   const controller = new AbortController();
   try {
     const token = c === "anon" ? null : users[c].token;
@@ -548,7 +555,6 @@ async function streamCell(c: Caller, tokenIn: "header" | "query"): Promise<strin
     return cell;
   } finally {
     controller.abort();
-    api.ctx.feed = null;
   }
 }
 

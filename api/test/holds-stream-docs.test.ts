@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "../src/app.ts";
 import { BookingFeed } from "../src/booking-feed.ts";
 import { expireHolds } from "../src/hold-sweeper.ts";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
@@ -10,6 +12,9 @@ let now = Date.now();
 let expert: TestUser;
 let creator: TestUser;
 let sessionId: string;
+// Apps built over the same parts with one of them changed (a feed, a readiness bound): each area is handed its parts once, when the app is built.
+const variants: FastifyInstance[] = [];
+let feed: BookingFeed | null = null;
 const V1 = "/api/v1";
 
 beforeAll(async () => {
@@ -23,7 +28,8 @@ beforeAll(async () => {
   sessionId = s.json().session.id;
 });
 afterAll(async () => {
-  await api.ctx.feed?.stop();
+  for (const app of variants) await app.close();
+  await feed?.stop();
   await api.close();
 });
 
@@ -50,9 +56,11 @@ describe("unpaid holds", () => {
 
 describe("realtime", () => {
   it("a new request reaches the expert's open stream once projected", async () => {
-    api.ctx.feed = new BookingFeed(api.ctx.store, api.ctx.db);
-    await api.ctx.feed.start();
-    const address = await api.app.listen({ port: 0, host: "127.0.0.1" });
+    feed = new BookingFeed(api.ctx.store, api.ctx.db);
+    await feed.start();
+    const streaming = await buildApp({ ...api.ctx, feed });
+    variants.push(streaming);
+    const address = await streaming.listen({ port: 0, host: "127.0.0.1" });
     const response = await fetch(`${address}${V1}/stream?access_token=${expert.token}`);
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     const reader = response.body!.getReader();
@@ -90,13 +98,15 @@ describe("OpenAPI", () => {
 
 describe("readiness", () => {
   it("is ready while the read models keep up, and not ready once the projector lags beyond the bound", async () => {
-    api.ctx.readyMaxLagEvents = 3;
-    const ready = await api.call("GET", `${V1}/readyz`);
+    const probed = await buildApp({ ...api.ctx, readyMaxLagEvents: 3 });
+    variants.push(probed);
+    const readyz = () => probed.inject({ method: "GET", url: `${V1}/readyz` });
+    const ready = await readyz();
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toMatchObject({ status: "ready", lagEvents: 0 });
     await api.stopProjector();
     for (let i = 0; i < 4; i++) await api.user("creator", { acceptTerms: false });
-    const lagging = await api.call("GET", `${V1}/readyz`);
+    const lagging = await readyz();
     expect(lagging.statusCode).toBe(503);
     expect(lagging.json()).toMatchObject({ status: "not_ready", checks: { projectorLag: "more than 3 events behind" }, lagEvents: 4 });
     expect((await api.call("GET", `${V1}/healthz`)).statusCode).toBe(200);

@@ -98,3 +98,50 @@ export type AdminBookingReply = z.infer<typeof AdminBookingReply>;
 /** GET /admin/bookings/{id}: the row and its full history (newest last). */
 export const AdminBookingShowReply = AdminBookingReply.extend({ timeline: z.array(TimelineEntry) });
 export type AdminBookingShowReply = z.infer<typeof AdminBookingShowReply>;
+
+/** A booking's session notes, the expert's write-up after the session (GET and POST /bookings/{id}/notes). */
+export const SessionNotesReply = z.strictObject({
+  booking_id: z.string(),
+  summary: z.string(),
+  recap: z.string(),
+  takeaways: z.array(z.string()),
+  suggested_actions: z.array(z.string()),
+});
+export type SessionNotesReply = z.infer<typeof SessionNotesReply>;
+
+/** GET /terms/latest: the version a user accepts now. */
+export const TermsLatestReply = z.strictObject({ version_id: z.string() });
+export type TermsLatestReply = z.infer<typeof TermsLatestReply>;
+/** GET /terms/status: has the caller accepted the current version. */
+export const TermsStatusReply = z.strictObject({ accepted: z.boolean() });
+export type TermsStatusReply = z.infer<typeof TermsStatusReply>;
+/** POST /terms/accept: the version now accepted. */
+export const TermsAcceptedReply = z.strictObject({ accepted: z.literal(true), version_id: z.string() });
+export type TermsAcceptedReply = z.infer<typeof TermsAcceptedReply>;
+
+/** POST /stripe/test-intent: what the payment form needs to charge the booking's price. */
+export const PaymentIntentReply = z.strictObject({
+  clientSecret: z.string(),
+  paymentId: z.string(),
+  /** Cents: always the booking's price. */
+  amount: z.number(),
+  /** Stripe's publishable key; null with the test provider. */
+  publishableKey: z.string().nullable(),
+});
+export type PaymentIntentReply = z.infer<typeof PaymentIntentReply>;
+/** POST /payments/test/confirm: the test card was charged (a decline is a refusal). */
+export const PaymentConfirmedReply = z.strictObject({ status: z.literal("succeeded") });
+export type PaymentConfirmedReply = z.infer<typeof PaymentConfirmedReply>;
+/** POST /stripe/webhook: the event was taken (recorded, or deliberately ignored). */
+export const WebhookReceivedReply = z.strictObject({ received: z.literal(true) });
+
+/** GET /healthz: the process answers. */
+export const LivenessReply = z.strictObject({ status: z.literal("ok") });
+/** GET /readyz (200 ready, 503 not): each check "ok" or what failed, and how far the read models are behind the log. */
+export const ReadinessReply = z.strictObject({
+  status: z.enum(["ready", "not_ready"]),
+  checks: z.record(z.string(), z.string()),
+  /** Events the slowest live read model has yet to apply, counted up to the limit plus one; null when it could not be read. */
+  lagEvents: z.number().nullable(),
+});
+export type ReadinessReply = z.infer<typeof ReadinessReply>;

@@ -1,8 +1,9 @@
+import type pg from "pg";
 import { z } from "zod";
 import { AdminBookingReply, AdminBookingShowReply, BookingStatus, PaymentState, formatPosition, readDomainEvent, type TimelineEntry } from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
+import type { EventStore } from "@booking/event-store";
 import { bookingFromPg, bookingListSort, bookingSelectList, findBooking } from "@booking/projections";
-import type { AppContext } from "../context.ts";
 import { refuse } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
 import { IdText, ListQueryString, Flag, Moment, RecordIdParams, SearchText, SqlWhere, addTimeRange, containsPattern, oneOrMany, orderBy, parseListQuery, selectPage, sendList, type ListSpec } from "./list-query.ts";
@@ -61,8 +62,8 @@ function bookingWhere(f: z.output<typeof BookingFilter>): SqlWhere {
 }
 
 /** A booking's full history from its expert's calendar stream, in stream order (newest last). */
-export async function bookingTimeline(ctx: AppContext, expertId: string, bookingId: string): Promise<TimelineEntry[]> {
-  const { events } = await ctx.store.readStream(calendarStream(expertId));
+export async function bookingTimeline(store: EventStore, expertId: string, bookingId: string): Promise<TimelineEntry[]> {
+  const { events } = await store.readStream(calendarStream(expertId));
   const timeline: TimelineEntry[] = [];
   for (const stored of events) {
     const event = readDomainEvent(stored.type, stored.schemaVersion, stored.data);
@@ -80,17 +81,24 @@ export async function bookingTimeline(ctx: AppContext, expertId: string, booking
   return timeline;
 }
 
-export const bookingsAdmin: RoutePlugin = async (app, ctx) => {
+export type BookingsAdminDeps = {
+  /** The bookings read model. */
+  db: pg.Pool;
+  /** Each booking's timeline is read from its expert's calendar stream. */
+  store: EventStore;
+};
+
+export const bookingsAdmin: RoutePlugin<BookingsAdminDeps> = async (app, { db, store }) => {
   app.get("/bookings", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminBookingReply) } } }, async (request, reply) => {
     const list = parseListQuery(spec, request.query);
     const where = bookingWhere(list.filter);
-    const { rows, total } = await selectPage(ctx.db, { select: bookingSelectList, from: "bookings b", where, orderBy: orderBy(spec, list.sort), offset: list.offset, limit: list.limit });
+    const { rows, total } = await selectPage(db, { select: bookingSelectList, from: "bookings b", where, orderBy: orderBy(spec, list.sort), offset: list.offset, limit: list.limit });
     return [...sendList(reply, spec.resource, list.offset, rows.map(toRecord), total)];
   });
 
   app.get("/bookings/:id", { schema: { params: RecordIdParams, response: { 200: AdminBookingShowReply } } }, async (request) => {
-    const row = await findBooking(ctx.db, request.params.id);
+    const row = await findBooking(db, request.params.id);
     if (!row) refuse("not_found");
-    return { ...toRecord(row), timeline: await bookingTimeline(ctx, row.expert_id, row.booking_id) };
+    return { ...toRecord(row), timeline: await bookingTimeline(store, row.expert_id, row.booking_id) };
   });
 };

@@ -11,17 +11,38 @@ import { sessionsAdmin } from "./sessions.ts";
 import { termsAcceptancesAdmin } from "./terms-acceptances.ts";
 import { usersAdmin } from "./users.ts";
 
-const resources: RoutePlugin[] = [bookingsAdmin, bookingEventsAdmin, termsAcceptancesAdmin, usersAdmin, expertsAdmin, sessionsAdmin, eventsAdmin, projectionsAdmin, earlyAccessAdmin];
+type DepsOf<P> = P extends RoutePlugin<infer D> ? D : never;
+
+/** What the console's resources use between them; each is handed only its own part below. */
+export type AdminDeps = DepsOf<typeof bookingsAdmin> &
+  DepsOf<typeof bookingEventsAdmin> &
+  DepsOf<typeof termsAcceptancesAdmin> &
+  DepsOf<typeof usersAdmin> &
+  DepsOf<typeof expertsAdmin> &
+  DepsOf<typeof sessionsAdmin> &
+  DepsOf<typeof eventsAdmin> &
+  DepsOf<typeof projectionsAdmin> &
+  DepsOf<typeof earlyAccessAdmin>;
 
 /**
  * The admin console's API under /admin (ra-data-simple-rest contract), for admins only. The
  * guard runs on request, before validation: a non-admin learns nothing about the routes' inputs.
  */
-export const adminRoutes: RoutePlugin = async (app, ctx) => {
+export const adminRoutes: RoutePlugin<AdminDeps> = async (app, deps) => {
+  const { db, store } = deps;
   await app.register(
-    async (admin) => {
-      admin.addHook("onRequest", requireActor("admin"));
-      for (const resource of resources) await resource(admin.withTypeProvider<ZodTypeProvider>(), ctx);
+    async (plain) => {
+      plain.addHook("onRequest", requireActor("admin"));
+      const admin = plain.withTypeProvider<ZodTypeProvider>();
+      await bookingsAdmin(admin, { db, store });
+      await bookingEventsAdmin(admin, deps);
+      await termsAcceptancesAdmin(admin, deps);
+      await usersAdmin(admin, deps);
+      await expertsAdmin(admin, deps);
+      await sessionsAdmin(admin, deps);
+      await eventsAdmin(admin, deps);
+      await projectionsAdmin(admin, deps);
+      await earlyAccessAdmin(admin, deps);
     },
     { prefix: "/admin" },
   );

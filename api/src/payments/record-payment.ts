@@ -1,6 +1,9 @@
 import type { Actor, Result } from "@booking/contracts";
-import { calendarStream, type CommandResult } from "@booking/engine";
-import type { AppContext } from "../context.ts";
+import { calendarStream } from "@booking/engine";
+import type { CommandResult } from "@booking/event-store";
+import type pg from "pg";
+import type { CalendarCommands } from "../commands.ts";
+import type { Projected } from "../read-your-writes.ts";
 import { markPayment } from "./payments-table.ts";
 
 // The one path that records a payment's outcome, whoever reports it: the test provider's confirm
@@ -8,6 +11,9 @@ import { markPayment } from "./payments-table.ts";
 // follows, so it can always be brought up to date by recording the same outcome again.
 
 const PAYMENTS: Actor = { userId: "payments", role: "system" };
+
+/** What recording an outcome uses: the calendar decides, the read models are waited for, the `payments` table follows. */
+export type PaymentRecording = { db: pg.Pool; calendar: CalendarCommands; projected: Projected };
 
 export type PaymentSucceeded = { paymentId: string; bookingId: string; expertId: string; amountCents: number; provider: string };
 
@@ -26,25 +32,25 @@ export type PaymentFailed = {
   attemptId: string;
 };
 
-export async function recordPaymentSucceeded(ctx: AppContext, p: PaymentSucceeded): Promise<Result<CommandResult>> {
-  const result = await ctx.calendar.handle(
+export async function recordPaymentSucceeded({ db, calendar, projected }: PaymentRecording, p: PaymentSucceeded): Promise<Result<CommandResult>> {
+  const result = await calendar.handle(
     calendarStream(p.expertId),
     { type: "RecordPayment", expertId: p.expertId, bookingId: p.bookingId, actor: PAYMENTS, paymentId: p.paymentId, amountCents: p.amountCents, provider: p.provider },
     { actor: PAYMENTS, idempotencyKey: `payment-${p.paymentId}` },
   );
-  if (result.ok) await ctx.projected(result.value);
+  if (result.ok) await projected(result.value);
   // The money has moved either way; a refusal (say, an amount that is not the price) is kept for an operator.
-  await markPayment(ctx.db, { ...p, status: "succeeded", lastError: result.ok ? null : result.refusal.code });
+  await markPayment(db, { ...p, status: "succeeded", lastError: result.ok ? null : result.refusal.code });
   return result;
 }
 
-export async function recordPaymentFailed(ctx: AppContext, p: PaymentFailed): Promise<Result<CommandResult>> {
-  const result = await ctx.calendar.handle(
+export async function recordPaymentFailed({ db, calendar, projected }: PaymentRecording, p: PaymentFailed): Promise<Result<CommandResult>> {
+  const result = await calendar.handle(
     calendarStream(p.expertId),
     { type: "RecordPaymentFailure", expertId: p.expertId, bookingId: p.bookingId, actor: PAYMENTS, paymentId: p.paymentId, reason: p.reason.slice(0, 500) },
     { actor: PAYMENTS, idempotencyKey: `payment-failed-${p.paymentId}-${p.attemptId}` },
   );
-  if (result.ok) await ctx.projected(result.value);
-  await markPayment(ctx.db, { paymentId: p.paymentId, bookingId: p.bookingId, provider: p.provider, amountCents: p.amountCents, status: "failed", lastError: p.reason.slice(0, 500) });
+  if (result.ok) await projected(result.value);
+  await markPayment(db, { paymentId: p.paymentId, bookingId: p.bookingId, provider: p.provider, amountCents: p.amountCents, status: "failed", lastError: p.reason.slice(0, 500) });
   return result;
 }

@@ -1,16 +1,17 @@
 import { z } from "zod";
 import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
+import type pg from "pg";
 import Stripe from "stripe";
-import { errorCatalogue, type Result } from "@booking/contracts";
-import type { CommandResult } from "@booking/engine";
-import type { AppContext } from "../context.ts";
+import { PaymentConfirmedReply, PaymentIntentReply, WebhookReceivedReply, errorCatalogue, type Result } from "@booking/contracts";
+import type { CommandResult } from "@booking/event-store";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
 import { Refused, refuse, valueOf } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
 import { BookingMetadata, TestConfirmBody, TestIntentBody } from "./bodies.ts";
 import { paymentByClientSecret } from "./payments-table.ts";
-import { recordPaymentFailed, recordPaymentSucceeded } from "./record-payment.ts";
+import type { PaymentProvider } from "./provider.ts";
+import { recordPaymentFailed, recordPaymentSucceeded, type PaymentRecording } from "./record-payment.ts";
 import { chargeTestCard } from "./test-provider.ts";
 
 const WebhookIntent = z.object({
@@ -23,8 +24,8 @@ const WebhookIntent = z.object({
 
 type BookingToPay = { bookingId: string; expertId: string; creatorId: string; sessionTitle: string; priceCents: number; status: string; paymentState: string };
 
-async function bookingToPay(ctx: AppContext, bookingId: string): Promise<BookingToPay | null> {
-  const { rows } = await ctx.db.query<{ booking_id: string; expert_id: string; creator_id: string; session_title: string; price_cents: string; status: string; payment_state: string }>(
+async function bookingToPay(db: pg.Pool, bookingId: string): Promise<BookingToPay | null> {
+  const { rows } = await db.query<{ booking_id: string; expert_id: string; creator_id: string; session_title: string; price_cents: string; status: string; payment_state: string }>(
     "SELECT booking_id, expert_id, creator_id, session_title, price_cents, status, payment_state FROM bookings WHERE booking_id = $1",
     [bookingId],
   );
@@ -44,11 +45,19 @@ function settleReport(log: FastifyBaseLogger, result: Result<CommandResult>, wha
   log.warn({ ...what, refusal: result.refusal.code }, "payment report not recorded");
 }
 
-export const paymentsRoutes: RoutePlugin = async (app, ctx) => {
+export type PaymentRouteDeps = PaymentRecording & {
+  payments: PaymentProvider;
+  /** Null: Stripe's webhook is refused (no provider to trust). */
+  stripeWebhookSecret: string | null;
+  clock: () => string;
+};
+
+export const paymentsRoutes: RoutePlugin<PaymentRouteDeps> = async (app, deps) => {
+  const { db, payments, stripeWebhookSecret, clock } = deps;
   // Spec section 7: a payment for one of the creator's bookings. The amount is the booking's price.
-  app.post("/stripe/test-intent", { preHandler: requireActor(), schema: { body: TestIntentBody } }, async (request) => {
+  app.post("/stripe/test-intent", { preHandler: requireActor(), schema: { body: TestIntentBody, response: { 200: PaymentIntentReply } } }, async (request) => {
     const actor = actorOf(request);
-    const booking = await bookingToPay(ctx, request.body.bookingId);
+    const booking = await bookingToPay(db, request.body.bookingId);
     // Someone else's booking is answered exactly like a missing one.
     if (!booking || booking.creatorId !== actor.userId) refuse("booking_not_found");
     if (booking.status === "cancelled" || booking.status === "completed") {
@@ -57,23 +66,23 @@ export const paymentsRoutes: RoutePlugin = async (app, ctx) => {
     // A free session counts as paid in the calendar, so there is nothing to charge either.
     if (booking.paymentState !== "unpaid" || booking.priceCents === 0) refuse("booking_already_paid");
     if (request.body.amount !== undefined && request.body.amount !== booking.priceCents) refuse("payment_amount_mismatch");
-    const intent = await ctx.payments.createIntent({
+    const intent = await payments.createIntent({
       bookingId: booking.bookingId,
       expertId: booking.expertId,
       creatorId: booking.creatorId,
       amountCents: booking.priceCents,
       description: booking.sessionTitle,
     });
-    return { clientSecret: intent.clientSecret, paymentId: intent.paymentId, amount: booking.priceCents, publishableKey: ctx.payments.publishableKey };
+    return { clientSecret: intent.clientSecret, paymentId: intent.paymentId, amount: booking.priceCents, publishableKey: payments.publishableKey };
   });
 
   // The test provider's stand-in for Stripe Elements: charge a test card against a client secret.
   const testProviderOnly = async () => {
-    if (ctx.payments.name !== "test") refuse("payment_provider_unavailable");
+    if (payments.name !== "test") refuse("payment_provider_unavailable");
   };
-  app.post("/payments/test/confirm", { preHandler: [testProviderOnly, requireActor()], schema: { body: TestConfirmBody } }, async (request) => {
+  app.post("/payments/test/confirm", { preHandler: [testProviderOnly, requireActor()], schema: { body: TestConfirmBody, response: { 200: PaymentConfirmedReply } } }, async (request) => {
     const actor = actorOf(request);
-    const payment = await paymentByClientSecret(ctx.db, request.body.client_secret);
+    const payment = await paymentByClientSecret(db, request.body.client_secret);
     if (!payment || payment.provider !== "test" || payment.creatorId !== actor.userId) refuse("payment_not_found");
     // Confirming a paid payment again changes nothing, like Stripe answering with the succeeded intent.
     if (payment.status === "succeeded") return { status: "succeeded" as const };
@@ -81,11 +90,11 @@ export const paymentsRoutes: RoutePlugin = async (app, ctx) => {
     if (verdict === "invalid") refuse("card_number_invalid");
     const outcome = { paymentId: payment.paymentId, bookingId: payment.bookingId, expertId: payment.expertId, provider: "test" };
     if (verdict === "declined") {
-      const failed = await recordPaymentFailed(ctx, { ...outcome, amountCents: payment.amountCents, reason: errorCatalogue.payment_declined.message, attemptId: randomUUID() });
+      const failed = await recordPaymentFailed(deps, { ...outcome, amountCents: payment.amountCents, reason: errorCatalogue.payment_declined.message, attemptId: randomUUID() });
       settleReport(request.log, failed, { paymentId: payment.paymentId });
       refuse("payment_declined");
     }
-    valueOf(await recordPaymentSucceeded(ctx, { ...outcome, amountCents: payment.amountCents }));
+    valueOf(await recordPaymentSucceeded(deps, { ...outcome, amountCents: payment.amountCents }));
     return { status: "succeeded" as const };
   });
 
@@ -97,14 +106,14 @@ export const paymentsRoutes: RoutePlugin = async (app, ctx) => {
   await app.register(async (webhook) => {
     webhook.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 
-    webhook.post("/stripe/webhook", async (request) => {
-      const secret = ctx.stripeWebhookSecret;
+    webhook.post("/stripe/webhook", { schema: { response: { 200: WebhookReceivedReply } } }, async (request) => {
+      const secret = stripeWebhookSecret;
       if (!secret) refuse("payment_provider_unavailable");
       const signature = request.headers["stripe-signature"];
       const raw = request.body;
       if (typeof signature !== "string" || !Buffer.isBuffer(raw)) refuse("webhook_signature_invalid");
       let event: Stripe.Event;
-      const receivedAtMs = Date.parse(ctx.clock());
+      const receivedAtMs = Date.parse(clock());
       try {
         event = Stripe.webhooks.constructEvent(raw, signature, secret, WEBHOOK_TOLERANCE_SECONDS, undefined, receivedAtMs);
       } catch {
@@ -116,29 +125,29 @@ export const paymentsRoutes: RoutePlugin = async (app, ctx) => {
 
       // A validly signed body can still be anything JSON (even null): check its shape first.
       if (!event || typeof event !== "object" || typeof (event as { type?: unknown }).type !== "string") refuse("invalid_request");
-      if (event.type !== "payment_intent.succeeded" && event.type !== "payment_intent.payment_failed") return { received: true };
+      if (event.type !== "payment_intent.succeeded" && event.type !== "payment_intent.payment_failed") return { received: true as const };
       // Signed does not mean well-formed: check the fields we use before trusting them.
       const parsed = WebhookIntent.safeParse((event as { data?: { object?: unknown } }).data?.object);
       if (!parsed.success) {
         request.log.warn({ eventId: event.id }, "Stripe payment intent with unexpected fields ignored");
-        return { received: true };
+        return { received: true as const };
       }
       const intent = parsed.data;
       const booking = BookingMetadata.safeParse(intent.metadata);
       if (!booking.success) {
         // Not a booking payment (another integration on the same Stripe account): nothing to record.
         request.log.warn({ eventId: event.id, paymentId: intent.id }, "Stripe payment without booking metadata ignored");
-        return { received: true };
+        return { received: true as const };
       }
       const outcome = { paymentId: intent.id, bookingId: booking.data.bookingId, expertId: booking.data.expertId, provider: "stripe" };
       if (event.type === "payment_intent.succeeded") {
         const amountCents = intent.amount_received && intent.amount_received > 0 ? intent.amount_received : intent.amount;
-        settleReport(request.log, await recordPaymentSucceeded(ctx, { ...outcome, amountCents }), { eventId: event.id, paymentId: intent.id });
+        settleReport(request.log, await recordPaymentSucceeded(deps, { ...outcome, amountCents }), { eventId: event.id, paymentId: intent.id });
       } else {
         const reason = intent.last_payment_error?.message ?? "The payment failed.";
-        settleReport(request.log, await recordPaymentFailed(ctx, { ...outcome, amountCents: intent.amount, reason, attemptId: event.id }), { eventId: event.id, paymentId: intent.id });
+        settleReport(request.log, await recordPaymentFailed(deps, { ...outcome, amountCents: intent.amount, reason, attemptId: event.id }), { eventId: event.id, paymentId: intent.id });
       }
-      return { received: true };
+      return { received: true as const };
     });
   });
 };

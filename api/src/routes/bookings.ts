@@ -1,51 +1,80 @@
 import { randomUUID } from "node:crypto";
+import type pg from "pg";
 import { z } from "zod";
-import { UserIdParams, BookingIdParams, BookingNotesBody, BookingReply, BookingRequestedReply, BookingPrepBody, BookingScheduleBody, BookingStatusBody, CalendarCommand, CreateBookingBody, IdParams, parseInput } from "@booking/contracts";
+import { UserIdParams, BookingIdParams, BookingNotesBody, BookingReply, BookingRequestedReply, BookingPrepBody, BookingScheduleBody, BookingStatusBody, CalendarCommand, CreateBookingBody, IdParams, SessionNotesReply, parseInput } from "@booking/contracts";
 import { calendarStream, sessionStream } from "@booking/engine";
-import type { AppContext } from "../context.ts";
+import { bookingReply, bookingsOfCreator, bookingsOfExpertUser, creatorBookingFacts, evolveBooking, findBooking, toProjected, unnamedParties, type BookingRow, type BookingWithParties } from "@booking/projections";
+import type { CalendarCommands, SessionCommands, TermsCommands } from "../commands.ts";
+import type { CreatorBookingLock } from "../creator-booking-lock.ts";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
 import { refuse, valueOf } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
-import { bookingReply, bookingsOfCreator, bookingsOfExpertUser, creatorBookingFacts, evolveBooking, findBooking, toProjected, unnamedParties, type BookingRow, type BookingWithParties } from "@booking/projections";
+import type { Projected } from "../read-your-writes.ts";
 import { commandActor } from "./guards.ts";
 import { acceptedCurrentTerms } from "./terms.ts";
 import { idempotencyKeyOf } from "./sessions.ts";
 
+// A booking's path: the route gathers the facts (the session, the creator's terms and other
+// bookings) from the read models and streams, sends a command to the calendar's handler
+// (../commands.ts: engine's calendarDecider over the event store), waits until the bookings read
+// model shows the write (`projected`), and replies with that read model's row (projections').
+
+export type BookingRouteDeps = {
+  /** The bookings read model. */
+  db: pg.Pool;
+  calendar: CalendarCommands;
+  /** Read (never written) here: the session being booked, as its stream has it. */
+  sessions: SessionCommands;
+  /** Read here: has the creator accepted the current terms. */
+  terms: TermsCommands;
+  projected: Projected;
+  clock: () => string;
+  holdMinutes: number;
+  creatorBookings: CreatorBookingLock;
+};
+
 type SignedIn = NonNullable<Parameters<typeof commandActor>[0]>;
 
 /** A booking the caller is party to (or any, for an admin); anyone else gets "No booking found", never a hint that it exists. */
-async function bookingFor(ctx: AppContext, actor: SignedIn, bookingId: string): Promise<BookingWithParties> {
-  const row = await findBooking(ctx.db, bookingId);
+async function bookingFor(db: pg.Pool, actor: SignedIn, bookingId: string): Promise<BookingWithParties> {
+  const row = await findBooking(db, bookingId);
   if (!row || (actor.role !== "admin" && actor.userId !== row.creator_id && actor.userId !== row.expert_user_id)) refuse("booking_not_found");
   return row;
 }
 
-/** Validate a lifecycle command once (as at any boundary), run it on the expert's calendar, and wait for the read models. */
-async function runOnBooking(ctx: AppContext, actor: SignedIn, row: BookingWithParties, command: Record<string, unknown> & { type: CalendarCommand["type"] }) {
+/** Validate a lifecycle command once (as at any boundary), run it on the expert's calendar, wait for the read models, and read the booking back. */
+async function runOnBooking(
+  { db, calendar, projected }: Pick<BookingRouteDeps, "db" | "calendar" | "projected">,
+  actor: SignedIn,
+  row: BookingWithParties,
+  command: Record<string, unknown> & { type: CalendarCommand["type"] },
+): Promise<BookingWithParties> {
   const parsed = valueOf(parseInput(CalendarCommand, { ...command, expertId: row.expert_id, bookingId: row.booking_id, actor: commandActor(actor) }));
-  const result = valueOf(await ctx.calendar.handle(calendarStream(row.expert_id), parsed, { actor: commandActor(actor) }));
-  await ctx.projected(result);
+  const result = valueOf(await calendar.handle(calendarStream(row.expert_id), parsed, { actor: commandActor(actor) }));
+  await projected(result);
   // If the read model is still behind after waiting, answer with the row as it was rather than fail.
-  return bookingReply((await findBooking(ctx.db, row.booking_id)) ?? row);
+  return (await findBooking(db, row.booking_id)) ?? row;
 }
 
 /** Replies sent through contracts' schemas: the OpenAPI document shows them, and a reply that strays from one fails (a 500 in tests), never a field silently dropped. */
 const oneBooking = { response: { 200: BookingReply } };
 const bookingList = { response: { 200: z.array(BookingReply) } };
 
-export const bookingRoutes: RoutePlugin = async (app, ctx) => {
+export const bookingRoutes: RoutePlugin<BookingRouteDeps> = async (app, deps) => {
+  const { db, calendar, sessions, projected, clock, holdMinutes, creatorBookings } = deps;
+
   app.post("/bookings", { onRequest: requireActor(), schema: { body: CreateBookingBody, response: { 201: BookingRequestedReply } } }, async (request, reply) => {
     const actor = actorOf(request);
-    const { state: session } = await ctx.sessions.load(sessionStream(request.body.session_id));
+    const { state: session } = await sessions.load(sessionStream(request.body.session_id));
     if (session.kind !== "saved") refuse("session_not_found");
     const expertId = session.expertId;
     const bookingId = randomUUID();
     const d = session.definition;
     // The route gathers the facts (session, terms, the creator's other bookings); the calendar decides.
-    const creatorAcceptedTerms = await acceptedCurrentTerms(ctx, actor.userId);
-    const result = await ctx.creatorBookings.run(actor.userId, async (client) => {
+    const creatorAcceptedTerms = await acceptedCurrentTerms(deps, actor.userId);
+    const result = await creatorBookings.run(actor.userId, async (client) => {
       const written = valueOf(
-        await ctx.calendar.handle(
+        await calendar.handle(
           calendarStream(expertId),
           {
             type: "RequestBooking",
@@ -56,27 +85,27 @@ export const bookingRoutes: RoutePlugin = async (app, ctx) => {
             session: { sessionId: request.body.session_id, expertId, title: d.title, lengthMinutes: d.lengthMinutes, priceCents: d.priceCents, published: session.status === "published", prepQuestions: d.prepQuestions },
             expertUserId: expertId,
             creatorAcceptedTerms,
-            creatorBookings: await creatorBookingFacts(client, actor.userId, ctx.clock()),
-            holdMinutes: ctx.holdMinutes,
+            creatorBookings: await creatorBookingFacts(client, actor.userId, clock()),
+            holdMinutes,
           },
           { actor: commandActor(actor), idempotencyKey: idempotencyKeyOf(request.headers) },
         ),
       );
       // Held until the booking shows in the read model, so the creator's next request sees it.
-      await ctx.projected(written);
+      await projected(written);
       return written;
     });
     const requested = result.events.find((e) => e.type === "BookingRequested")!.data as { bookingId: string };
-    const row = await findBooking(ctx.db, requested.bookingId);
+    const row = await findBooking(db, requested.bookingId);
     if (row) return reply.status(201).send({ booking: bookingReply(row) });
     // The read model is still behind after waiting: answer with the row its own rule makes of what was written.
     const written = toProjected(result.events).reduce<BookingRow | undefined>((r, e) => ("bookingId" in e.event.data && e.event.data.bookingId === requested.bookingId ? evolveBooking(r, e) : r), undefined);
     return reply.status(201).send({ booking: bookingReply({ ...written!, ...unnamedParties }) });
   });
 
-  app.get("/bookings/creator/me", { onRequest: requireActor("creator"), schema: bookingList }, async (request) => (await bookingsOfCreator(ctx.db, actorOf(request).userId)).map(bookingReply));
+  app.get("/bookings/creator/me", { onRequest: requireActor("creator"), schema: bookingList }, async (request) => (await bookingsOfCreator(db, actorOf(request).userId)).map(bookingReply));
 
-  app.get("/bookings/expert/me", { onRequest: requireActor("expert"), schema: bookingList }, async (request) => (await bookingsOfExpertUser(ctx.db, actorOf(request).userId)).map(bookingReply));
+  app.get("/bookings/expert/me", { onRequest: requireActor("expert"), schema: bookingList }, async (request) => (await bookingsOfExpertUser(db, actorOf(request).userId)).map(bookingReply));
 
   // One user's bookings by id: their own, or anyone's for an admin (who opens a user's dashboard to help them).
   const ownOrAdmin = (request: { params: { userId: string } } & Parameters<typeof actorOf>[0]) => {
@@ -85,62 +114,61 @@ export const bookingRoutes: RoutePlugin = async (app, ctx) => {
   };
   app.get("/bookings/creator/:userId", { onRequest: requireActor("creator"), schema: { params: UserIdParams, ...bookingList } }, async (request) => {
     ownOrAdmin(request);
-    return (await bookingsOfCreator(ctx.db, request.params.userId)).map(bookingReply);
+    return (await bookingsOfCreator(db, request.params.userId)).map(bookingReply);
   });
   app.get("/bookings/expert/:userId", { onRequest: requireActor("expert"), schema: { params: UserIdParams, ...bookingList } }, async (request) => {
     ownOrAdmin(request);
-    return (await bookingsOfExpertUser(ctx.db, request.params.userId)).map(bookingReply);
+    return (await bookingsOfExpertUser(db, request.params.userId)).map(bookingReply);
   });
 
-  app.get("/bookings/:id", { onRequest: requireActor(), schema: { params: IdParams, ...oneBooking } }, async (request) => bookingReply(await bookingFor(ctx, actorOf(request), request.params.id)));
+  app.get("/bookings/:id", { onRequest: requireActor(), schema: { params: IdParams, ...oneBooking } }, async (request) => bookingReply(await bookingFor(db, actorOf(request), request.params.id)));
+
+  const onBooking = (actor: SignedIn, row: BookingWithParties, command: Parameters<typeof runOnBooking>[3]) => runOnBooking(deps, actor, row, command);
 
   app.patch("/bookings/:bookingId/status", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingStatusBody, ...oneBooking } }, async (request) => {
     const actor = actorOf(request);
-    const row = await bookingFor(ctx, actor, request.params.bookingId);
+    const row = await bookingFor(db, actor, request.params.bookingId);
     const b = request.body;
     switch (b.status) {
       case "confirmed":
-        return runOnBooking(ctx, actor, row, { type: "ConfirmBooking" });
+        return bookingReply(await onBooking(actor, row, { type: "ConfirmBooking" }));
       case "cancelled":
-        return runOnBooking(ctx, actor, row, { type: "CancelBooking", reason: b.reason ?? "" });
+        return bookingReply(await onBooking(actor, row, { type: "CancelBooking", reason: b.reason ?? "" }));
       case "more_info_requested":
-        return runOnBooking(ctx, actor, row, { type: "RequestInfo", note: b.info_request_note ?? "" });
+        return bookingReply(await onBooking(actor, row, { type: "RequestInfo", note: b.info_request_note ?? "" }));
       case "completed":
-        return runOnBooking(ctx, actor, row, { type: "CompleteBooking" });
+        return bookingReply(await onBooking(actor, row, { type: "CompleteBooking" }));
     }
   });
 
   app.patch("/bookings/:bookingId/schedule", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingScheduleBody, ...oneBooking } }, async (request) => {
     const actor = actorOf(request);
-    return runOnBooking(ctx, actor, await bookingFor(ctx, actor, request.params.bookingId), { type: "ProposeTime", scheduledTime: request.body.scheduled_time });
+    return bookingReply(await onBooking(actor, await bookingFor(db, actor, request.params.bookingId), { type: "ProposeTime", scheduledTime: request.body.scheduled_time }));
   });
 
   app.patch("/bookings/:bookingId/prep", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingPrepBody, ...oneBooking } }, async (request) => {
     const actor = actorOf(request);
     const b = request.body;
-    return runOnBooking(ctx, actor, await bookingFor(ctx, actor, request.params.bookingId), { type: "SubmitPrep", answers: [b.prep_response_1, b.prep_response_2, b.prep_response_3] });
+    return bookingReply(await onBooking(actor, await bookingFor(db, actor, request.params.bookingId), { type: "SubmitPrep", answers: [b.prep_response_1, b.prep_response_2, b.prep_response_3] }));
   });
 
-  app.post("/bookings/:bookingId/notes", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingNotesBody } }, async (request, reply) => {
+  app.post("/bookings/:bookingId/notes", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingNotesBody, response: { 201: SessionNotesReply } } }, async (request, reply) => {
     const actor = actorOf(request);
     const b = request.body;
-    await runOnBooking(ctx, actor, await bookingFor(ctx, actor, request.params.bookingId), {
-      type: "AddNotes",
-      notes: { summary: b.summary, recap: b.recap ?? "", takeaways: b.takeaways ?? [], suggestedActions: b.suggested_actions ?? [] },
-    });
-    const b2 = request.body;
-    const row = await findBooking(ctx.db, request.params.bookingId);
-    return reply.status(201).send(row?.notes ? notesView(row) : { booking_id: request.params.bookingId, summary: b2.summary, recap: b2.recap ?? "", takeaways: b2.takeaways ?? [], suggested_actions: b2.suggested_actions ?? [] });
+    const notes = { summary: b.summary, recap: b.recap ?? "", takeaways: b.takeaways ?? [], suggestedActions: b.suggested_actions ?? [] };
+    const row = await onBooking(actor, await bookingFor(db, actor, request.params.bookingId), { type: "AddNotes", notes });
+    // The row read back carries the notes as recorded; if the read model is still behind, the ones sent.
+    return reply.status(201).send(notesReply({ ...row, notes: row.notes ?? notes }));
   });
 
-  app.get("/bookings/:bookingId/notes", { onRequest: requireActor(), schema: { params: BookingIdParams } }, async (request) => {
-    const row = await bookingFor(ctx, actorOf(request), request.params.bookingId);
+  app.get("/bookings/:bookingId/notes", { onRequest: requireActor(), schema: { params: BookingIdParams, response: { 200: SessionNotesReply } } }, async (request) => {
+    const row = await bookingFor(db, actorOf(request), request.params.bookingId);
     if (!row.notes) refuse("not_found");
-    return notesView(row);
+    return notesReply({ ...row, notes: row.notes });
   });
 };
 
-function notesView(row: BookingRow) {
-  const n = row.notes!;
+function notesReply(row: Pick<BookingRow, "booking_id"> & { notes: NonNullable<BookingRow["notes"]> }): SessionNotesReply {
+  const n = row.notes;
   return { booking_id: row.booking_id, summary: n.summary, recap: n.recap, takeaways: n.takeaways, suggested_actions: n.suggestedActions };
 }

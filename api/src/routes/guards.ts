@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import type { Actor } from "@booking/contracts";
 import { expertStream } from "@booking/engine";
-import type { AppContext } from "../context.ts";
+import type { ExpertCommands, TermsCommands } from "../commands.ts";
 import { refuse } from "../http/errors.ts";
 import { acceptedCurrentTerms } from "./terms.ts";
 
@@ -11,9 +11,9 @@ type SignedIn = Actor & { role: "creator" | "expert" | "admin" };
 export const commandActor = (a: SignedIn): Actor => ({ userId: a.userId, role: a.role });
 
 /** Rule: booking, creating sessions and setting a schedule need the current terms accepted (admins act for others). */
-export async function requireCurrentTerms(ctx: AppContext, actor: SignedIn): Promise<void> {
+export async function requireCurrentTerms({ terms }: { terms: TermsCommands }, actor: SignedIn): Promise<void> {
   if (actor.role === "admin") return;
-  if (!(await acceptedCurrentTerms(ctx, actor.userId))) refuse("terms_not_accepted");
+  if (!(await acceptedCurrentTerms({ terms }, actor.userId))) refuse("terms_not_accepted");
 }
 
 /**
@@ -33,7 +33,7 @@ export function requireOwnExpert(actor: SignedIn, expertId: string): void {
 }
 
 /** Rule: session and schedule creation unlock once the expert has a profile (read from its stream, never a lagging read model). */
-export async function requireExpertProfile(ctx: AppContext, expertId: string): Promise<void> {
-  const { state } = await ctx.experts.load(expertStream(expertId));
+export async function requireExpertProfile({ experts }: { experts: ExpertCommands }, expertId: string): Promise<void> {
+  const { state } = await experts.load(expertStream(expertId));
   if (state.kind !== "profiled") refuse("expert_profile_required");
 }

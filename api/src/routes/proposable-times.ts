@@ -1,6 +1,8 @@
 import { DateTime } from "luxon";
+import type pg from "pg";
 import { BookingIdParams, ProposableTimesQuery, ProposableTimesReply } from "@booking/contracts";
 import { busyPeriods, calendarStream, proposableStarts } from "@booking/engine";
+import type { CalendarCommands } from "../commands.ts";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
 import { refuse } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
@@ -9,23 +11,31 @@ import { findBooking } from "../queries/bookings.ts";
 // The times an expert may propose for a booking, computed by the engine's rule over the expert's
 // calendar as the ProposeTime decision will see it, so the page never offers a time it refuses.
 
-export const proposableTimesRoutes: RoutePlugin = async (app, ctx) => {
+export type ProposableTimesRouteDeps = {
+  /** The bookings read model (who the booking's parties are). */
+  db: pg.Pool;
+  /** Read (never written) here: the expert's calendar as the decider folds it. */
+  calendar: CalendarCommands;
+  clock: () => string;
+};
+
+export const proposableTimesRoutes: RoutePlugin<ProposableTimesRouteDeps> = async (app, { db, calendar, clock }) => {
   app.get(
     "/bookings/:bookingId/proposable-times",
     { onRequest: requireActor(), schema: { params: BookingIdParams, querystring: ProposableTimesQuery, response: { 200: ProposableTimesReply } } },
     async (request) => {
       const actor = actorOf(request);
-      const row = await findBooking(ctx.db, request.params.bookingId);
+      const row = await findBooking(db, request.params.bookingId);
       // As GET /bookings/:id: anyone outside the booking learns nothing of it; its creator may see it but not propose.
       const expert = !!row && actor.userId === row.expert_user_id;
       if (!row || (actor.role !== "admin" && !expert && actor.userId !== row.creator_id)) refuse("booking_not_found");
       if (actor.role !== "admin" && !expert) refuse("not_booking_party");
-      const { state } = await ctx.calendar.load(calendarStream(row.expert_id));
+      const { state } = await calendar.load(calendarStream(row.expert_id));
       const booking = state.bookings.get(row.booking_id);
       if (!state.schedule || !booking) return { timezone: state.schedule?.timezone ?? null, times: [] };
       const zone = state.schedule.timezone;
       const day = request.query.date ? DateTime.fromISO(request.query.date, { zone }) : null;
-      const now = ctx.clock();
+      const now = clock();
       const times = proposableStarts({
         timezone: zone,
         lengthMinutes: booking.lengthMinutes,

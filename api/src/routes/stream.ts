@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { BookingFeed } from "../booking-feed.ts";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
 import { refuse } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
@@ -15,18 +16,23 @@ const HEARTBEAT_MS = 15_000;
  * cannot send headers, so the access token may also come as `?access_token=`; the auth guard
  * checks it exactly as it checks a Bearer header.
  */
-export const streamRoutes: RoutePlugin = async (app, ctx) => {
+export type StreamRouteDeps = {
+  /** Null where the process follows no log (some tests): the stream is then not found. */
+  feed: BookingFeed | null;
+};
+
+export const streamRoutes: RoutePlugin<StreamRouteDeps> = async (app, { feed }) => {
   app.get(
     "/stream",
     { config: { accessTokenInQuery: true }, preHandler: requireActor(), schema: { querystring: z.strictObject({ access_token: z.string().max(4096).optional() }) } },
     async (request, reply) => {
       const { userId } = actorOf(request);
-      if (!ctx.feed) refuse("not_found");
+      if (!feed) refuse("not_found");
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", "x-accel-buffering": "no" });
       res.write(": connected\n\n");
-      const unlisten = ctx.feed.listen(userId, (change) => res.write(`event: booking\ndata: ${JSON.stringify(change)}\n\n`));
+      const unlisten = feed.listen(userId, (change) => res.write(`event: booking\ndata: ${JSON.stringify(change)}\n\n`));
       const heartbeat = setInterval(() => res.write(": keep-alive\n\n"), HEARTBEAT_MS);
       // The client reconnects with its current token (EventSource retries a stream that ends).
       const signInCheck = setInterval(() => {

@@ -1,31 +1,36 @@
-import { AcceptTermsBody, CURRENT_TERMS_VERSION } from "@booking/contracts";
+import { AcceptTermsBody, CURRENT_TERMS_VERSION, TermsAcceptedReply, TermsLatestReply, TermsStatusReply } from "@booking/contracts";
 import { hasAcceptedTerms, termsStream } from "@booking/engine";
+import type { TermsCommands } from "../commands.ts";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
 import { valueOf } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
-import type { AppContext } from "../context.ts";
+import type { Projected } from "../read-your-writes.ts";
+
+export type TermsRouteDeps = { terms: TermsCommands; projected: Projected };
 
 /** Rule: has this user accepted the current terms version? Read from the event store, so a fresh acceptance counts at once. */
-export async function acceptedCurrentTerms(ctx: AppContext, userId: string): Promise<boolean> {
-  const { state } = await ctx.terms.load(termsStream(userId));
+export async function acceptedCurrentTerms({ terms }: { terms: TermsCommands }, userId: string): Promise<boolean> {
+  const { state } = await terms.load(termsStream(userId));
   return hasAcceptedTerms(state, CURRENT_TERMS_VERSION);
 }
 
-export const termsRoutes: RoutePlugin = async (app, ctx) => {
-  app.get("/terms/latest", async () => ({ version_id: CURRENT_TERMS_VERSION }));
+export const termsRoutes: RoutePlugin<TermsRouteDeps> = async (app, { terms, projected }) => {
+  app.get("/terms/latest", { schema: { response: { 200: TermsLatestReply } } }, async () => ({ version_id: CURRENT_TERMS_VERSION }));
 
-  app.get("/terms/status", { onRequest: requireActor() }, async (request) => ({ accepted: await acceptedCurrentTerms(ctx, actorOf(request).userId) }));
+  app.get("/terms/status", { onRequest: requireActor(), schema: { response: { 200: TermsStatusReply } } }, async (request) => ({
+    accepted: await acceptedCurrentTerms({ terms }, actorOf(request).userId),
+  }));
 
-  app.post("/terms/accept", { onRequest: requireActor(), schema: { body: AcceptTermsBody } }, async (request) => {
+  app.post("/terms/accept", { onRequest: requireActor(), schema: { body: AcceptTermsBody, response: { 200: TermsAcceptedReply } } }, async (request) => {
     const actor = actorOf(request);
     const result = valueOf(
-      await ctx.terms.handle(
+      await terms.handle(
         termsStream(actor.userId),
         { type: "AcceptTerms", userId: actor.userId, actor: { userId: actor.userId, role: actor.role }, versionId: request.body.version_id, currentVersionId: CURRENT_TERMS_VERSION },
         { actor: { userId: actor.userId, role: actor.role } },
       ),
     );
-    await ctx.projected(result);
-    return { accepted: true, version_id: request.body.version_id };
+    await projected(result);
+    return { accepted: true as const, version_id: request.body.version_id };
   });
 };
