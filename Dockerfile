@@ -6,6 +6,7 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY contracts/package.json contracts/
+COPY session-client/package.json session-client/
 COPY engine/package.json engine/
 COPY event-store/package.json event-store/
 COPY projections/package.json projections/

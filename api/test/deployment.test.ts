@@ -124,4 +124,11 @@ describe("docker-compose.yml", () => {
     expect(runtime).toMatch(/\nUSER node\n/);
     expect(runtime).not.toMatch(/npm ci/);
   });
+
+  it("copies every workspace's package.json before `npm ci`, so the image installs what the lockfile names", () => {
+    const dockerfile = readFileSync(`${root}/Dockerfile`, "utf8");
+    const beforeInstall = dockerfile.slice(0, dockerfile.indexOf("RUN npm ci"));
+    const { workspaces } = JSON.parse(readFileSync(`${root}/package.json`, "utf8")) as { workspaces: string[] };
+    for (const workspace of workspaces) expect(beforeInstall, workspace).toContain(`COPY ${workspace}/package.json ${workspace}/\n`);
+  });
 });
