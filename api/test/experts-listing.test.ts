@@ -1,8 +1,8 @@
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Actor } from "@booking/contracts";
+import type { Actor, ExpertListItem } from "@booking/contracts";
 import { expertStream } from "@booking/engine";
-import { listExperts, expertListItem } from "../src/queries/experts.ts";
+import { listExperts, expertListItem } from "@booking/projections";
 import { waitForReadModels } from "../src/read-your-writes.ts";
 import { ReplyCache, acceptsGzip } from "../src/reply-cache.ts";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
@@ -21,7 +21,7 @@ let clock = 0;
 let expert: TestUser;
 let admin: TestUser;
 
-type Item = { id: string; user_id: string; slug: string; name: string; role: string; startingprice: number | null; rating: number | null; image: string | null; verified: boolean };
+type Item = ExpertListItem;
 
 const listing = async (path = "/experts") => {
   const r = await api.call("GET", `${V1}${path}`);

@@ -1,2 +1,161 @@
-// Replies of /api/v1 (see replies.ts for the pattern): filled in by the read-model modules of issue 14.
-export {};
+import { z } from "zod";
+import { WeeklySlot } from "./schedule.ts";
+import { SessionStatus } from "./session.ts";
+
+// Replies about the catalogue, declared once (see replies.ts for the pattern): the experts,
+// sessions and schedules read models' rows, the listing, profiles, sessions, schedules and
+// availability the web app shows, and the console's expert and session records. Strict objects,
+// on purpose: a field a reply adds without its schema fails the reply instead of going out.
+
+/** An instant as a read model returns it (ISO 8601). */
+const Time = z.string();
+
+/** A slot as replies carry it: exactly its weekday and local times. */
+const SlotReply = WeeklySlot.strict();
+
+/** One row of the `experts` read model (projections' ExpertRow is inferred from here). */
+export const ExpertRecord = z.strictObject({
+  expert_id: z.string(),
+  user_id: z.string(),
+  slug: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  title: z.string(),
+  bio: z.string().nullable(),
+  tags: z.array(z.string()),
+  profile_image: z.string().nullable(),
+  published: z.boolean(),
+  verified: z.boolean(),
+  /** The admin who made the latest vetting decision. */
+  vetted_by: z.string().nullable(),
+  updated_at: Time,
+  stream_version: z.number(),
+});
+export type ExpertRecord = z.infer<typeof ExpertRecord>;
+
+/** One row of the `sessions` read model, deleted sessions included. */
+export const SessionRecord = z.strictObject({
+  session_id: z.string(),
+  expert_id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  price_cents: z.number(),
+  length_minutes: z.number(),
+  prep_questions: z.array(z.string()),
+  session_details: z.string(),
+  ideal_for: z.array(z.string()),
+  status: SessionStatus,
+  deleted: z.boolean(),
+  created_at: Time,
+  updated_at: Time,
+  stream_version: z.number(),
+});
+export type SessionRecord = z.infer<typeof SessionRecord>;
+
+/** One row of the `schedules` read model: an expert's weekly schedule as last set. */
+export const ScheduleRecord = z.strictObject({
+  expert_id: z.string(),
+  timezone: z.string(),
+  slots: z.array(SlotReply),
+  updated_at: Time,
+  stream_version: z.number(),
+});
+export type ScheduleRecord = z.infer<typeof ScheduleRecord>;
+
+/** A card of the experts listing and search (spec section 3: whole-dollar starting price, no rating yet). */
+export const ExpertListItem = z.strictObject({
+  id: z.string(),
+  user_id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  role: z.string(),
+  startingprice: z.number().nullable(),
+  rating: z.number().nullable(),
+  image: z.string().nullable(),
+  verified: z.boolean(),
+});
+export type ExpertListItem = z.infer<typeof ExpertListItem>;
+export const ExpertListReply = z.array(ExpertListItem);
+
+/** The read model's columns an expert's profile carries as they are (projections' expertProfileReply copies these). */
+export const expertProfileColumns = {
+  user_id: true, slug: true, first_name: true, last_name: true, title: true, bio: true, tags: true, profile_image: true, verified: true, published: true,
+} as const;
+
+/** An expert's profile: PATCH /experts/me's answer, and the head of the public profile. */
+export const ExpertProfileReply = z.strictObject({ id: z.string(), ...ExpertRecord.pick(expertProfileColumns).shape });
+export type ExpertProfileReply = z.infer<typeof ExpertProfileReply>;
+
+/** GET /experts/me: the profile, or before the first save the spec's empty default (no id, slug or user id). */
+export const OwnExpertProfileReply = ExpertProfileReply.extend({ id: z.string().nullable(), slug: z.string().nullable(), user_id: z.string().optional() });
+export type OwnExpertProfileReply = z.infer<typeof OwnExpertProfileReply>;
+
+/** A bookable session as the spec's calls return it: whole dollars, prep questions both ways, its expert's name. */
+export const SessionReply = z.strictObject({
+  id: z.string(),
+  expert_id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  price: z.number(),
+  length_minutes: z.number(),
+  prep_question_1: z.string().nullable(),
+  prep_question_2: z.string().nullable(),
+  prep_question_3: z.string().nullable(),
+  prep_questions: z.array(z.string()),
+  session_details: z.string(),
+  ideal_for: z.array(z.string()),
+  status: SessionStatus,
+  expert: z.strictObject({ id: z.string(), name: z.string(), first_name: z.string().nullable() }),
+});
+export type SessionReply = z.infer<typeof SessionReply>;
+export const SessionListReply = z.array(SessionReply);
+
+/** POST /sessions and PUT /sessions/{id} answer with the session as written. */
+export const SessionWrittenReply = z.strictObject({ session: SessionReply });
+/** DELETE /sessions/{id}: which session went. */
+export const SessionDeletedReply = z.strictObject({ session: z.strictObject({ id: z.string() }) });
+
+/** A creator's review of an expert (spec section 3); none are collected yet. */
+export const ExpertReview = z.strictObject({
+  id: z.string(),
+  rating: z.number(),
+  review: z.string(),
+  created_at: Time,
+  creator: z.strictObject({ first_name: z.string(), last_name: z.string(), title: z.string().optional() }),
+});
+
+/** A past client an expert lists (spec section 3, hidden); none are listed yet. */
+export const PreviousClient = z.strictObject({ id: z.string(), first_name: z.string(), last_name: z.string(), profile_image: z.string().nullable() });
+
+/** GET /experts/{slug}: the public profile with its published sessions and reviews. */
+export const ExpertDetailReply = ExpertProfileReply.extend({
+  sessions: z.array(SessionReply),
+  reviews: z.array(ExpertReview),
+  prev_clients: z.array(PreviousClient),
+});
+export type ExpertDetailReply = z.infer<typeof ExpertDetailReply>;
+
+/** A period an expert's bookings hold, as the schedule shows it. */
+export const BookedPeriod = z.strictObject({ scheduled_time: Time, length_minutes: z.number() });
+
+/** GET /experts/{expertId}/schedule: the weekly schedule (no zone and no slots before one is set) and the booked periods. */
+export const ScheduleReply = z.strictObject({ timezone: z.string().nullable(), slots: z.array(SlotReply), booked: z.array(BookedPeriod) });
+export type ScheduleReply = z.infer<typeof ScheduleReply>;
+
+/** POST /experts/{expertId}/schedule: the schedule as set. */
+export const ScheduleSetReply = ScheduleReply.pick({ slots: true }).extend({ timezone: z.string() });
+
+/** GET /sessions/{id}/availability: the bookable start times (UTC ISO) in the expert's zone; none before a schedule is set. */
+export const AvailabilityReply = z.strictObject({ timezone: z.string().nullable(), length_minutes: z.number().optional(), times: z.array(Time) });
+export type AvailabilityReply = z.infer<typeof AvailabilityReply>;
+
+/** POST /experts/me/image: where the new profile image is served (with a version query). */
+export const ExpertImageReply = z.strictObject({ url: z.string() });
+
+/** GET /admin/experts: the read model's rows, with the `id` react-admin keys them by. */
+export const AdminExpertReply = ExpertRecord.extend({ id: z.string() });
+export type AdminExpertReply = z.infer<typeof AdminExpertReply>;
+
+/** GET /admin/sessions: the read model's rows (deleted ones included), keyed by `id`. */
+export const AdminSessionReply = SessionRecord.extend({ id: z.string() });
+export type AdminSessionReply = z.infer<typeof AdminSessionReply>;

@@ -1,10 +1,12 @@
+import type pg from "pg";
 import { z } from "zod";
-import { Id, type Actor } from "@booking/contracts";
+import { AdminExpertReply, Id, type Actor } from "@booking/contracts";
 import { expertStream } from "@booking/engine";
+import { expertFromPg, expertListSort, expertSelectList, findExpert, type ExpertRow } from "@booking/projections";
+import type { ExpertCommands, Projected } from "../context.ts";
 import { actorOf } from "../http/auth-guard.ts";
 import { refuse, valueOf } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
-import type { AppContext } from "../context.ts";
 import { Flag, IdText, ListQueryString, RecordIdParams, SearchText, SqlWhere, containsPattern, oneOrMany, orderBy, parseListQuery, selectPage, sendList, type ListSpec } from "./list-query.ts";
 
 // Experts, from the `experts` read model (id = expert_id); vetting (verify / unverify) goes through
@@ -23,16 +25,7 @@ const ExpertFilter = z
 
 const spec: ListSpec<typeof ExpertFilter> = {
   resource: "experts",
-  sortable: {
-    id: "e.expert_id",
-    slug: "e.slug",
-    first_name: "e.first_name",
-    last_name: ["e.last_name", "e.first_name"],
-    title: "e.title",
-    published: "e.published",
-    verified: "e.verified",
-    updated_at: "e.updated_at",
-  },
+  sortable: expertListSort,
   defaultSort: ["updated_at", "DESC"],
   uniqueKey: "e.expert_id",
   filter: ExpertFilter,
@@ -41,42 +34,8 @@ const spec: ListSpec<typeof ExpertFilter> = {
 /** The one change an admin makes to an expert: the vetting decision. */
 export const ExpertVettingBody = z.object({ verified: z.boolean() }).strict();
 
-const COLUMNS = "e.expert_id, e.user_id, e.slug, e.first_name, e.last_name, e.title, e.bio, e.tags, e.profile_image, e.published, e.verified, e.vetted_by, e.updated_at, e.stream_version";
-
-type ExpertRow = {
-  expert_id: string;
-  user_id: string;
-  slug: string;
-  first_name: string;
-  last_name: string;
-  title: string;
-  bio: string | null;
-  tags: string[];
-  profile_image: string | null;
-  published: boolean;
-  verified: boolean;
-  vetted_by: string | null;
-  updated_at: Date;
-  stream_version: string;
-};
-
-const toRecord = (r: ExpertRow) => ({
-  id: r.expert_id,
-  expert_id: r.expert_id,
-  user_id: r.user_id,
-  slug: r.slug,
-  first_name: r.first_name,
-  last_name: r.last_name,
-  title: r.title,
-  bio: r.bio,
-  tags: r.tags,
-  profile_image: r.profile_image,
-  published: r.published,
-  verified: r.verified,
-  vetted_by: r.vetted_by,
-  updated_at: r.updated_at.toISOString(),
-  stream_version: Number(r.stream_version),
-});
+/** A row as the console gets it: the read model's own, keyed by `id` for react-admin. */
+const toRecord = (row: ExpertRow): AdminExpertReply => ({ id: row.expert_id, ...row });
 
 function expertWhere(f: z.output<typeof ExpertFilter>): SqlWhere {
   const w = new SqlWhere();
@@ -91,35 +50,31 @@ function expertWhere(f: z.output<typeof ExpertFilter>): SqlWhere {
   return w;
 }
 
-async function expertRecord(ctx: AppContext, expertId: string) {
-  const { rows } = await ctx.db.query<ExpertRow>(`SELECT ${COLUMNS} FROM experts e WHERE e.expert_id = $1`, [expertId]);
-  return rows[0] ? toRecord(rows[0]) : null;
-}
+/** What the console's expert routes use: the read models, and the expert commands for vetting. */
+export type ExpertAdminDeps = { db: pg.Pool; experts: ExpertCommands; projected: Projected };
 
-export const expertsAdmin: RoutePlugin = async (app, ctx) => {
-  app.get("/experts", { schema: { querystring: ListQueryString } }, async (request, reply) => {
+export const expertsAdmin: RoutePlugin<ExpertAdminDeps> = async (app, { db, experts, projected }) => {
+  const expertRecord = async (expertId: string) => {
+    const row = await findExpert(db, expertId);
+    return row ? toRecord(row) : refuse("not_found");
+  };
+
+  app.get("/experts", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminExpertReply) } } }, async (request, reply) => {
     const list = parseListQuery(spec, request.query);
     const where = expertWhere(list.filter);
-    const { rows, total } = await selectPage<ExpertRow>(ctx.db, { select: COLUMNS, from: "experts e", where, orderBy: orderBy(spec, list.sort), offset: list.offset, limit: list.limit });
-    return sendList(reply, spec.resource, list.offset, rows.map(toRecord), total);
+    const { rows, total } = await selectPage(db, { select: expertSelectList, from: "experts e", where, orderBy: orderBy(spec, list.sort), offset: list.offset, limit: list.limit });
+    return [...sendList(reply, spec.resource, list.offset, rows.map((raw) => toRecord(expertFromPg(raw))), total)];
   });
 
-  app.get("/experts/:id", { schema: { params: RecordIdParams } }, async (request) => {
-    const record = await expertRecord(ctx, request.params.id);
-    if (!record) refuse("not_found");
-    return record;
-  });
+  app.get("/experts/:id", { schema: { params: RecordIdParams, response: { 200: AdminExpertReply } } }, async (request) => expertRecord(request.params.id));
 
   // ra-data-simple-rest's `update`. Verifying an already verified expert writes nothing and answers the same record.
-  app.put("/experts/:id", { schema: { params: z.object({ id: Id }).strict(), body: ExpertVettingBody } }, async (request) => {
+  app.put("/experts/:id", { schema: { params: z.object({ id: Id }).strict(), body: ExpertVettingBody, response: { 200: AdminExpertReply } } }, async (request) => {
     const admin = actorOf(request);
     const actor: Actor = { userId: admin.userId, role: "admin" };
     const expertId = request.params.id;
     const command = request.body.verified ? { type: "VerifyExpert" as const, expertId, actor } : { type: "UnverifyExpert" as const, expertId, actor };
-    const result = valueOf(await ctx.experts.handle(expertStream(expertId), command, { actor }));
-    await ctx.projected(result);
-    const record = await expertRecord(ctx, expertId);
-    if (!record) refuse("not_found");
-    return record;
+    await projected(valueOf(await experts.handle(expertStream(expertId), command, { actor })));
+    return expertRecord(expertId);
   });
 };

@@ -1,5 +1,7 @@
+import type pg from "pg";
 import { z } from "zod";
-import { SessionStatus } from "@booking/contracts";
+import { AdminSessionReply, SessionStatus } from "@booking/contracts";
+import { sessionFromPg, sessionListSort, sessionRecord, sessionSelectList, type SessionRow } from "@booking/projections";
 import { refuse } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
 import { Flag, IdText, ListQueryString, RecordIdParams, SearchText, SqlWhere, containsPattern, oneOrMany, orderBy, parseListQuery, selectPage, sendList, type ListSpec } from "./list-query.ts";
@@ -20,59 +22,14 @@ const SessionFilter = z
 
 const spec: ListSpec<typeof SessionFilter> = {
   resource: "sessions",
-  sortable: {
-    id: "s.session_id",
-    title: "s.title",
-    expert_id: "s.expert_id",
-    status: "s.status",
-    deleted: "s.deleted",
-    price_cents: "s.price_cents",
-    length_minutes: "s.length_minutes",
-    created_at: "s.created_at",
-    updated_at: "s.updated_at",
-  },
+  sortable: sessionListSort,
   defaultSort: ["updated_at", "DESC"],
   uniqueKey: "s.session_id",
   filter: SessionFilter,
 };
 
-const COLUMNS = `s.session_id, s.expert_id, s.title, s.description, s.price_cents, s.length_minutes, s.prep_questions, s.session_details, s.ideal_for,
-  s.status, s.deleted, s.created_at, s.updated_at, s.stream_version`;
-
-type SessionRow = {
-  session_id: string;
-  expert_id: string;
-  title: string;
-  description: string;
-  price_cents: string;
-  length_minutes: number;
-  prep_questions: unknown;
-  session_details: string;
-  ideal_for: unknown;
-  status: string;
-  deleted: boolean;
-  created_at: Date;
-  updated_at: Date;
-  stream_version: string;
-};
-
-const toRecord = (r: SessionRow) => ({
-  id: r.session_id,
-  session_id: r.session_id,
-  expert_id: r.expert_id,
-  title: r.title,
-  description: r.description,
-  price_cents: Number(r.price_cents),
-  length_minutes: r.length_minutes,
-  prep_questions: r.prep_questions,
-  session_details: r.session_details,
-  ideal_for: r.ideal_for,
-  status: r.status,
-  deleted: r.deleted,
-  created_at: r.created_at.toISOString(),
-  updated_at: r.updated_at.toISOString(),
-  stream_version: Number(r.stream_version),
-});
+/** A row as the console gets it: the read model's own, keyed by `id` for react-admin. */
+const toRecord = (row: SessionRow): AdminSessionReply => ({ id: row.session_id, ...row });
 
 function sessionWhere(f: z.output<typeof SessionFilter>): SqlWhere {
   const w = new SqlWhere();
@@ -84,17 +41,19 @@ function sessionWhere(f: z.output<typeof SessionFilter>): SqlWhere {
   return w;
 }
 
-export const sessionsAdmin: RoutePlugin = async (app, ctx) => {
-  app.get("/sessions", { schema: { querystring: ListQueryString } }, async (request, reply) => {
+/** What the console's session routes use: the read models. */
+export type SessionAdminDeps = { db: pg.Pool };
+
+export const sessionsAdmin: RoutePlugin<SessionAdminDeps> = async (app, { db }) => {
+  app.get("/sessions", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminSessionReply) } } }, async (request, reply) => {
     const list = parseListQuery(spec, request.query);
     const where = sessionWhere(list.filter);
-    const { rows, total } = await selectPage<SessionRow>(ctx.db, { select: COLUMNS, from: "sessions s", where, orderBy: orderBy(spec, list.sort), offset: list.offset, limit: list.limit });
-    return sendList(reply, spec.resource, list.offset, rows.map(toRecord), total);
+    const { rows, total } = await selectPage(db, { select: sessionSelectList, from: "sessions s", where, orderBy: orderBy(spec, list.sort), offset: list.offset, limit: list.limit });
+    return [...sendList(reply, spec.resource, list.offset, rows.map((raw) => toRecord(sessionFromPg(raw))), total)];
   });
 
-  app.get("/sessions/:id", { schema: { params: RecordIdParams } }, async (request) => {
-    const { rows } = await ctx.db.query<SessionRow>(`SELECT ${COLUMNS} FROM sessions s WHERE s.session_id = $1`, [request.params.id]);
-    if (!rows[0]) refuse("not_found");
-    return toRecord(rows[0]);
+  app.get("/sessions/:id", { schema: { params: RecordIdParams, response: { 200: AdminSessionReply } } }, async (request) => {
+    const row = await sessionRecord(db, request.params.id);
+    return row ? toRecord(row) : refuse("not_found");
   });
 };

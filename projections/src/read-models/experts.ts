@@ -1,44 +1,122 @@
-import { entityProjection } from "../projection.ts";
+import { expertProfileColumns, type ExpertListItem, type ExpertProfileReply, type ExpertRecord } from "@booking/contracts";
+import { entityProjection, type ProjectedEvent } from "../projection.ts";
+import type { Queryable } from "./bookings-queries.ts";
+import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
 
-type ExpertRow = {
-  expert_id: string;
-  user_id: string;
-  slug: string;
-  first_name: string;
-  last_name: string;
-  title: string;
-  bio: string | null;
-  tags: string[];
-  profile_image: string | null;
-  published: boolean;
-  verified: boolean;
-  vetted_by: string | null;
-  updated_at: string;
-  stream_version: number;
-};
+// The `experts` read model, whole: its Row, columns, rule, every query of it, the replies made
+// of it and the admin list's sort whitelist. The api's routes and the console's list use these.
+
+/** A row of the `experts` read model: declared once, in contracts (the admin console shows it as it is). */
+export type ExpertRow = ExpertRecord;
+
+/** What Postgres holds in each column, tied to the Row by the compiler; the column list is its keys. */
+const expertColumnTypes = {
+  expert_id: "text", user_id: "text", slug: "text", first_name: "text", last_name: "text", title: "text", bio: "text", tags: "text[]", profile_image: "text",
+  published: "boolean", verified: "boolean", vetted_by: "text", updated_at: "timestamptz", stream_version: "bigint",
+} as const satisfies Record<keyof ExpertRow, ColumnType>;
+
+export const expertColumns = columnsOf<ExpertRow>(expertColumnTypes);
+
+/** A row as pg returns it, in the Row's JSON shape (numbers and ISO strings), parsed here once. */
+export const expertFromPg = (raw: Record<string, unknown>): ExpertRow => rowFromPg<ExpertRow>(expertColumnTypes, raw);
 
 /** Expert profiles: the public listing and detail, with publish state and the vetting decision. */
 export const expertsProjection = entityProjection<ExpertRow>({
   name: "experts",
   table: "experts",
   key: ["expert_id"],
-  columns: ["expert_id", "user_id", "slug", "first_name", "last_name", "title", "bio", "tags", "profile_image", "published", "verified", "vetted_by", "updated_at", "stream_version"],
+  columns: expertColumns,
   rowKey: ({ event }) => (event.type === "ExpertProfileSaved" || event.type === "ExpertVerified" || event.type === "ExpertUnverified" ? [event.data.expertId] : null),
-  evolve: (row, { event, stored }) => {
-    const at = stored.metadata.at;
-    switch (event.type) {
-      case "ExpertProfileSaved": {
-        const { expertId, userId, slug, profile: p, published } = event.data;
-        const saved = { expert_id: expertId, user_id: userId, slug, first_name: p.firstName, last_name: p.lastName, title: p.title, bio: p.bio, tags: p.tags, profile_image: p.profileImage, published, updated_at: at, stream_version: stored.version };
-        // Saving the profile keeps the vetting decision.
-        return { verified: row?.verified ?? false, vetted_by: row?.vetted_by ?? null, ...saved };
-      }
-      case "ExpertVerified":
-      case "ExpertUnverified":
-        // Vetting an expert without a profile changes nothing.
-        return row && { ...row, verified: event.type === "ExpertVerified", vetted_by: event.data.by, updated_at: at, stream_version: stored.version };
-      default:
-        return row;
-    }
-  },
+  evolve: evolveExpert,
 });
+
+/** The whole rule of the read model: the row as it was (undefined: none yet) and an event, to the row after it. */
+export function evolveExpert(row: ExpertRow | undefined, { event, stored }: ProjectedEvent): ExpertRow | undefined {
+  const at = stored.metadata.at;
+  switch (event.type) {
+    case "ExpertProfileSaved": {
+      const { expertId, userId, slug, profile: p, published } = event.data;
+      const saved = { expert_id: expertId, user_id: userId, slug, first_name: p.firstName, last_name: p.lastName, title: p.title, bio: p.bio, tags: p.tags, profile_image: p.profileImage, published, updated_at: at, stream_version: stored.version };
+      // Saving the profile keeps the vetting decision.
+      return { verified: row?.verified ?? false, vetted_by: row?.vetted_by ?? null, ...saved };
+    }
+    case "ExpertVerified":
+    case "ExpertUnverified":
+      // Vetting an expert without a profile changes nothing.
+      return row && { ...row, verified: event.type === "ExpertVerified", vetted_by: event.data.by, updated_at: at, stream_version: stored.version };
+    default:
+      return row;
+  }
+}
+
+// Readers.
+
+/** Every column of the table, as `e.column` (the alias every query here uses). */
+export const expertSelectList = expertColumns.map((c) => `e.${c}`).join(", ");
+
+/** An expert with the lowest price of their published sessions (null: none yet), in cents. */
+export type ListedExpert = ExpertRow & { starting_price_cents: number | null };
+
+const LISTED = `SELECT ${expertSelectList},
+  (SELECT min(s.price_cents) FROM sessions s WHERE s.expert_id = e.expert_id AND s.status = 'published' AND NOT s.deleted) AS starting_price_cents
+  FROM experts e`;
+
+const listed = (raw: Record<string, unknown>): ListedExpert => ({
+  ...expertFromPg(raw),
+  starting_price_cents: raw.starting_price_cents === null ? null : Number(raw.starting_price_cents),
+});
+
+/** The listing's order, which the experts_listing index hands over as it is. */
+const LISTING_ORDER = "ORDER BY e.verified DESC, e.last_name, e.first_name, e.expert_id LIMIT 500";
+
+/** Published experts, optionally matching a search on name, title or tags (the text is a parameter, its wildcards escaped). */
+export async function listExperts(db: Queryable, search = ""): Promise<ListedExpert[]> {
+  const term = search.trim();
+  if (!term) return (await db.query(`${LISTED} WHERE e.published ${LISTING_ORDER}`)).rows.map(listed);
+  const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const { rows } = await db.query(
+    `${LISTED} WHERE e.published AND (
+       (e.first_name || ' ' || e.last_name) ILIKE $1 OR e.title ILIKE $1 OR EXISTS (SELECT 1 FROM unnest(e.tags) t WHERE t ILIKE $1)
+     ) ${LISTING_ORDER}`,
+    [pattern],
+  );
+  return rows.map(listed);
+}
+
+export async function findExpertBySlug(db: Queryable, slug: string): Promise<ExpertRow | null> {
+  const raw = (await db.query(`SELECT ${expertSelectList} FROM experts e WHERE e.slug = $1`, [slug])).rows[0];
+  return raw ? expertFromPg(raw) : null;
+}
+
+export async function findExpert(db: Queryable, expertId: string): Promise<ExpertRow | null> {
+  const raw = (await db.query(`SELECT ${expertSelectList} FROM experts e WHERE e.expert_id = $1`, [expertId])).rows[0];
+  return raw ? expertFromPg(raw) : null;
+}
+
+/** The experts listing's card (contracts' ExpertListItem): whole dollars, and no rating while no reviews are collected. */
+export function expertListItem(r: ListedExpert): ExpertListItem {
+  return {
+    id: r.expert_id,
+    user_id: r.user_id,
+    slug: r.slug,
+    name: `${r.first_name} ${r.last_name}`,
+    role: r.title,
+    startingprice: r.starting_price_cents === null ? null : Math.round(r.starting_price_cents / 100),
+    rating: null,
+    image: r.profile_image,
+    verified: r.verified,
+  };
+}
+
+/** An expert's profile (contracts' ExpertProfileReply): the columns it names as they are, keyed by `id`. */
+export function expertProfileReply(r: ExpertRow): ExpertProfileReply {
+  const columns = Object.fromEntries(Object.keys(expertProfileColumns).map((c) => [c, r[c as keyof ExpertRow]])) as Pick<ExpertRow, keyof typeof expertProfileColumns>;
+  return { id: r.expert_id, ...columns };
+}
+
+/** The admin list's sort whitelist: the columns an operator may order by, as SQL over `e`. */
+export const expertListSort: Record<string, string | string[]> = {
+  id: "e.expert_id",
+  last_name: ["e.last_name", "e.first_name"],
+  ...Object.fromEntries((["slug", "first_name", "title", "published", "verified", "updated_at"] as const satisfies readonly (keyof ExpertRow)[]).map((c) => [c, `e.${c}`])),
+};

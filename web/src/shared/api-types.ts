@@ -1,6 +1,7 @@
-import type { BookingReply } from "@booking/contracts";
+import type { AvailabilityReply, BookingReply, ExpertDetailReply, ExpertListItem as ExpertListItemReply, OwnExpertProfileReply, ScheduleReply, SessionReply } from "@booking/contracts";
 
-// Reply shapes of /api/v1 as the web app reads them (api/src/queries/*.ts, api/src/auth/bodies.ts).
+// Reply shapes of /api/v1 as the web app reads them: those contracts declares (the api's response
+// schemas) are inferred from there, never re-declared; the rest follow api/src/auth/bodies.ts.
 
 export type Role = "creator" | "expert" | "admin";
 
@@ -26,58 +27,26 @@ export type Me = {
   terms_accepted: boolean;
 };
 
-export type ExpertListItem = {
-  id: string;
-  user_id: string;
-  slug: string;
-  name: string;
-  role: string;
-  startingprice: number | null;
-  rating: number | null;
-  image: string | null;
-  verified: boolean;
-};
+/** The experts listing's card (GET /experts, /experts/search). */
+export type ExpertListItem = ExpertListItemReply;
 
-export type ExpertProfile = {
-  id: string | null;
-  user_id?: string;
-  slug: string | null;
-  first_name: string;
-  last_name: string;
-  title: string;
-  bio: string | null;
-  tags: string[];
-  profile_image: string | null;
-  verified: boolean;
-  published: boolean;
-};
+/** GET /experts/me: the profile, or the empty default before the first save (PATCH answers the full profile). */
+export type ExpertProfile = OwnExpertProfileReply;
 
 export type Review = { id: string; rating: number; review: string; created_at: string; creator: { first_name: string; last_name: string; title?: string } };
 
-export type Session = {
-  id: string;
-  expert_id: string;
-  title: string;
-  description: string;
-  price: number;
-  length_minutes: number;
-  prep_question_1: string | null;
-  prep_question_2: string | null;
-  prep_question_3: string | null;
-  prep_questions: string[];
-  session_details: string;
-  ideal_for: string[];
-  status: string;
-  expert: { id: string; name: string; first_name: string | null };
-};
+/** A bookable session (GET /sessions/{id}, an expert's sessions, the profile's). */
+export type Session = SessionReply;
 
-export type ExpertDetail = ExpertProfile & { sessions: Session[]; reviews: Review[]; prev_clients: unknown[] };
+/** GET /experts/{slug}: the public profile with its sessions and reviews. */
+export type ExpertDetail = ExpertDetailReply;
 
-export type Weekday = "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
-export type WeeklySlot = { weekday: Weekday; start_local: string; end_local: string };
-export type Schedule = { timezone: string | null; slots: WeeklySlot[]; booked: { scheduled_time: string; length_minutes: number }[] };
+export type { Weekday, WeeklySlot } from "@booking/contracts";
+/** GET /experts/{expertId}/schedule. */
+export type Schedule = ScheduleReply;
 
-export type Availability = { timezone: string | null; length_minutes?: number; times: string[] };
+/** GET /sessions/{id}/availability. */
+export type Availability = AvailabilityReply;
 
 export type BookingStatus = "pending" | "time_proposed" | "more_info_requested" | "confirmed" | "completed" | "cancelled";
 
