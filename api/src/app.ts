@@ -58,11 +58,14 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     trustProxy: typeof options.trustProxy === "number" ? (_address: string, hop: number) => hop < (options.trustProxy as number) : (options.trustProxy ?? false),
   }).withTypeProvider<ZodTypeProvider>();
 
+  const { db, store, clock, calendar, sessions, experts, terms, projected, listings, creatorBookings, payments, feed } = ctx;
+  const { mediaDir, jwtSecret, holdMinutes, stripeWebhookSecret, readyMaxLagEvents } = ctx;
+
   app.setValidatorCompiler(boundaryValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
   installRequestLog(app);
-  await installSecurityHeaders(app, { stripe: ctx.payments.publishableKey !== null });
+  await installSecurityHeaders(app, { stripe: payments.publishableKey !== null });
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
@@ -73,23 +76,22 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
   await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifyMultipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
-  await installAuthGuard(app, ctx.jwtSecret, (sid) => familyEnded(ctx.db, sid));
+  await installAuthGuard(app, jwtSecret, (sid) => familyEnded(db, sid));
 
-  const { db, store, clock, calendar, sessions, terms, projected, creatorBookings, payments, feed } = ctx;
   await app.register(
     async (root) => {
       const v1 = root.withTypeProvider<ZodTypeProvider>();
-      await healthRoutes(v1, { db, store, readyMaxLagEvents: ctx.readyMaxLagEvents });
+      await healthRoutes(v1, { db, store, readyMaxLagEvents });
       await termsRoutes(v1, { terms, projected });
-      await expertRoutes(v1, ctx);
-      await sessionRoutes(v1, ctx);
-      await bookingRoutes(v1, { db, calendar, sessions, terms, projected, clock, holdMinutes: ctx.holdMinutes, creatorBookings });
+      await expertRoutes(v1, { db, experts, calendar, terms, projected, listings, clock, mediaDir });
+      await sessionRoutes(v1, { db, sessions, experts, terms, calendar, projected, clock });
+      await bookingRoutes(v1, { db, calendar, sessions, terms, projected, clock, holdMinutes, creatorBookings });
       await proposableTimesRoutes(v1, { db, calendar, clock });
       await streamRoutes(v1, { feed });
-      await authRoutes(v1, ctx);
-      await earlyAccessRoutes(v1, ctx);
-      await paymentsRoutes(v1, { db, calendar, projected, payments, stripeWebhookSecret: ctx.stripeWebhookSecret, clock });
-      await adminRoutes(v1, ctx);
+      await authRoutes(v1, { db, store, clock, projected, jwtSecret, terms });
+      await earlyAccessRoutes(v1, { db, clock });
+      await paymentsRoutes(v1, { db, calendar, projected, payments, stripeWebhookSecret, clock });
+      await adminRoutes(v1, { db, store, experts, projected });
       v1.get("/docs", { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: API_PREFIX },

@@ -44,10 +44,11 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
     readyMaxLagEvents: config.READY_MAX_LAG_EVENTS,
     feed,
   });
-  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await ensureAdminAccount(ctx, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
+  const { clock, calendar, projected } = ctx;
+  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await ensureAdminAccount({ db, store, clock, projected }, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
   const app = await buildApp(ctx, { logger: options.logger, trustProxy: config.TRUST_PROXY || false });
   await serveBuiltApps(app, options.builtApps);
-  const sweeper = startHoldSweeper(ctx);
+  const sweeper = startHoldSweeper({ db, calendar, clock });
   const url = await app.listen({ port: config.PORT, host: config.HOST });
   return {
     app,

@@ -1,6 +1,10 @@
+import type pg from "pg";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import type { EventStore } from "@booking/event-store";
+import type { ExpertCommands } from "../commands.ts";
 import { requireActor } from "../http/auth-guard.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
+import type { Projected } from "../read-your-writes.ts";
 import { bookingEventsAdmin } from "./booking-events.ts";
 import { bookingsAdmin } from "./bookings.ts";
 import { earlyAccessAdmin } from "./early-access.ts";
@@ -11,38 +15,35 @@ import { sessionsAdmin } from "./sessions.ts";
 import { termsAcceptancesAdmin } from "./terms-acceptances.ts";
 import { usersAdmin } from "./users.ts";
 
-type DepsOf<P> = P extends RoutePlugin<infer D> ? D : never;
-
 /** What the console's resources use between them; each is handed only its own part below. */
-export type AdminDeps = DepsOf<typeof bookingsAdmin> &
-  DepsOf<typeof bookingEventsAdmin> &
-  DepsOf<typeof termsAcceptancesAdmin> &
-  DepsOf<typeof usersAdmin> &
-  DepsOf<typeof expertsAdmin> &
-  DepsOf<typeof sessionsAdmin> &
-  DepsOf<typeof eventsAdmin> &
-  DepsOf<typeof projectionsAdmin> &
-  DepsOf<typeof earlyAccessAdmin>;
+export type AdminDeps = {
+  /** The read models and the API's own tables. */
+  db: pg.Pool;
+  /** Booking timelines, the event browser and projection rebuilds read the log itself. */
+  store: EventStore;
+  /** Vetting an expert is a command, the only one the console sends. */
+  experts: ExpertCommands;
+  projected: Projected;
+};
 
 /**
  * The admin console's API under /admin (ra-data-simple-rest contract), for admins only. The
  * guard runs on request, before validation: a non-admin learns nothing about the routes' inputs.
  */
-export const adminRoutes: RoutePlugin<AdminDeps> = async (app, deps) => {
-  const { db, store } = deps;
+export const adminRoutes: RoutePlugin<AdminDeps> = async (app, { db, store, experts, projected }) => {
   await app.register(
     async (plain) => {
       plain.addHook("onRequest", requireActor("admin"));
       const admin = plain.withTypeProvider<ZodTypeProvider>();
       await bookingsAdmin(admin, { db, store });
-      await bookingEventsAdmin(admin, deps);
-      await termsAcceptancesAdmin(admin, deps);
-      await usersAdmin(admin, deps);
-      await expertsAdmin(admin, deps);
-      await sessionsAdmin(admin, deps);
-      await eventsAdmin(admin, deps);
-      await projectionsAdmin(admin, deps);
-      await earlyAccessAdmin(admin, deps);
+      await bookingEventsAdmin(admin, { db });
+      await termsAcceptancesAdmin(admin, { db });
+      await usersAdmin(admin, { db });
+      await expertsAdmin(admin, { db, experts, projected });
+      await sessionsAdmin(admin, { db });
+      await eventsAdmin(admin, { store });
+      await projectionsAdmin(admin, { db, store });
+      await earlyAccessAdmin(admin, { db });
     },
     { prefix: "/admin" },
   );
