@@ -311,8 +311,8 @@ describe("terms acceptances", () => {
   it("lists acceptances with the user's email; id is user:version", async () => {
     const r = await list("terms-acceptances", { filter: { user_id: [creator.id, oldTermsUser.id] }, sort: ["version_id", "ASC"] });
     expect(r.json()).toEqual([
-      { id: `${oldTermsUser.id}:2024-06`, user_id: oldTermsUser.id, email: oldTermsUser.email, version_id: "2024-06", accepted_at: expect.any(String) },
-      { id: `${creator.id}:2025-01`, user_id: creator.id, email: creator.email, version_id: "2025-01", accepted_at: expect.any(String) },
+      { id: `${oldTermsUser.id}:2024-06`, user_id: oldTermsUser.id, email: oldTermsUser.email, version_id: "2024-06", accepted_at: expect.any(String), stream_version: expect.any(Number) },
+      { id: `${creator.id}:2025-01`, user_id: creator.id, email: creator.email, version_id: "2025-01", accepted_at: expect.any(String), stream_version: expect.any(Number) },
     ]);
     expect((await api.call("GET", `/api/v1/admin/terms-acceptances/${creator.id}:2025-01`, { user: admin })).json()).toMatchObject({ user_id: creator.id, version_id: "2025-01" });
     expect((await api.call("GET", `/api/v1/admin/terms-acceptances/${creator.id}:2019-01`, { user: admin })).statusCode).toBe(404);

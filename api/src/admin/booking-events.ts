@@ -1,4 +1,7 @@
+import type pg from "pg";
 import { z } from "zod";
+import { AdminBookingEventReply } from "@booking/contracts";
+import { adminBookingEventReply, bookingEventListSort, bookingEventSelectList, findAdminBookingEvent } from "@booking/projections";
 import { refuse } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
 import { IdText, ListQueryString, Moment, RecordIdParams, SqlWhere, addTimeRange, oneOrMany, orderBy, parseListQuery, selectPage, sendList, type ListSpec } from "./list-query.ts";
@@ -19,35 +22,11 @@ const BookingEventFilter = z
 
 const spec: ListSpec<typeof BookingEventFilter> = {
   resource: "booking-events",
-  // Within a calendar stream the version orders events exactly; time alone may tie.
-  sortable: {
-    id: "e.event_id",
-    occurred_at: ["e.occurred_at", "e.expert_id", "e.stream_version"],
-    stream_version: ["e.expert_id", "e.stream_version"],
-    booking_id: ["e.booking_id", "e.stream_version"],
-    type: "e.type",
-  },
+  sortable: bookingEventListSort,
   defaultSort: ["occurred_at", "DESC"],
   uniqueKey: "e.event_id",
   filter: BookingEventFilter,
 };
-
-const COLUMNS = "e.event_id, e.booking_id, e.expert_id, e.stream_version, e.type, e.data, e.actor, e.occurred_at, e.position";
-
-type BookingEventRow = { event_id: string; booking_id: string; expert_id: string; stream_version: string; type: string; data: unknown; actor: unknown; occurred_at: Date; position: string };
-
-const toRecord = (r: BookingEventRow) => ({
-  id: r.event_id,
-  event_id: r.event_id,
-  booking_id: r.booking_id,
-  expert_id: r.expert_id,
-  stream_version: Number(r.stream_version),
-  type: r.type,
-  data: r.data,
-  actor: r.actor,
-  occurred_at: r.occurred_at.toISOString(),
-  position: r.position,
-});
 
 function bookingEventWhere(f: z.output<typeof BookingEventFilter>): SqlWhere {
   const w = new SqlWhere();
@@ -59,17 +38,19 @@ function bookingEventWhere(f: z.output<typeof BookingEventFilter>): SqlWhere {
   return w;
 }
 
-export const bookingEventsAdmin: RoutePlugin = async (app, ctx) => {
-  app.get("/booking-events", { schema: { querystring: ListQueryString } }, async (request, reply) => {
+export type BookingEventsAdminDeps = { db: pg.Pool };
+
+export const bookingEventsAdmin: RoutePlugin<BookingEventsAdminDeps> = async (app, { db }) => {
+  app.get("/booking-events", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminBookingEventReply) } } }, async (request, reply) => {
     const list = parseListQuery(spec, request.query);
     const where = bookingEventWhere(list.filter);
-    const { rows, total } = await selectPage<BookingEventRow>(ctx.db, { select: COLUMNS, from: "booking_events e", where, orderBy: orderBy(spec, list.sort), offset: list.offset, limit: list.limit });
-    return sendList(reply, spec.resource, list.offset, rows.map(toRecord), total);
+    const { rows, total } = await selectPage(db, { select: bookingEventSelectList, from: "booking_events e", where, orderBy: orderBy(spec, list.sort), offset: list.offset, limit: list.limit });
+    return [...sendList(reply, spec.resource, list.offset, rows.map(adminBookingEventReply), total)];
   });
 
-  app.get("/booking-events/:id", { schema: { params: RecordIdParams } }, async (request) => {
-    const { rows } = await ctx.db.query<BookingEventRow>(`SELECT ${COLUMNS} FROM booking_events e WHERE e.event_id = $1`, [request.params.id]);
-    if (!rows[0]) refuse("not_found");
-    return toRecord(rows[0]);
+  app.get("/booking-events/:id", { schema: { params: RecordIdParams, response: { 200: AdminBookingEventReply } } }, async (request) => {
+    const event = await findAdminBookingEvent(db, request.params.id);
+    if (!event) refuse("not_found");
+    return event;
   });
 };

@@ -1,5 +1,7 @@
+import type pg from "pg";
 import { z } from "zod";
-import { EarlyAccessRole } from "@booking/contracts";
+import { EarlyAccessRequestRecord, EarlyAccessRole } from "@booking/contracts";
+import { earlyAccessListSort, earlyAccessRequestFromPg, earlyAccessSelectList } from "../early-access/requests.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
 import { sendCsv } from "./csv-export.ts";
 import { IdText, ListQueryString, Moment, SearchText, SqlWhere, addTimeRange, containsPattern, oneOrMany, orderBy, parseListQuery, selectPage, sendList, type ListSpec } from "./list-query.ts";
@@ -20,18 +22,13 @@ const RequestFilter = z
 
 const spec: ListSpec<typeof RequestFilter> = {
   resource: "early-access",
-  sortable: { id: "r.id", name: "lower(r.name)", email: "r.email", role: "r.role", created_at: "r.created_at", updated_at: "r.updated_at" },
+  sortable: earlyAccessListSort,
   defaultSort: ["created_at", "DESC"],
   uniqueKey: "r.id",
   filter: RequestFilter,
 };
 
 const FROM = "early_access_requests r";
-const COLUMNS = "r.id, r.name, r.email, r.role, r.need, r.created_at, r.updated_at";
-
-type RequestRow = { id: string; name: string; email: string; role: string; need: string; created_at: Date; updated_at: Date };
-
-const toRecord = (r: RequestRow) => ({ id: r.id, name: r.name, email: r.email, role: r.role, need: r.need, created_at: r.created_at.toISOString(), updated_at: r.updated_at.toISOString() });
 
 function requestWhere(f: z.output<typeof RequestFilter>): SqlWhere {
   const w = new SqlWhere();
@@ -45,24 +42,30 @@ function requestWhere(f: z.output<typeof RequestFilter>): SqlWhere {
   return w;
 }
 
-export const earlyAccessAdmin: RoutePlugin = async (app, ctx) => {
-  app.get("/early-access", { schema: { querystring: ListQueryString } }, async (request, reply) => {
+export type EarlyAccessAdminDeps = { db: pg.Pool };
+
+export const earlyAccessAdmin: RoutePlugin<EarlyAccessAdminDeps> = async (app, { db }) => {
+  app.get("/early-access", { schema: { querystring: ListQueryString, response: { 200: z.array(EarlyAccessRequestRecord) } } }, async (request, reply) => {
     const list = parseListQuery(spec, request.query);
     const where = requestWhere(list.filter);
-    const { rows, total } = await selectPage<RequestRow>(ctx.db, { select: COLUMNS, from: FROM, where, orderBy: orderBy(spec, list.sort), offset: list.offset, limit: list.limit });
-    return sendList(reply, spec.resource, list.offset, rows.map(toRecord), total);
+    const { rows, total } = await selectPage(db, { select: earlyAccessSelectList, from: FROM, where, orderBy: orderBy(spec, list.sort), offset: list.offset, limit: list.limit });
+    return [...sendList(reply, spec.resource, list.offset, rows.map(earlyAccessRequestFromPg), total)];
   });
 
-  // Same filters and sort as the list; the range is ignored: the export is every matching row.
+  // Same filters and sort as the list; the range is ignored: the export is every matching row. Text, not JSON: no response schema.
   app.get("/early-access/export.csv", { schema: { querystring: ListQueryString } }, async (request, reply) => {
     const list = parseListQuery(spec, request.query);
-    return sendCsv<RequestRow>(reply, ctx.db, "early-access.csv", {
-      header: ["id", "name", "email", "role", "need", "created_at", "updated_at"],
-      select: COLUMNS,
+    const header = ["id", "name", "email", "role", "need", "created_at", "updated_at"] as const satisfies readonly (keyof EarlyAccessRequestRecord)[];
+    return sendCsv(reply, db, "early-access.csv", {
+      header,
+      select: earlyAccessSelectList,
       from: FROM,
       where: requestWhere(list.filter),
       orderBy: orderBy(spec, list.sort),
-      fields: (r) => [r.id, r.name, r.email, r.role, r.need, r.created_at.toISOString(), r.updated_at.toISOString()],
+      fields: (raw) => {
+        const r = earlyAccessRequestFromPg(raw);
+        return header.map((column) => r[column]);
+      },
     });
   });
 };

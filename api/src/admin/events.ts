@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { formatPosition, type EventMetadata, type StoredEvent } from "@booking/contracts";
+import { LoggedEventRecord, formatPosition, type EventMetadata, type StoredEvent } from "@booking/contracts";
 import { PostgresEventStore, type EventStore } from "@booking/event-store";
 import { refuse } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
@@ -36,19 +36,9 @@ const spec: ListSpec<typeof EventFilter> = {
   filter: EventFilter,
 };
 
-export type LogRecord = {
-  id: string;
-  stream_id: string;
-  version: number;
-  type: string;
-  schema_version: number;
-  position: string;
-  recorded_at: string;
-  data: unknown;
-  metadata: EventMetadata;
-};
+// Two sources, one record (contracts' LoggedEventRecord): a stored event read through the port, and a row of the Postgres table.
 
-const fromStored = (e: StoredEvent): LogRecord => ({
+const fromStored = (e: StoredEvent): LoggedEventRecord => ({
   id: e.eventId,
   stream_id: e.streamId,
   version: e.version,
@@ -56,7 +46,7 @@ const fromStored = (e: StoredEvent): LogRecord => ({
   schema_version: e.schemaVersion,
   position: formatPosition(e.position),
   recorded_at: e.recordedAt,
-  data: e.data,
+  data: e.data as LoggedEventRecord["data"],
   metadata: e.metadata,
 });
 
@@ -65,9 +55,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Postgres: the `events` table. `commit_id`, not `transaction_id`: ORDER BY would bind that name to the text alias.
 const COLUMNS = "e.event_id::text AS event_id, e.stream_id, e.version, e.type, e.schema_version, e.data, e.metadata, e.recorded_at, e.transaction_id::text AS commit_id, e.global_position";
 
-type EventRow = { event_id: string; stream_id: string; version: string; type: string; schema_version: number; data: unknown; metadata: EventMetadata; recorded_at: Date; commit_id: string; global_position: string };
+type EventRow = { event_id: string; stream_id: string; version: string; type: string; schema_version: number; data: LoggedEventRecord["data"]; metadata: EventMetadata; recorded_at: Date; commit_id: string; global_position: string };
 
-const fromRow = (r: EventRow): LogRecord => ({
+const fromRow = (r: EventRow): LoggedEventRecord => ({
   id: r.event_id,
   stream_id: r.stream_id,
   version: Number(r.version),
@@ -103,7 +93,7 @@ function matches(f: EventFilter, e: StoredEvent): boolean {
   return true;
 }
 
-async function scanLog(store: EventStore, list: ListRequest<EventFilter>): Promise<{ records: LogRecord[]; total: number }> {
+async function scanLog(store: EventStore, list: ListRequest<EventFilter>): Promise<{ records: LoggedEventRecord[]; total: number }> {
   if (list.sort.field !== "position") refuse("invalid_request");
   const newestFirst = list.sort.order === "DESC";
   const keep = list.offset + list.limit;
@@ -127,21 +117,21 @@ async function scanLog(store: EventStore, list: ListRequest<EventFilter>): Promi
   return { records: page.map(fromStored), total };
 }
 
-export const eventsAdmin: RoutePlugin = async (app, ctx) => {
-  const store = ctx.store;
+export type EventsAdminDeps = { store: EventStore };
 
-  app.get("/events", { schema: { querystring: ListQueryString } }, async (request, reply) => {
+export const eventsAdmin: RoutePlugin<EventsAdminDeps> = async (app, { store }) => {
+  app.get("/events", { schema: { querystring: ListQueryString, response: { 200: z.array(LoggedEventRecord) } } }, async (request, reply) => {
     const list = parseListQuery(spec, request.query);
     if (store instanceof PostgresEventStore) {
       const where = eventWhere(list.filter);
       const { rows, total } = await selectPage<EventRow>(store.pool, { select: COLUMNS, from: "events e", where, orderBy: orderBy(spec, list.sort), offset: list.offset, limit: list.limit });
-      return sendList(reply, spec.resource, list.offset, rows.map(fromRow), total);
+      return [...sendList(reply, spec.resource, list.offset, rows.map(fromRow), total)];
     }
     const { records, total } = await scanLog(store, list);
-    return sendList(reply, spec.resource, list.offset, records, total);
+    return [...sendList(reply, spec.resource, list.offset, records, total)];
   });
 
-  app.get("/events/:id", { schema: { params: RecordIdParams } }, async (request) => {
+  app.get("/events/:id", { schema: { params: RecordIdParams, response: { 200: LoggedEventRecord } } }, async (request) => {
     const id = request.params.id;
     if (!UUID.test(id)) refuse("not_found");
     if (store instanceof PostgresEventStore) {

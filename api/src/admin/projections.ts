@@ -1,11 +1,10 @@
 import type pg from "pg";
 import { z } from "zod";
-import { formatPosition, type LogPosition } from "@booking/contracts";
-import { PostgresEventStore } from "@booking/event-store";
-import { allProjections, claimRebuild, projectionNamed, readCheckpoints, rebuildProjections, recordProjectionError, type CheckpointStatus, type Projection, type RebuildClaim } from "@booking/projections";
+import { ProjectionRecord, formatPosition, type LogPosition, type RebuildProgress } from "@booking/contracts";
+import { PostgresEventStore, type EventStore } from "@booking/event-store";
+import { allProjections, claimRebuild, projectionNamed, readCheckpoints, rebuildProjections, recordProjectionError, type Projection, type RebuildClaim } from "@booking/projections";
 import { refuse } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
-import type { AppContext } from "../context.ts";
 import { IdText, ListQueryString, parseListQuery, sendList, oneOrMany, type ListSpec } from "./list-query.ts";
 
 // The read models (id = projection name): checkpoint, status, lag behind the event store, and
@@ -28,34 +27,7 @@ const spec: ListSpec<typeof ProjectionFilter> = {
   filter: ProjectionFilter,
 };
 
-export type RebuildState = "running" | "done" | "failed";
-
-/** A rebuild's progress, as the admin console's progress bar shows it. */
-export type RebuildView = {
-  state: RebuildState;
-  done: number;
-  total: number;
-  eventsPerSecond: number;
-  secondsLeft: number | null;
-  started_at: string;
-  finished_at: string | null;
-  error?: string;
-};
-
-export type ProjectionRecord = {
-  id: string;
-  name: string;
-  tables: readonly string[];
-  status: CheckpointStatus["status"] | "not_started";
-  position: string | null;
-  events_applied: number;
-  last_error: string | null;
-  updated_at: string | null;
-  /** Events in the store after the checkpoint (Postgres store only; null elsewhere). */
-  lag: number | null;
-  /** The latest rebuild started by this process, if any. */
-  rebuild: RebuildView | null;
-};
+export type ProjectionsAdminDeps = { db: pg.Pool; store: EventStore };
 
 /** Events after `position`, counted in the Postgres store's own `events` table (same order as its readers). */
 async function eventsAfter(pool: pg.Pool, position: LogPosition | null): Promise<number> {
@@ -66,9 +38,8 @@ async function eventsAfter(pool: pg.Pool, position: LogPosition | null): Promise
   return Number(rows[0]!.n);
 }
 
-async function projectionRecords(ctx: AppContext, rebuilds: ReadonlyMap<string, RebuildView>, projections: readonly Projection[]): Promise<ProjectionRecord[]> {
-  const checkpoints = new Map((await readCheckpoints(ctx.db, projections.map((p) => p.name))).map((c) => [c.name, c]));
-  const store = ctx.store;
+async function projectionRecords({ db, store }: ProjectionsAdminDeps, rebuilds: ReadonlyMap<string, RebuildProgress>, projections: readonly Projection[]): Promise<ProjectionRecord[]> {
+  const checkpoints = new Map((await readCheckpoints(db, projections.map((p) => p.name))).map((c) => [c.name, c]));
   // Read models usually share a checkpoint: count each distinct position once.
   const lags = new Map<string, Promise<number>>();
   const lagOf = (position: LogPosition | null): Promise<number | null> => {
@@ -83,7 +54,7 @@ async function projectionRecords(ctx: AppContext, rebuilds: ReadonlyMap<string, 
       return {
         id: p.name,
         name: p.name,
-        tables: p.tables,
+        tables: [...p.tables],
         status: c?.status ?? "not_started",
         position: c?.position ? formatPosition(c.position) : null,
         events_applied: c?.eventsApplied ?? 0,
@@ -107,18 +78,19 @@ function compareBy(field: string): (a: ProjectionRecord, b: ProjectionRecord) =>
   };
 }
 
-export const projectionsAdmin: RoutePlugin = async (app, ctx) => {
-  const rebuilds = new Map<string, RebuildView>();
+export const projectionsAdmin: RoutePlugin<ProjectionsAdminDeps> = async (app, deps) => {
+  const { db, store } = deps;
+  const rebuilds = new Map<string, RebuildProgress>();
 
   const recordOf = async (name: string) => {
     const projection = projectionNamed(name);
     if (!projection) refuse("not_found");
-    return (await projectionRecords(ctx, rebuilds, [projection]))[0]!;
+    return (await projectionRecords(deps, rebuilds, [projection]))[0]!;
   };
 
-  async function rebuildInBackground(projection: Projection, view: RebuildView, claim: RebuildClaim): Promise<void> {
+  async function rebuildInBackground(projection: Projection, view: RebuildProgress, claim: RebuildClaim): Promise<void> {
     try {
-      await rebuildProjections(ctx.store, ctx.db, [projection], {
+      await rebuildProjections(store, db, [projection], {
         onProgress: (p) => Object.assign(view, { done: p.done, total: p.total, eventsPerSecond: Math.round(p.eventsPerSecond), secondsLeft: p.secondsLeft === null ? null : Math.ceil(p.secondsLeft) }),
       });
       Object.assign(view, { state: "done", secondsLeft: 0 });
@@ -127,35 +99,35 @@ export const projectionsAdmin: RoutePlugin = async (app, ctx) => {
       const message = e instanceof Error ? e.message : String(e);
       Object.assign(view, { state: "failed", error: message });
       app.log.error({ err: e, projection: projection.name }, "read model rebuild failed");
-      await recordProjectionError(ctx.db, [projection], e);
+      await recordProjectionError(db, [projection], e);
     } finally {
       view.finished_at = new Date().toISOString();
       await claim.release();
     }
   }
 
-  app.get("/projections", { schema: { querystring: ListQueryString } }, async (request, reply) => {
+  app.get("/projections", { schema: { querystring: ListQueryString, response: { 200: z.array(ProjectionRecord) } } }, async (request, reply) => {
     const list = parseListQuery(spec, request.query);
     const { id, status } = list.filter;
-    let records = await projectionRecords(ctx, rebuilds, allProjections);
+    let records = await projectionRecords(deps, rebuilds, allProjections);
     if (id) records = records.filter((r) => id.includes(r.id));
     if (status) records = records.filter((r) => status.includes(r.status));
     records.sort(compareBy(list.sort.field));
     if (list.sort.order === "DESC") records.reverse();
-    return sendList(reply, spec.resource, list.offset, records.slice(list.offset, list.offset + list.limit), records.length);
+    return [...sendList(reply, spec.resource, list.offset, records.slice(list.offset, list.offset + list.limit), records.length)];
   });
 
-  app.get("/projections/:id", { schema: { params: z.object({ id: IdText }).strict() } }, async (request) => recordOf(request.params.id));
+  app.get("/projections/:id", { schema: { params: z.object({ id: IdText }).strict(), response: { 200: ProjectionRecord } } }, async (request) => recordOf(request.params.id));
 
-  app.post("/projections/:id/rebuild", { schema: { params: z.object({ id: IdText }).strict() } }, async (request, reply) => {
+  app.post("/projections/:id/rebuild", { schema: { params: z.object({ id: IdText }).strict(), response: { 202: ProjectionRecord } } }, async (request, reply) => {
     const projection = projectionNamed(request.params.id);
     if (!projection) refuse("not_found");
     // 409: this read model is being rebuilt already (here, or by another API process).
     if (rebuilds.get(projection.name)?.state === "running") refuse("projection_rebuild_running");
     // The claim is refused while the read model is rebuilt anywhere: another API process or `npm run replay`.
-    const claim = await claimRebuild(ctx.db, [projection.name]);
+    const claim = await claimRebuild(db, [projection.name]);
     if (!claim) refuse("projection_rebuild_running");
-    const view: RebuildView = { state: "running", done: 0, total: 0, eventsPerSecond: 0, secondsLeft: null, started_at: new Date().toISOString(), finished_at: null };
+    const view: RebuildProgress = { state: "running", done: 0, total: 0, eventsPerSecond: 0, secondsLeft: null, started_at: new Date().toISOString(), finished_at: null };
     rebuilds.set(projection.name, view);
     void rebuildInBackground(projection, view, claim);
     return reply.status(202).send(await recordOf(projection.name));

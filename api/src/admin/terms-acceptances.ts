@@ -1,4 +1,7 @@
+import type pg from "pg";
 import { z } from "zod";
+import { AdminTermsAcceptanceReply } from "@booking/contracts";
+import { adminTermsAcceptanceReply, findAdminTermsAcceptance, termsAcceptanceListFrom, termsAcceptanceListSelect, termsAcceptanceListSort } from "@booking/projections";
 import { refuse } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
 import { sendCsv } from "./csv-export.ts";
@@ -21,19 +24,11 @@ const AcceptanceFilter = z
 
 const spec: ListSpec<typeof AcceptanceFilter> = {
   resource: "terms-acceptances",
-  sortable: { id: ["t.user_id", "t.version_id"], accepted_at: "t.accepted_at", user_id: "t.user_id", version_id: "t.version_id", email: "u.email" },
+  sortable: termsAcceptanceListSort,
   defaultSort: ["accepted_at", "DESC"],
   uniqueKey: "t.user_id, t.version_id",
   filter: AcceptanceFilter,
 };
-
-// A user may be missing from `users` (read models catch up independently): keep the acceptance.
-const FROM = "terms_acceptances t LEFT JOIN users u ON u.user_id = t.user_id";
-const COLUMNS = "t.user_id, t.version_id, t.accepted_at, u.email";
-
-type AcceptanceRow = { user_id: string; version_id: string; accepted_at: Date; email: string | null };
-
-const toRecord = (r: AcceptanceRow) => ({ id: `${r.user_id}:${r.version_id}`, user_id: r.user_id, email: r.email, version_id: r.version_id, accepted_at: r.accepted_at.toISOString() });
 
 function acceptanceWhere(f: z.output<typeof AcceptanceFilter>): SqlWhere {
   const w = new SqlWhere();
@@ -45,37 +40,35 @@ function acceptanceWhere(f: z.output<typeof AcceptanceFilter>): SqlWhere {
   return w;
 }
 
-export const termsAcceptancesAdmin: RoutePlugin = async (app, ctx) => {
-  app.get("/terms-acceptances", { schema: { querystring: ListQueryString } }, async (request, reply) => {
+export type TermsAcceptancesAdminDeps = { db: pg.Pool };
+
+export const termsAcceptancesAdmin: RoutePlugin<TermsAcceptancesAdminDeps> = async (app, { db }) => {
+  app.get("/terms-acceptances", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminTermsAcceptanceReply) } } }, async (request, reply) => {
     const list = parseListQuery(spec, request.query);
     const where = acceptanceWhere(list.filter);
-    const { rows, total } = await selectPage<AcceptanceRow>(ctx.db, { select: COLUMNS, from: FROM, where, orderBy: orderBy(spec, list.sort), offset: list.offset, limit: list.limit });
-    return sendList(reply, spec.resource, list.offset, rows.map(toRecord), total);
+    const { rows, total } = await selectPage(db, { select: termsAcceptanceListSelect, from: termsAcceptanceListFrom, where, orderBy: orderBy(spec, list.sort), offset: list.offset, limit: list.limit });
+    return [...sendList(reply, spec.resource, list.offset, rows.map(adminTermsAcceptanceReply), total)];
   });
 
-  // Same filters and sort as the list; the range is ignored: the export is every matching row.
+  // Same filters and sort as the list; the range is ignored: the export is every matching row. Text, not JSON: no response schema.
   app.get("/terms-acceptances/export.csv", { schema: { querystring: ListQueryString } }, async (request, reply) => {
     const list = parseListQuery(spec, request.query);
-    const where = acceptanceWhere(list.filter);
-    return sendCsv<AcceptanceRow>(reply, ctx.db, "terms-acceptances.csv", {
+    return sendCsv(reply, db, "terms-acceptances.csv", {
       header: ["user_id", "email", "version_id", "accepted_at"],
-      select: COLUMNS,
-      from: FROM,
-      where,
+      select: termsAcceptanceListSelect,
+      from: termsAcceptanceListFrom,
+      where: acceptanceWhere(list.filter),
       orderBy: orderBy(spec, list.sort),
-      fields: (r) => [r.user_id, r.email, r.version_id, r.accepted_at.toISOString()],
+      fields: (raw) => {
+        const r = adminTermsAcceptanceReply(raw);
+        return [r.user_id, r.email, r.version_id, r.accepted_at];
+      },
     });
   });
 
-  app.get("/terms-acceptances/:id", { schema: { params: RecordIdParams } }, async (request) => {
-    // User ids never hold a colon (contracts' Id); version ids might.
-    const split = request.params.id.indexOf(":");
-    if (split < 0) refuse("not_found");
-    const { rows } = await ctx.db.query<AcceptanceRow>(`SELECT ${COLUMNS} FROM ${FROM} WHERE t.user_id = $1 AND t.version_id = $2`, [
-      request.params.id.slice(0, split),
-      request.params.id.slice(split + 1),
-    ]);
-    if (!rows[0]) refuse("not_found");
-    return toRecord(rows[0]);
+  app.get("/terms-acceptances/:id", { schema: { params: RecordIdParams, response: { 200: AdminTermsAcceptanceReply } } }, async (request) => {
+    const acceptance = await findAdminTermsAcceptance(db, request.params.id);
+    if (!acceptance) refuse("not_found");
+    return acceptance;
   });
 };

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { currentSchemaVersion, type Actor, type UserEvent } from "@booking/contracts";
-import { WrongExpectedVersion, type AppendResult } from "@booking/event-store";
-import type { AppContext } from "../context.ts";
+import type pg from "pg";
+import { currentSchemaVersion, type Actor, type UserEvent, type UserRole } from "@booking/contracts";
+import { WrongExpectedVersion, type AppendResult, type EventStore } from "@booking/event-store";
+import type { Projected } from "../context.ts";
 
-export type AccountRole = "creator" | "expert" | "admin";
+export type AccountRole = UserRole;
 
 export type Account = {
   userId: string;
@@ -20,7 +21,10 @@ const COLUMNS = "user_id, email, password_hash, role, first_name, last_name";
 
 const toAccount = (r: AccountRow): Account => ({ userId: r.user_id, email: r.email, passwordHash: r.password_hash, role: r.role, firstName: r.first_name, lastName: r.last_name });
 
-type Queryable = Pick<AppContext["db"], "query">;
+type Queryable = Pick<pg.Pool, "query">;
+
+/** What writing an account takes: its table, the user's stream, the clock, and the wait for the read models. */
+export type AccountWriteDeps = { db: pg.Pool; store: EventStore; clock: () => string; projected: Projected };
 
 export async function findAccountByEmail(db: Queryable, email: string): Promise<Account | null> {
   const { rows } = await db.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE lower(email) = lower($1)`, [email]);
@@ -49,11 +53,11 @@ export type NewAccount = { email: string; passwordHash: string; role: AccountRol
  * sign-up with the same email waits on the unique index and fails once this one commits, and a
  * failed append leaves no account behind.
  */
-export async function registerAccount(ctx: AppContext, input: NewAccount, actor?: Actor): Promise<Account | "email_taken"> {
+export async function registerAccount(deps: AccountWriteDeps, input: NewAccount, actor?: Actor): Promise<Account | "email_taken"> {
   const userId = randomUUID();
-  const at = ctx.clock();
+  const at = deps.clock();
   const registered: UserEvent = { type: "UserRegistered", data: { userId, email: input.email, role: input.role, firstName: input.firstName, lastName: input.lastName } };
-  const client = await ctx.db.connect();
+  const client = await deps.db.connect();
   let written: AppendResult;
   try {
     await client.query("BEGIN");
@@ -66,7 +70,7 @@ export async function registerAccount(ctx: AppContext, input: NewAccount, actor?
       input.lastName,
       at,
     ]);
-    written = await ctx.store.append(
+    written = await deps.store.append(
       `user-${userId}`,
       [{ type: registered.type, schemaVersion: currentSchemaVersion(registered.type), data: registered.data, metadata: { at, actor: actor ?? { userId, role: input.role } } }],
       "no_stream",
@@ -79,7 +83,7 @@ export async function registerAccount(ctx: AppContext, input: NewAccount, actor?
   } finally {
     client.release();
   }
-  await ctx.projected({ events: written.events, version: written.nextVersion, position: written.position, replayed: false });
+  await deps.projected({ events: written.events, version: written.nextVersion, position: written.position, replayed: false });
   return { userId, ...input };
 }
 
@@ -88,15 +92,15 @@ export async function registerAccount(ctx: AppContext, input: NewAccount, actor?
  * greet by the account's first name), then wait until the read models show it. False when the
  * user has no stream (a token for a user we never registered).
  */
-export async function renameAccount(ctx: AppContext, actor: Actor, names: { firstName: string; lastName: string }): Promise<boolean> {
-  const at = ctx.clock();
+export async function renameAccount(deps: AccountWriteDeps, actor: Actor, names: { firstName: string; lastName: string }): Promise<boolean> {
+  const at = deps.clock();
   const renamed: UserEvent = { type: "UserRenamed", data: { userId: actor.userId, ...names } };
-  const client = await ctx.db.connect();
+  const client = await deps.db.connect();
   let written: AppendResult;
   try {
     await client.query("BEGIN");
     await client.query("UPDATE accounts SET first_name = $2, last_name = $3 WHERE user_id = $1", [actor.userId, names.firstName, names.lastName]);
-    written = await ctx.store.append(
+    written = await deps.store.append(
       `user-${actor.userId}`,
       [{ type: renamed.type, schemaVersion: currentSchemaVersion(renamed.type), data: renamed.data, metadata: { at, actor: { userId: actor.userId, role: actor.role } } }],
       "stream_exists",
@@ -109,6 +113,6 @@ export async function renameAccount(ctx: AppContext, actor: Actor, names: { firs
   } finally {
     client.release();
   }
-  await ctx.projected({ events: written.events, version: written.nextVersion, position: written.position, replayed: false });
+  await deps.projected({ events: written.events, version: written.nextVersion, position: written.position, replayed: false });
   return true;
 }

@@ -1,5 +1,4 @@
-import type { AppContext } from "../context.ts";
-import { findAccountByEmail, registerAccount, setPasswordHash } from "./accounts.ts";
+import { findAccountByEmail, registerAccount, setPasswordHash, type AccountWriteDeps } from "./accounts.ts";
 import { Email } from "./bodies.ts";
 import { hashPassword, isWeakPassword, verifyPassword } from "./password.ts";
 import { revokeUserSessions } from "./refresh-tokens.ts";
@@ -10,23 +9,23 @@ import { revokeUserSessions } from "./refresh-tokens.ts";
  * left alone otherwise. Several processes may start together: the loser of the creation race
  * takes the update path.
  */
-export async function ensureAdminAccount(ctx: AppContext, email: string, password: string): Promise<void> {
+export async function ensureAdminAccount(deps: AccountWriteDeps, email: string, password: string): Promise<void> {
   const address = Email.safeParse(email);
   if (!address.success) throw new Error("ADMIN_EMAIL is not a valid email address");
   if (isWeakPassword(password)) throw new Error("ADMIN_PASSWORD is too weak: use 8 to 200 characters with at least one letter and one digit");
 
   for (let attempt = 1; attempt <= 2; attempt++) {
-    const existing = await findAccountByEmail(ctx.db, address.data);
+    const existing = await findAccountByEmail(deps.db, address.data);
     if (existing) {
       if (existing.role !== "admin") throw new Error(`ADMIN_EMAIL ${address.data} already belongs to a ${existing.role} account`);
       if (await verifyPassword(password, existing.passwordHash)) return;
-      const now = ctx.clock();
-      await setPasswordHash(ctx.db, existing.userId, await hashPassword(password), now);
-      await revokeUserSessions(ctx.db, existing.userId, now);
+      const now = deps.clock();
+      await setPasswordHash(deps.db, existing.userId, await hashPassword(password), now);
+      await revokeUserSessions(deps.db, existing.userId, now);
       return;
     }
     const created = await registerAccount(
-      ctx,
+      deps,
       { email: address.data, passwordHash: await hashPassword(password), role: "admin", firstName: "Admin", lastName: null },
       { userId: "system", role: "system" },
     );

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { Id } from "@booking/contracts";
 import { isWeakPassword } from "./password.ts";
 
-// Bodies and replies of /auth/*. Objects are strict (an unknown field is a 400). An issue's
-// message is a catalogue code, so the error handler answers with the catalogue's text.
+// Bodies of /auth/* (their replies are contracts' AuthSessionReply and MeReply). Objects are
+// strict (an unknown field is a 400). An issue's message is a catalogue code, so the error
+// handler answers with the catalogue's text.
 
 /** Addresses compare case-insensitively: stored trimmed and lowercased. */
 export const Email = z.string().trim().toLowerCase().max(254, { error: "invalid_request" }).pipe(z.email({ error: "invalid_request" }));
@@ -45,26 +45,3 @@ export const ChangePasswordBody = z.strictObject({ current_password: PresentedPa
 /** A name the user keeps: required, trimmed, at most 100 characters. */
 const KeptName = z.string().trim().min(1).max(100);
 export const RenameBody = z.strictObject({ first_name: KeptName, last_name: KeptName });
-
-const AccountRole = z.enum(["creator", "expert", "admin"]);
-
-export const AuthSessionReply = z.object({
-  access_token: z.string(),
-  refresh_token: z.string(),
-  expires_in: z.number().int(),
-  expires_at: z.number().int(),
-  token_type: z.literal("bearer"),
-  user: z.object({ id: Id, email: z.string(), role: AccountRole, first_name: z.string().nullable() }),
-});
-export type AuthSessionReply = z.infer<typeof AuthSessionReply>;
-
-export const MeReply = z.object({
-  id: Id,
-  email: z.string(),
-  role: AccountRole,
-  first_name: z.string().nullable(),
-  last_name: z.string().nullable(),
-  expert_id: Id.nullable(),
-  terms_accepted: z.boolean(),
-});
-export type MeReply = z.infer<typeof MeReply>;

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
-import type { AppContext } from "../context.ts";
+import type pg from "pg";
 
 // Rotating refresh tokens. Each sign-in starts a family; each refresh uses up the presented token
 // and issues the next one in the same family. Presenting a used token again means it was copied:
@@ -16,7 +16,7 @@ import type { AppContext } from "../context.ts";
 export const REFRESH_TOKEN_DAYS = 30;
 export const REFRESH_REUSE_GRACE_SECONDS = 30;
 
-type Db = AppContext["db"];
+type Db = pg.Pool;
 
 const digest = (token: string) => createHash("sha256").update(token).digest("hex");
 

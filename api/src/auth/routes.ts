@@ -1,15 +1,22 @@
 import type { FastifyRequest } from "fastify";
+import type pg from "pg";
+import { z } from "zod";
+import { AuthSessionReply, MeReply } from "@booking/contracts";
+import { findUser } from "@booking/projections";
+import type { TermsCommands } from "../context.ts";
 import { ACCESS_TOKEN_SECONDS, actorOf, requireActor, type AccessClaims } from "../http/auth-guard.ts";
 import { refuse } from "../http/errors.ts";
 import type { RoutePlugin, ZodApp } from "../http/route-plugin.ts";
 import { acceptedCurrentTerms } from "../routes/terms.ts";
-import type { AppContext } from "../context.ts";
-import { findAccount, findAccountByEmail, registerAccount, renameAccount, setPasswordHash, type Account } from "./accounts.ts";
-import { AuthSessionReply, ChangePasswordBody, LoginBody, LogoutBody, MeReply, RefreshBody, RenameBody, SignupBody } from "./bodies.ts";
+import { findAccount, findAccountByEmail, registerAccount, renameAccount, setPasswordHash, type Account, type AccountWriteDeps } from "./accounts.ts";
+import { ChangePasswordBody, LoginBody, LogoutBody, RefreshBody, RenameBody, SignupBody } from "./bodies.ts";
 import { decoyHash, hashPassword, verifyPassword } from "./password.ts";
 import { revokeFamily, revokeUserSessions, rotate, startFamily } from "./refresh-tokens.ts";
 
 const DEFAULT_ATTEMPTS_PER_MINUTE = 20;
+
+/** A 204's reply: no body (the OpenAPI document says so). */
+export const NoContent = z.null();
 
 /** Attempts per minute per client address on each credential route (AUTH_RATE_LIMIT_MAX, default 20). */
 export function attemptsPerMinute(env: Record<string, string | undefined> = process.env): number {
@@ -35,48 +42,48 @@ function authSession(app: ZodApp, account: Account, familyId: string, refreshTok
   };
 }
 
-async function signIn(app: ZodApp, ctx: AppContext, account: Account): Promise<AuthSessionReply> {
-  const { familyId, refreshToken } = await startFamily(ctx.db, account.userId, ctx.clock());
+async function signIn(app: ZodApp, db: pg.Pool, now: string, account: Account): Promise<AuthSessionReply> {
+  const { familyId, refreshToken } = await startFamily(db, account.userId, now);
   return authSession(app, account, familyId, refreshToken);
 }
 
 /** The refresh-token family of the caller's access token (absent on tokens minted outside sign-in). */
 const sessionFamilyOf = (request: FastifyRequest): string | undefined => request.user.sid;
 
-async function meOf(ctx: AppContext, userId: string): Promise<MeReply> {
+/** Who the caller is: the account, the users read model and the terms they accepted. */
+async function meOf(db: pg.Pool, terms: TermsCommands, userId: string): Promise<MeReply> {
+  const [account, user, expert, termsAccepted] = await Promise.all([
+    findAccount(db, userId),
+    findUser(db, userId),
+    db.query<{ expert_id: string }>("SELECT expert_id FROM experts WHERE user_id = $1 ORDER BY expert_id LIMIT 1", [userId]),
+    acceptedCurrentTerms({ terms }, userId),
+  ]);
+  if (!account && !user) refuse("session_expired");
   // Names come from the users read model when it has the user (renames land there), else from the account.
-  const { rows } = await ctx.db.query<{ email: string; role: MeReply["role"]; first_name: string | null; last_name: string | null }>(
-    `SELECT coalesce(a.email, u.email) AS email, coalesce(a.role, u.role) AS role,
-            CASE WHEN u.user_id IS NULL THEN a.first_name ELSE u.first_name END AS first_name,
-            CASE WHEN u.user_id IS NULL THEN a.last_name ELSE u.last_name END AS last_name
-       FROM (SELECT $1::text AS user_id) k
-       LEFT JOIN accounts a ON a.user_id = k.user_id
-       LEFT JOIN users u ON u.user_id = k.user_id
-      WHERE a.user_id IS NOT NULL OR u.user_id IS NOT NULL`,
-    [userId],
-  );
-  const me = rows[0];
-  if (!me) refuse("session_expired");
-  const expert = await ctx.db.query<{ expert_id: string }>("SELECT expert_id FROM experts WHERE user_id = $1 ORDER BY expert_id LIMIT 1", [userId]);
+  const names = user ?? { first_name: account!.firstName, last_name: account!.lastName };
   return {
     id: userId,
-    email: me.email,
-    role: me.role,
-    first_name: me.first_name,
-    last_name: me.last_name,
+    email: account?.email ?? user!.email,
+    role: account?.role ?? user!.role,
+    first_name: names.first_name,
+    last_name: names.last_name,
     expert_id: expert.rows[0]?.expert_id ?? null,
-    terms_accepted: await acceptedCurrentTerms(ctx, userId),
+    terms_accepted: termsAccepted,
   };
 }
 
-export const authRoutes: RoutePlugin = async (app, ctx) => {
+/** What the auth routes use: the accounts and refresh tokens (and the read models for /auth/me), the user's stream, the clock, the refresh tokens' key, and the terms. */
+export type AuthRouteDeps = AccountWriteDeps & { jwtSecret: string; terms: TermsCommands };
+
+export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
+  const { db, clock, jwtSecret, terms } = deps;
   const rateLimit = { max: attemptsPerMinute(), timeWindow: "1 minute" };
   // Made now, so that even the first login with an unknown email costs no more than any other.
   await decoyHash();
 
   app.post("/auth/signup", { config: { rateLimit }, schema: { body: SignupBody, response: { 201: AuthSessionReply } } }, async (request, reply) => {
     const body = request.body;
-    const created = await registerAccount(ctx, {
+    const created = await registerAccount(deps, {
       email: body.email,
       passwordHash: await hashPassword(body.password),
       role: body.role,
@@ -84,63 +91,63 @@ export const authRoutes: RoutePlugin = async (app, ctx) => {
       lastName: body.last_name ?? null,
     });
     if (created === "email_taken") refuse("user_already_exists");
-    return reply.status(201).send(await signIn(app, ctx, created));
+    return reply.status(201).send(await signIn(app, db, clock(), created));
   });
 
   app.post("/auth/login", { config: { rateLimit }, schema: { body: LoginBody, response: { 200: AuthSessionReply } } }, async (request) => {
-    const account = await findAccountByEmail(ctx.db, request.body.email);
+    const account = await findAccountByEmail(db, request.body.email);
     // An unknown email costs one hash check too, so timing does not tell which addresses exist.
     const matches = await verifyPassword(request.body.password, account?.passwordHash ?? (await decoyHash()));
     if (!account || !matches) refuse("invalid_credentials");
-    return signIn(app, ctx, account);
+    return signIn(app, db, clock(), account);
   });
 
   app.post("/auth/refresh", { config: { rateLimit }, schema: { body: RefreshBody, response: { 200: AuthSessionReply } } }, async (request) => {
-    const now = ctx.clock();
-    const rotated = await rotate(ctx.db, ctx.jwtSecret, request.body.refresh_token, now);
+    const now = clock();
+    const rotated = await rotate(db, jwtSecret, request.body.refresh_token, now);
     if (!rotated) refuse("session_expired");
-    const account = await findAccount(ctx.db, rotated.userId);
+    const account = await findAccount(db, rotated.userId);
     if (!account) {
-      await revokeFamily(ctx.db, rotated.familyId, now);
+      await revokeFamily(db, rotated.familyId, now);
       refuse("session_expired");
     }
     return authSession(app, account, rotated.familyId, rotated.refreshToken);
   });
 
-  app.post("/auth/logout", { preHandler: requireActor(), schema: { body: LogoutBody.nullish() } }, async (request, reply) => {
+  app.post("/auth/logout", { preHandler: requireActor(), schema: { body: LogoutBody.nullish(), response: { 204: NoContent } } }, async (request, reply) => {
     const actor = actorOf(request);
     const family = sessionFamilyOf(request);
-    const now = ctx.clock();
+    const now = clock();
     // Like the hosted auth service the spec describes, signing out ends every session unless told otherwise.
     const scope = request.body?.scope ?? "global";
-    if (scope === "global") await revokeUserSessions(ctx.db, actor.userId, now);
-    else if (scope === "others") await revokeUserSessions(ctx.db, actor.userId, now, family);
-    else if (family) await revokeFamily(ctx.db, family, now);
-    return reply.status(204).send();
+    if (scope === "global") await revokeUserSessions(db, actor.userId, now);
+    else if (scope === "others") await revokeUserSessions(db, actor.userId, now, family);
+    else if (family) await revokeFamily(db, family, now);
+    return reply.status(204).send(null);
   });
 
-  app.post("/auth/password", { preHandler: requireActor(), config: { rateLimit }, schema: { body: ChangePasswordBody } }, async (request, reply) => {
+  app.post("/auth/password", { preHandler: requireActor(), config: { rateLimit }, schema: { body: ChangePasswordBody, response: { 204: NoContent } } }, async (request, reply) => {
     const actor = actorOf(request);
-    const account = await findAccount(ctx.db, actor.userId);
+    const account = await findAccount(db, actor.userId);
     if (!account) refuse("session_expired");
     // A stolen access token alone must not become a takeover that locks the owner out. 403, not
     // 401: the token is good (a client must not drop the session), the proof given is not.
     if (!(await verifyPassword(request.body.current_password, account.passwordHash))) refuse("reauthentication_needed");
     // The current password was just proven, so comparing the strings is comparing with the hash.
     if (request.body.password === request.body.current_password) refuse("same_password");
-    const now = ctx.clock();
-    await setPasswordHash(ctx.db, account.userId, await hashPassword(request.body.password), now);
+    const now = clock();
+    await setPasswordHash(db, account.userId, await hashPassword(request.body.password), now);
     // Whoever knew the old password keeps no session; the caller keeps theirs.
-    await revokeUserSessions(ctx.db, account.userId, now, sessionFamilyOf(request));
-    return reply.status(204).send();
+    await revokeUserSessions(db, account.userId, now, sessionFamilyOf(request));
+    return reply.status(204).send(null);
   });
 
-  app.get("/auth/me", { preHandler: requireActor(), schema: { response: { 200: MeReply } } }, async (request) => meOf(ctx, actorOf(request).userId));
+  app.get("/auth/me", { preHandler: requireActor(), schema: { response: { 200: MeReply } } }, async (request) => meOf(db, terms, actorOf(request).userId));
 
   app.patch("/auth/me", { preHandler: requireActor(), schema: { body: RenameBody, response: { 200: MeReply } } }, async (request) => {
     const actor = actorOf(request);
-    const renamed = await renameAccount(ctx, actor, { firstName: request.body.first_name, lastName: request.body.last_name });
+    const renamed = await renameAccount(deps, actor, { firstName: request.body.first_name, lastName: request.body.last_name });
     if (!renamed) refuse("session_expired");
-    return meOf(ctx, actor.userId);
+    return meOf(db, terms, actor.userId);
   });
 };

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import type { EarlyAccessBody } from "@booking/contracts";
+import type { EarlyAccessBody, EarlyAccessRequestRecord } from "@booking/contracts";
+
+// The early_access_requests table (schema.ts): its row is contracts' EarlyAccessRequestRecord.
 
 /**
  * Keep a visitor's request. An address that asked before has its request replaced (name, role,
@@ -14,3 +16,17 @@ export async function saveEarlyAccessRequest(db: pg.Pool, request: EarlyAccessBo
     [randomUUID(), request.email, request.name, request.role, request.need, at],
   );
 }
+
+/** Every column, over the alias `r`. */
+export const earlyAccessSelectList = "r.id, r.name, r.email, r.role, r.need, r.created_at, r.updated_at";
+
+type EarlyAccessPgRow = Omit<EarlyAccessRequestRecord, "created_at" | "updated_at"> & { created_at: Date; updated_at: Date };
+
+/** A row as pg returns it (times as Dates), in the record's JSON shape. */
+export function earlyAccessRequestFromPg(raw: Record<string, unknown>): EarlyAccessRequestRecord {
+  const r = raw as EarlyAccessPgRow;
+  return { id: r.id, name: r.name, email: r.email, role: r.role, need: r.need, created_at: r.created_at.toISOString(), updated_at: r.updated_at.toISOString() };
+}
+
+/** The admin list's sort whitelist, as SQL over `r`. */
+export const earlyAccessListSort: Record<string, string> = { id: "r.id", name: "lower(r.name)", email: "r.email", role: "r.role", created_at: "r.created_at", updated_at: "r.updated_at" };
