@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
-import type pg from "pg";
 import Stripe from "stripe";
 import { PaymentConfirmedReply, PaymentIntentReply, WebhookReceivedReply, errorCatalogue, type Result } from "@booking/contracts";
 import type { CommandResult } from "@booking/event-store";
+import { findBooking } from "@booking/projections";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
 import { Refused, refuse, valueOf } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
@@ -21,18 +21,6 @@ const WebhookIntent = z.object({
   metadata: z.unknown(),
   last_payment_error: z.object({ message: z.string().optional() }).nullish(),
 });
-
-type BookingToPay = { bookingId: string; expertId: string; creatorId: string; sessionTitle: string; priceCents: number; status: string; paymentState: string };
-
-async function bookingToPay(db: pg.Pool, bookingId: string): Promise<BookingToPay | null> {
-  const { rows } = await db.query<{ booking_id: string; expert_id: string; creator_id: string; session_title: string; price_cents: string; status: string; payment_state: string }>(
-    "SELECT booking_id, expert_id, creator_id, session_title, price_cents, status, payment_state FROM bookings WHERE booking_id = $1",
-    [bookingId],
-  );
-  const r = rows[0];
-  if (!r) return null;
-  return { bookingId: r.booking_id, expertId: r.expert_id, creatorId: r.creator_id, sessionTitle: r.session_title, priceCents: Number(r.price_cents), status: r.status, paymentState: r.payment_state };
-}
 
 /**
  * A refusal from recording a provider's report. A lost race is answered with an error so that
@@ -57,23 +45,23 @@ export const paymentsRoutes: RoutePlugin<PaymentRouteDeps> = async (app, deps) =
   // Spec section 7: a payment for one of the creator's bookings. The amount is the booking's price.
   app.post("/stripe/test-intent", { preHandler: requireActor(), schema: { body: TestIntentBody, response: { 200: PaymentIntentReply } } }, async (request) => {
     const actor = actorOf(request);
-    const booking = await bookingToPay(db, request.body.bookingId);
+    const booking = await findBooking(db, request.body.bookingId);
     // Someone else's booking is answered exactly like a missing one.
-    if (!booking || booking.creatorId !== actor.userId) refuse("booking_not_found");
+    if (!booking || booking.creator_id !== actor.userId) refuse("booking_not_found");
     if (booking.status === "cancelled" || booking.status === "completed") {
       refuse("booking_transition_refused", { status: booking.status === "cancelled" ? "cancelled" : "complete", action: "paid" });
     }
     // A free session counts as paid in the calendar, so there is nothing to charge either.
-    if (booking.paymentState !== "unpaid" || booking.priceCents === 0) refuse("booking_already_paid");
-    if (request.body.amount !== undefined && request.body.amount !== booking.priceCents) refuse("payment_amount_mismatch");
+    if (booking.payment_state !== "unpaid" || booking.price_cents === 0) refuse("booking_already_paid");
+    if (request.body.amount !== undefined && request.body.amount !== booking.price_cents) refuse("payment_amount_mismatch");
     const intent = await payments.createIntent({
-      bookingId: booking.bookingId,
-      expertId: booking.expertId,
-      creatorId: booking.creatorId,
-      amountCents: booking.priceCents,
-      description: booking.sessionTitle,
+      bookingId: booking.booking_id,
+      expertId: booking.expert_id,
+      creatorId: booking.creator_id,
+      amountCents: booking.price_cents,
+      description: booking.session_title,
     });
-    return { clientSecret: intent.clientSecret, paymentId: intent.paymentId, amount: booking.priceCents, publishableKey: payments.publishableKey };
+    return { clientSecret: intent.clientSecret, paymentId: intent.paymentId, amount: booking.price_cents, publishableKey: payments.publishableKey };
   });
 
   // The test provider's stand-in for Stripe Elements: charge a test card against a client secret.

@@ -2,11 +2,11 @@ import { DateTime } from "luxon";
 import type pg from "pg";
 import { BookingIdParams, ProposableTimesQuery, ProposableTimesReply } from "@booking/contracts";
 import { busyPeriods, calendarStream, proposableStarts } from "@booking/engine";
+import { findBooking } from "@booking/projections";
 import type { CalendarCommands } from "../commands.ts";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
 import { refuse } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
-import { findBooking } from "../queries/bookings.ts";
 
 // The times an expert may propose for a booking, computed by the engine's rule over the expert's
 // calendar as the ProposeTime decision will see it, so the page never offers a time it refuses.
