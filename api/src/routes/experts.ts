@@ -139,11 +139,11 @@ export const expertRoutes: RoutePlugin<ExpertRouteDeps> = async (app, deps) => {
     return { url: `${expertImagePath(actor.userId)}?v=${Date.parse(clock())}` };
   });
 
-  app.delete("/experts/me/image", { onRequest: requireExpertAccount }, async (request, reply) => {
+  app.delete("/experts/me/image", { onRequest: requireExpertAccount, schema: { response: { 204: z.null().describe("No content") } } }, async (request, reply) => {
     const dir = join(mediaDir, "experts", actorOf(request).userId);
     await rm(join(dir, "profile"), { force: true });
     await rm(join(dir, "profile.type"), { force: true });
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 
   app.get("/media/experts/:expertId/profile", { schema: { params: ExpertIdParams, querystring: z.object({ v: z.string().max(20).optional() }) } }, async (request, reply) => {
