@@ -1,3 +1,4 @@
+import type { AuthSessionReply, MeReply } from "@booking/contracts";
 import { createSessionClient, hasSessionTokens } from "@booking/session-client";
 import type { AuthProvider, UserIdentity } from "react-admin";
 
@@ -10,21 +11,8 @@ export const API_ROOT = "/api/v1";
 export const ADMINS_ONLY = "This console is for admins only.";
 const SESSION_EXPIRED = "Your session has expired. Please log in again.";
 
-type Role = "creator" | "expert" | "admin";
-
 /** The API's auth session reply (POST /auth/login and /auth/refresh). */
-export type AuthSession = {
-  access_token: string;
-  refresh_token: string;
-  expires_in: number;
-  /** Seconds since the epoch. */
-  expires_at: number;
-  token_type: "bearer";
-  user: { id: string; email: string; role: Role; first_name: string | null };
-};
-
-/** GET /auth/me. */
-type Me = { id: string; email: string; role: Role; first_name: string | null; last_name: string | null };
+export type AuthSession = AuthSessionReply;
 
 function isAuthSession(value: unknown): value is AuthSession {
   return hasSessionTokens(value) && typeof (value as Partial<AuthSession>).user?.role === "string";
@@ -107,7 +95,7 @@ export const authProvider: AuthProvider = {
     if (!(await accessToken())) throw new Error(SESSION_EXPIRED);
     const response = await session.fetch(`${API_ROOT}/auth/me`, { headers: { Accept: "application/json" } });
     if (!response.ok) throw new Error(await messageOf(response, SESSION_EXPIRED));
-    const me = (await response.json()) as Me;
+    const me = (await response.json()) as MeReply;
     const name = [me.first_name, me.last_name].filter(Boolean).join(" ");
     return { id: me.id, fullName: name || me.email, email: me.email, role: me.role };
   },

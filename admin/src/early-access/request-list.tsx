@@ -1,10 +1,11 @@
 import { DataTable, DateInput, FilterButton, List, SearchInput, SelectInput, TextField, TopToolbar, useRecordContext } from "react-admin";
 import Typography from "@mui/material/Typography";
+import type { EarlyAccessRequestRecord } from "@booking/contracts";
 import { DateTimeField } from "../fields/date-time-field.tsx";
 import { ExportCsvButton } from "../layout/export-csv-button.tsx";
 
 /** A visitor's request for an invitation (GET /admin/early-access): one per e-mail address, the latest kept. */
-export type EarlyAccessRequest = { id: string; name: string; email: string; role: "creator" | "expert"; need: string; created_at: string; updated_at: string };
+export type EarlyAccessRequest = EarlyAccessRequestRecord;
 
 const roleChoices = [
   { id: "creator", name: "Creator" },

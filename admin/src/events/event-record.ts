@@ -1,18 +1,7 @@
-import { DomainEvent } from "@booking/contracts";
+import { DomainEvent, type LoggedEventRecord } from "@booking/contracts";
 
 /** One event of the global log, as stored (GET /admin/events; id = event id). */
-export type LoggedEvent = {
-  id: string;
-  stream_id: string;
-  version: number;
-  type: string;
-  schema_version: number;
-  /** `{commit}:{prepare}`: the log's order. */
-  position: string;
-  recorded_at: string;
-  data: Record<string, unknown>;
-  metadata: { at: string; actor?: { userId: string; role: string }; idempotencyKey?: string; correlationId?: string };
-};
+export type LoggedEvent = LoggedEventRecord;
 
 export const eventTypeChoices = DomainEvent.options
   .map((option) => option.shape.type.value)

@@ -1,9 +1,10 @@
 import { AutocompleteInput, DataTable, DateInput, FilterButton, List, ReferenceInput, SearchInput, TextField, TextInput, TopToolbar } from "react-admin";
+import type { AdminTermsAcceptanceReply } from "@booking/contracts";
 import { DateTimeField } from "../fields/date-time-field.tsx";
 import { ExportCsvButton } from "../layout/export-csv-button.tsx";
 
 /** An acceptance of the terms (GET /admin/terms-acceptances): id is `{user_id}:{version_id}`. */
-export type TermsAcceptance = { id: string; user_id: string; email: string | null; version_id: string; accepted_at: string };
+export type TermsAcceptance = AdminTermsAcceptanceReply;
 
 const acceptanceFilters = [
   <SearchInput key="q" source="q" placeholder="Email" alwaysOn />,
