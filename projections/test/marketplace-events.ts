@@ -54,4 +54,9 @@ export const marketplaceEvents: readonly GivenEvent[] = [
   ),
   ...on("terms-u-creator", { type: "TermsAccepted", data: { userId: "u-creator", versionId: "2026-01", acceptedAt: "2030-01-06T09:00:00.000Z" } }),
   ...on("terms-u-creator", { type: "TermsAccepted", data: { userId: "u-creator", versionId: "2026-06", acceptedAt: "2030-01-06T10:00:00.000Z" } }),
+  // Said twice or late: a second acceptance of a version (recorded once), a registration again
+  // (its first time kept), a refund owed on a completed booking (its month's refunds).
+  ...on("terms-u-creator", { type: "TermsAccepted", data: { userId: "u-creator", versionId: "2026-06", acceptedAt: "2030-01-06T11:00:00.000Z" } }),
+  ...on("user-u-expert", { type: "UserRegistered", data: { userId: "u-expert", email: "ines@okafor.example", role: "expert", firstName: "Ines", lastName: "Okafor" } }),
+  ...on("calendar-e1", { type: "RefundDue", data: { bookingId: "b1", paymentId: "p1", amountCents: 5_000, reason: "Goodwill" } }),
 ] as GivenEvent[];
