@@ -10,6 +10,7 @@ import {
 import { calendarStream, expertStream } from "@booking/engine";
 import { bookedPeriods, evolveExpert, expertListItem, expertProfileReply, findExpert, findExpertBySlug, findSchedule, listExperts, scheduleReply, sessionReply, sessionsOfExpert, toProjected, type ExpertRow } from "@booking/projections";
 import type { CalendarCommands, ExpertCommands, Projected, TermsCommands } from "../context.ts";
+import { NoContent } from "../auth/routes.ts";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
 import { Refused, refuse, valueOf } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
@@ -139,7 +140,7 @@ export const expertRoutes: RoutePlugin<ExpertRouteDeps> = async (app, deps) => {
     return { url: `${expertImagePath(actor.userId)}?v=${Date.parse(clock())}` };
   });
 
-  app.delete("/experts/me/image", { onRequest: requireExpertAccount, schema: { response: { 204: z.null().describe("No content") } } }, async (request, reply) => {
+  app.delete("/experts/me/image", { onRequest: requireExpertAccount, schema: { response: { 204: NoContent } } }, async (request, reply) => {
     const dir = join(mediaDir, "experts", actorOf(request).userId);
     await rm(join(dir, "profile"), { force: true });
     await rm(join(dir, "profile.type"), { force: true });
