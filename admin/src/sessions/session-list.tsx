@@ -1,4 +1,5 @@
 import { AutocompleteInput, DataTable, FunctionField, List, ReferenceField, ReferenceInput, SearchInput, SelectInput } from "react-admin";
+import { expertName } from "../experts/expert-record.ts";
 import { DateTimeField } from "../fields/date-time-field.tsx";
 import { MoneyField } from "../fields/money-field.tsx";
 import { sessionStatusChoices, type Session } from "./session-record.ts";
@@ -17,7 +18,7 @@ const sessionFilters = [
     alwaysOn
   />,
   <ReferenceInput key="expert_id" source="expert_id" reference="experts">
-    <AutocompleteInput label="Expert" optionText={(e: { first_name: string; last_name: string }) => `${e.first_name} ${e.last_name}`} />
+    <AutocompleteInput label="Expert" optionText={expertName} />
   </ReferenceInput>,
 ];
 
