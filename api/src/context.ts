@@ -10,9 +10,6 @@ import { ReplyCache, type ReplyCacheOptions } from "./reply-cache.ts";
 // The parts of one API process, built once (see `server.ts`, or per test). Only the composition
 // root reads this whole: app.ts hands each route area an object of exactly what it declares.
 
-export type { CalendarCommands, ExpertCommands, SessionCommands, TermsCommands } from "./commands.ts";
-export type { Projected } from "./read-your-writes.ts";
-
 export type AppContext = {
   store: EventStore;
   /** Read models and the API's own tables. */

@@ -16,6 +16,7 @@ import {
 } from "@booking/contracts";
 import type * as Projections from "@booking/projections";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
+import { exactly, succeeded } from "./reply-checks.ts";
 
 // Expert, session, schedule and availability replies go out through contracts' strict schemas:
 // each route answers with exactly its schema's fields, a field the code adds without the schema
@@ -39,17 +40,7 @@ let sessionId: string;
 let slug: string;
 const V1 = "/api/v1";
 
-async function ok(method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, user?: TestUser, body?: unknown) {
-  const r = await api.call(method, `${V1}${url}`, { user, body });
-  expect(r.statusCode, `${method} ${url}: ${r.body}`).toBeLessThan(300);
-  return r.json();
-}
-
-/** Exactly the schema's fields, each of its type. */
-function exactly(schema: z.ZodObject, reply: unknown) {
-  expect(Object.keys(reply as object).sort()).toEqual(Object.keys(schema.shape).sort());
-  schema.parse(reply);
-}
+const ok = (method: Parameters<typeof succeeded>[1], url: string, user?: TestUser, body?: unknown) => succeeded(api, method, url, user, body);
 
 beforeAll(async () => {
   api = await startTestApi();

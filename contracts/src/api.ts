@@ -64,7 +64,7 @@ export const AvailabilityQuery = z.strictObject({
 /** Times an expert may propose for a booking: one day (`date`, in the expert's timezone) or, without it, the whole booking window. */
 export const ProposableTimesQuery = z.strictObject({ date: z.iso.date({ error: "invalid_request" }).optional() });
 /** `timezone` is the expert's (null while they have no schedule, when nothing can be proposed); `times` are UTC instants, earliest first. */
-export const ProposableTimesReply = z.object({ timezone: z.string().nullable(), times: z.array(z.iso.datetime()) });
+export const ProposableTimesReply = z.strictObject({ timezone: z.string().nullable(), times: z.array(z.iso.datetime()) });
 export type ProposableTimesReply = z.infer<typeof ProposableTimesReply>;
 
 export const CreateBookingBody = z.strictObject({ session_id: Id, scheduled_time: Instant });

@@ -123,6 +123,7 @@ export const ExpertReview = z.strictObject({
   created_at: Time,
   creator: z.strictObject({ first_name: z.string(), last_name: z.string(), title: z.string().optional() }),
 });
+export type ExpertReview = z.infer<typeof ExpertReview>;
 
 /** A past client an expert lists (spec section 3, hidden); none are listed yet. */
 export const PreviousClient = z.strictObject({ id: z.string(), first_name: z.string(), last_name: z.string(), profile_image: z.string().nullable() });

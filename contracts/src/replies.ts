@@ -145,3 +145,6 @@ export const ReadinessReply = z.strictObject({
   lagEvents: z.number().nullable(),
 });
 export type ReadinessReply = z.infer<typeof ReadinessReply>;
+
+/** A 204's reply: no body (the OpenAPI document says so). */
+export const NoContent = z.null();

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { currentSchemaVersion, type Actor, type UserEvent, type UserRole } from "@booking/contracts";
 import { WrongExpectedVersion, type AppendResult, type EventStore } from "@booking/event-store";
-import type { Projected } from "../context.ts";
+import type { Projected } from "../read-your-writes.ts";
 
 export type AccountRole = UserRole;
 

@@ -1,9 +1,8 @@
 import type { FastifyRequest } from "fastify";
 import type pg from "pg";
-import { z } from "zod";
-import { AuthSessionReply, MeReply } from "@booking/contracts";
+import { AuthSessionReply, MeReply, NoContent } from "@booking/contracts";
 import { findUser } from "@booking/projections";
-import type { TermsCommands } from "../context.ts";
+import type { TermsCommands } from "../commands.ts";
 import { ACCESS_TOKEN_SECONDS, actorOf, requireActor, type AccessClaims } from "../http/auth-guard.ts";
 import { refuse } from "../http/errors.ts";
 import type { RoutePlugin, ZodApp } from "../http/route-plugin.ts";
@@ -14,9 +13,6 @@ import { decoyHash, hashPassword, verifyPassword } from "./password.ts";
 import { revokeFamily, revokeUserSessions, rotate, startFamily } from "./refresh-tokens.ts";
 
 const DEFAULT_ATTEMPTS_PER_MINUTE = 20;
-
-/** A 204's reply: no body (the OpenAPI document says so). */
-export const NoContent = z.null();
 
 /** Attempts per minute per client address on each credential route (AUTH_RATE_LIMIT_MAX, default 20). */
 export function attemptsPerMinute(env: Record<string, string | undefined> = process.env): number {

@@ -1,6 +1,6 @@
 import type pg from "pg";
-import { EarlyAccessBody } from "@booking/contracts";
-import { NoContent, attemptsPerMinute } from "../auth/routes.ts";
+import { EarlyAccessBody, NoContent } from "@booking/contracts";
+import { attemptsPerMinute } from "../auth/routes.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
 import { saveEarlyAccessRequest } from "./requests.ts";
 

@@ -5,12 +5,12 @@ import type pg from "pg";
 import { z } from "zod";
 import {
   expertImagePath, ExpertDetailReply, ExpertIdParams, ExpertImageReply, ExpertListReply, ExpertProfileBody, ExpertProfileFields, ExpertProfileReply, IMAGE_MAX_BYTES,
-  OwnExpertProfileReply, ScheduleBody, ScheduleReply, ScheduleSetReply, SearchQuery, SessionListReply, SlugParams, WeeklySchedule, parseInput,
+  NoContent, OwnExpertProfileReply, ScheduleBody, ScheduleReply, ScheduleSetReply, SearchQuery, SessionListReply, SlugParams, WeeklySchedule, parseInput,
 } from "@booking/contracts";
 import { calendarStream, expertStream } from "@booking/engine";
 import { bookedPeriods, evolveExpert, expertListItem, expertProfileReply, findExpert, findExpertBySlug, findSchedule, listExperts, scheduleReply, sessionReply, sessionsOfExpert, toProjected, type ExpertRow } from "@booking/projections";
-import type { CalendarCommands, ExpertCommands, Projected, TermsCommands } from "../context.ts";
-import { NoContent } from "../auth/routes.ts";
+import type { CalendarCommands, ExpertCommands, TermsCommands } from "../commands.ts";
+import type { Projected } from "../read-your-writes.ts";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
 import { Refused, refuse, valueOf } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";

@@ -5,7 +5,8 @@ import { AvailabilityQuery, AvailabilityReply, IdParams, SessionBody, SessionDef
 import { bookableStarts, busyPeriods, calendarStream, sessionStream } from "@booking/engine";
 import { findSession, sessionReply, sessionReplyOfDefinition } from "@booking/projections";
 import type { z } from "zod";
-import type { CalendarCommands, ExpertCommands, Projected, SessionCommands, TermsCommands } from "../context.ts";
+import type { CalendarCommands, ExpertCommands, SessionCommands, TermsCommands } from "../commands.ts";
+import type { Projected } from "../read-your-writes.ts";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
 import { refuse, valueOf } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";

@@ -1,15 +1,6 @@
 import type { BookingRecord, Migration } from "@booking/contracts";
 import { entityProjection, streamEntityId, type ProjectedEvent } from "../projection.ts";
-
-/** How Postgres stores a column, which is what pg's reply needs to reach the Row's JSON shape. */
-type ColumnType = "text" | "int" | "bigint" | "timestamptz" | "jsonb";
-
-function fromPg(type: ColumnType, value: unknown): unknown {
-  if (value === null || value === undefined) return null;
-  if (type === "bigint") return Number(value); // cents and versions stay far below 2^53
-  if (type === "timestamptz") return value instanceof Date ? value.toISOString() : value;
-  return value;
-}
+import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
 
 /** A row of the `bookings` read model: declared once, in contracts (the admin console shows it as it is). */
 export type BookingRow = BookingRecord;
@@ -26,17 +17,10 @@ const bookingColumnTypes = {
   stream_version: "bigint",
 } as const satisfies Record<keyof BookingRow, ColumnType>;
 
-export const bookingColumns = Object.keys(bookingColumnTypes) as (keyof BookingRow & string)[];
+export const bookingColumns = columnsOf<BookingRow>(bookingColumnTypes);
 
-/**
- * A row as pg returns it, in the Row's JSON shape: pg gives bigints as strings and timestamps as
- * Dates; every reader gets numbers and ISO strings, parsed here once.
- */
-export function bookingFromPg(raw: Record<string, unknown>): BookingRow {
-  const row: Record<string, unknown> = {};
-  for (const column of bookingColumns) row[column] = fromPg(bookingColumnTypes[column], raw[column]);
-  return row as BookingRow;
-}
+/** A row as pg returns it, in the Row's JSON shape (pg gives bigints as strings and timestamps as Dates). */
+export const bookingFromPg = (raw: Record<string, unknown>): BookingRow => rowFromPg<BookingRow>(bookingColumnTypes, raw);
 
 /**
  * Changes to the table after 001_read_models (schema.ts), oldest first: a new column is added here,
