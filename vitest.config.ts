@@ -1,50 +1,33 @@
 import { defineConfig } from "vitest/config";
 
-// One configuration, one project per workspace (and per kind of suite where they need services).
+// One configuration, a project per workspace and layer. A suite's file name says its layer:
+// `*.unit.test.ts` needs nothing running, `*.int.test.ts` a real Postgres (and Kafka, EventStoreDB
+// where given), `*.e2e.test.ts` a browser or the whole product. Only int and e2e projects start
+// services (globalSetup), so `vitest run .unit.test.` (npm run test:unit) needs no database.
+
+const services = { globalSetup: ["../testkit/src/global-setup.ts"], testTimeout: 300_000, hookTimeout: 120_000 };
+
 export default defineConfig({
   test: {
     reporters: ["default", "./testkit/src/summary-reporter.ts"],
     projects: [
-      { test: { name: "contracts", root: "./contracts", include: ["test/**/*.test.ts"] } },
+      { test: { name: "contracts", root: "./contracts", include: ["test/**/*.unit.test.ts"] } },
       // The browser's session (web and console): jsdom for storage and tab events, a fake API.
-      { test: { name: "session-client", root: "./session-client", include: ["test/**/*.test.ts"], environment: "jsdom" } },
+      { test: { name: "session-client", root: "./session-client", include: ["test/**/*.unit.test.ts"], environment: "jsdom" } },
       // The house direction: `npm run lint` refuses imports that run against it.
-      { test: { name: "house", root: ".", include: ["test/**/*.test.ts"], testTimeout: 60_000 } },
+      { test: { name: "house", root: ".", include: ["test/**/*.unit.test.ts"], testTimeout: 60_000 } },
       // Property tests do real work per run; under a loaded CI machine 5 s is not enough.
-      { test: { name: "engine-unit", root: "./engine", include: ["test/unit/**/*.test.ts"], testTimeout: 60_000 } },
-      {
-        test: {
-          name: "event-store",
-          root: "./event-store",
-          include: ["test/**/*.test.ts"],
-          globalSetup: ["../testkit/src/global-setup.ts"],
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
-        },
-      },
-      {
-        test: {
-          name: "projections",
-          root: "./projections",
-          include: ["test/**/*.test.ts"],
-          globalSetup: ["../testkit/src/global-setup.ts"],
-          testTimeout: 300_000,
-          hookTimeout: 120_000,
-        },
-      },
+      { test: { name: "engine", root: "./engine", include: ["test/**/*.unit.test.ts"], testTimeout: 60_000 } },
+      { test: { name: "event-store", root: "./event-store", include: ["test/**/*.int.test.ts"], ...services, testTimeout: 120_000 } },
+      // Each read model's rule, given events / then rows, without a database.
+      { test: { name: "projections", root: "./projections", include: ["test/**/*.unit.test.ts"] } },
+      { test: { name: "projections-int", root: "./projections", include: ["test/**/*.int.test.ts"], ...services } },
       "./web/vitest.config.ts",
       "./web/vitest.e2e.config.ts",
       "./admin/vitest.e2e.config.ts",
-      {
-        test: {
-          name: "api",
-          root: "./api",
-          include: ["test/**/*.test.ts"],
-          globalSetup: ["../testkit/src/global-setup.ts"],
-          testTimeout: 300_000,
-          hookTimeout: 120_000,
-        },
-      },
+      { test: { name: "api", root: "./api", include: ["test/**/*.int.test.ts"], ...services } },
+      // `npm start` on a fresh data directory and on a taken port: the product as a user starts it.
+      { test: { name: "api-e2e", root: "./api", include: ["test/**/*.e2e.test.ts"], ...services } },
     ],
   },
 });

@@ -9,7 +9,7 @@ export default defineProject({
     name: "admin-e2e",
     root: fileURLToPath(new URL(".", import.meta.url)),
     environment: "node",
-    include: ["e2e/**/*.test.ts"],
+    include: ["e2e/**/*.e2e.test.ts"],
     globalSetup: ["./e2e/global-setup.ts"],
     // One browser and one API per file, steps in order.
     fileParallelism: false,

@@ -16,7 +16,7 @@ export default defineConfig({
         test: {
           name: "reliability",
           root: here("."),
-          include: ["reliability/**/*.test.ts"],
+          include: ["reliability/**/*.int.test.ts"],
           environment: "node",
           globalSetup: [here("../testkit/src/global-setup.ts")],
           fileParallelism: false,

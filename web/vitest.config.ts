@@ -8,7 +8,7 @@ export default defineProject({
   test: {
     name: "web",
     root: fileURLToPath(new URL(".", import.meta.url)),
-    include: ["src/**/*.test.{ts,tsx}"],
+    include: ["src/**/*.unit.test.{ts,tsx}"],
     environment: "jsdom",
     setupFiles: ["./vitest.setup.ts"],
     testTimeout: 20_000,

@@ -7,7 +7,7 @@ export default defineProject({
   test: {
     name: "web-e2e",
     root: fileURLToPath(new URL(".", import.meta.url)),
-    include: ["e2e/**/*.test.ts"],
+    include: ["e2e/**/*.e2e.test.ts"],
     environment: "node",
     globalSetup: ["./e2e/build-web.ts", "../testkit/src/global-setup.ts"],
     testTimeout: 240_000,

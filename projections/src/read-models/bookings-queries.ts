@@ -84,7 +84,7 @@ export function bookingReply(r: BookingWithParties): BookingReply {
  * engine/src/calendar/calendar.ts); these fragments say the same over the `b` alias, for the two
  * reads that must filter in Postgres: the sweeper, whose LIMIT would otherwise fill up with paid
  * bookings past their hold, and the public schedule's booked periods. projections/test/
- * bookings-hold-rule.test.ts checks both against the engine on every status × paid × expired case.
+ * bookings-hold-rule.int.test.ts checks both against the engine on every status × paid × expired case.
  * `now` is the placeholder of an ISO instant, e.g. "$2".
  */
 
