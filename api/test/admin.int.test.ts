@@ -269,6 +269,9 @@ describe("through ra-data-simple-rest, the admin console's own client", () => {
     const one = await provider.getOne("bookings", { id: bookingIds.confirmed });
     expect(one.data).toMatchObject({ id: bookingIds.confirmed, status: "confirmed", payment_state: "paid" });
     expect(one.data.timeline.map((e: { type: string }) => e.type)).toEqual(["BookingRequested", "PaymentSucceeded", "Confirmed"]);
+    // When it was confirmed, to the console and to the creator: the Confirmed event's time.
+    expect(one.data.confirmed_at).toBe(one.data.timeline[2].time);
+    expect((await api.call("GET", `/api/v1/bookings/${bookingIds.confirmed}`, { user: creator })).json().confirmed_at).toBe(one.data.timeline[2].time);
 
     const many = await provider.getMany("users", { ids: [creator.id, expertUser.id] });
     expect(many.data.map((u) => u.id).sort()).toEqual([creator.id, expertUser.id].sort());

@@ -44,6 +44,8 @@ export const BookingRecord = z.strictObject({
   cancel_reason: z.string().nullable(),
   /** When it was cancelled (the Cancelled event's time); null while it is not. */
   cancelled_at: Time.nullable(),
+  /** When it was confirmed (the Confirmed event's time: the expert accepted, or the creator accepted a proposed time); null until then. */
+  confirmed_at: Time.nullable(),
   created_at: Time,
   updated_at: Time,
   stream_version: z.number(),
@@ -53,7 +55,7 @@ export type BookingRecord = z.infer<typeof BookingRecord>;
 /** The read model's columns a booking's reply carries as they are (projections' bookingReply copies these). */
 export const bookingReplyColumns = {
   status: true, scheduled_time: true, previous_time: true, length_minutes: true, session_id: true, session_title: true, expert_id: true, creator_id: true,
-  info_request_note: true, payment_state: true, held_until: true, cancelled_by: true, cancel_reason: true, cancelled_at: true, created_at: true,
+  info_request_note: true, payment_state: true, held_until: true, cancelled_by: true, cancel_reason: true, cancelled_at: true, confirmed_at: true, created_at: true,
 } as const;
 
 /** A booking as both parties see it (spec section 3, plus what the lifecycle adds: payment, hold, cancellation). */

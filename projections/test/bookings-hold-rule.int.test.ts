@@ -2,8 +2,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { blocksTime, holdExpired } from "@booking/engine";
-import { BookingRecord, BookingStatus } from "@booking/contracts";
-import { blocksTimeSql, bookedPeriods, bookingColumns, expiredHolds, findBooking, holdExpiredSql, migrateReadModels, type BookingRow } from "../src/index.ts";
+import { BookingRecord, BookingStatus, type CalendarEvent, type StoredEvent } from "@booking/contracts";
+import { blocksTimeSql, bookedPeriods, bookingColumns, evolveBooking, expiredHolds, findBooking, holdExpiredSql, migrateReadModels, type BookingRow } from "../src/index.ts";
 
 // The hold rule is the engine's (holdExpired, blocksTime). Two reads say it again in SQL; this
 // checks they agree with the engine on every status × payment × hold-expiry case, on Postgres.
@@ -22,12 +22,16 @@ const cases = BookingStatus.options.flatMap((status) =>
   ),
 );
 
-const row = (c: (typeof cases)[number]): BookingRow => ({
-  booking_id: c.id, expert_id: "e1", expert_user_id: "u-e1", creator_id: "u-c1", session_id: "s1", session_title: "Review", price_cents: c.priceCents, length_minutes: 30,
-  scheduled_time: "2030-02-01T10:00:00.000Z", previous_time: null, held_until: c.heldUntil, status: c.status, paid_cents: c.paidCents, refund_due_cents: 0,
-  payment_state: c.paidCents > 0 ? "paid" : "unpaid", prep_questions: [], prep_answers: null, info_request_note: null, notes: null, cancelled_by: null, cancel_reason: null, cancelled_at: null,
-  created_at: NOW, updated_at: NOW, stream_version: 1,
-});
+/** A booking as the read model's own rule makes it from its request, then put in the case's state. */
+function row(c: (typeof cases)[number]): BookingRow {
+  const event: CalendarEvent = { type: "BookingRequested", data: {
+    bookingId: c.id, expertId: "e1", expertUserId: "u-e1", creatorId: "u-c1", sessionId: "s1", sessionTitle: "Review", priceCents: c.priceCents, lengthMinutes: 30,
+    prepQuestions: [], scheduledTime: "2030-02-01T10:00:00.000Z", heldUntil: c.heldUntil,
+  } };
+  const stored: StoredEvent = { eventId: c.id, streamId: "calendar-e1", version: 1, position: { commit: 1n, prepare: 1n }, type: event.type, schemaVersion: 1, data: event.data, metadata: { at: NOW }, recordedAt: NOW };
+  const requested = evolveBooking(undefined, { event, stored })!;
+  return { ...requested, status: c.status, paid_cents: c.paidCents, payment_state: c.paidCents > 0 ? "paid" : "unpaid" };
+}
 
 beforeAll(async () => {
   db = await createTestDatabase(inject("databaseUrl"), "holdrule");

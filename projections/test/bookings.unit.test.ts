@@ -35,7 +35,7 @@ const paid: CalendarEvent = { type: "PaymentSucceeded", data: { bookingId: "b1",
 describe("bookings read model: given events, then the row", () => {
   it("a request makes a pending, unpaid row of the contracts' shape", () => {
     const spec = given(requested);
-    spec.then({ booking_id: "b1", expert_id: "e1", cancelled_at: null, status: "pending", payment_state: "unpaid", paid_cents: 0, price_cents: 15_000, held_until: at(15), created_at: at(0), stream_version: 1 });
+    spec.then({ booking_id: "b1", expert_id: "e1", cancelled_at: null, confirmed_at: null, status: "pending", payment_state: "unpaid", paid_cents: 0, price_cents: 15_000, held_until: at(15), created_at: at(0), stream_version: 1 });
     expect(BookingRecord.safeParse(spec.row()).success).toBe(true);
   });
 
@@ -48,7 +48,7 @@ describe("bookings read model: given events, then the row", () => {
   });
 
   it("paid, then confirmed", () => {
-    given(requested, paid, { type: "Confirmed", data: { bookingId: "b1", by: "expert" } }).then({ status: "confirmed", payment_state: "paid", paid_cents: 15_000, updated_at: at(2), stream_version: 3 });
+    given(requested, paid, { type: "Confirmed", data: { bookingId: "b1", by: "expert" } }).then({ status: "confirmed", confirmed_at: at(2), payment_state: "paid", paid_cents: 15_000, updated_at: at(2), stream_version: 3 });
   });
 
   it("info requested, then prep answered: back to pending with the answers", () => {

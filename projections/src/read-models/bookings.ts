@@ -13,7 +13,7 @@ const bookingColumnTypes = {
   booking_id: "text", expert_id: "text", expert_user_id: "text", creator_id: "text", session_id: "text", session_title: "text",
   price_cents: "bigint", length_minutes: "int", scheduled_time: "timestamptz", previous_time: "timestamptz", held_until: "timestamptz",
   status: "text", paid_cents: "bigint", refund_due_cents: "bigint", payment_state: "text", prep_questions: "jsonb", prep_answers: "jsonb",
-  info_request_note: "text", notes: "jsonb", cancelled_by: "text", cancel_reason: "text", cancelled_at: "timestamptz", created_at: "timestamptz", updated_at: "timestamptz",
+  info_request_note: "text", notes: "jsonb", cancelled_by: "text", cancel_reason: "text", cancelled_at: "timestamptz", confirmed_at: "timestamptz", created_at: "timestamptz", updated_at: "timestamptz",
   stream_version: "bigint",
 } as const satisfies Record<keyof BookingRow, ColumnType>;
 
@@ -31,6 +31,11 @@ export const bookingMigrations: readonly Migration[] = [
     // Close for rows already cancelled (their last change); a rebuild of `bookings` makes it exact.
     name: "003_bookings_cancelled_at",
     sql: "ALTER TABLE bookings ADD COLUMN cancelled_at timestamptz; UPDATE bookings SET cancelled_at = updated_at WHERE status = 'cancelled';",
+  },
+  {
+    // Unknown for rows confirmed before the column (null) until a rebuild of `bookings` fills it from the events.
+    name: "004_bookings_confirmed_at",
+    sql: "ALTER TABLE bookings ADD COLUMN confirmed_at timestamptz;",
   },
 ];
 
@@ -73,6 +78,7 @@ export function evolveBooking(row: BookingRow | undefined, { event, stored }: Pr
       cancelled_by: null,
       cancel_reason: null,
       cancelled_at: null,
+      confirmed_at: null,
       created_at: at,
       updated_at: at,
       stream_version: stored.version,
@@ -93,7 +99,7 @@ export function evolveBooking(row: BookingRow | undefined, { event, stored }: Pr
     case "TimeProposed":
       return { ...updated, status: "time_proposed", scheduled_time: event.data.scheduledTime, previous_time: event.data.previousTime };
     case "Confirmed":
-      return { ...updated, status: "confirmed" };
+      return { ...updated, status: "confirmed", confirmed_at: at };
     case "Cancelled": {
       const { by, reason, refundCents } = event.data;
       return { ...updated, status: "cancelled", cancelled_by: by, cancel_reason: reason, cancelled_at: at, refund_due_cents: row.refund_due_cents + refundCents, payment_state: refundCents > 0 ? "refund_due" : row.payment_state };

@@ -81,6 +81,11 @@ function BookingCard({ booking }: { booking: Booking }) {
             {booking.paid ? "Paid · awaiting the expert's confirmation" : `Awaiting payment · the time is held for you until ${shortDateTimeWithZone(booking.held_until)}`}
           </Typography>
         )}
+        {booking.status === "confirmed" && booking.confirmed_at && (
+          <Typography variant="body2" color="text.secondary" data-testid="booking-confirmed-at">
+            Confirmed on {shortDateTimeWithZone(booking.confirmed_at)}
+          </Typography>
+        )}
         {booking.status === "cancelled" && (
           <Typography variant="body2" color="text.secondary">
             Cancelled{booking.cancelled_by === "creator" ? " by you" : booking.cancelled_by === "expert" ? " by the expert" : booking.cancel_reason === "payment_timeout" ? " (not paid in time)" : ""}

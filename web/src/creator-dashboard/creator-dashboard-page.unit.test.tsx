@@ -5,6 +5,7 @@ import type { Booking } from "../shared/api-types.ts";
 import { aBooking } from "../shared/booking-fixture.ts";
 import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
 import { CreatorDashboardPage } from "./creator-dashboard-page.tsx";
+import { shortDateTimeWithZone } from "../shared/local-time.ts";
 
 const hours = (n: number) => new Date(Date.now() + n * 3_600_000).toISOString();
 const booking = (id: string, scheduled_time: string, more: Partial<Booking> = {}): Booking =>
@@ -50,5 +51,10 @@ describe("creator dashboard", () => {
     fakeApi({ "GET /bookings/creator/me": { status: 200, body: [booking("declined", hours(48), { status: "cancelled", cancelled_by: "expert", cancel_reason: "I am travelling that week." })] } });
     renderScreen(<CreatorDashboardPage />, { auth });
     expect(await screen.findByText("Maya declined: I am travelling that week.")).toBeInTheDocument();
+  });
+  it("says when a confirmed booking was confirmed", async () => {
+    fakeApi({ "GET /bookings/creator/me": { status: 200, body: [booking("accepted", hours(48), { confirmed_at: "2030-03-02T09:30:00.000Z" })] } });
+    renderScreen(<CreatorDashboardPage />, { auth });
+    expect(await screen.findByTestId("booking-confirmed-at")).toHaveTextContent(`Confirmed on ${shortDateTimeWithZone("2030-03-02T09:30:00.000Z")}`);
   });
 });

@@ -11,7 +11,7 @@ export function aBooking(overrides: Partial<Booking> = {}): Booking {
     session: { title: "Deck review", price: 150, expertFirstName: "Maya" }, expert_id: "ux1", creator_id: "c1", creator_name: "Cora Creator", expert_name: "Maya Lind",
     expert_image: null, profile_image: null, info_request_note: null, prep_question_1: "Goal?", prep_question_2: null, prep_question_3: null,
     prep_response_1: null, prep_response_2: null, prep_response_3: null, price: 150, payment_state: "paid", paid: true, held_until: "2030-03-01T10:15:00.000Z",
-    has_notes: false, cancelled_by: null, cancel_reason: null, cancelled_at: null, created_at: "2030-03-01T10:00:00.000Z",
+    has_notes: false, cancelled_by: null, cancel_reason: null, cancelled_at: null, confirmed_at: null, created_at: "2030-03-01T10:00:00.000Z",
     ...overrides,
   };
 }
