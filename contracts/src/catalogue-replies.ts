@@ -62,7 +62,7 @@ export const ScheduleRecord = z.strictObject({
 });
 export type ScheduleRecord = z.infer<typeof ScheduleRecord>;
 
-/** A card of the experts listing and search (spec section 3: whole-dollar starting price, no rating yet). */
+/** A card of the experts listing and search (spec section 3: whole-dollar starting price; the rating is the average of the visible reviews, null with none). */
 export const ExpertListItem = z.strictObject({
   id: z.string(),
   user_id: z.string(),
@@ -71,6 +71,8 @@ export const ExpertListItem = z.strictObject({
   role: z.string(),
   startingprice: z.number().nullable(),
   rating: z.number().nullable(),
+  /** How many visible reviews the rating averages. */
+  review_count: z.number(),
   image: z.string().nullable(),
   verified: z.boolean(),
 });
@@ -115,13 +117,18 @@ export const SessionWrittenReply = z.strictObject({ session: SessionReply });
 /** DELETE /sessions/{id}: which session went. */
 export const SessionDeletedReply = z.strictObject({ session: z.strictObject({ id: z.string() }) });
 
-/** A creator's review of an expert (spec section 3); none are collected yet. */
+/**
+ * A creator's review on an expert's public profile (spec section 3): stars, text, when it was
+ * written, the creator shown by first name and last initial only (their full name stays private),
+ * and the expert's public reply.
+ */
 export const ExpertReview = z.strictObject({
   id: z.string(),
   rating: z.number(),
   review: z.string(),
   created_at: Time,
-  creator: z.strictObject({ first_name: z.string(), last_name: z.string(), title: z.string().optional() }),
+  creator: z.strictObject({ first_name: z.string(), last_initial: z.string() }),
+  reply: z.strictObject({ text: z.string(), created_at: Time }).nullable(),
 });
 export type ExpertReview = z.infer<typeof ExpertReview>;
 

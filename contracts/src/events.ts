@@ -2,6 +2,7 @@ import { z } from "zod";
 import { Actor } from "./primitives.ts";
 import { CalendarEvent } from "./calendar.ts";
 import { ExpertEvent } from "./expert.ts";
+import { ReviewEvent } from "./review.ts";
 import { SessionEvent } from "./session.ts";
 import { TermsEvent } from "./terms.ts";
 import { UserEvent } from "./user.ts";
@@ -12,6 +13,7 @@ export const DomainEvent = z.discriminatedUnion("type", [
   ...ExpertEvent.options,
   ...TermsEvent.options,
   ...UserEvent.options,
+  ...ReviewEvent.options,
 ]);
 export type DomainEvent = z.infer<typeof DomainEvent>;
 export type DomainEventType = DomainEvent["type"];

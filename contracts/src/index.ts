@@ -17,3 +17,4 @@ export * from "./replies.ts";
 export * from "./catalogue-replies.ts";
 export * from "./account-replies.ts";
 export * from "./audit-replies.ts";
+export * from "./review.ts";
