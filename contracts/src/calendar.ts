@@ -55,6 +55,15 @@ export const SessionNotes = z.object({
 });
 export type SessionNotes = z.infer<typeof SessionNotes>;
 
+/** A refund an admin gives: a whole, positive number of cents. */
+export const RefundCents = z
+  .number({ error: "refund_amount_invalid" })
+  .int({ error: "refund_amount_invalid" })
+  .positive({ error: "refund_amount_invalid" });
+export const RefundReason = z.string({ error: "refund_reason_required" }).trim().min(1, { error: "refund_reason_required" }).max(500, { error: "refund_reason_required" });
+/** The id of the event that owes a refund (a `Cancelled` with refundCents > 0, or a `RefundDue`): stable across redelivery. */
+const RefundKey = z.string().min(1).max(255);
+
 const base = { expertId: Id, actor: Actor };
 const onBooking = { ...base, bookingId: Id };
 
@@ -81,6 +90,11 @@ export const CalendarCommand = z.discriminatedUnion("type", [
   z.object({ type: z.literal("ExpireHold"), ...onBooking }),
   z.object({ type: z.literal("CompleteBooking"), ...onBooking }),
   z.object({ type: z.literal("AddNotes"), ...onBooking, notes: SessionNotes }),
+  /** An admin gives money back, any part of what was paid and is not already owed back, with a reason. */
+  z.object({ type: z.literal("RefundBooking"), ...onBooking, amountCents: RefundCents, reason: RefundReason }),
+  /** The payment provider refunded what `refundKey` (the owing event's id) owed. */
+  z.object({ type: z.literal("RecordRefund"), ...onBooking, refundKey: RefundKey, refundId: z.string().min(1).max(255), amountCents: z.number().int().positive(), provider: z.string() }),
+  z.object({ type: z.literal("RecordRefundFailure"), ...onBooking, refundKey: RefundKey, reason: z.string().max(500) }),
 ]);
 export type CalendarCommand = z.infer<typeof CalendarCommand>;
 export type CalendarCommandType = CalendarCommand["type"];
@@ -117,6 +131,13 @@ export const CalendarEvent = z.discriminatedUnion("type", [
   }),
   /** A payment that arrived for a booking that could no longer keep its time: it is owed back. */
   z.object({ type: z.literal("RefundDue"), data: z.object({ ...booking, paymentId: z.string(), amountCents: z.number().int(), reason: z.string() }) }),
+  /** Money owed back reached the creator; `refundKey` is the id of the event that owed it. */
+  z.object({
+    type: z.literal("RefundIssued"),
+    data: z.object({ ...booking, refundKey: z.string(), refundId: z.string(), amountCents: z.number().int(), provider: z.string() }),
+  }),
+  /** The provider refused or failed a refund; it stays owed (and is retried). */
+  z.object({ type: z.literal("RefundFailed"), data: z.object({ ...booking, refundKey: z.string(), reason: z.string() }) }),
   z.object({ type: z.literal("Completed"), data: z.object({ ...booking }) }),
   z.object({ type: z.literal("NotesAdded"), data: z.object({ ...booking, notes: SessionNotes }) }),
 ]);

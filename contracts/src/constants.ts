@@ -21,6 +21,12 @@ export const PROPOSED_TIME_LAST = "17:30";
 export const DEFAULT_HOLD_MINUTES = 15;
 /** The lowest price a session may have, in cents: a payment below it is not worth a card fee (and 0.001 must not round to free). */
 export const MIN_SESSION_PRICE_CENTS = 100;
+/**
+ * Cancellation policy: a creator who cancels a confirmed booking at least this long before its
+ * start gets back everything paid, later nothing; an expert, an admin or the system cancelling
+ * always refunds in full.
+ */
+export const FULL_REFUND_NOTICE_HOURS = 24;
 /** Unpaid holds one creator may keep at once, across all experts: nobody can hold an expert's month. */
 export const MAX_UNPAID_HOLDS_PER_CREATOR = 3;
 

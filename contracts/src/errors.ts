@@ -94,7 +94,25 @@ export const errorCatalogue = {
   prep_answers_required: { status: 400, message: "Please answer all three preparation questions." },
   info_note_required: { status: 400, message: "Please describe what information you need." },
   notes_required: { status: 400, message: "Please add a session summary." },
+  // Refunds (issue 15: the cancellation policy and admin refunds)
+  refund_booking_unpaid: { status: 409, message: "This booking has not been paid, so there is nothing to refund." },
+  refund_amount_too_high: { status: 409, message: "You can refund at most {max} for this booking: what was paid, less what is already owed back." },
+  refund_amount_invalid: { status: 400, message: "Please enter a refund amount of at least one cent, in whole cents." },
+  refund_reason_required: { status: 400, message: "Please give a reason for the refund, in at most 500 characters." },
   prep_submit_failed: { status: 400, message: "Something went wrong submitting your answers." },
+
+  // Reviews (issue 15): a completed booking's creator reviews it once; its expert replies once
+  review_not_your_booking: { status: 403, message: "Only the creator of this booking can review it." },
+  review_booking_not_completed: { status: 409, message: "You can review a session once it has been completed." },
+  review_already_left: { status: 409, message: "You have already reviewed this session. You can edit your review instead." },
+  review_rating_invalid: { status: 400, message: "Please choose a rating of 1 to 5 whole stars." },
+  review_text_too_long: { status: 400, message: "Please keep your review to 2,000 characters or fewer." },
+  review_edit_window_closed: { status: 409, message: "A review can be edited for 14 days after it is written; this one can no longer be changed." },
+  review_not_found: { status: 404, message: "No review found for this booking." },
+  review_reply_not_expert: { status: 403, message: "Only the expert of this session can reply to its review." },
+  review_reply_exists: { status: 409, message: "This review already has a reply." },
+  review_reply_text_invalid: { status: 400, message: "Please write a reply of 1 to 2,000 characters." },
+  review_hide_reason_required: { status: 400, message: "Please give a reason (up to 500 characters) for hiding this review." },
 
   // Early access (the landing page's request form)
   early_access_name_required: { status: 400, message: "Please enter your name." },

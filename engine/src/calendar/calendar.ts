@@ -14,6 +14,9 @@ import {
 } from "@booking/contracts";
 import { isBookableStart, isProposableStart, type BusyPeriod } from "../availability/availability.ts";
 import type { Decider, DecisionContext } from "../decider.ts";
+import { refundOnCancel, refundableCents } from "./refund-policy.ts";
+
+export * from "./refund-policy.ts";
 
 // Stream `calendar-{expertId}`: the expert's weekly schedule and every booking with that expert.
 // One decision sees both, so two overlapping bookings can never both be committed.
@@ -28,8 +31,15 @@ export type Booking = {
   lengthMinutes: number;
   priceCents: number;
   heldUntil: string;
+  /** Every cent received, never lowered by a refund (so a refunded booking still counts as paid for). */
   paidCents: number;
   paymentIds: readonly string[];
+  /** Owed back by a refundable `Cancelled` or a `RefundDue`, whether or not the provider has paid it yet. */
+  owedCents: number;
+  /** Reached the creator (`RefundIssued`). */
+  refundedCents: number;
+  /** The owing events' ids whose refund was issued: a second report of one changes nothing. */
+  refundKeys: readonly string[];
   hasNotes: boolean;
 };
 
@@ -102,6 +112,9 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
           heldUntil: e.data.heldUntil,
           paidCents: 0,
           paymentIds: [],
+          owedCents: 0,
+          refundedCents: 0,
+          refundKeys: [],
           hasNotes: false,
         });
         break;
@@ -123,10 +136,15 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
         update(e.data.bookingId, () => ({ status: "confirmed" }));
         break;
       case "Cancelled":
-        update(e.data.bookingId, () => ({ status: "cancelled" }));
+        update(e.data.bookingId, (b) => ({ status: "cancelled", owedCents: b.owedCents + e.data.refundCents }));
         break;
       case "RefundDue":
-        update(e.data.bookingId, (b) => ({ paidCents: b.paidCents - e.data.amountCents }));
+        update(e.data.bookingId, (b) => ({ owedCents: b.owedCents + e.data.amountCents }));
+        break;
+      case "RefundIssued":
+        update(e.data.bookingId, (b) => ({ refundedCents: b.refundedCents + e.data.amountCents, refundKeys: [...b.refundKeys, e.data.refundKey] }));
+        break;
+      case "RefundFailed":
         break;
       case "Completed":
         update(e.data.bookingId, () => ({ status: "completed" }));
@@ -236,10 +254,26 @@ function recordPayment(c: Extract<CalendarCommand, { type: "RecordPayment" }>, b
     // Paid after the hold ran out: keep the booking if its time is still free, else cancel and refund.
     const taken = busyPeriods(s, now, b.bookingId).some((p) => overlaps(p.start, p.lengthMinutes, b.scheduledTime, b.lengthMinutes));
     if (taken) {
-      return ok([paid, { type: "Cancelled", data: { bookingId: b.bookingId, by: "system", reason: "payment_timeout", refundCents: c.amountCents } }]);
+      const refundCents = refundOnCancel({ ...b, paidCents: b.paidCents + c.amountCents }, "system", now);
+      return ok([paid, { type: "Cancelled", data: { bookingId: b.bookingId, by: "system", reason: "payment_timeout", refundCents } }]);
     }
   }
   return ok([paid]);
+}
+
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+function refundBooking(c: Extract<CalendarCommand, { type: "RefundBooking" }>, b: Booking): Decision {
+  if (!isAdmin(c.actor)) return refused("forbidden");
+  // Checked here too, not only at the boundary: the decider is the rule whoever calls it.
+  if (!Number.isInteger(c.amountCents) || c.amountCents <= 0) return refused("refund_amount_invalid");
+  const reason = c.reason.trim();
+  if (reason.length === 0 || reason.length > 500) return refused("refund_reason_required");
+  const paymentId = b.paymentIds[0];
+  if (paymentId === undefined) return refused("refund_booking_unpaid");
+  const most = refundableCents(b);
+  if (c.amountCents > most) return refused("refund_amount_too_high", { max: dollars(most) });
+  return ok([{ type: "RefundDue", data: { bookingId: b.bookingId, paymentId, amountCents: c.amountCents, reason } }]);
 }
 
 function decideOnBooking(c: Exclude<CalendarCommand, { type: "SetSchedule" | "RequestBooking" }>, s: CalendarState, now: string): Decision {
@@ -290,16 +324,17 @@ function decideOnBooking(c: Exclude<CalendarCommand, { type: "SetSchedule" | "Re
     case "CancelBooking":
       if (!creator && !expert) return refused("not_booking_party");
       if (b.status === "completed" || b.status === "cancelled") return transitionRefused(b, "cancelled");
-      return ok([{ type: "Cancelled", data: { bookingId: id, by: partyWord(a, b), reason: c.reason, refundCents: Math.max(0, b.paidCents) } }]);
+      return ok([{ type: "Cancelled", data: { bookingId: id, by: partyWord(a, b), reason: c.reason, refundCents: refundOnCancel(b, partyWord(a, b), now) } }]);
 
     case "ExpireHold":
       if (!isSystem(a) && !isAdmin(a)) return refused("forbidden");
       if (b.status !== "pending" || isPaid(b)) return transitionRefused(b, "expired");
       if (!holdExpired(b, now)) return refused("hold_not_expired");
-      return ok([{ type: "Cancelled", data: { bookingId: id, by: "system", reason: "payment_timeout", refundCents: 0 } }]);
+      return ok([{ type: "Cancelled", data: { bookingId: id, by: "system", reason: "payment_timeout", refundCents: refundOnCancel(b, "system", now) } }]);
 
     case "CompleteBooking":
-      if (!expert) return refused("not_booking_party");
+      // The system completes a session once its end has passed (the completion sweeper).
+      if (!expert && !isSystem(a)) return refused("not_booking_party");
       if (b.status !== "confirmed") return transitionRefused(b, "completed");
       if (Date.parse(now) < Date.parse(b.scheduledTime) + b.lengthMinutes * 60_000) return refused("session_not_over");
       return ok([{ type: "Completed", data: { bookingId: id } }]);
@@ -308,6 +343,21 @@ function decideOnBooking(c: Exclude<CalendarCommand, { type: "SetSchedule" | "Re
       if (!expert) return refused("not_booking_party");
       if (b.status !== "confirmed" && b.status !== "completed") return transitionRefused(b, "given notes");
       return ok([{ type: "NotesAdded", data: { bookingId: id, notes: c.notes } }]);
+
+    case "RefundBooking":
+      return refundBooking(c, b);
+
+    case "RecordRefund":
+      if (!isSystem(a)) return refused("forbidden");
+      // Idempotent per owing event: a redelivered provider answer never records a refund twice.
+      if (b.refundKeys.includes(c.refundKey)) return ok([]);
+      return ok([{ type: "RefundIssued", data: { bookingId: id, refundKey: c.refundKey, refundId: c.refundId, amountCents: c.amountCents, provider: c.provider } }]);
+
+    case "RecordRefundFailure":
+      if (!isSystem(a)) return refused("forbidden");
+      // A failure reported after the refund went through is stale: the money is back.
+      if (b.refundKeys.includes(c.refundKey)) return ok([]);
+      return ok([{ type: "RefundFailed", data: { bookingId: id, refundKey: c.refundKey, reason: c.reason } }]);
   }
 }
 
