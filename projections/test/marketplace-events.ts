@@ -59,4 +59,15 @@ export const marketplaceEvents: readonly GivenEvent[] = [
   ...on("terms-u-creator", { type: "TermsAccepted", data: { userId: "u-creator", versionId: "2026-06", acceptedAt: "2030-01-06T11:00:00.000Z" } }),
   ...on("user-u-expert", { type: "UserRegistered", data: { userId: "u-expert", email: "ines@okafor.example", role: "expert", firstName: "Ines", lastName: "Okafor" } }),
   ...on("calendar-e1", { type: "RefundDue", data: { bookingId: "b1", paymentId: "p1", amountCents: 5_000, reason: "Goodwill" } }),
+  // Reviews: the completed booking reviewed, edited and replied to; another review hidden by an
+  // admin (the read model takes each review stream as it is), so the rating counts one.
+  ...on("review-b1",
+    { type: "ReviewLeft", data: { reviewId: "r1", bookingId: "b1", expertId: "e1", creatorId: "u-creator", rating: 5, text: "Clear pricing tiers", leftAt: "2030-02-01T12:00:00.000Z" } },
+    { type: "ReviewEdited", data: { bookingId: "b1", rating: 4, text: "Clear pricing tiers, a bit rushed", editedAt: "2030-02-02T12:00:00.000Z" } },
+    { type: "ReviewReplied", data: { bookingId: "b1", expertId: "e1", text: "Thank you, Maya!", repliedAt: "2030-02-03T12:00:00.000Z" } },
+  ),
+  ...on("review-b2",
+    { type: "ReviewLeft", data: { reviewId: "r2", bookingId: "b2", expertId: "e1", creatorId: "u-creator", rating: 1, text: "Spam", leftAt: "2030-02-09T12:00:00.000Z" } },
+    { type: "ReviewHidden", data: { bookingId: "b2", reason: "Not about the session", by: "u-admin" } },
+  ),
 ] as GivenEvent[];

@@ -2,6 +2,7 @@ import { expertProfileColumns, type ExpertListItem, type ExpertProfileReply, typ
 import { entityProjection, type ProjectedEvent } from "../projection.ts";
 import type { Queryable } from "./bookings-queries.ts";
 import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
+import { expertRatingColumns, expertRatingFromPg } from "./reviews.ts";
 
 // The `experts` read model, whole: its Row, columns, rule, every query of it, the replies made
 // of it and the admin list's sort whitelist. The api's routes and the console's list use these.
@@ -54,16 +55,18 @@ export function evolveExpert(row: ExpertRow | undefined, { event, stored }: Proj
 /** Every column of the table, as `e.column` (the alias every query here uses). */
 export const expertSelectList = expertColumns.map((c) => `e.${c}`).join(", ");
 
-/** An expert with the lowest price of their published sessions (null: none yet), in cents. */
-export type ListedExpert = ExpertRow & { starting_price_cents: number | null };
+/** An expert with the lowest price of their published sessions (null: none yet), in cents, and their rating (the reviews read model's). */
+export type ListedExpert = ExpertRow & { starting_price_cents: number | null; rating: number | null; review_count: number };
 
 const LISTED = `SELECT ${expertSelectList},
-  (SELECT min(s.price_cents) FROM sessions s WHERE s.expert_id = e.expert_id AND s.status = 'published' AND NOT s.deleted) AS starting_price_cents
+  (SELECT min(s.price_cents) FROM sessions s WHERE s.expert_id = e.expert_id AND s.status = 'published' AND NOT s.deleted) AS starting_price_cents,
+  ${expertRatingColumns}
   FROM experts e`;
 
 const listed = (raw: Record<string, unknown>): ListedExpert => ({
   ...expertFromPg(raw),
   starting_price_cents: raw.starting_price_cents === null ? null : Number(raw.starting_price_cents),
+  ...expertRatingFromPg(raw),
 });
 
 /** The listing's order, which the experts_listing index hands over as it is. */
@@ -93,7 +96,7 @@ export async function findExpert(db: Queryable, expertId: string): Promise<Exper
   return raw ? expertFromPg(raw) : null;
 }
 
-/** The experts listing's card (contracts' ExpertListItem): whole dollars, and no rating while no reviews are collected. */
+/** The experts listing's card (contracts' ExpertListItem): whole dollars, the visible reviews' average and count. */
 export function expertListItem(r: ListedExpert): ExpertListItem {
   return {
     id: r.expert_id,
@@ -102,7 +105,8 @@ export function expertListItem(r: ListedExpert): ExpertListItem {
     name: `${r.first_name} ${r.last_name}`,
     role: r.title,
     startingprice: r.starting_price_cents === null ? null : Math.round(r.starting_price_cents / 100),
-    rating: null,
+    rating: r.rating,
+    review_count: r.review_count,
     image: r.profile_image,
     verified: r.verified,
   };

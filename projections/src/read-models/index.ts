@@ -3,6 +3,7 @@ import { bookingEventsProjection } from "./booking-events.ts";
 import { bookingsProjection } from "./bookings.ts";
 import { earningsProjection } from "./earnings.ts";
 import { expertsProjection } from "./experts.ts";
+import { reviewsProjection } from "./reviews.ts";
 import { schedulesProjection } from "./schedules.ts";
 import { sessionsProjection } from "./sessions.ts";
 import { termsAcceptancesProjection } from "./terms-acceptances.ts";
@@ -17,6 +18,7 @@ export const allProjections: readonly Projection[] = [
   bookingEventsProjection,
   termsAcceptancesProjection,
   earningsProjection,
+  reviewsProjection,
 ];
 
 export function projectionNamed(name: string): Projection | undefined {
