@@ -5,6 +5,7 @@ import { adminMigrations } from "./admin/schema.ts";
 import { authMigrations } from "./auth/schema.ts";
 import { earlyAccessMigrations } from "./early-access/schema.ts";
 import { paymentsMigrations } from "./payments/schema.ts";
+import { refundsMigrations } from "./refunds/schema.ts";
 
 /** The read models and the API's own tables, each area with its own migration history. */
 export async function migrateApiDatabase(db: pg.Pool): Promise<void> {
@@ -13,4 +14,5 @@ export async function migrateApiDatabase(db: pg.Pool): Promise<void> {
   await migrate(db, "payments_migrations", paymentsMigrations);
   await migrate(db, "admin_migrations", adminMigrations);
   await migrate(db, "early_access_migrations", earlyAccessMigrations);
+  await migrate(db, "refunds_migrations", refundsMigrations);
 }

@@ -26,4 +26,19 @@ export const paymentsMigrations: readonly Migration[] = [
       CREATE UNIQUE INDEX payments_test_one_per_booking ON payments (booking_id) WHERE provider = 'test';
     `,
   },
+  {
+    // The test provider's refunds, one per idempotency key (Stripe keeps the same on its side).
+    name: "002_test_refunds",
+    sql: `
+      CREATE TABLE test_refunds (
+        idempotency_key text PRIMARY KEY,
+        refund_id text NOT NULL UNIQUE,
+        payment_id text NOT NULL,
+        booking_id text NOT NULL,
+        amount_cents bigint NOT NULL CHECK (amount_cents > 0),
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX test_refunds_payment ON test_refunds (payment_id);
+    `,
+  },
 ];

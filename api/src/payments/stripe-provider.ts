@@ -1,15 +1,19 @@
 import Stripe from "stripe";
 import type { Queryable } from "./payments-table.ts";
-import type { PaymentIntent, PaymentIntentRequest, PaymentProvider } from "./provider.ts";
+import { refundIdempotencyKey, type PaymentIntent, type PaymentIntentRequest, type PaymentProvider, type RefundOutcome, type RefundProvider, type RefundRequest } from "./provider.ts";
 
 // Stripe: the server creates the PaymentIntent for the booking's price; the web app confirms it
 // with Stripe Elements; the booking is fulfilled only from the signed webhook (routes.ts).
 
-/** The one Stripe call this provider makes, so tests can hand in a fake client. */
+/** The Stripe calls this provider makes, so tests can hand in a fake client. */
 export type StripePaymentIntents = {
   create(params: Stripe.PaymentIntentCreateParams, options?: Stripe.RequestOptions): Promise<{ id: string; client_secret: string | null }>;
 };
-export type StripeClient = { paymentIntents: StripePaymentIntents };
+export type StripeRefunds = {
+  create(params: Stripe.RefundCreateParams, options?: Stripe.RequestOptions): Promise<{ id: string; status: string | null; failure_reason?: string | null }>;
+};
+/** A fake without `refunds` serves tests that only take payments; refunding through it throws. */
+export type StripeClient = { paymentIntents: StripePaymentIntents; refunds?: StripeRefunds };
 
 export type StripeProviderOptions = {
   secretKey: string;
@@ -18,7 +22,7 @@ export type StripeProviderOptions = {
   client?: StripeClient;
 };
 
-export class StripePaymentProvider implements PaymentProvider {
+export class StripePaymentProvider implements PaymentProvider, RefundProvider {
   readonly name = "stripe";
   readonly publishableKey: string | null;
   private readonly client: StripeClient;
@@ -53,4 +57,26 @@ export class StripePaymentProvider implements PaymentProvider {
     );
     return { paymentId: intent.id, clientSecret: intent.client_secret };
   }
+
+  async refund(input: RefundRequest): Promise<RefundOutcome> {
+    if (!this.client.refunds) throw new Error("This Stripe client cannot refund");
+    // The key is the owing event's: a retry after a crash, a timeout or a redelivery gets the same refund back.
+    const refund = await this.client.refunds.create(
+      {
+        payment_intent: input.paymentId,
+        amount: input.amountCents,
+        reason: "requested_by_customer",
+        metadata: { bookingId: input.bookingId, expertId: input.expertId, refundKey: input.refundKey },
+      },
+      { idempotencyKey: refundIdempotencyKey(input.refundKey) },
+    );
+    // Pending is issued too: Stripe has taken it, and refund.updated reports a later failure.
+    if (refund.status === "failed" || refund.status === "canceled") return { status: "failed", reason: stripeRefundFailure(refund.failure_reason) };
+    return { status: "issued", refundId: refund.id };
+  }
+}
+
+/** Stripe's failure_reason codes in words an operator reads in the console. */
+export function stripeRefundFailure(code: string | null | undefined): string {
+  return code ? `Stripe could not refund: ${code.replace(/_/g, " ")}.` : "Stripe could not refund.";
 }

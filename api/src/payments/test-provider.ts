@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Queryable } from "./payments-table.ts";
-import type { PaymentIntent, PaymentIntentRequest, PaymentProvider } from "./provider.ts";
+import { refundIdempotencyKey, type PaymentIntent, type PaymentIntentRequest, type PaymentProvider, type RefundOutcome, type RefundProvider, type RefundRequest } from "./provider.ts";
 
 // The network-free provider of the embedded mode and the tests. It behaves like Stripe's test
 // mode where the product can tell: one payment per booking, a client secret that only the payer
@@ -19,7 +19,7 @@ export function chargeTestCard(cardNumber: string): CardVerdict {
   return "invalid";
 }
 
-export class TestPaymentProvider implements PaymentProvider {
+export class TestPaymentProvider implements PaymentProvider, RefundProvider {
   readonly name = "test";
   readonly publishableKey = null;
 
@@ -42,5 +42,26 @@ export class TestPaymentProvider implements PaymentProvider {
         .rows[0];
     if (!row) throw new Error(`test payment for booking ${input.bookingId} vanished`);
     return { paymentId: row.payment_id, clientSecret: row.client_secret };
+  }
+
+  /**
+   * Like Stripe: one refund per idempotency key, only of a succeeded test payment, never more in
+   * all than it took. The refunds are rows of `test_refunds`, so tests can count the money sent back.
+   */
+  async refund(input: RefundRequest): Promise<RefundOutcome> {
+    const key = refundIdempotencyKey(input.refundKey);
+    const inserted = await this.db.query<{ refund_id: string }>(
+      `INSERT INTO test_refunds (idempotency_key, refund_id, payment_id, booking_id, amount_cents)
+       SELECT $1, $2, p.payment_id, p.booking_id, $4 FROM payments p
+       WHERE p.payment_id = $3 AND p.provider = 'test' AND p.status = 'succeeded'
+         AND p.amount_cents >= $4 + (SELECT COALESCE(sum(r.amount_cents), 0) FROM test_refunds r WHERE r.payment_id = p.payment_id)
+       ON CONFLICT (idempotency_key) DO NOTHING
+       RETURNING refund_id`,
+      [key, `re_test_${randomUUID()}`, input.paymentId, input.amountCents],
+    );
+    const refundId =
+      inserted.rows[0]?.refund_id ?? (await this.db.query<{ refund_id: string }>("SELECT refund_id FROM test_refunds WHERE idempotency_key = $1", [key])).rows[0]?.refund_id;
+    if (refundId) return { status: "issued", refundId };
+    return { status: "failed", reason: `Test payment ${input.paymentId} cannot be refunded ${input.amountCents} cents: it is not a succeeded test payment, or not that much of it is left.` };
   }
 }

@@ -1,0 +1,177 @@
+import type pg from "pg";
+import type { Actor, EventLog, LogPosition } from "@booking/contracts";
+import { calendarStream } from "@booking/engine";
+import { AppendWaiter } from "@booking/event-store";
+import type { CalendarCommands } from "../commands.ts";
+import type { RefundOutcome, RefundProvider } from "../payments/provider.ts";
+import { refundFact, retryDelayMs, FIRST_RETRY_MS, MAX_RETRY_MS } from "./owed.ts";
+import { loadCheckpoint, markFailed, markIssued, recordFact, saveCheckpoint, takeDueRefunds, type RefundRow } from "./refunds-table.ts";
+
+// The refund reactor: refunds owed in the log are paid back through the payment provider, and
+// what the provider answered goes back into the log (RefundIssued, RefundFailed).
+//
+// Crash safety, step by step: the log is read into `refunds` with the checkpoint in one
+// transaction (an owed refund is neither lost nor read twice); a refund is then asked for under
+// the owing event's id as idempotency key (asking again answers with the same refund, never a
+// second one), and recorded by RecordRefund, which the calendar makes idempotent per owing event.
+// A crash anywhere in between leaves the row due, and the next attempt repeats both harmlessly.
+
+const REFUNDS: Actor = { userId: "refunds", role: "system" };
+
+export type RefundReactorDeps = {
+  log: EventLog;
+  db: pg.Pool;
+  calendar: CalendarCommands;
+  provider: RefundProvider;
+  clock: () => string;
+};
+
+export type RefundReactorOptions = {
+  /** Names the checkpoint (default "refunds"). */
+  name?: string;
+  /** Events read together (default 500). */
+  batchSize?: number;
+  /** How often to look for refunds due again (a retry whose wait is over) when no append wakes it (default 1000 ms). */
+  idleMs?: number;
+  /** How long a taken refund is left to this payer before another may take it (default 60 s). */
+  leaseMs?: number;
+  /** The first retry's wait after a failed refund; it doubles per failure up to `maxRetryMs`. */
+  firstRetryMs?: number;
+  maxRetryMs?: number;
+  warn?: (line: string) => void;
+};
+
+export type RefundReactorRun = { stop(): Promise<void>; done: Promise<void> };
+
+export class RefundReactor {
+  readonly name: string;
+  private readonly batchSize: number;
+  private readonly idleMs: number;
+  private readonly leaseMs: number;
+  private readonly firstRetryMs: number;
+  private readonly maxRetryMs: number;
+  private readonly warn: (line: string) => void;
+
+  constructor(
+    private readonly deps: RefundReactorDeps,
+    options: RefundReactorOptions = {},
+  ) {
+    this.name = options.name ?? "refunds";
+    this.batchSize = options.batchSize ?? 500;
+    this.idleMs = options.idleMs ?? 1000;
+    this.leaseMs = options.leaseMs ?? 60_000;
+    this.firstRetryMs = options.firstRetryMs ?? FIRST_RETRY_MS;
+    this.maxRetryMs = options.maxRetryMs ?? MAX_RETRY_MS;
+    this.warn = options.warn ?? ((line) => console.warn(line));
+  }
+
+  /** Read the next batch of the log into `refunds`, with the checkpoint; resolves to how many events were read. */
+  async follow(): Promise<number> {
+    const client = await this.deps.db.connect();
+    try {
+      await client.query("BEGIN");
+      // Locked, so two followers of one name never read the same batch at once.
+      await client.query("SELECT pg_advisory_xact_lock(hashtext('refund-follower:' || $1))", [this.name]);
+      const from: LogPosition | null = await loadCheckpoint(client, this.name);
+      const batch = await this.deps.log.readAll(from, this.batchSize);
+      for (const stored of batch) {
+        const fact = refundFact(stored);
+        if (fact) await recordFact(client, fact);
+      }
+      if (batch.length) await saveCheckpoint(client, this.name, batch[batch.length - 1]!.position);
+      await client.query("COMMIT");
+      return batch.length;
+    } catch (e) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw e;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Ask the provider for every refund due now; resolves to how many were attempted. */
+  async payDue(limit = 50): Promise<number> {
+    const now = this.deps.clock();
+    const due = await takeDueRefunds(this.deps.db, now, new Date(Date.parse(now) + this.leaseMs).toISOString(), limit);
+    for (const refund of due) await this.pay(refund);
+    return due.length;
+  }
+
+  /** Follow the log to its end and pay what is due, once (tests and the loop both use it). */
+  async runOnce(): Promise<{ read: number; paid: number }> {
+    let read = 0;
+    for (let n = await this.follow(); n > 0; n = n >= this.batchSize ? await this.follow() : 0) read += n;
+    return { read, paid: await this.payDue() };
+  }
+
+  private async pay(refund: RefundRow): Promise<void> {
+    const { calendar, provider } = this.deps;
+    const stream = calendarStream(refund.expertId);
+    const on = { expertId: refund.expertId, bookingId: refund.bookingId, actor: REFUNDS, refundKey: refund.refundKey };
+    let outcome: RefundOutcome;
+    if (!refund.paymentId) {
+      outcome = { status: "failed", reason: "No payment of this booking is known, so there is nothing to refund it to." };
+    } else {
+      try {
+        outcome = await provider.refund({ refundKey: refund.refundKey, paymentId: refund.paymentId, bookingId: refund.bookingId, expertId: refund.expertId, amountCents: refund.amountCents });
+      } catch (e) {
+        outcome = { status: "failed", reason: `The payment provider could not be asked: ${oneLine(e)}`.slice(0, 500) };
+      }
+    }
+    if (outcome.status === "issued") {
+      const recorded = await calendar.handle(
+        stream,
+        { type: "RecordRefund", ...on, refundId: outcome.refundId, amountCents: refund.amountCents, provider: provider.name },
+        { actor: REFUNDS, idempotencyKey: `refund-issued-${refund.refundKey}` },
+      );
+      // Not recorded (a lost race, say): the row stays due and the lease's end brings the next try.
+      if (!recorded.ok) return this.warn(`refunds: refund ${refund.refundKey} issued as ${outcome.refundId} but not recorded (${recorded.refusal.code}); will record again`);
+      await markIssued(this.deps.db, refund.refundKey, { refundId: outcome.refundId, provider: provider.name, at: this.deps.clock() });
+      return;
+    }
+    const attempts = refund.attempts + 1;
+    const reason = outcome.reason.slice(0, 500);
+    const nextAttemptAt = new Date(Date.parse(this.deps.clock()) + retryDelayMs(attempts, this.firstRetryMs, this.maxRetryMs)).toISOString();
+    this.warn(`refunds: refund ${refund.refundKey} of booking ${refund.bookingId} failed (attempt ${attempts}), next try at ${nextAttemptAt}: ${reason}`);
+    const recorded = await calendar.handle(stream, { type: "RecordRefundFailure", ...on, reason }, { actor: REFUNDS, idempotencyKey: `refund-failed-${refund.refundKey}-${attempts}` });
+    if (!recorded.ok) this.warn(`refunds: failure of ${refund.refundKey} not recorded (${recorded.refusal.code})`);
+    await markFailed(this.deps.db, refund.refundKey, { reason, attempts, nextAttemptAt });
+  }
+
+  /** Follow and pay until stopped; woken by appends, else looking again every `idleMs`. */
+  start(): RefundReactorRun {
+    let stopping = false;
+    const waiter = new AppendWaiter(this.deps.log);
+    const loop = async () => {
+      let failures = 0;
+      while (!stopping) {
+        waiter.reading();
+        try {
+          await this.runOnce();
+          failures = 0;
+        } catch (e) {
+          failures += 1;
+          const backoff = Math.min(100 * 2 ** (failures - 1), 5000);
+          this.warn(`refunds: pass failed (${failures} in a row), retrying in ${backoff} ms: ${oneLine(e)}`);
+          if (!stopping) await waiter.pause(backoff, false);
+          continue;
+        }
+        if (!stopping) await waiter.pause(this.idleMs);
+      }
+    };
+    const done = loop().finally(() => waiter.stop());
+    return {
+      done,
+      stop: async () => {
+        stopping = true;
+        waiter.stop();
+        await done;
+      },
+    };
+  }
+}
+
+function oneLine(e: unknown): string {
+  const text = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  return text.replace(/\s+/g, " ").trim();
+}

@@ -1,0 +1,156 @@
+import type pg from "pg";
+import { formatPosition, parsePosition, type LogPosition } from "@booking/contracts";
+import type { RefundFact } from "./owed.ts";
+
+// The `refunds` table and the reactor's checkpoint: what the log has owed, and what became of it.
+
+/** A pool or one client of it (inside the follower's transaction). */
+export type Queryable = Pick<pg.Pool | pg.ClientBase, "query">;
+
+export type RefundStatus = "pending" | "failed" | "issued";
+
+export type RefundRow = {
+  refundKey: string;
+  bookingId: string;
+  expertId: string;
+  paymentId: string | null;
+  amountCents: number;
+  reason: string;
+  owedAt: string;
+  status: RefundStatus;
+  attempts: number;
+  nextAttemptAt: string;
+  lastError: string | null;
+  refundId: string | null;
+  provider: string | null;
+  issuedAt: string | null;
+  updatedAt: string;
+};
+
+type Raw = {
+  refund_key: string;
+  booking_id: string;
+  expert_id: string;
+  payment_id: string | null;
+  amount_cents: string;
+  reason: string;
+  owed_at: Date;
+  status: RefundStatus;
+  attempts: number;
+  next_attempt_at: Date;
+  last_error: string | null;
+  refund_id: string | null;
+  provider: string | null;
+  issued_at: Date | null;
+  updated_at: Date;
+};
+
+const COLUMNS = "refund_key, booking_id, expert_id, payment_id, amount_cents, reason, owed_at, status, attempts, next_attempt_at, last_error, refund_id, provider, issued_at, updated_at";
+
+const toRefund = (r: Raw): RefundRow => ({
+  refundKey: r.refund_key,
+  bookingId: r.booking_id,
+  expertId: r.expert_id,
+  paymentId: r.payment_id,
+  amountCents: Number(r.amount_cents),
+  reason: r.reason,
+  owedAt: r.owed_at.toISOString(),
+  status: r.status,
+  attempts: r.attempts,
+  nextAttemptAt: r.next_attempt_at.toISOString(),
+  lastError: r.last_error,
+  refundId: r.refund_id,
+  provider: r.provider,
+  issuedAt: r.issued_at?.toISOString() ?? null,
+  updatedAt: r.updated_at.toISOString(),
+});
+
+export async function loadCheckpoint(db: Queryable, name: string): Promise<LogPosition | null> {
+  const stored = (await db.query<{ position: string }>("SELECT position FROM refund_checkpoints WHERE name = $1", [name])).rows[0]?.position;
+  if (stored === undefined) return null;
+  const position = parsePosition(stored);
+  // Starting over would only re-read owed refunds (harmless), but a malformed row is a bug to see.
+  if (!position) throw new Error(`Refund checkpoint ${name} holds a malformed position: ${stored}`);
+  return position;
+}
+
+export async function saveCheckpoint(db: Queryable, name: string, position: LogPosition): Promise<void> {
+  await db.query(
+    `INSERT INTO refund_checkpoints (name, position) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = now()`,
+    [name, formatPosition(position)],
+  );
+}
+
+/** Write one fact the log states; each is idempotent, so a batch read again after a crash changes nothing. */
+export async function recordFact(db: Queryable, fact: RefundFact): Promise<void> {
+  switch (fact.kind) {
+    case "paid":
+      await db.query("INSERT INTO refund_booking_payments (booking_id, payment_id) VALUES ($1, $2) ON CONFLICT (booking_id) DO NOTHING", [fact.bookingId, fact.paymentId]);
+      return;
+    case "owed":
+      // Due at once; a cancellation owes its refund to the booking's first payment.
+      await db.query(
+        `INSERT INTO refunds (refund_key, booking_id, expert_id, payment_id, amount_cents, reason, owed_at, next_attempt_at)
+         VALUES ($1, $2, $3, COALESCE($4, (SELECT payment_id FROM refund_booking_payments WHERE booking_id = $2)), $5, $6, $7, $7)
+         ON CONFLICT (refund_key) DO NOTHING`,
+        [fact.refundKey, fact.bookingId, fact.expertId, fact.paymentId, fact.amountCents, fact.reason, fact.at],
+      );
+      return;
+    case "issued":
+      await markIssued(db, fact.refundKey, { refundId: fact.refundId, provider: fact.provider, at: fact.at });
+      return;
+    case "failed":
+      // The attempt count and the next try are the payer's; the log only tells the reason.
+      await db.query(`UPDATE refunds SET status = 'failed', last_error = $2, updated_at = now() WHERE refund_key = $1 AND status <> 'issued'`, [fact.refundKey, fact.reason]);
+      return;
+  }
+}
+
+export async function markIssued(db: Queryable, refundKey: string, issued: { refundId: string; provider: string; at: string }): Promise<void> {
+  await db.query(
+    `UPDATE refunds SET status = 'issued', refund_id = $2, provider = $3, issued_at = COALESCE(issued_at, $4::timestamptz), last_error = NULL, updated_at = now()
+     WHERE refund_key = $1`,
+    [refundKey, issued.refundId, issued.provider, issued.at],
+  );
+}
+
+export async function markFailed(db: Queryable, refundKey: string, failure: { reason: string; attempts: number; nextAttemptAt: string }): Promise<void> {
+  await db.query(
+    `UPDATE refunds SET status = 'failed', last_error = $2, attempts = $3, next_attempt_at = $4, updated_at = now() WHERE refund_key = $1 AND status <> 'issued'`,
+    [refundKey, failure.reason, failure.attempts, failure.nextAttemptAt],
+  );
+}
+
+/**
+ * Take up to `limit` refunds due at `now`, leasing each until `leaseUntil`: another payer (a second
+ * process) skips them meanwhile, and a payer that dies mid-way leaves them due again when the lease ends.
+ */
+export async function takeDueRefunds(db: Queryable, now: string, leaseUntil: string, limit: number): Promise<RefundRow[]> {
+  const { rows } = await db.query<Raw>(
+    `UPDATE refunds SET next_attempt_at = $2 WHERE refund_key IN (
+       SELECT refund_key FROM refunds WHERE status <> 'issued' AND next_attempt_at <= $1 ORDER BY next_attempt_at, refund_key LIMIT $3 FOR UPDATE SKIP LOCKED
+     ) RETURNING ${COLUMNS}`,
+    [now, leaseUntil, limit],
+  );
+  return rows.map(toRefund);
+}
+
+export async function findRefund(db: Queryable, refundKey: string): Promise<RefundRow | null> {
+  const raw = (await db.query<Raw>(`SELECT ${COLUMNS} FROM refunds WHERE refund_key = $1`, [refundKey])).rows[0];
+  return raw ? toRefund(raw) : null;
+}
+
+/** The console's list: refunds in a status (or all), newest owed first. */
+export async function listRefunds(db: Queryable, options: { status?: RefundStatus; bookingId?: string; limit: number; offset: number }): Promise<{ rows: RefundRow[]; total: number }> {
+  const where: string[] = [];
+  const values: unknown[] = [];
+  if (options.status) where.push(`status = $${values.push(options.status)}`);
+  if (options.bookingId) where.push(`booking_id = $${values.push(options.bookingId)}`);
+  const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
+  const total = Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM refunds ${clause}`, values)).rows[0]!.n);
+  const { rows } = await db.query<Raw>(
+    `SELECT ${COLUMNS} FROM refunds ${clause} ORDER BY owed_at DESC, refund_key LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
+    [...values, options.limit, options.offset],
+  );
+  return { rows: rows.map(toRefund), total };
+}
