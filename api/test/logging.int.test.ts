@@ -31,7 +31,7 @@ it("a 500 leaves its stack in the log, under the request's id, and its request l
   expect(reply.body).not.toContain("blew up"); // the client sees the catalogue's message only
   const failure = lines().find((l) => l.err);
   expect(failure, captured.join("")).toMatchObject({ level: 50, reqId: "trace-me-500", err: { message: "the test route blew up" } });
-  expect(failure!.err!.stack).toMatch(/Error: the test route blew up\n\s+at .*logging\.test\.ts/);
+  expect(failure!.err!.stack).toMatch(/Error: the test route blew up\n\s+at .*logging\.int\.test\.ts/);
   expect(requestLines()).toEqual([
     expect.objectContaining({ level: 50, reqId: "trace-me-500", method: "GET", url: "/api/v1/test-only/explode", route: "/api/v1/test-only/explode", statusCode: 500 }),
   ]);
