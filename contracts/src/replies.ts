@@ -6,9 +6,13 @@ import { Actor } from "./primitives.ts";
 // so a field the schema does not name fails the reply instead of vanishing), the OpenAPI document
 // describes them, and web/ and admin/ infer their types from them. Strict objects, on purpose.
 
-/** A booking's payment: money never received, received, or owed back. */
-export const PaymentState = z.enum(["unpaid", "paid", "refund_due"]);
+/** A booking's payment: money never received, received, owed back, or (all that was owed) paid back. */
+export const PaymentState = z.enum(["unpaid", "paid", "refund_due", "refunded"]);
 export type PaymentState = z.infer<typeof PaymentState>;
+
+/** Money owed back: none, owed and not yet paid back, the provider's last attempt failed (it is retried), or all paid back. */
+export const RefundState = z.enum(["none", "pending", "failed", "refunded"]);
+export type RefundState = z.infer<typeof RefundState>;
 
 /** Who ended a booking: one of its parties, an admin, or the system (an unpaid hold ran out). */
 const CancelledBy = z.string().nullable();
@@ -34,7 +38,11 @@ export const BookingRecord = z.strictObject({
   held_until: Time,
   status: BookingStatus,
   paid_cents: z.number(),
+  /** Owed back, in all (refunding cancellations and admin refunds), whether or not paid back yet. */
   refund_due_cents: z.number(),
+  /** Paid back through the payment provider (RefundIssued). */
+  refunded_cents: z.number(),
+  refund_state: RefundState,
   payment_state: PaymentState,
   prep_questions: z.array(z.string()),
   prep_answers: z.array(z.string()).nullable(),
@@ -55,7 +63,7 @@ export type BookingRecord = z.infer<typeof BookingRecord>;
 /** The read model's columns a booking's reply carries as they are (projections' bookingReply copies these). */
 export const bookingReplyColumns = {
   status: true, scheduled_time: true, previous_time: true, length_minutes: true, session_id: true, session_title: true, expert_id: true, creator_id: true,
-  info_request_note: true, payment_state: true, held_until: true, cancelled_by: true, cancel_reason: true, cancelled_at: true, confirmed_at: true, created_at: true,
+  info_request_note: true, payment_state: true, paid_cents: true, refund_due_cents: true, refunded_cents: true, refund_state: true, held_until: true, cancelled_by: true, cancel_reason: true, cancelled_at: true, confirmed_at: true, created_at: true,
 } as const;
 
 /** A booking as both parties see it (spec section 3, plus what the lifecycle adds: payment, hold, cancellation). */
@@ -100,6 +108,39 @@ export type AdminBookingReply = z.infer<typeof AdminBookingReply>;
 /** GET /admin/bookings/{id}: the row and its full history (newest last). */
 export const AdminBookingShowReply = AdminBookingReply.extend({ timeline: z.array(TimelineEntry) });
 export type AdminBookingShowReply = z.infer<typeof AdminBookingShowReply>;
+
+/** One refund the log owes, as the refund reactor pays it: owed and not yet paid back, its last attempt failed (retried), or issued. */
+export const RefundStatus = z.enum(["pending", "failed", "issued"]);
+export type RefundStatus = z.infer<typeof RefundStatus>;
+
+/** One row of the refund reactor's `refunds` table: one refund owed, keyed by the id of the event that owed it. */
+export const RefundRecord = z.strictObject({
+  refund_key: z.string(),
+  booking_id: z.string(),
+  expert_id: z.string(),
+  /** The payment it goes back to; null when none is known (it cannot be paid, and says so). */
+  payment_id: z.string().nullable(),
+  amount_cents: z.number(),
+  /** Why it is owed: the cancellation, or the admin's reason. */
+  reason: z.string(),
+  owed_at: Time,
+  status: RefundStatus,
+  /** Failed attempts so far. */
+  attempts: z.number(),
+  /** When the reactor tries (again), while it is not issued. */
+  next_attempt_at: Time,
+  last_error: z.string().nullable(),
+  /** The provider's id of the refund, once issued. */
+  refund_id: z.string().nullable(),
+  provider: z.string().nullable(),
+  issued_at: Time.nullable(),
+  updated_at: Time,
+});
+export type RefundRecord = z.infer<typeof RefundRecord>;
+
+/** GET /admin/refunds and /admin/refunds/{id}: the console's refunds, keyed by refund_key. */
+export const AdminRefundReply = RefundRecord.extend({ id: z.string() });
+export type AdminRefundReply = z.infer<typeof AdminRefundReply>;
 
 /** A booking's session notes, the expert's write-up after the session (GET and POST /bookings/{id}/notes). */
 export const SessionNotesReply = z.strictObject({

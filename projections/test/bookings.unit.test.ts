@@ -74,8 +74,36 @@ describe("bookings read model: given events, then the row", () => {
       cancel_reason: "Travelling",
       cancelled_at: at(2),
       refund_due_cents: 15_000,
+      refunded_cents: 0,
+      refund_state: "pending",
       payment_state: "refund_due",
     });
+  });
+
+  const cancelledPaid: CalendarEvent = { type: "Cancelled", data: { bookingId: "b1", by: "creator", reason: "", refundCents: 15_000 } };
+  const issued = (refundKey: string, amountCents: number): CalendarEvent => ({ type: "RefundIssued", data: { bookingId: "b1", refundKey, refundId: `re-${refundKey}`, amountCents, provider: "test" } });
+
+  it("a refund paid back in full: refunded, the money trail kept", () => {
+    const spec = given(requested, paid, cancelledPaid, issued("ev-2", 15_000));
+    spec.then({ paid_cents: 15_000, refund_due_cents: 15_000, refunded_cents: 15_000, refund_state: "refunded", payment_state: "refunded", stream_version: 4, updated_at: at(3) });
+    expect(BookingRecord.safeParse(spec.row()).success).toBe(true);
+  });
+
+  it("a failed refund is failed until the provider pays it", () => {
+    const failed: CalendarEvent = { type: "RefundFailed", data: { bookingId: "b1", refundKey: "ev-2", reason: "card_expired" } };
+    given(requested, paid, cancelledPaid, failed).then({ refund_state: "failed", payment_state: "refund_due", refunded_cents: 0, stream_version: 4 });
+    given(requested, paid, cancelledPaid, failed, issued("ev-2", 15_000)).then({ refund_state: "refunded", payment_state: "refunded", refunded_cents: 15_000 });
+  });
+
+  it("an admin's partial refund of a completed booking: owed, then refunded, the rest still paid", () => {
+    const due: CalendarEvent = { type: "RefundDue", data: { bookingId: "b1", paymentId: "p1", amountCents: 5_000, reason: "Late start" } };
+    const completed = [requested, paid, { type: "Confirmed", data: { bookingId: "b1", by: "expert" } }, { type: "Completed", data: { bookingId: "b1" } }] as CalendarEvent[];
+    given(...completed, due).then({ status: "completed", refund_due_cents: 5_000, refund_state: "pending", payment_state: "refund_due" });
+    given(...completed, due, issued("ev-4", 5_000)).then({ status: "completed", paid_cents: 15_000, refund_due_cents: 5_000, refunded_cents: 5_000, refund_state: "refunded", payment_state: "refunded" });
+  });
+
+  it("a cancellation that refunds nothing leaves the payment as it was", () => {
+    given(requested, paid, { type: "Cancelled", data: { bookingId: "b1", by: "creator", reason: "", refundCents: 0 } }).then({ payment_state: "paid", refund_state: "none", refund_due_cents: 0 });
   });
 
   it("a failed payment leaves the row as it was, version included", () => {

@@ -59,6 +59,12 @@ export const marketplaceEvents: readonly GivenEvent[] = [
   ...on("terms-u-creator", { type: "TermsAccepted", data: { userId: "u-creator", versionId: "2026-06", acceptedAt: "2030-01-06T11:00:00.000Z" } }),
   ...on("user-u-expert", { type: "UserRegistered", data: { userId: "u-expert", email: "ines@okafor.example", role: "expert", firstName: "Ines", lastName: "Okafor" } }),
   ...on("calendar-e1", { type: "RefundDue", data: { bookingId: "b1", paymentId: "p1", amountCents: 5_000, reason: "Goodwill" } }),
+  // Refunds paid back: b2's cancellation refund failed once, then was issued; b1's goodwill refund issued.
+  ...on("calendar-e1",
+    { type: "RefundFailed", data: { bookingId: "b2", refundKey: "ev-b2-cancelled", reason: "The payment provider could not be asked" } },
+    { type: "RefundIssued", data: { bookingId: "b2", refundKey: "ev-b2-cancelled", refundId: "re_1", amountCents: 15_000, provider: "test" } },
+    { type: "RefundIssued", data: { bookingId: "b1", refundKey: "ev-b1-goodwill", refundId: "re_2", amountCents: 5_000, provider: "test" } },
+  ),
   // Reviews: the completed booking reviewed, edited and replied to; another review hidden by an
   // admin (the read model takes each review stream as it is), so the rating counts one.
   ...on("review-b1",

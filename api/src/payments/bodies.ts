@@ -17,3 +17,6 @@ export const TestConfirmBody = z.strictObject({
 
 /** The part of a Stripe PaymentIntent's metadata that ties it to a booking (set by StripePaymentProvider). */
 export const BookingMetadata = z.object({ bookingId: Id, expertId: Id });
+
+/** What StripePaymentProvider puts on a refund's metadata: the booking and the owing event's id. */
+export const RefundMetadata = BookingMetadata.extend({ refundKey: z.string().min(1).max(255) });

@@ -8,11 +8,23 @@ import { findBooking } from "@booking/projections";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
 import { Refused, refuse, valueOf } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
-import { BookingMetadata, TestConfirmBody, TestIntentBody } from "./bodies.ts";
+import { recordRefundFailed, recordRefundIssued } from "../refunds/record-refund.ts";
+import { BookingMetadata, RefundMetadata, TestConfirmBody, TestIntentBody } from "./bodies.ts";
 import { paymentByClientSecret } from "./payments-table.ts";
 import type { PaymentProvider } from "./provider.ts";
 import { recordPaymentFailed, recordPaymentSucceeded, type PaymentRecording } from "./record-payment.ts";
+import { stripeRefundFailure } from "./stripe-provider.ts";
 import { chargeTestCard } from "./test-provider.ts";
+
+/** A Stripe refund, as refund.updated carries it and charge.refunded lists them. */
+const WebhookRefund = z.object({
+  id: z.string().min(1).max(255),
+  amount: z.number().int().positive(),
+  status: z.string().nullish(),
+  failure_reason: z.string().nullish(),
+  metadata: z.unknown(),
+});
+const WebhookCharge = z.object({ id: z.string().min(1).max(255), refunds: z.object({ data: z.array(z.unknown()) }).nullish() });
 
 const WebhookIntent = z.object({
   id: z.string().min(1).max(255),
@@ -86,6 +98,38 @@ export const paymentsRoutes: RoutePlugin<PaymentRouteDeps> = async (app, deps) =
     return { status: "succeeded" as const };
   });
 
+  /**
+   * Stripe's word on refunds: one that went through is recorded as issued (a no-op when the
+   * reactor already recorded it from Stripe's answer; the record when a crash lost that answer),
+   * one that failed as failed. Refunds without our metadata (made in Stripe's dashboard) are logged only.
+   */
+  const reconcileRefunds = async (log: FastifyBaseLogger, type: string, object: unknown, eventId: string) => {
+    let refunds: unknown[];
+    if (type === "refund.updated") refunds = [object];
+    else {
+      const charge = WebhookCharge.safeParse(object);
+      // Newer API versions leave the charge's refunds out; refund.updated brings each of them.
+      refunds = charge.success ? (charge.data.refunds?.data ?? []) : [];
+    }
+    for (const raw of refunds) {
+      const refund = WebhookRefund.safeParse(raw);
+      const ours = refund.success ? RefundMetadata.safeParse(refund.data.metadata) : null;
+      if (!refund.success || !ours?.success) {
+        log.warn({ eventId }, "Stripe refund without booking metadata ignored");
+        continue;
+      }
+      const on = { refundKey: ours.data.refundKey, bookingId: ours.data.bookingId, expertId: ours.data.expertId };
+      const { status } = refund.data;
+      if (status === "succeeded" || status === "pending") {
+        const issued = { ...on, refundId: refund.data.id, amountCents: refund.data.amount, provider: "stripe", at: clock() };
+        settleReport(log, await recordRefundIssued(deps, issued), { eventId, refundId: refund.data.id });
+      } else if (status === "failed" || status === "canceled") {
+        const failed = { ...on, reason: stripeRefundFailure(refund.data.failure_reason), attemptId: refund.data.id };
+        settleReport(log, await recordRefundFailed(deps, failed), { eventId, refundId: refund.data.id });
+      }
+    }
+  };
+
   /** How far a webhook's signed timestamp may be from our clock, either way: Stripe's own default. */
   const WEBHOOK_TOLERANCE_SECONDS = Stripe.webhooks.DEFAULT_TOLERANCE;
 
@@ -113,6 +157,10 @@ export const paymentsRoutes: RoutePlugin<PaymentRouteDeps> = async (app, deps) =
 
       // A validly signed body can still be anything JSON (even null): check its shape first.
       if (!event || typeof event !== "object" || typeof (event as { type?: unknown }).type !== "string") refuse("invalid_request");
+      if (event.type === "charge.refunded" || event.type === "refund.updated") {
+        await reconcileRefunds(request.log, event.type, (event as { data?: { object?: unknown } }).data?.object, event.id);
+        return { received: true as const };
+      }
       if (event.type !== "payment_intent.succeeded" && event.type !== "payment_intent.payment_failed") return { received: true as const };
       // Signed does not mean well-formed: check the fields we use before trusting them.
       const parsed = WebhookIntent.safeParse((event as { data?: { object?: unknown } }).data?.object);

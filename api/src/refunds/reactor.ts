@@ -1,11 +1,11 @@
 import type pg from "pg";
-import type { Actor, EventLog, LogPosition } from "@booking/contracts";
-import { calendarStream } from "@booking/engine";
+import type { EventLog, LogPosition } from "@booking/contracts";
 import { AppendWaiter } from "@booking/event-store";
 import type { CalendarCommands } from "../commands.ts";
 import type { RefundOutcome, RefundProvider } from "../payments/provider.ts";
 import { refundFact, retryDelayMs, FIRST_RETRY_MS, MAX_RETRY_MS } from "./owed.ts";
-import { loadCheckpoint, markFailed, markIssued, recordFact, saveCheckpoint, takeDueRefunds, type RefundRow } from "./refunds-table.ts";
+import { recordRefundFailed, recordRefundIssued } from "./record-refund.ts";
+import { loadCheckpoint, markFailed, recordFact, saveCheckpoint, takeDueRefunds, type RefundRow } from "./refunds-table.ts";
 
 // The refund reactor: refunds owed in the log are paid back through the payment provider, and
 // what the provider answered goes back into the log (RefundIssued, RefundFailed).
@@ -15,8 +15,6 @@ import { loadCheckpoint, markFailed, markIssued, recordFact, saveCheckpoint, tak
 // the owing event's id as idempotency key (asking again answers with the same refund, never a
 // second one), and recorded by RecordRefund, which the calendar makes idempotent per owing event.
 // A crash anywhere in between leaves the row due, and the next attempt repeats both harmlessly.
-
-const REFUNDS: Actor = { userId: "refunds", role: "system" };
 
 export type RefundReactorDeps = {
   log: EventLog;
@@ -105,37 +103,31 @@ export class RefundReactor {
   }
 
   private async pay(refund: RefundRow): Promise<void> {
-    const { calendar, provider } = this.deps;
-    const stream = calendarStream(refund.expertId);
-    const on = { expertId: refund.expertId, bookingId: refund.bookingId, actor: REFUNDS, refundKey: refund.refundKey };
+    const { provider, clock } = this.deps;
+    const on = { refundKey: refund.refund_key, bookingId: refund.booking_id, expertId: refund.expert_id };
     let outcome: RefundOutcome;
-    if (!refund.paymentId) {
+    if (!refund.payment_id) {
       outcome = { status: "failed", reason: "No payment of this booking is known, so there is nothing to refund it to." };
     } else {
       try {
-        outcome = await provider.refund({ refundKey: refund.refundKey, paymentId: refund.paymentId, bookingId: refund.bookingId, expertId: refund.expertId, amountCents: refund.amountCents });
+        outcome = await provider.refund({ ...on, paymentId: refund.payment_id, amountCents: refund.amount_cents });
       } catch (e) {
         outcome = { status: "failed", reason: `The payment provider could not be asked: ${oneLine(e)}`.slice(0, 500) };
       }
     }
     if (outcome.status === "issued") {
-      const recorded = await calendar.handle(
-        stream,
-        { type: "RecordRefund", ...on, refundId: outcome.refundId, amountCents: refund.amountCents, provider: provider.name },
-        { actor: REFUNDS, idempotencyKey: `refund-issued-${refund.refundKey}` },
-      );
+      const recorded = await recordRefundIssued(this.deps, { ...on, refundId: outcome.refundId, amountCents: refund.amount_cents, provider: provider.name, at: clock() });
       // Not recorded (a lost race, say): the row stays due and the lease's end brings the next try.
-      if (!recorded.ok) return this.warn(`refunds: refund ${refund.refundKey} issued as ${outcome.refundId} but not recorded (${recorded.refusal.code}); will record again`);
-      await markIssued(this.deps.db, refund.refundKey, { refundId: outcome.refundId, provider: provider.name, at: this.deps.clock() });
+      if (!recorded.ok) this.warn(`refunds: refund ${refund.refund_key} issued as ${outcome.refundId} but not recorded (${recorded.refusal.code}); will record again`);
       return;
     }
     const attempts = refund.attempts + 1;
     const reason = outcome.reason.slice(0, 500);
-    const nextAttemptAt = new Date(Date.parse(this.deps.clock()) + retryDelayMs(attempts, this.firstRetryMs, this.maxRetryMs)).toISOString();
-    this.warn(`refunds: refund ${refund.refundKey} of booking ${refund.bookingId} failed (attempt ${attempts}), next try at ${nextAttemptAt}: ${reason}`);
-    const recorded = await calendar.handle(stream, { type: "RecordRefundFailure", ...on, reason }, { actor: REFUNDS, idempotencyKey: `refund-failed-${refund.refundKey}-${attempts}` });
-    if (!recorded.ok) this.warn(`refunds: failure of ${refund.refundKey} not recorded (${recorded.refusal.code})`);
-    await markFailed(this.deps.db, refund.refundKey, { reason, attempts, nextAttemptAt });
+    const nextAttemptAt = new Date(Date.parse(clock()) + retryDelayMs(attempts, this.firstRetryMs, this.maxRetryMs)).toISOString();
+    this.warn(`refunds: refund ${refund.refund_key} of booking ${refund.booking_id} failed (attempt ${attempts}), next try at ${nextAttemptAt}: ${reason}`);
+    const recorded = await recordRefundFailed(this.deps, { ...on, reason, attemptId: String(attempts) });
+    if (!recorded.ok) this.warn(`refunds: failure of ${refund.refund_key} not recorded (${recorded.refusal.code})`);
+    await markFailed(this.deps.db, refund.refund_key, { reason, attempts, nextAttemptAt });
   }
 
   /** Follow and pay until stopped; woken by appends, else looking again every `idleMs`. */

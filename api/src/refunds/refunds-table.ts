@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { formatPosition, parsePosition, type LogPosition } from "@booking/contracts";
+import { formatPosition, parsePosition, type LogPosition, type RefundRecord } from "@booking/contracts";
 import type { RefundFact } from "./owed.ts";
 
 // The `refunds` table and the reactor's checkpoint: what the log has owed, and what became of it.
@@ -7,62 +7,27 @@ import type { RefundFact } from "./owed.ts";
 /** A pool or one client of it (inside the follower's transaction). */
 export type Queryable = Pick<pg.Pool | pg.ClientBase, "query">;
 
-export type RefundStatus = "pending" | "failed" | "issued";
+/** A row of `refunds`, in contracts' shape (the console shows it as it is). */
+export type RefundRow = RefundRecord;
 
-export type RefundRow = {
-  refundKey: string;
-  bookingId: string;
-  expertId: string;
-  paymentId: string | null;
-  amountCents: number;
-  reason: string;
-  owedAt: string;
-  status: RefundStatus;
-  attempts: number;
-  nextAttemptAt: string;
-  lastError: string | null;
-  refundId: string | null;
-  provider: string | null;
-  issuedAt: string | null;
-  updatedAt: string;
-};
-
-type Raw = {
-  refund_key: string;
-  booking_id: string;
-  expert_id: string;
-  payment_id: string | null;
+/** What Postgres returns: bigint as text, times as Dates. */
+type Raw = Omit<RefundRow, "amount_cents" | "owed_at" | "next_attempt_at" | "issued_at" | "updated_at"> & {
   amount_cents: string;
-  reason: string;
   owed_at: Date;
-  status: RefundStatus;
-  attempts: number;
   next_attempt_at: Date;
-  last_error: string | null;
-  refund_id: string | null;
-  provider: string | null;
   issued_at: Date | null;
   updated_at: Date;
 };
 
-const COLUMNS = "refund_key, booking_id, expert_id, payment_id, amount_cents, reason, owed_at, status, attempts, next_attempt_at, last_error, refund_id, provider, issued_at, updated_at";
+export const refundColumns = "refund_key, booking_id, expert_id, payment_id, amount_cents, reason, owed_at, status, attempts, next_attempt_at, last_error, refund_id, provider, issued_at, updated_at";
 
-const toRefund = (r: Raw): RefundRow => ({
-  refundKey: r.refund_key,
-  bookingId: r.booking_id,
-  expertId: r.expert_id,
-  paymentId: r.payment_id,
-  amountCents: Number(r.amount_cents),
-  reason: r.reason,
-  owedAt: r.owed_at.toISOString(),
-  status: r.status,
-  attempts: r.attempts,
-  nextAttemptAt: r.next_attempt_at.toISOString(),
-  lastError: r.last_error,
-  refundId: r.refund_id,
-  provider: r.provider,
-  issuedAt: r.issued_at?.toISOString() ?? null,
-  updatedAt: r.updated_at.toISOString(),
+export const refundFromPg = (r: Raw): RefundRow => ({
+  ...r,
+  amount_cents: Number(r.amount_cents),
+  owed_at: r.owed_at.toISOString(),
+  next_attempt_at: r.next_attempt_at.toISOString(),
+  issued_at: r.issued_at?.toISOString() ?? null,
+  updated_at: r.updated_at.toISOString(),
 });
 
 export async function loadCheckpoint(db: Queryable, name: string): Promise<LogPosition | null> {
@@ -129,28 +94,13 @@ export async function takeDueRefunds(db: Queryable, now: string, leaseUntil: str
   const { rows } = await db.query<Raw>(
     `UPDATE refunds SET next_attempt_at = $2 WHERE refund_key IN (
        SELECT refund_key FROM refunds WHERE status <> 'issued' AND next_attempt_at <= $1 ORDER BY next_attempt_at, refund_key LIMIT $3 FOR UPDATE SKIP LOCKED
-     ) RETURNING ${COLUMNS}`,
+     ) RETURNING ${refundColumns}`,
     [now, leaseUntil, limit],
   );
-  return rows.map(toRefund);
+  return rows.map(refundFromPg);
 }
 
 export async function findRefund(db: Queryable, refundKey: string): Promise<RefundRow | null> {
-  const raw = (await db.query<Raw>(`SELECT ${COLUMNS} FROM refunds WHERE refund_key = $1`, [refundKey])).rows[0];
-  return raw ? toRefund(raw) : null;
-}
-
-/** The console's list: refunds in a status (or all), newest owed first. */
-export async function listRefunds(db: Queryable, options: { status?: RefundStatus; bookingId?: string; limit: number; offset: number }): Promise<{ rows: RefundRow[]; total: number }> {
-  const where: string[] = [];
-  const values: unknown[] = [];
-  if (options.status) where.push(`status = $${values.push(options.status)}`);
-  if (options.bookingId) where.push(`booking_id = $${values.push(options.bookingId)}`);
-  const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
-  const total = Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM refunds ${clause}`, values)).rows[0]!.n);
-  const { rows } = await db.query<Raw>(
-    `SELECT ${COLUMNS} FROM refunds ${clause} ORDER BY owed_at DESC, refund_key LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
-    [...values, options.limit, options.offset],
-  );
-  return { rows: rows.map(toRefund), total };
+  const raw = (await db.query<Raw>(`SELECT ${refundColumns} FROM refunds WHERE refund_key = $1`, [refundKey])).rows[0];
+  return raw ? refundFromPg(raw) : null;
 }

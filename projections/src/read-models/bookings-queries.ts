@@ -142,7 +142,7 @@ export async function expiredHolds(db: Queryable, now: string, limit = 500): Pro
 export const bookingListSort = {
   id: "b.booking_id",
   ...Object.fromEntries(
-    (["scheduled_time", "created_at", "updated_at", "held_until", "status", "payment_state", "price_cents", "paid_cents", "refund_due_cents", "session_title", "expert_id", "creator_id"] as const satisfies readonly (keyof BookingRow)[]).map(
+    (["scheduled_time", "created_at", "updated_at", "held_until", "status", "payment_state", "price_cents", "paid_cents", "refund_due_cents", "refunded_cents", "refund_state", "session_title", "expert_id", "creator_id"] as const satisfies readonly (keyof BookingRow)[]).map(
       (c) => [c, `b.${c}`],
     ),
   ),

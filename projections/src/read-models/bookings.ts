@@ -12,7 +12,7 @@ export type BookingRow = BookingRecord;
 const bookingColumnTypes = {
   booking_id: "text", expert_id: "text", expert_user_id: "text", creator_id: "text", session_id: "text", session_title: "text",
   price_cents: "bigint", length_minutes: "int", scheduled_time: "timestamptz", previous_time: "timestamptz", held_until: "timestamptz",
-  status: "text", paid_cents: "bigint", refund_due_cents: "bigint", payment_state: "text", prep_questions: "jsonb", prep_answers: "jsonb",
+  status: "text", paid_cents: "bigint", refund_due_cents: "bigint", refunded_cents: "bigint", refund_state: "text", payment_state: "text", prep_questions: "jsonb", prep_answers: "jsonb",
   info_request_note: "text", notes: "jsonb", cancelled_by: "text", cancel_reason: "text", cancelled_at: "timestamptz", confirmed_at: "timestamptz", created_at: "timestamptz", updated_at: "timestamptz",
   stream_version: "bigint",
 } as const satisfies Record<keyof BookingRow, ColumnType>;
@@ -36,6 +36,12 @@ export const bookingMigrations: readonly Migration[] = [
     // Unknown for rows confirmed before the column (null) until a rebuild of `bookings` fills it from the events.
     name: "004_bookings_confirmed_at",
     sql: "ALTER TABLE bookings ADD COLUMN confirmed_at timestamptz;",
+  },
+  {
+    // Rows owing a refund before the column show it pending until a rebuild sees what was paid back.
+    name: "005_bookings_refunds",
+    sql: `ALTER TABLE bookings ADD COLUMN refunded_cents bigint NOT NULL DEFAULT 0, ADD COLUMN refund_state text NOT NULL DEFAULT 'none';
+          UPDATE bookings SET refund_state = 'pending' WHERE refund_due_cents > 0;`,
   },
 ];
 
@@ -70,6 +76,8 @@ export function evolveBooking(row: BookingRow | undefined, { event, stored }: Pr
       status: "pending",
       paid_cents: 0,
       refund_due_cents: 0,
+      refunded_cents: 0,
+      refund_state: "none",
       payment_state: "unpaid",
       prep_questions: d.prepQuestions,
       prep_answers: null,
@@ -91,7 +99,15 @@ export function evolveBooking(row: BookingRow | undefined, { event, stored }: Pr
     case "PaymentSucceeded":
       return { ...updated, paid_cents: row.paid_cents + event.data.amountCents, payment_state: row.payment_state === "unpaid" ? "paid" : row.payment_state };
     case "RefundDue":
-      return { ...updated, refund_due_cents: row.refund_due_cents + event.data.amountCents, payment_state: "refund_due" };
+      return { ...updated, ...owed(row, event.data.amountCents) };
+    case "RefundIssued": {
+      const refunded = row.refunded_cents + event.data.amountCents;
+      const settled = refunded >= row.refund_due_cents;
+      return { ...updated, refunded_cents: refunded, refund_state: settled ? "refunded" : "pending", payment_state: settled ? "refunded" : "refund_due" };
+    }
+    case "RefundFailed":
+      // Stale once everything owed is back (the calendar records no such failure, but an old log may hold one).
+      return row.refund_state === "refunded" ? row : { ...updated, refund_state: "failed" };
     case "PrepSubmitted":
       return { ...updated, prep_answers: event.data.answers, status: row.status === "more_info_requested" ? "pending" : row.status };
     case "InfoRequested":
@@ -102,7 +118,7 @@ export function evolveBooking(row: BookingRow | undefined, { event, stored }: Pr
       return { ...updated, status: "confirmed", confirmed_at: at };
     case "Cancelled": {
       const { by, reason, refundCents } = event.data;
-      return { ...updated, status: "cancelled", cancelled_by: by, cancel_reason: reason, cancelled_at: at, refund_due_cents: row.refund_due_cents + refundCents, payment_state: refundCents > 0 ? "refund_due" : row.payment_state };
+      return { ...updated, status: "cancelled", cancelled_by: by, cancel_reason: reason, cancelled_at: at, ...(refundCents > 0 && owed(row, refundCents)) };
     }
     case "Completed":
       return { ...updated, status: "completed" };
@@ -112,4 +128,9 @@ export function evolveBooking(row: BookingRow | undefined, { event, stored }: Pr
       // PaymentFailed and the rest leave the booking as it is (and its version with it).
       return row;
   }
+}
+
+/** More money owed back: it is pending until the provider pays it. */
+function owed(row: BookingRow, cents: number): Pick<BookingRow, "refund_due_cents" | "refund_state" | "payment_state"> {
+  return { refund_due_cents: row.refund_due_cents + cents, refund_state: "pending", payment_state: "refund_due" };
 }
