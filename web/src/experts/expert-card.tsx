@@ -20,6 +20,10 @@ export function initials(name: string): string {
     .join("");
 }
 
+/** "Rated 4.5 out of 5 from 2 reviews", or "Not rated yet". */
+export const ratingLabel = (e: Pick<ExpertListItem, "rating" | "review_count">) =>
+  e.rating === null ? "Not rated yet" : `Rated ${e.rating.toFixed(1)} out of 5 from ${e.review_count} review${e.review_count === 1 ? "" : "s"}`;
+
 export function ExpertCard({ expert }: { expert: ExpertListItem }) {
   const queryClient = useQueryClient();
   const prefetch = () => void queryClient.prefetchQuery(expertDetailQuery(expert.slug));
@@ -59,9 +63,9 @@ export function ExpertCard({ expert }: { expert: ExpertListItem }) {
         <Typography color="text.secondary">{expert.role}</Typography>
         <Box sx={{ display: "flex", justifyContent: "space-between", mt: 1.5 }}>
           <Typography sx={{ fontWeight: 700 }}>{expert.startingprice === null ? "No sessions yet" : `$${expert.startingprice} per session`}</Typography>
-          <Typography sx={{ display: "inline-flex", alignItems: "center", gap: 0.25 }} aria-label={expert.rating === null ? "Not rated yet" : `Rated ${expert.rating} out of 5`}>
+          <Typography sx={{ display: "inline-flex", alignItems: "center", gap: 0.25 }} aria-label={ratingLabel(expert)} data-testid="expert-rating">
             <StarIcon fontSize="small" sx={{ color: "#8a5a00" }} aria-hidden="true" />
-            {expert.rating === null ? "New" : expert.rating.toFixed(1)}
+            <span aria-hidden="true">{expert.rating === null ? "New" : `${expert.rating.toFixed(1)} (${expert.review_count})`}</span>
           </Typography>
         </Box>
       </CardContent>

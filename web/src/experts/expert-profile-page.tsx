@@ -1,7 +1,5 @@
 import { Link as RouterLink, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import { useQuery } from "@tanstack/react-query";
-import { DateTime } from "luxon";
-import { REVIEW_SCALE } from "@booking/contracts";
 import Alert from "@mui/material/Alert";
 import Avatar from "@mui/material/Avatar";
 import Box from "@mui/material/Box";
@@ -15,9 +13,8 @@ import Paper from "@mui/material/Paper";
 import Typography from "@mui/material/Typography";
 import useMediaQuery from "@mui/material/useMediaQuery";
 import ShareIcon from "@mui/icons-material/Share";
-import StarIcon from "@mui/icons-material/Star";
 import VerifiedIcon from "@mui/icons-material/Verified";
-import type { Review, Session } from "../shared/api-types.ts";
+import type { Session } from "../shared/api-types.ts";
 import { useAuth } from "../shared/auth.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
@@ -25,6 +22,7 @@ import { Page } from "../shared/layout.tsx";
 import { useCopyLink } from "../shared/timed-notices.ts";
 import { initials } from "./expert-card.tsx";
 import { expertDetailQuery } from "./expert-queries.ts";
+import { ReviewsBlock } from "./reviews-block.tsx";
 
 /** Bio paragraphs are separated by blank lines. */
 export const bioParagraphs = (bio: string | null) => (bio ?? "").split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
@@ -75,23 +73,6 @@ function SessionCard({ session, preview }: { session: Session; preview: boolean 
         <BookButton session={session} preview={preview} />
       </CardActions>
     </Card>
-  );
-}
-
-function ReviewItem({ review }: { review: Review }) {
-  const stars = Math.max(0, Math.min(REVIEW_SCALE, Math.round(review.rating)));
-  return (
-    <Paper component="li" variant="outlined" sx={{ p: 2, listStyle: "none" }}>
-      <Box aria-label={`${stars} out of ${REVIEW_SCALE} stars`} role="img" sx={{ color: "#8a5a00" }}>
-        {Array.from({ length: stars }, (_, i) => (
-          <StarIcon key={i} fontSize="small" aria-hidden="true" />
-        ))}
-      </Box>
-      <Typography sx={{ my: 1 }}>{review.review}</Typography>
-      <Typography variant="body2" color="text.secondary">
-        {review.creator.first_name} {review.creator.last_name?.[0] ? `${review.creator.last_name[0]}.` : ""} · {DateTime.fromISO(review.created_at).setLocale("en-US").toLocaleString(DateTime.DATE_FULL)}
-      </Typography>
-    </Paper>
   );
 }
 
@@ -176,18 +157,7 @@ export function ExpertProfilePage() {
         </Box>
       )}
 
-      {e.reviews.length > 0 && (
-        <Box component="section" aria-labelledby="reviews-heading" sx={{ mt: 4 }}>
-          <Typography id="reviews-heading" variant="h5" component="h2" sx={{ mb: 2 }}>
-            Reviews
-          </Typography>
-          <Box component="ul" sx={{ display: "grid", gap: 2, p: 0 }}>
-            {e.reviews.map((r) => (
-              <ReviewItem key={r.id} review={r} />
-            ))}
-          </Box>
-        </Box>
-      )}
+      <ReviewsBlock reviews={e.reviews} expertName={e.first_name} />
       <Typography sx={{ mt: 4 }}>
         <Link component={RouterLink} to="/search">
           Back to all experts

@@ -17,6 +17,7 @@ import { Page } from "../shared/layout.tsx";
 import { longDate, shortDateTimeWithZone } from "../shared/local-time.ts";
 import { useCopyLink } from "../shared/timed-notices.ts";
 import { bookingQuery } from "../manage-booking/manage-booking-page.tsx";
+import { BookingReview } from "./booking-review.tsx";
 import { backToBookings, ChooseBooking } from "./choose-booking.tsx";
 import { downloadText, notesDocument, notesFileName } from "./notes-file.ts";
 import { notesQuery } from "./notes-queries.ts";
@@ -112,6 +113,7 @@ function SessionNotes({ bookingId }: { bookingId: string }) {
           </section>
         </Paper>
       )}
+      <BookingReview booking={b} />
     </Box>
   );
 }

@@ -1,0 +1,66 @@
+import { DateTime } from "luxon";
+import { REVIEW_SCALE } from "@booking/contracts";
+import Box from "@mui/material/Box";
+import Paper from "@mui/material/Paper";
+import Typography from "@mui/material/Typography";
+import StarIcon from "@mui/icons-material/Star";
+import StarBorderIcon from "@mui/icons-material/StarBorder";
+import type { Review } from "../shared/api-types.ts";
+
+// The profile's reviews block (spec section 2): stars 1 to 5, the text, a long US date, the
+// creator's first name plus last initial; and the expert's public reply under it.
+
+/** "August 4, 2025": the date a review was written, in US English. */
+export const reviewDate = (iso: string) => DateTime.fromISO(iso).setLocale("en-US").toLocaleString(DateTime.DATE_FULL);
+
+/** "Cleo T." (or "Cleo" without a last name). */
+export const reviewerName = (r: Review) => [r.creator.first_name, r.creator.last_initial].filter(Boolean).join(" ") || "A creator";
+
+/** Filled stars for the rating, empty ones up to five. */
+export function Stars({ rating }: { rating: number }) {
+  const filled = Math.max(0, Math.min(REVIEW_SCALE, Math.round(rating)));
+  return (
+    <Box role="img" aria-label={`${filled} out of ${REVIEW_SCALE} stars`} sx={{ color: "#8a5a00", display: "inline-flex" }}>
+      {Array.from({ length: REVIEW_SCALE }, (_, i) => (i < filled ? <StarIcon key={i} fontSize="small" aria-hidden="true" /> : <StarBorderIcon key={i} fontSize="small" aria-hidden="true" />))}
+    </Box>
+  );
+}
+
+export function ReviewItem({ review, expertName }: { review: Review; expertName: string }) {
+  return (
+    <Paper component="li" variant="outlined" sx={{ p: 2, listStyle: "none" }} data-testid="review">
+      <Stars rating={review.rating} />
+      {review.review && <Typography sx={{ my: 1, whiteSpace: "pre-line" }}>{review.review}</Typography>}
+      <Typography variant="body2" color="text.secondary">
+        {reviewerName(review)} · {reviewDate(review.created_at)}
+      </Typography>
+      {review.reply && (
+        <Box sx={{ mt: 1.5, pl: 2, borderLeft: 3, borderColor: "divider" }} data-testid="review-reply">
+          <Typography variant="body2" sx={{ fontWeight: 700 }}>
+            Reply from {expertName}
+          </Typography>
+          <Typography variant="body2" sx={{ whiteSpace: "pre-line" }}>
+            {review.reply.text}
+          </Typography>
+        </Box>
+      )}
+    </Paper>
+  );
+}
+
+/** The block itself; nothing while there are no reviews. */
+export function ReviewsBlock({ reviews, expertName }: { reviews: readonly Review[]; expertName: string }) {
+  if (reviews.length === 0) return null;
+  return (
+    <Box component="section" aria-labelledby="reviews-heading" sx={{ mt: 4 }}>
+      <Typography id="reviews-heading" variant="h5" component="h2" sx={{ mb: 2 }}>
+        Reviews
+      </Typography>
+      <Box component="ul" sx={{ display: "grid", gap: 2, p: 0 }}>
+        {reviews.map((r) => (
+          <ReviewItem key={r.id} review={r} expertName={expertName} />
+        ))}
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,56 @@
+import { screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { AppRoutes } from "../routes.tsx";
+import type { ExpertDetail, ExpertListItem, Review } from "../shared/api-types.ts";
+import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+
+// Issue 15.4: the profile's reviews block (stars 1 to 5, text, long US date, creator first name
+// plus last initial, the expert's public reply) and the listing card's average and count.
+
+afterEach(() => vi.unstubAllGlobals());
+
+const cleo: Review = {
+  id: "r1", rating: 4, review: "Clear pricing tiers.", created_at: "2030-03-05T15:00:00.000Z", creator: { first_name: "Cleo", last_initial: "T." },
+  reply: { text: "Thank you, Cleo!", created_at: "2030-03-06T09:00:00.000Z" },
+};
+const dan: Review = { id: "r2", rating: 5, review: "", created_at: "2030-02-01T15:00:00.000Z", creator: { first_name: "Dan", last_initial: "" }, reply: null };
+const detail = (reviews: Review[]): ExpertDetail => ({
+  id: "e1", user_id: "e1", slug: "maya-lind-e1", first_name: "Maya", last_name: "Lind", title: "Brand partnerships advisor", bio: "Deals.", tags: [],
+  profile_image: null, published: true, verified: true, sessions: [], reviews, prev_clients: [],
+});
+const maya = (rating: number | null, review_count: number): ExpertListItem => ({ id: "e1", user_id: "e1", slug: "maya-lind-e1", name: "Maya Lind", role: "Advisor", startingprice: 150, rating, review_count, image: null, verified: true });
+
+describe("the profile's reviews", () => {
+  it("shows each review's stars, text, long US date and the creator's first name and last initial, with the expert's reply", async () => {
+    fakeApi({ "GET /experts/maya-lind-e1": { status: 200, body: detail([cleo, dan]) } });
+    renderScreen(<AppRoutes />, { route: "/expert-profile/maya-lind-e1", path: "/*", auth: signedInAs("creator") });
+    expect(await screen.findByRole("heading", { name: "Reviews" })).toBeInTheDocument();
+    const [first, second] = screen.getAllByTestId("review");
+    expect(within(first!).getByRole("img", { name: "4 out of 5 stars" })).toBeInTheDocument();
+    expect(within(first!).getByText("Clear pricing tiers.")).toBeInTheDocument();
+    expect(within(first!).getByText("Cleo T. · March 5, 2030")).toBeInTheDocument();
+    expect(within(first!).getByTestId("review-reply")).toHaveTextContent("Reply from MayaThank you, Cleo!");
+    expect(within(second!).getByRole("img", { name: "5 out of 5 stars" })).toBeInTheDocument();
+    expect(within(second!).getByText("Dan · February 1, 2030")).toBeInTheDocument();
+    expect(within(second!).queryByTestId("review-reply")).toBeNull();
+  });
+
+  it("shows no reviews block while there are none", async () => {
+    fakeApi({ "GET /experts/maya-lind-e1": { status: 200, body: detail([]) } });
+    renderScreen(<AppRoutes />, { route: "/expert-profile/maya-lind-e1", path: "/*", auth: signedInAs("creator") });
+    expect(await screen.findByRole("heading", { name: /Maya Lind/ })).toBeInTheDocument();
+    expect(screen.queryByRole("heading", { name: "Reviews" })).toBeNull();
+  });
+});
+
+describe("the listing card's rating", () => {
+  it("shows the average to one decimal and the count, or New before any review", async () => {
+    fakeApi({ "GET /experts": { status: 200, body: [maya(4.5, 2), { ...maya(null, 0), id: "e2", slug: "sam-e2", name: "Sam Reyes" }] } });
+    renderScreen(<AppRoutes />, { route: "/experts", path: "/*", auth: signedInAs("creator") });
+    const [rated, unrated] = await screen.findAllByTestId("expert-rating");
+    expect(rated).toHaveTextContent("4.5 (2)");
+    expect(rated).toHaveAccessibleName("Rated 4.5 out of 5 from 2 reviews");
+    expect(unrated).toHaveTextContent("New");
+    expect(unrated).toHaveAccessibleName("Not rated yet");
+  });
+});
