@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { ExpertIdParams } from "./api.ts";
+import { BookingStatus } from "./calendar.ts";
 import { EventMetadata } from "./events.ts";
 import { Actor } from "./primitives.ts";
 
@@ -45,17 +47,70 @@ export type BookingEventRecord = z.infer<typeof BookingEventRecord>;
 export const AdminBookingEventReply = BookingEventRecord.extend({ id: z.string() });
 export type AdminBookingEventReply = z.infer<typeof AdminBookingEventReply>;
 
-/** One row of the `earnings` read model: an expert's money in one calendar month (UTC). */
+/**
+ * One row of the `earnings` read model: one booking's money as its expert earns it, in the UTC
+ * month of the session. Refunds count when owed (a refunding cancellation or a refund due), since
+ * owed money is no longer the expert's; `refund_issued_cents` says how much of it has reached the creator.
+ */
 export const EarningsRecord = z.strictObject({
+  booking_id: z.string(),
   expert_id: z.string(),
-  /** `YYYY-MM` of the payment or refund. */
+  session_title: z.string(),
+  scheduled_time: Time,
+  /** `YYYY-MM` of the session (UTC). */
   month: z.string(),
+  status: BookingStatus,
+  /** The expert accepted the booking at some point (a later cancellation keeps it true). */
+  accepted: z.boolean(),
+  /** Counts in the expert's earnings: paid and accepted, or cancelled with part of the payment not refunded. */
+  earning: z.boolean(),
   payments_count: z.number(),
   paid_cents: z.number(),
   refunded_cents: z.number(),
+  refund_issued_cents: z.number(),
   stream_version: z.number(),
 });
 export type EarningsRecord = z.infer<typeof EarningsRecord>;
+
+/** A month with sessions: money in cents, refunds as owed, net = gross − refunds. */
+export const EarningsMonthReply = z.strictObject({
+  /** `YYYY-MM` (UTC). */
+  month: z.string(),
+  sessions: z.number(),
+  gross_cents: z.number(),
+  refunds_cents: z.number(),
+  net_cents: z.number(),
+});
+export type EarningsMonthReply = z.infer<typeof EarningsMonthReply>;
+
+/** GET /experts/me/earnings and /experts/{expertId}/earnings: the expert's months, newest first, and their totals. */
+export const ExpertEarningsReply = z.strictObject({
+  expert_id: z.string(),
+  months: z.array(EarningsMonthReply),
+  totals: EarningsMonthReply.omit({ month: true }),
+});
+export type ExpertEarningsReply = z.infer<typeof ExpertEarningsReply>;
+
+/** One booking of a month's earnings. `refund_state`: none owed, owed but not yet paid back, or paid back. */
+export const EarningsBookingReply = z.strictObject({
+  booking_id: z.string(),
+  session_title: z.string(),
+  scheduled_time: Time,
+  status: BookingStatus,
+  gross_cents: z.number(),
+  refunds_cents: z.number(),
+  net_cents: z.number(),
+  refund_state: z.enum(["none", "pending", "refunded"]),
+});
+export type EarningsBookingReply = z.infer<typeof EarningsBookingReply>;
+
+/** GET /experts/me/earnings/{month} and /experts/{expertId}/earnings/{month}: the month's totals and its bookings, by session time. */
+export const ExpertMonthEarningsReply = EarningsMonthReply.extend({ expert_id: z.string(), bookings: z.array(EarningsBookingReply) });
+export type ExpertMonthEarningsReply = z.infer<typeof ExpertMonthEarningsReply>;
+
+/** A month in a path: `YYYY-MM`. */
+export const EarningsMonthParams = z.strictObject({ month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, { error: "invalid_request" }) });
+export const ExpertEarningsMonthParams = EarningsMonthParams.extend(ExpertIdParams.shape);
 
 /** A rebuild's progress, as the console's progress bar shows it. */
 export const RebuildProgress = z.strictObject({
