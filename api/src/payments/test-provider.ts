@@ -52,9 +52,9 @@ export class TestPaymentProvider implements PaymentProvider, RefundProvider {
     const key = refundIdempotencyKey(input.refundKey);
     const inserted = await this.db.query<{ refund_id: string }>(
       `INSERT INTO test_refunds (idempotency_key, refund_id, payment_id, booking_id, amount_cents)
-       SELECT $1, $2, p.payment_id, p.booking_id, $4 FROM payments p
+       SELECT $1, $2, p.payment_id, p.booking_id, $4::bigint FROM payments p
        WHERE p.payment_id = $3 AND p.provider = 'test' AND p.status = 'succeeded'
-         AND p.amount_cents >= $4 + (SELECT COALESCE(sum(r.amount_cents), 0) FROM test_refunds r WHERE r.payment_id = p.payment_id)
+         AND p.amount_cents >= $4::bigint + (SELECT COALESCE(sum(r.amount_cents), 0) FROM test_refunds r WHERE r.payment_id = p.payment_id)
        ON CONFLICT (idempotency_key) DO NOTHING
        RETURNING refund_id`,
       [key, `re_test_${randomUUID()}`, input.paymentId, input.amountCents],
