@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExpertEarningsReply, ExpertMonthEarningsReply } from "@booking/contracts";
+import { calendarStream } from "@booking/engine";
 import { expertCalendar, type ExpertCalendar } from "./calendar-bookings.ts";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 
@@ -55,6 +56,17 @@ describe("GET /experts/me/earnings", () => {
       ["Launch plan", "cancelled", 0, "pending"],
     ]);
     expect((await api.call("GET", `${V1}/experts/me/earnings/2030-13`, { user: ines.expert })).statusCode).toBe(400);
+  });
+
+  it("shows the refund as refunded once the provider has paid it back, and the net unchanged", async () => {
+    const launch = async () => ExpertMonthEarningsReply.parse((await api.call("GET", `${V1}/experts/me/earnings/2030-01`, { user: ines.expert })).json());
+    const { booking_id: bookingId } = (await launch()).bookings.find((b) => b.session_title === "Launch plan")!;
+    const owing = (await api.ctx.store.readStream(calendarStream(ines.expert.id))).events.find((e) => e.type === "Cancelled" && (e.data as { bookingId: string }).bookingId === bookingId)!;
+    const system = { userId: "refunds", role: "system" } as const;
+    await ines.run({ type: "RecordRefund", expertId: ines.expert.id, bookingId, actor: system, refundKey: owing.eventId, refundId: "re_1", amountCents: 9_000, provider: "test" });
+    const after = await launch();
+    expect(after.bookings.find((b) => b.booking_id === bookingId)).toMatchObject({ refunds_cents: 9_000, net_cents: 0, refund_state: "refunded" });
+    expect(after.net_cents).toBe(15_000);
   });
 
   it("shows an expert only their own: another expert's are refused, and an admin sees anyone's", async () => {
