@@ -1,5 +1,7 @@
 import type { CalendarCommand, CalendarEvent, ExpertCommand, ExpertEvent, SessionCommand, SessionEvent, TermsCommand, TermsEvent } from "@booking/contracts";
+import type { ReviewCommand, ReviewEvent } from "@booking/contracts";
 import { calendarDecider, expertDecider, sessionDecider, termsDecider, type CalendarState, type ExpertState, type SessionState, type TermsState } from "@booking/engine";
+import { reviewDecider, type ReviewState } from "@booking/engine";
 import { CommandHandler, type EventStore } from "@booking/event-store";
 
 // Where a command goes: each handler pairs one of the engine's pure deciders with the event store
@@ -17,8 +19,10 @@ export type SessionCommands = CommandHandler<SessionCommand, SessionEvent, Sessi
 export type ExpertCommands = CommandHandler<ExpertCommand, ExpertEvent, ExpertState>;
 /** A user's terms acceptances, decided by `termsDecider`. */
 export type TermsCommands = CommandHandler<TermsCommand, TermsEvent, TermsState>;
+/** A booking's review, its reply and its hiding, decided by `reviewDecider`. */
+export type ReviewCommands = CommandHandler<ReviewCommand, ReviewEvent, ReviewState>;
 
-export type Commands = { calendar: CalendarCommands; sessions: SessionCommands; experts: ExpertCommands; terms: TermsCommands };
+export type Commands = { calendar: CalendarCommands; sessions: SessionCommands; experts: ExpertCommands; terms: TermsCommands; reviews: ReviewCommands };
 
 /** One handler per decider over one store, deciding at the clock's time. */
 export function commandHandlers(store: EventStore, clock: () => string): Commands {
@@ -28,5 +32,6 @@ export function commandHandlers(store: EventStore, clock: () => string): Command
     sessions: new CommandHandler(store, sessionDecider, options),
     experts: new CommandHandler(store, expertDecider, options),
     terms: new CommandHandler(store, termsDecider, options),
+    reviews: new CommandHandler(store, reviewDecider, options),
   };
 }

@@ -2,6 +2,7 @@ import type pg from "pg";
 import type { EventStore } from "@booking/event-store";
 import type { BookingFeed } from "./booking-feed.ts";
 import { commandHandlers, type CalendarCommands, type ExpertCommands, type SessionCommands, type TermsCommands } from "./commands.ts";
+import type { ReviewCommands } from "./commands.ts";
 import { CreatorBookingLock } from "./creator-booking-lock.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
 import { projectedThrough, type Projected } from "./read-your-writes.ts";
@@ -27,6 +28,7 @@ export type AppContext = {
   sessions: SessionCommands;
   experts: ExpertCommands;
   terms: TermsCommands;
+  reviews: ReviewCommands;
   /** Wait until the read models show a command's writes (read-your-writes); the cached listings are dropped then. */
   projected: Projected;
   /** Serialised replies of the experts listing and search, valid until the experts or sessions read model moves. */
@@ -35,17 +37,17 @@ export type AppContext = {
   creatorBookings: CreatorBookingLock;
 };
 
-export type ContextInput = Omit<AppContext, "calendar" | "sessions" | "experts" | "terms" | "projected" | "listings" | "creatorBookings"> & {
+export type ContextInput = Omit<AppContext, "calendar" | "sessions" | "experts" | "terms" | "reviews" | "projected" | "listings" | "creatorBookings"> & {
   /** Overrides of the listings cache's defaults (tests). */
   listingsCache?: Partial<Omit<ReplyCacheOptions, "readModels">>;
 };
 
 /**
- * The listing reads the experts and sessions read models. Writes through this instance show at
+ * The listing reads the experts, sessions and reviews read models. Writes through this instance show at
  * once; writes through another instance (or made by a separate projector) within 20 ms; a
  * change made to the tables by hand within 5 s.
  */
-export const LISTINGS_CACHE: ReplyCacheOptions = { readModels: ["experts", "sessions"], ttlMs: 5_000, maxStalenessMs: 20, maxEntries: 200, maxBytes: 16 * 1024 * 1024 };
+export const LISTINGS_CACHE: ReplyCacheOptions = { readModels: ["experts", "sessions", "reviews"], ttlMs: 5_000, maxStalenessMs: 20, maxEntries: 200, maxBytes: 16 * 1024 * 1024 };
 
 export function createContext(input: ContextInput): AppContext {
   const { listingsCache, ...rest } = input;

@@ -9,6 +9,7 @@ import {
 } from "@booking/contracts";
 import { calendarStream, expertStream } from "@booking/engine";
 import { bookedPeriods, evolveExpert, expertListItem, expertProfileReply, findExpert, findExpertBySlug, findSchedule, listExperts, scheduleReply, sessionReply, sessionsOfExpert, toProjected, type ExpertRow } from "@booking/projections";
+import { expertReview, visibleReviewsOfExpert } from "@booking/projections";
 import type { CalendarCommands, ExpertCommands, TermsCommands } from "../commands.ts";
 import type { Projected } from "../read-your-writes.ts";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
@@ -87,8 +88,8 @@ export const expertRoutes: RoutePlugin<ExpertRouteDeps> = async (app, deps) => {
     // Unpublished profiles are visible to their expert (preview) and admins only.
     const mayPreview = viewer && (viewer.role === "admin" || viewer.userId === expert?.user_id);
     if (!expert || (!expert.published && !mayPreview)) refuse("profile_not_found");
-    const sessions = await sessionsOfExpert(db, expert.expert_id, false);
-    return { ...expertProfileReply(expert), sessions: sessions.map(sessionReply), reviews: [], prev_clients: [] };
+    const [sessions, reviews] = await Promise.all([sessionsOfExpert(db, expert.expert_id, false), visibleReviewsOfExpert(db, expert.expert_id)]);
+    return { ...expertProfileReply(expert), sessions: sessions.map(sessionReply), reviews: reviews.map(expertReview), prev_clients: [] };
   });
 
   app.get("/experts/:expertId/sessions", { schema: { params: ExpertIdParams, response: { 200: SessionListReply } } }, async (request) => {
