@@ -21,6 +21,7 @@ import { useDocumentTitle } from "../shared/document-title.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
 import { Page } from "../shared/layout.tsx";
 import { shortDateTimeWithZone } from "../shared/local-time.ts";
+import { CancellationPolicy } from "./cancellation-policy.tsx";
 import { BookingFlowProvider, STEP_NAMES, stepIsReachable, useBookingFlow, type BookingStep } from "./booking-flow.tsx";
 import { PaymentStep } from "./payment-step.tsx";
 import { PrepAnswersForm } from "./prep-answers-form.tsx";
@@ -146,6 +147,7 @@ function DetailStep({ session, preview }: { session: Session; preview: boolean }
         </>
       )}
       <Typography sx={{ mb: 3 }}>Length: {session.length_minutes} minutes</Typography>
+      <CancellationPolicy expertName={session.expert.first_name ?? session.expert.name} />
       <Button variant="contained" size="large" disabled={preview} onClick={() => flow.goTo(1)}>
         Continue Booking
       </Button>
@@ -172,6 +174,7 @@ function ConfirmationStep() {
         </Typography>
       )}
       <Typography sx={{ mb: 3 }}>Your expert will review your request and your answers. You can follow it on your dashboard.</Typography>
+      <CancellationPolicy bookingId={flow.bookingId} expertName={flow.bookingData?.session.expertFirstName} />
       <Button variant="contained" component={RouterLink} to={`/creator-dashboard/${auth.user?.id ?? ""}`}>
         Go to your dashboard
       </Button>

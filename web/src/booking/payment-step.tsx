@@ -11,6 +11,7 @@ import { api, ApiError, errorMessage } from "../shared/api-client.ts";
 import type { Booking, PaymentIntentReply } from "../shared/api-types.ts";
 import { shortDateTimeWithZone } from "../shared/local-time.ts";
 import { BOOKINGS_KEY } from "../shared/query-client.ts";
+import { CancellationPolicy } from "./cancellation-policy.tsx";
 
 // Payment: Stripe Elements when the server has a publishable key, else the test provider's card
 // form (4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined).
@@ -150,6 +151,7 @@ export function PaymentStep({ booking, onPaid, onCharged, onStartOver, onChangeT
           Total: ${booking.price.toFixed(2)}
         </Typography>
       </Paper>
+      <CancellationPolicy bookingId={booking.id} expertName={booking.session?.expertFirstName} />
       {succeeded ? (
         <Alert severity="success" role="status">
           Payment successful

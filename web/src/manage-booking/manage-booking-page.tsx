@@ -21,6 +21,7 @@ import { Page } from "../shared/layout.tsx";
 import { browserZone, clockTime, dayOf, longDate, shortDateTimeWithZone, zoneLabel } from "../shared/local-time.ts";
 import { MonthCalendar } from "../shared/month-calendar.tsx";
 import { BOOKINGS_KEY } from "../shared/query-client.ts";
+import { CancellationPolicyForExpert } from "../booking/cancellation-policy.tsx";
 import { prepQuestionsOf } from "../booking/prep-answers.ts";
 import { scheduleQuery } from "../expert-dashboard/dashboard-queries.ts";
 
@@ -290,6 +291,7 @@ export function ManageBookingSteps({ booking, schedule }: { booking: Booking; sc
           You proposed this time; waiting for {booking.creator_name ?? "the creator"} to accept it.
         </Alert>
       )}
+      {booking.status !== "cancelled" && booking.status !== "completed" && <CancellationPolicyForExpert creatorName={booking.creator_name} />}
       <Typography variant="h5" component="h2" sx={{ mt: 3, mb: 1 }}>
         Preparation answers
       </Typography>

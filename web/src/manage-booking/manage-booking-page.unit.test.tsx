@@ -80,6 +80,14 @@ describe("managing a request", () => {
     expect(calls.find((c) => c.method === "PATCH")?.body).toEqual({ scheduled_time: at(next, 11) });
   });
 
+  it("shows the expert the cancellation policy the creator was promised", () => {
+    fakeApi({});
+    renderScreen(<ManageBookingSteps booking={{ ...request, paid: true, payment_state: "paid" }} schedule={null} />, { auth });
+    expect(screen.getByTestId("cancellation-policy")).toHaveTextContent(
+      "Cora Creator can cancel for a full refund until 24 hours before the session; later cancellations are not refunded. If you decline or cancel, Cora Creator is refunded in full.",
+    );
+  });
+
   it("Decline asks for the reason the creator will see, then cancels with it", async () => {
     const calls = fakeApi({ "PATCH /bookings/b1/status": (body) => ({ status: 200, body: { ...request, status: "cancelled", cancelled_by: "expert", cancel_reason: (body as { reason: string }).reason } }) });
     renderScreen(<ManageBookingSteps booking={{ ...request, paid: true, payment_state: "paid" }} schedule={null} />, { auth });

@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { FULL_REFUND_NOTICE_HOURS, type CancellationReply } from "@booking/contracts";
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Dialog from "@mui/material/Dialog";
@@ -7,23 +8,55 @@ import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogContentText from "@mui/material/DialogContentText";
 import DialogTitle from "@mui/material/DialogTitle";
+import Typography from "@mui/material/Typography";
 import { api, errorMessage } from "./api-client.ts";
 import type { Booking } from "./api-types.ts";
+import { useAuth } from "./auth.tsx";
 import { BOOKINGS_KEY } from "./query-client.ts";
 
-type Wording = { label: string; title: string; question: string; keep: string; confirm: string };
+/** `refund`: whether the dialog says what cancelling gives back (a booking that holds a time unpaid has nothing to give back). */
+type Wording = { label: string; title: string; question: string; keep: string; confirm: string; refund: boolean };
 
-const CANCEL: Wording = { label: "Cancel Session", title: "Cancel this booking?", question: "Are you sure you want to cancel this booking?", keep: "Keep Booking", confirm: "Yes, Cancel" };
+const CANCEL: Wording = { label: "Cancel Session", title: "Cancel this booking?", question: "Are you sure you want to cancel this booking?", keep: "Keep Booking", confirm: "Yes, Cancel", refund: true };
 
 /** An unpaid booking only holds a time: cancelling it gives the time back. */
-export const RELEASE: Wording = { label: "Release this time", title: "Release this time?", question: "The time will be offered to others again and this booking will be cancelled. Nothing has been charged.", keep: "Keep Holding", confirm: "Yes, Release" };
+export const RELEASE: Wording = {
+  label: "Release this time",
+  title: "Release this time?",
+  question: "The time will be offered to others again and this booking will be cancelled. Nothing has been charged.",
+  keep: "Keep Holding",
+  confirm: "Yes, Release",
+  refund: false,
+};
 
-/** Cancel Session, after 'Are you sure you want to cancel this booking?'. */
+/** What cancelling a booking now would refund the one asking: the API asks the calendar's cancellation policy, so no page restates it. */
+export const cancellationQuery = (bookingId: string) => ({
+  queryKey: [...BOOKINGS_KEY, "cancellation", bookingId],
+  queryFn: ({ signal }: { signal: AbortSignal }) => api.get<CancellationReply>(`/bookings/${bookingId}/cancellation`, { signal }),
+  staleTime: 0,
+  retry: false,
+});
+
+/** 15000 -> "$150", 15050 -> "$150.50". */
+export const dollarsOf = (cents: number) => (cents % 100 === 0 ? `$${cents / 100}` : `$${(cents / 100).toFixed(2)}`);
+
+/** The refund sentence of the cancel dialog, or null when nothing was paid. */
+export function refundSentence(reply: CancellationReply, askerIsCreator: boolean): string | null {
+  if (reply.paid_cents === 0) return null;
+  if (reply.refund_cents > 0) return askerIsCreator ? `You will get ${dollarsOf(reply.refund_cents)} back.` : `The creator will get ${dollarsOf(reply.refund_cents)} back.`;
+  return `It is less than ${FULL_REFUND_NOTICE_HOURS} hours before the session, so this cancellation is not refunded.`;
+}
+
+/** Cancel Session, after 'Are you sure you want to cancel this booking?' and what the creator gets back. */
 export function CancelBookingButton({ booking, wording = CANCEL }: { booking: Pick<Booking, "id" | "session_title">; wording?: Wording }) {
   const queryClient = useQueryClient();
+  const auth = useAuth();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Asked each time the dialog opens: the answer changes as the session draws near.
+  const policy = useQuery({ ...cancellationQuery(booking.id), enabled: open && wording.refund });
+  const refund = policy.data ? refundSentence(policy.data, auth.user?.role === "creator") : null;
   const cancel = async () => {
     setBusy(true);
     setError(null);
@@ -47,6 +80,21 @@ export function CancelBookingButton({ booking, wording = CANCEL }: { booking: Pi
         <DialogTitle id={`cancel-${booking.id}`}>{wording.title}</DialogTitle>
         <DialogContent>
           <DialogContentText>{wording.question}</DialogContentText>
+          {wording.refund && policy.isPending && (
+            <Typography role="status" sx={{ mt: 2 }}>
+              Checking what the cancellation refunds…
+            </Typography>
+          )}
+          {refund && (
+            <Typography sx={{ mt: 2, fontWeight: 700 }} data-testid="cancel-refund">
+              {refund}
+            </Typography>
+          )}
+          {policy.isError && (
+            <Alert severity="warning" sx={{ mt: 2 }}>
+              Could not check what the cancellation refunds: {errorMessage(policy.error)}
+            </Alert>
+          )}
           {error && (
             <Alert severity="error" role="alert" sx={{ mt: 2 }}>
               {error}
@@ -55,7 +103,8 @@ export function CancelBookingButton({ booking, wording = CANCEL }: { booking: Pi
         </DialogContent>
         <DialogActions>
           <Button onClick={() => setOpen(false)}>{wording.keep}</Button>
-          <Button color="error" variant="contained" onClick={cancel} disabled={busy}>
+          {/* Not before the refund is known: the creator confirms knowing what they get back. */}
+          <Button color="error" variant="contained" onClick={cancel} disabled={busy || (wording.refund && policy.isPending)}>
             {wording.confirm}
           </Button>
         </DialogActions>

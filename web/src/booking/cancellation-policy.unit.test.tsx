@@ -1,0 +1,50 @@
+import { screen } from "@testing-library/react";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { Booking, Session } from "../shared/api-types.ts";
+import { aBooking } from "../shared/booking-fixture.ts";
+import { shortDateTimeWithZone } from "../shared/local-time.ts";
+import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { BookSessionPage } from "./book-session-page.tsx";
+import { PaymentStep } from "./payment-step.tsx";
+
+// The creator sees the cancellation policy before paying (detail and payment steps) and after
+// (confirmation): in words before a time is held, with the booking's own deadline from the API after.
+
+const session = {
+  id: "s1", expert_id: "ux1", title: "Deck review", description: "", price: 150, length_minutes: 60, prep_question_1: "Goal?", prep_question_2: null, prep_question_3: null,
+  prep_questions: ["Goal?"], session_details: "", ideal_for: [], status: "published", expert: { id: "ux1", name: "Maya Lind", first_name: "Maya" },
+} as Session;
+const booking: Booking = aBooking({ status: "pending", paid: false, payment_state: "unpaid" });
+const DEADLINE = "2030-03-04T10:00:00.000Z";
+const policyReply = { status: 200, body: { refund_cents: 0, paid_cents: 0, full_refund_until: DEADLINE } };
+const auth = signedInAs("creator");
+const AFTER = "Later cancellations are not refunded. If Maya declines or cancels, or you cancel before Maya accepts your request, you are refunded in full.";
+
+beforeEach(() => sessionStorage.clear());
+
+describe("the cancellation policy in the booking wizard", () => {
+  it("the detail step states the rule before any time is chosen", async () => {
+    const calls = fakeApi({ "GET /sessions/s1": { status: 200, body: session } });
+    renderScreen(<BookSessionPage />, { route: "/book-session/s1", path: "/book-session/:id", auth });
+    const policy = await screen.findByTestId("cancellation-policy");
+    expect(policy).toHaveTextContent(/^Cancellation policy/);
+    expect(policy).toHaveTextContent(`Cancel at least 24 hours before the session and you get a full refund. ${AFTER}`);
+    expect(calls.some((c) => c.path.endsWith("/cancellation"))).toBe(false);
+  });
+
+  it("the payment step gives the booking's own deadline, from the API", async () => {
+    fakeApi({ "POST /stripe/test-intent": { status: 200, body: { clientSecret: "secret", paymentId: "p", amount: 15000, publishableKey: null } }, "GET /bookings/b1/cancellation": policyReply });
+    renderScreen(<PaymentStep booking={booking} onPaid={() => undefined} onStartOver={() => undefined} />, { auth });
+    expect(await screen.findByText(`Cancel before ${shortDateTimeWithZone(DEADLINE)} and you get a full refund.`, { exact: false })).toBeInTheDocument();
+    expect(screen.getByTestId("cancellation-policy")).toHaveTextContent(AFTER);
+  });
+
+  it("the confirmation step repeats it", async () => {
+    fakeApi({ "GET /sessions/s1": { status: 200, body: session }, "GET /bookings/b1/cancellation": policyReply });
+    const paidBooking = { ...booking, paid: true, payment_state: "paid" };
+    sessionStorage.setItem("expert-sessions.booking-flow.s1", JSON.stringify({ bookingId: "b1", bookingData: paidBooking, scheduledTime: booking.scheduled_time, step: 4, reached: 4, paid: true }));
+    renderScreen(<BookSessionPage />, { route: "/book-session/s1", path: "/book-session/:id", auth });
+    expect(await screen.findByText("Session Booking Confirmed")).toBeInTheDocument();
+    expect(await screen.findByText(`Cancel before ${shortDateTimeWithZone(DEADLINE)} and you get a full refund.`, { exact: false })).toBeInTheDocument();
+  });
+});
