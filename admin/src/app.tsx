@@ -9,6 +9,7 @@ import events from "./events/index.ts";
 import experts from "./experts/index.ts";
 import { SignInPage } from "./layout/sign-in-page.tsx";
 import projections from "./projections/index.ts";
+import reviews from "./reviews/index.ts";
 import sessions from "./sessions/index.ts";
 import termsAcceptances from "./terms-acceptances/index.ts";
 import users from "./users/index.ts";
@@ -35,6 +36,7 @@ export function App() {
         <Resource name="sessions" {...sessions} />
         <Resource name="events" {...events} />
         <Resource name="projections" {...projections} />
+        <Resource name="reviews" {...reviews} />
       </Admin>
     </HashRouter>
   );
