@@ -131,9 +131,10 @@ describe("an admin's refund", () => {
   it("refunds part of a paid booking with a reason; the reactor pays exactly that", async () => {
     const b = await paidBooking(api);
     const admin = await api.user("admin");
-    const r = await api.call("POST", `/api/v1/admin/bookings/${b.bookingId}/refund`, { user: admin, body: { amount_cents: 4_000, reason: "Started late" } });
+    const r = await api.call("POST", "/api/v1/admin/refunds", { user: admin, body: { booking_id: b.bookingId, amount_cents: 4_000, reason: "Started late" } });
     expect(r.statusCode, r.body).toBe(200);
-    expect(r.json()).toMatchObject({ id: b.bookingId, refund_due_cents: 4_000, refund_state: "pending", payment_state: "refund_due" });
+    expect(r.json()).toMatchObject({ booking_id: b.bookingId, amount_cents: 4_000, reason: "Started late", status: "pending", attempts: 0 });
+    expect(await bookingMoney(b)).toMatchObject({ refund_due_cents: 4_000, refund_state: "pending", payment_state: "refund_due" });
     await reactor().runOnce();
     expect(await testRefunds(b)).toEqual([4_000]);
     const list = (await api.call("GET", `/api/v1/admin/refunds?filter=${encodeURIComponent(JSON.stringify({ status: "issued", booking_id: b.bookingId }))}`, { user: admin })).json();
@@ -145,7 +146,7 @@ describe("an admin's refund", () => {
   it("refuses more than was paid, an unpaid booking, bad amounts, no reason, and anyone but an admin", async () => {
     const b = await paidBooking(api);
     const admin = await api.user("admin");
-    const refund = (body: unknown, user = admin, id = b.bookingId) => api.call("POST", `/api/v1/admin/bookings/${id}/refund`, { user, body });
+    const refund = (body: Record<string, unknown>, user = admin, id = b.bookingId) => api.call("POST", "/api/v1/admin/refunds", { user, body: { booking_id: id, ...body } });
     const tooMuch = await refund({ amount_cents: 15_001, reason: "Goodwill" });
     expect(tooMuch.statusCode).toBe(409);
     expect(tooMuch.json()).toEqual({ code: "refund_amount_too_high", message: "You can refund at most $150.00 for this booking: what was paid, less what is already owed back." });

@@ -1,18 +1,20 @@
 import type pg from "pg";
 import { z } from "zod";
-import { AdminBookingReply, AdminRefundReply, Id, RefundCents, RefundReason, RefundStatus, type Actor } from "@booking/contracts";
+import { AdminRefundReply, Id, RefundCents, RefundReason, RefundStatus, type Actor } from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
-import { bookingFromPg, findBooking } from "@booking/projections";
+import { findBooking } from "@booking/projections";
 import type { CalendarCommands } from "../commands.ts";
 import { actorOf } from "../http/auth-guard.ts";
 import { refuse, valueOf } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
 import type { Projected } from "../read-your-writes.ts";
-import { refundColumns, refundFromPg } from "../refunds/refunds-table.ts";
+import { refundFact } from "../refunds/owed.ts";
+import { recordFact, refundColumns, refundFromPg } from "../refunds/refunds-table.ts";
 import { IdText, ListQueryString, RecordIdParams, SqlWhere, oneOrMany, orderBy, parseListQuery, selectPage, sendList, type ListSpec } from "./list-query.ts";
 
 // Refunds, from the refund reactor's `refunds` table (id = refund_key): what is owed, what failed
-// and why (with the next try), what was issued. An admin refunds part or all of a booking here.
+// and why (with the next try), what was issued. An admin refunds part or all of a booking here
+// (react-admin's create).
 
 const RefundFilter = z
   .object({
@@ -40,8 +42,8 @@ function refundWhere(f: z.output<typeof RefundFilter>): SqlWhere {
   return w;
 }
 
-/** POST /admin/bookings/{id}/refund: whole cents and a reason, refused with the catalogue's words; the calendar checks the amount against what was paid. */
-export const AdminRefundBody = z.strictObject({ amount_cents: RefundCents, reason: RefundReason });
+/** POST /admin/refunds (react-admin's create): the booking, whole cents and a reason, refused with the catalogue's words; the calendar checks the amount against what was paid. */
+export const AdminRefundBody = z.strictObject({ booking_id: Id, amount_cents: RefundCents, reason: RefundReason });
 
 export type RefundsAdminDeps = { db: pg.Pool; calendar: CalendarCommands; projected: Projected };
 
@@ -68,25 +70,29 @@ export const refundsAdmin: RoutePlugin<RefundsAdminDeps> = async (app, { db, cal
     return [...sendList(reply, spec.resource, list.offset, rows.map(toRecord), total)];
   });
 
-  app.get("/refunds/:id", { schema: { params: RecordIdParams, response: { 200: AdminRefundReply } } }, async (request) => {
-    const raw = (await db.query<Parameters<typeof refundFromPg>[0]>(`SELECT ${select} FROM refunds r WHERE r.refund_key = $1`, [request.params.id])).rows[0];
+  const refundRecord = async (refundKey: string) => {
+    const raw = (await db.query<Parameters<typeof refundFromPg>[0]>(`SELECT ${select} FROM refunds r WHERE r.refund_key = $1`, [refundKey])).rows[0];
     return raw ? toRecord(raw) : refuse("not_found");
-  });
+  };
 
-  // The calendar decides (admin only, at most what was paid and is not already owed back); the reactor pays it.
-  app.post(
-    "/bookings/:id/refund",
-    { schema: { params: z.object({ id: Id }).strict(), body: AdminRefundBody, response: { 200: AdminBookingReply } } },
-    async (request) => {
-      const admin = actorOf(request);
-      const actor: Actor = { userId: admin.userId, role: "admin" };
-      const booking = await findBooking(db, request.params.id);
-      if (!booking) refuse("booking_not_found");
-      const command = { type: "RefundBooking" as const, expertId: booking.expert_id, bookingId: booking.booking_id, actor, amountCents: request.body.amount_cents, reason: request.body.reason };
-      await projected(valueOf(await calendar.handle(calendarStream(booking.expert_id), command, { actor })));
-      const row = await findBooking(db, booking.booking_id);
-      if (!row) refuse("booking_not_found");
-      return { id: row.booking_id, ...bookingFromPg(row) };
-    },
-  );
+  app.get("/refunds/:id", { schema: { params: RecordIdParams, response: { 200: AdminRefundReply } } }, async (request) => refundRecord(request.params.id));
+
+  // The calendar decides (admin only, at most what was paid and is not already owed back); the
+  // reactor pays it. The owed refund is written to the list at once (the reactor's own write of
+  // it, from the log, then changes nothing), so the console shows what it just created.
+  app.post("/refunds", { schema: { body: AdminRefundBody, response: { 200: AdminRefundReply } } }, async (request) => {
+    const admin = actorOf(request);
+    const actor: Actor = { userId: admin.userId, role: "admin" };
+    const { booking_id, amount_cents, reason } = request.body;
+    const booking = await findBooking(db, booking_id);
+    if (!booking) refuse("booking_not_found");
+    const command = { type: "RefundBooking" as const, expertId: booking.expert_id, bookingId: booking.booking_id, actor, amountCents: amount_cents, reason };
+    const result = valueOf(await calendar.handle(calendarStream(booking.expert_id), command, { actor }));
+    await projected(result);
+    const owing = result.events.find((e) => e.type === "RefundDue");
+    const fact = owing ? refundFact(owing) : null;
+    if (!owing || !fact) return refuse("something_went_wrong");
+    await recordFact(db, fact);
+    return refundRecord(owing.eventId);
+  });
 };
