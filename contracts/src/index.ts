@@ -18,3 +18,4 @@ export * from "./catalogue-replies.ts";
 export * from "./account-replies.ts";
 export * from "./audit-replies.ts";
 export * from "./review.ts";
+export * from "./cancellation.ts";
