@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Actor, CalendarCommand, DomainEvent, ExpertCommand, SessionCommand, TermsCommand } from "@booking/contracts";
 import { calendarDecider, calendarStream, expertDecider, expertStream, sessionDecider, sessionStream, termsDecider, termsStream } from "@booking/engine";
+import { reviewDecider, reviewStream } from "@booking/engine";
 import { CommandHandler, type EventStore } from "@booking/event-store";
 
 // Workloads for the projection suites: a scenario driven through the real command handlers, and
@@ -19,6 +20,7 @@ export function handlersFor(store: EventStore) {
     session: new CommandHandler(store, sessionDecider),
     expert: new CommandHandler(store, expertDecider),
     terms: new CommandHandler(store, termsDecider),
+    review: new CommandHandler(store, reviewDecider),
   };
 }
 
@@ -72,6 +74,11 @@ export async function expertScenario(store: EventStore, h: Handlers, n: number):
   await cal({ type: "ConfirmBooking", ...on(b1), actor: expertUser }, 13, expertUser);
   await cal({ type: "CompleteBooking", ...on(b1), actor: expertUser }, 27 * 60 + 60, expertUser);
   await cal({ type: "AddNotes", ...on(b1), actor: expertUser, notes: { summary: "Strong start", recap: "We reviewed the deck", takeaways: ["Lead with numbers"], suggestedActions: ["Email three brands"] } }, 27 * 60 + 70, expertUser);
+  // Reviewed by its creator, edited, and replied to by the expert (the review's own stream).
+  const reviewed = { bookingId: b1, creatorId: creator.userId, expertId, expertUserId: expertUser.userId, status: "completed" as const };
+  await must(h.review.handle(reviewStream(b1), { type: "LeaveReview", bookingId: b1, actor: creator, reviewId: `r-${n}-1`, booking: reviewed, rating: 5, text: "Clear next steps" }, meta(28 * 60, creator)), "leave review");
+  await must(h.review.handle(reviewStream(b1), { type: "EditReview", bookingId: b1, actor: creator, rating: 4, text: "Clear next steps, a bit fast" }, meta(28 * 60 + 5, creator)), "edit review");
+  await must(h.review.handle(reviewStream(b1), { type: "ReplyToReview", bookingId: b1, actor: expertUser, booking: reviewed, text: "Thanks!" }, meta(28 * 60 + 10, expertUser)), "reply to review");
 
   // More info, answered, another time proposed and accepted.
   const b2 = `b-${n}-2`;
