@@ -9,6 +9,7 @@ import events from "./events/index.ts";
 import experts from "./experts/index.ts";
 import { SignInPage } from "./layout/sign-in-page.tsx";
 import projections from "./projections/index.ts";
+import refunds from "./refunds/index.ts";
 import reviews from "./reviews/index.ts";
 import sessions from "./sessions/index.ts";
 import termsAcceptances from "./terms-acceptances/index.ts";
@@ -37,6 +38,7 @@ export function App() {
         <Resource name="events" {...events} />
         <Resource name="projections" {...projections} />
         <Resource name="reviews" {...reviews} />
+        <Resource name="refunds" {...refunds} />
       </Admin>
     </HashRouter>
   );

@@ -22,10 +22,10 @@ export function BookingStatusField(_props: { label?: string; source?: string }) 
   return booking ? <BookingStatusChip status={booking.status} /> : null;
 }
 
-/** Paid, unpaid or refund due, with the amount. */
+/** Paid, unpaid, refund due or refunded. */
 export function PaymentStateField(_props: { label?: string; source?: string }) {
   const booking = useRecordContext<Booking>();
   if (!booking) return null;
-  const color: ChipProps["color"] = booking.payment_state === "paid" ? "success" : booking.payment_state === "refund_due" ? "warning" : "default";
+  const color: ChipProps["color"] = booking.payment_state === "paid" ? "success" : booking.payment_state === "refund_due" ? "warning" : booking.payment_state === "refunded" ? "info" : "default";
   return <Chip size="small" variant="outlined" color={color} label={paymentLabels[booking.payment_state] ?? booking.payment_state} />;
 }
