@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { BookingReviewReply } from "@booking/contracts";
 import { aBooking } from "../shared/booking-fixture.ts";
 import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { AppRoutes } from "../routes.tsx";
 import { BookingReview } from "./booking-review.tsx";
 
 // Issue 15.4: on a completed booking's notes page its creator leaves a review (1 to 5 stars, up
@@ -90,5 +91,14 @@ describe("the expert's reply", () => {
     expect(await screen.findByText("Thank you!")).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole("button", { name: "Post Reply" })).toBeNull());
     expect(calls.find((c) => c.method === "POST")?.body).toEqual({ text: "Thank you!" });
+  });
+});
+
+describe("where the creator finds it", () => {
+  it("a completed booking's Session Details page (which the creator's dashboard links) asks its creator for a review", async () => {
+    fakeApi({ "GET /bookings/b1": { status: 200, body: completed }, "GET /bookings/b1/review": { status: 200, body: { review: null } } });
+    renderScreen(<AppRoutes />, { route: "/session-details/b1", path: "/*", auth: signedInAs("creator") });
+    expect(await screen.findByRole("heading", { name: "Review this session" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Submit Review" })).toBeDisabled();
   });
 });

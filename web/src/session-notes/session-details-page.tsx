@@ -16,6 +16,7 @@ import { Page } from "../shared/layout.tsx";
 import { shortDateTimeWithZone } from "../shared/local-time.ts";
 import { prepQuestionsOf } from "../booking/prep-answers.ts";
 import { bookingQuery } from "../manage-booking/manage-booking-page.tsx";
+import { BookingReview } from "./booking-review.tsx";
 import { backToBookings, ChooseBooking } from "./choose-booking.tsx";
 
 export function SessionDetailsPage() {
@@ -91,6 +92,8 @@ function SessionDetails({ bookingId }: { bookingId: string }) {
           </Button>
         )}
       </Box>
+      {/* A completed session's review lives here too: the creator's dashboard links its details, its notes only once written. */}
+      <BookingReview booking={b} />
     </Box>
   );
 }
