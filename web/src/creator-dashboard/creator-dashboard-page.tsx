@@ -24,6 +24,7 @@ import { AdminViewingNotice } from "../shared/admin-viewing-notice.tsx";
 import { PrepAnswersForm } from "../booking/prep-answers-form.tsx";
 import { prepQuestionsOf } from "../booking/prep-answers.ts";
 import { initials } from "../experts/expert-card.tsx";
+import { moneyLine } from "./booking-money.ts";
 
 /** A creator's bookings: `who` is "me", or a creator's id when an admin looks. */
 export const creatorBookingsQuery = (who = "me") =>
@@ -90,7 +91,11 @@ function BookingCard({ booking }: { booking: Booking }) {
           <Typography variant="body2" color="text.secondary">
             Cancelled{booking.cancelled_by === "creator" ? " by you" : booking.cancelled_by === "expert" ? " by the expert" : booking.cancel_reason === "payment_timeout" ? " (not paid in time)" : ""}
             {booking.cancelled_at ? ` on ${shortDateTimeWithZone(booking.cancelled_at)}` : ""}
-            {booking.paid || booking.payment_state === "refund_due" ? " · refund due" : ""}
+          </Typography>
+        )}
+        {moneyLine(booking) && (
+          <Typography variant="body2" data-testid="booking-money">
+            {moneyLine(booking)}
           </Typography>
         )}
         {/* The expert's own words when they declined (system reasons are codes, said above). */}

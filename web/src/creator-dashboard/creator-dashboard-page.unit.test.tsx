@@ -57,4 +57,27 @@ describe("creator dashboard", () => {
     renderScreen(<CreatorDashboardPage />, { auth });
     expect(await screen.findByTestId("booking-confirmed-at")).toHaveTextContent(`Confirmed on ${shortDateTimeWithZone("2030-03-02T09:30:00.000Z")}`);
   });
+  it("shows where the money is: paid, a refund pending, refunded, with amounts", async () => {
+    const cancelled = { status: "cancelled" as const, cancelled_by: "creator", payment_state: "refund_due" as const, refund_due_cents: 15_000 };
+    fakeApi({
+      "GET /bookings/creator/me": {
+        status: 200,
+        body: [
+          booking("paid", hours(24), { paid_cents: 15_000 }),
+          booking("pending-refund", hours(48), { ...cancelled, refund_state: "pending" }),
+          booking("refunded", hours(72), { ...cancelled, payment_state: "refunded", refund_state: "refunded", refunded_cents: 15_000 }),
+          booking("partly", hours(-24), { status: "completed", payment_state: "refund_due", refund_state: "failed", paid_cents: 15_050, refund_due_cents: 10_000, refunded_cents: 4_000 }),
+          booking("unpaid", hours(96), { status: "pending", paid: false, payment_state: "unpaid", paid_cents: 0 }),
+        ],
+      },
+    });
+    renderScreen(<CreatorDashboardPage />, { auth });
+    await screen.findByRole("heading", { name: "Upcoming" });
+    const money = (id: string) => within(screen.getAllByTestId("creator-booking").find((c) => c.getAttribute("data-booking-id") === id)!).queryByTestId("booking-money")?.textContent ?? null;
+    expect(money("paid")).toBe("Paid $150");
+    expect(money("pending-refund")).toBe("Paid $150 · Refund of $150 pending");
+    expect(money("refunded")).toBe("Paid $150 · Refunded $150");
+    expect(money("partly")).toBe("Paid $150.50 · Refunded $40 · Refund of $60 pending");
+    expect(money("unpaid")).toBeNull();
+  });
 });

@@ -12,6 +12,7 @@ export function aBooking(overrides: Partial<Booking> = {}): Booking {
     expert_image: null, profile_image: null, info_request_note: null, prep_question_1: "Goal?", prep_question_2: null, prep_question_3: null,
     prep_response_1: null, prep_response_2: null, prep_response_3: null, price: 150, payment_state: "paid", paid: true, held_until: "2030-03-01T10:15:00.000Z",
     has_notes: false, cancelled_by: null, cancel_reason: null, cancelled_at: null, confirmed_at: null, created_at: "2030-03-01T10:00:00.000Z",
+    paid_cents: 15_000, refund_due_cents: 0, refunded_cents: 0, refund_state: "none",
     ...overrides,
   };
 }
