@@ -195,6 +195,13 @@ function template(route: CatalogueRoute): { params: Record<string, string>; quer
       return { params: { bookingId: real.paidBooking }, body: { summary: "S", recap: "R", takeaways: ["t"], suggested_actions: ["s"] } };
     case "GET /bookings/:bookingId/notes":
       return { params: { bookingId: real.paidBooking } };
+    case "POST /bookings/:bookingId/review":
+    case "PATCH /bookings/:bookingId/review":
+      return { params: { bookingId: real.paidBooking }, body: { rating: 4, text: "Clear next steps" } };
+    case "POST /bookings/:bookingId/review/reply":
+      return { params: { bookingId: real.paidBooking }, body: { text: "Thank you" } };
+    case "PUT /admin/reviews/:id":
+      return { params: { id: real.paidBooking }, body: { reason: "Off topic" } };
     case "GET /bookings/:bookingId/proposable-times":
       return { params, query: { date: soon.toISOString().slice(0, 10) } };
     case "GET /stream":
