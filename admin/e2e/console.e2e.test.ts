@@ -264,9 +264,12 @@ describe("the admin console", () => {
 
     await eventually(() => page.url()).toContain(`/bookings/${made.bookings.cancelled}/show`);
     const entries = page.getByTestId("timeline-entry");
-    const { events } = await api.ctx.store.readStream(calendarStream(made.expertId));
-    const expected = events.filter((e) => (e.data as { bookingId?: string }).bookingId === made.bookings.cancelled);
-    expect(expected.map((e) => e.type)).toEqual(["BookingRequested", "PaymentSucceeded", "Cancelled"]);
+    // The refund reactor pays the cancellation's refund back: its event ends the history.
+    const history = async () =>
+      (await api.ctx.store.readStream(calendarStream(made.expertId))).events.filter((e) => (e.data as { bookingId?: string }).bookingId === made.bookings.cancelled);
+    await eventually(async () => (await history()).map((e) => e.type)).toEqual(["BookingRequested", "PaymentSucceeded", "Cancelled", "RefundIssued"]);
+    const expected = await history();
+    await page.reload();
     await eventually(() => entries.count()).toBe(expected.length);
 
     const shown = await entries.evaluateAll((nodes) =>
@@ -291,15 +294,52 @@ describe("the admin console", () => {
         payload: readDomainEvent(e.type, e.schemaVersion, e.data).data,
       })),
     );
-    expect(shown.at(-1)!.text).toContain("Cancelled");
-    // "Who": the creator who cancelled, by email.
-    await eventually(() => entries.last().textContent()).toContain(DEMO_CREATOR.email);
+    expect(shown.at(-2)!.text).toContain("Cancelled");
+    // "Who": the creator who cancelled, by email; the refund was the system's.
+    await eventually(() => entries.nth(2).textContent()).toContain(DEMO_CREATOR.email);
     await eventually(() => entries.first().textContent()).toContain("creator");
-    await eventually(() => page.getByText("Refund due").count()).toBeGreaterThan(0);
+    await eventually(() => entries.last().textContent()).toContain("system");
+    // The money trail: paid, owed back, refunded.
+    const paid = (expected[1]!.data as { amountCents: number }).amountCents;
+    const dollars = `$${(paid / 100).toFixed(2)}`;
+    await eventually(() => page.getByText("Refunds owed").count()).toBeGreaterThan(0);
+    await eventually(async () => (await page.getByText(dollars, { exact: true }).count()) >= 3).toBe(true);
+    await eventually(() => page.getByText("Refunded", { exact: true }).count()).toBeGreaterThan(0);
     // Columns the page does not place by hand are shown as they are: a new read-model column needs no console edit.
     await page.getByText("Confirmed at", { exact: true }).waitFor();
     await page.getByText("Expert user id", { exact: true }).waitFor();
     await page.screenshot({ path: join(artifacts, "booking-timeline.png"), fullPage: true, animations: "disabled" });
+  });
+
+  it("refunds part of a paid booking from its page; the refunds list shows it paid back", async () => {
+    await page.goto(consoleUrl(`/bookings/${made.bookings.confirmed}/show`));
+    await page.getByRole("button", { name: "Refund" }).click();
+    const dialog = page.getByRole("dialog", { name: "Refund this booking" });
+    await dialog.getByLabel("Amount (USD)").fill("25");
+    await dialog.getByLabel("Reason").fill("Started late");
+    await dialog.getByRole("button", { name: "Refund" }).click();
+    await page.getByText("A refund of $25.00 is owed; it is being paid back.").waitFor();
+    // An amount above what is left is refused with the catalogue's words.
+    await page.getByRole("button", { name: "Refund" }).click();
+    await dialog.getByLabel("Amount (USD)").fill("100000");
+    await dialog.getByLabel("Reason").fill("Too much");
+    await dialog.getByRole("button", { name: "Refund" }).click();
+    await page.getByText(/You can refund at most \$[\d,.]+ for this booking/).waitFor();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+
+    await page.goto(consoleUrl("/refunds"));
+    await page.getByRole("combobox", { name: "Status" }).click();
+    await page.getByRole("option", { name: "Issued" }).click();
+    await page.keyboard.press("Escape");
+    const row = page.locator("table tbody tr.RaDataTable-row").filter({ hasText: "Started late" });
+    await eventually(() => row.count()).toBe(1);
+    await eventually(() => row.textContent()).toContain("$25.00");
+    await eventually(() => row.getByTestId("refund-issued").count()).toBe(1);
+    // The booking's own event says who refunded and why.
+    const { events } = await api.ctx.store.readStream(calendarStream(made.expertId));
+    const due = events.filter((e) => e.type === "RefundDue" && (e.data as { bookingId: string }).bookingId === made.bookings.confirmed);
+    expect(due.map((e) => [e.data, e.metadata.actor])).toEqual([[expect.objectContaining({ amountCents: 2_500, reason: "Started late" }), { userId: made.adminId, role: "admin" }]]);
+    await page.screenshot({ path: join(artifacts, "refunds.png"), fullPage: true, animations: "disabled" });
   });
 
   it("filters terms acceptances by version and exports them as CSV", async () => {
