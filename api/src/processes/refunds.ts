@@ -1,11 +1,11 @@
-import { z } from "zod";
 import pg from "pg";
 import { migrate } from "@booking/event-store";
 import { commandHandlers } from "../commands.ts";
-import { loadConfig, storeConfig } from "../config.ts";
+import { loadConfig } from "../config.ts";
 import { openEventStore } from "../event-store.ts";
 import { paymentProviderFrom } from "../payments/factory.ts";
 import { paymentsMigrations } from "../payments/schema.ts";
+import { refundsConfig } from "../refunds/config.ts";
 import { RefundReactor } from "../refunds/reactor.ts";
 import { refundsMigrations } from "../refunds/schema.ts";
 import { stopOnSignals } from "./lifecycle.ts";
@@ -13,16 +13,6 @@ import { processLog } from "./process-log.ts";
 
 // The refunds process of the production topology: pays back what the log says is owed, through
 // Stripe when STRIPE_SECRET_KEY is set, else the test provider (whose refunds live in Postgres).
-
-const refundsConfig = storeConfig.extend({
-  STRIPE_SECRET_KEY: z.string().startsWith("sk_").optional(),
-  /** How often to look for a refund whose retry is due when no append wakes the reactor. */
-  REFUNDS_IDLE_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
-  /** How long a refund taken by this process is kept from others (a process killed mid-refund leaves it due after this). */
-  REFUNDS_LEASE_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
-  /** The first retry's wait after a failed refund (it doubles per failure, up to an hour). */
-  REFUNDS_FIRST_RETRY_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
-});
 
 const log = processLog("refunds");
 const config = loadConfig("refunds", refundsConfig);
