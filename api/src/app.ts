@@ -17,9 +17,12 @@ import { authRoutes } from "./auth/routes.ts";
 import { earlyAccessRoutes } from "./early-access/routes.ts";
 import { paymentsRoutes } from "./payments/routes.ts";
 import { bookingRoutes } from "./routes/bookings.ts";
+import { cancellationRoutes } from "./routes/cancellation.ts";
+import { earningsRoutes } from "./routes/earnings.ts";
 import { expertRoutes } from "./routes/experts.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { proposableTimesRoutes } from "./routes/proposable-times.ts";
+import { reviewRoutes } from "./routes/reviews.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
 import { streamRoutes } from "./routes/stream.ts";
 import { termsRoutes } from "./routes/terms.ts";
@@ -58,7 +61,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     trustProxy: typeof options.trustProxy === "number" ? (_address: string, hop: number) => hop < (options.trustProxy as number) : (options.trustProxy ?? false),
   }).withTypeProvider<ZodTypeProvider>();
 
-  const { db, store, clock, calendar, sessions, experts, terms, projected, listings, creatorBookings, payments, feed } = ctx;
+  const { db, store, clock, calendar, sessions, experts, terms, reviews, projected, listings, creatorBookings, payments, feed } = ctx;
   const { mediaDir, jwtSecret, holdMinutes, stripeWebhookSecret, readyMaxLagEvents } = ctx;
 
   app.setValidatorCompiler(boundaryValidatorCompiler);
@@ -87,11 +90,14 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await sessionRoutes(v1, { db, sessions, experts, terms, calendar, projected, clock });
       await bookingRoutes(v1, { db, calendar, sessions, terms, projected, clock, holdMinutes, creatorBookings });
       await proposableTimesRoutes(v1, { db, calendar, clock });
+      await cancellationRoutes(v1, { db, calendar, clock });
+      await reviewRoutes(v1, { db, reviews, projected });
       await streamRoutes(v1, { feed });
       await authRoutes(v1, { db, store, clock, projected, jwtSecret, terms });
       await earlyAccessRoutes(v1, { db, clock });
       await paymentsRoutes(v1, { db, calendar, projected, payments, stripeWebhookSecret, clock });
-      await adminRoutes(v1, { db, store, experts, projected });
+      await earningsRoutes(v1, { db });
+      await adminRoutes(v1, { db, store, experts, reviews, calendar, projected });
       v1.get("/docs", { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: API_PREFIX },

@@ -11,8 +11,10 @@ import type { ApiConfig } from "./config.ts";
 import { createContext, type AppContext } from "./context.ts";
 import { openEventStore } from "./event-store.ts";
 import { startHoldSweeper } from "./hold-sweeper.ts";
+import { startCompletionSweeper } from "./completion-sweeper.ts";
 import { ensureAdminAccount } from "./auth/admin-account.ts";
 import { paymentProviderFrom } from "./payments/factory.ts";
+import { RefundReactor } from "./refunds/reactor.ts";
 import { migrateApiDatabase } from "./schema.ts";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
@@ -32,6 +34,7 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
   const projector: RunnerHandle | null = config.KAFKA_BROKERS ? null : new InProcessProjector(store, db, allProjections).start();
   const feed = new BookingFeed(store, db);
   await feed.start();
+  const payments = paymentProviderFrom(config, db);
   const ctx = createContext({
     store,
     db,
@@ -39,7 +42,7 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
     holdMinutes: config.HOLD_MINUTES,
     mediaDir: config.MEDIA_DIR,
     jwtSecret: config.JWT_SECRET,
-    payments: paymentProviderFrom(config, db),
+    payments,
     stripeWebhookSecret: config.STRIPE_WEBHOOK_SECRET ?? null,
     readyMaxLagEvents: config.READY_MAX_LAG_EVENTS,
     feed,
@@ -49,6 +52,9 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
   const app = await buildApp(ctx, { logger: options.logger, trustProxy: config.TRUST_PROXY || false });
   await serveBuiltApps(app, options.builtApps);
   const sweeper = startHoldSweeper({ db, calendar, clock });
+  // Refunds owed are paid from here in the embedded default; with Kafka, by the refunds process.
+  const refunds = config.KAFKA_BROKERS ? null : new RefundReactor({ log: store, db, calendar, provider: payments, clock }).start();
+  const completions = startCompletionSweeper({ db, calendar, clock });
   const url = await app.listen({ port: config.PORT, host: config.HOST });
   return {
     app,
@@ -56,6 +62,8 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
     url,
     stop: async () => {
       sweeper.stop();
+      completions.stop();
+      await refunds?.stop();
       await app.close();
       await feed.stop();
       await projector?.stop();

@@ -6,6 +6,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fas
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CURRENT_TERMS_VERSION, formatPosition } from "@booking/contracts";
+import { calendarStream } from "@booking/engine";
 import { buildApp } from "../src/app.ts";
 import { ensureAdminAccount } from "../src/auth/admin-account.ts";
 import type { BookingFeed } from "../src/booking-feed.ts";
@@ -39,7 +40,7 @@ let listeners: string[] = [];
 const recordingFeed = { listen: (userId: string) => (listeners.push(userId), () => undefined) } as unknown as BookingFeed;
 const users = {} as Record<SignedIn, Account>;
 let loginOnly: Account; // an account used only to log in and refresh
-const ids = { publishedSession: "", draftSession: "", booking: "", notesBooking: "", xSlug: "", ySlug: "" };
+const ids = { publishedSession: "", draftSession: "", booking: "", notesBooking: "", reviewedBooking: "", refundedBooking: "", xSlug: "", ySlug: "" };
 const adminIds: Record<string, string> = {};
 
 // ---------------------------------------------------------------------------------------------
@@ -160,6 +161,25 @@ async function confirmedBooking(): Promise<string> {
   return id;
 }
 
+/** A booking of A with X, confirmed and then completed (decided as if its end had passed), so that it can be reviewed. */
+async function completedBooking(): Promise<string> {
+  const id = await confirmedBooking();
+  const afterTheWindow = new Date(Date.now() + 60 * 86_400_000).toISOString();
+  const actor = { userId: users.X.id, role: "expert" } as const;
+  const done = await api.ctx.calendar.handle(calendarStream(users.X.id), { type: "CompleteBooking", expertId: users.X.id, bookingId: id, actor }, { actor, now: afterTheWindow });
+  if (!done.ok) throw new Error(`fixture: complete ${id}: ${done.refusal.code}`);
+  await api.ctx.projected(done.value);
+  return id;
+}
+
+/** A completed booking A has reviewed. */
+async function reviewedBooking(): Promise<string> {
+  const id = await completedBooking();
+  await must("A", { method: "POST", url: `${V1}/bookings/${id}/review`, body: { rating: 5, text: "Matrix review" } });
+  return id;
+}
+const reviewRow = (id: string) => rows("SELECT * FROM reviews WHERE booking_id = $1", [id]);
+
 async function draftSession(): Promise<string> {
   const r = await must("X", { method: "POST", url: `${V1}/sessions`, body: { ...sessionBody("draft"), expert_id: users.X.id } });
   return r.json<{ session: { id: string } }>().session.id;
@@ -208,6 +228,8 @@ beforeAll(async () => {
   ids.booking = await book("A", { keep: true });
   ids.notesBooking = await confirmedBooking();
   await must("X", { method: "POST", url: `${V1}/bookings/${ids.notesBooking}/notes`, body: { summary: "Great call", takeaways: ["Lead with numbers"] } });
+  ids.reviewedBooking = await reviewedBooking();
+  ids.refundedBooking = await confirmedBooking();
 
   const firstId = async (resource: string, filter: Record<string, unknown> = {}) => {
     const q = new URLSearchParams({ range: "[0,0]", filter: JSON.stringify(filter) });
@@ -223,6 +245,8 @@ beforeAll(async () => {
   adminIds.events = await firstId("events");
   adminIds.sessions = ids.publishedSession;
   adminIds.projections = "terms_acceptances";
+  adminIds.reviews = ids.reviewedBooking;
+  adminIds.refunds = (await must("admin", { method: "POST", url: `${V1}/admin/refunds`, body: { booking_id: ids.refundedBooking, amount_cents: 100, reason: "Matrix refund" } })).json<{ id: string }>().id;
 
   streaming = await buildApp({ ...api.ctx, feed: recordingFeed });
   await streaming.listen({ port: 0, host: "127.0.0.1" });
@@ -269,6 +293,8 @@ const NO_SESSION = "404 session_not_found";
 const NO_PROFILE = "404 profile_not_found";
 const NO_PAYMENT = "404 payment_not_found";
 const ONLY_CREATORS = "403 only_creators_book";
+const NOT_REVIEWER = "403 review_not_your_booking";
+const NOT_REPLIER = "403 review_reply_not_expert";
 
 /** Expected cells in caller order: anonymous, A, B, X, Y, admin. */
 const cells = (anon: string, A: string, B: string, X: string, Y: string, admin: string): Record<Caller, string> => ({ anon, A, B, X, Y, admin });
@@ -319,6 +345,16 @@ const ROWS: Row[] = [
     make: () => ({ params: { expertId: users.X.id }, note: (r) => listed(r, ids.draftSession, "draft") }),
   },
   { route: "GET /experts/:expertId/schedule", label: "X's", expect: signedIn, make: () => ({ params: { expertId: users.X.id } }) },
+  // Earnings: the expert's own (their expert id is their user id), or any expert's for an admin.
+  { route: "GET /experts/me/earnings", expect: ownExpertAccount },
+  { route: "GET /experts/me/earnings/:month", expect: ownExpertAccount, make: () => ({ params: { month: "2030-01" } }) },
+  { route: "GET /experts/:expertId/earnings", label: "X's", expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, OK, FORBIDDEN, OK), make: () => ({ params: { expertId: users.X.id } }) },
+  {
+    route: "GET /experts/:expertId/earnings/:month",
+    label: "X's",
+    expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, OK, FORBIDDEN, OK),
+    make: () => ({ params: { expertId: users.X.id, month: "2030-01" } }),
+  },
   {
     route: "POST /experts/:expertId/schedule",
     label: "X's",
@@ -431,7 +467,34 @@ const ROWS: Row[] = [
     expect: cells(NO_TOKEN, NOT_PARTY, NO_BOOKING, OK, NO_BOOKING, OK),
     make: () => ({ params: { bookingId: ids.booking }, query: `?date=${new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)}` }),
   },
+  { route: "GET /bookings/:bookingId/cancellation", label: "A's with X", expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK), make: () => ({ params: { bookingId: ids.booking } }) },
   { route: "GET /bookings/:bookingId/notes", label: "A's with X", expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK), make: () => ({ params: { bookingId: ids.notesBooking } }) },
+  // Reviews: among a booking's parties the creator reviews and the expert replies; others learn nothing of it.
+  { route: "GET /bookings/:bookingId/review", label: "A's with X, reviewed", expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK), make: () => ({ params: { bookingId: ids.reviewedBooking } }) },
+  {
+    route: "POST /bookings/:bookingId/review",
+    label: "a fresh completed booking",
+    expect: cells(NO_TOKEN, OK, NO_BOOKING, NOT_REVIEWER, NO_BOOKING, NOT_REVIEWER),
+    make: async () => {
+      const id = await completedBooking();
+      return { params: { bookingId: id }, body: { rating: 4, text: "Useful" }, state: () => reviewRow(id) };
+    },
+  },
+  {
+    route: "PATCH /bookings/:bookingId/review",
+    label: "A's review",
+    expect: cells(NO_TOKEN, OK, NO_BOOKING, NOT_REVIEWER, NO_BOOKING, NOT_REVIEWER),
+    make: () => ({ params: { bookingId: ids.reviewedBooking }, body: { rating: 5, text: "Matrix review" }, state: () => reviewRow(ids.reviewedBooking) }),
+  },
+  {
+    route: "POST /bookings/:bookingId/review/reply",
+    label: "a fresh review",
+    expect: cells(NO_TOKEN, NOT_REPLIER, NO_BOOKING, OK, NO_BOOKING, NOT_REPLIER),
+    make: async () => {
+      const id = await reviewedBooking();
+      return { params: { bookingId: id }, body: { text: "Thank you" }, state: () => reviewRow(id) };
+    },
+  },
 
   {
     route: "POST /stripe/test-intent",
@@ -503,7 +566,7 @@ const ROWS: Row[] = [
     make: (c) => ({ body: { name: "Matrix Visitor", email: `early-${c}-${randomUUID().slice(0, 8)}@example.com`, role: "creator", need: "Brand deal pricing" } }),
   },
 
-  ...(["bookings", "booking-events", "terms-acceptances", "users", "experts", "events", "sessions", "projections"] as const).flatMap((resource): Row[] => [
+  ...(["bookings", "booking-events", "terms-acceptances", "users", "experts", "events", "sessions", "projections", "reviews", "refunds"] as const).flatMap((resource): Row[] => [
     { route: `GET /admin/${resource}`, expect: adminOnly },
     { route: `GET /admin/${resource}/:id`, expect: adminOnly, make: () => ({ params: { id: adminIds[resource]! } }) },
   ]),
@@ -515,6 +578,21 @@ const ROWS: Row[] = [
     label: "verify X",
     expect: adminOnly,
     make: () => ({ params: { id: users.X.id }, body: { verified: true }, state: () => expertRows(users.X.id) }),
+  },
+  {
+    route: "PUT /admin/reviews/:id",
+    label: "hide a fresh review",
+    expect: adminOnly,
+    make: async () => {
+      const id = await reviewedBooking();
+      return { params: { id }, body: { reason: "Matrix moderation" }, state: () => reviewRow(id) };
+    },
+  },
+  {
+    route: "POST /admin/refunds",
+    label: "refund $1 of a paid booking",
+    expect: adminOnly,
+    make: () => ({ body: { booking_id: ids.refundedBooking, amount_cents: 100, reason: "Matrix refund" }, state: () => rows("SELECT refund_key FROM refunds WHERE booking_id = $1 ORDER BY refund_key", [ids.refundedBooking]) }),
   },
   {
     route: "POST /admin/projections/:id/rebuild",
@@ -634,6 +712,10 @@ describe("authorization matrix", () => {
       ["PATCH prep", (id) => ({ method: "PATCH", url: `${V1}/bookings/${id}/prep`, body: { prep_response_1: "a", prep_response_2: "b", prep_response_3: "c" } })],
       ["POST notes", (id) => ({ method: "POST", url: `${V1}/bookings/${id}/notes`, body: { summary: "x" } })],
       ["GET notes", (id) => ({ method: "GET", url: `${V1}/bookings/${id}/notes` })],
+      ["GET review", (id) => ({ method: "GET", url: `${V1}/bookings/${id}/review` })],
+      ["POST review", (id) => ({ method: "POST", url: `${V1}/bookings/${id}/review`, body: { rating: 5, text: "x" } })],
+      ["PATCH review", (id) => ({ method: "PATCH", url: `${V1}/bookings/${id}/review`, body: { rating: 5, text: "x" } })],
+      ["POST review reply", (id) => ({ method: "POST", url: `${V1}/bookings/${id}/review/reply`, body: { text: "x" } })],
       ["POST /stripe/test-intent", (id) => ({ method: "POST", url: `${V1}/stripe/test-intent`, body: { bookingId: id } })],
     ];
     const comparable = (r: LightMyRequestResponse) => {
@@ -644,7 +726,7 @@ describe("authorization matrix", () => {
     const differences: unknown[] = [];
     const replies: Record<string, string> = {};
     for (const c of ["B", "Y"] as const) {
-      for (const bookingId of [ids.booking, ids.notesBooking]) {
+      for (const bookingId of [ids.booking, ids.notesBooking, ids.reviewedBooking]) {
         for (const [name, probe] of probes) {
           const theirs = comparable(await send(c, probe(bookingId)));
           const none = comparable(await send(c, probe(missing)));

@@ -28,6 +28,10 @@ export const ROUTE_CATALOGUE = [
   "GET /experts/:expertId/sessions",
   "GET /experts/:expertId/schedule",
   "POST /experts/:expertId/schedule",
+  "GET /experts/me/earnings",
+  "GET /experts/me/earnings/:month",
+  "GET /experts/:expertId/earnings",
+  "GET /experts/:expertId/earnings/:month",
   "GET /media/experts/:expertId/profile",
   // sessions
   "POST /sessions",
@@ -48,6 +52,12 @@ export const ROUTE_CATALOGUE = [
   "POST /bookings/:bookingId/notes",
   "GET /bookings/:bookingId/notes",
   "GET /bookings/:bookingId/proposable-times",
+  "GET /bookings/:bookingId/cancellation",
+  // reviews
+  "GET /bookings/:bookingId/review",
+  "POST /bookings/:bookingId/review",
+  "PATCH /bookings/:bookingId/review",
+  "POST /bookings/:bookingId/review/reply",
   // realtime
   "GET /stream",
   // payments
@@ -86,6 +96,12 @@ export const ROUTE_CATALOGUE = [
   "GET /admin/projections",
   "GET /admin/projections/:id",
   "POST /admin/projections/:id/rebuild",
+  "GET /admin/reviews",
+  "GET /admin/reviews/:id",
+  "PUT /admin/reviews/:id",
+  "GET /admin/refunds",
+  "GET /admin/refunds/:id",
+  "POST /admin/refunds",
 ] as const satisfies readonly RouteKey[];
 
 export type CatalogueRoute = (typeof ROUTE_CATALOGUE)[number];

@@ -10,6 +10,7 @@ export * from "./runners/kafka-consumer.ts";
 // Each read model is one module: its Row, column list, rule, queries and replies.
 export * from "./read-models/bookings.ts";
 export * from "./read-models/bookings-queries.ts";
+export * from "./read-models/bookings-completion.ts";
 export * from "./read-models/experts.ts";
 export * from "./read-models/sessions.ts";
 export * from "./read-models/schedules.ts";
@@ -17,3 +18,4 @@ export * from "./read-models/users.ts";
 export * from "./read-models/terms-acceptances.ts";
 export * from "./read-models/booking-events.ts";
 export * from "./read-models/earnings.ts";
+export * from "./read-models/reviews.ts";

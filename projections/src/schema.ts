@@ -1,5 +1,7 @@
 import type { Migration } from "@booking/contracts";
 import { bookingMigrations } from "./read-models/bookings.ts";
+import { reviewMigrations } from "./read-models/reviews.ts";
+import { earningsMigrations } from "./read-models/earnings.ts";
 
 // Read models. Every row remembers the version of the stream it reflects (`stream_version`):
 // a projection writes only when the event is newer, so a redelivered or older event is a no-op.
@@ -148,4 +150,6 @@ export const readModelMigrations: readonly Migration[] = [
   },
   // Each read model adds its own later changes in its module.
   ...bookingMigrations,
+  ...reviewMigrations,
+  ...earningsMigrations,
 ];

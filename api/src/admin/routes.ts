@@ -1,7 +1,7 @@
 import type pg from "pg";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { EventStore } from "@booking/event-store";
-import type { ExpertCommands } from "../commands.ts";
+import type { CalendarCommands, ExpertCommands, ReviewCommands } from "../commands.ts";
 import { requireActor } from "../http/auth-guard.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
 import type { Projected } from "../read-your-writes.ts";
@@ -11,6 +11,8 @@ import { earlyAccessAdmin } from "./early-access.ts";
 import { eventsAdmin } from "./events.ts";
 import { expertsAdmin } from "./experts.ts";
 import { projectionsAdmin } from "./projections.ts";
+import { refundsAdmin } from "./refunds.ts";
+import { reviewsAdmin } from "./reviews.ts";
 import { sessionsAdmin } from "./sessions.ts";
 import { termsAcceptancesAdmin } from "./terms-acceptances.ts";
 import { usersAdmin } from "./users.ts";
@@ -23,6 +25,10 @@ export type AdminDeps = {
   store: EventStore;
   /** Vetting an expert is a command, the only one the console sends. */
   experts: ExpertCommands;
+  /** Hiding a review is a command too. */
+  reviews: ReviewCommands;
+  /** An admin's refund is a calendar command. */
+  calendar: CalendarCommands;
   projected: Projected;
 };
 
@@ -30,7 +36,7 @@ export type AdminDeps = {
  * The admin console's API under /admin (ra-data-simple-rest contract), for admins only. The
  * guard runs on request, before validation: a non-admin learns nothing about the routes' inputs.
  */
-export const adminRoutes: RoutePlugin<AdminDeps> = async (app, { db, store, experts, projected }) => {
+export const adminRoutes: RoutePlugin<AdminDeps> = async (app, { db, store, experts, reviews, calendar, projected }) => {
   await app.register(
     async (plain) => {
       plain.addHook("onRequest", requireActor("admin"));
@@ -44,6 +50,8 @@ export const adminRoutes: RoutePlugin<AdminDeps> = async (app, { db, store, expe
       await eventsAdmin(admin, { store });
       await projectionsAdmin(admin, { db, store });
       await earlyAccessAdmin(admin, { db });
+      await reviewsAdmin(admin, { db, reviews, projected });
+      await refundsAdmin(admin, { db, calendar, projected });
     },
     { prefix: "/admin" },
   );
