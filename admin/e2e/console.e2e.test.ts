@@ -431,7 +431,7 @@ describe("the admin console", () => {
   it("rebuilds a read model and shows its progress until it is done", async () => {
     await page.goto(consoleUrl("/projections"));
     const row = page.locator("table tbody tr.RaDataTable-row", { hasText: /^bookings/ });
-    await listRows(8);
+    await listRows(9);
     await row.first().waitFor();
     const token = (await storedSession())!.access_token;
 

@@ -372,9 +372,9 @@ describe("read models", () => {
 
   it("lists every read model with its checkpoint and lag", async () => {
     const r = await list("projections", { sort: ["name", "ASC"] });
-    expect(r.headers["content-range"]).toBe("projections 0-7/8");
+    expect(r.headers["content-range"]).toBe("projections 0-8/9");
     const views = r.json<ProjectionView[]>();
-    expect(views.map((p) => p.id)).toEqual(["booking_events", "bookings", "earnings", "experts", "schedules", "sessions", "terms_acceptances", "users"]);
+    expect(views.map((p) => p.id)).toEqual(["booking_events", "bookings", "earnings", "experts", "reviews", "schedules", "sessions", "terms_acceptances", "users"]);
     for (const p of views) {
       expect(p.status).toBe("live");
       expect(p.position).toMatch(/^\d+:\d+$/);

@@ -133,7 +133,7 @@ describe("sessions", () => {
 describe("experts listing", () => {
   it("lists published experts with their starting price, and shows the profile with its sessions", async () => {
     const list = (await api.call("GET", `${V1}/experts`)).json();
-    expect(list).toContainEqual({ id: expert.id, user_id: expert.id, slug, name: "Maya Lind", role: "Brand partnerships advisor", startingprice: 120, rating: null, image: null, verified: false });
+    expect(list).toContainEqual({ id: expert.id, user_id: expert.id, slug, name: "Maya Lind", role: "Brand partnerships advisor", startingprice: 120, rating: null, review_count: 0, image: null, verified: false });
     const detail = (await api.call("GET", `${V1}/experts/${slug}`)).json();
     expect(detail).toMatchObject({ first_name: "Maya", bio: "Deals.\n\nMore deals.", reviews: [] });
     expect(detail.sessions.map((s: { id: string }) => s.id)).toEqual([sessionId]);

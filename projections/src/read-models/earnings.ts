@@ -25,7 +25,7 @@ export const earningsFromPg = (raw: Record<string, unknown>): EarningsRow => row
  */
 export const earningsMigrations: readonly Migration[] = [
   {
-    name: "005_earnings_per_booking",
+    name: "007_earnings_per_booking",
     sql: `
       DROP TABLE earnings;
       CREATE TABLE earnings (

@@ -23,7 +23,7 @@ export const reviewFromPg = (raw: Record<string, unknown>): ReviewRow => rowFrom
 
 export const reviewMigrations: readonly Migration[] = [
   {
-    name: "005_reviews",
+    name: "006_reviews",
     sql: `
       CREATE TABLE reviews (
         booking_id text PRIMARY KEY,
