@@ -46,8 +46,8 @@ describe("the reply", () => {
     const first = await api.call("GET", `${V1}/experts`);
     const again = await api.call("GET", `${V1}/experts`);
     const item = first.json<Item[]>().find((e) => e.id === expert.id)!;
-    expect(Object.keys(item)).toEqual(["id", "user_id", "slug", "name", "role", "startingprice", "rating", "image", "verified"]);
-    expect(item).toEqual({ id: expert.id, user_id: expert.id, slug: expect.stringMatching(/^nora-quillfeather/), name: "Nora Quillfeather", role: "Podcast growth coach", startingprice: 80, rating: null, image: null, verified: false });
+    expect(Object.keys(item)).toEqual(["id", "user_id", "slug", "name", "role", "startingprice", "rating", "review_count", "image", "verified"]);
+    expect(item).toEqual({ id: expert.id, user_id: expert.id, slug: expect.stringMatching(/^nora-quillfeather/), name: "Nora Quillfeather", role: "Podcast growth coach", startingprice: 80, rating: null, review_count: 0, image: null, verified: false });
     expect(first.body).toBe(JSON.stringify(first.json()));
     for (const r of [first, again]) {
       expect(r.statusCode).toBe(200);
