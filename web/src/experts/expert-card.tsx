@@ -63,7 +63,7 @@ export function ExpertCard({ expert }: { expert: ExpertListItem }) {
         <Typography color="text.secondary">{expert.role}</Typography>
         <Box sx={{ display: "flex", justifyContent: "space-between", mt: 1.5 }}>
           <Typography sx={{ fontWeight: 700 }}>{expert.startingprice === null ? "No sessions yet" : `$${expert.startingprice} per session`}</Typography>
-          <Typography sx={{ display: "inline-flex", alignItems: "center", gap: 0.25 }} aria-label={ratingLabel(expert)} data-testid="expert-rating">
+          <Typography component="span" role="img" sx={{ display: "inline-flex", alignItems: "center", gap: 0.25 }} aria-label={ratingLabel(expert)} data-testid="expert-rating">
             <StarIcon fontSize="small" sx={{ color: "#8a5a00" }} aria-hidden="true" />
             <span aria-hidden="true">{expert.rating === null ? "New" : `${expert.rating.toFixed(1)} (${expert.review_count})`}</span>
           </Typography>
