@@ -7,12 +7,13 @@ import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { CURRENT_TERMS_VERSION, readDomainEvent } from "@booking/contracts";
-import { calendarStream, expertStream, termsStream } from "@booking/engine";
+import { calendarStream, expertStream, reviewStream, termsStream } from "@booking/engine";
 import { createTestDatabase, freePort, type TestDatabase } from "@booking/testkit";
 import { apiConfig } from "../../api/src/config.ts";
 import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/seed.ts";
 import { runApi, type RunningApi } from "../../api/src/server.ts";
 import { launchChromium, takeCspViolations } from "../../web/e2e/chromium.ts";
+import { sweepCompletionsAt } from "../../web/e2e/product-server.ts";
 
 // The admin console in a real Chromium against the real API (runApi: Fastify, Postgres event
 // store, in-process projector, test payments) serving the built console at /admin/. Data is made
@@ -340,6 +341,49 @@ describe("the admin console", () => {
     const due = events.filter((e) => e.type === "RefundDue" && (e.data as { bookingId: string }).bookingId === made.bookings.confirmed);
     expect(due.map((e) => [e.data, e.metadata.actor])).toEqual([[expect.objectContaining({ amountCents: 2_500, reason: "Started late" }), { userId: made.adminId, role: "admin" }]]);
     await page.screenshot({ path: join(artifacts, "refunds.png"), fullPage: true, animations: "disabled" });
+  });
+
+  it("hides a review with a reason: it leaves the expert's profile and rating, and the reason stays in its history", async () => {
+    // The confirmed booking's session is over: the completion sweeper completes it, and its creator reviews it.
+    const reviewed = made.bookings.confirmed;
+    expect(await sweepCompletionsAt(api, new Date(Date.parse(made.scheduled.confirmed) + 2 * 3_600_000).toISOString())).toBe(1);
+    const creator = await signIn(DEMO_CREATOR.email, DEMO_PASSWORD);
+    await eventually(async () => (await must<{ status: string }>("GET", `/bookings/${reviewed}`, { token: creator.token })).status).toBe("completed");
+    const text = "Rushed, and it named my sponsor's rival in public.";
+    await must("POST", `/bookings/${reviewed}/review`, { token: creator.token, body: { rating: 2, text } });
+    const listed = async () => (await must<{ user_id: string; slug: string; rating: number | null; review_count: number }[]>("GET", "/experts")).find((e) => e.user_id === made.expertId)!;
+    const { slug } = await listed();
+    const profileReviews = async () => (await must<{ reviews: { review: string }[] }>("GET", `/experts/${slug}`)).reviews.map((r) => r.review);
+    expect(await profileReviews()).toEqual([text]);
+    await eventually(async () => (await listed()).review_count).toBe(1);
+
+    await page.goto(consoleUrl(`/reviews?filter=${encodeURIComponent("{}")}`));
+    const row = (await listRows(1)).first();
+    await eventually(() => row.textContent()).toContain(text);
+    await row.getByTestId("review-visible").waitFor();
+    await row.getByRole("button", { name: "Hide", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Hide this review" });
+    // No reason, no hiding.
+    expect(await dialog.getByRole("button", { name: "Hide review" }).isDisabled()).toBe(true);
+    await dialog.getByLabel("Reason").fill("Names a third party");
+    const put = page.waitForRequest((r) => r.method() === "PUT" && r.url().endsWith(`/admin/reviews/${reviewed}`));
+    await dialog.getByRole("button", { name: "Hide review" }).click();
+    expect((await put).postDataJSON()).toEqual({ reason: "Names a third party" });
+    await page.getByText("The review is hidden from the profile and the rating.").waitFor();
+    await row.getByTestId("review-hidden").waitFor();
+
+    // It leaves the public profile and the listing's rating.
+    await eventually(profileReviews).toEqual([]);
+    await eventually(async () => [(await listed()).rating, (await listed()).review_count]).toEqual([null, 0]);
+    // Its page keeps the reason and who hid it; so does the review's own stream.
+    await row.getByText(text).click();
+    await eventually(() => page.url()).toContain(`/reviews/${reviewed}/show`);
+    await page.getByText("Names a third party", { exact: true }).first().waitFor();
+    await page.getByText(ADMIN.email, { exact: true }).first().waitFor();
+    const { events } = await api.ctx.store.readStream(reviewStream(reviewed));
+    expect(events.map((e) => e.type)).toEqual(["ReviewLeft", "ReviewHidden"]);
+    expect(events.at(-1)).toMatchObject({ data: { reason: "Names a third party", by: made.adminId }, metadata: { actor: { userId: made.adminId, role: "admin" } } });
+    await page.screenshot({ path: join(artifacts, "review-hidden.png"), fullPage: true, animations: "disabled" });
   });
 
   it("filters terms acceptances by version and exports them as CSV", async () => {

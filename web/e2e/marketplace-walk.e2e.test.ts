@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vi
 import { clockTime, shortDateTimeWithZone } from "../src/shared/local-time.ts";
 import { buildWebApp, serveVariant } from "./build-web.ts";
 import { launchChromium, screenshot, seriousViolations, takeCspViolations, type AxeViolation, type CspViolation } from "./chromium.ts";
-import { ADMIN, startProduct, type ProductServer } from "./product-server.ts";
+import { ADMIN, startProduct, sweepCompletionsAt, type ProductServer } from "./product-server.ts";
 import { gradientPng } from "./test-image.ts";
 
 // The issue's walk, in a real Chromium against the built app served by the real API:
@@ -71,6 +71,20 @@ async function acceptTerms(page: Page) {
   expect(await continueButton.isDisabled()).toBe(true);
   await page.getByLabel("I accept the Terms and Conditions").check();
   await continueButton.click();
+}
+
+/** The creator's wizard from a chosen time: paid with the test card, the three preparation questions answered, confirmed. */
+async function payAndAnswer(answer: string) {
+  await creator.getByRole("button", { name: "Continue" }).click();
+  await creator.getByTestId("wizard-step-2").waitFor();
+  await creator.getByLabel("Card number").fill("4242424242424242");
+  await creator.getByLabel("Expiry (MM/YY)").fill("11/31");
+  await creator.getByLabel("CVC").fill("321");
+  await creator.getByRole("button", { name: "Confirm & Pay" }).click();
+  await creator.getByTestId("wizard-step-3").waitFor({ timeout: 10_000 });
+  for (const label of ["Which brand is it?", "What is the offer?", "What worries you about it?"]) await creator.getByLabel(label).fill(answer);
+  await creator.getByRole("button", { name: "Submit" }).click();
+  await creator.getByTestId("wizard-step-4").waitFor();
 }
 
 beforeAll(async () => {
@@ -441,6 +455,10 @@ describe("the creator", () => {
     await expectPath(creator, `/book-session/${sessionId}`);
     await creator.getByTestId("wizard-step-0").waitFor();
     await visible(creator, "What's included");
+    // The cancellation policy, before anything is held or paid: the rule in words.
+    const policy = await creator.getByTestId("cancellation-policy").textContent();
+    expect(policy).toContain("Cancel at least 24 hours before the session and you get a full refund. Later cancellations are not refunded.");
+    expect(policy).toContain(`If ${expertUser.first} declines or cancels, or you cancel before ${expertUser.first} accepts your request, you are refunded in full.`);
     await screenshot(creator, "wizard-1-detail");
     await checkAxe(creator, "wizard: detail");
     await creator.getByRole("button", { name: "Continue Booking" }).click();
@@ -479,6 +497,9 @@ describe("the creator", () => {
     await visible(expert, "Awaiting payment");
 
     await creator.getByTestId("amount").filter({ hasText: "$150.00" }).waitFor();
+    // On the payment step, the held time's own deadline for a full refund (24 hours before it).
+    const fullRefundUntil = DateTime.fromISO(requestedTime).minus({ hours: 24 }).toISO()!;
+    await expect.poll(() => creator.getByTestId("cancellation-policy").textContent()).toContain(`Cancel before ${shortDateTimeWithZone(fullRefundUntil, CREATOR_ZONE)} and you get a full refund.`);
     await screenshot(creator, "wizard-3-payment");
     await checkAxe(creator, "wizard: payment");
     await creator.getByLabel("Card number").fill("4000 0000 0000 0002");
@@ -600,16 +621,7 @@ describe("a cancelled booking gives its time back", () => {
     const second = times.nth(4);
     const time = (await second.getAttribute("data-time"))!;
     await second.click();
-    await creator.getByRole("button", { name: "Continue" }).click();
-    await creator.getByTestId("wizard-step-2").waitFor();
-    await creator.getByLabel("Card number").fill("4242424242424242");
-    await creator.getByLabel("Expiry (MM/YY)").fill("11/31");
-    await creator.getByLabel("CVC").fill("321");
-    await creator.getByRole("button", { name: "Confirm & Pay" }).click();
-    await creator.getByTestId("wizard-step-3").waitFor({ timeout: 10_000 });
-    for (const label of ["Which brand is it?", "What is the offer?", "What worries you about it?"]) await creator.getByLabel(label).fill("Second booking");
-    await creator.getByRole("button", { name: "Submit" }).click();
-    await creator.getByTestId("wizard-step-4").waitFor();
+    await payAndAnswer("Second booking");
 
     await creator.goto(url(`/creator-dashboard/${creatorId}`));
     const cards = creator.getByTestId("creator-booking");
@@ -625,6 +637,49 @@ describe("a cancelled booking gives its time back", () => {
     await creator.getByRole("button", { name: "Continue Booking" }).click();
     await creator.locator("[data-day]:not([disabled])").nth(1).click(); // the second bookable day is always a whole day
     await creator.locator(`[data-time="${time}"]`).waitFor();
+  });
+});
+
+describe("a confirmed booking cancelled early is paid back", () => {
+  it("the creator books and pays two days ahead, the expert confirms, the creator cancels told $150 comes back, and the dashboard shows it refunded", async () => {
+    // A fresh start: the wizard keeps the previous visit's step in this tab's sessionStorage.
+    await creator.evaluate(() => sessionStorage.clear());
+    await creator.goto(url(`/book-session/${sessionId}`));
+    await creator.getByRole("button", { name: "Continue Booking" }).click();
+    // The third bookable day starts on the day after tomorrow at the earliest: every time on it is more than 24 hours away.
+    await creator.locator("[data-day]:not([disabled])").nth(2).click();
+    const times = creator.getByRole("group", { name: "Available times" }).getByRole("button");
+    await times.first().waitFor();
+    const time = (await times.first().getAttribute("data-time"))!;
+    expect(Date.parse(time) - Date.now()).toBeGreaterThan(24 * 3_600_000);
+    await times.first().click();
+    await payAndAnswer("A booking to cancel");
+
+    await creator.goto(url(`/creator-dashboard/${creatorId}`));
+    // By its status chip: "Refund of $150 pending" on the booking cancelled before would match a text filter.
+    const pending = creator.getByTestId("creator-booking").filter({ has: creator.getByTestId("booking-status").getByText("Pending", { exact: true }) });
+    await expect.poll(() => pending.count()).toBe(1);
+    const refundedId = (await pending.getAttribute("data-booking-id"))!;
+    const card = creator.locator(`[data-booking-id="${refundedId}"]`);
+    await expect.poll(() => card.getByTestId("booking-money").textContent()).toBe("Paid $150");
+
+    // The expert confirms the requested time: from here the 24-hour rule applies.
+    await expert.goto(url(`/manage-booking/${refundedId}`));
+    await expert.getByRole("button", { name: "Accept Booking" }).click();
+    await expert.getByRole("button", { name: "Confirm Date & Time" }).click();
+    await visible(expert, "Booking Confirmed");
+    await expect.poll(() => card.getByTestId("booking-status").textContent(), { timeout: 15_000 }).toBe("Confirmed");
+
+    await card.getByRole("button", { name: /Cancel Session/ }).click();
+    const dialog = creator.getByRole("dialog");
+    await dialog.getByText("Are you sure you want to cancel this booking?").waitFor();
+    expect(await dialog.getByTestId("cancel-refund").textContent()).toBe("You will get $150 back.");
+    await screenshot(creator, "cancel-dialog-refund");
+    await dialog.getByRole("button", { name: "Yes, Cancel" }).click();
+    await expect.poll(() => card.getByTestId("booking-status").textContent()).toBe("Cancelled");
+    // The refunds reactor pays it through the test provider; the dashboard follows the booking's events.
+    await expect.poll(() => card.getByTestId("booking-money").textContent(), { timeout: 30_000 }).toBe("Paid $150 · Refunded $150");
+    await checkAxe(creator, "creator dashboard: refunded");
   });
 });
 
@@ -656,6 +711,74 @@ describe("session notes", () => {
     await expectPath(creator, `/session-notes/${bookingId}`);
     expect(await creator.getByTestId("notes-summary-text").textContent()).toBe("We reviewed the sportswear deal.");
     expect(await creator.getByRole("link", { name: "Edit Notes" }).count()).toBe(0);
+  });
+});
+
+describe("a completed session is reviewed", () => {
+  const reviewText = "Clear, practical advice on the exclusivity clause.";
+  const replyText = "Thank you, Cora. Good luck with the counter-offer!";
+  const publicReviews = async () => (await (await fetch(url(`/api/v1/experts/${slug}`))).json()) as { reviews: { created_at: string; review: string; reply: { text: string } | null }[] };
+
+  it("the session is completed once it is over, its creator reviews it, and the stars show on the profile and the listing", async () => {
+    // The completion sweeper, run as the clock will read a minute after the session ends.
+    const ended = DateTime.fromISO(proposedTime).plus({ minutes: 61 }).toUTC().toISO()!;
+    expect(await sweepCompletionsAt(product.api, ended)).toBe(1);
+    await creator.goto(url(`/creator-dashboard/${creatorId}`));
+    const card = creator.locator(`[data-booking-id="${bookingId}"]`);
+    await expect.poll(() => card.getByTestId("booking-status").textContent(), { timeout: 15_000 }).toBe("Complete");
+
+    await card.getByRole("link", { name: "View Notes" }).click();
+    await expectPath(creator, `/session-notes/${bookingId}`);
+    await creator.getByRole("heading", { name: "Review this session" }).waitFor();
+    const form = creator.getByRole("form", { name: "Leave a review" });
+    expect(await form.getByRole("button", { name: "Submit Review" }).isDisabled()).toBe(true); // no stars yet
+    // A star is its label (the radio under it is visually hidden): click the fourth star itself.
+    const fourStars = form.getByLabel("4 Stars");
+    await form.locator(`label[for="${await fourStars.getAttribute("id")}"]`).click();
+    expect(await fourStars.isChecked()).toBe(true);
+    await form.getByLabel("Review (optional)").fill(reviewText);
+    await form.getByRole("button", { name: "Submit Review" }).click();
+    await creator.getByRole("heading", { name: "Your review" }).waitFor();
+    await creator.getByRole("img", { name: "4 out of 5 stars" }).waitFor();
+    await visible(creator, reviewText);
+    await creator.getByRole("button", { name: "Edit Review" }).waitFor();
+    await checkAxe(creator, "session notes: review");
+
+    // The profile's reviews block: stars, text, the creator's first name and last initial, a long US date.
+    await creator.goto(url(`/expert-profile/${slug}`));
+    const review = creator.getByTestId("review");
+    await review.waitFor();
+    expect(await review.count()).toBe(1);
+    await review.getByRole("img", { name: "4 out of 5 stars" }).waitFor();
+    const [written] = (await publicReviews()).reviews;
+    const writtenOn = DateTime.fromISO(written!.created_at, { zone: CREATOR_ZONE }).setLocale("en-US").toLocaleString(DateTime.DATE_FULL);
+    expect(await review.textContent()).toBe(`${reviewText}${creatorUser.first} ${creatorUser.last[0]}. · ${writtenOn}`);
+    await checkAxe(creator, "expert profile: reviews");
+
+    // The listing's card: the average and the count.
+    await creator.goto(url("/search"));
+    await creator.getByRole("searchbox", { name: "Search for experts by name, role, or expertise" }).fill(expertUser.last);
+    const rating = creator.getByTestId("expert-card").filter({ hasText: `${expertUser.first} ${expertUser.last}` }).getByTestId("expert-rating");
+    await expect.poll(() => rating.getAttribute("aria-label")).toBe("Rated 4.0 out of 5 from 1 review");
+    expect(await rating.textContent()).toContain("4.0 (1)");
+  });
+
+  it("the expert replies in public from the session's page, and the reply shows under the review on the profile", async () => {
+    await expert.goto(url(`/session-notes/${bookingId}`));
+    await expert.getByRole("heading", { name: "The creator's review" }).waitFor();
+    await visible(expert, reviewText);
+    const form = expert.getByRole("form", { name: "Reply to this review" });
+    await form.getByLabel("Your public reply").fill(replyText);
+    await form.getByRole("button", { name: "Post Reply" }).click();
+    await visible(expert, "The expert's reply");
+    await visible(expert, replyText);
+    expect(await expert.getByRole("form", { name: "Reply to this review" }).count()).toBe(0); // one reply only
+
+    await creator.goto(url(`/expert-profile/${slug}`));
+    const reply = creator.getByTestId("review-reply");
+    await reply.waitFor();
+    expect(await reply.textContent()).toBe(`Reply from ${expertUser.first}${replyText}`);
+    expect((await publicReviews()).reviews.map((r) => [r.review, r.reply?.text])).toEqual([[reviewText, replyText]]);
   });
 });
 

@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type {} from "vitest";
 import { createTestDatabase, freePort } from "@booking/testkit";
+import { commandHandlers } from "../../api/src/commands.ts";
+import { completeSessionsOver } from "../../api/src/completion-sweeper.ts";
 import { apiConfig } from "../../api/src/config.ts";
 import { runApi, type RunningApi } from "../../api/src/server.ts";
 
@@ -41,4 +43,14 @@ export async function startProduct(serverUrl: string): Promise<ProductServer> {
       await rm(mediaDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One run of the completion sweeper as if the clock read `at`: a walk cannot wait for a session to
+ * end, so the product's own sweep and the calendar's rules decide at that time. Returns how many
+ * bookings it completed.
+ */
+export function sweepCompletionsAt(api: RunningApi, at: string): Promise<number> {
+  const clock = () => at;
+  return completeSessionsOver({ db: api.ctx.db, calendar: commandHandlers(api.ctx.store, clock).calendar, clock });
 }
