@@ -1,6 +1,6 @@
 import type pg from "pg";
-import { calendarStream } from "@booking/engine";
 import { expiredHolds } from "@booking/projections";
+import { sweepBookings, sweepEvery } from "./booking-sweep.ts";
 import type { CalendarCommands } from "./commands.ts";
 
 /** The bookings read model finds the expired holds; the calendar records each expiry. */
@@ -13,22 +13,7 @@ const SYSTEM = { userId: "hold-sweeper", role: "system" as const };
  * the sweeper records each expiry as a cancellation for the audit trail and the dashboards.
  */
 export async function expireHolds({ db, calendar, clock }: HoldSweeperDeps): Promise<number> {
-  let expired = 0;
-  for (const r of await expiredHolds(db, clock())) {
-    const result = await calendar.handle(calendarStream(r.expert_id), { type: "ExpireHold", expertId: r.expert_id, bookingId: r.booking_id, actor: SYSTEM }, { actor: SYSTEM });
-    if (result.ok && result.value.events.length) expired++;
-  }
-  return expired;
+  return sweepBookings(calendar, SYSTEM, await expiredHolds(db, clock()), (b) => ({ type: "ExpireHold", expertId: b.expert_id, bookingId: b.booking_id, actor: SYSTEM }));
 }
 
-export function startHoldSweeper(deps: HoldSweeperDeps, everyMs = 30_000): { stop: () => void } {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    expireHolds(deps)
-      .catch(() => undefined)
-      .finally(() => (running = false));
-  }, everyMs);
-  return { stop: () => clearInterval(timer) };
-}
+export const startHoldSweeper = (deps: HoldSweeperDeps, everyMs = 30_000) => sweepEvery(() => expireHolds(deps), everyMs);
