@@ -4,6 +4,7 @@ import { migrateReadModels } from "@booking/projections";
 import { adminMigrations } from "./admin/schema.ts";
 import { authMigrations } from "./auth/schema.ts";
 import { earlyAccessMigrations } from "./early-access/schema.ts";
+import { mailMigrations } from "./mail/schema.ts";
 import { paymentsMigrations } from "./payments/schema.ts";
 import { refundsMigrations } from "./refunds/schema.ts";
 
@@ -15,4 +16,5 @@ export async function migrateApiDatabase(db: pg.Pool): Promise<void> {
   await migrate(db, "admin_migrations", adminMigrations);
   await migrate(db, "early_access_migrations", earlyAccessMigrations);
   await migrate(db, "refunds_migrations", refundsMigrations);
+  await migrate(db, "mail_migrations", mailMigrations);
 }

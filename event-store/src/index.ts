@@ -6,3 +6,4 @@ export * from "./postgres/postgres-event-store.ts";
 export * from "./eventstoredb/eventstoredb-event-store.ts";
 export * from "./commands/command-handler.ts";
 export * from "./relay/index.ts";
+export * from "./follow-log.ts";

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { EventLog, LogPosition } from "@booking/contracts";
-import { AppendWaiter } from "@booking/event-store";
+import { followLog, oneLine } from "@booking/event-store";
 import type { CalendarCommands } from "../commands.ts";
 import type { RefundOutcome, RefundProvider } from "../payments/provider.ts";
 import { refundFact, retryDelayMs, FIRST_RETRY_MS, MAX_RETRY_MS } from "./owed.ts";
@@ -130,40 +130,11 @@ export class RefundReactor {
     await markFailed(this.deps.db, refund.refund_key, { reason, attempts, nextAttemptAt });
   }
 
-  /** Follow and pay until stopped; woken by appends, else looking again every `idleMs`. */
+  /** Follow and pay until stopped; woken by appends, else looking again every `idleMs` (retries come due without an append). */
   start(): RefundReactorRun {
-    let stopping = false;
-    const waiter = new AppendWaiter(this.deps.log);
-    const loop = async () => {
-      let failures = 0;
-      while (!stopping) {
-        waiter.reading();
-        try {
-          await this.runOnce();
-          failures = 0;
-        } catch (e) {
-          failures += 1;
-          const backoff = Math.min(100 * 2 ** (failures - 1), 5000);
-          this.warn(`refunds: pass failed (${failures} in a row), retrying in ${backoff} ms: ${oneLine(e)}`);
-          if (!stopping) await waiter.pause(backoff, false);
-          continue;
-        }
-        if (!stopping) await waiter.pause(this.idleMs);
-      }
-    };
-    const done = loop().finally(() => waiter.stop());
-    return {
-      done,
-      stop: async () => {
-        stopping = true;
-        waiter.stop();
-        await done;
-      },
-    };
+    return followLog(this.deps.log, async () => void (await this.runOnce()), {
+      idleMs: this.idleMs,
+      onError: (e, failures, backoff) => this.warn(`refunds: pass failed (${failures} in a row), retrying in ${backoff} ms: ${oneLine(e)}`),
+    });
   }
-}
-
-function oneLine(e: unknown): string {
-  const text = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-  return text.replace(/\s+/g, " ").trim();
 }

@@ -1,5 +1,5 @@
 import type { EventLog, LogPosition } from "@booking/contracts";
-import { AppendWaiter } from "../append-waiter.ts";
+import { followLog, oneLine } from "../follow-log.ts";
 import type { BusPublisher } from "./bus.ts";
 
 /** Where a relay (by name) has published up to. */
@@ -67,39 +67,18 @@ export class Relay {
   /** Relay until stopped; a failed batch is retried after a back-off, the checkpoint left where it was. */
   start(): RelayRun {
     if (this.running) throw new Error(`Relay ${this.name} is already running`);
-    let stopping = false;
     // Woken by appends (of this process, or announced by others) instead of waiting out the idle poll.
-    const waiter = new AppendWaiter(this.log);
-    const loop = async () => {
-      let failures = 0;
-      while (!stopping) {
-        let count: number;
-        waiter.reading();
-        try {
-          count = await this.relayBatch();
-          failures = 0;
-        } catch (e) {
-          failures += 1;
-          const backoff = Math.min(FIRST_BACKOFF_MS * 2 ** (failures - 1), this.maxBackoffMs);
-          this.warn(`relay ${this.name}: batch failed (${failures} in a row), checkpoint kept, retrying in ${backoff} ms: ${oneLine(e)}`);
-          if (!stopping) await waiter.pause(backoff, false);
-          continue;
-        }
-        // A full batch means more is waiting: go again at once.
-        if (count < this.batchSize && !stopping) await waiter.pause(this.idleMs);
-      }
-    };
-    const done = loop().finally(() => {
-      waiter.stop();
-      this.running = null;
+    const following = followLog(this.log, async () => ((await this.relayBatch()) >= this.batchSize ? "more" : undefined), {
+      idleMs: this.idleMs,
+      firstBackoffMs: FIRST_BACKOFF_MS,
+      maxBackoffMs: this.maxBackoffMs,
+      onError: (e, failures, backoff) => this.warn(`relay ${this.name}: batch failed (${failures} in a row), checkpoint kept, retrying in ${backoff} ms: ${oneLine(e)}`),
     });
     const run: RelayRun = {
-      done,
-      stop: async () => {
-        stopping = true;
-        waiter.stop();
-        await done;
-      },
+      done: following.done.finally(() => {
+        this.running = null;
+      }),
+      stop: () => following.stop(),
     };
     this.running = run;
     return run;
@@ -128,9 +107,4 @@ export class Relay {
       throw e;
     }
   }
-}
-
-function oneLine(e: unknown): string {
-  const text = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-  return text.replace(/\s+/g, " ").trim();
 }

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { comparePositions, type EventLog, type LogPosition } from "@booking/contracts";
-import { AppendWaiter } from "@booking/event-store";
+import { followLog } from "@booking/event-store";
 import { applyBatch, ensureCheckpoints, readCheckpoints, recordProjectionError } from "../apply.ts";
 import type { Projection } from "../projection.ts";
 
@@ -58,38 +58,29 @@ export class InProcessProjector {
   }
 
   start(): RunnerHandle {
-    let stopped = false;
-    const waiter = new AppendWaiter(this.log);
-    const loop = async () => {
-      await ensureCheckpoints(this.pool, this.projections);
-      let failures = 0;
-      while (!stopped) {
-        waiter.reading();
-        let read = 0;
-        try {
-          read = await this.runOnce();
-          failures = 0;
-        } catch (e) {
-          failures++;
-          this.options.onError?.(e);
-          await recordProjectionError(this.pool, this.projections, e);
+    let checkpointsReady = false;
+    const following = followLog(
+      this.log,
+      async (waiter) => {
+        if (!checkpointsReady) {
+          await ensureCheckpoints(this.pool, this.projections);
+          checkpointsReady = true;
         }
         // A full batch means more is waiting: go again at once.
-        if (stopped || (read >= this.batchSize && !failures)) continue;
-        if (failures) await waiter.pause(Math.min(5000, 100 * 2 ** failures), false);
+        if ((await this.runOnce()) >= this.batchSize) return "more";
         // An announced append not readable yet waits behind a transaction that began before it.
-        else await waiter.pause(this.reached !== null && waiter.announcedBeyond(this.reached) ? Math.min(BEHIND_RETRY_MS, this.idleMs) : this.idleMs);
-      }
-    };
-    const done = loop().finally(() => waiter.stop());
-    return {
-      done,
-      // The batch in flight commits (or rolls back) as a whole before stop resolves.
-      stop: async () => {
-        stopped = true;
-        waiter.stop();
-        await done;
+        if (this.reached !== null && waiter.announcedBeyond(this.reached)) return { waitMs: BEHIND_RETRY_MS };
       },
-    };
+      {
+        idleMs: this.idleMs,
+        firstBackoffMs: 200,
+        onError: async (e) => {
+          this.options.onError?.(e);
+          await recordProjectionError(this.pool, this.projections, e);
+        },
+      },
+    );
+    // The batch in flight commits (or rolls back) as a whole before stop resolves.
+    return following;
   }
 }

@@ -1,0 +1,52 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+// Tokens carried by links in mails (verify the address, reset the password, unsubscribe). Signed,
+// not stored: the link holds who and what it is for, when it was issued and until when it works.
+// Single use is the caller's rule, from state the link changes: a verification link is spent once
+// the address is verified, a reset link once the password changed after it was issued.
+
+export type LinkPurpose = "verify_email" | "password_reset" | "unsubscribe";
+
+export type LinkClaims = { purpose: LinkPurpose; userId: string; /** ms since epoch */ issuedAt: number; /** ms since epoch; null: does not expire */ expiresAt: number | null };
+
+export type ReadLink = { ok: true; claims: LinkClaims } | { ok: false; problem: "invalid" | "expired" };
+
+/** How long each link works. */
+export const LINK_LIFETIME_MS: Record<LinkPurpose, number | null> = {
+  verify_email: 24 * 60 * 60 * 1000,
+  password_reset: 60 * 60 * 1000,
+  // Unsubscribing must keep working from an old mail.
+  unsubscribe: null,
+};
+
+// A key of its own, derived from the JWT secret, so a link can never pass for an access token.
+const keyOf = (secret: string) => createHmac("sha256", secret).update("mail-links/v1").digest();
+
+const sign = (secret: string, body: string) => createHmac("sha256", keyOf(secret)).update(body).digest("base64url");
+
+export function signLink(secret: string, purpose: LinkPurpose, userId: string, now: string): string {
+  const issuedAt = Date.parse(now);
+  const lifetime = LINK_LIFETIME_MS[purpose];
+  const claims: LinkClaims = { purpose, userId, issuedAt, expiresAt: lifetime === null ? null : issuedAt + lifetime };
+  const body = Buffer.from(JSON.stringify([claims.purpose, claims.userId, claims.issuedAt, claims.expiresAt])).toString("base64url");
+  return `${body}.${sign(secret, body)}`;
+}
+
+export function readLink(secret: string, token: string, purpose: LinkPurpose, now: string): ReadLink {
+  const [body, signature, ...rest] = token.split(".");
+  if (!body || !signature || rest.length) return { ok: false, problem: "invalid" };
+  const expected = Buffer.from(sign(secret, body));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, problem: "invalid" };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
+  } catch {
+    return { ok: false, problem: "invalid" };
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 4) return { ok: false, problem: "invalid" };
+  const [p, userId, issuedAt, expiresAt] = parsed as unknown[];
+  if (p !== purpose || typeof userId !== "string" || typeof issuedAt !== "number" || !(expiresAt === null || typeof expiresAt === "number")) return { ok: false, problem: "invalid" };
+  if (expiresAt !== null && Date.parse(now) >= expiresAt) return { ok: false, problem: "expired" };
+  return { ok: true, claims: { purpose, userId, issuedAt, expiresAt } };
+}

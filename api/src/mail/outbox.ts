@@ -1,0 +1,60 @@
+import type pg from "pg";
+
+// Putting a message in the outbox. Callers pass their transaction's client, so the message is
+// owed exactly when what made it owed commits (the reactor's checkpoint, a sign-up, a reset).
+
+/** Which template made a message; the dev mailbox and the console show it. */
+export type MailKind =
+  | "verify_email"
+  | "password_reset"
+  | "booking_requested"
+  | "info_requested"
+  | "time_proposed"
+  | "booking_confirmed"
+  | "booking_cancelled"
+  | "refund_issued"
+  | "reminder_24h"
+  | "reminder_1h"
+  | "notes_added";
+
+export type MailAttachment = { filename: string; contentType: string; content: string };
+
+/** A rendered message: what the sender delivers, unchanged, however often it is retried. */
+export type OutgoingMail = {
+  messageId: string;
+  kind: MailKind;
+  essential: boolean;
+  /** The recipient's user id (null when the address has no account). */
+  userId: string | null;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Extra headers, e.g. List-Unsubscribe on non-essential mails. */
+  headers?: Record<string, string>;
+  /** Files sent with it (the calendar invite of a confirmed booking, once calendars land). */
+  attachments?: MailAttachment[];
+  bookingId?: string | null;
+  /** ISO instant: not sent before (reminders); else the time it was queued. */
+  sendAfter: string;
+  createdAt: string;
+};
+
+type Queryable = Pick<pg.PoolClient, "query">;
+
+/** Queue a message once: a second call with the same id changes nothing. Resolves to whether it was new. */
+export async function enqueueMail(db: Queryable, mail: OutgoingMail): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO mail_outbox (message_id, kind, essential, user_id, to_address, subject, text_body, html_body, headers, attachments, booking_id, send_after, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+     ON CONFLICT (message_id) DO NOTHING`,
+    [mail.messageId, mail.kind, mail.essential, mail.userId, mail.to, mail.subject, mail.text, mail.html, JSON.stringify(mail.headers ?? {}), JSON.stringify(mail.attachments ?? []), mail.bookingId ?? null, mail.sendAfter, mail.createdAt],
+  );
+  return rowCount === 1;
+}
+
+/** How many mails of `kinds` went to this address since `since` (sending limits count them). */
+export async function mailsSentTo(db: Queryable, address: string, kinds: readonly MailKind[], since: string): Promise<number> {
+  const { rows } = await db.query<{ n: string }>("SELECT count(*) AS n FROM mail_outbox WHERE lower(to_address) = lower($1) AND kind = ANY($2) AND created_at >= $3", [address, kinds, since]);
+  return Number(rows[0]!.n);
+}
