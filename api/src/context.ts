@@ -4,6 +4,7 @@ import type { BookingFeed } from "./booking-feed.ts";
 import { commandHandlers, type CalendarCommands, type ExpertCommands, type SessionCommands, type TermsCommands } from "./commands.ts";
 import type { ReviewCommands } from "./commands.ts";
 import { CreatorBookingLock } from "./creator-booking-lock.ts";
+import { mailSettings, type MailSettings } from "./mail/settings.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
 import { projectedThrough, type Projected } from "./read-your-writes.ts";
 import { ReplyCache, type ReplyCacheOptions } from "./reply-cache.ts";
@@ -24,6 +25,8 @@ export type AppContext = {
   /** /readyz fails while the read models are more than this many events behind the log. */
   readyMaxLagEvents?: number;
   feed: BookingFeed | null;
+  /** Where mail links point, who mail is from, SMTP or the dev mailbox. */
+  mail: MailSettings;
   calendar: CalendarCommands;
   sessions: SessionCommands;
   experts: ExpertCommands;
@@ -37,7 +40,9 @@ export type AppContext = {
   creatorBookings: CreatorBookingLock;
 };
 
-export type ContextInput = Omit<AppContext, "calendar" | "sessions" | "experts" | "terms" | "reviews" | "projected" | "listings" | "creatorBookings"> & {
+export type ContextInput = Omit<AppContext, "calendar" | "sessions" | "experts" | "terms" | "reviews" | "projected" | "listings" | "creatorBookings" | "mail"> & {
+  /** Mail settings (default: links to http://localhost:3000, the dev mailbox). */
+  mail?: MailSettings;
   /** Overrides of the listings cache's defaults (tests). */
   listingsCache?: Partial<Omit<ReplyCacheOptions, "readModels">>;
 };
@@ -50,10 +55,11 @@ export type ContextInput = Omit<AppContext, "calendar" | "sessions" | "experts" 
 export const LISTINGS_CACHE: ReplyCacheOptions = { readModels: ["experts", "sessions", "reviews"], ttlMs: 5_000, maxStalenessMs: 20, maxEntries: 200, maxBytes: 16 * 1024 * 1024 };
 
 export function createContext(input: ContextInput): AppContext {
-  const { listingsCache, ...rest } = input;
+  const { listingsCache, mail, ...rest } = input;
   const listings = new ReplyCache(input.db, { ...LISTINGS_CACHE, ...listingsCache });
   return {
     ...rest,
+    mail: mail ?? mailSettings({}),
     ...commandHandlers(input.store, input.clock),
     projected: projectedThrough(input.db, listings),
     listings,

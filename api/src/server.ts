@@ -14,6 +14,7 @@ import { startHoldSweeper } from "./hold-sweeper.ts";
 import { startCompletionSweeper } from "./completion-sweeper.ts";
 import { ensureAdminAccount } from "./auth/admin-account.ts";
 import { paymentProviderFrom } from "./payments/factory.ts";
+import { mailSettings } from "./mail/settings.ts";
 import { RefundReactor } from "./refunds/reactor.ts";
 import { migrateApiDatabase } from "./schema.ts";
 
@@ -46,6 +47,7 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
     stripeWebhookSecret: config.STRIPE_WEBHOOK_SECRET ?? null,
     readyMaxLagEvents: config.READY_MAX_LAG_EVENTS,
     feed,
+    mail: mailSettings({ publicUrl: config.PUBLIC_URL, port: config.PORT, from: config.MAIL_FROM, smtpUrl: config.SMTP_URL }),
   });
   const { clock, calendar, projected } = ctx;
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await ensureAdminAccount({ db, store, clock, projected }, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
