@@ -19,6 +19,7 @@ export default defineConfig({
       // Property tests do real work per run; under a loaded CI machine 5 s is not enough.
       { test: { name: "engine", root: "./engine", include: ["test/**/*.unit.test.ts"], testTimeout: 60_000 } },
       { test: { name: "event-store", root: "./event-store", include: ["test/**/*.int.test.ts"], ...services, testTimeout: 120_000 } },
+      { test: { name: "event-store-unit", root: "./event-store", include: ["test/**/*.unit.test.ts"] } },
       // Each read model's rule, given events / then rows, without a database.
       { test: { name: "projections", root: "./projections", include: ["test/**/*.unit.test.ts"] } },
       { test: { name: "projections-int", root: "./projections", include: ["test/**/*.int.test.ts"], ...services } },
