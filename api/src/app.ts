@@ -14,6 +14,7 @@ import { installSecurityHeaders } from "./http/security-headers.ts";
 import { boundaryValidatorCompiler } from "./http/validation.ts";
 import { adminRoutes } from "./admin/routes.ts";
 import { authRoutes } from "./auth/routes.ts";
+import { calendarInviteRoutes } from "./calendar-invites/routes.ts";
 import { earlyAccessRoutes } from "./early-access/routes.ts";
 import { paymentsRoutes } from "./payments/routes.ts";
 import { bookingRoutes } from "./routes/bookings.ts";
@@ -62,7 +63,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   }).withTypeProvider<ZodTypeProvider>();
 
   const { db, store, clock, calendar, sessions, experts, terms, reviews, projected, listings, creatorBookings, payments, feed } = ctx;
-  const { mediaDir, jwtSecret, holdMinutes, stripeWebhookSecret, readyMaxLagEvents } = ctx;
+  const { mediaDir, jwtSecret, holdMinutes, stripeWebhookSecret, readyMaxLagEvents, mail } = ctx;
 
   app.setValidatorCompiler(boundaryValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -97,6 +98,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await earlyAccessRoutes(v1, { db, clock });
       await paymentsRoutes(v1, { db, calendar, projected, payments, stripeWebhookSecret, clock });
       await earningsRoutes(v1, { db });
+      await calendarInviteRoutes(v1, { db, jwtSecret, mail, clock });
       await adminRoutes(v1, { db, store, experts, reviews, calendar, projected });
       v1.get("/docs", { schema: { hide: true } }, async () => app.swagger());
     },

@@ -3,6 +3,7 @@ import { migrate } from "@booking/event-store";
 import { migrateReadModels } from "@booking/projections";
 import { adminMigrations } from "./admin/schema.ts";
 import { authMigrations } from "./auth/schema.ts";
+import { calendarInviteMigrations } from "./calendar-invites/schema.ts";
 import { earlyAccessMigrations } from "./early-access/schema.ts";
 import { mailMigrations } from "./mail/schema.ts";
 import { paymentsMigrations } from "./payments/schema.ts";
@@ -17,4 +18,5 @@ export async function migrateApiDatabase(db: pg.Pool): Promise<void> {
   await migrate(db, "early_access_migrations", earlyAccessMigrations);
   await migrate(db, "refunds_migrations", refundsMigrations);
   await migrate(db, "mail_migrations", mailMigrations);
+  await migrate(db, "calendar_invite_migrations", calendarInviteMigrations);
 }

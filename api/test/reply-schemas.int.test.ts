@@ -13,6 +13,8 @@ const NOT_JSON: Record<string, string> = {
   "GET /media/experts/{expertId}/profile": "an image file",
   "GET /admin/terms-acceptances/export.csv": "a CSV file",
   "GET /admin/early-access/export.csv": "a CSV file",
+  "GET /bookings/{bookingId}/calendar.ics": "an iCalendar file (text/calendar)",
+  "GET /calendar/{file}": "an iCalendar feed (text/calendar)",
 };
 
 type Operation = { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> };

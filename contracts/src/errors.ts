@@ -100,6 +100,9 @@ export const errorCatalogue = {
   refund_amount_invalid: { status: 400, message: "Please enter a refund amount of at least one cent, in whole cents." },
   refund_reason_required: { status: 400, message: "Please give a reason for the refund, in at most 500 characters." },
   prep_submit_failed: { status: 400, message: "Something went wrong submitting your answers." },
+  // Calendar invites and feeds (issue 17)
+  calendar_invite_not_confirmed: { status: 409, message: "This booking is not confirmed yet, so it cannot be added to a calendar." },
+  calendar_feed_not_found: { status: 404, message: "This calendar address is no longer valid. Copy the new one from your account." },
 
   // Reviews (issue 15): a completed booking's creator reviews it once; its expert replies once
   review_not_your_booking: { status: 403, message: "Only the creator of this booking can review it." },

@@ -19,3 +19,4 @@ export * from "./account-replies.ts";
 export * from "./audit-replies.ts";
 export * from "./review.ts";
 export * from "./cancellation.ts";
+export * from "./calendar-invites.ts";

@@ -10,6 +10,7 @@ export * from "./runners/kafka-consumer.ts";
 // Each read model is one module: its Row, column list, rule, queries and replies.
 export * from "./read-models/bookings.ts";
 export * from "./read-models/bookings-queries.ts";
+export * from "./read-models/booking-invites.ts";
 export * from "./read-models/bookings-completion.ts";
 export * from "./read-models/experts.ts";
 export * from "./read-models/sessions.ts";
