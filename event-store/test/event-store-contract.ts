@@ -160,6 +160,23 @@ export function eventStoreContract(name: string, makeSubject: () => Promise<Cont
       expect([...seen.values()].every((n) => n === 1)).toBe(true);
     });
 
+    it("watchAppends announces each append's position, and stops after unwatch", async () => {
+      const id = stream("watched");
+      const announced: LogPosition[] = [];
+      const unwatch = store.watchAppends?.((p) => void announced.push(p));
+      expect(unwatch, "every adapter announces appends (followers would poll otherwise)").toBeTypeOf("function");
+      await new Promise((r) => setTimeout(r, 200)); // a subscription-based watch is live
+      const first = await store.append(id, [event(1)], "no_stream");
+      const deadline = Date.now() + 10_000;
+      while (!announced.some((p) => comparePositions(p, first.position) >= 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(announced.some((p) => comparePositions(p, first.position) >= 0)).toBe(true);
+      unwatch!();
+      const seen = announced.length;
+      await store.append(id, [event(2)], 1);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(announced.length).toBe(seen);
+    });
+
     it("a subscription delivers new events as they are appended", async () => {
       const id = stream("live");
       const got: StoredEvent[] = [];

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   ANY,
+  END,
   EventStoreDBClient,
   NO_STREAM,
   START,
@@ -62,6 +63,9 @@ function toStored(e: AllStreamRecordedEvent | { streamId: string; id: string; re
 export class EventStoreDBEventStore implements EventStore {
   readonly kind = "eventstoredb" as const;
   private readonly subscriptions = new Set<Subscription>();
+  private readonly watchers = new Set<(position: LogPosition) => void>();
+  /** One live subscription to $all from its end, shared by every watcher, while anyone watches. */
+  private watch: Subscription | null = null;
 
   constructor(readonly client: EventStoreDBClient) {}
 
@@ -152,16 +156,39 @@ export class EventStoreDBEventStore implements EventStore {
     return n;
   }
 
+  /** Announce each append, from a live subscription to the end of $all (started by the first watcher, stopped with the last). */
+  watchAppends(listener: (position: LogPosition) => void): () => void {
+    this.watchers.add(listener);
+    this.watch ??= this.subscribeFrom("end", {
+      onEvents: async (events) => {
+        for (const e of events) for (const w of [...this.watchers]) w(e.position);
+      },
+    });
+    return () => {
+      this.watchers.delete(listener);
+      if (this.watchers.size === 0 && this.watch) {
+        const ending = this.watch;
+        this.watch = null;
+        void ending.stop();
+      }
+    };
+  }
+
   subscribe(options: SubscribeOptions): Subscription {
+    return this.subscribeFrom(options.after, options);
+  }
+
+  /** Events strictly after `after` (null: from the start; "end": only those appended from now on). */
+  private subscribeFrom(after: LogPosition | null | "end", options: Pick<SubscribeOptions, "onEvents" | "onError">): Subscription {
     let stopped = false;
     let current: ReturnType<EventStoreDBClient["subscribeToAll"]> | null = null;
-    let checkpoint = options.after;
+    let checkpoint: LogPosition | null = after === "end" ? null : after;
     const run = async () => {
       // Resubscribe from the last delivered position whenever the subscription drops.
       while (!stopped) {
         try {
           current = this.client.subscribeToAll({
-            fromPosition: checkpoint ? { commit: checkpoint.commit, prepare: checkpoint.prepare } : START,
+            fromPosition: checkpoint ? { commit: checkpoint.commit, prepare: checkpoint.prepare } : after === "end" ? END : START,
             filter: excludeSystemEvents(),
           });
           for await (const resolved of current) {
@@ -195,6 +222,8 @@ export class EventStoreDBEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    this.watchers.clear();
+    this.watch = null;
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     await this.client.dispose();
   }
