@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { precompress } from "./precompress.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const force = process.argv.includes("--force");
@@ -42,3 +43,5 @@ if (failed.length) {
   console.error(`Build failed: ${failed.map((f) => f.app).join(", ")}`);
   process.exit(1);
 }
+// Compressed once here, sent as they are (see api/src/built-apps.ts).
+for (const { app } of results) precompress(join(root, app, "dist"));

@@ -1,11 +1,8 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { InProcessProjector, allProjections, type RunnerHandle } from "@booking/projections";
 import { buildApp, type AppOptions } from "./app.ts";
+import { serveBuiltApps, type BuiltApps } from "./built-apps.ts";
 import { BookingFeed } from "./booking-feed.ts";
 import type { ApiConfig } from "./config.ts";
 import { createContext, type AppContext } from "./context.ts";
@@ -17,8 +14,6 @@ import { paymentProviderFrom } from "./payments/factory.ts";
 import { mailSettings } from "./mail/settings.ts";
 import { RefundReactor } from "./refunds/reactor.ts";
 import { migrateApiDatabase } from "./schema.ts";
-
-const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 
 export type RunningApi = { app: FastifyInstance; ctx: AppContext; url: string; stop: () => Promise<void> };
 
@@ -73,35 +68,4 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
       await db.end();
     },
   };
-}
-
-export type BuiltApps = { web: string; admin: string };
-
-/** Where `npm run build` puts the web app and the admin console. */
-export const BUILT_APPS: BuiltApps = { web: join(repoRoot, "web/dist"), admin: join(repoRoot, "admin/dist") };
-
-/**
- * The web app at / and the admin console at /admin/, when they have been built. Anything under
- * /api is the API's: an unknown path there gets the JSON 404, never the web app's page.
- */
-export async function serveBuiltApps(app: FastifyInstance, dirs: BuiltApps = BUILT_APPS): Promise<void> {
-  const { web, admin } = dirs;
-  if (existsSync(admin)) {
-    await app.register(fastifyStatic, { root: admin, prefix: "/admin/", decorateReply: false });
-    app.get("/admin", (_request, reply) => reply.redirect("/admin/"));
-  }
-  if (existsSync(web)) {
-    await app.register(fastifyStatic, { root: web, prefix: "/", wildcard: false });
-    // Client-side routes: any other GET outside /api gets the app's index.html.
-    app.get("/*", (request, reply) => (isApiPath(request.url) ? reply.callNotFound() : reply.sendFile("index.html")));
-  } else {
-    app.get("/", (_request, reply) =>
-      reply.type("text/html").send("<!doctype html><title>Expert sessions</title><h1>Expert sessions</h1><p>The API is running at <a href=\"/api/v1/experts\">/api/v1</a>.</p>"),
-    );
-  }
-}
-
-function isApiPath(url: string): boolean {
-  const path = url.split("?", 1)[0]!;
-  return path === "/api" || path.startsWith("/api/");
 }

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorBody, refusal } from "@booking/contracts";
-import { serveBuiltApps, type BuiltApps } from "../src/server.ts";
+import { serveBuiltApps, type BuiltApps } from "../src/built-apps.ts";
 import { startTestApi, stubPayments, type TestApi } from "./harness.ts";
 
 // Every reply a browser can get (the web app's page, a JSON reply, the admin console) carries
