@@ -2,11 +2,12 @@ import type { FastifyInstance } from "fastify";
 import type pg from "pg";
 import { CURRENT_TERMS_VERSION } from "@booking/contracts";
 import { expertStream } from "@booking/engine";
+import { lastLinkSentTo } from "./auth/address-mails.ts";
 import type { ExpertCommands } from "./commands.ts";
 import type { Projected } from "./read-your-writes.ts";
 
 // Demo data for a first start, created through the public API (and the admin's vetting command),
-// so it obeys every rule a real user does.
+// so it obeys every rule a real user does: each account follows the link of its verification mail.
 
 export const DEMO_PASSWORD = "demo-password-1";
 export const DEMO_CREATOR = { email: "creator@example.com", first_name: "Casey", last_name: "Rivera" };
@@ -27,8 +28,13 @@ async function call(app: FastifyInstance, method: "POST" | "PATCH" | "PUT", url:
   return r.json() as Record<string, unknown>;
 }
 
-async function signUp(app: FastifyInstance, person: { email: string; first_name: string; last_name: string }, role: "creator" | "expert") {
-  const session = await call(app, "POST", "/auth/signup", { email: person.email, first_name: person.first_name, last_name: person.last_name, password: DEMO_PASSWORD, role });
+async function signUp(app: FastifyInstance, db: pg.Pool, person: { email: string; first_name: string; last_name: string }, role: "creator" | "expert") {
+  await call(app, "POST", "/auth/signup", { email: person.email, first_name: person.first_name, last_name: person.last_name, password: DEMO_PASSWORD, role });
+  const sent = await lastLinkSentTo(db, "verify_email", person.email);
+  if (!sent) throw new Error(`seed: no verification mail for ${person.email}`);
+  // Demo addresses reach nobody: the mail is kept (skipped, not sent) and the seed follows its link.
+  await db.query("UPDATE mail_outbox SET status = 'skipped', skipped_reason = 'demo account, verified by the seed', updated_at = now() WHERE message_id = $1 AND status = 'pending'", [sent.messageId]);
+  const session = await call(app, "POST", "/auth/verify", { token: sent.token });
   const token = session.access_token as string;
   await call(app, "POST", "/terms/accept", { version_id: CURRENT_TERMS_VERSION }, token);
   return { token, id: (session.user as { id: string }).id };
@@ -42,7 +48,7 @@ export async function seedDemoData(app: FastifyInstance, { db, experts: expertCo
   const { rows } = await db.query("SELECT 1 FROM experts LIMIT 1");
   if (rows.length) return false;
   for (const e of experts) {
-    const { token, id } = await signUp(app, e, "expert");
+    const { token, id } = await signUp(app, db, e, "expert");
     await call(app, "PATCH", "/experts/me", { first_name: e.first_name, last_name: e.last_name, title: e.title, bio: e.bio, tags: e.tags, published: true }, token);
     const weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday"].map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" }));
     await call(app, "POST", `/experts/${id}/schedule`, { timezone: e.timezone, slots: weekdays }, token);
@@ -55,6 +61,6 @@ export async function seedDemoData(app: FastifyInstance, { db, experts: expertCo
     const verified = await expertCommands.handle(expertStream(id), { type: "VerifyExpert", expertId: id, actor: admin }, { actor: admin });
     if (verified.ok) await projected(verified.value);
   }
-  await signUp(app, DEMO_CREATOR, "creator");
+  await signUp(app, db, DEMO_CREATOR, "creator");
   return true;
 }

@@ -1,8 +1,11 @@
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
+import type pg from "pg";
 import { expect } from "vitest";
+import { lastLinkSentTo } from "../src/auth/address-mails.ts";
 import type { TestApi } from "./harness.ts";
 
-// Calls to the auth routes as a browser makes them, for the auth suites.
+// Calls to the auth routes as a browser makes them, for the auth suites; and the one way every
+// suite gets a session for a new account: sign up, then follow the verification mail's link.
 
 export const PASSWORD = "correct-horse-42";
 
@@ -14,6 +17,44 @@ export type AuthSession = {
   token_type: string;
   user: { id: string; email: string; role: string; first_name: string | null };
 };
+
+/** POST a JSON body to a path under /api/v1, however the suite reaches the API (inject, fetch to a process). */
+export type PostJson = (path: string, body: Record<string, unknown>) => Promise<{ status: number; body: unknown }>;
+
+/** The token of the newest link of `purpose` mailed to `email` (read from the outbox), or a failed test. */
+export async function mailedToken(db: Pick<pg.Pool, "query">, purpose: "verify_email" | "password_reset", email: string): Promise<string> {
+  const sent = await lastLinkSentTo(db, purpose, email);
+  expect(sent, `a ${purpose} mail to ${email}`).not.toBeNull();
+  return sent!.token;
+}
+
+/**
+ * Sign up and verify through the mail's link: a new account's session, as a person gets it.
+ * `db` is the API's database (the outbox is read by address).
+ */
+export async function signUpVerified(db: Pick<pg.Pool, "query">, post: PostJson, body: Record<string, unknown> & { email: string }): Promise<AuthSession> {
+  const signedUp = await post("/auth/signup", body);
+  expect(signedUp.status, JSON.stringify(signedUp.body)).toBe(201);
+  const verified = await post("/auth/verify", { token: await mailedToken(db, "verify_email", body.email.trim()) });
+  expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+  return verified.body as AuthSession;
+}
+
+/** PostJson over app.inject. */
+export const injectPost =
+  (api: () => TestApi, headers: () => Record<string, string> = () => ({})): PostJson =>
+  async (path, body) => {
+    const r = await api().app.inject({ method: "POST", url: `/api/v1${path}`, headers: headers(), payload: body });
+    return { status: r.statusCode, body: r.json() };
+  };
+
+/** PostJson over fetch, to an API process at `base` (…/api/v1). */
+export const fetchPost =
+  (base: string): PostJson =>
+  async (path, body) => {
+    const r = await fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    return { status: r.status, body: await r.json().catch(() => null) };
+  };
 
 export type AuthCallOptions = { token?: string; body?: unknown; from?: string; authorization?: string };
 
@@ -40,11 +81,9 @@ export function authClient(api: () => TestApi, subnet: string) {
   let emails = 0;
   const freshEmail = (prefix = "user") => `${prefix}-${++emails}-${Date.now().toString(36)}@example.com`;
 
-  const signup = async (body: Record<string, unknown> = {}): Promise<AuthSession> => {
-    const r = await call("POST", "/auth/signup", { body: { email: freshEmail(), password: PASSWORD, role: "creator", ...body } });
-    expect(r.statusCode, r.body).toBe(201);
-    return r.json<AuthSession>();
-  };
+  /** Sign up and follow the verification mail's link: the new account's first session. */
+  const signup = (body: Record<string, unknown> = {}): Promise<AuthSession> =>
+    signUpVerified(api().ctx.db, injectPost(api, () => ({ "x-forwarded-for": nextAddress() })), { email: freshEmail(), password: PASSWORD, role: "creator", ...body } as Record<string, unknown> & { email: string });
 
   const login = async (email: string, password = PASSWORD): Promise<AuthSession> => {
     const r = await call("POST", "/auth/login", { body: { email, password } });

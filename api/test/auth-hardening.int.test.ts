@@ -177,6 +177,7 @@ describe("renaming yourself (13.8)", () => {
     const stream = await api.ctx.store.readStream(`user-${s.user.id}`);
     expect(stream.events.map((e) => [e.type, e.data])).toEqual([
       ["UserRegistered", expect.anything()],
+      ["EmailVerified", expect.anything()],
       ["UserRenamed", { userId: s.user.id, firstName: "Augusta", lastName: "King" }],
     ]);
     // The next sign-in greets them by the new name.

@@ -25,11 +25,35 @@ const errors = {
 const { call, freshEmail, signup, login, refresh } = authClient(() => api, "198.18");
 
 describe("sign-up", () => {
-  it("makes a creator with a session, an account, a UserRegistered event and a users row before replying", async () => {
+  it("makes an unverified creator: an account, a UserRegistered event, a users row and one verification mail, and no session", async () => {
     const email = freshEmail("creator");
-    const r = await call("POST", "/auth/signup", { body: { email, password: PASSWORD, role: "creator", first_name: "Ada", last_name: "Lovelace" } });
+    const r = await call("POST", "/auth/signup", { body: { email, password: PASSWORD, role: "creator", first_name: "Ada", last_name: "Lovelace", timezone: "Europe/London" } });
     expect(r.statusCode).toBe(201);
-    const s = r.json<AuthSession>();
+    const reply = r.json<{ user: { id: string }; confirmation_sent_at: string }>();
+    expect(reply).toEqual({ user: { id: expect.any(String), email, role: "creator", first_name: "Ada" }, confirmation_sent_at: expect.any(String) });
+    expect(Math.abs(Date.parse(reply.confirmation_sent_at) - Date.now())).toBeLessThan(5_000);
+    const id = reply.user.id;
+
+    // Read-your-writes: the users read model already shows the new user, unverified, in the browser's zone.
+    const users = await api.ctx.db.query("SELECT email, role, first_name, last_name, email_verified_at, timezone, reminder_mails FROM users WHERE user_id = $1", [id]);
+    expect(users.rows).toEqual([{ email, role: "creator", first_name: "Ada", last_name: "Lovelace", email_verified_at: null, timezone: "Europe/London", reminder_mails: true }]);
+
+    const stream = await api.ctx.store.readStream(`user-${id}`);
+    expect(stream.events.map((e) => [e.type, e.data])).toEqual([["UserRegistered", { userId: id, email, role: "creator", firstName: "Ada", lastName: "Lovelace", timezone: "Europe/London" }]]);
+
+    // Only scrypt hashes are stored; no sign-in exists until the address is verified.
+    const account = await api.ctx.db.query<{ password_hash: string; email_verified_at: Date | null }>("SELECT password_hash, email_verified_at FROM accounts WHERE user_id = $1", [id]);
+    expect(account.rows[0]?.password_hash).toMatch(/^scrypt\$\d+\$\d+\$\d+\$[\w-]{22}\$[\w-]+$/);
+    expect(account.rows[0]?.email_verified_at).toBeNull();
+    expect((await api.ctx.db.query("SELECT 1 FROM refresh_tokens WHERE user_id = $1", [id])).rows).toEqual([]);
+
+    const mails = await api.ctx.db.query("SELECT kind, essential, user_id, to_address, status FROM mail_outbox WHERE user_id = $1", [id]);
+    expect(mails.rows).toEqual([{ kind: "verify_email", essential: true, user_id: id, to_address: email, status: "pending" }]);
+  });
+
+  it("following the mail's link signs in: only digests of refresh tokens are stored, and /auth/me shows the account verified", async () => {
+    const email = freshEmail("creator");
+    const s = await signup({ email, first_name: "Ada", last_name: "Lovelace" });
     expect(s).toEqual({
       access_token: expect.any(String),
       refresh_token: expect.stringMatching(/^[\w-]{43}$/),
@@ -39,17 +63,6 @@ describe("sign-up", () => {
       user: { id: expect.any(String), email, role: "creator", first_name: "Ada" },
     });
     expect(Math.abs(s.expires_at - (Date.now() / 1000 + 900))).toBeLessThan(5);
-
-    // Read-your-writes: the users read model already shows the new user.
-    const users = await api.ctx.db.query("SELECT email, role, first_name, last_name FROM users WHERE user_id = $1", [s.user.id]);
-    expect(users.rows).toEqual([{ email, role: "creator", first_name: "Ada", last_name: "Lovelace" }]);
-
-    const stream = await api.ctx.store.readStream(`user-${s.user.id}`);
-    expect(stream.events.map((e) => [e.type, e.data])).toEqual([["UserRegistered", { userId: s.user.id, email, role: "creator", firstName: "Ada", lastName: "Lovelace" }]]);
-
-    // Only scrypt hashes and token digests are stored.
-    const account = await api.ctx.db.query<{ password_hash: string }>("SELECT password_hash FROM accounts WHERE user_id = $1", [s.user.id]);
-    expect(account.rows[0]?.password_hash).toMatch(/^scrypt\$\d+\$\d+\$\d+\$[\w-]{22}\$[\w-]+$/);
     const tokens = await api.ctx.db.query<{ token_hash: string }>("SELECT token_hash FROM refresh_tokens WHERE user_id = $1", [s.user.id]);
     expect(tokens.rows).toHaveLength(1);
     expect(tokens.rows[0]?.token_hash).toMatch(/^[0-9a-f]{64}$/);
@@ -57,7 +70,9 @@ describe("sign-up", () => {
 
     const me = await call("GET", "/auth/me", { token: s.access_token });
     expect(me.statusCode).toBe(200);
-    expect(me.json()).toEqual({ id: s.user.id, email, role: "creator", first_name: "Ada", last_name: "Lovelace", expert_id: null, terms_accepted: false });
+    expect(me.json()).toEqual({
+      id: s.user.id, email, role: "creator", first_name: "Ada", last_name: "Lovelace", expert_id: null, terms_accepted: false, email_verified: true, timezone: "UTC", reminder_mails: true,
+    });
   });
 
   it("makes an expert; names are optional", async () => {
@@ -163,7 +178,9 @@ describe("me", () => {
        VALUES ($1, $1, $2, 'Linus', 'T', 'Kernel', false, now(), 1)`,
       [s.user.id, `linus-${s.user.id}`],
     );
-    expect(await me()).toEqual({ id: s.user.id, email: s.user.email, role: "expert", first_name: "Linus", last_name: "T", expert_id: s.user.id, terms_accepted: true });
+    expect(await me()).toEqual({
+      id: s.user.id, email: s.user.email, role: "expert", first_name: "Linus", last_name: "T", expert_id: s.user.id, terms_accepted: true, email_verified: true, timezone: "UTC", reminder_mails: true,
+    });
   });
 
   it("needs a token: 401 no_access_token", async () => {
@@ -373,10 +390,11 @@ describe("ensureAdminAccount", () => {
     const accounts = await api.ctx.db.query<{ user_id: string; role: string }>("SELECT user_id, role FROM accounts WHERE lower(email) = $1", [email]);
     expect(accounts.rows).toEqual([{ user_id: expect.any(String), role: "admin" }]);
     const id = accounts.rows[0]!.user_id;
+    // Verified from the start: whoever sets ADMIN_EMAIL speaks for the address.
     const stream = await api.ctx.store.readStream(`user-${id}`);
-    expect(stream.events.map((e) => e.type)).toEqual(["UserRegistered"]);
-    const users = await api.ctx.db.query("SELECT role FROM users WHERE user_id = $1", [id]);
-    expect(users.rows).toEqual([{ role: "admin" }]);
+    expect(stream.events.map((e) => e.type)).toEqual(["UserRegistered", "EmailVerified"]);
+    const users = await api.ctx.db.query<{ role: string; email_verified_at: Date | null }>("SELECT role, email_verified_at FROM users WHERE user_id = $1", [id]);
+    expect(users.rows).toEqual([{ role: "admin", email_verified_at: expect.any(Date) }]);
 
     const s = await login(email, "admin-pass-1");
     expect(s.user).toMatchObject({ id, email, role: "admin" });
@@ -406,7 +424,9 @@ describe("docs", () => {
     const r = await call("GET", "/docs");
     expect(r.statusCode).toBe(200);
     const paths = Object.keys(r.json<{ paths: Record<string, unknown> }>().paths);
-    expect(paths).toEqual(expect.arrayContaining(["/auth/signup", "/auth/login", "/auth/refresh", "/auth/logout", "/auth/password", "/auth/me"]));
+    expect(paths).toEqual(
+      expect.arrayContaining(["/auth/signup", "/auth/login", "/auth/refresh", "/auth/logout", "/auth/password", "/auth/me", "/auth/verify", "/auth/verify/resend", "/auth/recover", "/auth/reset", "/auth/me/preferences", "/mail/unsubscribe"]),
+    );
     expect(Object.keys(r.json<{ paths: Record<string, object> }>().paths["/auth/me"]!)).toEqual(expect.arrayContaining(["get", "patch"]));
   });
 });

@@ -19,6 +19,12 @@ export const UserRecord = z.strictObject({
   last_name: z.string().nullable(),
   /** The first registration's time: registering again keeps it. */
   registered_at: Time,
+  /** When the owner proved the address (a verification or password-reset link); null: not yet. */
+  email_verified_at: Time.nullable(),
+  /** The IANA zone the user's mails give times in; null: never given (mails use UTC). */
+  timezone: z.string().nullable(),
+  /** Whether non-essential mails (reminders) are sent; essential ones always are. */
+  reminder_mails: z.boolean(),
   stream_version: z.number(),
 });
 export type UserRecord = z.infer<typeof UserRecord>;
@@ -65,7 +71,7 @@ export type EarlyAccessRequestRecord = z.infer<typeof EarlyAccessRequestRecord>;
 export const AuthUser = z.strictObject({ id: Id, email: z.string(), role: UserRole, first_name: z.string().nullable() });
 export type AuthUser = z.infer<typeof AuthUser>;
 
-/** POST /auth/signup, /auth/login and /auth/refresh: a short-lived access token and the rotating refresh token. */
+/** POST /auth/login, /auth/refresh, /auth/verify and /auth/reset: a short-lived access token and the rotating refresh token. */
 export const AuthSessionReply = z.strictObject({
   access_token: z.string(),
   refresh_token: z.string(),
@@ -77,7 +83,15 @@ export const AuthSessionReply = z.strictObject({
 });
 export type AuthSessionReply = z.infer<typeof AuthSessionReply>;
 
-/** GET and PATCH /auth/me. */
+/** POST /auth/signup: the account exists, unverified; no session until the address is verified from the mail just queued. */
+export const SignupReply = z.strictObject({
+  user: AuthUser,
+  /** When the verification mail was queued. */
+  confirmation_sent_at: Time,
+});
+export type SignupReply = z.infer<typeof SignupReply>;
+
+/** GET and PATCH /auth/me, PUT /auth/me/preferences. */
 export const MeReply = z.strictObject({
   id: Id,
   email: z.string(),
@@ -86,5 +100,14 @@ export const MeReply = z.strictObject({
   last_name: z.string().nullable(),
   expert_id: Id.nullable(),
   terms_accepted: z.boolean(),
+  email_verified: z.boolean(),
+  /** The IANA zone the user's mails give times in ("UTC" when never set). */
+  timezone: z.string(),
+  /** Whether reminder mails are sent (true unless turned off). */
+  reminder_mails: z.boolean(),
 });
 export type MeReply = z.infer<typeof MeReply>;
+
+/** POST /mail/unsubscribe: reminders are off for the link's owner. */
+export const UnsubscribeReply = z.strictObject({ email: z.string(), reminder_mails: z.literal(false) });
+export type UnsubscribeReply = z.infer<typeof UnsubscribeReply>;

@@ -17,6 +17,9 @@ export const errorCatalogue = {
   reauthentication_needed: { status: 403, message: "Please log in again to confirm this action." },
   same_password: { status: 422, message: "You cannot reuse your old password." },
   otp_expired: { status: 410, message: "Your reset code has expired. Please request a new one." },
+  // Links in mails (verify the address, reset the password, unsubscribe): signed, expiring, single use.
+  email_link_invalid: { status: 400, message: "This link is no longer valid. Please request a new one." },
+  email_link_expired: { status: 410, message: "This link has expired. Please request a new one." },
   otp_disabled: { status: 403, message: "Password reset via email is disabled. Contact support." },
   over_request_rate_limit: { status: 429, message: "Too many attempts. Please wait a few minutes and try again." },
   captcha_failed: { status: 400, message: "Captcha verification failed. Please try again." },
@@ -68,6 +71,22 @@ export const errorCatalogue = {
   schedule_slots_overlap: { status: 400, message: "You can not add overlapping slots" },
   schedule_required: { status: 409, message: "This expert has not set a schedule yet." },
   schedule_save_failed: { status: 400, message: "Failed to save schedule" },
+  // Time off, extra hours on a date and booking rules (issue 17), all in the expert's timezone
+  schedule_first: { status: 409, message: "Set your weekly hours and timezone first: time off, extra hours and booking rules apply in your timezone." },
+  time_off_range_invalid: { status: 400, message: "Time off needs a start and an end on the half hour, the end after the start, at most 366 days apart." },
+  time_off_reason_too_long: { status: 400, message: "Please keep the time off label to 200 characters or fewer." },
+  time_off_not_found: { status: 404, message: "No time off found." },
+  time_off_id_taken: { status: 409, message: "This time off id is already used for a different period." },
+  time_off_limit: { status: 409, message: "You can have at most {max} upcoming periods of time off. Remove one before adding another." },
+  date_override_invalid: { status: 400, message: "Extra hours need a valid date, and an end after their start on the half hour." },
+  date_override_overlap: { status: 409, message: "These extra hours overlap extra hours you already added on that date." },
+  date_override_not_found: { status: 404, message: "No extra hours found." },
+  date_override_id_taken: { status: 409, message: "This extra hours id is already used for different hours." },
+  date_override_limit: { status: 409, message: "You can have at most {max} upcoming extra hours. Remove some before adding more." },
+  booking_buffer_invalid: { status: 400, message: "Buffers before and after a session are 0, 10, 15 or 30 minutes." },
+  booking_notice_invalid: { status: 400, message: "The minimum notice is a whole number of hours from 0 to 168." },
+  proposed_time_in_time_off: { status: 409, message: "That time falls in your time off. Please propose another time." },
+  proposed_time_too_soon: { status: 409, message: "That time is sooner than your minimum notice. Please propose a later time." },
 
   // Booking (spec sections 4, 5 and 8; lifecycle from the architecture page)
   slot_unavailable: { status: 409, message: "That time slot is no longer available. Please pick another." },
@@ -131,21 +150,30 @@ export const errorCatalogue = {
 
 export type ErrorCode = keyof typeof errorCatalogue;
 
-/** Aliases the spec lists under one message. */
-export const errorCodeAliases: Record<string, ErrorCode> = {
+const aliases = {
   email_exists: "user_already_exists",
   email_provider_disabled: "signup_disabled",
   over_email_send_rate_limit: "over_request_rate_limit",
   over_sms_send_rate_limit: "over_request_rate_limit",
   oauth_provider_not_supported: "provider_disabled",
-};
+} as const satisfies Record<string, ErrorCode>;
+
+/** A code the spec lists under another code's message (and status). */
+export type ErrorCodeAlias = keyof typeof aliases;
+
+/** Aliases the spec lists under one message. */
+export const errorCodeAliases: Record<string, ErrorCode> = aliases;
 
 export function isErrorCode(value: string): value is ErrorCode {
   return Object.hasOwn(errorCatalogue, value);
 }
 
-/** A refused command or request: a catalogue code plus values for the message's {placeholders}. */
-export type Refusal = { code: ErrorCode; params?: Record<string, string> };
+/**
+ * A refused command or request: a catalogue code plus values for the message's {placeholders}.
+ * `as`: answer under one of the code's aliases (same status and message), where the spec names
+ * the alias (e.g. over_email_send_rate_limit for the mail-sending routes' limit).
+ */
+export type Refusal = { code: ErrorCode; params?: Record<string, string>; as?: ErrorCodeAlias };
 
 export function refusal(code: ErrorCode, params?: Record<string, string>): Refusal {
   return params ? { code, params } : { code };
@@ -161,8 +189,8 @@ export function refusalStatus(r: Refusal): number {
 }
 
 /** The wire form of every error: `{ code, message }`. */
-export function errorBody(r: Refusal): { code: ErrorCode; message: string } {
-  return { code: r.code, message: refusalMessage(r) };
+export function errorBody(r: Refusal): { code: ErrorCode | ErrorCodeAlias; message: string } {
+  return { code: r.as ?? r.code, message: refusalMessage(r) };
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; refusal: Refusal };

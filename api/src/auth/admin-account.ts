@@ -4,10 +4,11 @@ import { hashPassword, isWeakPassword, verifyPassword } from "./password.ts";
 import { revokeUserSessions } from "./refresh-tokens.ts";
 
 /**
- * The admin account from ADMIN_EMAIL / ADMIN_PASSWORD, at every start: created (with its
- * `UserRegistered` event) the first time, its password updated when the variable changed, and
- * left alone otherwise. Several processes may start together: the loser of the creation race
- * takes the update path.
+ * The admin account from ADMIN_EMAIL / ADMIN_PASSWORD, at every start: created verified (with its
+ * `UserRegistered` and `EmailVerified` events: whoever sets the environment speaks for the
+ * address) the first time, its password updated when the variable changed, and left alone
+ * otherwise. Several processes may start together: the loser of the creation race takes the
+ * update path.
  */
 export async function ensureAdminAccount(deps: AccountWriteDeps, email: string, password: string): Promise<void> {
   const address = Email.safeParse(email);
@@ -26,8 +27,8 @@ export async function ensureAdminAccount(deps: AccountWriteDeps, email: string, 
     }
     const created = await registerAccount(
       deps,
-      { email: address.data, passwordHash: await hashPassword(password), role: "admin", firstName: "Admin", lastName: null },
-      { userId: "system", role: "system" },
+      { email: address.data, passwordHash: await hashPassword(password), role: "admin", firstName: "Admin", lastName: null, verified: true },
+      { actor: { userId: "system", role: "system" } },
     );
     if (created !== "email_taken") return;
   }

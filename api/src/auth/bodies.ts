@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Timezone } from "@booking/contracts";
 import { isWeakPassword } from "./password.ts";
 
 // Bodies of /auth/* (their replies are contracts' AuthSessionReply and MeReply). Objects are
@@ -28,6 +29,8 @@ export const SignupBody = z.strictObject({
   role: z.enum(["creator", "expert"]),
   first_name: Name,
   last_name: Name,
+  /** The IANA zone the browser reports: mails give times in it. */
+  timezone: Timezone.optional(),
 });
 export type SignupBody = z.infer<typeof SignupBody>;
 
@@ -45,3 +48,18 @@ export const ChangePasswordBody = z.strictObject({ current_password: PresentedPa
 /** A name the user keeps: required, trimmed, at most 100 characters. */
 const KeptName = z.string().trim().min(1).max(100);
 export const RenameBody = z.strictObject({ first_name: KeptName, last_name: KeptName });
+
+/** A mail link's token: whatever is wrong with it, the link is not valid. */
+export const LinkToken = z.string({ error: "email_link_invalid" }).min(1, { error: "email_link_invalid" }).max(512, { error: "email_link_invalid" });
+
+/** POST /auth/verify: the token of a verification link. */
+export const VerifyBody = z.strictObject({ token: LinkToken });
+
+/** POST /auth/verify/resend and /auth/recover: the address to send a link to. */
+export const AddressBody = z.strictObject({ email: Email });
+
+/** POST /auth/reset: the token of a reset link and the new password. */
+export const ResetBody = z.strictObject({ token: LinkToken, password: NewPassword });
+
+/** PUT /auth/me/preferences. */
+export const PreferencesBody = z.strictObject({ timezone: Timezone, reminder_mails: z.boolean() });

@@ -97,8 +97,8 @@ export async function revokeFamily(db: Db, familyId: string, now: string): Promi
   await db.query("UPDATE refresh_tokens SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL", [familyId, now]);
 }
 
-/** Revoke every session of a user, or all but the family `except` (the caller's own). */
-export async function revokeUserSessions(db: Db, userId: string, now: string, except?: string): Promise<void> {
+/** Revoke every session of a user, or all but the family `except` (the caller's own). `db` may be a transaction's client. */
+export async function revokeUserSessions(db: Pick<Db, "query">, userId: string, now: string, except?: string): Promise<void> {
   await db.query("UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL AND family_id IS DISTINCT FROM $3", [userId, now, except ?? null]);
 }
 

@@ -1,27 +1,38 @@
 import type { FastifyRequest } from "fastify";
 import type pg from "pg";
-import { AuthSessionReply, MeReply, NoContent } from "@booking/contracts";
+import { AuthSessionReply, MeReply, NoContent, SignupReply, type AuthUser } from "@booking/contracts";
 import { findUser } from "@booking/projections";
 import type { TermsCommands } from "../commands.ts";
 import { ACCESS_TOKEN_SECONDS, actorOf, requireActor, type AccessClaims } from "../http/auth-guard.ts";
-import { refuse } from "../http/errors.ts";
+import { Refused, refuse } from "../http/errors.ts";
 import type { RoutePlugin, ZodApp } from "../http/route-plugin.ts";
 import { acceptedCurrentTerms } from "../routes/terms.ts";
-import { findAccount, findAccountByEmail, registerAccount, renameAccount, setPasswordHash, type Account, type AccountWriteDeps } from "./accounts.ts";
-import { ChangePasswordBody, LoginBody, LogoutBody, RefreshBody, RenameBody, SignupBody } from "./bodies.ts";
+import { findAccount, findAccountByEmail, registerAccount, renameAccount, resetLinkSpent, resetPassword, setPasswordHash, verifyEmail, type Account, type AccountWriteDeps } from "./accounts.ts";
+import { addressMail, sendAddressMail, type LinkSettings } from "./address-mails.ts";
+import { AddressBody, ChangePasswordBody, LoginBody, LogoutBody, PreferencesBody, RefreshBody, RenameBody, ResetBody, SignupBody, VerifyBody } from "./bodies.ts";
 import { decoyHash, hashPassword, verifyPassword } from "./password.ts";
+import { setPreferences } from "./preferences.ts";
 import { revokeFamily, revokeUserSessions, rotate, startFamily } from "./refresh-tokens.ts";
+import { readLink } from "./signed-links.ts";
 
-const DEFAULT_ATTEMPTS_PER_MINUTE = 20;
+type Env = Record<string, string | undefined>;
 
-/** Attempts per minute per client address on each credential route (AUTH_RATE_LIMIT_MAX, default 20). */
-export function attemptsPerMinute(env: Record<string, string | undefined> = process.env): number {
-  const given = env.AUTH_RATE_LIMIT_MAX;
-  if (given === undefined || given === "") return DEFAULT_ATTEMPTS_PER_MINUTE;
+/** A per-address limit from the environment: a positive whole number, or `fallback` when unset. */
+function limitFrom(env: Env, name: string, fallback: number): number {
+  const given = env[name];
+  if (given === undefined || given === "") return fallback;
   const n = Number(given);
-  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`AUTH_RATE_LIMIT_MAX must be a positive whole number, got "${given}"`);
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number, got "${given}"`);
   return n;
 }
+
+/** Attempts per minute per client address on each credential route (AUTH_RATE_LIMIT_MAX, default 20). */
+export const attemptsPerMinute = (env: Env = process.env): number => limitFrom(env, "AUTH_RATE_LIMIT_MAX", 20);
+
+/** Requests per 15 minutes per client address on the routes that mail a link (AUTH_MAIL_RATE_LIMIT_MAX, default 5). */
+export const mailRequestsPerQuarterHour = (env: Env = process.env): number => limitFrom(env, "AUTH_MAIL_RATE_LIMIT_MAX", 5);
+
+const authUser = (account: Account): AuthUser => ({ id: account.userId, email: account.email, role: account.role, first_name: account.firstName });
 
 function authSession(app: ZodApp, account: Account, familyId: string, refreshToken: string): AuthSessionReply {
   const claims: AccessClaims = { sub: account.userId, role: account.role, email: account.email, sid: familyId };
@@ -34,7 +45,7 @@ function authSession(app: ZodApp, account: Account, familyId: string, refreshTok
     expires_in: ACCESS_TOKEN_SECONDS,
     expires_at: exp,
     token_type: "bearer",
-    user: { id: account.userId, email: account.email, role: account.role, first_name: account.firstName },
+    user: authUser(account),
   };
 }
 
@@ -65,29 +76,46 @@ async function meOf(db: pg.Pool, terms: TermsCommands, userId: string): Promise<
     last_name: names.last_name,
     expert_id: expert.rows[0]?.expert_id ?? null,
     terms_accepted: termsAccepted,
+    // The account decides sign-in; users made without one (by events alone) have only the read model.
+    email_verified: account ? account.emailVerifiedAt !== null : user!.email_verified_at !== null,
+    timezone: user?.timezone ?? "UTC",
+    reminder_mails: user?.reminder_mails ?? true,
   };
 }
 
-/** What the auth routes use: the accounts and refresh tokens (and the read models for /auth/me), the user's stream, the clock, the refresh tokens' key, and the terms. */
-export type AuthRouteDeps = AccountWriteDeps & { jwtSecret: string; terms: TermsCommands };
+/** What the auth routes use: the accounts and refresh tokens (and the read models for /auth/me), the user's stream, the clock, the refresh tokens' and mail links' key, mail settings (where links point), and the terms. */
+export type AuthRouteDeps = AccountWriteDeps & LinkSettings & { terms: TermsCommands };
 
 export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
   const { db, clock, jwtSecret, terms } = deps;
   const rateLimit = { max: attemptsPerMinute(), timeWindow: "1 minute" };
+  // The routes that mail a link: tighter, and answered with the spec's code for it.
+  const mailRateLimit = {
+    max: mailRequestsPerQuarterHour(),
+    timeWindow: "15 minutes",
+    errorResponseBuilder: () => new Refused({ code: "over_request_rate_limit", as: "over_email_send_rate_limit" }),
+  };
   // Made now, so that even the first login with an unknown email costs no more than any other.
   await decoyHash();
 
-  app.post("/auth/signup", { config: { rateLimit }, schema: { body: SignupBody, response: { 201: AuthSessionReply } } }, async (request, reply) => {
+  app.post("/auth/signup", { config: { rateLimit }, schema: { body: SignupBody, response: { 201: SignupReply } } }, async (request, reply) => {
     const body = request.body;
-    const created = await registerAccount(deps, {
-      email: body.email,
-      passwordHash: await hashPassword(body.password),
-      role: body.role,
-      firstName: body.first_name ?? null,
-      lastName: body.last_name ?? null,
-    });
+    let sentAt = "";
+    const created = await registerAccount(
+      deps,
+      {
+        email: body.email,
+        passwordHash: await hashPassword(body.password),
+        role: body.role,
+        firstName: body.first_name ?? null,
+        lastName: body.last_name ?? null,
+        ...(body.timezone && { timezone: body.timezone }),
+      },
+      // No session until the owner follows the link: queued with the account row, in its transaction.
+      { mail: (account, at) => ((sentAt = at), addressMail(deps, "verify_email", account, at)) },
+    );
     if (created === "email_taken") refuse("user_already_exists");
-    return reply.status(201).send(await signIn(app, db, clock(), created));
+    return reply.status(201).send({ user: authUser(created), confirmation_sent_at: sentAt });
   });
 
   app.post("/auth/login", { config: { rateLimit }, schema: { body: LoginBody, response: { 200: AuthSessionReply } } }, async (request) => {
@@ -95,7 +123,49 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
     // An unknown email costs one hash check too, so timing does not tell which addresses exist.
     const matches = await verifyPassword(request.body.password, account?.passwordHash ?? (await decoyHash()));
     if (!account || !matches) refuse("invalid_credentials");
+    // Only someone who knows the password learns that the address is not verified yet.
+    if (account.emailVerifiedAt === null) refuse("email_not_confirmed");
     return signIn(app, db, clock(), account);
+  });
+
+  app.post("/auth/verify", { config: { rateLimit }, schema: { body: VerifyBody, response: { 200: AuthSessionReply } } }, async (request) => {
+    const link = readLink(jwtSecret, request.body.token, "verify_email", clock());
+    if (!link.ok) refuse(link.problem === "expired" ? "email_link_expired" : "email_link_invalid");
+    const account = await findAccount(db, link.claims.userId);
+    // Spent once the address is verified: a second click, or a link of an older sending.
+    if (!account || account.emailVerifiedAt !== null) refuse("email_link_invalid");
+    const verified = await verifyEmail(deps, account);
+    if (!verified) refuse("email_link_invalid");
+    return signIn(app, db, clock(), verified);
+  });
+
+  // One answer whatever the address (unknown, verified, waiting): who has an account stays unsaid.
+  app.post("/auth/verify/resend", { config: { rateLimit: mailRateLimit }, schema: { body: AddressBody, response: { 204: NoContent } } }, async (request, reply) => {
+    const { email } = request.body;
+    const account = await findAccountByEmail(db, email);
+    await sendAddressMail(db, deps, "verify_email", email, account?.emailVerifiedAt === null ? account : null, clock());
+    return reply.status(204).send(null);
+  });
+
+  app.post("/auth/recover", { config: { rateLimit: mailRateLimit }, schema: { body: AddressBody, response: { 204: NoContent } } }, async (request, reply) => {
+    const { email } = request.body;
+    const account = await findAccountByEmail(db, email);
+    await sendAddressMail(db, deps, "password_reset", email, account, clock());
+    return reply.status(204).send(null);
+  });
+
+  app.post("/auth/reset", { config: { rateLimit }, schema: { body: ResetBody, response: { 200: AuthSessionReply } } }, async (request) => {
+    const { token, password } = request.body;
+    const link = readLink(jwtSecret, token, "password_reset", clock());
+    if (!link.ok) refuse(link.problem === "expired" ? "otp_expired" : "email_link_invalid");
+    const account = await findAccount(db, link.claims.userId);
+    if (!account || resetLinkSpent(account, link.claims.issuedAt)) refuse("email_link_invalid");
+    if (await verifyPassword(password, account.passwordHash)) refuse("same_password");
+    const passwordHash = await hashPassword(password);
+    // Whoever knew the old password keeps no session; the reply is the one sign-in left.
+    const reset = await resetPassword(deps, account, { issuedAt: link.claims.issuedAt, passwordHash }, (client, at) => revokeUserSessions(client, account.userId, at));
+    if (!reset) refuse("email_link_invalid");
+    return signIn(app, db, clock(), reset);
   });
 
   app.post("/auth/refresh", { config: { rateLimit }, schema: { body: RefreshBody, response: { 200: AuthSessionReply } } }, async (request) => {
@@ -144,6 +214,14 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
     const actor = actorOf(request);
     const renamed = await renameAccount(deps, actor, { firstName: request.body.first_name, lastName: request.body.last_name });
     if (!renamed) refuse("session_expired");
+    return meOf(db, terms, actor.userId);
+  });
+
+  app.put("/auth/me/preferences", { preHandler: requireActor(), schema: { body: PreferencesBody, response: { 200: MeReply } } }, async (request) => {
+    const actor = actorOf(request);
+    const set = await setPreferences(deps, actor, () => ({ timezone: request.body.timezone, reminderMails: request.body.reminder_mails }));
+    if (set === false) refuse("session_expired");
+    if (set === "conflict") refuse("concurrency_conflict");
     return meOf(db, terms, actor.userId);
   });
 };

@@ -34,4 +34,13 @@ export const authMigrations: readonly Migration[] = [
       CREATE INDEX refresh_tokens_family ON refresh_tokens (family_id);
     `,
   },
+  {
+    // Issue 16: no sign-in until the owner follows the verification link. Accounts made before it
+    // were never asked to verify and are in use: they count as verified from their creation.
+    name: "002_accounts_email_verified",
+    sql: `
+      ALTER TABLE accounts ADD COLUMN email_verified_at timestamptz;
+      UPDATE accounts SET email_verified_at = coalesce(created_at, now());
+    `,
+  },
 ];

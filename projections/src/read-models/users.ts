@@ -1,4 +1,4 @@
-import { CURRENT_TERMS_VERSION, type AdminUserReply, type UserRecord } from "@booking/contracts";
+import { CURRENT_TERMS_VERSION, type AdminUserReply, type Migration, type UserRecord } from "@booking/contracts";
 import { entityProjection, type ProjectedEvent } from "../projection.ts";
 import type { Queryable } from "./bookings-queries.ts";
 import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
@@ -8,7 +8,8 @@ export type UserRow = UserRecord;
 
 /** What Postgres holds in each column, tied to the Row by the compiler; the column list is its keys. */
 const userColumnTypes = {
-  user_id: "text", email: "text", role: "text", first_name: "text", last_name: "text", registered_at: "timestamptz", stream_version: "bigint",
+  user_id: "text", email: "text", role: "text", first_name: "text", last_name: "text", registered_at: "timestamptz",
+  email_verified_at: "timestamptz", timezone: "text", reminder_mails: "boolean", stream_version: "bigint",
 } as const satisfies Record<keyof UserRow, ColumnType>;
 
 export const userColumns = columnsOf<UserRow>(userColumnTypes);
@@ -16,13 +17,40 @@ export const userColumns = columnsOf<UserRow>(userColumnTypes);
 /** A row as pg returns it, in the Row's JSON shape. */
 export const userFromPg = (raw: Record<string, unknown>): UserRow => rowFromPg<UserRow>(userColumnTypes, raw);
 
-/** Users for the admin console: who signed up, as what. */
+/**
+ * Issue 16: whether the address is proven, and how the user wants mail. Rows from before it stay
+ * unverified here (no event proved them; the API's accounts table counts those accounts verified),
+ * with mails in UTC and reminders on, as a rebuild from their events would make them.
+ */
+export const userMigrations: readonly Migration[] = [
+  {
+    name: "008_users_verification_and_preferences",
+    sql: `
+      ALTER TABLE users
+        ADD COLUMN email_verified_at timestamptz,
+        ADD COLUMN timezone text,
+        ADD COLUMN reminder_mails boolean NOT NULL DEFAULT true;
+    `,
+  },
+];
+
+/** Users for the admin console and for mail: who signed up, as what, whether they proved their address, and how they want to hear from us. */
 export const usersProjection = entityProjection<UserRow>({
   name: "users",
   table: "users",
   key: ["user_id"],
   columns: userColumns,
-  rowKey: ({ event }) => (event.type === "UserRegistered" || event.type === "UserRenamed" ? [event.data.userId] : null),
+  rowKey: ({ event }) => {
+    switch (event.type) {
+      case "UserRegistered":
+      case "UserRenamed":
+      case "EmailVerified":
+      case "PreferencesSet":
+        return [event.data.userId];
+      default:
+        return null;
+    }
+  },
   evolve: evolveUser,
 });
 
@@ -31,11 +59,27 @@ export function evolveUser(row: UserRow | undefined, { event, stored }: Projecte
   switch (event.type) {
     case "UserRegistered": {
       const d = event.data;
-      // Registering again keeps the first registration's time.
-      return { user_id: d.userId, email: d.email, role: d.role, first_name: d.firstName, last_name: d.lastName, registered_at: row?.registered_at ?? stored.metadata.at, stream_version: stored.version };
+      // Registering again keeps the first registration's time, the proof of the address and the preferences.
+      return {
+        user_id: d.userId,
+        email: d.email,
+        role: d.role,
+        first_name: d.firstName,
+        last_name: d.lastName,
+        registered_at: row?.registered_at ?? stored.metadata.at,
+        email_verified_at: row?.email_verified_at ?? null,
+        timezone: d.timezone ?? row?.timezone ?? null,
+        reminder_mails: row?.reminder_mails ?? true,
+        stream_version: stored.version,
+      };
     }
     case "UserRenamed":
       return row && { ...row, first_name: event.data.firstName, last_name: event.data.lastName, stream_version: stored.version };
+    case "EmailVerified":
+      // The first proof counts: a reset link followed later proves nothing new.
+      return row && { ...row, email_verified_at: row.email_verified_at ?? stored.metadata.at, stream_version: stored.version };
+    case "PreferencesSet":
+      return row && { ...row, timezone: event.data.timezone, reminder_mails: event.data.reminderMails, stream_version: stored.version };
     default:
       return row;
   }
