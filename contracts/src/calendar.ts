@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PREP_ANSWER_COUNT } from "./constants.ts";
 import { Actor, Id, Instant, PriceCents, SessionLength } from "./primitives.ts";
-import { WeeklySchedule } from "./schedule.ts";
+import { BookingRules, DateOverride, TimeOff, WeeklySchedule } from "./schedule.ts";
 
 // Stream `calendar-{expertId}`: the expert's weekly schedule and the lifecycle of every booking
 // with that expert, so that one decision sees availability and all active bookings at once.
@@ -69,6 +69,12 @@ const onBooking = { ...base, bookingId: Id };
 
 export const CalendarCommand = z.discriminatedUnion("type", [
   z.object({ type: z.literal("SetSchedule"), ...base, schedule: WeeklySchedule }),
+  /** Time off, extra hours on a date and booking rules: the expert's own, in their timezone. */
+  z.object({ type: z.literal("AddTimeOff"), ...base, timeOff: TimeOff }),
+  z.object({ type: z.literal("RemoveTimeOff"), ...base, timeOffId: Id }),
+  z.object({ type: z.literal("AddDateOverride"), ...base, override: DateOverride }),
+  z.object({ type: z.literal("RemoveDateOverride"), ...base, overrideId: Id }),
+  z.object({ type: z.literal("SetBookingRules"), ...base, rules: BookingRules }),
   z.object({
     type: z.literal("RequestBooking"),
     ...onBooking,
@@ -103,6 +109,17 @@ const booking = { bookingId: Id };
 
 export const CalendarEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("ScheduleSet"), data: z.object({ expertId: Id, timezone: z.string(), slots: WeeklySchedule.shape.slots }) }),
+  z.object({ type: z.literal("TimeOffAdded"), data: z.object({ expertId: Id, timeOffId: z.string(), start: z.string(), end: z.string(), reason: z.string() }) }),
+  z.object({ type: z.literal("TimeOffRemoved"), data: z.object({ expertId: Id, timeOffId: z.string() }) }),
+  z.object({
+    type: z.literal("DateOverrideAdded"),
+    data: z.object({ expertId: Id, overrideId: z.string(), date: z.string(), start_local: z.string(), end_local: z.string() }),
+  }),
+  z.object({ type: z.literal("DateOverrideRemoved"), data: z.object({ expertId: Id, overrideId: z.string() }) }),
+  z.object({
+    type: z.literal("BookingRulesSet"),
+    data: z.object({ expertId: Id, ...BookingRules.shape }),
+  }),
   z.object({
     type: z.literal("BookingRequested"),
     data: z.object({

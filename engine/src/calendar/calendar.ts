@@ -1,25 +1,33 @@
 import { DateTime } from "luxon";
 import {
   MAX_UNPAID_HOLDS_PER_CREATOR,
+  MAX_UPCOMING_DATE_OVERRIDES,
+  MAX_UPCOMING_TIME_OFF,
+  NO_BOOKING_RULES,
+  minutesOfDay,
   ok,
   refusal,
   refused,
   type CreatorBookingFacts,
   type Refusal,
+  type BookingRules,
   type BookingStatus,
   type CalendarCommand,
+  type DateOverride,
+  type TimeOff,
   type CalendarEvent,
   type Result,
   type WeeklySchedule,
 } from "@booking/contracts";
-import { isBookableStart, isProposableStart, type BusyPeriod } from "../availability/availability.ts";
+import { fallsInTimeOff, isBookableStart, isProposableStart, type BusyPeriod, type ExpertHours } from "../availability/availability.ts";
 import type { Decider, DecisionContext } from "../decider.ts";
 import { refundOnCancel, refundableCents } from "./refund-policy.ts";
 
 export * from "./refund-policy.ts";
 
-// Stream `calendar-{expertId}`: the expert's weekly schedule and every booking with that expert.
-// One decision sees both, so two overlapping bookings can never both be committed.
+// Stream `calendar-{expertId}`: the expert's weekly schedule, time off, extra hours and booking
+// rules, and every booking with that expert. One decision sees them all, so two overlapping
+// bookings can never both be committed, and none lands where availability offers nothing.
 
 export type Booking = {
   bookingId: string;
@@ -27,6 +35,7 @@ export type Booking = {
   creatorId: string;
   expertUserId: string;
   sessionId: string;
+  sessionTitle: string;
   scheduledTime: string;
   lengthMinutes: number;
   priceCents: number;
@@ -46,10 +55,27 @@ export type Booking = {
 export type CalendarState = {
   expertId: string | null;
   schedule: WeeklySchedule | null;
+  /** By id, in the order added. */
+  timeOff: ReadonlyMap<string, TimeOff>;
+  dateOverrides: ReadonlyMap<string, DateOverride>;
+  rules: BookingRules;
   bookings: ReadonlyMap<string, Booking>;
 };
 
-export const initialCalendarState = (): CalendarState => ({ expertId: null, schedule: null, bookings: new Map() });
+export const initialCalendarState = (): CalendarState => ({
+  expertId: null,
+  schedule: null,
+  timeOff: new Map(),
+  dateOverrides: new Map(),
+  rules: NO_BOOKING_RULES,
+  bookings: new Map(),
+});
+
+/** What availability reads of the calendar besides its bookings (null before a schedule is set). */
+export function expertHours(state: CalendarState): (ExpertHours & { rules: BookingRules }) | null {
+  if (!state.schedule) return null;
+  return { schedule: state.schedule, timeOff: [...state.timeOff.values()], dateOverrides: [...state.dateOverrides.values()], rules: state.rules };
+}
 
 /** What the hold rules read of a booking: the calendar's own, or the facts of a creator's booking with another expert. */
 type HeldTime = Pick<Booking, "status" | "heldUntil" | "paidCents" | "priceCents">;
@@ -87,7 +113,9 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
   if (events.length === 0) return state;
   // One copy per fold, not per event: a long stream folds in linear time.
   const bookings = new Map(state.bookings);
-  let { expertId, schedule } = state;
+  const timeOff = new Map(state.timeOff);
+  const dateOverrides = new Map(state.dateOverrides);
+  let { expertId, schedule, rules } = state;
   const update = (id: string, change: (b: Booking) => Partial<Booking>) => {
     const b = bookings.get(id);
     if (b) bookings.set(id, { ...b, ...change(b) });
@@ -98,6 +126,27 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
         expertId = e.data.expertId;
         schedule = { timezone: e.data.timezone, slots: e.data.slots };
         break;
+      case "TimeOffAdded": {
+        const { timeOffId, start, end, reason } = e.data;
+        timeOff.set(timeOffId, { timeOffId, start, end, reason });
+        break;
+      }
+      case "TimeOffRemoved":
+        timeOff.delete(e.data.timeOffId);
+        break;
+      case "DateOverrideAdded": {
+        const { overrideId, date, start_local, end_local } = e.data;
+        dateOverrides.set(overrideId, { overrideId, date, start_local, end_local });
+        break;
+      }
+      case "DateOverrideRemoved":
+        dateOverrides.delete(e.data.overrideId);
+        break;
+      case "BookingRulesSet": {
+        const { bufferBeforeMinutes, bufferAfterMinutes, minNoticeHours } = e.data;
+        rules = { bufferBeforeMinutes, bufferAfterMinutes, minNoticeHours };
+        break;
+      }
       case "BookingRequested":
         expertId = e.data.expertId;
         bookings.set(e.data.bookingId, {
@@ -106,6 +155,7 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
           creatorId: e.data.creatorId,
           expertUserId: e.data.expertUserId,
           sessionId: e.data.sessionId,
+          sessionTitle: e.data.sessionTitle,
           scheduledTime: e.data.scheduledTime,
           lengthMinutes: e.data.lengthMinutes,
           priceCents: e.data.priceCents,
@@ -154,7 +204,7 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
         break;
     }
   }
-  return { expertId, schedule, bookings };
+  return { expertId, schedule, timeOff, dateOverrides, rules, bookings };
 }
 
 // ---- decisions --------------------------------------------------------------------------------
@@ -210,11 +260,10 @@ function requestBooking(c: Extract<CalendarCommand, { type: "RequestBooking" }>,
   if (!c.creatorAcceptedTerms) return refused("terms_not_accepted");
   if (s.bookings.has(c.bookingId)) return refused("booking_already_exists");
   if (!c.session.published || c.session.expertId !== c.expertId) return refused("session_not_published");
-  if (!s.schedule) return refused("slot_unavailable");
-  const free = isBookableStart(
-    { schedule: s.schedule, lengthMinutes: c.session.lengthMinutes, busy: busyPeriods(s, now), now },
-    c.scheduledTime,
-  );
+  const hours = expertHours(s);
+  if (!hours) return refused("slot_unavailable");
+  // The very rules availability offers times by (weekly hours, extra hours, time off, buffers, notice).
+  const free = isBookableStart({ ...hours, lengthMinutes: c.session.lengthMinutes, busy: busyPeriods(s, now), now }, c.scheduledTime);
   if (!free) return refused("slot_unavailable");
   // After the expert's own calendar: a time taken with this expert says so, whoever holds it.
   const forCreator = creatorRefusal(c.creatorBookings, c.scheduledTime, c.session.lengthMinutes, now);
@@ -276,7 +325,93 @@ function refundBooking(c: Extract<CalendarCommand, { type: "RefundBooking" }>, b
   return ok([{ type: "RefundDue", data: { bookingId: b.bookingId, paymentId, amountCents: c.amountCents, reason } }]);
 }
 
-function decideOnBooking(c: Exclude<CalendarCommand, { type: "SetSchedule" | "RequestBooking" }>, s: CalendarState, now: string): Decision {
+/** The expert's own time: commands that change availability but no booking. */
+type HoursCommand = Extract<CalendarCommand, { type: "AddTimeOff" | "RemoveTimeOff" | "AddDateOverride" | "RemoveDateOverride" | "SetBookingRules" }>;
+const HOURS_COMMANDS: ReadonlySet<CalendarCommand["type"]> = new Set<HoursCommand["type"]>(["AddTimeOff", "RemoveTimeOff", "AddDateOverride", "RemoveDateOverride", "SetBookingRules"]);
+const isHoursCommand = (c: CalendarCommand): c is HoursCommand => HOURS_COMMANDS.has(c.type);
+
+/** Why a proposed time is refused, most specific first (the check itself is isProposableStart). */
+function whyNotProposable(proposal: Parameters<typeof isProposableStart>[0], start: string): "proposed_time_in_time_off" | "proposed_time_too_soon" | "proposed_time_invalid" {
+  if (fallsInTimeOff(proposal.timezone, proposal.timeOff, start, proposal.lengthMinutes)) return "proposed_time_in_time_off";
+  const notice = proposal.rules?.minNoticeHours ?? 0;
+  if (notice > 0 && Date.parse(start) >= Date.parse(proposal.now) && Date.parse(start) < Date.parse(proposal.now) + notice * 3_600_000) return "proposed_time_too_soon";
+  return "proposed_time_invalid";
+}
+
+/** Wall-clock date and time of `now` in the expert's zone (`YYYY-MM-DDTHH:mm`), as time off is written. */
+const localNow = (now: string, zone: string) => DateTime.fromISO(now, { zone }).toFormat("yyyy-MM-dd'T'HH:mm");
+
+const sameTimeOff = (a: TimeOff, b: TimeOff) => a.start === b.start && a.end === b.end && a.reason === b.reason;
+const sameOverride = (a: DateOverride, b: DateOverride) => a.date === b.date && a.start_local === b.start_local && a.end_local === b.end_local;
+
+/**
+ * Rules of the expert's own time, all in their timezone, so a schedule (which names it) comes
+ * first. Adding what is already there under the same id is a no-op (a retried request), and the
+ * same id for something else is refused. Time off may cover bookings already made: it is added
+ * all the same, and `bookingsInTimeOff` lists those bookings for the expert to handle.
+ */
+function decideOnHours(c: HoursCommand, s: CalendarState, now: string): Decision {
+  if (c.actor.role !== "expert" && !isAdmin(c.actor)) return refused("forbidden");
+  if (!s.schedule) return refused("schedule_first");
+  const expertId = c.expertId;
+  const today = localNow(now, s.schedule.timezone);
+  switch (c.type) {
+    case "AddTimeOff": {
+      const t = c.timeOff;
+      const existing = s.timeOff.get(t.timeOffId);
+      if (existing) return sameTimeOff(existing, t) ? ok([]) : refused("time_off_id_taken");
+      if (!(t.start < t.end)) return refused("time_off_range_invalid");
+      const upcoming = [...s.timeOff.values()].filter((o) => o.end > today).length;
+      if (upcoming >= MAX_UPCOMING_TIME_OFF) return refused("time_off_limit", { max: String(MAX_UPCOMING_TIME_OFF) });
+      return ok([{ type: "TimeOffAdded", data: { expertId, timeOffId: t.timeOffId, start: t.start, end: t.end, reason: t.reason } }]);
+    }
+    case "RemoveTimeOff":
+      if (!s.timeOff.has(c.timeOffId)) return refused("time_off_not_found");
+      return ok([{ type: "TimeOffRemoved", data: { expertId, timeOffId: c.timeOffId } }]);
+    case "AddDateOverride": {
+      const o = c.override;
+      const existing = s.dateOverrides.get(o.overrideId);
+      if (existing) return sameOverride(existing, o) ? ok([]) : refused("date_override_id_taken");
+      const [start, end] = [minutesOfDay(o.start_local), minutesOfDay(o.end_local)];
+      if (!(start < end)) return refused("date_override_invalid");
+      const sameDate = [...s.dateOverrides.values()].filter((x) => x.date === o.date);
+      if (sameDate.some((x) => start < minutesOfDay(x.end_local) && minutesOfDay(x.start_local) < end)) return refused("date_override_overlap");
+      const upcoming = [...s.dateOverrides.values()].filter((x) => x.date >= today.slice(0, 10)).length;
+      if (upcoming >= MAX_UPCOMING_DATE_OVERRIDES) return refused("date_override_limit", { max: String(MAX_UPCOMING_DATE_OVERRIDES) });
+      return ok([{ type: "DateOverrideAdded", data: { expertId, overrideId: o.overrideId, date: o.date, start_local: o.start_local, end_local: o.end_local } }]);
+    }
+    case "RemoveDateOverride":
+      if (!s.dateOverrides.has(c.overrideId)) return refused("date_override_not_found");
+      return ok([{ type: "DateOverrideRemoved", data: { expertId, overrideId: c.overrideId } }]);
+    case "SetBookingRules": {
+      const r = c.rules;
+      const unchanged = r.bufferBeforeMinutes === s.rules.bufferBeforeMinutes && r.bufferAfterMinutes === s.rules.bufferAfterMinutes && r.minNoticeHours === s.rules.minNoticeHours;
+      if (unchanged) return ok([]);
+      return ok([{ type: "BookingRulesSet", data: { expertId, bufferBeforeMinutes: r.bufferBeforeMinutes, bufferAfterMinutes: r.bufferAfterMinutes, minNoticeHours: r.minNoticeHours } }]);
+    }
+  }
+}
+
+/** A booking the expert must handle: it still holds its time, is not over, and falls in time off. */
+export type BookingInTimeOff = { booking: Booking; timeOffIds: string[] };
+
+/**
+ * Rule: bookings that still hold their time (`blocksTime`) and have not ended, any moment of which
+ * falls in time off (`fallsInTimeOff`), earliest first. Adding time off never cancels them.
+ */
+export function bookingsInTimeOff(state: CalendarState, now: string): BookingInTimeOff[] {
+  if (!state.schedule || state.timeOff.size === 0) return [];
+  const zone = state.schedule.timezone;
+  const found: BookingInTimeOff[] = [];
+  for (const b of state.bookings.values()) {
+    if (!blocksTime(b, now) || Date.parse(b.scheduledTime) + b.lengthMinutes * 60_000 <= Date.parse(now)) continue;
+    const timeOffIds = [...state.timeOff.values()].filter((t) => fallsInTimeOff(zone, [t], b.scheduledTime, b.lengthMinutes)).map((t) => t.timeOffId);
+    if (timeOffIds.length > 0) found.push({ booking: b, timeOffIds });
+  }
+  return found.sort((a, b) => Date.parse(a.booking.scheduledTime) - Date.parse(b.booking.scheduledTime));
+}
+
+function decideOnBooking(c: Exclude<CalendarCommand, { type: "SetSchedule" | "RequestBooking" } | HoursCommand>, s: CalendarState, now: string): Decision {
   const b = s.bookings.get(c.bookingId);
   if (!b) return refused("booking_not_found");
   const a = c.actor;
@@ -306,8 +441,8 @@ function decideOnBooking(c: Exclude<CalendarCommand, { type: "SetSchedule" | "Re
       if (!expert) return refused("not_booking_party");
       if (b.status !== "pending" && b.status !== "more_info_requested") return transitionRefused(b, "moved to another time");
       if (!s.schedule) return refused("schedule_required");
-      const free = isProposableStart({ timezone: s.schedule.timezone, lengthMinutes: b.lengthMinutes, busy: busyPeriods(s, now, id), now }, c.scheduledTime);
-      if (!free) return refused("proposed_time_invalid");
+      const proposal = { timezone: s.schedule.timezone, timeOff: [...s.timeOff.values()], rules: s.rules, lengthMinutes: b.lengthMinutes, busy: busyPeriods(s, now, id), now };
+      if (!isProposableStart(proposal, c.scheduledTime)) return refused(whyNotProposable(proposal, c.scheduledTime));
       return ok([{ type: "TimeProposed", data: { bookingId: id, scheduledTime: c.scheduledTime, previousTime: b.scheduledTime } }]);
     }
 
@@ -370,7 +505,7 @@ export function decideCalendar(c: CalendarCommand, s: CalendarState, ctx: Decisi
     case "RequestBooking":
       return requestBooking(c, s, ctx.now);
     default:
-      return decideOnBooking(c, s, ctx.now);
+      return isHoursCommand(c) ? decideOnHours(c, s, ctx.now) : decideOnBooking(c, s, ctx.now);
   }
 }
 

@@ -1,12 +1,15 @@
 import fc from "fast-check";
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
-import { SESSION_LENGTHS_MINUTES, WEEKDAYS, minutesOfDay, type WeeklySchedule, type WeeklySlot } from "@booking/contracts";
+import {
+  BUFFER_OPTIONS_MINUTES, MAX_NOTICE_HOURS, NO_BOOKING_RULES, SESSION_LENGTHS_MINUTES, WEEKDAYS, minutesOfDay, type BookingRules, type WeeklySchedule, type WeeklySlot,
+} from "@booking/contracts";
 import { bookableStarts, isBookableStart, isProposableStart, proposableStarts, type BusyPeriod } from "../../src/availability/availability.ts";
 
 // Availability across DST: property tests in zones with 60-minute shifts (New York, London),
 // a 30-minute shift (Lord Howe), a half-hour offset without DST (Kolkata) and a 45-minute offset
-// with DST (Chatham). Each run's 28-day window contains a DST change where the zone has one.
+// with DST (Chatham). Each run's 28-day window contains a DST change where the zone has one, and
+// each run draws time off, extra hours on dates, buffers and a minimum notice (often none).
 
 const MINUTE = 60_000;
 
@@ -42,16 +45,53 @@ const slotsArb = fc
     return slots;
   });
 
+/** Time off: local date-time ranges from two days before "now" to a month after, half an hour to five days long. */
+const timeOffArb = (zone: string, now: string) =>
+  fc
+    .array(fc.record({ day: fc.integer({ min: -2, max: 30 }), at: fc.integer({ min: 0, max: 47 }), halfHours: fc.integer({ min: 1, max: 5 * 48 }) }), { maxLength: 4 })
+    .map((raw) =>
+      raw.map((r, i) => {
+        // Wall-clock arithmetic: the local strings are added to as if they were UTC, which is what a local date-time is.
+        const start = DateTime.fromISO(`${DateTime.fromISO(now, { zone }).plus({ days: r.day }).toISODate()}T${hhmm(r.at * 30)}`, { zone: "utc" });
+        return { timeOffId: `t${i}`, start: start.toFormat("yyyy-MM-dd'T'HH:mm"), end: start.plus({ minutes: r.halfHours * 30 }).toFormat("yyyy-MM-dd'T'HH:mm"), reason: "" };
+      }),
+    );
+
+/** Extra hours on dates in the window, overlapping the weekly slots or each other at times. */
+const overridesArb = (zone: string, now: string) =>
+  fc
+    .array(fc.record({ day: fc.integer({ min: 0, max: 29 }), start: fc.integer({ min: 0, max: 46 }), span: fc.integer({ min: 1, max: 12 }) }), { maxLength: 4 })
+    .map((raw) =>
+      raw.map((r, i) => ({
+        overrideId: `o${i}`,
+        date: DateTime.fromISO(now, { zone }).plus({ days: r.day }).toISODate()!,
+        start_local: hhmm(r.start * 30),
+        end_local: hhmm(Math.min(r.start * 30 + r.span * 30, 23 * 60 + 30)),
+      })),
+    );
+
+const rulesArb: fc.Arbitrary<BookingRules> = fc.record({
+  bufferBeforeMinutes: fc.constantFrom(...BUFFER_OPTIONS_MINUTES),
+  bufferAfterMinutes: fc.constantFrom(...BUFFER_OPTIONS_MINUTES),
+  minNoticeHours: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 72 }), fc.constant(MAX_NOTICE_HOURS)),
+});
+
 const caseArb = fc
   .constantFrom(...(Object.keys(zones) as (keyof typeof zones)[]))
   .chain((zone) =>
-    fc.record({
-      zone: fc.constant(zone),
-      // "now" lands 0-27 days before a DST change, at any minute.
-      now: fc.tuple(fc.constantFrom(...zones[zone]), fc.integer({ min: 0, max: 27 * 24 * 60 })).map(([change, back]) => new Date(Date.parse(change) - back * MINUTE).toISOString()),
-      slots: slotsArb,
-      lengthMinutes: fc.constantFrom(...SESSION_LENGTHS_MINUTES),
-      busyOffsets: fc.array(fc.record({ minutes: fc.integer({ min: -240, max: 28 * 24 * 60 }), length: fc.constantFrom(...SESSION_LENGTHS_MINUTES) }), { maxLength: 10 }),
+    // "now" lands 0-27 days before a DST change, at any minute.
+    fc.tuple(fc.constantFrom(...zones[zone]), fc.integer({ min: 0, max: 27 * 24 * 60 })).chain(([change, back]) => {
+      const now = new Date(Date.parse(change) - back * MINUTE).toISOString();
+      return fc.record({
+        zone: fc.constant(zone),
+        now: fc.constant(now),
+        slots: slotsArb,
+        lengthMinutes: fc.constantFrom(...SESSION_LENGTHS_MINUTES),
+        busyOffsets: fc.array(fc.record({ minutes: fc.integer({ min: -240, max: 28 * 24 * 60 }), length: fc.constantFrom(...SESSION_LENGTHS_MINUTES) }), { maxLength: 10 }),
+        timeOff: timeOffArb(zone, now),
+        dateOverrides: overridesArb(zone, now),
+        rules: rulesArb,
+      });
     }),
   )
   .map((c) => ({
@@ -59,49 +99,78 @@ const caseArb = fc
     schedule: { timezone: c.zone, slots: c.slots } as WeeklySchedule,
     busy: c.busyOffsets.map((b) => ({ start: new Date(Date.parse(c.now) + Math.round(b.minutes / 15) * 15 * MINUTE).toISOString(), lengthMinutes: b.length })) as BusyPeriod[],
   }));
+type Case = typeof caseArb extends fc.Arbitrary<infer C> ? C : never;
+
+/** The query both the list and the single-instant check answer. */
+const queryOf = (c: Case) => ({ schedule: c.schedule, timeOff: c.timeOff, dateOverrides: c.dateOverrides, rules: c.rules, lengthMinutes: c.lengthMinutes, busy: c.busy, now: c.now });
 
 const windowEnd = (now: string) => DateTime.fromISO(now, { zone: "utc" }).plus({ days: 28 }).toMillis();
-const overlaps = (t: number, len: number, busy: readonly BusyPeriod[]) => busy.some((b) => t < Date.parse(b.start) + b.lengthMinutes * MINUTE && Date.parse(b.start) < t + len * MINUTE);
+const earliest = (c: Pick<Case, "now" | "rules">) => Date.parse(c.now) + c.rules.minNoticeHours * 60 * MINUTE;
 
-/** Reference: the local date and wall-clock minute of every 5-minute moment of the session. */
-function referenceBookable(t: number, c: { zone: string; schedule: WeeklySchedule; lengthMinutes: number; busy: readonly BusyPeriod[]; now: string }): boolean {
-  if (t < Date.parse(c.now) || t > windowEnd(c.now)) return false;
+/** Reference buffers: the session and each booking, each widened by the before-buffer and the after-buffer, do not overlap. */
+const overlapsWithBuffers = (t: number, len: number, busy: readonly BusyPeriod[], r: BookingRules) =>
+  busy.some((b) => {
+    const bStart = Date.parse(b.start);
+    const bEnd = bStart + b.lengthMinutes * MINUTE;
+    return t - r.bufferBeforeMinutes * MINUTE < bEnd + r.bufferAfterMinutes * MINUTE && bStart - r.bufferBeforeMinutes * MINUTE < t + (len + r.bufferAfterMinutes) * MINUTE;
+  });
+
+/** Reference time off: the moment's wall-clock date and time, as text, lies in some [start, end). */
+const inTimeOff = (at: DateTime, timeOff: Case["timeOff"]) => {
+  const local = at.toFormat("yyyy-MM-dd'T'HH:mm");
+  return timeOff.some((o) => o.start <= local && local < o.end);
+};
+
+/** Reference open hours: the minutes of a local date inside a weekly slot of its weekday or that date's extra hours. */
+function openMinutes(c: Case, date: string, weekday: number): boolean[] {
+  const open = new Array<boolean>(24 * 60).fill(false);
+  const mark = (from: string, to: string) => {
+    for (let m = minutesOfDay(from); m < minutesOfDay(to); m++) open[m] = true;
+  };
+  for (const s of c.schedule.slots) if (s.weekday === WEEKDAYS[weekday - 1]) mark(s.start_local, s.end_local);
+  for (const o of c.dateOverrides) if (o.date === date) mark(o.start_local, o.end_local);
+  return open;
+}
+
+/**
+ * Reference: between notice and 28 days out, on the local half hour; every 5-minute moment of the
+ * session on the start's local date, outside time off, and every wall-clock minute from the
+ * earliest to the latest the session reads is open; with buffers, it meets no booking.
+ */
+function referenceBookable(t: number, c: Case): boolean {
+  if (t < earliest(c) || t > windowEnd(c.now)) return false;
   const local = DateTime.fromMillis(t, { zone: c.zone });
   if (local.second !== 0 || local.minute % 30 !== 0) return false;
-  const weekday = WEEKDAYS[local.weekday - 1];
-  const date = local.toISODate();
-  const fits = c.schedule.slots.some((s) => {
-    if (s.weekday !== weekday) return false;
-    for (let m = 0; m < c.lengthMinutes; m += 5) {
-      const at = DateTime.fromMillis(t + m * MINUTE, { zone: c.zone });
-      const wall = at.hour * 60 + at.minute;
-      if (at.toISODate() !== date || wall < minutesOfDay(s.start_local) || wall >= minutesOfDay(s.end_local)) return false;
-    }
-    return true;
-  });
-  return fits && !overlaps(t, c.lengthMinutes, c.busy);
+  const date = local.toISODate()!;
+  const open = openMinutes(c, date, local.weekday);
+  if (!open[local.hour * 60 + local.minute]) return false; // a shortcut: the start is one of the minutes checked below
+  const moments = Array.from({ length: c.lengthMinutes / 5 }, (_, i) => DateTime.fromMillis(t + i * 5 * MINUTE, { zone: c.zone }));
+  if (moments.some((at) => at.toISODate() !== date)) return false;
+  const walls = moments.map((at) => at.hour * 60 + at.minute);
+  for (let w = Math.min(...walls); w <= Math.max(...walls); w++) if (!open[w]) return false;
+  if (moments.some((at) => inTimeOff(at, c.timeOff))) return false;
+  return !overlapsWithBuffers(t, c.lengthMinutes, c.busy, c.rules);
 }
 
 describe("bookable start times (property)", () => {
-  it("every offered time is on the local grid, inside a slot, fits it, overlaps nothing and lies in the window", () => {
+  it("every offered time is on the local grid, in open hours to its end, out of time off, clear of bookings with buffers, and between notice and 28 days", () => {
     fc.assert(
       fc.property(caseArb, (c) => {
-        const offered = bookableStarts({ schedule: c.schedule, lengthMinutes: c.lengthMinutes, busy: c.busy, now: c.now });
+        const offered = bookableStarts(queryOf(c));
         for (const iso of offered) {
           const t = Date.parse(iso);
           const local = DateTime.fromMillis(t, { zone: c.zone });
           expect(local.minute % 30).toBe(0);
-          expect(t).toBeGreaterThanOrEqual(Date.parse(c.now));
+          expect(t).toBeGreaterThanOrEqual(earliest(c));
           expect(t).toBeLessThanOrEqual(windowEnd(c.now));
-          expect(overlaps(t, c.lengthMinutes, c.busy)).toBe(false);
+          expect(overlapsWithBuffers(t, c.lengthMinutes, c.busy, c.rules)).toBe(false);
+          const open = openMinutes(c, local.toISODate()!, local.weekday);
           const end = DateTime.fromMillis(t + c.lengthMinutes * MINUTE - 1, { zone: c.zone });
-          const slot = c.schedule.slots.find(
-            (s) => s.weekday === WEEKDAYS[local.weekday - 1] && local.hour * 60 + local.minute >= minutesOfDay(s.start_local) && local.hour * 60 + local.minute < minutesOfDay(s.end_local),
-          );
-          expect(slot, `${iso} (${local.toISO()}) is in no slot`).toBeDefined();
-          // The session's last moment still reads inside the slot, on the same local date.
+          expect(open[local.hour * 60 + local.minute], `${iso} (${local.toISO()}) is not in open hours`).toBe(true);
+          // The session's last moment still reads in open hours, on the same local date.
           expect(end.toISODate()).toBe(local.toISODate());
-          expect(end.hour * 60 + end.minute).toBeLessThan(minutesOfDay(slot!.end_local));
+          expect(open[end.hour * 60 + end.minute]).toBe(true);
+          expect(inTimeOff(local, c.timeOff) || inTimeOff(end, c.timeOff), `${iso} is in time off`).toBe(false);
         }
         expect(new Set(offered).size).toBe(offered.length);
       }),
@@ -112,7 +181,7 @@ describe("bookable start times (property)", () => {
   it("a brute-force search over every 15-minute instant finds no valid time the code misses, and no extra one", () => {
     fc.assert(
       fc.property(caseArb, (c) => {
-        const offered = new Set(bookableStarts({ schedule: c.schedule, lengthMinutes: c.lengthMinutes, busy: c.busy, now: c.now }));
+        const offered = new Set(bookableStarts(queryOf(c)));
         const expected: string[] = [];
         const step = 15 * MINUTE;
         for (let t = Math.ceil(Date.parse(c.now) / step) * step; t <= windowEnd(c.now); t += step) {
@@ -127,7 +196,7 @@ describe("bookable start times (property)", () => {
   it("the booking decision's single-instant check agrees with the list", () => {
     fc.assert(
       fc.property(caseArb, fc.integer({ min: 0, max: 28 * 96 }), (c, k) => {
-        const q = { schedule: c.schedule, lengthMinutes: c.lengthMinutes, busy: c.busy, now: c.now };
+        const q = queryOf(c);
         const list = new Set(bookableStarts(q));
         const t = new Date(Math.ceil(Date.parse(c.now) / (15 * MINUTE)) * 15 * MINUTE + k * 15 * MINUTE).toISOString();
         expect(isBookableStart(q, t)).toBe(list.has(t));
@@ -136,19 +205,38 @@ describe("bookable start times (property)", () => {
       { numRuns: 150 },
     );
   });
+
+  it("time off, buffers and notice only take times away; extra hours only add them", () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const all = queryOf(c);
+        const offered = new Set(bookableStarts(all));
+        const subsetOf = (smaller: Set<string>, larger: Set<string>) => [...smaller].filter((t) => !larger.has(t));
+        expect(subsetOf(offered, new Set(bookableStarts({ ...all, timeOff: [] })))).toEqual([]);
+        expect(subsetOf(offered, new Set(bookableStarts({ ...all, rules: NO_BOOKING_RULES })))).toEqual([]);
+        expect(subsetOf(new Set(bookableStarts({ ...all, dateOverrides: [] })), offered)).toEqual([]);
+      }),
+      { numRuns: 40 },
+    );
+  });
 });
 
 describe("expert-proposed times (property)", () => {
-  it("are 9:00 to 17:30 half-hourly in the expert's zone, in the window, overlapping nothing, and none is missed", () => {
+  it("are 9:00 to 17:30 half-hourly in the expert's zone, between notice and 28 days, out of time off, clear of bookings with buffers, and none is missed", () => {
     fc.assert(
       fc.property(caseArb, (c) => {
-        const q = { timezone: c.zone, lengthMinutes: c.lengthMinutes, busy: c.busy, now: c.now };
+        const q = { timezone: c.zone, timeOff: c.timeOff, rules: c.rules, lengthMinutes: c.lengthMinutes, busy: c.busy, now: c.now };
         const offered = proposableStarts(q);
         const expected: string[] = [];
+        const outOfTimeOff = (t: number) => {
+          for (let m = 0; m < c.lengthMinutes; m += 5) if (inTimeOff(DateTime.fromMillis(t + m * MINUTE, { zone: c.zone }), c.timeOff)) return false;
+          return true;
+        };
         for (let t = Math.ceil(Date.parse(c.now) / (15 * MINUTE)) * 15 * MINUTE; t <= windowEnd(c.now); t += 15 * MINUTE) {
           const local = DateTime.fromMillis(t, { zone: c.zone });
           const wall = local.hour * 60 + local.minute;
-          if (wall % 30 === 0 && wall >= 9 * 60 && wall <= 17 * 60 + 30 && !overlaps(t, c.lengthMinutes, c.busy)) expected.push(new Date(t).toISOString());
+          if (t < earliest(c) || wall % 30 !== 0 || wall < 9 * 60 || wall > 17 * 60 + 30) continue;
+          if (outOfTimeOff(t) && !overlapsWithBuffers(t, c.lengthMinutes, c.busy, c.rules)) expected.push(new Date(t).toISOString());
         }
         expect(offered).toEqual(expected);
         for (const iso of offered.slice(0, 10)) expect(isProposableStart(q, iso)).toBe(true);
