@@ -12,6 +12,7 @@ import { startCompletionSweeper } from "./completion-sweeper.ts";
 import { ensureAdminAccount } from "./auth/admin-account.ts";
 import { paymentProviderFrom } from "./payments/factory.ts";
 import { mailSettings } from "./mail/settings.ts";
+import { runMail } from "./mail/delivery.ts";
 import { RefundReactor } from "./refunds/reactor.ts";
 import { migrateApiDatabase } from "./schema.ts";
 
@@ -52,6 +53,8 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
   // Refunds owed are paid from here in the embedded default; with Kafka, by the refunds process.
   const refunds = config.KAFKA_BROKERS ? null : new RefundReactor({ log: store, db, calendar, provider: payments, clock }).start();
   const completions = startCompletionSweeper({ db, calendar, clock });
+  // Mail is queued and sent from here in the embedded default; with Kafka, by the mail process.
+  const mail = config.KAFKA_BROKERS ? null : runMail({ log: store, db, settings: ctx.mail, linkSecret: config.JWT_SECRET, clock });
   const url = await app.listen({ port: config.PORT, host: config.HOST });
   return {
     app,
@@ -61,6 +64,7 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
       sweeper.stop();
       completions.stop();
       await refunds?.stop();
+      await mail?.stop();
       await app.close();
       await feed.stop();
       await projector?.stop();

@@ -37,6 +37,8 @@ export type OutgoingMail = {
   bookingId?: string | null;
   /** ISO instant: not sent before (reminders); else the time it was queued. */
   sendAfter: string;
+  /** ISO instant: skipped if it could not go out by then (a reminder once its session has begun). */
+  sendBefore?: string | null;
   createdAt: string;
 };
 
@@ -45,10 +47,10 @@ type Queryable = Pick<pg.PoolClient, "query">;
 /** Queue a message once: a second call with the same id changes nothing. Resolves to whether it was new. */
 export async function enqueueMail(db: Queryable, mail: OutgoingMail): Promise<boolean> {
   const { rowCount } = await db.query(
-    `INSERT INTO mail_outbox (message_id, kind, essential, user_id, to_address, subject, text_body, html_body, headers, attachments, booking_id, send_after, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+    `INSERT INTO mail_outbox (message_id, kind, essential, user_id, to_address, subject, text_body, html_body, headers, attachments, booking_id, send_after, send_before, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
      ON CONFLICT (message_id) DO NOTHING`,
-    [mail.messageId, mail.kind, mail.essential, mail.userId, mail.to, mail.subject, mail.text, mail.html, JSON.stringify(mail.headers ?? {}), JSON.stringify(mail.attachments ?? []), mail.bookingId ?? null, mail.sendAfter, mail.createdAt],
+    [mail.messageId, mail.kind, mail.essential, mail.userId, mail.to, mail.subject, mail.text, mail.html, JSON.stringify(mail.headers ?? {}), JSON.stringify(mail.attachments ?? []), mail.bookingId ?? null, mail.sendAfter, mail.sendBefore ?? null, mail.createdAt],
   );
   return rowCount === 1;
 }

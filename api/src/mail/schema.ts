@@ -43,4 +43,48 @@ export const mailMigrations: readonly Migration[] = [
       CREATE INDEX mail_outbox_to ON mail_outbox (lower(to_address), created_at);
     `,
   },
+  {
+    // The mail reactor's own tables: where it has read the log up to, and what it needs to write a
+    // mail (who people are and how they want mail, each expert's schedule zone, each booking),
+    // written with the checkpoint in one transaction. `version` is the stream version of the last
+    // event applied to a row: a redelivered older event changes nothing and owes no mail again.
+    name: "002_mail_reactor",
+    sql: `
+      CREATE TABLE mail_checkpoints (
+        name text PRIMARY KEY,
+        -- formatPosition: "commit:prepare"
+        position text NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE mail_people (
+        user_id text PRIMARY KEY,
+        email text NOT NULL,
+        first_name text,
+        last_name text,
+        -- null: never given; times are written in UTC then
+        timezone text,
+        reminder_mails boolean NOT NULL DEFAULT true,
+        version int NOT NULL
+      );
+      CREATE TABLE mail_calendars (
+        expert_id text PRIMARY KEY,
+        timezone text NOT NULL,
+        version int NOT NULL
+      );
+      CREATE TABLE mail_bookings (
+        booking_id text PRIMARY KEY,
+        expert_id text NOT NULL,
+        expert_user_id text NOT NULL,
+        creator_id text NOT NULL,
+        title text NOT NULL,
+        starts_at timestamptz NOT NULL,
+        length_minutes int NOT NULL,
+        price_cents bigint NOT NULL,
+        paid_cents bigint NOT NULL DEFAULT 0,
+        version int NOT NULL
+      );
+      -- A reminder not sent by its session's start is skipped, not sent late.
+      ALTER TABLE mail_outbox ADD COLUMN send_before timestamptz;
+    `,
+  },
 ];

@@ -1,0 +1,124 @@
+import type pg from "pg";
+import { formatPosition, parsePosition, type LogPosition } from "@booking/contracts";
+import type { MailFact } from "./facts.ts";
+import type { MailKind } from "./outbox.ts";
+import type { BookingState, Recipient } from "./owed.ts";
+import { zoneOrUtc } from "./templates/when.ts";
+
+// The mail reactor's tables: its checkpoint, and the facts a mail needs (people, schedule zones,
+// bookings). Each write is guarded by the stream version, so a batch read again changes nothing.
+
+/** A pool or one client of it (inside the reactor's transaction). */
+export type Queryable = Pick<pg.Pool | pg.ClientBase, "query">;
+
+export async function loadCheckpoint(db: Queryable, name: string): Promise<LogPosition | null> {
+  const stored = (await db.query<{ position: string }>("SELECT position FROM mail_checkpoints WHERE name = $1", [name])).rows[0]?.position;
+  if (stored === undefined) return null;
+  const position = parsePosition(stored);
+  if (!position) throw new Error(`Mail checkpoint ${name} holds a malformed position: ${stored}`);
+  return position;
+}
+
+export async function saveCheckpoint(db: Queryable, name: string, position: LogPosition): Promise<void> {
+  await db.query(
+    "INSERT INTO mail_checkpoints (name, position) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = now()",
+    [name, formatPosition(position)],
+  );
+}
+
+/** Apply a fact to the tables; false when a row already holds it (a redelivery) or the fact is about something unknown. */
+export async function applyFact(db: Queryable, fact: MailFact): Promise<boolean> {
+  const v = fact.version;
+  const run = async (sql: string, values: unknown[]) => (await db.query(sql, values)).rowCount === 1;
+  switch (fact.kind) {
+    case "registered":
+      return run(
+        `INSERT INTO mail_people (user_id, email, first_name, last_name, timezone, reminder_mails, version) VALUES ($1, $2, $3, $4, $5, true, $6)
+         ON CONFLICT (user_id) DO UPDATE SET email = EXCLUDED.email, first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name,
+           timezone = EXCLUDED.timezone, reminder_mails = true, version = EXCLUDED.version
+         WHERE mail_people.version < EXCLUDED.version`,
+        [fact.userId, fact.email, fact.firstName, fact.lastName, fact.timezone, v],
+      );
+    case "renamed":
+      return run("UPDATE mail_people SET first_name = $2, last_name = $3, version = $4 WHERE user_id = $1 AND version < $4", [fact.userId, fact.firstName, fact.lastName, v]);
+    case "preferences":
+      return run("UPDATE mail_people SET timezone = $2, reminder_mails = $3, version = $4 WHERE user_id = $1 AND version < $4", [fact.userId, fact.timezone, fact.reminderMails, v]);
+    case "schedule":
+      return run(
+        `INSERT INTO mail_calendars (expert_id, timezone, version) VALUES ($1, $2, $3)
+         ON CONFLICT (expert_id) DO UPDATE SET timezone = EXCLUDED.timezone, version = EXCLUDED.version WHERE mail_calendars.version < EXCLUDED.version`,
+        [fact.expertId, fact.timezone, v],
+      );
+    case "requested":
+      return run(
+        `INSERT INTO mail_bookings (booking_id, expert_id, expert_user_id, creator_id, title, starts_at, length_minutes, price_cents, version)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         ON CONFLICT (booking_id) DO NOTHING`,
+        [fact.bookingId, fact.expertId, fact.expertUserId, fact.creatorId, fact.title, fact.startsAt, fact.lengthMinutes, fact.priceCents, v],
+      );
+    case "paid":
+      return run("UPDATE mail_bookings SET paid_cents = paid_cents + $2, version = $3 WHERE booking_id = $1 AND version < $3", [fact.bookingId, fact.amountCents, v]);
+    case "time_proposed":
+      return run("UPDATE mail_bookings SET starts_at = $2, version = $3 WHERE booking_id = $1 AND version < $3", [fact.bookingId, fact.startsAt, v]);
+    case "info_requested":
+    case "confirmed":
+    case "cancelled":
+    case "refund_issued":
+    case "notes_added":
+      // Nothing a mail states changes; the version marks the fact as read.
+      return run("UPDATE mail_bookings SET version = $2 WHERE booking_id = $1 AND version < $2", [fact.bookingId, v]);
+  }
+}
+
+type StateRow = {
+  booking_id: string;
+  title: string;
+  starts_at: Date;
+  length_minutes: number;
+  price_cents: string;
+  paid_cents: string;
+  expert_user_id: string;
+  creator_id: string;
+  schedule_zone: string | null;
+} & Record<`${"e" | "c"}_${"email" | "first_name" | "last_name" | "timezone"}`, string | null> &
+  Record<`${"e" | "c"}_reminder_mails`, boolean | null>;
+
+function recipient(r: StateRow, side: "e" | "c", userId: string, zone: string | null): Recipient | null {
+  const email = r[`${side}_email`];
+  if (email === null) return null;
+  return { userId, email, firstName: r[`${side}_first_name`], lastName: r[`${side}_last_name`], zone: zoneOrUtc(zone), reminderMails: r[`${side}_reminder_mails`] ?? true };
+}
+
+/** A booking with both parties, as a mail about it needs them; null if the booking is unknown. */
+export async function loadBookingState(db: Queryable, bookingId: string): Promise<BookingState | null> {
+  const people = (p: "e" | "c") => `${p}.email AS ${p}_email, ${p}.first_name AS ${p}_first_name, ${p}.last_name AS ${p}_last_name, ${p}.timezone AS ${p}_timezone, ${p}.reminder_mails AS ${p}_reminder_mails`;
+  const r = (
+    await db.query<StateRow>(
+      `SELECT b.booking_id, b.title, b.starts_at, b.length_minutes, b.price_cents, b.paid_cents, b.expert_user_id, b.creator_id, cal.timezone AS schedule_zone, ${people("e")}, ${people("c")}
+       FROM mail_bookings b
+       LEFT JOIN mail_calendars cal ON cal.expert_id = b.expert_id
+       LEFT JOIN mail_people e ON e.user_id = b.expert_user_id
+       LEFT JOIN mail_people c ON c.user_id = b.creator_id
+       WHERE b.booking_id = $1`,
+      [bookingId],
+    )
+  ).rows[0];
+  if (!r) return null;
+  return {
+    booking: { bookingId: r.booking_id, title: r.title, startsAt: r.starts_at.toISOString(), lengthMinutes: r.length_minutes, priceCents: Number(r.price_cents) },
+    paidCents: Number(r.paid_cents),
+    // The expert's times follow their schedule's zone (what they set their hours in), else their own.
+    expert: recipient(r, "e", r.expert_user_id, r.schedule_zone ?? r.e_timezone),
+    creator: recipient(r, "c", r.creator_id, r.c_timezone),
+  };
+}
+
+/** Mark the pending mails of `kinds` for a booking or a user skipped, with why; resolves to how many. */
+export async function skipPending(db: Queryable, of: { bookingId: string } | { userId: string }, kinds: readonly MailKind[], reason: string): Promise<number> {
+  const [column, id] = "bookingId" in of ? ["booking_id", of.bookingId] : ["user_id", of.userId];
+  const { rowCount } = await db.query(
+    `UPDATE mail_outbox SET status = 'skipped', skipped_reason = $3, updated_at = now() WHERE ${column} = $1 AND status = 'pending' AND kind = ANY($2)`,
+    [id, kinds, reason],
+  );
+  return rowCount ?? 0;
+}

@@ -1,0 +1,106 @@
+import { readDomainEvent, type StoredEvent } from "@booking/contracts";
+
+// What the mail reactor reads in the event log, as plain facts (no I/O): who people are and how
+// they want mail (user streams), an expert's schedule zone and each booking's changes (calendar
+// streams). `version` is the event's place in its stream: a fact older than what a row already
+// holds is a redelivery and changes nothing.
+
+type Read = { eventId: string; at: string; version: number };
+
+export type MailFact = Read &
+  (
+    | { kind: "registered"; userId: string; email: string; firstName: string | null; lastName: string | null; timezone: string | null }
+    | { kind: "renamed"; userId: string; firstName: string | null; lastName: string | null }
+    | { kind: "preferences"; userId: string; timezone: string; reminderMails: boolean }
+    | { kind: "schedule"; expertId: string; timezone: string }
+    | {
+        kind: "requested";
+        bookingId: string;
+        expertId: string;
+        expertUserId: string;
+        creatorId: string;
+        title: string;
+        startsAt: string;
+        lengthMinutes: number;
+        priceCents: number;
+      }
+    | { kind: "paid"; bookingId: string; amountCents: number }
+    | { kind: "info_requested"; bookingId: string; note: string }
+    | { kind: "time_proposed"; bookingId: string; startsAt: string; previousTime: string }
+    | { kind: "confirmed"; bookingId: string; by: Who }
+    | { kind: "cancelled"; bookingId: string; by: Who; reason: string; refundCents: number }
+    | { kind: "refund_issued"; bookingId: string; amountCents: number }
+    | { kind: "notes_added"; bookingId: string }
+  );
+
+export type Who = "creator" | "expert" | "admin" | "system";
+
+/** Facts about a booking (the rest are about people and calendars). */
+export type BookingFact = Extract<MailFact, { bookingId: string }>;
+
+const READ = new Set([
+  "UserRegistered",
+  "UserRenamed",
+  "PreferencesSet",
+  "ScheduleSet",
+  "BookingRequested",
+  "PaymentSucceeded",
+  "InfoRequested",
+  "TimeProposed",
+  "Confirmed",
+  "Cancelled",
+  "RefundIssued",
+  "NotesAdded",
+]);
+
+/** The fact an event states for mail, or null (most events owe no mail and change nothing a mail says). */
+export function mailFact(stored: StoredEvent): MailFact | null {
+  if (!READ.has(stored.type) || !(stored.streamId.startsWith("user-") || stored.streamId.startsWith("calendar-"))) return null;
+  const event = readDomainEvent(stored.type, stored.schemaVersion, stored.data);
+  const read: Read = { eventId: stored.eventId, at: stored.metadata.at, version: stored.version };
+  switch (event.type) {
+    case "UserRegistered": {
+      const { userId, email, firstName, lastName, timezone } = event.data;
+      return { ...read, kind: "registered", userId, email, firstName, lastName, timezone: timezone ?? null };
+    }
+    case "UserRenamed":
+      return { ...read, kind: "renamed", userId: event.data.userId, firstName: event.data.firstName, lastName: event.data.lastName };
+    case "PreferencesSet":
+      return { ...read, kind: "preferences", userId: event.data.userId, timezone: event.data.timezone, reminderMails: event.data.reminderMails };
+    case "ScheduleSet":
+      return { ...read, kind: "schedule", expertId: event.data.expertId, timezone: event.data.timezone };
+    case "BookingRequested": {
+      const d = event.data;
+      return {
+        ...read,
+        kind: "requested",
+        bookingId: d.bookingId,
+        expertId: d.expertId,
+        expertUserId: d.expertUserId,
+        creatorId: d.creatorId,
+        title: d.sessionTitle,
+        startsAt: d.scheduledTime,
+        lengthMinutes: d.lengthMinutes,
+        priceCents: d.priceCents,
+      };
+    }
+    case "PaymentSucceeded":
+      return { ...read, kind: "paid", bookingId: event.data.bookingId, amountCents: event.data.amountCents };
+    case "InfoRequested":
+      return { ...read, kind: "info_requested", bookingId: event.data.bookingId, note: event.data.note };
+    case "TimeProposed":
+      return { ...read, kind: "time_proposed", bookingId: event.data.bookingId, startsAt: event.data.scheduledTime, previousTime: event.data.previousTime };
+    case "Confirmed":
+      return { ...read, kind: "confirmed", bookingId: event.data.bookingId, by: event.data.by };
+    case "Cancelled": {
+      const { bookingId, by, reason, refundCents } = event.data;
+      return { ...read, kind: "cancelled", bookingId, by, reason, refundCents };
+    }
+    case "RefundIssued":
+      return { ...read, kind: "refund_issued", bookingId: event.data.bookingId, amountCents: event.data.amountCents };
+    case "NotesAdded":
+      return { ...read, kind: "notes_added", bookingId: event.data.bookingId };
+    default:
+      return null;
+  }
+}

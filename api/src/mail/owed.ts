@@ -1,0 +1,144 @@
+import { calendarInviteFor } from "./calendar-invite.ts";
+import type { BookingFact } from "./facts.ts";
+import type { MailKind, OutgoingMail } from "./outbox.ts";
+import {
+  bookingCancelledBody,
+  bookingConfirmedBody,
+  bookingRequestedBody,
+  infoRequestedBody,
+  notesAddedBody,
+  refundIssuedBody,
+  reminderBody,
+  timeProposedBody,
+  type BookingMailInput,
+  type BookingView,
+  type MailPerson,
+  type Side,
+} from "./templates/booking.ts";
+import { renderMail, type MailBody } from "./templates/layout.ts";
+
+// Which mails a booking fact owes, to whom, rendered (no I/O). A message's id is the owing event's
+// id, the kind and the recipient, so the same event read again owes the same ids and queues nothing.
+
+export type Recipient = MailPerson & { reminderMails: boolean };
+
+/** A booking as the mail reactor knows it after the fact was applied, with both parties. */
+export type BookingState = {
+  booking: BookingView;
+  /** Paid so far, this fact included. */
+  paidCents: number;
+  expert: Recipient | null;
+  creator: Recipient | null;
+};
+
+export type MailEnv = {
+  publicUrl: string;
+  /** A signed unsubscribe token for the user (the fact's time as its issue time, so it is the same on every reading). */
+  unsubscribeToken: (userId: string, at: string) => string;
+  /** The reactor's clock: a reminder whose time has passed is not queued. */
+  now: string;
+};
+
+/** Reminders: how long before the start each goes out. */
+export const REMINDERS: readonly { kind: Extract<MailKind, "reminder_24h" | "reminder_1h">; hours: 24 | 1 }[] = [
+  { kind: "reminder_24h", hours: 24 },
+  { kind: "reminder_1h", hours: 1 },
+];
+export const REMINDER_KINDS: readonly MailKind[] = REMINDERS.map((r) => r.kind);
+
+export const messageIdOf = (eventId: string, kind: MailKind, userId: string) => `${eventId}:${kind}:${userId}`;
+
+export function owedMails(fact: BookingFact, state: BookingState, env: MailEnv): OutgoingMail[] {
+  const mails: OutgoingMail[] = [];
+  const input = (side: Side): BookingMailInput | null => {
+    const [to, other] = side === "expert" ? [state.expert, state.creator] : [state.creator, state.expert];
+    return to ? { booking: state.booking, to, side, other, publicUrl: env.publicUrl } : null;
+  };
+  /** Queue `kind` to one side, if that side has an address. */
+  const owe = (kind: MailKind, side: Side, body: (i: BookingMailInput) => MailBody, extra: Partial<OutgoingMail> = {}) => {
+    const i = input(side);
+    if (!i) return;
+    mails.push({
+      messageId: messageIdOf(fact.eventId, kind, i.to.userId),
+      kind,
+      essential: true,
+      userId: i.to.userId,
+      to: i.to.email,
+      ...renderMail(body(i)),
+      bookingId: state.booking.bookingId,
+      sendAfter: env.now,
+      createdAt: env.now,
+      ...extra,
+    });
+  };
+  const both = (kind: MailKind, body: (i: BookingMailInput) => MailBody) => {
+    owe(kind, "creator", body);
+    owe(kind, "expert", body);
+  };
+
+  switch (fact.kind) {
+    case "requested":
+      // An unpaid hold is not a request the expert can act on (it may lapse in minutes): the
+      // expert hears of it once it is paid.
+      return [];
+    case "paid":
+      if (state.paidCents === fact.amountCents) owe("booking_requested", "expert", bookingRequestedBody);
+      return mails;
+    case "info_requested":
+      owe("info_requested", "creator", (i) => infoRequestedBody(i, fact.note));
+      return mails;
+    case "time_proposed":
+      owe("time_proposed", "creator", (i) => timeProposedBody(i, fact.previousTime));
+      return mails;
+    case "confirmed":
+      for (const side of ["creator", "expert"] as const) {
+        const to = side === "creator" ? state.creator : state.expert;
+        owe("booking_confirmed", side, (i) => bookingConfirmedBody(i, fact.by), { attachments: to ? calendarInviteFor(state.booking, to) : [] });
+      }
+      mails.push(...reminders(fact.eventId, fact.at, state, env, input));
+      return mails;
+    case "cancelled":
+      // A hold released before it was paid (by its creator, or lapsed) was never the expert's to hear of.
+      if (state.paidCents > 0) both("booking_cancelled", (i) => bookingCancelledBody(i, fact));
+      return mails;
+    case "refund_issued":
+      owe("refund_issued", "creator", (i) => refundIssuedBody(i, fact.amountCents));
+      return mails;
+    case "notes_added":
+      owe("notes_added", "creator", notesAddedBody);
+      return mails;
+  }
+}
+
+/** The two reminders each party who wants them is owed by a confirmation, while their time is still ahead. */
+function reminders(eventId: string, at: string, state: BookingState, env: MailEnv, input: (side: Side) => BookingMailInput | null): OutgoingMail[] {
+  const start = Date.parse(state.booking.startsAt);
+  const earliest = Math.max(Date.parse(at), Date.parse(env.now));
+  const mails: OutgoingMail[] = [];
+  for (const side of ["creator", "expert"] as const) {
+    const i = input(side);
+    const to = side === "creator" ? state.creator : state.expert;
+    if (!i || !to?.reminderMails) continue;
+    const token = encodeURIComponent(env.unsubscribeToken(to.userId, at));
+    for (const { kind, hours } of REMINDERS) {
+      const sendAfter = start - hours * 3_600_000;
+      if (sendAfter <= earliest) continue;
+      mails.push({
+        messageId: messageIdOf(eventId, kind, to.userId),
+        kind,
+        essential: false,
+        userId: to.userId,
+        to: to.email,
+        ...renderMail(reminderBody(i, hours, `${env.publicUrl}/unsubscribe?token=${token}`)),
+        // RFC 8058: a mail client may unsubscribe in one click, by POST to this address.
+        headers: { "List-Unsubscribe": `<${env.publicUrl}/api/v1/mail/unsubscribe?token=${token}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+        bookingId: state.booking.bookingId,
+        sendAfter: new Date(sendAfter).toISOString(),
+        // A reminder that could not go out before the session began is pointless: the sender skips it.
+        sendBefore: state.booking.startsAt,
+        createdAt: env.now,
+      });
+    }
+  }
+  return mails;
+}

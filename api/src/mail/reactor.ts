@@ -1,0 +1,101 @@
+import type pg from "pg";
+import type { EventLog } from "@booking/contracts";
+import { signLink } from "../auth/signed-links.ts";
+import { mailFact } from "./facts.ts";
+import { applyFact, loadBookingState, loadCheckpoint, saveCheckpoint, skipPending, type Queryable } from "./facts-table.ts";
+import { enqueueMail } from "./outbox.ts";
+import { owedMails, REMINDER_KINDS, type MailEnv } from "./owed.ts";
+import type { MailSettings } from "./settings.ts";
+
+// The mail reactor: the log's booking events become messages in the outbox. A batch of the log,
+// the facts it states and the messages it owes are written in one transaction with the
+// checkpoint, so a crash neither loses a mail nor queues one twice (a message's id is made from
+// the owing event's id, and the outbox keeps the first of an id).
+
+export type MailReactorDeps = {
+  log: EventLog;
+  db: pg.Pool;
+  settings: Pick<MailSettings, "publicUrl">;
+  /** Signs unsubscribe links (the JWT secret; a key of its own is derived from it). */
+  linkSecret: string;
+  clock: () => string;
+};
+
+export type MailReactorOptions = {
+  /** Names the checkpoint (default "mail"). */
+  name?: string;
+  /** Events read together (default 500). */
+  batchSize?: number;
+};
+
+export class MailReactor {
+  readonly name: string;
+  readonly batchSize: number;
+
+  constructor(
+    private readonly deps: MailReactorDeps,
+    options: MailReactorOptions = {},
+  ) {
+    this.name = options.name ?? "mail";
+    this.batchSize = options.batchSize ?? 500;
+  }
+
+  /** Read the next batch of the log, queue the mails it owes, move the checkpoint; resolves to how many events were read. */
+  async follow(): Promise<number> {
+    const client = await this.deps.db.connect();
+    try {
+      await client.query("BEGIN");
+      // Locked, so two followers of one name never read the same batch at once.
+      await client.query("SELECT pg_advisory_xact_lock(hashtext('mail-follower:' || $1))", [this.name]);
+      const batch = await this.deps.log.readAll(await loadCheckpoint(client, this.name), this.batchSize);
+      const env: MailEnv = {
+        publicUrl: this.deps.settings.publicUrl,
+        unsubscribeToken: (userId, at) => signLink(this.deps.linkSecret, "unsubscribe", userId, at),
+        now: this.deps.clock(),
+      };
+      for (const stored of batch) {
+        const fact = mailFact(stored);
+        if (fact && (await applyFact(client, fact))) await this.queue(client, fact, env);
+      }
+      if (batch.length) await saveCheckpoint(client, this.name, batch[batch.length - 1]!.position);
+      await client.query("COMMIT");
+      return batch.length;
+    } catch (e) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw e;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Follow the log to its end (tests and the delivery loop use it); resolves to how many events were read. */
+  async catchUp(): Promise<number> {
+    let read = 0;
+    for (let n = await this.follow(); n > 0; n = n >= this.batchSize ? await this.follow() : 0) read += n;
+    return read;
+  }
+
+  /** What an applied fact owes: messages to queue, reminders that no longer hold. */
+  private async queue(client: Queryable, fact: NonNullable<ReturnType<typeof mailFact>>, env: MailEnv): Promise<void> {
+    switch (fact.kind) {
+      case "registered":
+      case "renamed":
+      case "schedule":
+        return;
+      case "preferences":
+        if (!fact.reminderMails) await skipPending(client, { userId: fact.userId }, REMINDER_KINDS, "The recipient turned reminder mails off.");
+        return;
+      case "time_proposed":
+        await skipPending(client, { bookingId: fact.bookingId }, REMINDER_KINDS, "The booking moved to another time.");
+        break;
+      case "cancelled":
+        await skipPending(client, { bookingId: fact.bookingId }, REMINDER_KINDS, "The booking was cancelled.");
+        break;
+      default:
+        break;
+    }
+    const state = await loadBookingState(client, fact.bookingId);
+    if (!state) return;
+    for (const mail of owedMails(fact, state, env)) await enqueueMail(client, mail);
+  }
+}

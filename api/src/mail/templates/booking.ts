@@ -1,0 +1,198 @@
+import { dollars, duration, localTime, shortLocalTime } from "./when.ts";
+import type { Who } from "../facts.ts";
+import type { MailBody } from "./layout.ts";
+
+// What each booking mail says, to whom. Times are in the reader's zone (`to.zone`), names are the
+// other party's, and the button goes to the reader's screen for the booking.
+
+export type MailPerson = { userId: string; email: string; firstName: string | null; lastName: string | null; zone: string };
+
+export type BookingView = { bookingId: string; title: string; startsAt: string; lengthMinutes: number; priceCents: number };
+
+export type Side = "creator" | "expert";
+
+export type BookingMailInput = {
+  booking: BookingView;
+  to: MailPerson;
+  /** Which party of the booking the reader is. */
+  side: Side;
+  /** The other party (null if their account is unknown to the mail reactor). */
+  other: MailPerson | null;
+  publicUrl: string;
+};
+
+const nameOf = (p: MailPerson | null, side: Side): string => {
+  const full = [p?.firstName, p?.lastName].map((s) => s?.trim()).filter(Boolean).join(" ");
+  return full || (side === "creator" ? "your expert" : "the creator");
+};
+
+/** Where the reader acts on the booking: the expert manages it, the creator sees its details. */
+export const bookingUrl = (publicUrl: string, side: Side, bookingId: string) =>
+  `${publicUrl}/${side === "expert" ? "manage-booking" : "session-details"}/${encodeURIComponent(bookingId)}`;
+
+const when = (i: BookingMailInput, at = i.booking.startsAt) => localTime(at, i.to.zone);
+const short = (i: BookingMailInput) => shortLocalTime(i.booking.startsAt, i.to.zone);
+const otherLabel = (side: Side) => (side === "creator" ? "Expert" : "Creator");
+
+function details(i: BookingMailInput, extra: { label: string; value: string }[] = []) {
+  return [
+    { label: "Session", value: i.booking.title },
+    { label: "When", value: when(i) },
+    { label: "Length", value: duration(i.booking.lengthMinutes) },
+    { label: otherLabel(i.side), value: nameOf(i.other, i.side) },
+    ...extra,
+  ];
+}
+
+const open = (i: BookingMailInput, label: string) => ({ label, url: bookingUrl(i.publicUrl, i.side, i.booking.bookingId) });
+
+/** To the expert, once the creator has paid: the request waits for their answer. */
+export function bookingRequestedBody(i: BookingMailInput): MailBody {
+  const creator = nameOf(i.other, "expert");
+  return {
+    subject: `New request: ${i.booking.title} with ${creator}, ${short(i)}`,
+    heading: "You have a new booking request",
+    preview: `${creator} booked ${i.booking.title} for ${when(i)} and paid ${dollars(i.booking.priceCents)}.`,
+    firstName: i.to.firstName,
+    paragraphs: [
+      `${creator} booked ${i.booking.title} and paid ${dollars(i.booking.priceCents)}.`,
+      "Confirm it, ask for more information, or propose another time.",
+    ],
+    details: details(i, [{ label: "Paid", value: dollars(i.booking.priceCents) }]),
+    action: open(i, "Review the request"),
+  };
+}
+
+/** To the creator: the expert asks something before confirming. */
+export function infoRequestedBody(i: BookingMailInput, note: string): MailBody {
+  const expert = nameOf(i.other, "creator");
+  return {
+    subject: `${expert} has a question about ${i.booking.title}`,
+    heading: `${expert} needs more information`,
+    preview: note.slice(0, 140),
+    firstName: i.to.firstName,
+    paragraphs: [`Before confirming your booking, ${expert} asked:`],
+    quote: note,
+    details: details(i),
+    action: open(i, "Answer on the session page"),
+  };
+}
+
+/** To the creator: the expert proposes another time; the booking waits for them to accept it. */
+export function timeProposedBody(i: BookingMailInput, previousTime: string): MailBody {
+  const expert = nameOf(i.other, "creator");
+  return {
+    subject: `${expert} proposed a new time for ${i.booking.title}: ${short(i)}`,
+    heading: "A new time was proposed",
+    preview: `${expert} proposed ${when(i)} instead of ${when(i, previousTime)}.`,
+    firstName: i.to.firstName,
+    paragraphs: [`${expert} cannot make the time you asked for and proposed another one. Accept it, or cancel for a full refund.`],
+    details: [
+      { label: "Session", value: i.booking.title },
+      { label: "Proposed time", value: when(i) },
+      { label: "You asked for", value: when(i, previousTime) },
+      { label: "Expert", value: expert },
+    ],
+    action: open(i, "Review the new time"),
+  };
+}
+
+function confirmedLine(i: BookingMailInput, by: Who): string {
+  const other = nameOf(i.other, i.side);
+  if (by === i.side) return i.side === "expert" ? `You confirmed ${other}'s booking.` : "You accepted the new time, so your session is confirmed.";
+  if (by === "expert") return `${other} confirmed your session.`;
+  if (by === "creator") return `${other} accepted the time you proposed.`;
+  return "The session is confirmed.";
+}
+
+/** To both parties. */
+export function bookingConfirmedBody(i: BookingMailInput, by: Who): MailBody {
+  const other = nameOf(i.other, i.side);
+  return {
+    subject: `Confirmed: ${i.booking.title} with ${other}, ${short(i)}`,
+    heading: "Your session is confirmed",
+    preview: `${i.booking.title} with ${other}, ${when(i)}.`,
+    firstName: i.to.firstName,
+    paragraphs: [confirmedLine(i, by)],
+    details: details(i),
+    action: open(i, i.side === "expert" ? "Open the booking" : "Open the session"),
+  };
+}
+
+const CANCEL_REASONS: Record<string, string> = { payment_timeout: "The payment arrived after the time was no longer held." };
+
+function cancelledLine(i: BookingMailInput, by: Who): string {
+  if (by === i.side) return "You cancelled this booking.";
+  if (by === "expert" || by === "creator") return `${nameOf(i.other, i.side)} cancelled this booking.`;
+  return by === "admin" ? "Our team cancelled this booking." : "This booking was cancelled.";
+}
+
+/** To both parties; the creator also learns what they get back. */
+export function bookingCancelledBody(i: BookingMailInput, cancel: { by: Who; reason: string; refundCents: number }): MailBody {
+  const money =
+    i.side === "creator"
+      ? cancel.refundCents > 0
+        ? `You will get ${dollars(cancel.refundCents)} back to the card you paid with; we will write again when the refund is on its way.`
+        : "Under the cancellation policy this cancellation is not refunded."
+      : cancel.refundCents > 0
+        ? `${nameOf(i.other, i.side)} gets ${dollars(cancel.refundCents)} back.`
+        : null;
+  const reason = CANCEL_REASONS[cancel.reason] ?? cancel.reason.trim();
+  return {
+    subject: `Cancelled: ${i.booking.title} with ${nameOf(i.other, i.side)}, ${short(i)}`,
+    heading: "The session is cancelled",
+    preview: `${i.booking.title} on ${when(i)} will not take place.`,
+    firstName: i.to.firstName,
+    paragraphs: [cancelledLine(i, cancel.by), ...(money ? [money] : [])],
+    ...(reason ? { quote: reason } : {}),
+    details: details(i),
+    action: open(i, "See the booking"),
+  };
+}
+
+/** To the creator: money owed back reached their card. */
+export function refundIssuedBody(i: BookingMailInput, amountCents: number): MailBody {
+  return {
+    subject: `Your refund of ${dollars(amountCents)} is on its way`,
+    heading: `We refunded ${dollars(amountCents)}`,
+    preview: `${dollars(amountCents)} for ${i.booking.title} is on its way back to your card.`,
+    firstName: i.to.firstName,
+    paragraphs: [`We refunded ${dollars(amountCents)} for ${i.booking.title} to the card you paid with. Banks usually show it within 5 to 10 business days.`],
+    details: [
+      { label: "Session", value: i.booking.title },
+      { label: "Was booked for", value: when(i) },
+      { label: "Refunded", value: dollars(amountCents) },
+    ],
+    action: open(i, "See the booking"),
+  };
+}
+
+/** To both parties, 24 hours and 1 hour before the start; non-essential, so with an unsubscribe link. */
+export function reminderBody(i: BookingMailInput, hoursBefore: 24 | 1, unsubscribeUrl: string): MailBody {
+  const other = nameOf(i.other, i.side);
+  const soon = hoursBefore === 24 ? "in 24 hours" : "in 1 hour";
+  return {
+    subject: `Reminder: ${i.booking.title} with ${other} starts ${soon}`,
+    heading: `Your session starts ${soon}`,
+    preview: `${i.booking.title} with ${other}, ${when(i)}.`,
+    firstName: i.to.firstName,
+    paragraphs: [`${i.booking.title} with ${other} starts ${soon}.`],
+    details: details(i),
+    action: open(i, i.side === "expert" ? "Open the booking" : "Open the session"),
+    unsubscribeUrl,
+  };
+}
+
+/** To the creator: the expert wrote up the session. */
+export function notesAddedBody(i: BookingMailInput): MailBody {
+  const expert = nameOf(i.other, "creator");
+  return {
+    subject: `${expert} shared notes from ${i.booking.title}`,
+    heading: "Your session notes are ready",
+    preview: `${expert} wrote up ${i.booking.title}: a summary, takeaways and next steps.`,
+    firstName: i.to.firstName,
+    paragraphs: [`${expert} shared notes from your session: a summary, takeaways and suggested next steps.`],
+    details: details(i),
+    action: { label: "Read the notes", url: `${i.publicUrl}/session-notes/${encodeURIComponent(i.booking.bookingId)}` },
+  };
+}

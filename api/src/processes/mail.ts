@@ -1,0 +1,32 @@
+import pg from "pg";
+import { migrate } from "@booking/event-store";
+import { loadConfig } from "../config.ts";
+import { openEventStore } from "../event-store.ts";
+import { mailConfig } from "../mail/config.ts";
+import { runMail } from "../mail/delivery.ts";
+import { mailMigrations } from "../mail/schema.ts";
+import { mailSettings } from "../mail/settings.ts";
+import { stopOnSignals } from "./lifecycle.ts";
+import { processLog } from "./process-log.ts";
+
+// The mail process of the production topology: turns the log's booking events into mail and
+// delivers the outbox, through SMTP when SMTP_URL is set, else into the dev mailbox.
+
+const log = processLog("mail");
+const config = loadConfig("mail", mailConfig);
+const store = await openEventStore(config);
+const db = new pg.Pool({ connectionString: config.DATABASE_URL, max: 4 });
+db.on("error", () => undefined);
+await migrate(db, "mail_migrations", mailMigrations);
+const settings = mailSettings({ publicUrl: config.PUBLIC_URL, port: config.PORT, from: config.MAIL_FROM, smtpUrl: config.SMTP_URL });
+const run = runMail(
+  { log: store, db, settings, linkSecret: config.JWT_SECRET, clock: () => new Date().toISOString() },
+  { idleMs: config.MAIL_IDLE_MS, leaseMs: config.MAIL_LEASE_MS, firstRetryMs: config.MAIL_FIRST_RETRY_MS, maxAttempts: config.MAIL_MAX_ATTEMPTS, warn: (line) => log.warn(line) },
+);
+log.info(`mail: running (delivering to ${run.transport.name}, links to ${settings.publicUrl})`);
+
+stopOnSignals("mail", async () => {
+  await run.stop();
+  await store.close();
+  await db.end();
+});

@@ -1,0 +1,104 @@
+import { randomUUID } from "node:crypto";
+import type { Actor, CalendarCommand } from "@booking/contracts";
+import { calendarStream } from "@booking/engine";
+import { MailReactor, type MailReactorOptions } from "../src/mail/reactor.ts";
+import { MailSender, type MailSenderOptions } from "../src/mail/sender.ts";
+import { mailSettings, type MailSettings } from "../src/mail/settings.ts";
+import { transportFor } from "../src/mail/transport.ts";
+import { TEST_JWT_SECRET, type TestApi } from "./harness.ts";
+
+// People and bookings for the mail tests, written as the routes would write them: users with a
+// zone (at sign-up or by preferences), an expert's calendar in a zone of its own, and each step
+// of a booking as a calendar command. Plus the reactor and sender wired to a test SMTP server.
+
+export const PUBLIC_URL = "https://sessions.example.com";
+
+export type MailUser = { id: string; email: string; firstName: string; lastName: string };
+
+/** A user as sign-up makes one; `timezone` as the browser reported it (absent: never given). */
+export async function registered(api: TestApi, role: "creator" | "expert", firstName: string, lastName: string, timezone?: string): Promise<MailUser> {
+  const id = randomUUID();
+  const email = `${firstName.toLowerCase()}-${id.slice(0, 8)}@example.com`;
+  await api.ctx.store.append(
+    `user-${id}`,
+    [{ type: "UserRegistered", data: { userId: id, email, role, firstName, lastName, ...(timezone && { timezone }) }, metadata: { at: api.ctx.clock() } }],
+    "no_stream",
+  );
+  return { id, email, firstName, lastName };
+}
+
+/** What PUT /auth/me/preferences (or an unsubscribe) appends. */
+export async function setPreferences(api: TestApi, user: MailUser, timezone: string, reminderMails: boolean): Promise<void> {
+  await api.ctx.store.append(`user-${user.id}`, [{ type: "PreferencesSet", data: { userId: user.id, timezone, reminderMails }, metadata: { at: api.ctx.clock() } }], "any");
+}
+
+const SYSTEM: Actor = { userId: "payments", role: "system" };
+const ALL_DAY = (["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const).map((weekday) => ({ weekday, start_local: "00:00", end_local: "23:30" }));
+
+export type MailCalendar = ReturnType<typeof calendarOf>;
+
+/** The expert's calendar, its schedule set in `timezone` (every day, all day). */
+export async function expertCalendarIn(api: TestApi, expert: MailUser, timezone: string) {
+  const calendar = calendarOf(api, expert);
+  await calendar.run({ type: "SetSchedule", expertId: expert.id, actor: calendar.asExpert, schedule: { timezone, slots: ALL_DAY } });
+  return calendar;
+}
+
+function calendarOf(api: TestApi, expert: MailUser) {
+  const expertId = expert.id;
+  const asExpert: Actor = { userId: expert.id, role: "expert" };
+  const run = async (command: CalendarCommand) => {
+    const r = await api.ctx.calendar.handle(calendarStream(expertId), command, { actor: command.actor });
+    if (!r.ok) throw new Error(`${command.type}: ${r.refusal.code}`);
+  };
+  const on = (bookingId: string) => ({ expertId, bookingId });
+  const asCreator = (creator: MailUser): Actor => ({ userId: creator.id, role: "creator" });
+  return {
+    expert,
+    asExpert,
+    run,
+    /** A request (an unpaid hold) of `creator` at `at`, 60 minutes. */
+    request: async (creator: MailUser, at: string, { priceCents = 15_000, title = "Pricing review" } = {}) => {
+      const bookingId = `bk-${randomUUID()}`;
+      await run({
+        type: "RequestBooking",
+        ...on(bookingId),
+        actor: asCreator(creator),
+        scheduledTime: at,
+        session: { sessionId: `s-${randomUUID()}`, expertId, title, lengthMinutes: 60, priceCents, published: true, prepQuestions: ["Goal?"] },
+        expertUserId: expert.id,
+        creatorAcceptedTerms: true,
+        creatorBookings: [],
+        holdMinutes: 15,
+      });
+      return bookingId;
+    },
+    pay: (bookingId: string, amountCents = 15_000) => run({ type: "RecordPayment", ...on(bookingId), actor: SYSTEM, paymentId: `pi-${bookingId}`, amountCents, provider: "test" }),
+    requestInfo: (bookingId: string, note: string) => run({ type: "RequestInfo", ...on(bookingId), actor: asExpert, note }),
+    propose: (bookingId: string, at: string) => run({ type: "ProposeTime", ...on(bookingId), actor: asExpert, scheduledTime: at }),
+    /** The expert confirms a request, or (given the creator) the creator accepts a proposed time. */
+    confirm: (bookingId: string, creator?: MailUser) => run({ type: "ConfirmBooking", ...on(bookingId), actor: creator ? asCreator(creator) : asExpert }),
+    cancel: (bookingId: string, by: MailUser | "expert", reason = "") =>
+      run({ type: "CancelBooking", ...on(bookingId), actor: by === "expert" ? asExpert : asCreator(by), reason }),
+    refunded: (bookingId: string, refundKey: string, amountCents: number) =>
+      run({ type: "RecordRefund", ...on(bookingId), actor: { userId: "refunds", role: "system" }, refundKey, refundId: `re-${refundKey}`, amountCents, provider: "test" }),
+    notes: (bookingId: string) =>
+      run({ type: "AddNotes", ...on(bookingId), actor: asExpert, notes: { summary: "We went through your pricing page.", recap: "", takeaways: ["Raise the entry tier"], suggestedActions: [] } }),
+  };
+}
+
+/** The mail reactor and sender over the test API's database, delivering to `smtpUrl` (null: the dev mailbox). */
+export function testMail(
+  api: TestApi,
+  o: { smtpUrl: string | null; clock?: () => string; reactor?: MailReactorOptions; sender?: MailSenderOptions },
+): { reactor: MailReactor; sender: MailSender; settings: MailSettings; close: () => void } {
+  const settings = mailSettings({ publicUrl: PUBLIC_URL, from: "Expert Sessions <hello@sessions.example.com>", smtpUrl: o.smtpUrl ?? undefined });
+  const clock = o.clock ?? api.ctx.clock;
+  const transport = transportFor(settings);
+  return {
+    reactor: new MailReactor({ log: api.ctx.store, db: api.ctx.db, settings, linkSecret: TEST_JWT_SECRET, clock }, o.reactor),
+    sender: new MailSender({ db: api.ctx.db, transport, settings, clock }, { warn: () => undefined, ...o.sender }),
+    settings,
+    close: () => transport.close(),
+  };
+}
