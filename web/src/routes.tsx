@@ -4,7 +4,9 @@ import { AccountPage } from "./account/account-page.tsx";
 import { ConfirmTermsPage } from "./auth/confirm-terms-page.tsx";
 import { ForgotPasswordPage } from "./auth/forgot-password-page.tsx";
 import { LoginPage } from "./auth/login-page.tsx";
+import { ResetPasswordPage } from "./auth/reset-password-page.tsx";
 import { SignUpPage } from "./auth/sign-up-page.tsx";
+import { VerifyEmailPage } from "./auth/verify-email-page.tsx";
 import { BookSessionPage } from "./booking/book-session-page.tsx";
 import { CreatorDashboardPage } from "./creator-dashboard/creator-dashboard-page.tsx";
 import { EarlyAccessPage } from "./early-access/early-access-page.tsx";
@@ -12,6 +14,7 @@ import { ExpertDashboardPage } from "./expert-dashboard/expert-dashboard-page.ts
 import { ExpertProfilePage } from "./experts/expert-profile-page.tsx";
 import { ExpertsPage } from "./experts/experts-page.tsx";
 import { LandingPage } from "./landing/landing-page.tsx";
+import { UnsubscribePage } from "./mail/unsubscribe-page.tsx";
 import { ManageBookingPage } from "./manage-booking/manage-booking-page.tsx";
 import { EditSessionPage } from "./sessions/edit-session-page.tsx";
 import { AddSessionNotesPage } from "./session-notes/add-session-notes-page.tsx";
@@ -50,6 +53,10 @@ export function AppRoutes() {
       <Route path="/login" element={<LoginPage />} />
       <Route path="/signup" element={<SignUpPage />} />
       <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+      {/* The pages links in mails open (issue 16): no sign-in, the link's token says who. */}
+      <Route path="/verify-email" element={<VerifyEmailPage />} />
+      <Route path="/reset-password" element={<ResetPasswordPage />} />
+      <Route path="/unsubscribe" element={<UnsubscribePage />} />
       <Route path="/early-access" element={<EarlyAccessPage />} />
       <Route path="/account" element={<Guard rule={{ roles: ["creator"] }}><AccountPage /></Guard>} />
       <Route path="/terms" element={<TermsPage />} />

@@ -1,13 +1,13 @@
-import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { useAuth } from "../shared/auth.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { Page } from "../shared/layout.tsx";
-import { PasswordForm } from "../expert-dashboard/account-tab.tsx";
+import { AccountTab } from "../expert-dashboard/account-tab.tsx";
+import { AccountSection } from "./account-section.tsx";
 import { NamesForm } from "./names-form.tsx";
 
-/** A creator's account: their name and their password (experts have the dashboard's Account tab). */
+/** A creator's account: their name, their password and their email preferences (experts have the dashboard's Account tab). */
 export function AccountPage() {
   useDocumentTitle("Your Account");
   const { user } = useAuth();
@@ -20,19 +20,11 @@ export function AccountPage() {
         Signed in as {user?.email}
       </Typography>
       <Stack spacing={3}>
-        <Paper component="section" variant="outlined" aria-labelledby="account-name" sx={{ p: { xs: 2, sm: 3 } }}>
-          <Typography id="account-name" variant="h6" component="h2" gutterBottom>
-            Your Name
-          </Typography>
+        <AccountSection id="account-name" title="Your Name">
           {/* Keyed by user so the fields start from the loaded names. */}
           {user && <NamesForm key={user.id} user={user} />}
-        </Paper>
-        <Paper component="section" variant="outlined" aria-labelledby="account-password" sx={{ p: { xs: 2, sm: 3 } }}>
-          <Typography id="account-password" variant="h6" component="h2" gutterBottom>
-            Change Password
-          </Typography>
-          <PasswordForm />
-        </Paper>
+        </AccountSection>
+        <AccountTab />
       </Stack>
     </Page>
   );

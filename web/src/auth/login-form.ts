@@ -5,10 +5,17 @@ export type LoginErrors = Partial<Record<keyof LoginInput, string>>;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** The address's problem, if it has one. */
+export function validateEmail(email: string): string | undefined {
+  if (!email.trim()) return "Please enter your email address.";
+  if (!EMAIL.test(email.trim())) return "Please enter a valid email address.";
+  return undefined;
+}
+
 export function validateLogin(input: LoginInput): LoginErrors {
   const errors: LoginErrors = {};
-  if (!input.email.trim()) errors.email = "Please enter your email address.";
-  else if (!EMAIL.test(input.email.trim())) errors.email = "Please enter a valid email address.";
+  const email = validateEmail(input.email);
+  if (email) errors.email = email;
   if (!input.password) errors.password = "Please enter your password.";
   return errors;
 }
@@ -28,3 +35,16 @@ export function validateSignUp(input: SignUpInput): SignUpErrors {
   if (input.password && isWeakPassword(input.password)) errors.password = "Password is too weak. Please choose a stronger one.";
   return errors;
 }
+
+export type NewPasswordErrors = { password?: string; confirm?: string };
+
+/** A new password typed twice (changing it, or resetting it from a mail). */
+export function validateNewPassword(password: string, confirm: string): NewPasswordErrors {
+  if (!password) return { password: "Please enter a new password." };
+  if (isWeakPassword(password)) return { password: "Password is too weak. Please choose a stronger one." };
+  if (password !== confirm) return { confirm: "Passwords do not match." };
+  return {};
+}
+
+/** What the password fields say under them until something is wrong. */
+export const PASSWORD_RULE = "At least 8 characters, with a letter and a digit.";

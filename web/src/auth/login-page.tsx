@@ -8,12 +8,13 @@ import Paper from "@mui/material/Paper";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { errorCatalogue } from "@booking/contracts";
-import { errorMessage, login } from "../shared/api-client.ts";
+import { ApiError, errorMessage, login } from "../shared/api-client.ts";
 import { useAuth } from "../shared/auth.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { homeOf } from "../shared/guard.tsx";
 import { Page } from "../shared/layout.tsx";
 import { validateLogin, type LoginErrors } from "./login-form.ts";
+import { SendAgain } from "./verification-mail.tsx";
 
 /** Where the guard sent the user from, if anywhere. */
 export function fromOf(state: unknown): string | null {
@@ -33,6 +34,8 @@ export function LoginPage() {
   const [password, setPassword] = useState("");
   const [errors, setErrors] = useState<LoginErrors>({});
   const [serverError, setServerError] = useState<string | null>(null);
+  /** The address the server refused as not confirmed yet: it may get another link. */
+  const [unconfirmed, setUnconfirmed] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const from = fromOf(location.state);
   const expired = expiredOf(location.state);
@@ -44,6 +47,7 @@ export function LoginPage() {
     const found = validateLogin({ email, password });
     setErrors(found);
     setServerError(null);
+    setUnconfirmed(null);
     if (Object.keys(found).length) return;
     setBusy(true);
     try {
@@ -51,6 +55,7 @@ export function LoginPage() {
       navigate(from ?? homeOf(session.user), { replace: true });
     } catch (error) {
       setServerError(errorMessage(error));
+      if (error instanceof ApiError && error.code === "email_not_confirmed") setUnconfirmed(email.trim());
       setBusy(false);
     }
   };
@@ -83,6 +88,12 @@ export function LoginPage() {
           <Alert severity="error" sx={{ mt: 2 }} role="alert">
             {serverError}
           </Alert>
+        )}
+        {unconfirmed && (
+          <Box sx={{ mt: 2, display: "grid", gap: 1 }}>
+            <Typography>The link to confirm it went to {unconfirmed}. No mail?</Typography>
+            <SendAgain email={unconfirmed} />
+          </Box>
         )}
         <Typography sx={{ mt: 3 }}>
           New here?{" "}

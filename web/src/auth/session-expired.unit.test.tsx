@@ -11,9 +11,9 @@ import { defaultFlags } from "../shared/flags.ts";
 import type { AuthSession, Me } from "../shared/api-types.ts";
 
 // Issue 13.9: a session that can no longer be refreshed sends the user to /login, says why, and
-// after logging in brings them back to the page they were on. Issue 13.8: "Forgot password?".
+// after logging in brings them back to the page they were on. Issue 13.8: "Forgot password?" (a form since issue 16).
 
-const creator: Me = { id: "creator-9", email: "cora@example.com", role: "creator", first_name: "Cora", last_name: "Quinn", expert_id: null, terms_accepted: true };
+const creator: Me = { id: "creator-9", email: "cora@example.com", role: "creator", first_name: "Cora", last_name: "Quinn", expert_id: null, terms_accepted: true, email_verified: true, timezone: "UTC", reminder_mails: true };
 
 const sessionFor = (n: number, expiresInSeconds: number): AuthSession => ({
   access_token: `access-${n}`,
@@ -90,13 +90,13 @@ describe("an expired session", () => {
 });
 
 describe("forgot password", () => {
-  it("the login page links to a page that says reset by e-mail is not available, with a way back", async () => {
+  it("the login page links to the reset form (issue 16), with a way back", async () => {
     fakeServer();
     render(<App at="/login" />);
     await userEvent.click(await screen.findByRole("link", { name: "Forgot password?" }));
     expect(screen.getByTestId("where")).toHaveTextContent("/forgot-password");
     expect(screen.getByRole("heading", { name: "Forgot Password" })).toBeInTheDocument();
-    expect(screen.getByText("Password reset via email is disabled. Contact support.")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Send Reset Link" })).toBeInTheDocument();
     await userEvent.click(screen.getByRole("link", { name: "Back to Login" }));
     expect(screen.getByTestId("where")).toHaveTextContent(/^\/login$/);
   });

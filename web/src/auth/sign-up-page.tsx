@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { Link as RouterLink, Navigate, useLocation, useNavigate } from "react-router-dom";
+import { Link as RouterLink, Navigate, useLocation } from "react-router-dom";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -17,21 +17,41 @@ import { errorMessage, signUp } from "../shared/api-client.ts";
 import { useAuth } from "../shared/auth.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { homeOf } from "../shared/guard.tsx";
-import { Page } from "../shared/layout.tsx";
-import { fromOf } from "./login-page.tsx";
-import { validateSignUp, type SignUpErrors, type SignUpInput } from "./login-form.ts";
+import { CardPage, Page } from "../shared/layout.tsx";
+import { browserZone } from "../shared/local-time.ts";
+import { PASSWORD_RULE, validateSignUp, type SignUpErrors, type SignUpInput } from "./login-form.ts";
+import { SendAgain } from "./verification-mail.tsx";
+
+/** After sign-up: the account waits for the address to be confirmed from the mail just sent. */
+function CheckInbox({ email }: { email: string }) {
+  return (
+    <CardPage title="Check your inbox" width={520}>
+      <Typography>
+        We sent a link to <strong>{email}</strong>. Open it to confirm your email and sign in; it works for 24 hours.
+      </Typography>
+      <Typography color="text.secondary">No mail? Look in your spam folder, or send it again.</Typography>
+      <SendAgain email={email} />
+      <Typography>
+        Confirmed already?{" "}
+        <Link component={RouterLink} to="/login">
+          Login
+        </Link>
+      </Typography>
+    </CardPage>
+  );
+}
 
 export function SignUpPage() {
   useDocumentTitle("Create Your Account");
   const auth = useAuth();
-  const navigate = useNavigate();
   const location = useLocation();
   const [form, setForm] = useState<SignUpInput>({ role: "", firstName: "", lastName: "", email: "", password: "" });
   const [errors, setErrors] = useState<SignUpErrors>({});
   const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const from = fromOf(location.state);
+  const [signedUp, setSignedUp] = useState<string | null>(null);
 
+  if (signedUp) return <CheckInbox email={signedUp} />;
   if (auth.status === "authenticated" && auth.user && !busy) return <Navigate to={homeOf(auth.user)} replace />;
 
   const set = (field: keyof SignUpInput) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [field]: e.target.value }));
@@ -44,13 +64,13 @@ export function SignUpPage() {
     if (Object.keys(found).length || !form.role) return;
     setBusy(true);
     try {
-      await signUp({ email: form.email.trim(), password: form.password, role: form.role, first_name: form.firstName.trim(), last_name: form.lastName.trim() });
-      // Everyone accepts the current terms first.
-      navigate("/confirm-terms", { replace: true, state: from ? { from } : undefined });
+      // The zone the browser reports: the account's mails give times in it until the user picks another.
+      const reply = await signUp({ email: form.email.trim(), password: form.password, role: form.role, first_name: form.firstName.trim(), last_name: form.lastName.trim(), timezone: browserZone() });
+      setSignedUp(reply.user.email);
     } catch (error) {
       setServerError(errorMessage(error));
-      setBusy(false);
     }
+    setBusy(false);
   };
 
   return (
@@ -83,7 +103,7 @@ export function SignUpPage() {
             value={form.password}
             onChange={set("password")}
             error={!!errors.password}
-            helperText={errors.password ?? "At least 8 characters, with a letter and a digit."}
+            helperText={errors.password ?? PASSWORD_RULE}
             required
           />
           <Button type="submit" variant="contained" size="large" disabled={busy}>

@@ -2,19 +2,20 @@ import { useState, type FormEvent } from "react";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
+import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
+import { AccountSection } from "../account/account-section.tsx";
+import { EmailPreferences } from "../account/email-preferences.tsx";
 import { ApiError, api, errorMessage } from "../shared/api-client.ts";
+import { useAuth } from "../shared/auth.tsx";
 import { useTimedNotice } from "../shared/timed-notices.ts";
-import { isWeakPassword } from "../auth/login-form.ts";
+import { PASSWORD_RULE, validateNewPassword } from "../auth/login-form.ts";
 
 export type PasswordErrors = { current?: string; password?: string; confirm?: string };
 
 export function validatePasswordChange(current: string, password: string, confirm: string): PasswordErrors {
-  const errors: PasswordErrors = {};
+  const errors: PasswordErrors = validateNewPassword(password, confirm);
   if (!current) errors.current = "Please enter your current password.";
-  if (!password) errors.password = "Please enter a new password.";
-  else if (isWeakPassword(password)) errors.password = "Password is too weak. Please choose a stronger one.";
-  else if (password !== confirm) errors.confirm = "Passwords do not match.";
   return errors;
 }
 
@@ -53,7 +54,7 @@ export function PasswordForm() {
         </Alert>
       )}
       <TextField label="Current Password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} error={!!errors.current} helperText={errors.current} />
-      <TextField label="New Password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={!!errors.password} helperText={errors.password ?? "At least 8 characters, with a letter and a digit."} />
+      <TextField label="New Password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={!!errors.password} helperText={errors.password ?? PASSWORD_RULE} />
       <TextField label="Confirm New Password" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={!!errors.confirm} helperText={errors.confirm} />
       <Box>
         <Button type="submit" variant="contained" disabled={busy}>
@@ -64,7 +65,17 @@ export function PasswordForm() {
   );
 }
 
-/** The expert dashboard's Account tab. */
+/** The expert dashboard's Account tab: the password and the email preferences (the creator's account page shows them under the name). */
 export function AccountTab() {
-  return <PasswordForm />;
+  const { user } = useAuth();
+  return (
+    <Stack spacing={3}>
+      <AccountSection id="account-password" title="Change Password">
+        <PasswordForm />
+      </AccountSection>
+      <AccountSection id="account-email" title="Email Preferences">
+        {user && <EmailPreferences key={user.id} user={user} />}
+      </AccountSection>
+    </Stack>
+  );
 }

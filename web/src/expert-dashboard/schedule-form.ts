@@ -38,15 +38,3 @@ export function slotErrors(slots: WeeklySlot[]): (string | null)[] {
     return other ? `${slotName(s)} overlaps ${slotName(other)}` : null;
   });
 }
-
-/** Every zone the browser knows, each with its current offset, sorted by offset. */
-export function timezoneOptions(now = DateTime.now()): { zone: string; label: string; offset: number }[] {
-  const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : ["UTC"];
-  const all = zones.includes("UTC") ? zones : ["UTC", ...zones];
-  return all
-    .map((zone) => {
-      const at = now.setZone(zone);
-      return { zone, label: `(UTC${at.toFormat("ZZ")}) ${zone}`, offset: at.offset };
-    })
-    .sort((a, b) => a.offset - b.offset || a.zone.localeCompare(b.zone));
-}

@@ -1,7 +1,6 @@
-import { useMemo, useState } from "react";
+import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import Alert from "@mui/material/Alert";
-import Autocomplete from "@mui/material/Autocomplete";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import TextField from "@mui/material/TextField";
@@ -12,8 +11,9 @@ import type { Schedule, WeeklySlot } from "../shared/api-types.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
 import { browserZone } from "../shared/local-time.ts";
 import { useTimedNotice } from "../shared/timed-notices.ts";
+import { TimezoneField } from "../shared/timezone-field.tsx";
 import { useSchedule } from "./dashboard-queries.ts";
-import { END_BEFORE_START, endOptions, newSlot, slotErrors, TIME_OPTIONS, timeLabel, timezoneOptions, WEEKDAY_OPTIONS } from "./schedule-form.ts";
+import { END_BEFORE_START, endOptions, newSlot, slotErrors, TIME_OPTIONS, timeLabel, WEEKDAY_OPTIONS } from "./schedule-form.ts";
 
 export function ScheduleTab({ expertId }: { expertId: string | null }) {
   const schedule = useSchedule(expertId);
@@ -25,14 +25,12 @@ export function ScheduleTab({ expertId }: { expertId: string | null }) {
 
 export function ScheduleEditor({ expertId, schedule }: { expertId: string; schedule: Schedule }) {
   const queryClient = useQueryClient();
-  const zones = useMemo(() => timezoneOptions(), []);
   const [timezone, setTimezone] = useState(schedule.timezone ?? browserZone());
   const [slots, setSlots] = useState<WeeklySlot[]>(schedule.slots.length ? schedule.slots : [newSlot()]);
   const [notice, setNotice] = useTimedNotice<{ kind: "success" | "error"; text: string }>();
   const [busy, setBusy] = useState(false);
   const errors = slotErrors(slots);
   const invalid = errors.some(Boolean) || !timezone;
-  const zoneOption = zones.find((z) => z.zone === timezone) ?? null;
 
   const update = (i: number, change: Partial<WeeklySlot>) => setSlots((all) => all.map((s, j) => (j === i ? { ...s, ...change } : s)));
 
@@ -57,15 +55,7 @@ export function ScheduleEditor({ expertId, schedule }: { expertId: string; sched
           {notice.text}
         </Alert>
       )}
-      <Autocomplete
-        options={zones}
-        value={zoneOption}
-        onChange={(_e, option) => option && setTimezone(option.zone)}
-        getOptionLabel={(o) => o.label}
-        isOptionEqualToValue={(a, b) => a.zone === b.zone}
-        renderInput={(params) => <TextField {...params} label="Timezone" />}
-        sx={{ maxWidth: 480 }}
-      />
+      <TimezoneField value={timezone} onChange={setTimezone} label="Timezone" maxWidth={480} />
       <Typography variant="h6" component="h2">
         Weekly availability
       </Typography>

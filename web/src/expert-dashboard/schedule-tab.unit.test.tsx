@@ -3,7 +3,8 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
 import { ScheduleEditor } from "./schedule-tab.tsx";
-import { endOptions, slotErrors, TIME_OPTIONS, timezoneOptions } from "./schedule-form.ts";
+import { timezoneOptions } from "../shared/timezone-field.tsx";
+import { endOptions, slotErrors, TIME_OPTIONS } from "./schedule-form.ts";
 
 const auth = signedInAs("expert");
 const schedule = { timezone: "Europe/London", slots: [], booked: [] };

@@ -1,6 +1,6 @@
 import { errorCatalogue, errorCodeAliases, isErrorCode } from "@booking/contracts";
 import { createSessionClient, hasSessionTokens, type SessionEnd, type SessionListener } from "@booking/session-client";
-import type { AuthSession } from "./api-types.ts";
+import type { AuthSession, SignUpReply } from "./api-types.ts";
 
 // The one way the app talks to /api/v1. The signed-in session (kept, refreshed ahead of expiry,
 // shared with other tabs, ended when the server refuses to refresh it) is @booking/session-client's,
@@ -136,8 +136,21 @@ export async function login(email: string, password: string): Promise<AuthSessio
   return session;
 }
 
-export async function signUp(input: { email: string; password: string; role: "creator" | "expert"; first_name?: string; last_name?: string }): Promise<AuthSession> {
-  const session = await api.post<AuthSession>("/auth/signup", input, { auth: false });
+/** Creates the account, unverified: no session until the link in the verification mail is opened. */
+export function signUp(input: { email: string; password: string; role: "creator" | "expert"; first_name?: string; last_name?: string; timezone?: string }): Promise<SignUpReply> {
+  return api.post<SignUpReply>("/auth/signup", input, { auth: false });
+}
+
+/** The verification link's token: the address is confirmed and this browser signed in. */
+export async function verifyEmail(token: string): Promise<AuthSession> {
+  const session = await api.post<AuthSession>("/auth/verify", { token }, { auth: false });
+  setSession(session);
+  return session;
+}
+
+/** The reset link's token and the new password: set, other sessions ended, this browser signed in. */
+export async function resetPassword(token: string, password: string): Promise<AuthSession> {
+  const session = await api.post<AuthSession>("/auth/reset", { token, password }, { auth: false });
   setSession(session);
   return session;
 }

@@ -13,6 +13,8 @@ import type {
   ScheduleReply,
   SessionNotesReply,
   SessionReply,
+  SignupReply,
+  UnsubscribeReply,
   UserRole,
 } from "@booking/contracts";
 
@@ -21,10 +23,14 @@ import type {
 
 export type Role = UserRole;
 export type AuthUser = AuthUserReply;
-/** Sign-up, sign-in and refresh. */
+/** Sign-in, refresh, and following a verification or reset link. */
 export type AuthSession = AuthSessionReply;
-/** GET /auth/me. */
+/** POST /auth/signup: the account, unverified, and when its verification mail was queued (no session). */
+export type SignUpReply = SignupReply;
+/** GET /auth/me (and PUT /auth/me/preferences). */
 export type Me = MeReply;
+/** POST /mail/unsubscribe. */
+export type Unsubscribed = UnsubscribeReply;
 
 /** The experts listing's card (GET /experts, /experts/search). */
 export type ExpertListItem = ExpertListItemReply;

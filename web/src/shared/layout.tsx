@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from "react";
 import { Link as RouterLink, useLocation, useNavigate } from "react-router-dom";
+import Alert from "@mui/material/Alert";
 import AppBar from "@mui/material/AppBar";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -8,6 +9,7 @@ import IconButton from "@mui/material/IconButton";
 import Link from "@mui/material/Link";
 import Menu from "@mui/material/Menu";
 import MenuItem from "@mui/material/MenuItem";
+import Paper from "@mui/material/Paper";
 import Toolbar from "@mui/material/Toolbar";
 import Typography from "@mui/material/Typography";
 import useMediaQuery from "@mui/material/useMediaQuery";
@@ -153,7 +155,25 @@ export function Footer() {
   );
 }
 
-/** A page: skip link, header, main landmark, footer. */
+/** A one-line notice a page was reached with (`navigate(to, { state: { notice } })`): "Your email is confirmed." */
+export function arrivalNoticeOf(state: unknown): string | null {
+  const notice = (state as { notice?: unknown } | null)?.notice;
+  return typeof notice === "string" && notice ? notice : null;
+}
+
+function ArrivalNotice() {
+  const notice = arrivalNoticeOf(useLocation().state);
+  if (!notice) return null;
+  return (
+    <Container sx={{ pt: 3 }}>
+      <Alert severity="success" role="status">
+        {notice}
+      </Alert>
+    </Container>
+  );
+}
+
+/** A page: skip link, header, main landmark (with the notice it was reached with, if any), footer. */
 export function Page({ children, slim = false, wide = false, footer = true }: { children: ReactNode; slim?: boolean; wide?: boolean; footer?: boolean }) {
   return (
     <Box sx={{ minHeight: "100vh", display: "flex", flexDirection: "column" }}>
@@ -162,9 +182,24 @@ export function Page({ children, slim = false, wide = false, footer = true }: { 
       </Link>
       <Header slim={slim} />
       <Box component="main" id="main" tabIndex={-1} sx={{ flexGrow: 1, outline: "none" }}>
+        <ArrivalNotice />
         {wide ? children : <Container sx={{ py: 4 }}>{children}</Container>}
       </Box>
       {footer && <Footer />}
     </Box>
+  );
+}
+
+/** A page of one card under a slim header: the pages links in mails open, and what leads to them. */
+export function CardPage({ title, width = 440, children }: { title: string; width?: number; children: ReactNode }) {
+  return (
+    <Page slim>
+      <Paper component="section" variant="outlined" sx={{ maxWidth: width, mx: "auto", p: { xs: 3, sm: 4 }, display: "grid", gap: 2 }}>
+        <Typography variant="h4" component="h1">
+          {title}
+        </Typography>
+        {children}
+      </Paper>
+    </Page>
   );
 }

@@ -14,7 +14,7 @@ import { theme } from "./theme.ts";
 export const signedOut: AuthState = { status: "signed_out", user: null, token: null, termsAccepted: null };
 
 export function signedInAs(role: Me["role"], change: Partial<Me> = {}, termsAccepted = true): AuthState {
-  const user: Me = { id: `${role}-1`, email: `${role}@example.com`, role, first_name: "Test", last_name: "User", expert_id: role === "expert" ? `${role}-1` : null, terms_accepted: termsAccepted, ...change };
+  const user: Me = { id: `${role}-1`, email: `${role}@example.com`, role, first_name: "Test", last_name: "User", expert_id: role === "expert" ? `${role}-1` : null, terms_accepted: termsAccepted, email_verified: true, timezone: "UTC", reminder_mails: true, ...change };
   return { status: "authenticated", user, token: "token", termsAccepted };
 }
 
@@ -23,7 +23,7 @@ function WhereAmI() {
   return <div data-testid="location">{location.pathname}</div>;
 }
 
-export function renderScreen(ui: ReactElement, options: { route?: string; path?: string; auth?: AuthState; flags?: Partial<Flags> } = {}) {
+export function renderScreen(ui: ReactElement, options: { route?: string; path?: string; auth?: AuthState; flags?: Partial<Flags>; /** Screens at other paths, to land on. */ others?: Record<string, ReactElement> } = {}) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   return render(
     <ThemeProvider theme={theme}>
@@ -33,6 +33,9 @@ export function renderScreen(ui: ReactElement, options: { route?: string; path?:
             <MemoryRouter initialEntries={[options.route ?? "/"]}>
               <Routes>
                 <Route path={options.path ?? "/"} element={ui} />
+                {Object.entries(options.others ?? {}).map(([path, element]) => (
+                  <Route key={path} path={path} element={element} />
+                ))}
                 <Route path="*" element={null} />
               </Routes>
               <WhereAmI />
