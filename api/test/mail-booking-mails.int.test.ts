@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readLink } from "../src/auth/signed-links.ts";
-import { deliverDue } from "../src/mail/delivery.ts";
 import { smtpMessageId } from "../src/mail/sender.ts";
 import { startTestApi, TEST_JWT_SECRET, type TestApi } from "./harness.ts";
 import { expertCalendarIn, PUBLIC_URL, registered, setPreferences, testMail, type MailCalendar, type MailUser } from "./mail-bookings.ts";
@@ -44,7 +43,7 @@ afterAll(async () => {
 /** Queue and send what is due; the mails that arrived over SMTP since the last call, each with its outbox kind and recipient. */
 async function deliver(): Promise<Received[]> {
   const before = smtp.arrived.length;
-  await deliverDue(mail);
+  await mail.deliver();
   const { rows } = await api.ctx.db.query<{ message_id: string; kind: string; user_id: string }>("SELECT message_id, kind, user_id FROM mail_outbox");
   const byHeader = new Map(rows.map((r) => [smtpMessageId(r.message_id, PUBLIC_URL), r]));
   const fresh = smtp.arrived.slice(before).map((m) => {

@@ -1,11 +1,14 @@
 import { randomUUID } from "node:crypto";
-import type { Actor, CalendarCommand } from "@booking/contracts";
+import { comparePositions, type Actor, type CalendarCommand } from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
+import { deliverDue } from "../src/mail/delivery.ts";
+import { loadCheckpoint } from "../src/mail/facts-table.ts";
 import { MailReactor, type MailReactorOptions } from "../src/mail/reactor.ts";
 import { MailSender, type MailSenderOptions } from "../src/mail/sender.ts";
 import { mailSettings, type MailSettings } from "../src/mail/settings.ts";
 import { transportFor } from "../src/mail/transport.ts";
 import { TEST_JWT_SECRET, type TestApi } from "./harness.ts";
+import { waitFor } from "./processes.ts";
 
 // People and bookings for the mail tests, written as the routes would write them: users with a
 // zone (at sign-up or by preferences), an expert's calendar in a zone of its own, and each step
@@ -91,14 +94,32 @@ function calendarOf(api: TestApi, expert: MailUser) {
 export function testMail(
   api: TestApi,
   o: { smtpUrl: string | null; clock?: () => string; reactor?: MailReactorOptions; sender?: MailSenderOptions },
-): { reactor: MailReactor; sender: MailSender; settings: MailSettings; close: () => void } {
+): { reactor: MailReactor; sender: MailSender; settings: MailSettings; deliver: () => Promise<void>; close: () => void } {
   const settings = mailSettings({ publicUrl: PUBLIC_URL, from: "Expert Sessions <hello@sessions.example.com>", smtpUrl: o.smtpUrl ?? undefined });
   const clock = o.clock ?? api.ctx.clock;
   const transport = transportFor(settings);
+  const reactor = new MailReactor({ log: api.ctx.store, db: api.ctx.db, settings, linkSecret: TEST_JWT_SECRET, clock }, o.reactor);
+  const sender = new MailSender({ db: api.ctx.db, transport, settings, clock }, { warn: () => undefined, ...o.sender });
   return {
-    reactor: new MailReactor({ log: api.ctx.store, db: api.ctx.db, settings, linkSecret: TEST_JWT_SECRET, clock }, o.reactor),
-    sender: new MailSender({ db: api.ctx.db, transport, settings, clock }, { warn: () => undefined, ...o.sender }),
+    reactor,
+    sender,
     settings,
+    /** Queue everything appended so far, then send what is due. */
+    deliver: async () => {
+      // The newest event written, visible or not: headPosition() is what a log reader can see
+      // now, which lags while any older transaction (the projector's, say) is still open.
+      const newest = (
+        await api.ctx.db.query<{ commit: string; prepare: string }>(
+          "SELECT transaction_id::text AS commit, global_position::text AS prepare FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1",
+        )
+      ).rows[0];
+      await waitFor("the mail reactor to read every event written", async () => {
+        await reactor.catchUp();
+        const reached = await loadCheckpoint(api.ctx.db, reactor.name);
+        return !newest || (reached !== null && comparePositions(reached, { commit: BigInt(newest.commit), prepare: BigInt(newest.prepare) }) >= 0);
+      });
+      await deliverDue({ reactor, sender });
+    },
     close: () => transport.close(),
   };
 }
