@@ -9,6 +9,29 @@ import type { TestApi } from "./harness.ts";
 
 export const PASSWORD = "correct-horse-42";
 
+/** The auth routes' refusals as a client reads them, written out (the spec's messages), so a changed message fails a test. */
+export const refusals = {
+  invalid_credentials: { code: "invalid_credentials", message: "Email or password is incorrect." },
+  email_not_confirmed: { code: "email_not_confirmed", message: "Please confirm your email before logging in." },
+  user_already_exists: { code: "user_already_exists", message: "This email is already registered. Try logging in instead." },
+  weak_password: { code: "weak_password", message: "Password is too weak. Please choose a stronger one." },
+  same_password: { code: "same_password", message: "You cannot reuse your old password." },
+  session_expired: { code: "session_expired", message: "Your session has expired. Please log in again." },
+  no_access_token: { code: "no_access_token", message: "No access token found" },
+  over_request_rate_limit: { code: "over_request_rate_limit", message: "Too many attempts. Please wait a few minutes and try again." },
+  over_email_send_rate_limit: { code: "over_email_send_rate_limit", message: "Too many attempts. Please wait a few minutes and try again." },
+  invalid_request: { code: "invalid_request", message: "The request is not valid." },
+  email_link_invalid: { code: "email_link_invalid", message: "This link is no longer valid. Please request a new one." },
+  email_link_expired: { code: "email_link_expired", message: "This link has expired. Please request a new one." },
+  otp_expired: { code: "otp_expired", message: "Your reset code has expired. Please request a new one." },
+} as const;
+
+/** What a reply tells its caller, minus what differs on every reply anyway (its date and request id): equal for two replies the caller cannot tell apart. */
+export function seenByCaller(r: LightMyRequestResponse) {
+  const { date: _date, "x-request-id": _id, ...headers } = r.headers;
+  return { status: r.statusCode, headers, body: r.rawPayload.toString("base64") };
+}
+
 export type AuthSession = {
   access_token: string;
   refresh_token: string;

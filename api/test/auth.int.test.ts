@@ -4,23 +4,12 @@ import { CURRENT_TERMS_VERSION } from "@booking/contracts";
 import { ensureAdminAccount } from "../src/auth/admin-account.ts";
 import { isWeakPassword } from "../src/auth/password.ts";
 import { attemptsPerMinute } from "../src/auth/routes.ts";
-import { authClient, PASSWORD, type AuthSession } from "./auth-client.ts";
+import { authClient, PASSWORD, refusals, type AuthSession } from "./auth-client.ts";
 import { startTestApi, type TestApi } from "./harness.ts";
 
 let api: TestApi;
 beforeAll(async () => (api = await startTestApi()));
 afterAll(async () => api.close());
-
-const errors = {
-  invalid_credentials: { code: "invalid_credentials", message: "Email or password is incorrect." },
-  user_already_exists: { code: "user_already_exists", message: "This email is already registered. Try logging in instead." },
-  weak_password: { code: "weak_password", message: "Password is too weak. Please choose a stronger one." },
-  same_password: { code: "same_password", message: "You cannot reuse your old password." },
-  session_expired: { code: "session_expired", message: "Your session has expired. Please log in again." },
-  no_access_token: { code: "no_access_token", message: "No access token found" },
-  over_request_rate_limit: { code: "over_request_rate_limit", message: "Too many attempts. Please wait a few minutes and try again." },
-  invalid_request: { code: "invalid_request", message: "The request is not valid." },
-} as const;
 
 const { call, freshEmail, signup, login, refresh } = authClient(() => api, "198.18");
 
@@ -94,7 +83,7 @@ describe("sign-up", () => {
     for (const again of [email, email.toUpperCase()]) {
       const r = await call("POST", "/auth/signup", { body: { email: again, password: PASSWORD, role: "expert" } });
       expect(r.statusCode).toBe(409);
-      expect(r.json()).toEqual(errors.user_already_exists);
+      expect(r.json()).toEqual(refusals.user_already_exists);
     }
   });
 
@@ -112,7 +101,7 @@ describe("sign-up", () => {
     for (const password of ["abc123", "abcdefghij", "1234567890", `a1${"x".repeat(199)}`, ""]) {
       const r = await call("POST", "/auth/signup", { body: { email: freshEmail(), password, role: "creator" } });
       expect(r.statusCode, password).toBe(422);
-      expect(r.json()).toEqual(errors.weak_password);
+      expect(r.json()).toEqual(refusals.weak_password);
     }
   });
 
@@ -133,7 +122,7 @@ describe("sign-up", () => {
     for (const body of bodies) {
       const r = await call("POST", "/auth/signup", { body });
       expect(r.statusCode, JSON.stringify(body)).toBe(400);
-      expect(r.json()).toEqual(errors.invalid_request);
+      expect(r.json()).toEqual(refusals.invalid_request);
     }
   });
 });
@@ -155,7 +144,7 @@ describe("login", () => {
     const unknown = await call("POST", "/auth/login", { body: { email: freshEmail("nobody"), password: PASSWORD } });
     for (const r of [wrong, unknown]) {
       expect(r.statusCode).toBe(401);
-      expect(r.json()).toEqual(errors.invalid_credentials);
+      expect(r.json()).toEqual(refusals.invalid_credentials);
     }
   });
 
@@ -186,7 +175,7 @@ describe("me", () => {
   it("needs a token: 401 no_access_token", async () => {
     const r = await call("GET", "/auth/me");
     expect(r.statusCode).toBe(401);
-    expect(r.json()).toEqual(errors.no_access_token);
+    expect(r.json()).toEqual(refusals.no_access_token);
   });
 });
 
@@ -207,7 +196,7 @@ describe("access tokens", () => {
     for (const token of [expired, otherSecret, none, "not-a-jwt"]) {
       const r = await call("GET", "/auth/me", { token });
       expect(r.statusCode, token).toBe(401);
-      expect(r.json()).toEqual(errors.session_expired);
+      expect(r.json()).toEqual(refusals.session_expired);
     }
   });
 });
@@ -232,10 +221,10 @@ describe("refresh", () => {
 
     const reuse = await refresh(s.refresh_token);
     expect(reuse.statusCode).toBe(401);
-    expect(reuse.json()).toEqual(errors.session_expired);
+    expect(reuse.json()).toEqual(refusals.session_expired);
     const newest = await refresh(third.refresh_token);
     expect(newest.statusCode).toBe(401);
-    expect(newest.json()).toEqual(errors.session_expired);
+    expect(newest.json()).toEqual(refusals.session_expired);
     expect((await refresh(other.refresh_token)).statusCode).toBe(200);
   });
 
@@ -245,7 +234,7 @@ describe("refresh", () => {
     for (const token of [s.refresh_token, "x".repeat(43)]) {
       const r = await refresh(token);
       expect(r.statusCode).toBe(401);
-      expect(r.json()).toEqual(errors.session_expired);
+      expect(r.json()).toEqual(refusals.session_expired);
     }
   });
 
@@ -303,7 +292,7 @@ describe("logout", () => {
     expect((await call("POST", "/auth/logout", { token: a.access_token, body: { scope: "local" } })).statusCode).toBe(204);
     const ended = await me(a);
     expect(ended.statusCode).toBe(401);
-    expect(ended.json()).toEqual(errors.session_expired);
+    expect(ended.json()).toEqual(refusals.session_expired);
     expect((await me(b)).statusCode).toBe(200);
     // A refreshed token belongs to the same sign-in and keeps working until that ends.
     const refreshed = (await refresh(b.refresh_token)).json<AuthSession>();
@@ -315,7 +304,7 @@ describe("logout", () => {
   it("needs a token, and refuses an unknown scope", async () => {
     const anonymous = await call("POST", "/auth/logout", { body: {} });
     expect(anonymous.statusCode).toBe(401);
-    expect(anonymous.json()).toEqual(errors.no_access_token);
+    expect(anonymous.json()).toEqual(refusals.no_access_token);
     const s = await signup();
     expect((await call("POST", "/auth/logout", { token: s.access_token, body: { scope: "everywhere" } })).statusCode).toBe(400);
   });
@@ -330,7 +319,7 @@ describe("change password", () => {
 
     const old = await call("POST", "/auth/login", { body: { email: s.user.email, password: PASSWORD } });
     expect(old.statusCode).toBe(401);
-    expect(old.json()).toEqual(errors.invalid_credentials);
+    expect(old.json()).toEqual(refusals.invalid_credentials);
     await login(s.user.email, "new-password-7");
 
     expect((await refresh(other.refresh_token)).statusCode).toBe(401);
@@ -344,17 +333,17 @@ describe("change password", () => {
     const s = await signup();
     const same = await call("POST", "/auth/password", { token: s.access_token, body: { current_password: PASSWORD, password: PASSWORD } });
     expect(same.statusCode).toBe(422);
-    expect(same.json()).toEqual(errors.same_password);
+    expect(same.json()).toEqual(refusals.same_password);
     const weak = await call("POST", "/auth/password", { token: s.access_token, body: { current_password: PASSWORD, password: "password" } });
     expect(weak.statusCode).toBe(422);
-    expect(weak.json()).toEqual(errors.weak_password);
+    expect(weak.json()).toEqual(refusals.weak_password);
     await login(s.user.email); // unchanged
   });
 
   it("needs a token", async () => {
     const r = await call("POST", "/auth/password", { body: { current_password: PASSWORD, password: "new-password-7" } });
     expect(r.statusCode).toBe(401);
-    expect(r.json()).toEqual(errors.no_access_token);
+    expect(r.json()).toEqual(refusals.no_access_token);
   });
 });
 
@@ -368,7 +357,7 @@ describe("rate limits", () => {
     }
     const over = await call("POST", "/auth/refresh", { from, body: { refresh_token: "unknown" } });
     expect(over.statusCode).toBe(429);
-    expect(over.json()).toEqual(errors.over_request_rate_limit);
+    expect(over.json()).toEqual(refusals.over_request_rate_limit);
     expect(over.headers["retry-after"]).toBeDefined();
     // Other routes and other addresses keep their own count.
     expect((await call("POST", "/auth/login", { from, body: { email: freshEmail(), password: PASSWORD } })).statusCode).toBe(401);
