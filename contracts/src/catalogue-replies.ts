@@ -52,11 +52,34 @@ export const SessionRecord = z.strictObject({
 });
 export type SessionRecord = z.infer<typeof SessionRecord>;
 
-/** One row of the `schedules` read model: an expert's weekly schedule as last set. */
+/** A period of time off: local date-times in the expert's zone (`YYYY-MM-DDTHH:mm`, end exclusive) and its label. */
+export const TimeOffReply = z.strictObject({
+  id: z.string(),
+  start: z.string(),
+  end: z.string(),
+  reason: z.string(),
+  /** Midnight to midnight: whole days, the last one being the day before `end`. */
+  whole_days: z.boolean(),
+});
+export type TimeOffReply = z.infer<typeof TimeOffReply>;
+
+/** Extra hours on one local date, besides that weekday's slots. */
+export const DateOverrideReply = z.strictObject({ id: z.string(), date: z.string(), start_local: z.string(), end_local: z.string() });
+export type DateOverrideReply = z.infer<typeof DateOverrideReply>;
+
+/** Buffers kept free before and after each session, and how long ahead a session must be booked. */
+export const BookingRulesReply = z.strictObject({ buffer_before_minutes: z.number(), buffer_after_minutes: z.number(), min_notice_hours: z.number() });
+export type BookingRulesReply = z.infer<typeof BookingRulesReply>;
+
+/** One row of the `schedules` read model: an expert's weekly schedule as last set, their time off, extra hours and booking rules. */
 export const ScheduleRecord = z.strictObject({
   expert_id: z.string(),
   timezone: z.string(),
   slots: z.array(SlotReply),
+  /** In the order added; removed ones are gone. */
+  time_off: z.array(TimeOffReply),
+  date_overrides: z.array(DateOverrideReply),
+  ...BookingRulesReply.shape,
   updated_at: Time,
   stream_version: z.number(),
 });
@@ -146,12 +169,44 @@ export type ExpertDetailReply = z.infer<typeof ExpertDetailReply>;
 /** A period an expert's bookings hold, as the schedule shows it. */
 export const BookedPeriod = z.strictObject({ scheduled_time: Time, length_minutes: z.number() });
 
-/** GET /experts/{expertId}/schedule: the weekly schedule (no zone and no slots before one is set) and the booked periods. */
-export const ScheduleReply = z.strictObject({ timezone: z.string().nullable(), slots: z.array(SlotReply), booked: z.array(BookedPeriod) });
+/**
+ * GET /experts/{expertId}/schedule: the weekly schedule (no zone and no slots before one is set)
+ * and the booked periods; for the expert themselves and admins also the time off and extra hours
+ * not yet over, earliest first, and the booking rules (others never see the expert's time off).
+ */
+export const ScheduleReply = z.strictObject({
+  timezone: z.string().nullable(),
+  slots: z.array(SlotReply),
+  booked: z.array(BookedPeriod),
+  time_off: z.array(TimeOffReply).optional(),
+  date_overrides: z.array(DateOverrideReply).optional(),
+  booking_rules: BookingRulesReply.optional(),
+});
 export type ScheduleReply = z.infer<typeof ScheduleReply>;
 
 /** POST /experts/{expertId}/schedule: the schedule as set. */
 export const ScheduleSetReply = ScheduleReply.pick({ slots: true }).extend({ timezone: z.string() });
+
+/** A booking that still holds its time inside the expert's time off: theirs to move or cancel (it is never dropped). */
+export const BookingInTimeOffReply = z.strictObject({
+  booking_id: z.string(),
+  status: z.string(),
+  scheduled_time: Time,
+  length_minutes: z.number(),
+  session_title: z.string(),
+  creator_id: z.string(),
+  /** The periods of time off it falls in. */
+  time_off_ids: z.array(z.string()),
+});
+export type BookingInTimeOffReply = z.infer<typeof BookingInTimeOffReply>;
+/** GET /experts/{expertId}/time-off/affected-bookings: earliest first. */
+export const BookingsInTimeOffReply = z.array(BookingInTimeOffReply);
+
+/** POST /experts/{expertId}/time-off: the period as added, and the bookings already inside any time off. */
+export const TimeOffAddedReply = z.strictObject({ time_off: TimeOffReply, affected_bookings: BookingsInTimeOffReply });
+export type TimeOffAddedReply = z.infer<typeof TimeOffAddedReply>;
+/** POST /experts/{expertId}/date-overrides: the extra hours as added. */
+export const DateOverrideAddedReply = z.strictObject({ date_override: DateOverrideReply });
 
 /** GET /sessions/{id}/availability: the bookable start times (UTC ISO) in the expert's zone; none before a schedule is set. */
 export const AvailabilityReply = z.strictObject({ timezone: z.string().nullable(), length_minutes: z.number().optional(), times: z.array(Time) });

@@ -61,11 +61,13 @@ function isRealDate(isoDate: string): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
-/** A calendar date on the expert's wall clock (YYYY-MM-DD). */
-export const LocalDate = z
-  .string({ error: "date_override_invalid" })
-  .regex(/^(19|20)\d\d-\d\d-\d\d$/, { error: "date_override_invalid" })
-  .refine(isRealDate, { error: "date_override_invalid" });
+/** A calendar date on the expert's wall clock (YYYY-MM-DD); `code` says what it is for. */
+const localDate = (code: "date_override_invalid" | "time_off_range_invalid") =>
+  z
+    .string({ error: code })
+    .regex(/^(19|20)\d\d-\d\d-\d\d$/, { error: code })
+    .refine(isRealDate, { error: code });
+export const LocalDate = localDate("date_override_invalid");
 
 /** A wall-clock date and time on the half-hour grid (YYYY-MM-DDTHH:mm); strings of this shape sort in time order. */
 export const LocalDateTime = z
@@ -113,3 +115,48 @@ export type BookingRules = z.infer<typeof BookingRules>;
 
 /** An expert who never set booking rules: no buffers, no notice. */
 export const NO_BOOKING_RULES: BookingRules = { bufferBeforeMinutes: 0, bufferAfterMinutes: 0, minNoticeHours: 0 };
+
+// ---- bodies of the routes that set them (snake case, as the API's fields are) -------------------
+
+/**
+ * POST /experts/{expertId}/time-off: either `start` and `end` (local date-times, end exclusive) or
+ * `start_date` and `end_date` (whole days, both included). `id` makes a retried request harmless.
+ */
+export const TimeOffBody = z
+  .strictObject({
+    id: Id.optional(),
+    start: LocalDateTime.optional(),
+    end: LocalDateTime.optional(),
+    start_date: localDate("time_off_range_invalid").optional(),
+    end_date: localDate("time_off_range_invalid").optional(),
+    reason: TimeOffReason.optional(),
+  })
+  .refine((b) => (b.start !== undefined && b.end !== undefined && b.start_date === undefined && b.end_date === undefined) || (b.start === undefined && b.end === undefined && b.start_date !== undefined && b.end_date !== undefined), {
+    error: "time_off_range_invalid",
+  });
+export type TimeOffBody = z.infer<typeof TimeOffBody>;
+
+const nextDate = (isoDate: string) => new Date(Date.parse(`${isoDate}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/** The body as the calendar's TimeOff (not yet checked: parse it with `TimeOff`). Whole days run from the first midnight to the midnight after the last day. */
+export function timeOffOfBody(body: TimeOffBody, timeOffId: string): Record<keyof TimeOff, unknown> {
+  const whole = body.start_date !== undefined && body.end_date !== undefined;
+  return {
+    timeOffId,
+    start: whole ? `${body.start_date}T00:00` : body.start,
+    end: whole ? `${nextDate(body.end_date!)}T00:00` : body.end,
+    reason: body.reason ?? "",
+  };
+}
+
+/** POST /experts/{expertId}/date-overrides: extra hours on one date. */
+export const DateOverrideBody = z.strictObject({ id: Id.optional(), date: LocalDate, start_local: LocalTime, end_local: LocalTime });
+export type DateOverrideBody = z.infer<typeof DateOverrideBody>;
+
+/** PUT /experts/{expertId}/booking-rules. */
+export const BookingRulesBody = z.strictObject({
+  buffer_before_minutes: BookingRules.shape.bufferBeforeMinutes,
+  buffer_after_minutes: BookingRules.shape.bufferAfterMinutes,
+  min_notice_hours: BookingRules.shape.minNoticeHours,
+});
+export type BookingRulesBody = z.infer<typeof BookingRulesBody>;

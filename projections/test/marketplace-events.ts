@@ -51,6 +51,12 @@ export const marketplaceEvents: readonly GivenEvent[] = [
   ...on("calendar-e2",
     { type: "ScheduleSet", data: { expertId: "e2", timezone: "America/New_York", slots: [{ weekday: "monday", start_local: "09:00", end_local: "12:00" }] } },
     { type: "ScheduleSet", data: { expertId: "e2", timezone: "Asia/Tokyo", slots: [{ weekday: "friday", start_local: "14:00", end_local: "16:30" }, { weekday: "sunday", start_local: "08:00", end_local: "09:00" }] } },
+    // Issue 17: time off (one taken back), extra hours on a date and booking rules.
+    { type: "TimeOffAdded", data: { expertId: "e2", timeOffId: "off-1", start: "2030-02-01T00:00", end: "2030-02-08T00:00", reason: "Holiday" } },
+    { type: "TimeOffAdded", data: { expertId: "e2", timeOffId: "off-2", start: "2030-02-10T13:00", end: "2030-02-10T15:30", reason: "" } },
+    { type: "TimeOffRemoved", data: { expertId: "e2", timeOffId: "off-2" } },
+    { type: "DateOverrideAdded", data: { expertId: "e2", overrideId: "extra-1", date: "2030-02-12", start_local: "18:00", end_local: "20:00" } },
+    { type: "BookingRulesSet", data: { expertId: "e2", bufferBeforeMinutes: 10, bufferAfterMinutes: 30, minNoticeHours: 12 } },
   ),
   ...on("terms-u-creator", { type: "TermsAccepted", data: { userId: "u-creator", versionId: "2026-01", acceptedAt: "2030-01-06T09:00:00.000Z" } }),
   ...on("terms-u-creator", { type: "TermsAccepted", data: { userId: "u-creator", versionId: "2026-06", acceptedAt: "2030-01-06T10:00:00.000Z" } }),

@@ -7,7 +7,7 @@ import {
   expertImagePath, ExpertDetailReply, ExpertIdParams, ExpertImageReply, ExpertListReply, ExpertProfileBody, ExpertProfileFields, ExpertProfileReply, IMAGE_MAX_BYTES,
   NoContent, OwnExpertProfileReply, ScheduleBody, ScheduleReply, ScheduleSetReply, SearchQuery, SessionListReply, SlugParams, WeeklySchedule, parseInput,
 } from "@booking/contracts";
-import { calendarStream, expertStream } from "@booking/engine";
+import { calendarStream, expertStream, localDateTime } from "@booking/engine";
 import { bookedPeriods, evolveExpert, expertListItem, expertProfileReply, findExpert, findExpertBySlug, findSchedule, listExperts, scheduleReply, sessionReply, sessionsOfExpert, toProjected, type ExpertRow } from "@booking/projections";
 import { expertReview, visibleReviewsOfExpert } from "@booking/projections";
 import type { CalendarCommands, ExpertCommands, TermsCommands } from "../commands.ts";
@@ -100,8 +100,12 @@ export const expertRoutes: RoutePlugin<ExpertRouteDeps> = async (app, deps) => {
 
   app.get("/experts/:expertId/schedule", { onRequest: requireActor(), schema: { params: ExpertIdParams, response: { 200: ScheduleReply } } }, async (request) => {
     const { expertId } = request.params;
-    const [schedule, booked] = await Promise.all([findSchedule(db, expertId), bookedPeriods(db, expertId, clock())]);
-    return scheduleReply(schedule, booked);
+    const viewer = actorOf(request);
+    const now = clock();
+    const [schedule, booked] = await Promise.all([findSchedule(db, expertId), bookedPeriods(db, expertId, now)]);
+    // Time off, extra hours and booking rules are the expert's own: shown to them and to admins.
+    const own = viewer.role === "admin" || viewer.userId === expertId;
+    return scheduleReply(schedule, booked, own ? { nowLocal: localDateTime(now, schedule?.timezone ?? "UTC") } : undefined);
   });
 
   app.post("/experts/:expertId/schedule", { onRequest: requireActor("expert"), schema: { params: ExpertIdParams, body: ScheduleBody, response: { 200: ScheduleSetReply } } }, async (request) => {

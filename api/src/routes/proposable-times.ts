@@ -38,6 +38,9 @@ export const proposableTimesRoutes: RoutePlugin<ProposableTimesRouteDeps> = asyn
       const now = clock();
       const times = proposableStarts({
         timezone: zone,
+        // Time off, buffers and notice hold for the expert's proposals as for bookings.
+        timeOff: [...state.timeOff.values()],
+        rules: state.rules,
         lengthMinutes: booking.lengthMinutes,
         // The booking's own time is not in the way of moving it.
         busy: busyPeriods(state, now, booking.bookingId),

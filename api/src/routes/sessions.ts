@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { DateTime } from "luxon";
 import type pg from "pg";
 import { AvailabilityQuery, AvailabilityReply, IdParams, SessionBody, SessionDefinition, SessionDeletedReply, SessionReply, SessionUpdateBody, SessionWrittenReply, parseInput, type SessionCommand } from "@booking/contracts";
-import { bookableStarts, busyPeriods, calendarStream, sessionStream } from "@booking/engine";
+import { bookableStarts, busyPeriods, calendarStream, expertHours, sessionStream } from "@booking/engine";
 import { findSession, sessionReply, sessionReplyOfDefinition } from "@booking/projections";
 import type { z } from "zod";
 import type { CalendarCommands, ExpertCommands, SessionCommands, TermsCommands } from "../commands.ts";
@@ -106,11 +106,13 @@ export const sessionRoutes: RoutePlugin<SessionRouteDeps> = async (app, deps) =>
     if (!session || session.status !== "published") refuse("session_not_found");
     const { state } = await calendar.load(calendarStream(session.expert_id));
     const now = clock();
-    if (!state.schedule) return { timezone: null, times: [] };
-    const zone = state.schedule.timezone;
+    const hours = expertHours(state);
+    if (!hours) return { timezone: null, times: [] };
+    const zone = hours.schedule.timezone;
     const from = request.query.from ? DateTime.fromISO(request.query.from, { zone }).startOf("day").toUTC().toISO()! : undefined;
     const to = request.query.to ? DateTime.fromISO(request.query.to, { zone }).endOf("day").toUTC().toISO()! : undefined;
-    const times = bookableStarts({ schedule: state.schedule, lengthMinutes: session.length_minutes, busy: busyPeriods(state, now), now, ...(from && { from }), ...(to && { to }) });
+    // Weekly hours, extra hours, time off, buffers and notice: what the booking decision reads too.
+    const times = bookableStarts({ ...hours, lengthMinutes: session.length_minutes, busy: busyPeriods(state, now), now, ...(from && { from }), ...(to && { to }) });
     return { timezone: zone, length_minutes: session.length_minutes, times };
   });
 };

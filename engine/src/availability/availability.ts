@@ -97,6 +97,9 @@ function localDays(window: Window, zone: string): DateTime[] {
   return days;
 }
 
+/** The wall-clock date and time of an instant in `zone`, as time off is written (`YYYY-MM-DDTHH:mm`). */
+export const localDateTime = (instant: string, zone: string): string => DateTime.fromISO(instant, { zone }).toFormat("yyyy-MM-dd'T'HH:mm");
+
 /** An instant on the expert's wall clock: its local date, weekday, minute of the day, and both as `YYYY-MM-DDTHH:mm`. */
 type WallReading = { date: string; weekday: number; minute: number; local: string };
 

@@ -19,7 +19,7 @@ import {
   type Result,
   type WeeklySchedule,
 } from "@booking/contracts";
-import { fallsInTimeOff, isBookableStart, isProposableStart, type BusyPeriod, type ExpertHours } from "../availability/availability.ts";
+import { fallsInTimeOff, isBookableStart, localDateTime, isProposableStart, type BusyPeriod, type ExpertHours } from "../availability/availability.ts";
 import type { Decider, DecisionContext } from "../decider.ts";
 import { refundOnCancel, refundableCents } from "./refund-policy.ts";
 
@@ -338,9 +338,6 @@ function whyNotProposable(proposal: Parameters<typeof isProposableStart>[0], sta
   return "proposed_time_invalid";
 }
 
-/** Wall-clock date and time of `now` in the expert's zone (`YYYY-MM-DDTHH:mm`), as time off is written. */
-const localNow = (now: string, zone: string) => DateTime.fromISO(now, { zone }).toFormat("yyyy-MM-dd'T'HH:mm");
-
 const sameTimeOff = (a: TimeOff, b: TimeOff) => a.start === b.start && a.end === b.end && a.reason === b.reason;
 const sameOverride = (a: DateOverride, b: DateOverride) => a.date === b.date && a.start_local === b.start_local && a.end_local === b.end_local;
 
@@ -354,7 +351,7 @@ function decideOnHours(c: HoursCommand, s: CalendarState, now: string): Decision
   if (c.actor.role !== "expert" && !isAdmin(c.actor)) return refused("forbidden");
   if (!s.schedule) return refused("schedule_first");
   const expertId = c.expertId;
-  const today = localNow(now, s.schedule.timezone);
+  const today = localDateTime(now, s.schedule.timezone);
   switch (c.type) {
     case "AddTimeOff": {
       const t = c.timeOff;

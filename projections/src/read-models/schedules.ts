@@ -1,16 +1,19 @@
-import type { ScheduleRecord, ScheduleReply } from "@booking/contracts";
+import type { Migration, ScheduleRecord, ScheduleReply, TimeOffReply } from "@booking/contracts";
 import { entityProjection, type ProjectedEvent } from "../projection.ts";
 import type { Queryable } from "./bookings-queries.ts";
 import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
 
 // The `schedules` read model, whole: its Row, columns, rule, its query and the schedule reply.
+// Besides the weekly slots it keeps the expert's time off, extra hours on dates and booking rules
+// (all on the same calendar stream; the decider refuses them before a schedule is set).
 
 /** A row of the `schedules` read model: declared once, in contracts. */
 export type ScheduleRow = ScheduleRecord;
 
 /** What Postgres holds in each column, tied to the Row by the compiler; the column list is its keys. */
 const scheduleColumnTypes = {
-  expert_id: "text", timezone: "text", slots: "jsonb", updated_at: "timestamptz", stream_version: "bigint",
+  expert_id: "text", timezone: "text", slots: "jsonb", time_off: "jsonb", date_overrides: "jsonb",
+  buffer_before_minutes: "int", buffer_after_minutes: "int", min_notice_hours: "int", updated_at: "timestamptz", stream_version: "bigint",
 } as const satisfies Record<keyof ScheduleRow, ColumnType>;
 
 export const scheduleColumns = columnsOf<ScheduleRow>(scheduleColumnTypes);
@@ -18,21 +21,71 @@ export const scheduleColumns = columnsOf<ScheduleRow>(scheduleColumnTypes);
 /** A row as pg returns it, in the Row's JSON shape (numbers and ISO strings), parsed here once. */
 export const scheduleFromPg = (raw: Record<string, unknown>): ScheduleRow => rowFromPg<ScheduleRow>(scheduleColumnTypes, raw);
 
-/** Each expert's weekly schedule (the booked periods come from the bookings read model). */
+export const scheduleMigrations: readonly Migration[] = [
+  {
+    // Issue 17: time off, extra hours and booking rules live with the weekly schedule. Rows of
+    // experts who set none get the empty defaults, which is what their events say.
+    name: "009_schedules_time_off_and_rules",
+    sql: `
+      ALTER TABLE schedules
+        ADD COLUMN time_off jsonb NOT NULL DEFAULT '[]',
+        ADD COLUMN date_overrides jsonb NOT NULL DEFAULT '[]',
+        ADD COLUMN buffer_before_minutes int NOT NULL DEFAULT 0,
+        ADD COLUMN buffer_after_minutes int NOT NULL DEFAULT 0,
+        ADD COLUMN min_notice_hours int NOT NULL DEFAULT 0;
+    `,
+  },
+];
+
+const CALENDAR_HOURS_EVENTS: ReadonlySet<string> = new Set(["ScheduleSet", "TimeOffAdded", "TimeOffRemoved", "DateOverrideAdded", "DateOverrideRemoved", "BookingRulesSet"]);
+
+/** Each expert's weekly schedule, time off, extra hours and rules (the booked periods come from the bookings read model). */
 export const schedulesProjection = entityProjection<ScheduleRow>({
   name: "schedules",
   table: "schedules",
   key: ["expert_id"],
   columns: scheduleColumns,
-  rowKey: ({ event }) => (event.type === "ScheduleSet" ? [event.data.expertId] : null),
+  rowKey: ({ event }) => (CALENDAR_HOURS_EVENTS.has(event.type) && "expertId" in event.data ? [event.data.expertId] : null),
   evolve: evolveSchedule,
 });
 
-/** The whole rule: a schedule set replaces the one before it; nothing else changes it. */
+/** Whole days: from one midnight to another. */
+const isWholeDays = (start: string, end: string) => start.endsWith("T00:00") && end.endsWith("T00:00");
+
+/**
+ * The whole rule: a schedule set replaces the slots and zone before it (time off, extra hours and
+ * rules stay); time off and extra hours are added and removed by id; rules set replace the rules.
+ * Only a schedule makes a row: the calendar refuses the others before one.
+ */
 export function evolveSchedule(row: ScheduleRow | undefined, { event, stored }: ProjectedEvent): ScheduleRow | undefined {
-  if (event.type !== "ScheduleSet") return row;
-  const { expertId, timezone, slots } = event.data;
-  return { expert_id: expertId, timezone, slots, updated_at: stored.metadata.at, stream_version: stored.version };
+  const at = { updated_at: stored.metadata.at, stream_version: stored.version };
+  if (event.type === "ScheduleSet") {
+    const { expertId, timezone, slots } = event.data;
+    const kept = row ?? { time_off: [], date_overrides: [], buffer_before_minutes: 0, buffer_after_minutes: 0, min_notice_hours: 0 };
+    return { ...kept, expert_id: expertId, timezone, slots, ...at };
+  }
+  if (!row) return row;
+  switch (event.type) {
+    case "TimeOffAdded": {
+      const { timeOffId, start, end, reason } = event.data;
+      const added: TimeOffReply = { id: timeOffId, start, end, reason, whole_days: isWholeDays(start, end) };
+      return { ...row, time_off: [...row.time_off.filter((t) => t.id !== timeOffId), added], ...at };
+    }
+    case "TimeOffRemoved":
+      return { ...row, time_off: row.time_off.filter((t) => t.id !== event.data.timeOffId), ...at };
+    case "DateOverrideAdded": {
+      const { overrideId, date, start_local, end_local } = event.data;
+      return { ...row, date_overrides: [...row.date_overrides.filter((o) => o.id !== overrideId), { id: overrideId, date, start_local, end_local }], ...at };
+    }
+    case "DateOverrideRemoved":
+      return { ...row, date_overrides: row.date_overrides.filter((o) => o.id !== event.data.overrideId), ...at };
+    case "BookingRulesSet": {
+      const { bufferBeforeMinutes, bufferAfterMinutes, minNoticeHours } = event.data;
+      return { ...row, buffer_before_minutes: bufferBeforeMinutes, buffer_after_minutes: bufferAfterMinutes, min_notice_hours: minNoticeHours, ...at };
+    }
+    default:
+      return row;
+  }
 }
 
 /** An expert's schedule as last set, or null before one is. */
@@ -41,7 +94,23 @@ export async function findSchedule(db: Queryable, expertId: string): Promise<Sch
   return raw ? scheduleFromPg(raw) : null;
 }
 
-/** GET /experts/{expertId}/schedule (contracts' ScheduleReply): no zone and no slots before a schedule is set. */
-export function scheduleReply(row: ScheduleRow | null, booked: ScheduleReply["booked"]): ScheduleReply {
-  return { timezone: row?.timezone ?? null, slots: row?.slots ?? [], booked };
+/**
+ * GET /experts/{expertId}/schedule (contracts' ScheduleReply): no zone and no slots before a
+ * schedule is set. `own` is for the expert and admins: then the time off and extra hours not over
+ * by `nowLocal` (the expert's wall clock now, `YYYY-MM-DDTHH:mm`), earliest first, and the rules.
+ */
+export function scheduleReply(row: ScheduleRow | null, booked: ScheduleReply["booked"], own?: { nowLocal: string }): ScheduleReply {
+  const reply: ScheduleReply = { timezone: row?.timezone ?? null, slots: row?.slots ?? [], booked };
+  if (!own) return reply;
+  const today = own.nowLocal.slice(0, 10);
+  return {
+    ...reply,
+    time_off: (row?.time_off ?? []).filter((t) => t.end > own.nowLocal).sort((a, b) => a.start.localeCompare(b.start)),
+    date_overrides: (row?.date_overrides ?? []).filter((o) => o.date >= today).sort((a, b) => a.date.localeCompare(b.date) || a.start_local.localeCompare(b.start_local)),
+    booking_rules: {
+      buffer_before_minutes: row?.buffer_before_minutes ?? 0,
+      buffer_after_minutes: row?.buffer_after_minutes ?? 0,
+      min_notice_hours: row?.min_notice_hours ?? 0,
+    },
+  };
 }
