@@ -106,20 +106,25 @@ export function testMail(
     settings,
     /** Queue everything appended so far, then send what is due. */
     deliver: async () => {
-      // The newest event written, visible or not: headPosition() is what a log reader can see
-      // now, which lags while any older transaction (the projector's, say) is still open.
-      const newest = (
-        await api.ctx.db.query<{ commit: string; prepare: string }>(
-          "SELECT transaction_id::text AS commit, global_position::text AS prepare FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1",
-        )
-      ).rows[0];
-      await waitFor("the mail reactor to read every event written", async () => {
-        await reactor.catchUp();
-        const reached = await loadCheckpoint(api.ctx.db, reactor.name);
-        return !newest || (reached !== null && comparePositions(reached, { commit: BigInt(newest.commit), prepare: BigInt(newest.prepare) }) >= 0);
-      });
+      await readEverything(api, reactor);
       await deliverDue({ reactor, sender });
     },
     close: () => transport.close(),
   };
+}
+
+/** Follow the log until `reactor` has read every event written so far. */
+export async function readEverything(api: TestApi, reactor: MailReactor): Promise<void> {
+  // The newest event written, visible or not: headPosition() is what a log reader can see now,
+  // which lags while any older transaction (the projector's, say) is still open.
+  const newest = (
+    await api.ctx.db.query<{ commit: string; prepare: string }>(
+      "SELECT transaction_id::text AS commit, global_position::text AS prepare FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1",
+    )
+  ).rows[0];
+  await waitFor("the mail reactor to read every event written", async () => {
+    await reactor.catchUp();
+    const reached = await loadCheckpoint(api.ctx.db, reactor.name);
+    return !newest || (reached !== null && comparePositions(reached, { commit: BigInt(newest.commit), prepare: BigInt(newest.prepare) }) >= 0);
+  });
 }

@@ -1,8 +1,7 @@
 import type pg from "pg";
 import { formatPosition, parsePosition, type LogPosition } from "@booking/contracts";
 import type { MailFact } from "./facts.ts";
-import type { MailKind } from "./outbox.ts";
-import type { BookingState, Recipient } from "./owed.ts";
+import { REMINDER_KINDS, type BookingState, type Recipient } from "./owed.ts";
 import { zoneOrUtc } from "./templates/when.ts";
 
 // The mail reactor's tables: its checkpoint, and the facts a mail needs (people, schedule zones,
@@ -81,17 +80,18 @@ type StateRow = {
   creator_id: string;
   schedule_zone: string | null;
 } & Record<`${"e" | "c"}_${"email" | "first_name" | "last_name" | "timezone"}`, string | null> &
-  Record<`${"e" | "c"}_reminder_mails`, boolean | null>;
+  Record<`${"e" | "c"}_reminder_mails`, boolean | null> &
+  Record<`${"e" | "c"}_version`, number | null>;
 
 function recipient(r: StateRow, side: "e" | "c", userId: string, zone: string | null): Recipient | null {
   const email = r[`${side}_email`];
   if (email === null) return null;
-  return { userId, email, firstName: r[`${side}_first_name`], lastName: r[`${side}_last_name`], zone: zoneOrUtc(zone), reminderMails: r[`${side}_reminder_mails`] ?? true };
+  return { userId, email, firstName: r[`${side}_first_name`], lastName: r[`${side}_last_name`], zone: zoneOrUtc(zone), reminderMails: r[`${side}_reminder_mails`] ?? true, version: r[`${side}_version`] ?? 0 };
 }
 
 /** A booking with both parties, as a mail about it needs them; null if the booking is unknown. */
 export async function loadBookingState(db: Queryable, bookingId: string): Promise<BookingState | null> {
-  const people = (p: "e" | "c") => `${p}.email AS ${p}_email, ${p}.first_name AS ${p}_first_name, ${p}.last_name AS ${p}_last_name, ${p}.timezone AS ${p}_timezone, ${p}.reminder_mails AS ${p}_reminder_mails`;
+  const people = (p: "e" | "c") => `${p}.email AS ${p}_email, ${p}.first_name AS ${p}_first_name, ${p}.last_name AS ${p}_last_name, ${p}.timezone AS ${p}_timezone, ${p}.reminder_mails AS ${p}_reminder_mails, ${p}.version AS ${p}_version`;
   const r = (
     await db.query<StateRow>(
       `SELECT b.booking_id, b.title, b.starts_at, b.length_minutes, b.price_cents, b.paid_cents, b.expert_user_id, b.creator_id, cal.timezone AS schedule_zone, ${people("e")}, ${people("c")}
@@ -113,12 +113,17 @@ export async function loadBookingState(db: Queryable, bookingId: string): Promis
   };
 }
 
-/** Mark the pending mails of `kinds` for a booking or a user skipped, with why; resolves to how many. */
-export async function skipPending(db: Queryable, of: { bookingId: string } | { userId: string }, kinds: readonly MailKind[], reason: string): Promise<number> {
-  const [column, id] = "bookingId" in of ? ["booking_id", of.bookingId] : ["user_id", of.userId];
-  const { rowCount } = await db.query(
-    `UPDATE mail_outbox SET status = 'skipped', skipped_reason = $3, updated_at = now() WHERE ${column} = $1 AND status = 'pending' AND kind = ANY($2)`,
-    [id, kinds, reason],
-  );
-  return rowCount ?? 0;
+const SKIP = "UPDATE mail_outbox SET status = 'skipped', skipped_reason = $2, updated_at = now() WHERE status = 'pending' AND kind = ANY($3)";
+
+/**
+ * Skip a booking's pending reminders, with why; `keepingStart`: those for that start stay (a time
+ * change read again after the new time's reminders were queued leaves them be).
+ */
+export async function skipBookingReminders(db: Queryable, bookingId: string, reason: string, keepingStart: string | null = null): Promise<void> {
+  await db.query(`${SKIP} AND booking_id = $1 AND ($4::timestamptz IS NULL OR send_before IS DISTINCT FROM $4::timestamptz)`, [bookingId, reason, REMINDER_KINDS, keepingStart]);
+}
+
+/** Skip a user's pending reminders queued before their user stream reached `version` (an opt-out read again spares later ones). */
+export async function skipUserReminders(db: Queryable, userId: string, version: number, reason: string): Promise<void> {
+  await db.query(`${SKIP} AND user_id = $1 AND (preferences_version IS NULL OR preferences_version < $4)`, [userId, reason, REMINDER_KINDS, version]);
 }

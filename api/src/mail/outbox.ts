@@ -39,6 +39,8 @@ export type OutgoingMail = {
   sendAfter: string;
   /** ISO instant: skipped if it could not go out by then (a reminder once its session has begun). */
   sendBefore?: string | null;
+  /** Reminders: the version of the recipient's user stream they were queued under (see skipping on opt-out). */
+  preferencesVersion?: number | null;
   createdAt: string;
 };
 
@@ -47,10 +49,10 @@ type Queryable = Pick<pg.PoolClient, "query">;
 /** Queue a message once: a second call with the same id changes nothing. Resolves to whether it was new. */
 export async function enqueueMail(db: Queryable, mail: OutgoingMail): Promise<boolean> {
   const { rowCount } = await db.query(
-    `INSERT INTO mail_outbox (message_id, kind, essential, user_id, to_address, subject, text_body, html_body, headers, attachments, booking_id, send_after, send_before, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+    `INSERT INTO mail_outbox (message_id, kind, essential, user_id, to_address, subject, text_body, html_body, headers, attachments, booking_id, send_after, send_before, preferences_version, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
      ON CONFLICT (message_id) DO NOTHING`,
-    [mail.messageId, mail.kind, mail.essential, mail.userId, mail.to, mail.subject, mail.text, mail.html, JSON.stringify(mail.headers ?? {}), JSON.stringify(mail.attachments ?? []), mail.bookingId ?? null, mail.sendAfter, mail.sendBefore ?? null, mail.createdAt],
+    [mail.messageId, mail.kind, mail.essential, mail.userId, mail.to, mail.subject, mail.text, mail.html, JSON.stringify(mail.headers ?? {}), JSON.stringify(mail.attachments ?? []), mail.bookingId ?? null, mail.sendAfter, mail.sendBefore ?? null, mail.preferencesVersion ?? null, mail.createdAt],
   );
   return rowCount === 1;
 }

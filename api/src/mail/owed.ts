@@ -20,7 +20,7 @@ import { renderMail, type MailBody } from "./templates/layout.ts";
 // Which mails a booking fact owes, to whom, rendered (no I/O). A message's id is the owing event's
 // id, the kind and the recipient, so the same event read again owes the same ids and queues nothing.
 
-export type Recipient = MailPerson & { reminderMails: boolean };
+export type Recipient = MailPerson & { reminderMails: boolean; /** Their user stream's version as the reactor has read it. */ version: number };
 
 /** A booking as the mail reactor knows it after the fact was applied, with both parties. */
 export type BookingState = {
@@ -136,6 +136,7 @@ function reminders(eventId: string, at: string, state: BookingState, env: MailEn
         sendAfter: new Date(sendAfter).toISOString(),
         // A reminder that could not go out before the session began is pointless: the sender skips it.
         sendBefore: state.booking.startsAt,
+        preferencesVersion: to.version,
         createdAt: env.now,
       });
     }

@@ -2,9 +2,9 @@ import type pg from "pg";
 import type { EventLog } from "@booking/contracts";
 import { signLink } from "../auth/signed-links.ts";
 import { mailFact } from "./facts.ts";
-import { applyFact, loadBookingState, loadCheckpoint, saveCheckpoint, skipPending, type Queryable } from "./facts-table.ts";
+import { applyFact, loadBookingState, loadCheckpoint, saveCheckpoint, skipBookingReminders, skipUserReminders, type Queryable } from "./facts-table.ts";
 import { enqueueMail } from "./outbox.ts";
-import { owedMails, REMINDER_KINDS, type MailEnv } from "./owed.ts";
+import { owedMails, type MailEnv } from "./owed.ts";
 import type { MailSettings } from "./settings.ts";
 
 // The mail reactor: the log's booking events become messages in the outbox. A batch of the log,
@@ -83,13 +83,14 @@ export class MailReactor {
       case "schedule":
         return;
       case "preferences":
-        if (!fact.reminderMails) await skipPending(client, { userId: fact.userId }, REMINDER_KINDS, "The recipient turned reminder mails off.");
+        if (!fact.reminderMails) await skipUserReminders(client, fact.userId, fact.version, "The recipient turned reminder mails off.");
         return;
       case "time_proposed":
-        await skipPending(client, { bookingId: fact.bookingId }, REMINDER_KINDS, "The booking moved to another time.");
+        await skipBookingReminders(client, fact.bookingId, "The booking moved to another time.", fact.startsAt);
         break;
       case "cancelled":
-        await skipPending(client, { bookingId: fact.bookingId }, REMINDER_KINDS, "The booking was cancelled.");
+        // Final: no later event of the booking queues reminders again.
+        await skipBookingReminders(client, fact.bookingId, "The booking was cancelled.");
         break;
       default:
         break;

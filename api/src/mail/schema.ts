@@ -87,4 +87,10 @@ export const mailMigrations: readonly Migration[] = [
       ALTER TABLE mail_outbox ADD COLUMN send_before timestamptz;
     `,
   },
+  {
+    // Which of the recipient's preferences a reminder was queued under (their user stream's
+    // version then): an opt-out read again later skips only the reminders queued before it.
+    name: "003_mail_preferences_version",
+    sql: "ALTER TABLE mail_outbox ADD COLUMN preferences_version int;",
+  },
 ];
