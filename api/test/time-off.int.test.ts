@@ -138,6 +138,14 @@ describe("buffers and minimum notice", () => {
     expect([inBuffer.statusCode, inBuffer.json().code]).toEqual([409, "slot_unavailable"]);
   });
 
+  it("bookings racing for times only their buffers make overlap: exactly one wins", async () => {
+    const { expert, sessionId } = await londonExpert();
+    await must(expert, "PUT", `${V1}/experts/${expert.id}/booking-rules`, { buffer_before_minutes: 15, buffer_after_minutes: 15, min_notice_hours: 0 });
+    // One-hour sessions at 10:00 and 11:00 do not overlap, but 15 minutes after one and 15 before the next do.
+    const racers = await Promise.all(Array.from({ length: 12 }, async (_, i) => book(sessionId, i % 2 ? "2026-03-12T11:00:00.000Z" : "2026-03-12T10:00:00.000Z")));
+    expect(racers.map((r) => r.statusCode).sort()).toEqual([201, ...Array<number>(11).fill(409)]);
+  });
+
   it("a minimum notice hides the next hours from availability and refuses a booking in them", async () => {
     const { expert, sessionId } = await londonExpert();
     expect(await offeredOn(sessionId, "2026-03-02")).toEqual(allDay);
