@@ -28,6 +28,8 @@ const chunkName = (file: string) => /^(.*)-[\w-]{8}\.(js|css)$/.exec(file)?.slic
  * Serve a variant build without restarting the API: the API registers a route per file of
  * web/dist when it starts, so the variant's chunks are copied over the served files of the same
  * chunk (same names, new content). Rebuild with `buildWebApp()` to put the normal build back.
+ * The API serves hashed assets as immutable: a browser that loaded the app before must have its
+ * cache cleared to see the variant.
  */
 export async function serveVariant(settings: Record<string, string>): Promise<void> {
   const variant = await mkdtemp(join(tmpdir(), "web-variant-"));

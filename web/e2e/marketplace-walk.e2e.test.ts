@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vi
 import { clockTime, shortDateTimeWithZone } from "../src/shared/local-time.ts";
 import { buildWebApp, serveVariant } from "./build-web.ts";
 import { launchChromium, screenshot, seriousViolations, takeCspViolations, type AxeViolation, type CspViolation } from "./chromium.ts";
+import { adminToken, mailedLink } from "./mailbox.ts";
 import { ADMIN, startProduct, sweepCompletionsAt, type ProductServer } from "./product-server.ts";
 import { gradientPng } from "./test-image.ts";
 
@@ -63,6 +64,9 @@ async function signUp(page: Page, who: typeof expertUser, role: "A creator" | "A
   await page.getByLabel("Email").fill(who.email);
   await page.getByLabel("Password").fill(who.password);
   await page.getByRole("button", { name: "Create Account" }).click();
+  await page.getByRole("heading", { name: "Check your inbox" }).waitFor();
+  // The verification mail's link, from the dev mailbox: it signs the new account in.
+  await page.goto(await mailedLink(product.url, await adminToken(product.url, ADMIN), who.email, "verify-email"));
   await expectPath(page, "/confirm-terms");
 }
 
@@ -912,6 +916,8 @@ describe("expert-only mode (a build with the flag on)", () => {
 
   it("keeps experts to their own area, puts creator screens behind the admin/expert gate, and sends unknown paths to /", async () => {
     await serveVariant({ VITE_EXPERT_ONLY_MODE: "true" });
+    // Hashed assets are served as immutable for a year: these browsers would keep running the build they cached.
+    for (const page of [expert, creator]) await (await page.context().newCDPSession(page)).send("Network.clearBrowserCache");
     await expert.goto(url("/search"));
     await expectPath(expert, "/");
     await expert.goto(url(`/expert-dashboard/${expertId}/slots`));

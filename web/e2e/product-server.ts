@@ -23,11 +23,14 @@ export type ProductServer = { url: string; api: RunningApi; stop: () => Promise<
 export async function startProduct(serverUrl: string): Promise<ProductServer> {
   const database = await createTestDatabase(serverUrl, "web");
   const mediaDir = await mkdtemp(join(tmpdir(), "web-e2e-media-"));
+  const port = await freePort();
   const config = apiConfig.parse({
     DATABASE_URL: database.url,
     JWT_SECRET: "web-e2e-secret-that-is-long-enough-for-hs256",
-    PORT: String(await freePort()),
+    PORT: String(port),
     HOST: "127.0.0.1",
+    // Links in mails point where the walk's browser opens the product.
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     MEDIA_DIR: mediaDir,
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,

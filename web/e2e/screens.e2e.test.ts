@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchChromium, screenshot, takeCspViolations } from "./chromium.ts";
+import { adminToken, signUpVerified } from "./mailbox.ts";
 import { ADMIN, startProduct, type ProductServer } from "./product-server.ts";
 import { gradientPng } from "./test-image.ts";
 
@@ -34,7 +35,7 @@ async function call<T>(method: string, path: string, token: string | null, body?
 }
 
 async function signUp(role: "creator" | "expert", first: string, last: string): Promise<Person> {
-  const session = await call<AuthSession>("POST", "/auth/signup", null, { email: `${first.toLowerCase()}-${run}@example.com`, password: `${first}-password-1`, role, first_name: first, last_name: last });
+  const session = await signUpVerified<AuthSession>(product.url, await adminToken(product.url, ADMIN), { email: `${first.toLowerCase()}-${run}@example.com`, password: `${first}-password-1`, role, first_name: first, last_name: last });
   const { version_id } = await call<{ version_id: string }>("GET", "/terms/latest", null);
   await call("POST", "/terms/accept", session.access_token, { version_id });
   return { session, id: session.user.id };
@@ -255,14 +256,15 @@ describe("screens changed by issue 13", () => {
     });
   });
 
-  it("account: a creator's names and password, the password needing the current one; Forgot password? explains itself", async () => {
+  it("account: a creator's names, password and email preferences; Forgot password? asks for the address", async () => {
     await atBothSizes(creator, "/account", "account", async (page) => {
       await page.getByLabel("Current Password").waitFor();
       expect(await page.getByLabel(/First Name/).inputValue()).toBe("Cora");
+      await page.getByRole("switch", { name: "Send me reminders before sessions" }).waitFor();
     });
     await atBothSizes(null, "/login", "login", async (page) => {
       await page.getByRole("link", { name: "Forgot password?" }).click();
-      await page.getByText("Password reset via email is disabled. Contact support.").waitFor();
+      await page.getByRole("button", { name: "Send Reset Link" }).waitFor();
     });
   });
 
