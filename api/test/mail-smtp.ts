@@ -26,14 +26,23 @@ export type TestSmtp = {
   close: () => Promise<void>;
 };
 
-/** Listen on a free port; `delayMs` holds each message before accepting it (a slow server, so a kill lands mid-batch). */
-export async function startTestSmtp(options: { delayMs?: number } = {}): Promise<TestSmtp> {
+/**
+ * Listen on a free port; `delayMs` holds each message before accepting it (a slow server, so a
+ * kill lands mid-batch); `refuse` answers a recipient with an SMTP error code (4xx: try later,
+ * 5xx: never), or null to take it.
+ */
+export async function startTestSmtp(options: { delayMs?: number; refuse?: (to: string) => number | null } = {}): Promise<TestSmtp> {
   const arrived: ArrivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
     // Plain SMTP on localhost: no STARTTLS offered (its built-in certificate is for nothing but warnings).
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const code = options.refuse?.(address.address) ?? null;
+      if (code === null) return callback();
+      callback(Object.assign(new Error(code >= 500 ? "No such mailbox here" : "Mailbox busy, try again later"), { responseCode: code }));
+    },
     onData(stream, session, callback) {
       simpleParser(stream)
         .then(async (mail) => {
