@@ -16,6 +16,8 @@ import { adminRoutes } from "./admin/routes.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { calendarInviteRoutes } from "./calendar-invites/routes.ts";
 import { earlyAccessRoutes } from "./early-access/routes.ts";
+import { devMailboxOn } from "./mail/settings.ts";
+import { unsubscribeRoutes } from "./mail/unsubscribe-route.ts";
 import { paymentsRoutes } from "./payments/routes.ts";
 import { bookingRoutes } from "./routes/bookings.ts";
 import { cancellationRoutes } from "./routes/cancellation.ts";
@@ -27,6 +29,7 @@ import { reviewRoutes } from "./routes/reviews.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
 import { streamRoutes } from "./routes/stream.ts";
 import { termsRoutes } from "./routes/terms.ts";
+import { timeOffRoutes } from "./routes/time-off.ts";
 
 export const API_PREFIX = "/api/v1";
 const BODY_LIMIT = 1024 * 1024;
@@ -91,18 +94,22 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await sessionRoutes(v1, { db, sessions, experts, terms, calendar, projected, clock });
       await bookingRoutes(v1, { db, calendar, sessions, terms, projected, clock, holdMinutes, creatorBookings });
       await proposableTimesRoutes(v1, { db, calendar, clock });
+      await timeOffRoutes(v1, { calendar, terms, projected, clock });
       await cancellationRoutes(v1, { db, calendar, clock });
       await reviewRoutes(v1, { db, reviews, projected });
       await streamRoutes(v1, { feed });
-      await authRoutes(v1, { db, store, clock, projected, jwtSecret, terms });
+      await authRoutes(v1, { db, store, clock, projected, jwtSecret, terms, mail });
+      await unsubscribeRoutes(v1, { db, store, clock, projected, jwtSecret });
       await earlyAccessRoutes(v1, { db, clock });
       await paymentsRoutes(v1, { db, calendar, projected, payments, stripeWebhookSecret, clock });
       await earningsRoutes(v1, { db });
       await calendarInviteRoutes(v1, { db, jwtSecret, mail, clock });
-      await adminRoutes(v1, { db, store, experts, reviews, calendar, projected });
+      await adminRoutes(v1, { db, store, experts, reviews, calendar, projected, mail });
       v1.get("/docs", { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: API_PREFIX },
   );
+  // Where a developer (or a mail's reader in a dev setup) finds the mail that was not sent.
+  if (devMailboxOn(mail)) app.get("/dev/mailbox", { schema: { hide: true } }, (_request, reply) => reply.redirect("/admin/#/mailbox"));
   return app;
 }

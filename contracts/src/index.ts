@@ -19,4 +19,5 @@ export * from "./account-replies.ts";
 export * from "./audit-replies.ts";
 export * from "./review.ts";
 export * from "./cancellation.ts";
+export * from "./mail.ts";
 export * from "./calendar-invites.ts";

@@ -2,6 +2,8 @@ import type { Migration } from "@booking/contracts";
 import { bookingMigrations } from "./read-models/bookings.ts";
 import { reviewMigrations } from "./read-models/reviews.ts";
 import { earningsMigrations } from "./read-models/earnings.ts";
+import { userMigrations } from "./read-models/users.ts";
+import { scheduleMigrations } from "./read-models/schedules.ts";
 
 // Read models. Every row remembers the version of the stream it reflects (`stream_version`):
 // a projection writes only when the event is newer, so a redelivered or older event is a no-op.
@@ -152,4 +154,6 @@ export const readModelMigrations: readonly Migration[] = [
   ...bookingMigrations,
   ...reviewMigrations,
   ...earningsMigrations,
+  ...userMigrations,
+  ...scheduleMigrations,
 ];

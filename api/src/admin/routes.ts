@@ -4,12 +4,14 @@ import type { EventStore } from "@booking/event-store";
 import type { CalendarCommands, ExpertCommands, ReviewCommands } from "../commands.ts";
 import { requireActor } from "../http/auth-guard.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
+import { devMailboxOn, type MailSettings } from "../mail/settings.ts";
 import type { Projected } from "../read-your-writes.ts";
 import { bookingEventsAdmin } from "./booking-events.ts";
 import { bookingsAdmin } from "./bookings.ts";
 import { earlyAccessAdmin } from "./early-access.ts";
 import { eventsAdmin } from "./events.ts";
 import { expertsAdmin } from "./experts.ts";
+import { mailboxAdmin } from "./mailbox.ts";
 import { projectionsAdmin } from "./projections.ts";
 import { refundsAdmin } from "./refunds.ts";
 import { reviewsAdmin } from "./reviews.ts";
@@ -30,13 +32,15 @@ export type AdminDeps = {
   /** An admin's refund is a calendar command. */
   calendar: CalendarCommands;
   projected: Projected;
+  /** The dev mailbox's routes exist only while no SMTP server is configured. */
+  mail: MailSettings;
 };
 
 /**
  * The admin console's API under /admin (ra-data-simple-rest contract), for admins only. The
  * guard runs on request, before validation: a non-admin learns nothing about the routes' inputs.
  */
-export const adminRoutes: RoutePlugin<AdminDeps> = async (app, { db, store, experts, reviews, calendar, projected }) => {
+export const adminRoutes: RoutePlugin<AdminDeps> = async (app, { db, store, experts, reviews, calendar, projected, mail }) => {
   await app.register(
     async (plain) => {
       plain.addHook("onRequest", requireActor("admin"));
@@ -52,6 +56,7 @@ export const adminRoutes: RoutePlugin<AdminDeps> = async (app, { db, store, expe
       await earlyAccessAdmin(admin, { db });
       await reviewsAdmin(admin, { db, reviews, projected });
       await refundsAdmin(admin, { db, calendar, projected });
+      if (devMailboxOn(mail)) await mailboxAdmin(admin, { db, from: mail.from });
     },
     { prefix: "/admin" },
   );
