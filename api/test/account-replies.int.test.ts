@@ -8,8 +8,12 @@ import {
   LoggedEventRecord,
   MeReply,
   ProjectionRecord,
+  SignupReply,
+  UnsubscribeReply,
 } from "@booking/contracts";
-import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
+import { signLink } from "../src/auth/signed-links.ts";
+import { mailedToken } from "./auth-client.ts";
+import { startTestApi, TEST_JWT_SECRET, type TestApi, type TestUser } from "./harness.ts";
 import { exactly, succeeded } from "./reply-checks.ts";
 
 // Account and audit replies go out through contracts' strict schemas: each route answers with
@@ -44,7 +48,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const ok = (method: "GET" | "POST" | "PATCH", url: string, user?: TestUser, body?: unknown) => succeeded(api, method, url, user, body);
+const ok = (method: "GET" | "POST" | "PATCH" | "PUT", url: string, user?: TestUser, body?: unknown) => succeeded(api, method, url, user, body);
 
 async function eventually<T>(read: () => Promise<T[]>): Promise<T[]> {
   for (let i = 0; i < 100; i++) {
@@ -56,11 +60,14 @@ async function eventually<T>(read: () => Promise<T[]>): Promise<T[]> {
 }
 
 describe("account replies are contracts' schemas", () => {
-  it("sign-up, sign-in and refresh answer with the auth session; /auth/me with MeReply", async () => {
+  it("sign-up answers SignupReply; verify, sign-in and refresh the auth session; /auth/me and preferences MeReply; unsubscribe UnsubscribeReply", async () => {
     const body = { email: "replies@example.com", password: "launch-2030", role: "creator", first_name: "Rae" };
     const signedUp = await ok("POST", "/auth/signup", undefined, body);
-    exactly(AuthSessionReply, signedUp);
-    exactly(AuthSessionReply.shape.user, signedUp.user);
+    exactly(SignupReply, signedUp);
+    exactly(SignupReply.shape.user, signedUp.user);
+    const verified = await ok("POST", "/auth/verify", undefined, { token: await mailedToken(api.ctx.db, "verify_email", body.email) });
+    exactly(AuthSessionReply, verified);
+    exactly(AuthSessionReply.shape.user, verified.user);
     const signedIn = await ok("POST", "/auth/login", undefined, { email: body.email, password: body.password });
     exactly(AuthSessionReply, signedIn);
     exactly(AuthSessionReply, await ok("POST", "/auth/refresh", undefined, { refresh_token: signedIn.refresh_token }));
@@ -69,6 +76,9 @@ describe("account replies are contracts' schemas", () => {
     const renamed = await ok("PATCH", "/auth/me", me, { first_name: "Rae", last_name: "Lind" });
     exactly(MeReply, renamed);
     expect(renamed).toMatchObject({ first_name: "Rae", last_name: "Lind", terms_accepted: false, expert_id: null });
+    exactly(MeReply, await ok("PUT", "/auth/me/preferences", me, { timezone: "Europe/Oslo", reminder_mails: true }));
+    const token = signLink(TEST_JWT_SECRET, "unsubscribe", me.id, api.ctx.clock());
+    exactly(UnsubscribeReply, await ok("POST", "/mail/unsubscribe", undefined, { token }));
   });
 
   it("the console's users, terms acceptances and early-access requests", async () => {
@@ -113,6 +123,8 @@ describe("audit replies are contracts' schemas", () => {
     const reply = (path: string, method: string, status: string) => doc.paths[path][method].responses[status].content["application/json"].schema;
     expect(Object.keys(reply("/auth/me", "get", "200").properties).sort()).toEqual(Object.keys(MeReply.shape).sort());
     expect(Object.keys(reply("/auth/login", "post", "200").properties).sort()).toEqual(Object.keys(AuthSessionReply.shape).sort());
+    expect(Object.keys(reply("/auth/signup", "post", "201").properties).sort()).toEqual(Object.keys(SignupReply.shape).sort());
+    expect(Object.keys(reply("/mail/unsubscribe", "post", "200").properties).sort()).toEqual(Object.keys(UnsubscribeReply.shape).sort());
     expect(Object.keys(reply("/admin/users/{id}", "get", "200").properties).sort()).toEqual(Object.keys(AdminUserReply.shape).sort());
     expect(Object.keys(reply("/admin/events", "get", "200").items.properties).sort()).toEqual(Object.keys(LoggedEventRecord.shape).sort());
     expect(Object.keys(reply("/admin/projections/{id}", "get", "200").properties).sort()).toEqual(Object.keys(ProjectionRecord.shape).sort());

@@ -3,8 +3,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase, freePort } from "@booking/testkit";
+import { fetchPost, signUpVerified } from "./auth-client.ts";
 import { TEST_JWT_SECRET } from "./harness.ts";
 import { startProcess, waitFor, type Running } from "./processes.ts";
 
@@ -79,12 +81,13 @@ describe("two API processes on one database", () => {
     const base = ports.map((p) => `http://127.0.0.1:${p}/api/v1`);
     for (const b of base) await waitFor(`the API at ${b}`, async () => (await json(`${b}/healthz`).catch(() => null))?.status === 200, 60_000);
 
+    const outbox = new pg.Pool({ connectionString: db.url, max: 2 });
+    cleanups.push(() => outbox.end());
     const signUp = async (role: string, i: number) => {
-      const r = await json(`${base[i % 2]}/auth/signup`, { method: "POST", body: JSON.stringify({ email: `${role}${i}@two.example`, password: "password-123", role, first_name: `${role}${i}`, last_name: "Two" }) });
-      expect(r.status, JSON.stringify(r.body)).toBe(201);
-      const token = r.body.access_token as string;
+      const s = await signUpVerified(outbox, fetchPost(base[i % 2]!), { email: `${role}${i}@two.example`, password: "password-123", role, first_name: `${role}${i}`, last_name: "Two" });
+      const token = s.access_token;
       expect((await json(`${base[i % 2]}/terms/accept`, { method: "POST", token, body: JSON.stringify({ version_id: "2025-01" }) })).status).toBe(200);
-      return { token, id: (r.body.user as { id: string }).id };
+      return { token, id: s.user.id };
     };
     const expert = await signUp("expert", 0);
     const creators = await Promise.all([1, 2, 3, 4, 5].map((i) => signUp("creator", i)));

@@ -66,16 +66,21 @@ describe("unsubscribe", () => {
     expect(await me(s)).toMatchObject({ timezone: "Australia/Sydney", reminder_mails: false });
   });
 
-  it("takes a mail client's one-click POST: the token in the query, the form List-Unsubscribe=One-Click as the body", async () => {
+  it("takes a mail client's one-click POST: the token in the query, the form List-Unsubscribe=One-Click as the body (urlencoded or multipart)", async () => {
+    const oneClick = (userId: string, form: { type: string; payload: string }) =>
+      api.app.inject({ method: "POST", url: `/api/v1/mail/unsubscribe?token=${encodeURIComponent(unsubscribeLink(userId))}`, headers: { "content-type": form.type }, payload: form.payload });
     const s = await signup();
-    const r = await api.app.inject({
-      method: "POST",
-      url: `/api/v1/mail/unsubscribe?token=${encodeURIComponent(unsubscribeLink(s.user.id))}`,
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      payload: "List-Unsubscribe=One-Click",
-    });
+    const r = await oneClick(s.user.id, { type: "application/x-www-form-urlencoded", payload: "List-Unsubscribe=One-Click" });
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json()).toEqual({ email: s.user.email, reminder_mails: false });
+    const other = await signup();
+    const boundary = "----one-click";
+    const multipart = await oneClick(other.user.id, {
+      type: `multipart/form-data; boundary=${boundary}`,
+      payload: `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--${boundary}--\r\n`,
+    });
+    expect(multipart.statusCode, multipart.body).toBe(200);
+    expect(await usersRow(other.user.id)).toMatchObject({ reminder_mails: false });
     // A zone never chosen is recorded as the one mails used: UTC.
     expect((await eventsOf(s.user.id)).at(-1)).toEqual(["PreferencesSet", { userId: s.user.id, timezone: "UTC", reminderMails: false }]);
     // Only this route takes a form body.

@@ -9,9 +9,11 @@ import { CURRENT_TERMS_VERSION, formatPosition } from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
 import { buildApp } from "../src/app.ts";
 import { ensureAdminAccount } from "../src/auth/admin-account.ts";
+import { signLink } from "../src/auth/signed-links.ts";
 import type { BookingFeed } from "../src/booking-feed.ts";
 import type { Queryable } from "../src/payments/payments-table.ts";
 import { TEST_CARD_SUCCEEDS, TestPaymentProvider } from "../src/payments/test-provider.ts";
+import { mailedToken, signUpVerified, type PostJson } from "./auth-client.ts";
 import { TEST_JWT_SECRET, startTestApi, type TestApi } from "./harness.ts";
 import { ROUTE_CATALOGUE, normalisedCatalogue, registeredRoutes, splitRoute, urlOf, type CatalogueRoute } from "./route-catalogue.ts";
 
@@ -123,11 +125,23 @@ function takeTime(working: boolean): string {
   return times.splice(i, 1)[0]!;
 }
 
+const anonPost: PostJson = async (path, body) => {
+  const r = await send("anon", { method: "POST", url: `${V1}${path}`, body });
+  return { status: r.statusCode, body: r.json() };
+};
+
+/** A new account, verified through its mail's link, signed in. */
 async function signUp(role: "creator" | "expert", name: string): Promise<Account> {
   const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
-  const r = await must("anon", { method: "POST", url: `${V1}/auth/signup`, body: { email, password: PASSWORD, role, first_name: name, last_name: "Matrix" } });
-  const s = r.json<{ access_token: string; user: { id: string } }>();
+  const s = await signUpVerified(api.ctx.db, anonPost, { email, password: PASSWORD, role, first_name: name, last_name: "Matrix" });
   return { id: s.user.id, email, password: PASSWORD, token: s.access_token, role };
+}
+
+/** A new account that has not followed its verification link: its address. */
+async function unverifiedAccount(): Promise<string> {
+  const email = `unverified-${randomUUID().slice(0, 8)}@example.com`;
+  await must("anon", { method: "POST", url: `${V1}/auth/signup`, body: { email, password: PASSWORD, role: "creator" } });
+  return email;
 }
 
 async function logIn(account: Pick<Account, "email" | "password">): Promise<{ access_token: string; refresh_token: string }> {
@@ -559,6 +573,27 @@ const ROWS: Row[] = [
       note: (r) => (r.json<{ id: string }>().id === idOf(c) ? "" : ` as ${r.json<{ id: string }>().id}`),
     }),
   },
+
+  // Mail links (issue 16): whoever holds a link may use it, signed in or not, as whoever.
+  { route: "POST /auth/verify", label: "fresh link", expect: everyone, make: async () => ({ body: { token: await mailedToken(api.ctx.db, "verify_email", await unverifiedAccount()) } }) },
+  { route: "POST /auth/verify/resend", expect: everyone, make: async () => ({ body: { email: await unverifiedAccount() } }) },
+  { route: "POST /auth/recover", expect: everyone, make: () => ({ body: { email: loginOnly.email } }) },
+  {
+    route: "POST /auth/reset",
+    label: "fresh link",
+    expect: everyone,
+    make: async () => {
+      const email = await unverifiedAccount();
+      await must("anon", { method: "POST", url: `${V1}/auth/recover`, body: { email } });
+      return { body: { token: await mailedToken(api.ctx.db, "password_reset", email), password: "reset-Passw0rd-1" } };
+    },
+  },
+  {
+    route: "PUT /auth/me/preferences",
+    expect: signedIn,
+    make: (c) => ({ body: { timezone: "UTC", reminder_mails: true }, note: (r) => (r.json<{ id: string }>().id === idOf(c) ? "" : ` as ${r.json<{ id: string }>().id}`) }),
+  },
+  { route: "POST /mail/unsubscribe", label: "loginOnly's link", expect: everyone, make: () => ({ body: { token: signLink(TEST_JWT_SECRET, "unsubscribe", loginOnly.id, new Date().toISOString()) } }) },
 
   {
     route: "POST /early-access",

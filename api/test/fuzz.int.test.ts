@@ -5,8 +5,10 @@ import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CURRENT_TERMS_VERSION } from "@booking/contracts";
 import { allProjections } from "@booking/projections";
+import { signLink } from "../src/auth/signed-links.ts";
 import type { Queryable } from "../src/payments/payments-table.ts";
 import { TEST_CARD_SUCCEEDS, TestPaymentProvider } from "../src/payments/test-provider.ts";
+import { injectPost, signUpVerified } from "./auth-client.ts";
 import { TEST_JWT_SECRET, startTestApi, type TestApi, type TestUser } from "./harness.ts";
 import { ROUTE_CATALOGUE, normalisedCatalogue, registeredRoutes, splitRoute, type CatalogueRoute } from "./route-catalogue.ts";
 
@@ -45,7 +47,7 @@ beforeAll(async () => {
   otherCreator = await api.user("creator");
   expert = await api.user("expert");
   admin = await api.user("admin");
-  const signup = (await must(undefined, "POST", `${V1}/auth/signup`, { email: `fuzz-${randomUUID().slice(0, 8)}@example.com`, password: PASSWORD, role: "creator" })).json();
+  const signup = await signUpVerified(api.ctx.db, injectPost(() => api, () => ({ "x-forwarded-for": "203.0.113.1" })), { email: `fuzz-${randomUUID().slice(0, 8)}@example.com`, password: PASSWORD, role: "creator" });
   account = { email: signup.user.email, refresh: signup.refresh_token };
 
   real.slug = (await must(expert, "PATCH", `${V1}/experts/me`, { first_name: "Fuzz", last_name: "Expert", title: "Tester", published: true })).json().slug;
@@ -222,6 +224,17 @@ function template(route: CatalogueRoute): { params: Record<string, string>; quer
       return { params, body: { scope: "local" } };
     case "POST /auth/password":
       return { params, body: { password: "another-Passw0rd-2" } };
+    case "POST /auth/verify":
+      return { params, body: { token: signLink(TEST_JWT_SECRET, "verify_email", creator.id, new Date().toISOString()) } };
+    case "POST /auth/verify/resend":
+    case "POST /auth/recover":
+      return { params, body: { email: account.email } };
+    case "POST /auth/reset":
+      return { params, body: { token: signLink(TEST_JWT_SECRET, "password_reset", creator.id, new Date().toISOString()), password: "another-Passw0rd-3" } };
+    case "PUT /auth/me/preferences":
+      return { params, body: { timezone: "Europe/Berlin", reminder_mails: false } };
+    case "POST /mail/unsubscribe":
+      return { params, query: { token: signLink(TEST_JWT_SECRET, "unsubscribe", creator.id, new Date().toISOString()) }, body: { token: signLink(TEST_JWT_SECRET, "unsubscribe", creator.id, new Date().toISOString()) } };
     case "POST /early-access":
       return { params, body: { name: "Fuzz Visitor", email: "visitor@example.com", role: "expert", need: "Help with a brand deal" } };
     case "PUT /admin/experts/:id":

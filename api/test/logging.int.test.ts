@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { injectPost, mailedToken, signUpVerified } from "./auth-client.ts";
 import { startTestApi, type TestApi } from "./harness.ts";
 
 // The request log an operator reads after a failure: one line per request (id, method, url,
@@ -46,11 +47,11 @@ it("one line per request with id, method, url, route, status and time", async ()
   expect(line!.responseTime).toBeGreaterThanOrEqual(0);
 });
 
-it("signing up, logging in and using the tokens logs no password and no token", async () => {
+it("signing up, verifying, logging in and using the tokens logs no password and no token", async () => {
   const password = "Pa55word-never-logged";
   const email = `logged-${Date.now()}@example.com`;
-  const signup = await api.app.inject({ method: "POST", url: "/api/v1/auth/signup", payload: { email, password, role: "creator", first_name: "Lou" } });
-  expect(signup.statusCode, signup.body).toBe(201);
+  await signUpVerified(api.ctx.db, injectPost(() => api), { email, password, role: "creator", first_name: "Lou" });
+  const link = await mailedToken(api.ctx.db, "verify_email", email);
   const login = await api.app.inject({ method: "POST", url: "/api/v1/auth/login", payload: { email, password } });
   expect(login.statusCode, login.body).toBe(200);
   const { access_token, refresh_token } = login.json<{ access_token: string; refresh_token: string }>();
@@ -61,12 +62,13 @@ it("signing up, logging in and using the tokens logs no password and no token", 
 
   expect(requestLines().map((l) => `${l.method} ${l.route} ${l.statusCode}`)).toEqual([
     "POST /api/v1/auth/signup 201",
+    "POST /api/v1/auth/verify 200",
     "POST /api/v1/auth/login 200",
     "GET /api/v1/auth/me 200",
     "POST /api/v1/auth/login 401",
   ]);
   const log = captured.join("");
-  for (const secret of [password, access_token, refresh_token, access_token.split(".")[2]!]) expect(log).not.toContain(secret);
+  for (const secret of [password, access_token, refresh_token, access_token.split(".")[2]!, link, link.split(".")[1]!]) expect(log).not.toContain(secret);
 });
 
 it("the stream's ?access_token= is blanked in the logged url", async () => {

@@ -72,6 +72,13 @@ export const ROUTE_CATALOGUE = [
   "POST /auth/password",
   "GET /auth/me",
   "PATCH /auth/me",
+  "POST /auth/verify",
+  "POST /auth/verify/resend",
+  "POST /auth/recover",
+  "POST /auth/reset",
+  "PUT /auth/me/preferences",
+  // mail (issue 16): a mail's unsubscribe link
+  "POST /mail/unsubscribe",
   // early access (the landing page's request form)
   "POST /early-access",
   // admin (ra-data-simple-rest)

@@ -8,6 +8,7 @@ import { announceSkip, createTestDatabase, freePort } from "@booking/testkit";
 import { PostgresEventStore } from "@booking/event-store";
 import { allProjections, migrateReadModels, readModelDigest, rebuildProjections } from "@booking/projections";
 import { appendSynthetic } from "../../projections/test/workload.ts";
+import { fetchPost, signUpVerified } from "./auth-client.ts";
 import { TEST_JWT_SECRET } from "./harness.ts";
 import { sleep, startProcess, stopGracefully, waitFor, type Running } from "./processes.ts";
 
@@ -52,12 +53,14 @@ if (!brokers) {
       await waitFor("the API", async () => (await call(base, "GET", "/healthz").catch(() => null))?.status === 200, 60_000);
 
       // Every write below waits (read-your-writes) for the projector process, fed through relay and Kafka.
+      // The API process's mail outbox is read from its database: each account follows its verification link.
+      const outbox = new pg.Pool({ connectionString: db.url, max: 2 });
+      cleanups.push(() => outbox.end());
       const signUp = async (role: string) => {
-        const r = await call(base, "POST", "/auth/signup", { email: `${role}-${randomUUID().slice(0, 6)}@topo.example`, password: "password-123", role, first_name: role, last_name: "Topo" });
-        expect(r.status, JSON.stringify(r.body)).toBe(201);
-        const token = r.body.access_token as string;
+        const s = await signUpVerified(outbox, fetchPost(base), { email: `${role}-${randomUUID().slice(0, 6)}@topo.example`, password: "password-123", role, first_name: role, last_name: "Topo" });
+        const token = s.access_token;
         expect((await call(base, "POST", "/terms/accept", { version_id: "2025-01" }, token)).status).toBe(200);
-        return { token, id: (r.body.user as { id: string }).id };
+        return { token, id: s.user.id };
       };
       const expert = await signUp("expert");
       const creator = await signUp("creator");

@@ -106,6 +106,12 @@ function template(route: Route): unknown {
     "POST /auth/refresh": { refresh_token: "x" },
     "POST /auth/logout": { scope: "local" },
     "POST /auth/password": { password: "another-Passw0rd-2" },
+    "POST /auth/verify": { token: "x.y" },
+    "POST /auth/verify/resend": { email: "nobody@example.com" },
+    "POST /auth/recover": { email: "nobody@example.com" },
+    "POST /auth/reset": { token: "x.y", password: "another-Passw0rd-3" },
+    "PUT /auth/me/preferences": { timezone: "UTC", reminder_mails: true },
+    "POST /mail/unsubscribe": { token: "x.y" },
     "PUT /admin/experts/{id}": { verified: true },
   };
   return templates[key] ?? (route.method === "GET" || route.method === "DELETE" ? undefined : {});
