@@ -1,4 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { migrate } from "@booking/event-store";
+import { createTestDatabase } from "@booking/testkit";
+import { authMigrations } from "../src/auth/schema.ts";
 import { signLink } from "../src/auth/signed-links.ts";
 import { authClient, mailedToken, PASSWORD, refusals, seenByCaller, type AuthSession } from "./auth-client.ts";
 import { startTestApi, TEST_JWT_SECRET, type TestApi } from "./harness.ts";
@@ -204,5 +208,26 @@ describe("send again", () => {
 
   it("refuses a body without a valid address with 400", async () => {
     for (const body of [{ email: "not-an-email" }, {}, { email: freshEmail(), extra: 1 }]) expect((await call("POST", "/auth/verify/resend", { body })).statusCode).toBe(400);
+  });
+});
+
+describe("accounts from before verification existed", () => {
+  it("count as verified from their creation (now, for a row without a creation time)", async () => {
+    const database = await createTestDatabase(inject("databaseUrl"), "authmig");
+    const db = new pg.Pool({ connectionString: database.url, max: 2 });
+    try {
+      await migrate(db, "auth_migrations", authMigrations.slice(0, 1));
+      await db.query(
+        `INSERT INTO accounts (user_id, email, password_hash, role, created_at) VALUES
+           ('old', 'old@example.com', 'x', 'creator', '2024-03-01T10:00:00Z'), ('older', 'older@example.com', 'x', 'expert', NULL)`,
+      );
+      await migrate(db, "auth_migrations", authMigrations);
+      const { rows } = await db.query<{ user_id: string; email_verified_at: Date | null }>("SELECT user_id, email_verified_at FROM accounts ORDER BY user_id");
+      expect(rows[0]).toEqual({ user_id: "old", email_verified_at: new Date("2024-03-01T10:00:00Z") });
+      expect(rows[1]?.email_verified_at).toBeInstanceOf(Date);
+    } finally {
+      await db.end();
+      await database.drop();
+    }
   });
 });
