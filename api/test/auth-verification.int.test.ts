@@ -4,6 +4,7 @@ import { migrate } from "@booking/event-store";
 import { createTestDatabase } from "@booking/testkit";
 import { authMigrations } from "../src/auth/schema.ts";
 import { signLink } from "../src/auth/signed-links.ts";
+import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../src/seed.ts";
 import { authClient, mailedToken, PASSWORD, refusals, seenByCaller, type AuthSession } from "./auth-client.ts";
 import { startTestApi, TEST_JWT_SECRET, type TestApi } from "./harness.ts";
 
@@ -228,6 +229,25 @@ describe("accounts from before verification existed", () => {
     } finally {
       await db.end();
       await database.drop();
+    }
+  });
+});
+
+describe("the demo accounts of npm start", () => {
+  it("are verified through their mails' links; the mails, to addresses that reach nobody, are kept unsent", async () => {
+    const demo = await startTestApi();
+    try {
+      expect(await seedDemoData(demo.app, demo.ctx)).toBe(true);
+      const { rows } = await demo.ctx.db.query<{ email: string; verified: boolean; status: string; skipped_reason: string }>(
+        `SELECT a.email, a.email_verified_at IS NOT NULL AS verified, m.status, m.skipped_reason
+           FROM accounts a JOIN mail_outbox m ON m.user_id = a.user_id AND m.kind = 'verify_email' ORDER BY a.email`,
+      );
+      expect(rows.map((r) => r.email)).toEqual(["ava@example.com", DEMO_CREATOR.email, "marcus@example.com", "sofia@example.com"]);
+      for (const r of rows) expect(r).toMatchObject({ verified: true, status: "skipped", skipped_reason: expect.stringMatching(/demo/) });
+      const login = await demo.app.inject({ method: "POST", url: "/api/v1/auth/login", payload: { email: DEMO_CREATOR.email, password: DEMO_PASSWORD } });
+      expect(login.statusCode, login.body).toBe(200);
+    } finally {
+      await demo.close();
     }
   });
 });
