@@ -168,10 +168,10 @@ describe("booking mails over SMTP, one per event and person, in each reader's zo
     expect(toCreator.subject).toBe("Cancelled: Growth & <b>pricing</b> with Ava Weber, Fri 12 Mar, 10:00");
     expect(toCreator.text).toContain("Ava Weber cancelled this booking.");
     expect(toCreator.text).toContain("> I am travelling that week.");
-    expect(toCreator.text).toContain("You will get $150 back to the card you paid with");
+    expect(toCreator.text).toContain("Refund: $150, back to the card you paid with");
     const toExpert = one(mails, "booking_cancelled", expert);
     expect(toExpert.text).toContain("You cancelled this booking.");
-    expect(toExpert.text).toContain("Cole Rivera gets $150 back.");
+    expect(toExpert.text).toContain("Refund to Cole Rivera: $150");
     expect((await pendingOf(b)).map((r) => r.status)).toEqual(["skipped", "skipped", "skipped", "skipped"]);
 
     await calendar.refunded(b, `rk-${b}`, 15_000);

@@ -129,24 +129,21 @@ function cancelledLine(i: BookingMailInput, by: Who): string {
 
 /** To both parties; the creator also learns what they get back. */
 export function bookingCancelledBody(i: BookingMailInput, cancel: { by: Who; reason: string; refundCents: number }): MailBody {
-  const money =
-    i.side === "creator"
-      ? cancel.refundCents > 0
-        ? `You will get ${dollars(cancel.refundCents)} back to the card you paid with; we will write again when the refund is on its way.`
-        : "Under the cancellation policy this cancellation is not refunded."
-      : cancel.refundCents > 0
-        ? `${nameOf(i.other, i.side)} gets ${dollars(cancel.refundCents)} back.`
-        : null;
+  const refunded = cancel.refundCents > 0;
+  const refund = refunded
+    ? [i.side === "creator" ? { label: "Refund", value: `${dollars(cancel.refundCents)}, back to the card you paid with` } : { label: `Refund to ${nameOf(i.other, i.side)}`, value: dollars(cancel.refundCents) }]
+    : [];
   const reason = CANCEL_REASONS[cancel.reason] ?? cancel.reason.trim();
   return {
     subject: `Cancelled: ${i.booking.title} with ${nameOf(i.other, i.side)}, ${short(i)}`,
     heading: "The session is cancelled",
     preview: `${i.booking.title} on ${when(i)} will not take place.`,
     firstName: i.to.firstName,
-    paragraphs: [cancelledLine(i, cancel.by), ...(money ? [money] : [])],
+    paragraphs: [cancelledLine(i, cancel.by), ...(i.side === "creator" && !refunded ? ["Under the cancellation policy this cancellation is not refunded."] : [])],
     ...(reason ? { quote: reason } : {}),
-    details: details(i),
+    details: details(i, refund),
     action: open(i, "See the booking"),
+    ...(i.side === "creator" && refunded ? { footer: "We will write again when the refund is on its way." } : {}),
   };
 }
 
