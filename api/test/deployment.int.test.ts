@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { apiConfig, parseConfig, projectorConfig, relayConfig } from "../src/config.ts";
+import { mailConfig } from "../src/mail/config.ts";
 import { refundsConfig } from "../src/refunds/config.ts";
 
 // docker-compose.yml checked against what each process validates at start, and for the order in
@@ -43,6 +44,7 @@ const processes: Record<string, { schema: Parameters<typeof parseConfig>[0]; fil
   relay: { schema: relayConfig, file: "relay" },
   projector: { schema: projectorConfig, file: "projector" },
   refunds: { schema: refundsConfig, file: "refunds" },
+  mail: { schema: mailConfig, file: "mail" },
   "api-1": { schema: apiConfig, file: "api" },
   "api-2": { schema: apiConfig, file: "api" },
 };
