@@ -13,6 +13,7 @@ import { apiConfig } from "../../api/src/config.ts";
 import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/seed.ts";
 import { runApi, type RunningApi } from "../../api/src/server.ts";
 import { launchChromium, takeCspViolations } from "../../web/e2e/chromium.ts";
+import { adminToken, signUpVerified, tokenOf } from "../../web/e2e/mailbox.ts";
 import { sweepCompletionsAt } from "../../web/e2e/product-server.ts";
 
 // The admin console in a real Chromium against the real API (runApi: Fastify, Postgres event
@@ -108,7 +109,8 @@ async function seed(): Promise<void> {
   made.scheduled = { pending: pendingAt, confirmed: confirmedAt, cancelled: cancelledAt };
 
   // A creator who accepted an earlier terms version, recorded when it was current (history: through the engine).
-  const late = await must<Session>("POST", "/auth/signup", { body: { email: made.oldTermsUser.email, password: DEMO_PASSWORD, role: "creator", first_name: "Lee", last_name: "Late" } });
+  const admin = await adminToken(base, ADMIN);
+  const late = await signUpVerified<Session>(base, admin, { email: made.oldTermsUser.email, password: DEMO_PASSWORD, role: "creator", first_name: "Lee", last_name: "Late" });
   made.oldTermsUser.id = late.user.id;
   const actor = { userId: late.user.id, role: "creator" as const };
   const accepted = await api.ctx.terms.handle(termsStream(late.user.id), { type: "AcceptTerms", userId: late.user.id, actor, versionId: OLD_TERMS, currentVersionId: OLD_TERMS }, { actor });
@@ -116,7 +118,7 @@ async function seed(): Promise<void> {
   await api.ctx.projected(accepted.value);
 
   // An expert with a published profile, not vetted yet.
-  const noor = await must<Session>("POST", "/auth/signup", { body: { email: made.newcomer.email, password: DEMO_PASSWORD, role: "expert", first_name: "Noor", last_name: "Haddad" } });
+  const noor = await signUpVerified<Session>(base, admin, { email: made.newcomer.email, password: DEMO_PASSWORD, role: "expert", first_name: "Noor", last_name: "Haddad" });
   await must("POST", "/terms/accept", { token: noor.access_token, body: { version_id: CURRENT_TERMS_VERSION } });
   const profile = await must<{ slug: string; verified: boolean }>("PATCH", "/experts/me", {
     token: noor.access_token,
@@ -149,15 +151,25 @@ async function listRows(count: number) {
   return rows;
 }
 
+/** The record rows of the list on screen, once it shows at least `count` of them. */
+async function listRowsAtLeast(count: number) {
+  const rows = page.locator("table tbody tr.RaDataTable-row");
+  await eventually(() => rows.count()).toBeGreaterThanOrEqual(count);
+  return rows;
+}
+
 beforeAll(async () => {
   expect(existsSync(join(repoRoot, "admin/dist/index.html")), "the global setup builds admin/dist").toBe(true);
   database = await createTestDatabase(inject("databaseUrl"), "admin_e2e");
   mediaDir = await mkdtemp(join(tmpdir(), "admin-e2e-media-"));
+  const port = await freePort();
   const config = apiConfig.parse({
     DATABASE_URL: database.url,
     JWT_SECRET: "admin-console-e2e-secret-that-is-long-enough",
-    PORT: String(await freePort()),
+    PORT: String(port),
     HOST: "127.0.0.1",
+    // Links in mails point where this suite's browser opens the product.
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     MEDIA_DIR: mediaDir,
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
@@ -567,6 +579,54 @@ describe("the admin console", () => {
     // Expanded: the payload as indented JSON.
     await page.locator("tr.RaDataTable-expandRow pre", { hasText: '"reason": "Schedule clash"' }).waitFor();
     await page.screenshot({ path: join(artifacts, "event-log.png"), fullPage: true, animations: "disabled" });
+  });
+
+  it("reads the dev mailbox: a new account's mail, its headers, the HTML in a sandboxed frame whose link opens a new tab and verifies the address", async () => {
+    const rae = { email: `rae-${Date.now().toString(36)}@example.com`, password: DEMO_PASSWORD };
+    await must("POST", "/auth/signup", { body: { ...rae, role: "creator", first_name: "Rae", last_name: "Pending" } });
+    // /dev/mailbox leads to the console's page; the menu offers it while no SMTP server is configured.
+    await page.goto(`${base}/dev/mailbox`);
+    await eventually(() => page.url()).toBe(consoleUrl("/mailbox"));
+    await page.getByRole("menuitem", { name: "Mailbox" }).waitFor();
+    // Newest first: the sign-up just now.
+    const newest = (await listRowsAtLeast(3)).first();
+    await eventually(() => newest.textContent()).toContain(rae.email);
+    expect(await newest.textContent()).toContain("Confirm email");
+    await page.getByLabel("To (address)").fill(made.newcomer.email);
+    const noorRows = await listRows(1);
+    await eventually(() => noorRows.first().textContent()).toContain("Confirm your email");
+    await page.getByLabel("To (address)").fill(rae.email);
+    await eventually(() => page.locator("table tbody tr.RaDataTable-row").first().textContent()).toContain(rae.email);
+    await (await listRows(1)).first().click();
+
+    await page.getByText("Expert Sessions <no-reply@localhost>").waitFor();
+    const frame = page.getByTestId("mail-html");
+    expect(await frame.getAttribute("sandbox")).toBe("allow-popups allow-popups-to-escape-sandbox");
+    expect(await frame.getAttribute("srcdoc")).toContain('<base target="_blank">');
+    const link = page.frameLocator("[data-testid=mail-html]").getByRole("link", { name: "Confirm my email" });
+    const href = (await link.getAttribute("href")) ?? "";
+    expect(href.startsWith(`${base}/verify-email?token=`), href).toBe(true);
+    expect(await page.getByTestId("mail-text").textContent()).toContain(href);
+    await page.screenshot({ path: join(artifacts, "mailbox-message.png"), fullPage: true, animations: "disabled" });
+    // The link read here is the one that works.
+    expect((await call("POST", "/auth/verify", { body: { token: tokenOf(href) } })).status).toBe(200);
+    expect((await call("POST", "/auth/login", { body: rae })).status).toBe(200);
+    // Links in the frame open in a new tab, outside the sandbox.
+    const [opened] = await Promise.all([context.waitForEvent("page"), link.click()]);
+    await eventually(() => opened.url()).toBe(href);
+    await opened.close();
+  });
+
+  it("leaves the mailbox out of its menu when the API has none (mail goes out by SMTP)", async () => {
+    await page.route("**/api/v1/admin/mailbox?*", (route) => route.fulfill({ status: 404, contentType: "application/json", body: JSON.stringify({ code: "not_found", message: "Not found." }) }));
+    try {
+      await page.goto(consoleUrl("/refunds"));
+      await page.reload();
+      await page.getByRole("menuitem", { name: "Refunds" }).waitFor();
+      expect(await page.getByRole("menuitem", { name: "Mailbox" }).count()).toBe(0);
+    } finally {
+      await page.unroute("**/api/v1/admin/mailbox?*");
+    }
   });
 
   it("signs out: the session ends on the server too", async () => {

@@ -8,6 +8,7 @@ import earlyAccess from "./early-access/index.ts";
 import events from "./events/index.ts";
 import experts from "./experts/index.ts";
 import { SignInPage } from "./layout/sign-in-page.tsx";
+import mailbox, { devMailboxShown } from "./mailbox/index.ts";
 import projections from "./projections/index.ts";
 import refunds from "./refunds/index.ts";
 import reviews from "./reviews/index.ts";
@@ -39,6 +40,7 @@ export function App() {
         <Resource name="projections" {...projections} />
         <Resource name="reviews" {...reviews} />
         <Resource name="refunds" {...refunds} />
+        {async () => ((await devMailboxShown()) ? <Resource name="mailbox" {...mailbox} /> : null)}
       </Admin>
     </HashRouter>
   );
