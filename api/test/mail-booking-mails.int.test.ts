@@ -1,3 +1,4 @@
+import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readLink } from "../src/auth/signed-links.ts";
 import { smtpMessageId } from "../src/mail/sender.ts";
@@ -62,6 +63,13 @@ const one = (mails: Received[], kind: string, to: MailUser) => {
   expect(found[0]!.to).toBe(to.email);
   return found[0]!;
 };
+/** The mail's one calendar invite, parsed with a real iCalendar parser. */
+function inviteOf(m: Received): { method: unknown; event: ICAL.Event } {
+  const ics = m.attachments.filter((a) => a.contentType.startsWith("text/calendar"));
+  expect(ics, `calendar invites on ${m.kind}`).toHaveLength(1);
+  const root = new ICAL.Component(ICAL.parse(ics[0]!.content));
+  return { method: root.getFirstPropertyValue("method"), event: new ICAL.Event(root.getFirstSubcomponent("vevent")!) };
+}
 const pendingOf = async (bookingId: string) =>
   (await api.ctx.db.query<{ kind: string; user_id: string; status: string; send_after: Date }>("SELECT kind, user_id, status, send_after FROM mail_outbox WHERE booking_id = $1 AND kind LIKE 'reminder%' ORDER BY send_after, user_id", [bookingId])).rows;
 
@@ -128,8 +136,14 @@ describe("booking mails over SMTP, one per event and person, in each reader's zo
     expect(toCreator.text).toContain("You accepted the new time, so your session is confirmed.");
     expect(toCreator.text).toContain(`When: ${LA_PROPOSED}`);
     expect(toCreator.text).toContain(`${PUBLIC_URL}/session-details/${walk}`);
-    // The calendar invite's seam: none yet.
-    expect(toCreator.attachments).toEqual([]);
+    // Each carries the calendar invite: the booking's one UID, its UTC time, METHOD:REQUEST.
+    for (const m of [toCreator, toExpert]) {
+      const invite = inviteOf(m);
+      expect(invite.method).toBe("REQUEST");
+      expect(invite.event.uid).toBe(`booking-${walk}@${new URL(PUBLIC_URL).host}`);
+      expect(invite.event.startDate.toJSDate().toISOString()).toBe("2027-03-30T15:00:00.000Z");
+      expect(invite.event.description).toContain("Europe/Berlin");
+    }
     // Both parties' reminders are queued for 24 h and 1 h before the start, and not sent yet.
     const reminders = await pendingOf(walk);
     const day = ["reminder_24h", "pending", "2027-03-29T15:00:00.000Z"];
@@ -173,6 +187,12 @@ describe("booking mails over SMTP, one per event and person, in each reader's zo
     expect(toExpert.text).toContain("You cancelled this booking.");
     expect(toExpert.text).toContain("Refund to Cole Rivera: $150");
     expect((await pendingOf(b)).map((r) => r.status)).toEqual(["skipped", "skipped", "skipped", "skipped"]);
+    // The cancellation withdraws the invite the confirmation sent: same UID, a higher SEQUENCE.
+    const sentInvite = inviteOf(confirmed);
+    const withdrawn = inviteOf(toCreator);
+    expect(withdrawn.method).toBe("CANCEL");
+    expect(withdrawn.event.uid).toBe(sentInvite.event.uid);
+    expect(withdrawn.event.sequence).toBeGreaterThan(sentInvite.event.sequence);
 
     await calendar.refunded(b, `rk-${b}`, 15_000);
     mails = await deliver();

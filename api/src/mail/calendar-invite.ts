@@ -1,10 +1,48 @@
+import { calendarText, type CalendarMethod } from "../calendar-invites/ics.ts";
 import type { MailAttachment } from "./outbox.ts";
-import type { BookingView, MailPerson } from "./templates/booking.ts";
+import { bookingUrl, type BookingMailInput } from "./templates/booking.ts";
+
+/** What the booking's change is to a calendar: an invitation (confirmed) or its withdrawal (cancelled). */
+export type InviteChange = {
+  method: Extract<CalendarMethod, "REQUEST" | "CANCEL">;
+  /** The owing event's version in the calendar stream: later changes carry a higher SEQUENCE. */
+  sequence: number;
+  /** The owing event's time (DTSTAMP). */
+  at: string;
+};
+
+const nameOf = (p: { firstName: string | null; lastName: string | null } | null, fallback: string) =>
+  [p?.firstName, p?.lastName].map((s) => s?.trim()).filter(Boolean).join(" ") || fallback;
 
 /**
- * The calendar invite (.ics) a confirmed-booking mail carries to `to`. None yet: the calendar
- * issue fills this in, and every confirmed-booking mail queued from then on carries it.
+ * The calendar invite (.ics) a booking mail carries to its reader: the same UID as "Add to
+ * calendar" and the feed (api/src/calendar-invites), so a calendar that has the entry updates or
+ * removes it instead of adding another.
  */
-export function calendarInviteFor(_booking: BookingView, _to: MailPerson): MailAttachment[] {
-  return [];
+export function calendarInviteFor(i: BookingMailInput, change: InviteChange): MailAttachment[] {
+  const expert = i.side === "expert" ? i.to : i.other;
+  const creator = i.side === "creator" ? i.to : i.other;
+  const start = i.booking.startsAt;
+  const text = calendarText({
+    method: change.method,
+    host: new URL(i.publicUrl).host,
+    invites: [
+      {
+        bookingId: i.booking.bookingId,
+        sequence: change.sequence,
+        status: change.method === "CANCEL" ? "cancelled" : "confirmed",
+        start,
+        end: new Date(Date.parse(start) + i.booking.lengthMinutes * 60_000).toISOString(),
+        title: i.booking.title,
+        expert: { name: nameOf(expert, "Your expert"), email: expert?.email ?? null },
+        creator: { name: nameOf(creator, "Creator"), email: creator?.email ?? null },
+        // The expert's mails are in their schedule's zone (see the reactor's people table).
+        expertTimezone: expert?.zone ?? null,
+        url: bookingUrl(i.publicUrl, i.side, i.booking.bookingId),
+        joinLink: null,
+        updatedAt: change.at,
+      },
+    ],
+  });
+  return [{ filename: change.method === "CANCEL" ? "cancelled.ics" : "invite.ics", contentType: `text/calendar; charset=utf-8; method=${change.method}`, content: text }];
 }

@@ -92,14 +92,20 @@ export function owedMails(fact: BookingFact, state: BookingState, env: MailEnv):
       return mails;
     case "confirmed":
       for (const side of ["creator", "expert"] as const) {
-        const to = side === "creator" ? state.creator : state.expert;
-        owe("booking_confirmed", side, (i) => bookingConfirmedBody(i, fact.by), { attachments: to ? calendarInviteFor(state.booking, to) : [] });
+        const i = input(side);
+        owe("booking_confirmed", side, (i) => bookingConfirmedBody(i, fact.by), { attachments: i ? calendarInviteFor(i, { method: "REQUEST", sequence: fact.version, at: fact.at }) : [] });
       }
       mails.push(...reminders(fact.eventId, fact.at, state, env, input));
       return mails;
     case "cancelled":
       // A hold released before it was paid (by its creator, or lapsed) was never the expert's to hear of.
-      if (state.paidCents > 0) both("booking_cancelled", (i) => bookingCancelledBody(i, fact));
+      // The invite withdrawn too, so a calendar that took the confirmation drops the entry.
+      if (state.paidCents > 0) {
+        for (const side of ["creator", "expert"] as const) {
+          const i = input(side);
+          owe("booking_cancelled", side, (i) => bookingCancelledBody(i, fact), { attachments: i ? calendarInviteFor(i, { method: "CANCEL", sequence: fact.version, at: fact.at }) : [] });
+        }
+      }
       return mails;
     case "refund_issued":
       owe("refund_issued", "creator", (i) => refundIssuedBody(i, fact.amountCents));
