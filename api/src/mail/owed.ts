@@ -55,7 +55,7 @@ export function owedMails(fact: BookingFact, state: BookingState, env: MailEnv):
     return to ? { booking: state.booking, to, side, other, publicUrl: env.publicUrl } : null;
   };
   /** Queue `kind` to one side, if that side has an address. */
-  const owe = (kind: MailKind, side: Side, body: (i: BookingMailInput) => MailBody, extra: Partial<OutgoingMail> = {}) => {
+  const owe = (kind: MailKind, side: Side, body: (i: BookingMailInput) => MailBody, extra: (i: BookingMailInput) => Partial<OutgoingMail> = () => ({})) => {
     const i = input(side);
     if (!i) return;
     mails.push({
@@ -68,12 +68,12 @@ export function owedMails(fact: BookingFact, state: BookingState, env: MailEnv):
       bookingId: state.booking.bookingId,
       sendAfter: env.now,
       createdAt: env.now,
-      ...extra,
+      ...extra(i),
     });
   };
-  const both = (kind: MailKind, body: (i: BookingMailInput) => MailBody) => {
-    owe(kind, "creator", body);
-    owe(kind, "expert", body);
+  const both = (kind: MailKind, body: (i: BookingMailInput) => MailBody, extra?: (i: BookingMailInput) => Partial<OutgoingMail>) => {
+    owe(kind, "creator", body, extra);
+    owe(kind, "expert", body, extra);
   };
 
   switch (fact.kind) {
@@ -91,21 +91,13 @@ export function owedMails(fact: BookingFact, state: BookingState, env: MailEnv):
       owe("time_proposed", "creator", (i) => timeProposedBody(i, fact.previousTime));
       return mails;
     case "confirmed":
-      for (const side of ["creator", "expert"] as const) {
-        const i = input(side);
-        owe("booking_confirmed", side, (i) => bookingConfirmedBody(i, fact.by), { attachments: i ? calendarInviteFor(i, { method: "REQUEST", sequence: fact.version, at: fact.at }) : [] });
-      }
+      both("booking_confirmed", (i) => bookingConfirmedBody(i, fact.by), (i) => ({ attachments: calendarInviteFor(i, { method: "REQUEST", sequence: fact.version, at: fact.at }) }));
       mails.push(...reminders(fact.eventId, fact.at, state, env, input));
       return mails;
     case "cancelled":
       // A hold released before it was paid (by its creator, or lapsed) was never the expert's to hear of.
       // The invite withdrawn too, so a calendar that took the confirmation drops the entry.
-      if (state.paidCents > 0) {
-        for (const side of ["creator", "expert"] as const) {
-          const i = input(side);
-          owe("booking_cancelled", side, (i) => bookingCancelledBody(i, fact), { attachments: i ? calendarInviteFor(i, { method: "CANCEL", sequence: fact.version, at: fact.at }) : [] });
-        }
-      }
+      if (state.paidCents > 0) both("booking_cancelled", (i) => bookingCancelledBody(i, fact), (i) => ({ attachments: calendarInviteFor(i, { method: "CANCEL", sequence: fact.version, at: fact.at }) }));
       return mails;
     case "refund_issued":
       owe("refund_issued", "creator", (i) => refundIssuedBody(i, fact.amountCents));
