@@ -260,6 +260,7 @@ beforeAll(async () => {
   adminIds.sessions = ids.publishedSession;
   adminIds.projections = "terms_acceptances";
   adminIds.reviews = ids.reviewedBooking;
+  adminIds.mailbox = await firstId("mailbox");
   adminIds.refunds = (await must("admin", { method: "POST", url: `${V1}/admin/refunds`, body: { booking_id: ids.refundedBooking, amount_cents: 100, reason: "Matrix refund" } })).json<{ id: string }>().id;
 
   streaming = await buildApp({ ...api.ctx, feed: recordingFeed });
@@ -328,6 +329,19 @@ async function ownSession(c: Caller): Promise<string | null> {
 
 let passwordChanges = 0;
 
+/** X's own calendar routes (issue 17): X and admins only. */
+const xOwn = cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, OK, FORBIDDEN, OK);
+const xSchedule = () => rows("SELECT * FROM schedules WHERE expert_id = $1", [users.X.id]);
+/** Time off or extra hours X adds for a removal to remove, a day of its own each (extra hours on one date may not overlap): its id. */
+let removals = 0;
+async function addedByX(path: "time-off" | "date-overrides"): Promise<string> {
+  const id = `m-${randomUUID()}`;
+  const day = new Date(Date.UTC(2031, 1, 1 + removals++)).toISOString().slice(0, 10);
+  const body = path === "time-off" ? { start_date: day, end_date: day } : { date: day, start_local: "10:00", end_local: "11:00" };
+  await must("X", { method: "POST", url: `${V1}/experts/${users.X.id}/${path}`, body: { id, ...body } });
+  return id;
+}
+
 const ROWS: Row[] = [
   { route: "GET /healthz", expect: everyone },
   { route: "GET /readyz", expect: everyone },
@@ -374,6 +388,23 @@ const ROWS: Row[] = [
     label: "X's",
     expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, OK, FORBIDDEN, OK),
     make: () => ({ params: { expertId: users.X.id }, body: schedule, state: () => rows("SELECT * FROM schedules WHERE expert_id = $1", [users.X.id]) }),
+  },
+  // Issue 17: the expert's time off, extra hours and booking rules, beside the schedule (theirs, or an admin's for them).
+  { route: "PUT /experts/:expertId/booking-rules", label: "X's", expect: xOwn, make: () => ({ params: { expertId: users.X.id }, body: { buffer_before_minutes: 0, buffer_after_minutes: 0, min_notice_hours: 0 }, state: xSchedule }) },
+  { route: "POST /experts/:expertId/time-off", label: "X's", expect: xOwn, make: () => ({ params: { expertId: users.X.id }, body: { id: "matrix-off", start_date: "2031-01-07", end_date: "2031-01-07" }, state: xSchedule }) },
+  {
+    route: "DELETE /experts/:expertId/time-off/:timeOffId",
+    label: "X's",
+    expect: xOwn,
+    make: async () => ({ params: { expertId: users.X.id, timeOffId: await addedByX("time-off") }, state: xSchedule }),
+  },
+  { route: "GET /experts/:expertId/time-off/affected-bookings", label: "X's", expect: xOwn, make: () => ({ params: { expertId: users.X.id } }) },
+  { route: "POST /experts/:expertId/date-overrides", label: "X's", expect: xOwn, make: () => ({ params: { expertId: users.X.id }, body: { id: "matrix-extra", date: "2031-01-09", start_local: "10:00", end_local: "11:00" }, state: xSchedule }) },
+  {
+    route: "DELETE /experts/:expertId/date-overrides/:overrideId",
+    label: "X's",
+    expect: xOwn,
+    make: async () => ({ params: { expertId: users.X.id, overrideId: await addedByX("date-overrides") }, state: xSchedule }),
   },
   { route: "GET /media/experts/:expertId/profile", label: "X's image", expect: everyone, make: async () => ((await uploadXImage()), { params: { expertId: users.X.id } }) },
 
@@ -595,13 +626,24 @@ const ROWS: Row[] = [
   },
   { route: "POST /mail/unsubscribe", label: "loginOnly's link", expect: everyone, make: () => ({ body: { token: signLink(TEST_JWT_SECRET, "unsubscribe", loginOnly.id, new Date().toISOString()) } }) },
 
+  // Calendar invites (issue 17): a party's own booking, and each caller's own feed; the feed's address is its own key.
+  { route: "GET /bookings/:bookingId/calendar.ics", label: "A's with X, confirmed", expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK), make: () => ({ params: { bookingId: ids.notesBooking } }) },
+  { route: "GET /calendar/feed", expect: signedIn },
+  { route: "POST /calendar/feed/regenerate", expect: signedIn },
+  {
+    route: "GET /calendar/:file",
+    label: "A's feed address",
+    expect: everyone,
+    make: async () => ({ params: { file: new URL((await must("A", { method: "GET", url: `${V1}/calendar/feed` })).json<{ https_url: string }>().https_url).pathname.split("/").pop()! } }),
+  },
+
   {
     route: "POST /early-access",
     expect: everyone,
     make: (c) => ({ body: { name: "Matrix Visitor", email: `early-${c}-${randomUUID().slice(0, 8)}@example.com`, role: "creator", need: "Brand deal pricing" } }),
   },
 
-  ...(["bookings", "booking-events", "terms-acceptances", "users", "experts", "events", "sessions", "projections", "reviews", "refunds"] as const).flatMap((resource): Row[] => [
+  ...(["bookings", "booking-events", "terms-acceptances", "users", "experts", "events", "sessions", "projections", "reviews", "refunds", "mailbox"] as const).flatMap((resource): Row[] => [
     { route: `GET /admin/${resource}`, expect: adminOnly },
     { route: `GET /admin/${resource}/:id`, expect: adminOnly, make: () => ({ params: { id: adminIds[resource]! } }) },
   ]),

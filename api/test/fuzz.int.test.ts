@@ -173,6 +173,16 @@ function template(route: CatalogueRoute): { params: Record<string, string>; quer
       return { params, body: { first_name: "Fuzz", last_name: "Expert", title: "Tester", bio: "Bio", tags: ["a"], profile_image: null, published: true } };
     case "POST /experts/:expertId/schedule":
       return { params, body: { timezone: "UTC", slots: [{ weekday: "monday", start_local: "09:00", end_local: "17:00" }] } };
+    case "PUT /experts/:expertId/booking-rules":
+      return { params, body: { buffer_before_minutes: 10, buffer_after_minutes: 15, min_notice_hours: 12 } };
+    case "POST /experts/:expertId/time-off":
+      return { params, body: { start: "2030-01-07T09:00", end: "2030-01-07T12:30", reason: "Dentist" } };
+    case "DELETE /experts/:expertId/time-off/:timeOffId":
+      return { params: { ...params, timeOffId: "fuzz-off" } };
+    case "POST /experts/:expertId/date-overrides":
+      return { params, body: { date: "2030-01-08", start_local: "18:00", end_local: "20:00" } };
+    case "DELETE /experts/:expertId/date-overrides/:overrideId":
+      return { params: { ...params, overrideId: "fuzz-extra" } };
     case "GET /media/experts/:expertId/profile":
       return { params, query: { v: "1" } };
     case "POST /sessions":

@@ -28,6 +28,12 @@ export const ROUTE_CATALOGUE = [
   "GET /experts/:expertId/sessions",
   "GET /experts/:expertId/schedule",
   "POST /experts/:expertId/schedule",
+  "PUT /experts/:expertId/booking-rules",
+  "POST /experts/:expertId/time-off",
+  "DELETE /experts/:expertId/time-off/:timeOffId",
+  "GET /experts/:expertId/time-off/affected-bookings",
+  "POST /experts/:expertId/date-overrides",
+  "DELETE /experts/:expertId/date-overrides/:overrideId",
   "GET /experts/me/earnings",
   "GET /experts/me/earnings/:month",
   "GET /experts/:expertId/earnings",
@@ -109,6 +115,13 @@ export const ROUTE_CATALOGUE = [
   "GET /admin/refunds",
   "GET /admin/refunds/:id",
   "POST /admin/refunds",
+  "GET /admin/mailbox",
+  "GET /admin/mailbox/:id",
+  // calendar invites and the personal feed (issue 17)
+  "GET /bookings/:bookingId/calendar.ics",
+  "GET /calendar/feed",
+  "POST /calendar/feed/regenerate",
+  "GET /calendar/:file",
 ] as const satisfies readonly RouteKey[];
 
 export type CatalogueRoute = (typeof ROUTE_CATALOGUE)[number];
@@ -154,7 +167,8 @@ export function registeredRoutes(app: FastifyInstance): string[] {
       found.add(`${method} ${normalisePath(path.replace(/:[^/]+(?:\|:[^/]+)+/g, ":"))}`);
     }
   }
-  return [...found].sort();
+  // The API's routes only: the built apps and the /dev/mailbox redirect live outside it.
+  return [...found].filter((route) => route.split(" ")[1]!.startsWith(`${API_PREFIX}/`)).sort();
 }
 
 /** The catalogue as `registeredRoutes` spells routes. */
