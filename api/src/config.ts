@@ -71,6 +71,8 @@ export const apiConfig = storeConfig.extend({
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   /** Attempts per minute and client address on signup, login, refresh and password change. */
   AUTH_RATE_LIMIT_MAX: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** Requests per 15 minutes and client address on the routes that mail a link (verify/resend, recover). */
+  AUTH_MAIL_RATE_LIMIT_MAX: z.coerce.number().int().min(1).max(10_000).default(5),
   /** smtp(s)://user:pass@host:port for outgoing mail; without it mail stays in the dev mailbox. */
   SMTP_URL: url(["smtp", "smtps"]).optional(),
   /** The From of every mail. */

@@ -23,7 +23,9 @@ export type RunningApi = { app: FastifyInstance; ctx: AppContext; url: string; s
  * default); with Kafka, a separate projector process does.
  */
 export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logger"> & { builtApps?: BuiltApps } = {}): Promise<RunningApi> {
-  process.env.AUTH_RATE_LIMIT_MAX = String(config.AUTH_RATE_LIMIT_MAX); // read by the auth routes
+  // Read by the auth routes.
+  process.env.AUTH_RATE_LIMIT_MAX = String(config.AUTH_RATE_LIMIT_MAX);
+  process.env.AUTH_MAIL_RATE_LIMIT_MAX = String(config.AUTH_MAIL_RATE_LIMIT_MAX);
   const store = await openEventStore(config);
   const db = new pg.Pool({ connectionString: config.DATABASE_URL, max: 10 });
   db.on("error", () => undefined);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseConfig, projectorConfig, relayConfig, storeConfig } from "../src/config.ts";
+import { apiConfig, parseConfig, projectorConfig, relayConfig, storeConfig } from "../src/config.ts";
 import { startProcess } from "./processes.ts";
 
 describe("process configuration", () => {
@@ -9,6 +9,13 @@ describe("process configuration", () => {
     expect(parseConfig(relayConfig, { DATABASE_URL: "postgres://localhost/x" })).toEqual({ ok: false, error: { variable: "KAFKA_BROKERS", problem: "is required" } });
     expect(parseConfig(relayConfig, { DATABASE_URL: "postgres://localhost/x", KAFKA_BROKERS: "not a broker" })).toMatchObject({ ok: false, error: { variable: "KAFKA_BROKERS" } });
     expect(parseConfig(projectorConfig, { DATABASE_URL: "postgres://localhost/x", ESDB_URL: "http://x" })).toMatchObject({ ok: false, error: { variable: "ESDB_URL" } });
+  });
+  it("checks the API's mail settings and sending limits", () => {
+    const base = { DATABASE_URL: "postgres://localhost/x", JWT_SECRET: "x".repeat(40) };
+    expect(parseConfig(apiConfig, base)).toMatchObject({ ok: true, config: { AUTH_MAIL_RATE_LIMIT_MAX: 5 } });
+    expect(parseConfig(apiConfig, { ...base, AUTH_MAIL_RATE_LIMIT_MAX: "0" })).toMatchObject({ ok: false, error: { variable: "AUTH_MAIL_RATE_LIMIT_MAX" } });
+    expect(parseConfig(apiConfig, { ...base, SMTP_URL: "http://mail.example.com" })).toMatchObject({ ok: false, error: { variable: "SMTP_URL" } });
+    expect(parseConfig(apiConfig, { ...base, SMTP_URL: "smtp://user:pass@mail.example.com:587" })).toMatchObject({ ok: true });
   });
   it("fills defaults and splits broker lists", () => {
     const r = parseConfig(projectorConfig, { DATABASE_URL: "postgres://localhost/x", KAFKA_BROKERS: "a:9092, b:9093" });
