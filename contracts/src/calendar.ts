@@ -11,6 +11,29 @@ export type BookingStatus = z.infer<typeof BookingStatus>;
 
 export const CancelledBy = z.enum(["creator", "expert", "admin", "system"]);
 
+/**
+ * Rule: a creator may ask to move a booking until this many hours before its current start (the
+ * expert then has time to answer, and the old time is still far enough off to give to someone else).
+ */
+export const RESCHEDULE_NOTICE_HOURS = 24;
+/** Rule: a booking's meeting link shows to both parties from this many minutes before its start. */
+export const JOIN_LINK_OPENS_MINUTES_BEFORE = 15;
+
+/**
+ * Rule: a meeting link is an https address of a host (no user name or password in it), at most
+ * 2,000 characters: what a video call service hands out, never a script or a file on the device.
+ */
+export function isMeetingLink(url: string): boolean {
+  if (url.length > 2000 || /\s/.test(url)) return false;
+  try {
+    const u = new URL(url);
+    return u.protocol === "https:" && u.hostname.length > 0 && u.username === "" && u.password === "";
+  } catch {
+    return false;
+  }
+}
+export const MeetingLink = z.string({ error: "join_link_invalid" }).trim().refine(isMeetingLink, { error: "join_link_invalid" });
+
 /** Facts from other streams that a booking request needs; the command handler reads them. */
 export const BookedSessionFacts = z.object({
   sessionId: Id,
@@ -35,6 +58,8 @@ export const CreatorBookingFacts = z.object({
   heldUntil: z.string(),
   priceCents: z.number().int().nonnegative(),
   paidCents: z.number().int().nonnegative(),
+  /** The time an open request to move this booking holds as well (absent or null: none). */
+  rescheduleTo: z.string().nullable().optional(),
 });
 export type CreatorBookingFacts = z.infer<typeof CreatorBookingFacts>;
 
@@ -101,11 +126,23 @@ export const CalendarCommand = z.discriminatedUnion("type", [
   /** The payment provider refunded what `refundKey` (the owing event's id) owed. */
   z.object({ type: z.literal("RecordRefund"), ...onBooking, refundKey: RefundKey, refundId: z.string().min(1).max(255), amountCents: z.number().int().positive(), provider: z.string() }),
   z.object({ type: z.literal("RecordRefundFailure"), ...onBooking, refundKey: RefundKey, reason: z.string().max(500) }),
+  /**
+   * The creator asks to move the booking to `scheduledTime`; the expert accepts or declines, the
+   * creator may withdraw. `creatorBookings`: the creator's bookings with every expert, as for a booking request.
+   */
+  z.object({ type: z.literal("RequestReschedule"), ...onBooking, scheduledTime: Instant, creatorBookings: z.array(CreatorBookingFacts) }),
+  z.object({ type: z.literal("AcceptReschedule"), ...onBooking }),
+  z.object({ type: z.literal("DeclineReschedule"), ...onBooking, reason: z.string().trim().max(500).default("") }),
+  z.object({ type: z.literal("WithdrawReschedule"), ...onBooking }),
+  /** The expert's video meeting link for a confirmed booking. */
+  z.object({ type: z.literal("SetJoinLink"), ...onBooking, url: MeetingLink }),
 ]);
 export type CalendarCommand = z.infer<typeof CalendarCommand>;
 export type CalendarCommandType = CalendarCommand["type"];
 
 const booking = { bookingId: Id };
+/** Who asked or answered: a party of the booking, or an admin acting for one. */
+const RescheduleParty = z.enum(["creator", "expert", "admin"]);
 
 export const CalendarEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("ScheduleSet"), data: z.object({ expertId: Id, timezone: z.string(), slots: WeeklySchedule.shape.slots }) }),
@@ -157,5 +194,21 @@ export const CalendarEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("RefundFailed"), data: z.object({ ...booking, refundKey: z.string(), reason: z.string() }) }),
   z.object({ type: z.literal("Completed"), data: z.object({ ...booking }) }),
   z.object({ type: z.literal("NotesAdded"), data: z.object({ ...booking, notes: SessionNotes }) }),
+  /** A request to move the booking from `from` (its time then) to `to`, which it holds until answered. */
+  z.object({ type: z.literal("RescheduleRequested"), data: z.object({ ...booking, from: z.string(), to: z.string(), by: RescheduleParty }) }),
+  /** The booking moved from `from` to `to`; its status is unchanged. */
+  z.object({ type: z.literal("RescheduleAccepted"), data: z.object({ ...booking, from: z.string(), to: z.string(), by: RescheduleParty }) }),
+  /** The request was declined: the booking stays at `from`, `to` is free again. */
+  z.object({ type: z.literal("RescheduleDeclined"), data: z.object({ ...booking, from: z.string(), to: z.string(), by: RescheduleParty, reason: z.string() }) }),
+  /** The creator took the request back: the booking stays at `from`, `to` is free again. */
+  z.object({ type: z.literal("RescheduleWithdrawn"), data: z.object({ ...booking, from: z.string(), to: z.string(), by: RescheduleParty }) }),
+  z.object({ type: z.literal("JoinLinkSet"), data: z.object({ ...booking, url: z.string(), by: RescheduleParty }) }),
 ]);
 export type CalendarEvent = z.infer<typeof CalendarEvent>;
+
+/** POST /bookings/{id}/reschedule: the time the creator asks to move to. */
+export const RescheduleBody = z.strictObject({ scheduled_time: Instant });
+/** POST /bookings/{id}/reschedule/decline: why, optionally (the creator reads it). */
+export const RescheduleDeclineBody = z.strictObject({ reason: z.string().max(500).optional() });
+/** PUT /bookings/{id}/join-link. */
+export const JoinLinkBody = z.strictObject({ url: MeetingLink });

@@ -122,6 +122,22 @@ export const errorCatalogue = {
   // Calendar invites and feeds (issue 17)
   calendar_invite_not_confirmed: { status: 409, message: "This booking is not confirmed yet, so it cannot be added to a calendar." },
   calendar_feed_not_found: { status: 404, message: "This calendar address is no longer valid. Copy the new one from your account." },
+  // Moving a booking and its meeting link (issue 17)
+  reschedule_creator_only: { status: 403, message: "Only the creator of this booking can ask to move it or withdraw that request." },
+  reschedule_expert_only: { status: 403, message: "Only the expert of this booking can accept or decline a request to move it." },
+  reschedule_too_late: { status: 409, message: "A booking can be moved until {hours} hours before it starts. This one starts sooner: please contact your expert or cancel it instead." },
+  reschedule_answer_proposal: { status: 409, message: "Your expert proposed another time for this booking. Accept that time or cancel the booking instead." },
+  reschedule_unpaid: { status: 409, message: "This booking is not paid yet. Pay for it first, or cancel it and book another time." },
+  reschedule_already_requested: { status: 409, message: "A request to move this booking is already waiting for the expert. Withdraw it before asking for another time." },
+  reschedule_same_time: { status: 409, message: "The booking is already at that time. Please pick another time." },
+  reschedule_time_unavailable: { status: 409, message: "That time is not one of the expert's bookable times. Please pick another." },
+  reschedule_time_taken: { status: 409, message: "That time is already taken. Please pick another." },
+  reschedule_not_requested: { status: 409, message: "There is no request to move this booking waiting for an answer." },
+  reschedule_lapsed: { status: 409, message: "This request to move the booking can no longer be accepted: its time has come. Ask for another time instead." },
+  reschedule_pending: { status: 409, message: "The creator asked to move this booking. Accept or decline that request first." },
+  join_link_invalid: { status: 400, message: "Please enter a meeting link that starts with https://, without spaces." },
+  join_link_expert_only: { status: 403, message: "Only the expert of this booking can set its meeting link." },
+  join_link_not_confirmed: { status: 409, message: "A meeting link can be set once the booking is confirmed." },
 
   // Reviews (issue 15): a completed booking's creator reviews it once; its expert replies once
   review_not_your_booking: { status: 403, message: "Only the creator of this booking can review it." },

@@ -1,6 +1,8 @@
 import { DateTime } from "luxon";
 import {
   MAX_UNPAID_HOLDS_PER_CREATOR,
+  RESCHEDULE_NOTICE_HOURS,
+  isMeetingLink,
   MAX_UPCOMING_DATE_OVERRIDES,
   MAX_UPCOMING_TIME_OFF,
   NO_BOOKING_RULES,
@@ -24,6 +26,7 @@ import type { Decider, DecisionContext } from "../decider.ts";
 import { refundOnCancel, refundableCents } from "./refund-policy.ts";
 
 export * from "./refund-policy.ts";
+export * from "./join-link.ts";
 
 // Stream `calendar-{expertId}`: the expert's weekly schedule, time off, extra hours and booking
 // rules, and every booking with that expert. One decision sees them all, so two overlapping
@@ -50,6 +53,10 @@ export type Booking = {
   /** The owing events' ids whose refund was issued: a second report of one changes nothing. */
   refundKeys: readonly string[];
   hasNotes: boolean;
+  /** The time an open request to move the booking holds as well (see `openReschedule`); null when none. */
+  rescheduleTo: string | null;
+  /** The expert's video meeting link; null until set (a generated room link may stand in, see join-link.ts). */
+  joinLink: string | null;
 };
 
 export type CalendarState = {
@@ -87,6 +94,17 @@ export function holdExpired(b: HeldTime, now: string): boolean {
   return b.status === "pending" && !isPaid(b) && Date.parse(now) >= Date.parse(b.heldUntil);
 }
 
+/**
+ * Rule: a request to move a booking is open until it is answered or withdrawn, or ends with the
+ * booking; it lapses (holds nothing, can no longer be accepted) once its new time or the booking's
+ * current start has come. The time it holds while open, else null.
+ */
+export function openReschedule(b: { rescheduleTo?: string | null; scheduledTime: string }, now: string): string | null {
+  if (!b.rescheduleTo) return null;
+  const t = Date.parse(now);
+  return t < Date.parse(b.rescheduleTo) && t < Date.parse(b.scheduledTime) ? b.rescheduleTo : null;
+}
+
 /** Rule: these bookings block their time; anything else (or an expired hold) frees it. */
 export function blocksTime(b: HeldTime, now: string): boolean {
   switch (b.status) {
@@ -101,10 +119,17 @@ export function blocksTime(b: HeldTime, now: string): boolean {
   }
 }
 
+/**
+ * Times taken on the calendar: every booking that blocks its time, and the time an open request to
+ * move one holds beside it. `exceptBookingId`'s own times are left out (a booking never clashes with itself).
+ */
 export function busyPeriods(state: CalendarState, now: string, exceptBookingId?: string): BusyPeriod[] {
   const busy: BusyPeriod[] = [];
   for (const b of state.bookings.values()) {
-    if (b.bookingId !== exceptBookingId && blocksTime(b, now)) busy.push({ start: b.scheduledTime, lengthMinutes: b.lengthMinutes });
+    if (b.bookingId === exceptBookingId || !blocksTime(b, now)) continue;
+    busy.push({ start: b.scheduledTime, lengthMinutes: b.lengthMinutes });
+    const held = openReschedule(b, now);
+    if (held) busy.push({ start: held, lengthMinutes: b.lengthMinutes });
   }
   return busy;
 }
@@ -166,6 +191,8 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
           refundedCents: 0,
           refundKeys: [],
           hasNotes: false,
+          rescheduleTo: null,
+          joinLink: null,
         });
         break;
       case "PaymentSucceeded":
@@ -180,13 +207,15 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
         update(e.data.bookingId, () => ({ status: "more_info_requested" }));
         break;
       case "TimeProposed":
-        update(e.data.bookingId, () => ({ status: "time_proposed", scheduledTime: e.data.scheduledTime }));
+        // No request to move it can be open (it is refused meanwhile); a lapsed one goes with the old time.
+        update(e.data.bookingId, () => ({ status: "time_proposed", scheduledTime: e.data.scheduledTime, rescheduleTo: null }));
         break;
       case "Confirmed":
         update(e.data.bookingId, () => ({ status: "confirmed" }));
         break;
       case "Cancelled":
-        update(e.data.bookingId, (b) => ({ status: "cancelled", owedCents: b.owedCents + e.data.refundCents }));
+        // An open request to move it ends with the booking.
+        update(e.data.bookingId, (b) => ({ status: "cancelled", owedCents: b.owedCents + e.data.refundCents, rescheduleTo: null }));
         break;
       case "RefundDue":
         update(e.data.bookingId, (b) => ({ owedCents: b.owedCents + e.data.amountCents }));
@@ -197,10 +226,23 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
       case "RefundFailed":
         break;
       case "Completed":
-        update(e.data.bookingId, () => ({ status: "completed" }));
+        update(e.data.bookingId, () => ({ status: "completed", rescheduleTo: null }));
         break;
       case "NotesAdded":
         update(e.data.bookingId, () => ({ hasNotes: true }));
+        break;
+      case "RescheduleRequested":
+        update(e.data.bookingId, () => ({ rescheduleTo: e.data.to }));
+        break;
+      case "RescheduleAccepted":
+        update(e.data.bookingId, () => ({ scheduledTime: e.data.to, rescheduleTo: null }));
+        break;
+      case "RescheduleDeclined":
+      case "RescheduleWithdrawn":
+        update(e.data.bookingId, () => ({ rescheduleTo: null }));
+        break;
+      case "JoinLinkSet":
+        update(e.data.bookingId, () => ({ joinLink: e.data.url }));
         break;
     }
   }
@@ -250,8 +292,17 @@ const overlaps = (aStart: string, aMinutes: number, bStart: string, bMinutes: nu
 export function creatorRefusal(creatorBookings: readonly CreatorBookingFacts[], scheduledTime: string, lengthMinutes: number, now: string): Refusal | null {
   const holding = creatorBookings.filter((b) => blocksTime(b, now));
   if (holding.filter((b) => isUnpaidHold(b, now)).length >= MAX_UNPAID_HOLDS_PER_CREATOR) return refusal("creator_hold_limit", { max: String(MAX_UNPAID_HOLDS_PER_CREATOR) });
-  if (holding.some((b) => overlaps(b.scheduledTime, b.lengthMinutes, scheduledTime, lengthMinutes))) return refusal("creator_time_overlap");
+  if (creatorBusyAt(holding, scheduledTime, lengthMinutes, now)) return refusal("creator_time_overlap");
   return null;
+}
+
+/** Rule: the creator already has a session at that time: a booking that holds its time, or the time an open request to move one holds. */
+function creatorBusyAt(creatorBookings: readonly CreatorBookingFacts[], scheduledTime: string, lengthMinutes: number, now: string): boolean {
+  return creatorBookings.some((b) => {
+    if (!blocksTime(b, now)) return false;
+    const held = openReschedule(b, now);
+    return [b.scheduledTime, ...(held ? [held] : [])].some((t) => overlaps(t, b.lengthMinutes, scheduledTime, lengthMinutes));
+  });
 }
 
 function requestBooking(c: Extract<CalendarCommand, { type: "RequestBooking" }>, s: CalendarState, now: string): Decision {
@@ -437,6 +488,8 @@ function decideOnBooking(c: Exclude<CalendarCommand, { type: "SetSchedule" | "Re
     case "ProposeTime": {
       if (!expert) return refused("not_booking_party");
       if (b.status !== "pending" && b.status !== "more_info_requested") return transitionRefused(b, "moved to another time");
+      // The creator's own request to move it is answered first: two new times at once would leave one booking with three.
+      if (openReschedule(b, now)) return refused("reschedule_pending");
       if (!s.schedule) return refused("schedule_required");
       const proposal = { timezone: s.schedule.timezone, timeOff: [...s.timeOff.values()], rules: s.rules, lengthMinutes: b.lengthMinutes, busy: busyPeriods(s, now, id), now };
       if (!isProposableStart(proposal, c.scheduledTime)) return refused(whyNotProposable(proposal, c.scheduledTime));
@@ -490,6 +543,81 @@ function decideOnBooking(c: Exclude<CalendarCommand, { type: "SetSchedule" | "Re
       // A failure reported after the refund went through is stale: the money is back.
       if (b.refundKeys.includes(c.refundKey)) return ok([]);
       return ok([{ type: "RefundFailed", data: { bookingId: id, refundKey: c.refundKey, reason: c.reason } }]);
+
+    case "RequestReschedule":
+      return requestReschedule(c, b, s, now);
+
+    case "AcceptReschedule":
+    case "DeclineReschedule":
+    case "WithdrawReschedule":
+      return answerReschedule(c, b, now);
+
+    case "SetJoinLink":
+      if (!creator && !expert) return refused("not_booking_party");
+      if (!expert) return refused("join_link_expert_only");
+      if (b.status !== "confirmed") return refused("join_link_not_confirmed");
+      // Checked here too, not only at the boundary: the decider is the rule whoever calls it.
+      if (!isMeetingLink(c.url)) return refused("join_link_invalid");
+      if (b.joinLink === c.url) return ok([]);
+      return ok([{ type: "JoinLinkSet", data: { bookingId: id, url: c.url, by: isAdmin(a) ? "admin" : "expert" } }]);
+  }
+}
+
+// ---- moving a booking ---------------------------------------------------------------------------
+
+/**
+ * Rule: the bookings a creator may ask to move: confirmed ones, and paid requests before
+ * confirmation that hold their time (pending, more information requested). A time the expert
+ * proposed (time_proposed) is answered by accepting it or cancelling; an unpaid hold is released
+ * and booked again, so that one hold never keeps two times.
+ */
+const MOVABLE: ReadonlySet<BookingStatus> = new Set<BookingStatus>(["pending", "more_info_requested", "confirmed"]);
+
+/** Rule: a booking may be asked to move until RESCHEDULE_NOTICE_HOURS before its current start. */
+export function rescheduleNoticeMet(b: Pick<Booking, "scheduledTime">, now: string): boolean {
+  return Date.parse(now) <= Date.parse(b.scheduledTime) - RESCHEDULE_NOTICE_HOURS * 3_600_000;
+}
+
+/**
+ * The creator (or an admin for them) asks to move the booking. The new time must pass every rule
+ * of a new booking (availability's, by name), with the booking's own time left out of the clash
+ * check so it may move within its old slot; it is then held beside the old time until answered.
+ */
+function requestReschedule(c: Extract<CalendarCommand, { type: "RequestReschedule" }>, b: Booking, s: CalendarState, now: string): Decision {
+  const a = c.actor;
+  if (!isCreatorOf(a, b) && !isAdmin(a)) return refused(isExpertOf(a, b) ? "reschedule_creator_only" : "not_booking_party");
+  if (b.status === "time_proposed") return refused("reschedule_answer_proposal");
+  if (!MOVABLE.has(b.status)) return transitionRefused(b, "moved");
+  if (!isPaid(b)) return refused("reschedule_unpaid");
+  if (openReschedule(b, now)) return refused("reschedule_already_requested");
+  if (!rescheduleNoticeMet(b, now)) return refused("reschedule_too_late", { hours: String(RESCHEDULE_NOTICE_HOURS) });
+  if (Date.parse(c.scheduledTime) === Date.parse(b.scheduledTime)) return refused("reschedule_same_time");
+  const hours = expertHours(s);
+  const query = hours && { ...hours, lengthMinutes: b.lengthMinutes, now };
+  // Open hours, time off, notice and window first, with no bookings at all: a time taken says so apart.
+  if (!query || !isBookableStart({ ...query, busy: [] }, c.scheduledTime)) return refused("reschedule_time_unavailable");
+  if (!isBookableStart({ ...query, busy: busyPeriods(s, now, b.bookingId) }, c.scheduledTime)) return refused("reschedule_time_taken");
+  if (creatorBusyAt(c.creatorBookings.filter((f) => f.bookingId !== b.bookingId), c.scheduledTime, b.lengthMinutes, now)) return refused("creator_time_overlap");
+  return ok([{ type: "RescheduleRequested", data: { bookingId: b.bookingId, from: b.scheduledTime, to: c.scheduledTime, by: isAdmin(a) ? "admin" : "creator" } }]);
+}
+
+/** The expert (or an admin) accepts or declines the open request; the creator (or an admin) withdraws it. */
+function answerReschedule(c: Extract<CalendarCommand, { type: "AcceptReschedule" | "DeclineReschedule" | "WithdrawReschedule" }>, b: Booking, now: string): Decision {
+  const a = c.actor;
+  if (!isCreatorOf(a, b) && !isExpertOf(a, b) && !isAdmin(a)) return refused("not_booking_party");
+  const creatorsCall = c.type === "WithdrawReschedule";
+  if (creatorsCall && !isCreatorOf(a, b) && !isAdmin(a)) return refused("reschedule_creator_only");
+  if (!creatorsCall && !isExpertOf(a, b) && !isAdmin(a)) return refused("reschedule_expert_only");
+  if (b.rescheduleTo === null) return refused("reschedule_not_requested");
+  const data = { bookingId: b.bookingId, from: b.scheduledTime, to: b.rescheduleTo, by: isAdmin(a) ? "admin" : creatorsCall ? "creator" : "expert" } as const;
+  switch (c.type) {
+    case "AcceptReschedule":
+      if (!openReschedule(b, now)) return refused("reschedule_lapsed");
+      return ok([{ type: "RescheduleAccepted", data }]);
+    case "DeclineReschedule":
+      return ok([{ type: "RescheduleDeclined", data: { ...data, reason: c.reason } }]);
+    case "WithdrawReschedule":
+      return ok([{ type: "RescheduleWithdrawn", data }]);
   }
 }
 
