@@ -20,6 +20,7 @@ import { devMailboxOn } from "./mail/settings.ts";
 import { unsubscribeRoutes } from "./mail/unsubscribe-route.ts";
 import { paymentsRoutes } from "./payments/routes.ts";
 import { bookingRoutes } from "./routes/bookings.ts";
+import { rescheduleRoutes } from "./routes/reschedule.ts";
 import { cancellationRoutes } from "./routes/cancellation.ts";
 import { earningsRoutes } from "./routes/earnings.ts";
 import { expertRoutes } from "./routes/experts.ts";
@@ -67,6 +68,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   const { db, store, clock, calendar, sessions, experts, terms, reviews, projected, listings, creatorBookings, payments, feed } = ctx;
   const { mediaDir, jwtSecret, holdMinutes, stripeWebhookSecret, readyMaxLagEvents, mail } = ctx;
+  const meetingRoomUrlTemplate = ctx.meetingRoomUrlTemplate ?? null;
 
   app.setValidatorCompiler(boundaryValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -92,7 +94,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await termsRoutes(v1, { terms, projected });
       await expertRoutes(v1, { db, experts, calendar, terms, projected, listings, clock, mediaDir });
       await sessionRoutes(v1, { db, sessions, experts, terms, calendar, projected, clock });
-      await bookingRoutes(v1, { db, calendar, sessions, terms, projected, clock, holdMinutes, creatorBookings });
+      await bookingRoutes(v1, { db, calendar, sessions, terms, projected, clock, holdMinutes, creatorBookings, meetingRoomUrlTemplate });
+      await rescheduleRoutes(v1, { db, calendar, projected, clock, creatorBookings, meetingRoomUrlTemplate });
       await proposableTimesRoutes(v1, { db, calendar, clock });
       await timeOffRoutes(v1, { calendar, terms, projected, clock });
       await cancellationRoutes(v1, { db, calendar, clock });
@@ -103,7 +106,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await earlyAccessRoutes(v1, { db, clock });
       await paymentsRoutes(v1, { db, calendar, projected, payments, stripeWebhookSecret, clock });
       await earningsRoutes(v1, { db });
-      await calendarInviteRoutes(v1, { db, jwtSecret, mail, clock });
+      await calendarInviteRoutes(v1, { db, jwtSecret, mail, clock, meetingRoomUrlTemplate });
       await adminRoutes(v1, { db, store, experts, reviews, calendar, projected, mail });
       v1.get("/docs", { schema: { hide: true } }, async () => app.swagger());
     },

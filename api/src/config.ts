@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isMeetingLink } from "@booking/contracts";
 
 // Every process validates its configuration at start and fails with one line naming the variable.
 
@@ -79,5 +80,13 @@ export const apiConfig = storeConfig.extend({
   MAIL_FROM: z.string().min(3).optional(),
   /** Readiness fails while the projector is this many events behind. */
   READY_MAX_LAG_EVENTS: z.coerce.number().int().min(0).default(1000),
+  /**
+   * A video room per booking where its expert set no meeting link, e.g. https://meet.example.com/{bookingId}
+   * ({bookingId} is replaced); without it a booking has a link only once its expert sets one.
+   */
+  MEETING_ROOM_URL_TEMPLATE: z
+    .string()
+    .refine((v) => v.includes("{bookingId}") && isMeetingLink(v.replaceAll("{bookingId}", "booking")), "must be an https URL with {bookingId} in it")
+    .optional(),
 });
 export type ApiConfig = z.output<typeof apiConfig>;

@@ -38,6 +38,8 @@ export type AppContext = {
   listings: ReplyCache;
   /** Serialises one creator's booking requests across processes (see creator-booking-lock.ts). */
   creatorBookings: CreatorBookingLock;
+  /** MEETING_ROOM_URL_TEMPLATE: a generated room per booking where the expert set no link (absent: none). */
+  meetingRoomUrlTemplate?: string | null;
 };
 
 export type ContextInput = Omit<AppContext, "calendar" | "sessions" | "experts" | "terms" | "reviews" | "projected" | "listings" | "creatorBookings" | "mail"> & {

@@ -54,6 +54,12 @@ export const BookingRecord = z.strictObject({
   cancelled_at: Time.nullable(),
   /** When it was confirmed (the Confirmed event's time: the expert accepted, or the creator accepted a proposed time); null until then. */
   confirmed_at: Time.nullable(),
+  /** The time the creator asked to move it to, held until the expert answers; null when no request is open. */
+  reschedule_to: Time.nullable(),
+  /** When that request was made; null with it. */
+  reschedule_requested_at: Time.nullable(),
+  /** The meeting link the expert set; null until set. Shown to the parties only from shortly before the start (BookingReply.join_link). */
+  join_link: z.string().nullable(),
   created_at: Time,
   updated_at: Time,
   stream_version: z.number(),
@@ -84,6 +90,15 @@ export const BookingReply = z.strictObject({
   price: z.number(),
   paid: z.boolean(),
   has_notes: z.boolean(),
+  /** The open request to move it: the time asked for (held meanwhile) and when; null when none is open (or it lapsed). */
+  reschedule_to: Time.nullable(),
+  reschedule_requested_at: Time.nullable(),
+  /** Where to join the call: null until it shows (from `join_link_opens_at`), and for bookings that are not confirmed. */
+  join_link: z.string().nullable(),
+  /** When the link shows to both parties; null when the booking will have none (not confirmed, or no link set and no rooms configured). */
+  join_link_opens_at: Time.nullable(),
+  /** The expert set the link, or a room is generated for the booking; null with no link. */
+  join_link_source: z.enum(["expert", "generated"]).nullable(),
 });
 export type BookingReply = z.infer<typeof BookingReply>;
 
@@ -188,6 +203,10 @@ export const ReadinessReply = z.strictObject({
   lagEvents: z.number().nullable(),
 });
 export type ReadinessReply = z.infer<typeof ReadinessReply>;
+
+/** PUT /bookings/{id}/join-link: the link the expert set, and when both parties see it. */
+export const JoinLinkReply = z.strictObject({ booking_id: z.string(), url: z.string(), opens_at: Time });
+export type JoinLinkReply = z.infer<typeof JoinLinkReply>;
 
 /** A 204's reply: no body (the OpenAPI document says so). */
 export const NoContent = z.null();

@@ -32,4 +32,32 @@ describe("booking_events read model: given events, then rows", () => {
   it("a calendar event that concerns no booking (the schedule) makes no row", () => {
     spec.given({ stream: "calendar-e1", event: { type: "ScheduleSet", data: { expertId: "e1", timezone: "UTC", slots: [] } } }).then([]);
   });
+
+  it("every move of a booking is in its history: asked, declined, asked again, accepted (issue 17)", () => {
+    const move = (to: string) => ({ bookingId: "b1", from: "2030-02-01T10:00:00.000Z", to });
+    const events: DomainEvent[] = [
+      requested,
+      confirmed,
+      { type: "RescheduleRequested", data: { ...move("2030-02-02T10:00:00.000Z"), by: "creator" } },
+      { type: "RescheduleDeclined", data: { ...move("2030-02-02T10:00:00.000Z"), by: "expert", reason: "Away" } },
+      { type: "RescheduleRequested", data: { ...move("2030-02-03T10:00:00.000Z"), by: "creator" } },
+      { type: "RescheduleWithdrawn", data: { ...move("2030-02-03T10:00:00.000Z"), by: "creator" } },
+      { type: "RescheduleRequested", data: { ...move("2030-02-04T10:00:00.000Z"), by: "creator" } },
+      { type: "RescheduleAccepted", data: { ...move("2030-02-04T10:00:00.000Z"), by: "expert" } },
+      { type: "JoinLinkSet", data: { bookingId: "b1", url: "https://meet.example.com/x", by: "expert" } },
+    ];
+    const given = spec.given(...events.map((event) => ({ stream: "calendar-e1", event })));
+    expect(given.rows().map((r) => [r.type, r.stream_version, (r.data as { to?: string }).to ?? null])).toEqual([
+      ["BookingRequested", 1, null],
+      ["Confirmed", 2, null],
+      ["RescheduleRequested", 3, "2030-02-02T10:00:00.000Z"],
+      ["RescheduleDeclined", 4, "2030-02-02T10:00:00.000Z"],
+      ["RescheduleRequested", 5, "2030-02-03T10:00:00.000Z"],
+      ["RescheduleWithdrawn", 6, "2030-02-03T10:00:00.000Z"],
+      ["RescheduleRequested", 7, "2030-02-04T10:00:00.000Z"],
+      ["RescheduleAccepted", 8, "2030-02-04T10:00:00.000Z"],
+      ["JoinLinkSet", 9, null],
+    ]);
+    for (const row of given.rows()) expect(BookingEventRecord.safeParse(row).success).toBe(true);
+  });
 });

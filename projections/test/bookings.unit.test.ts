@@ -117,4 +117,32 @@ describe("bookings read model: given events, then the row", () => {
       notes,
     });
   });
+
+  describe("moving a booking (issue 17)", () => {
+    const confirmed: CalendarEvent = { type: "Confirmed", data: { bookingId: "b1", by: "expert" } };
+    const move = { bookingId: "b1", from: "2030-02-01T10:00:00.000Z", to: "2030-02-03T14:00:00.000Z" };
+    const asked: CalendarEvent = { type: "RescheduleRequested", data: { ...move, by: "creator" } };
+
+    it("an open request keeps the time asked for and when, beside the booking's own time", () => {
+      const spec = given(requested, paid, confirmed, asked);
+      spec.then({ status: "confirmed", scheduled_time: move.from, reschedule_to: move.to, reschedule_requested_at: at(3), stream_version: 4 });
+      expect(BookingRecord.safeParse(spec.row()).success).toBe(true);
+    });
+    it("accepted: the booking moves, keeps its status, and shows the time it had", () => {
+      given(requested, paid, confirmed, asked, { type: "RescheduleAccepted", data: { ...move, by: "expert" } }).then({
+        status: "confirmed", scheduled_time: move.to, previous_time: move.from, reschedule_to: null, reschedule_requested_at: null, stream_version: 5, updated_at: at(4),
+      });
+    });
+    it("declined or withdrawn: the booking stays, the request is gone", () => {
+      for (const ended of [{ type: "RescheduleDeclined", data: { ...move, by: "expert", reason: "Away" } }, { type: "RescheduleWithdrawn", data: { ...move, by: "creator" } }] as CalendarEvent[])
+        given(requested, paid, confirmed, asked, ended).then({ scheduled_time: move.from, previous_time: null, reschedule_to: null, reschedule_requested_at: null, stream_version: 5 });
+    });
+    it("a cancelled or completed booking's request ends with it", () => {
+      given(requested, paid, confirmed, asked, { type: "Cancelled", data: { bookingId: "b1", by: "creator", reason: "", refundCents: 15_000 } }).then({ status: "cancelled", reschedule_to: null, reschedule_requested_at: null });
+      given(requested, paid, confirmed, asked, { type: "Completed", data: { bookingId: "b1" } }).then({ status: "completed", reschedule_to: null });
+    });
+    it("the expert's meeting link is kept as set", () => {
+      given(requested, paid, confirmed, { type: "JoinLinkSet", data: { bookingId: "b1", url: "https://meet.example.com/x", by: "expert" } }).then({ join_link: "https://meet.example.com/x", stream_version: 4 });
+    });
+  });
 });

@@ -1,6 +1,7 @@
 import type pg from "pg";
 import { BookingIdParams, CalendarFeedParams, CalendarFeedReply } from "@booking/contracts";
-import { bookingInviteFacts, confirmedBookingInvitesOf, type BookingInviteFacts } from "@booking/projections";
+import { meetingLinkOf } from "@booking/engine";
+import { bookingInviteFacts, confirmedBookingInvitesOf, joinLinksOf, type BookingInviteFacts } from "@booking/projections";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
 import { refuse } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
@@ -18,6 +19,8 @@ export type CalendarInviteRouteDeps = {
   /** Where booking links point and what host names the invites' UIDs. */
   mail: Pick<MailSettings, "publicUrl">;
   clock: () => string;
+  /** MEETING_ROOM_URL_TEMPLATE: the generated room of a booking whose expert set no link (null: none). */
+  meetingRoomUrlTemplate: string | null;
 };
 
 /** How far back a feed keeps confirmed bookings: calendars drop an entry the feed no longer lists. */
@@ -25,10 +28,19 @@ const FEED_KEEPS_PAST_MS = 30 * 24 * 60 * 60 * 1000;
 
 const ICS_TYPE = "text/calendar; charset=utf-8";
 
-export const calendarInviteRoutes: RoutePlugin<CalendarInviteRouteDeps> = async (app, { db, jwtSecret, mail, clock }) => {
+export const calendarInviteRoutes: RoutePlugin<CalendarInviteRouteDeps> = async (app, { db, jwtSecret, mail, clock, meetingRoomUrlTemplate }) => {
   const host = new URL(mail.publicUrl).host;
 
-  const inviteOf = (b: BookingInviteFacts, forUserId: string): BookingInvite => ({
+  /**
+   * The meeting link goes in the calendar entry as soon as there is one, though the app shows it
+   * only from 15 minutes before the start: a calendar fetches the file days ahead and an entry
+   * without the link is no use at the meeting (Calendly puts it in the invite too). The file and the
+   * feed reach only the booking's parties, as the app does.
+   */
+  const joinLinkOf = (b: BookingInviteFacts, expertLinks: ReadonlyMap<string, string>): string | null =>
+    meetingLinkOf({ bookingId: b.booking_id, status: b.status, scheduledTime: b.scheduled_time, joinLink: expertLinks.get(b.booking_id) ?? null }, meetingRoomUrlTemplate)?.url ?? null;
+
+  const inviteOf = (b: BookingInviteFacts, forUserId: string, expertLinks: ReadonlyMap<string, string>): BookingInvite => ({
     bookingId: b.booking_id,
     sequence: b.stream_version,
     status: b.status === "cancelled" ? "cancelled" : "confirmed",
@@ -40,7 +52,7 @@ export const calendarInviteRoutes: RoutePlugin<CalendarInviteRouteDeps> = async 
     expertTimezone: b.expert_timezone,
     // The screen where each party sees the booking.
     url: `${mail.publicUrl}/${forUserId === b.expert_user_id ? "manage-booking" : "session-details"}/${b.booking_id}`,
-    joinLink: null,
+    joinLink: joinLinkOf(b, expertLinks),
     updatedAt: b.updated_at,
   });
 
@@ -61,7 +73,7 @@ export const calendarInviteRoutes: RoutePlugin<CalendarInviteRouteDeps> = async 
       .type(ICS_TYPE)
       .header("content-disposition", `attachment; filename="booking-${booking.booking_id}.ics"`)
       .header("cache-control", "private, no-store")
-      .send(calendarText({ method, host, invites: [inviteOf(booking, actor.userId)] }));
+      .send(calendarText({ method, host, invites: [inviteOf(booking, actor.userId, await joinLinksOf(db, [booking.booking_id]))] }));
   });
 
   app.get("/calendar/feed", { onRequest: requireActor(), schema: { response: { 200: CalendarFeedReply } } }, async (request) => feedReply(await feedToken(db, jwtSecret, actorOf(request).userId)));
@@ -76,9 +88,10 @@ export const calendarInviteRoutes: RoutePlugin<CalendarInviteRouteDeps> = async 
     if (!owner) refuse("calendar_feed_not_found");
     const from = new Date(Date.parse(clock()) - FEED_KEEPS_PAST_MS).toISOString();
     const bookings = await confirmedBookingInvitesOf(db, owner, from);
+    const expertLinks = await joinLinksOf(db, bookings.map((b) => b.booking_id));
     return reply
       .type(ICS_TYPE)
       .header("cache-control", "private, no-store")
-      .send(calendarText({ method: "PUBLISH", host, name: "Expert sessions", invites: bookings.map((b) => inviteOf(b, owner)) }));
+      .send(calendarText({ method: "PUBLISH", host, name: "Expert sessions", invites: bookings.map((b) => inviteOf(b, owner, expertLinks)) }));
   });
 };

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { z } from "zod";
 import { UserIdParams, BookingIdParams, BookingNotesBody, BookingReply, BookingRequestedReply, BookingPrepBody, BookingScheduleBody, BookingStatusBody, CalendarCommand, CreateBookingBody, IdParams, SessionNotesReply, parseInput } from "@booking/contracts";
-import { calendarStream, sessionStream } from "@booking/engine";
+import { calendarStream, joinLinkView, openReschedule, sessionStream } from "@booking/engine";
 import { bookingReply, bookingsOfCreator, bookingsOfExpertUser, creatorBookingFacts, evolveBooking, findBooking, toProjected, unnamedParties, type BookingRow, type BookingWithParties } from "@booking/projections";
 import type { CalendarCommands, SessionCommands, TermsCommands } from "../commands.ts";
 import type { CreatorBookingLock } from "../creator-booking-lock.ts";
@@ -31,19 +31,30 @@ export type BookingRouteDeps = {
   clock: () => string;
   holdMinutes: number;
   creatorBookings: CreatorBookingLock;
+  /** MEETING_ROOM_URL_TEMPLATE: a room per booking where the expert set no link (null: none). */
+  meetingRoomUrlTemplate: string | null;
 };
+
+/** A booking's reply as of `now`: the engine's rules decide whether its request to move is open and what of its meeting link shows. */
+export function replyAsOf(row: BookingWithParties, now: string, meetingRoomUrlTemplate: string | null): BookingReply {
+  const facts = { bookingId: row.booking_id, status: row.status, scheduledTime: row.scheduled_time, joinLink: row.join_link };
+  return bookingReply(row, {
+    rescheduleOpen: openReschedule({ rescheduleTo: row.reschedule_to, scheduledTime: row.scheduled_time }, now) !== null,
+    joinLink: joinLinkView(facts, now, meetingRoomUrlTemplate),
+  });
+}
 
 type SignedIn = NonNullable<Parameters<typeof commandActor>[0]>;
 
 /** A booking the caller is party to (or any, for an admin); anyone else gets "No booking found", never a hint that it exists. */
-async function bookingFor(db: pg.Pool, actor: SignedIn, bookingId: string): Promise<BookingWithParties> {
+export async function bookingFor(db: pg.Pool, actor: SignedIn, bookingId: string): Promise<BookingWithParties> {
   const row = await findBooking(db, bookingId);
   if (!row || (actor.role !== "admin" && actor.userId !== row.creator_id && actor.userId !== row.expert_user_id)) refuse("booking_not_found");
   return row;
 }
 
 /** Validate a lifecycle command once (as at any boundary), run it on the expert's calendar, wait for the read models, and read the booking back. */
-async function runOnBooking(
+export async function runOnBooking(
   { db, calendar, projected }: Pick<BookingRouteDeps, "db" | "calendar" | "projected">,
   actor: SignedIn,
   row: BookingWithParties,
@@ -61,7 +72,8 @@ const oneBooking = { response: { 200: BookingReply } };
 const bookingList = { response: { 200: z.array(BookingReply) } };
 
 export const bookingRoutes: RoutePlugin<BookingRouteDeps> = async (app, deps) => {
-  const { db, calendar, sessions, projected, clock, holdMinutes, creatorBookings } = deps;
+  const { db, calendar, sessions, projected, clock, holdMinutes, creatorBookings, meetingRoomUrlTemplate } = deps;
+  const replyOf = (row: BookingWithParties) => replyAsOf(row, clock(), meetingRoomUrlTemplate);
 
   app.post("/bookings", { onRequest: requireActor(), schema: { body: CreateBookingBody, response: { 201: BookingRequestedReply } } }, async (request, reply) => {
     const actor = actorOf(request);
@@ -97,15 +109,15 @@ export const bookingRoutes: RoutePlugin<BookingRouteDeps> = async (app, deps) =>
     });
     const requested = result.events.find((e) => e.type === "BookingRequested")!.data as { bookingId: string };
     const row = await findBooking(db, requested.bookingId);
-    if (row) return reply.status(201).send({ booking: bookingReply(row) });
+    if (row) return reply.status(201).send({ booking: replyOf(row) });
     // The read model is still behind after waiting: answer with the row its own rule makes of what was written.
     const written = toProjected(result.events).reduce<BookingRow | undefined>((r, e) => ("bookingId" in e.event.data && e.event.data.bookingId === requested.bookingId ? evolveBooking(r, e) : r), undefined);
-    return reply.status(201).send({ booking: bookingReply({ ...written!, ...unnamedParties }) });
+    return reply.status(201).send({ booking: replyOf({ ...written!, ...unnamedParties }) });
   });
 
-  app.get("/bookings/creator/me", { onRequest: requireActor("creator"), schema: bookingList }, async (request) => (await bookingsOfCreator(db, actorOf(request).userId)).map(bookingReply));
+  app.get("/bookings/creator/me", { onRequest: requireActor("creator"), schema: bookingList }, async (request) => (await bookingsOfCreator(db, actorOf(request).userId)).map(replyOf));
 
-  app.get("/bookings/expert/me", { onRequest: requireActor("expert"), schema: bookingList }, async (request) => (await bookingsOfExpertUser(db, actorOf(request).userId)).map(bookingReply));
+  app.get("/bookings/expert/me", { onRequest: requireActor("expert"), schema: bookingList }, async (request) => (await bookingsOfExpertUser(db, actorOf(request).userId)).map(replyOf));
 
   // One user's bookings by id: their own, or anyone's for an admin (who opens a user's dashboard to help them).
   const ownOrAdmin = (request: { params: { userId: string } } & Parameters<typeof actorOf>[0]) => {
@@ -114,14 +126,14 @@ export const bookingRoutes: RoutePlugin<BookingRouteDeps> = async (app, deps) =>
   };
   app.get("/bookings/creator/:userId", { onRequest: requireActor("creator"), schema: { params: UserIdParams, ...bookingList } }, async (request) => {
     ownOrAdmin(request);
-    return (await bookingsOfCreator(db, request.params.userId)).map(bookingReply);
+    return (await bookingsOfCreator(db, request.params.userId)).map(replyOf);
   });
   app.get("/bookings/expert/:userId", { onRequest: requireActor("expert"), schema: { params: UserIdParams, ...bookingList } }, async (request) => {
     ownOrAdmin(request);
-    return (await bookingsOfExpertUser(db, request.params.userId)).map(bookingReply);
+    return (await bookingsOfExpertUser(db, request.params.userId)).map(replyOf);
   });
 
-  app.get("/bookings/:id", { onRequest: requireActor(), schema: { params: IdParams, ...oneBooking } }, async (request) => bookingReply(await bookingFor(db, actorOf(request), request.params.id)));
+  app.get("/bookings/:id", { onRequest: requireActor(), schema: { params: IdParams, ...oneBooking } }, async (request) => replyOf(await bookingFor(db, actorOf(request), request.params.id)));
 
   const onBooking = (actor: SignedIn, row: BookingWithParties, command: Parameters<typeof runOnBooking>[3]) => runOnBooking(deps, actor, row, command);
 
@@ -131,25 +143,25 @@ export const bookingRoutes: RoutePlugin<BookingRouteDeps> = async (app, deps) =>
     const b = request.body;
     switch (b.status) {
       case "confirmed":
-        return bookingReply(await onBooking(actor, row, { type: "ConfirmBooking" }));
+        return replyOf(await onBooking(actor, row, { type: "ConfirmBooking" }));
       case "cancelled":
-        return bookingReply(await onBooking(actor, row, { type: "CancelBooking", reason: b.reason ?? "" }));
+        return replyOf(await onBooking(actor, row, { type: "CancelBooking", reason: b.reason ?? "" }));
       case "more_info_requested":
-        return bookingReply(await onBooking(actor, row, { type: "RequestInfo", note: b.info_request_note ?? "" }));
+        return replyOf(await onBooking(actor, row, { type: "RequestInfo", note: b.info_request_note ?? "" }));
       case "completed":
-        return bookingReply(await onBooking(actor, row, { type: "CompleteBooking" }));
+        return replyOf(await onBooking(actor, row, { type: "CompleteBooking" }));
     }
   });
 
   app.patch("/bookings/:bookingId/schedule", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingScheduleBody, ...oneBooking } }, async (request) => {
     const actor = actorOf(request);
-    return bookingReply(await onBooking(actor, await bookingFor(db, actor, request.params.bookingId), { type: "ProposeTime", scheduledTime: request.body.scheduled_time }));
+    return replyOf(await onBooking(actor, await bookingFor(db, actor, request.params.bookingId), { type: "ProposeTime", scheduledTime: request.body.scheduled_time }));
   });
 
   app.patch("/bookings/:bookingId/prep", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingPrepBody, ...oneBooking } }, async (request) => {
     const actor = actorOf(request);
     const b = request.body;
-    return bookingReply(await onBooking(actor, await bookingFor(db, actor, request.params.bookingId), { type: "SubmitPrep", answers: [b.prep_response_1, b.prep_response_2, b.prep_response_3] }));
+    return replyOf(await onBooking(actor, await bookingFor(db, actor, request.params.bookingId), { type: "SubmitPrep", answers: [b.prep_response_1, b.prep_response_2, b.prep_response_3] }));
   });
 
   app.post("/bookings/:bookingId/notes", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingNotesBody, response: { 201: SessionNotesReply } } }, async (request, reply) => {

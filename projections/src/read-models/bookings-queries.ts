@@ -54,8 +54,18 @@ export async function bookingsOfExpertUser(db: Queryable, expertUserId: string):
 
 const name = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(" ") || null;
 
+/**
+ * What a reply shows that the clock and the deployment decide, by the engine's rules (the route
+ * works it out; projections do not read the engine): whether the request to move the booking is
+ * still open, and the meeting link as the parties may see it now.
+ */
+export type BookingReplyView = {
+  rescheduleOpen: boolean;
+  joinLink: { url: string | null; opensAt: string | null; source: "expert" | "generated" | null };
+};
+
 /** What GET /bookings/:id and the dashboards send for a booking (contracts' BookingReply): the columns it names as they are, and what is made of the rest. */
-export function bookingReply(r: BookingWithParties): BookingReply {
+export function bookingReply(r: BookingWithParties, view: BookingReplyView): BookingReply {
   const answers = r.prep_answers ?? [];
   const price = r.price_cents / 100;
   const columns = Object.fromEntries(Object.keys(bookingReplyColumns).map((c) => [c, r[c as keyof BookingRow]])) as Pick<BookingRow, keyof typeof bookingReplyColumns>;
@@ -76,6 +86,11 @@ export function bookingReply(r: BookingWithParties): BookingReply {
     price,
     paid: r.paid_cents >= r.price_cents,
     has_notes: r.notes !== null,
+    reschedule_to: view.rescheduleOpen ? r.reschedule_to : null,
+    reschedule_requested_at: view.rescheduleOpen ? r.reschedule_requested_at : null,
+    join_link: view.joinLink.url,
+    join_link_opens_at: view.joinLink.opensAt,
+    join_link_source: view.joinLink.source,
   };
 }
 
@@ -93,6 +108,9 @@ export const holdExpiredSql = (now: string) => `(b.status = 'pending' AND b.paid
 
 /** blocksTime: an active booking, unless it is a hold that has expired. */
 export const blocksTimeSql = (now: string) => `(b.status IN ('pending', 'time_proposed', 'more_info_requested', 'confirmed') AND NOT ${holdExpiredSql(now)})`;
+
+/** openReschedule: a request to move the booking whose new time and the booking's current start are both still ahead. */
+export const openRescheduleSql = (now: string) => `(b.reschedule_to IS NOT NULL AND b.reschedule_to > ${now}::timestamptz AND b.scheduled_time > ${now}::timestamptz)`;
 
 /** Statuses of a booking that may still hold its time (which ones do is the calendar's call). */
 const ACTIVE: readonly BookingStatus[] = ["pending", "time_proposed", "more_info_requested", "confirmed"];
@@ -115,18 +133,29 @@ export async function creatorBookingFacts(db: Queryable, creatorId: string, now:
     heldUntil: r.held_until,
     priceCents: r.price_cents,
     paidCents: r.paid_cents,
+    rescheduleTo: r.reschedule_to,
   }));
 }
 
-/** Periods an expert's bookings hold, as the schedule call's `booked` list shows them. */
+/** Periods an expert's bookings hold (busyPeriods: their own times, and the times open requests to move them hold), as the schedule call's `booked` list shows them. */
 export async function bookedPeriods(db: Queryable, expertId: string, now: string): Promise<{ scheduled_time: string; length_minutes: number }[]> {
   const { rows } = await db.query<{ scheduled_time: Date; length_minutes: number }>(
-    `SELECT b.scheduled_time, b.length_minutes FROM bookings b
-     WHERE b.expert_id = $1 AND b.scheduled_time + make_interval(mins => b.length_minutes) > $2::timestamptz AND ${blocksTimeSql("$2")}
-     ORDER BY b.scheduled_time`,
+    `SELECT t.scheduled_time, t.length_minutes FROM (
+       SELECT b.scheduled_time, b.length_minutes FROM bookings b WHERE b.expert_id = $1 AND ${blocksTimeSql("$2")}
+       UNION ALL
+       SELECT b.reschedule_to, b.length_minutes FROM bookings b WHERE b.expert_id = $1 AND ${blocksTimeSql("$2")} AND ${openRescheduleSql("$2")}
+     ) t
+     WHERE t.scheduled_time + make_interval(mins => t.length_minutes) > $2::timestamptz
+     ORDER BY t.scheduled_time`,
     [expertId, now],
   );
   return rows.map((r) => ({ scheduled_time: r.scheduled_time.toISOString(), length_minutes: r.length_minutes }));
+}
+
+/** The meeting links experts set on these bookings (those without one are absent). */
+export async function joinLinksOf(db: Queryable, bookingIds: readonly string[]): Promise<Map<string, string>> {
+  const { rows } = await db.query<{ booking_id: string; join_link: string }>("SELECT booking_id, join_link FROM bookings WHERE booking_id = ANY($1::text[]) AND join_link IS NOT NULL", [bookingIds]);
+  return new Map(rows.map((r) => [r.booking_id, r.join_link]));
 }
 
 /** Holds that have run out and are not yet recorded as cancelled, oldest first, for the sweeper. */

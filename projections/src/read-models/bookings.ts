@@ -14,7 +14,7 @@ const bookingColumnTypes = {
   price_cents: "bigint", length_minutes: "int", scheduled_time: "timestamptz", previous_time: "timestamptz", held_until: "timestamptz",
   status: "text", paid_cents: "bigint", refund_due_cents: "bigint", refunded_cents: "bigint", refund_state: "text", payment_state: "text", prep_questions: "jsonb", prep_answers: "jsonb",
   info_request_note: "text", notes: "jsonb", cancelled_by: "text", cancel_reason: "text", cancelled_at: "timestamptz", confirmed_at: "timestamptz", created_at: "timestamptz", updated_at: "timestamptz",
-  stream_version: "bigint",
+  reschedule_to: "timestamptz", reschedule_requested_at: "timestamptz", join_link: "text", stream_version: "bigint",
 } as const satisfies Record<keyof BookingRow, ColumnType>;
 
 export const bookingColumns = columnsOf<BookingRow>(bookingColumnTypes);
@@ -42,6 +42,11 @@ export const bookingMigrations: readonly Migration[] = [
     name: "005_bookings_refunds",
     sql: `ALTER TABLE bookings ADD COLUMN refunded_cents bigint NOT NULL DEFAULT 0, ADD COLUMN refund_state text NOT NULL DEFAULT 'none';
           UPDATE bookings SET refund_state = 'pending' WHERE refund_due_cents > 0;`,
+  },
+  {
+    // No booking had a request to move it or a meeting link before: nothing to backfill.
+    name: "010_bookings_reschedule_and_join_link",
+    sql: "ALTER TABLE bookings ADD COLUMN reschedule_to timestamptz, ADD COLUMN reschedule_requested_at timestamptz, ADD COLUMN join_link text;",
   },
 ];
 
@@ -87,6 +92,9 @@ export function evolveBooking(row: BookingRow | undefined, { event, stored }: Pr
       cancel_reason: null,
       cancelled_at: null,
       confirmed_at: null,
+      reschedule_to: null,
+      reschedule_requested_at: null,
+      join_link: null,
       created_at: at,
       updated_at: at,
       stream_version: stored.version,
@@ -113,22 +121,36 @@ export function evolveBooking(row: BookingRow | undefined, { event, stored }: Pr
     case "InfoRequested":
       return { ...updated, status: "more_info_requested", info_request_note: event.data.note };
     case "TimeProposed":
-      return { ...updated, status: "time_proposed", scheduled_time: event.data.scheduledTime, previous_time: event.data.previousTime };
+      return { ...updated, ...noRequest, status: "time_proposed", scheduled_time: event.data.scheduledTime, previous_time: event.data.previousTime };
     case "Confirmed":
       return { ...updated, status: "confirmed", confirmed_at: at };
     case "Cancelled": {
       const { by, reason, refundCents } = event.data;
-      return { ...updated, status: "cancelled", cancelled_by: by, cancel_reason: reason, cancelled_at: at, ...(refundCents > 0 && owed(row, refundCents)) };
+      // An open request to move it ends with the booking.
+      return { ...updated, ...noRequest, status: "cancelled", cancelled_by: by, cancel_reason: reason, cancelled_at: at, ...(refundCents > 0 && owed(row, refundCents)) };
     }
     case "Completed":
-      return { ...updated, status: "completed" };
+      return { ...updated, ...noRequest, status: "completed" };
     case "NotesAdded":
       return { ...updated, notes: event.data.notes };
+    case "RescheduleRequested":
+      return { ...updated, reschedule_to: event.data.to, reschedule_requested_at: at };
+    case "RescheduleAccepted":
+      // Moved: its status stays, the time it had shows as the previous one.
+      return { ...updated, ...noRequest, scheduled_time: event.data.to, previous_time: event.data.from };
+    case "RescheduleDeclined":
+    case "RescheduleWithdrawn":
+      return { ...updated, ...noRequest };
+    case "JoinLinkSet":
+      return { ...updated, join_link: event.data.url };
     default:
       // PaymentFailed and the rest leave the booking as it is (and its version with it).
       return row;
   }
 }
+
+/** No request to move the booking is open. */
+const noRequest = { reschedule_to: null, reschedule_requested_at: null } as const satisfies Partial<BookingRow>;
 
 /** More money owed back: it is pending until the provider pays it. */
 function owed(row: BookingRow, cents: number): Pick<BookingRow, "refund_due_cents" | "refund_state" | "payment_state"> {
