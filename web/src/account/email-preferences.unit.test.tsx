@@ -1,7 +1,7 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen, signedInAs, writes } from "../shared/screen-harness.tsx";
 import { AccountTab } from "../expert-dashboard/account-tab.tsx";
 import { AccountPage } from "./account-page.tsx";
 
@@ -26,7 +26,7 @@ describe("email preferences", () => {
     await userEvent.click(reminders);
     await userEvent.click(within(section).getByRole("button", { name: "Save Preferences" }));
     expect(await within(section).findByRole("status")).toHaveTextContent("Your email preferences have been saved.");
-    expect(calls).toEqual([{ method: "PUT", path: "/auth/me/preferences", body: { timezone: "Europe/Lisbon", reminder_mails: false } }]);
+    expect(writes(calls)).toEqual([{ method: "PUT", path: "/auth/me/preferences", body: { timezone: "Europe/Lisbon", reminder_mails: false } }]);
   });
 
   it("an expert has them on the dashboard's Account tab, beside the password; a refusal shows the catalogue's words", async () => {

@@ -13,6 +13,7 @@ import { api, errorMessage } from "../shared/api-client.ts";
 import type { Booking } from "../shared/api-types.ts";
 import { bookingBadge, prepAnswered } from "../shared/booking-status.ts";
 import { arrangeBookings } from "../shared/booking-order.ts";
+import { AddToCalendarButton, inCalendar } from "../shared/add-to-calendar.tsx";
 import { CancelBookingButton, RELEASE } from "../shared/cancel-booking.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
@@ -144,6 +145,7 @@ function BookingCard({ booking }: { booking: Booking }) {
               Session Details
             </Button>
           )}
+          {inCalendar(booking) && <AddToCalendarButton booking={booking} />}
           {open && <CancelBookingButton booking={booking} wording={awaitingPayment ? RELEASE : undefined} />}
         </Box>
         {answering && (

@@ -5,6 +5,7 @@ import Button from "@mui/material/Button";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import { AccountSection } from "../account/account-section.tsx";
+import { CalendarFeed } from "../account/calendar-feed.tsx";
 import { EmailPreferences } from "../account/email-preferences.tsx";
 import { ApiError, api, errorMessage } from "../shared/api-client.ts";
 import { useAuth } from "../shared/auth.tsx";
@@ -65,7 +66,7 @@ export function PasswordForm() {
   );
 }
 
-/** The expert dashboard's Account tab: the password and the email preferences (the creator's account page shows them under the name). */
+/** The expert dashboard's Account tab: the password, the email preferences and the calendar feed (the creator's account page shows them under the name). */
 export function AccountTab() {
   const { user } = useAuth();
   return (
@@ -75,6 +76,9 @@ export function AccountTab() {
       </AccountSection>
       <AccountSection id="account-email" title="Email Preferences">
         {user && <EmailPreferences key={user.id} user={user} />}
+      </AccountSection>
+      <AccountSection id="account-calendar" title="Calendar Feed">
+        <CalendarFeed />
       </AccountSection>
     </Stack>
   );

@@ -19,6 +19,7 @@ import { api, errorMessage } from "../shared/api-client.ts";
 import type { Booking } from "../shared/api-types.ts";
 import { useAuth } from "../shared/auth.tsx";
 import { arrangeBookings } from "../shared/booking-order.ts";
+import { AddToCalendarButton } from "../shared/add-to-calendar.tsx";
 import { bookingBadge } from "../shared/booking-status.ts";
 import { CancelBookingButton } from "../shared/cancel-booking.tsx";
 import { LoadingScreen } from "../shared/guard.tsx";
@@ -56,6 +57,7 @@ function BookingActions({ booking }: { booking: Booking }) {
       {booking.status === "confirmed" && (
         <>
           {link(`/session-details/${booking.id}`, "Session Details")}
+          <AddToCalendarButton booking={booking} />
           {booking.has_notes ? link(`/session-notes/${booking.id}`, "View Notes") : link(`/add-session-notes/${booking.id}`, "Add Notes")}
           {ended && (
             <Button size="small" onClick={complete}>

@@ -9,18 +9,44 @@ import AddIcon from "@mui/icons-material/Add";
 import { ApiError, api } from "../shared/api-client.ts";
 import type { Schedule, WeeklySlot } from "../shared/api-types.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
-import { browserZone } from "../shared/local-time.ts";
+import { browserZone, zoneLabel } from "../shared/local-time.ts";
 import { useTimedNotice } from "../shared/timed-notices.ts";
 import { TimezoneField } from "../shared/timezone-field.tsx";
 import { useSchedule } from "./dashboard-queries.ts";
-import { END_BEFORE_START, endOptions, newSlot, slotErrors, TIME_OPTIONS, timeLabel, WEEKDAY_OPTIONS } from "./schedule-form.ts";
+import { END_BEFORE_START, endOptions, newSlot, slotErrors, TIME_OPTIONS, WEEKDAY_OPTIONS } from "./schedule-form.ts";
+import { TimeSelect } from "./time-select.tsx";
+import { BookingRulesSection } from "./booking-rules.tsx";
+import { ExtraHoursSection } from "./extra-hours.tsx";
+import { TimeOffSection } from "./time-off.tsx";
+import { rulesOf } from "./time-off-form.ts";
 
 export function ScheduleTab({ expertId }: { expertId: string | null }) {
   const schedule = useSchedule(expertId);
   if (!expertId) return <Typography>Complete your Expert Profile to unlock schedule creation.</Typography>;
   if (schedule.isPending) return <LoadingScreen />;
   if (schedule.isError) return <Alert severity="error">Failed to load schedule</Alert>;
-  return <ScheduleEditor expertId={expertId} schedule={schedule.data} />;
+  return (
+    <Box sx={{ display: "grid", gap: 5 }}>
+      <ScheduleEditor expertId={expertId} schedule={schedule.data} />
+      <ExpertTime expertId={expertId} schedule={schedule.data} />
+    </Box>
+  );
+}
+
+/** Time off, extra hours, buffers and notice: all on the expert's wall clock, so only once the weekly schedule names the zone. */
+export function ExpertTime({ expertId, schedule }: { expertId: string; schedule: Schedule }) {
+  const zone = schedule.timezone;
+  if (!zone) return <Alert severity="info">Save your weekly availability first; then you can add time off, extra hours, buffers and notice.</Alert>;
+  return (
+    <Box sx={{ display: "grid", gap: 4, maxWidth: 760 }}>
+      <Typography data-testid="expert-zone">
+        Time off and extra hours are in your timezone: <strong>{zoneLabel(zone)}</strong>
+      </Typography>
+      <TimeOffSection expertId={expertId} zone={zone} timeOff={schedule.time_off ?? []} />
+      <ExtraHoursSection expertId={expertId} zone={zone} overrides={schedule.date_overrides ?? []} />
+      <BookingRulesSection expertId={expertId} rules={rulesOf(schedule)} />
+    </Box>
+  );
 }
 
 export function ScheduleEditor({ expertId, schedule }: { expertId: string; schedule: Schedule }) {
@@ -70,33 +96,8 @@ export function ScheduleEditor({ expertId, schedule }: { expertId: string; sched
                 </option>
               ))}
             </TextField>
-            <TextField select label="Start" value={slot.start_local} onChange={(e) => update(i, { start_local: e.target.value })} slotProps={{ select: { native: true } }}>
-              {TIME_OPTIONS.map((t) => (
-                <option key={t} value={t}>
-                  {timeLabel(t)}
-                </option>
-              ))}
-            </TextField>
-            <TextField
-              select
-              label="End"
-              value={slot.end_local}
-              onChange={(e) => update(i, { end_local: e.target.value })}
-              slotProps={{ select: { native: true } }}
-              error={errors[i] === END_BEFORE_START}
-              helperText={errors[i] === END_BEFORE_START ? errors[i] : undefined}
-            >
-              {errors[i] === END_BEFORE_START && (
-                <option value={slot.end_local} disabled>
-                  {timeLabel(slot.end_local)}
-                </option>
-              )}
-              {endOptions(slot.start_local).map((t) => (
-                <option key={t} value={t}>
-                  {timeLabel(t)}
-                </option>
-              ))}
-            </TextField>
+            <TimeSelect label="Start" value={slot.start_local} options={TIME_OPTIONS} onChange={(start_local) => update(i, { start_local })} />
+            <TimeSelect label="End" value={slot.end_local} options={endOptions(slot.start_local)} onChange={(end_local) => update(i, { end_local })} error={errors[i] === END_BEFORE_START ? errors[i] : null} />
             {slots.length > 1 && (
               <Button color="error" onClick={() => setSlots((all) => all.filter((_, j) => j !== i))} aria-label={`Remove slot ${i + 1}`} sx={{ mt: 1 }}>
                 Remove

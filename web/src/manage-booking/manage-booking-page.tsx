@@ -15,6 +15,8 @@ import { api, errorMessage } from "../shared/api-client.ts";
 import type { Booking, Schedule } from "../shared/api-types.ts";
 import { useAuth } from "../shared/auth.tsx";
 import { bookingBadge } from "../shared/booking-status.ts";
+import { AddToCalendarButton, inCalendar } from "../shared/add-to-calendar.tsx";
+import { CancelBookingButton } from "../shared/cancel-booking.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
 import { Page } from "../shared/layout.tsx";
@@ -89,7 +91,7 @@ export function ManageBookingSteps({ booking, schedule }: { booking: Booking; sc
   const answers = [booking.prep_response_1, booking.prep_response_2, booking.prep_response_3];
   const badge = bookingBadge(booking.status, "expert");
   const decidable = booking.status === "pending" || booking.status === "more_info_requested";
-  // An expert may decline any request still open; a confirmed booking is cancelled from the dashboard instead.
+  // An expert may decline any request still open; a confirmed booking is cancelled instead (the dialog below).
   const declinable = decidable || booking.status === "time_proposed";
   const [reason, setReason] = useState("");
   const [reasonError, setReasonError] = useState<string | null>(null);
@@ -334,6 +336,13 @@ export function ManageBookingSteps({ booking, schedule }: { booking: Booking; sc
           <Button variant="outlined" color="error" onClick={() => setStep("decline")}>
             Decline
           </Button>
+        )}
+        {inCalendar(booking) && (
+          <>
+            <AddToCalendarButton booking={booking} size="medium" />
+            {/* Here too, not only on the dashboard: time off lists the bookings inside it with a link to this page. */}
+            <CancelBookingButton booking={booking} />
+          </>
         )}
       </Box>
     </Box>

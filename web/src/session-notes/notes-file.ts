@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
 import type { Booking, SessionNotes } from "../shared/api-types.ts";
+import { saveFile } from "../shared/save-file.ts";
 
 /** Takeaways and actions are typed one per line. */
 export const linesOf = (text: string) => text.split("\n").map((l) => l.replace(/^\s*[-*•]\s*/, "").trim()).filter(Boolean);
@@ -40,12 +41,5 @@ export function notesFileName(booking: Pick<Booking, "scheduled_time" | "session
 
 /** Save a text file through the browser's download. */
 export function downloadText(name: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: "text/markdown;charset=utf-8" }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveFile(new Blob([text], { type: "text/markdown;charset=utf-8" }), name);
 }

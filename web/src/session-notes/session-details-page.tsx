@@ -8,6 +8,7 @@ import Link from "@mui/material/Link";
 import Paper from "@mui/material/Paper";
 import Typography from "@mui/material/Typography";
 import { errorMessage } from "../shared/api-client.ts";
+import { AddToCalendarButton, inCalendar } from "../shared/add-to-calendar.tsx";
 import { useAuth } from "../shared/auth.tsx";
 import { bookingBadge } from "../shared/booking-status.ts";
 import { useDocumentTitle } from "../shared/document-title.ts";
@@ -80,7 +81,8 @@ function SessionDetails({ bookingId }: { bookingId: string }) {
           </Box>
         ))}
       </Box>
-      <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap" }}>
+      <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", alignItems: "flex-start" }}>
+        {inCalendar(b) && <AddToCalendarButton booking={b} size="medium" />}
         {b.has_notes && (
           <Button variant="contained" component={RouterLink} to={`/session-notes/${b.id}`}>
             View Notes

@@ -98,7 +98,8 @@ async function tokenExpired(response: Response): Promise<boolean> {
   return response.status === 401 && codeOf(parseBody(await response.clone().text())) === "session_expired";
 }
 
-async function send(method: string, path: string, options: CallOptions): Promise<unknown> {
+/** The reply to a call, or the ApiError of a failure (the network's or the server's). */
+async function exchange(method: string, path: string, options: CallOptions): Promise<Response> {
   const headers: Record<string, string> = {};
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) body = options.body;
@@ -114,10 +115,14 @@ async function send(method: string, path: string, options: CallOptions): Promise
     if (e instanceof DOMException && e.name === "AbortError") throw e;
     throw new ApiError(0, "network_error", GENERIC_ERROR_MESSAGE);
   }
-  if (response.status === 204) return undefined;
+  if (response.ok) return response;
   const parsed = parseBody(await response.text());
-  if (response.ok) return parsed;
   throw new ApiError(response.status, codeOf(parsed), messageForError(parsed));
+}
+
+async function send(method: string, path: string, options: CallOptions): Promise<unknown> {
+  const response = await exchange(method, path, options);
+  return response.status === 204 ? undefined : parseBody(await response.text());
 }
 
 export const api = {
@@ -126,6 +131,8 @@ export const api = {
   put: <T>(path: string, body?: unknown, options: CallOptions = {}) => send("PUT", path, { ...options, body }) as Promise<T>,
   patch: <T>(path: string, body?: unknown, options: CallOptions = {}) => send("PATCH", path, { ...options, body }) as Promise<T>,
   delete: <T>(path: string, options: CallOptions = {}) => send("DELETE", path, options) as Promise<T>,
+  /** A file the API serves (an .ics, say), fetched with the session like any call. */
+  file: async (path: string, options: CallOptions = {}): Promise<Blob> => (await exchange("GET", path, options)).blob(),
 };
 
 // ---- auth calls --------------------------------------------------------------------------

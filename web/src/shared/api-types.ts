@@ -2,8 +2,10 @@ import type {
   AuthSessionReply,
   AuthUser as AuthUserReply,
   AvailabilityReply,
+  BookingInTimeOffReply,
   BookingReply,
   BookingStatus as BookingStatusValue,
+  CalendarFeedReply,
   ExpertDetailReply,
   ExpertListItem as ExpertListItemReply,
   ExpertReview,
@@ -47,6 +49,10 @@ export type { Weekday, WeeklySlot } from "@booking/contracts";
 export type Schedule = ScheduleReply;
 /** GET /sessions/{id}/availability. */
 export type Availability = AvailabilityReply;
+/** A booking inside the expert's time off (GET /experts/{expertId}/time-off/affected-bookings). */
+export type BookingInTimeOff = BookingInTimeOffReply;
+/** GET /calendar/feed: the personal feed's address, for calendar apps (webcal:) and to copy (https:). */
+export type CalendarFeed = CalendarFeedReply;
 
 export type BookingStatus = BookingStatusValue;
 /** GET /bookings/:id and the dashboards' lists. */

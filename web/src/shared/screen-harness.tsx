@@ -64,3 +64,6 @@ export function fakeApi(replies: Record<string, FakeReply>) {
   vi.stubGlobal("fetch", fetchMock);
   return calls;
 }
+
+/** The calls that change something, leaving out what a screen reads on the way (the account's calendar feed, say). */
+export const writes = <C extends { method: string }>(calls: C[]): C[] => calls.filter((c) => c.method !== "GET");
