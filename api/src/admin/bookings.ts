@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { z } from "zod";
-import { AdminBookingReply, AdminBookingShowReply, BookingStatus, PaymentState, formatPosition, readDomainEvent, type TimelineEntry } from "@booking/contracts";
+import { AdminBookingReply, AdminBookingShowReply, BookingStatus, PaymentState, formatPosition, readDomainEvent, type DomainEvent, type StoredEvent, type TimelineEntry } from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
 import type { EventStore } from "@booking/event-store";
 import { bookingFromPg, bookingListSort, bookingSelectList, findBooking } from "@booking/projections";
@@ -61,6 +61,17 @@ function bookingWhere(f: z.output<typeof BookingFilter>): SqlWhere {
   return w;
 }
 
+/** One event of a booking's history as the console shows it (the stored event, upcast to the current schema). */
+export const timelineEntry = (stored: StoredEvent, event: DomainEvent): TimelineEntry => ({
+  event_id: stored.eventId,
+  type: event.type,
+  time: stored.metadata.at,
+  actor: stored.metadata.actor ?? null,
+  version: stored.version,
+  position: formatPosition(stored.position),
+  data: event.data,
+});
+
 /** A booking's full history from its expert's calendar stream, in stream order (newest last). */
 export async function bookingTimeline(store: EventStore, expertId: string, bookingId: string): Promise<TimelineEntry[]> {
   const { events } = await store.readStream(calendarStream(expertId));
@@ -68,15 +79,7 @@ export async function bookingTimeline(store: EventStore, expertId: string, booki
   for (const stored of events) {
     const event = readDomainEvent(stored.type, stored.schemaVersion, stored.data);
     if (!("bookingId" in event.data) || event.data.bookingId !== bookingId) continue;
-    timeline.push({
-      event_id: stored.eventId,
-      type: event.type,
-      time: stored.metadata.at,
-      actor: stored.metadata.actor ?? null,
-      version: stored.version,
-      position: formatPosition(stored.position),
-      data: event.data,
-    });
+    timeline.push(timelineEntry(stored, event));
   }
   return timeline;
 }
