@@ -68,7 +68,7 @@ describe("npm start on a fresh machine", () => {
 });
 
 describe("two API processes on one database", () => {
-  it("50 concurrent booking requests for overlapping times spread over both give exactly one 201", async () => {
+  it("50 concurrent booking requests for overlapping times spread over both give exactly one 201; then, each round, reschedule requests race new bookings for one time and exactly one wins", async () => {
     const db = await createTestDatabase(inject("databaseUrl"), "twoapi");
     cleanups.push(db.drop);
     const media = await mkdtemp(join(tmpdir(), "twoapi-media-"));
@@ -109,6 +109,65 @@ describe("two API processes on one database", () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(49);
     for (const r of results.filter((x) => x.status === 409)) expect(r.body.message).toBe("That time slot is no longer available. Please pick another.");
+
+    // Issue 17: requests to move a booking hold their new time, so they race new bookings for it.
+    // Five other creators hold paid, confirmed 90-minute bookings on one day; each round, all five
+    // ask to move to 10:00 on a later day while 45 new requests (90 minutes at 10:00, 30 at 10:30)
+    // ask for it too, spread over both processes. Exactly one may win; a move that wins is accepted
+    // (so its creator may ask again next round), a booking that wins is released.
+    const dayAhead = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+    const movers = await Promise.all([6, 7, 8, 9, 10].map((i) => signUp("creator", i)));
+    const moving = await Promise.all(
+      movers.map(async (m, i) => {
+        const at = `${dayAhead(3)}T${["09:00", "10:30", "12:00", "13:30", "15:00"][i]}:00.000Z`;
+        const booked = await json(`${base[i % 2]}/bookings`, { method: "POST", token: m.token, body: JSON.stringify({ session_id: long, scheduled_time: at }) });
+        expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+        const bookingId = (booked.body.booking as { id: string }).id;
+        const intent = await json(`${base[i % 2]}/stripe/test-intent`, { method: "POST", token: m.token, body: JSON.stringify({ bookingId }) });
+        const paid = await json(`${base[i % 2]}/payments/test/confirm`, { method: "POST", token: m.token, body: JSON.stringify({ client_secret: intent.body.clientSecret, card_number: "4242 4242 4242 4242" }) });
+        expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+        expect((await json(`${base[i % 2]}/bookings/${bookingId}/status`, { method: "PATCH", token: expert.token, body: JSON.stringify({ status: "confirmed" }) })).status).toBe(200);
+        return { ...m, bookingId };
+      }),
+    );
+    const LOST = ["That time slot is no longer available. Please pick another.", "That time is already taken. Please pick another."];
+    const ROUNDS = 4;
+    for (let round = 0; round < ROUNDS; round++) {
+      const target = dayAhead(4 + round);
+      const racers = Array.from({ length: 50 }, (_, i) => {
+        const api = base[i % 2]!;
+        if (i % 10 === 0) {
+          const m = moving[(i / 10) % moving.length]!;
+          return { move: m, call: () => json(`${api}/bookings/${m.bookingId}/reschedule`, { method: "POST", token: m.token, body: JSON.stringify({ scheduled_time: `${target}T10:00:00.000Z` }) }) };
+        }
+        const c = creators[i % creators.length]!;
+        const body = i % 2 ? { session_id: short, scheduled_time: `${target}T10:30:00.000Z` } : { session_id: long, scheduled_time: `${target}T10:00:00.000Z` };
+        return { move: null, call: () => json(`${api}/bookings`, { method: "POST", token: c.token, body: JSON.stringify(body) }), creator: c };
+      });
+      const answers = await Promise.all(racers.map((r) => r.call()));
+      const won = answers.flatMap((a, i) => (a.status < 300 ? [i] : []));
+      expect(won, `round ${round}: ${JSON.stringify(answers.map((a) => a.status))}`).toHaveLength(1);
+      for (const a of answers.filter((x) => x.status >= 300)) {
+        expect(a.status).toBe(409);
+        expect(LOST).toContain(a.body.message);
+      }
+      // What the read model holds on that day: one booking or one move, never two.
+      const held = await outbox.query(
+        `SELECT count(*)::int AS n FROM bookings WHERE expert_id = $1 AND status <> 'cancelled' AND (scheduled_time::date = $2::date OR reschedule_to::date = $2::date)`,
+        [expert.id, target],
+      );
+      expect(held.rows[0].n, `round ${round}`).toBe(1);
+      const winner = racers[won[0]!]!;
+      if (winner.move) {
+        const accepted = await json(`${base[round % 2]}/bookings/${winner.move.bookingId}/reschedule/accept`, { method: "POST", token: expert.token, body: "{}" });
+        expect(accepted.body).toMatchObject({ status: "confirmed", scheduled_time: `${target}T10:00:00.000Z`, reschedule_to: null });
+      } else {
+        const id = (answers[won[0]!]!.body.booking as { id: string }).id;
+        expect((await json(`${base[round % 2]}/bookings/${id}/status`, { method: "PATCH", token: winner.creator!.token, body: JSON.stringify({ status: "cancelled", reason: "race round over" }) })).status).toBe(200);
+      }
+      console.log(`[reschedule race] round ${round}: won by ${winner.move ? "a reschedule request" : "a new booking"}`);
+    }
+
     for (const a of apis) {
       a.child.kill("SIGTERM");
       expect(await a.exited).toBe(0);
