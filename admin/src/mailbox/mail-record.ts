@@ -22,6 +22,10 @@ const kindLabels: Record<string, string> = {
   reminder_24h: "Reminder (24 h)",
   reminder_1h: "Reminder (1 h)",
   notes_added: "Notes added",
+  reschedule_requested: "New time requested",
+  rescheduled: "Moved to a new time",
+  reschedule_declined: "New time declined",
+  reschedule_withdrawn: "New time withdrawn",
 };
 export const kindLabel = (kind: string): string => kindLabels[kind] ?? kind;
 export const mailKindChoices = Object.entries(kindLabels).map(([id, name]) => ({ id, name }));

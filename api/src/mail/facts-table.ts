@@ -58,9 +58,14 @@ export async function applyFact(db: Queryable, fact: MailFact): Promise<boolean>
     case "paid":
       return run("UPDATE mail_bookings SET paid_cents = paid_cents + $2, version = $3 WHERE booking_id = $1 AND version < $3", [fact.bookingId, fact.amountCents, v]);
     case "time_proposed":
+    case "rescheduled":
       return run("UPDATE mail_bookings SET starts_at = $2, version = $3 WHERE booking_id = $1 AND version < $3", [fact.bookingId, fact.startsAt, v]);
-    case "info_requested":
     case "confirmed":
+      return run("UPDATE mail_bookings SET confirmed = true, version = $2 WHERE booking_id = $1 AND version < $2", [fact.bookingId, v]);
+    case "info_requested":
+    case "reschedule_requested":
+    case "reschedule_declined":
+    case "reschedule_withdrawn":
     case "cancelled":
     case "refund_issued":
     case "notes_added":
@@ -73,6 +78,7 @@ type StateRow = {
   booking_id: string;
   title: string;
   starts_at: Date;
+  confirmed: boolean;
   length_minutes: number;
   price_cents: string;
   paid_cents: string;
@@ -94,7 +100,7 @@ export async function loadBookingState(db: Queryable, bookingId: string): Promis
   const people = (p: "e" | "c") => `${p}.email AS ${p}_email, ${p}.first_name AS ${p}_first_name, ${p}.last_name AS ${p}_last_name, ${p}.timezone AS ${p}_timezone, ${p}.reminder_mails AS ${p}_reminder_mails, ${p}.version AS ${p}_version`;
   const r = (
     await db.query<StateRow>(
-      `SELECT b.booking_id, b.title, b.starts_at, b.length_minutes, b.price_cents, b.paid_cents, b.expert_user_id, b.creator_id, cal.timezone AS schedule_zone, ${people("e")}, ${people("c")}
+      `SELECT b.booking_id, b.title, b.starts_at, b.length_minutes, b.price_cents, b.paid_cents, b.confirmed, b.expert_user_id, b.creator_id, cal.timezone AS schedule_zone, ${people("e")}, ${people("c")}
        FROM mail_bookings b
        LEFT JOIN mail_calendars cal ON cal.expert_id = b.expert_id
        LEFT JOIN mail_people e ON e.user_id = b.expert_user_id
@@ -107,6 +113,7 @@ export async function loadBookingState(db: Queryable, bookingId: string): Promis
   return {
     booking: { bookingId: r.booking_id, title: r.title, startsAt: r.starts_at.toISOString(), lengthMinutes: r.length_minutes, priceCents: Number(r.price_cents) },
     paidCents: Number(r.paid_cents),
+    confirmed: r.confirmed,
     // The expert's times follow their schedule's zone (what they set their hours in), else their own.
     expert: recipient(r, "e", r.expert_user_id, r.schedule_zone ?? r.e_timezone),
     creator: recipient(r, "c", r.creator_id, r.c_timezone),

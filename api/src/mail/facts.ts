@@ -31,6 +31,11 @@ export type MailFact = Read &
     | { kind: "cancelled"; bookingId: string; by: Who; reason: string; refundCents: number }
     | { kind: "refund_issued"; bookingId: string; amountCents: number }
     | { kind: "notes_added"; bookingId: string }
+    | { kind: "reschedule_requested"; bookingId: string; from: string; to: string }
+    /** A move accepted: the booking now starts at `startsAt`. */
+    | { kind: "rescheduled"; bookingId: string; startsAt: string; previousTime: string }
+    | { kind: "reschedule_declined"; bookingId: string; from: string; to: string; reason: string }
+    | { kind: "reschedule_withdrawn"; bookingId: string; from: string; to: string }
   );
 
 export type Who = "creator" | "expert" | "admin" | "system";
@@ -51,6 +56,10 @@ const READ = new Set([
   "Cancelled",
   "RefundIssued",
   "NotesAdded",
+  "RescheduleRequested",
+  "RescheduleAccepted",
+  "RescheduleDeclined",
+  "RescheduleWithdrawn",
 ]);
 
 /** The fact an event states for mail, or null (most events owe no mail and change nothing a mail says). */
@@ -100,6 +109,14 @@ export function mailFact(stored: StoredEvent): MailFact | null {
       return { ...read, kind: "refund_issued", bookingId: event.data.bookingId, amountCents: event.data.amountCents };
     case "NotesAdded":
       return { ...read, kind: "notes_added", bookingId: event.data.bookingId };
+    case "RescheduleRequested":
+      return { ...read, kind: "reschedule_requested", bookingId: event.data.bookingId, from: event.data.from, to: event.data.to };
+    case "RescheduleAccepted":
+      return { ...read, kind: "rescheduled", bookingId: event.data.bookingId, startsAt: event.data.to, previousTime: event.data.from };
+    case "RescheduleDeclined":
+      return { ...read, kind: "reschedule_declined", bookingId: event.data.bookingId, from: event.data.from, to: event.data.to, reason: event.data.reason };
+    case "RescheduleWithdrawn":
+      return { ...read, kind: "reschedule_withdrawn", bookingId: event.data.bookingId, from: event.data.from, to: event.data.to };
     default:
       return null;
   }

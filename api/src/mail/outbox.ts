@@ -4,18 +4,24 @@ import type pg from "pg";
 // owed exactly when what made it owed commits (the reactor's checkpoint, a sign-up, a reset).
 
 /** Which template made a message; the dev mailbox and the console show it. */
-export type MailKind =
-  | "verify_email"
-  | "password_reset"
-  | "booking_requested"
-  | "info_requested"
-  | "time_proposed"
-  | "booking_confirmed"
-  | "booking_cancelled"
-  | "refund_issued"
-  | "reminder_24h"
-  | "reminder_1h"
-  | "notes_added";
+export const MAIL_KINDS = [
+  "verify_email",
+  "password_reset",
+  "booking_requested",
+  "info_requested",
+  "time_proposed",
+  "booking_confirmed",
+  "booking_cancelled",
+  "refund_issued",
+  "reminder_24h",
+  "reminder_1h",
+  "notes_added",
+  "reschedule_requested",
+  "rescheduled",
+  "reschedule_declined",
+  "reschedule_withdrawn",
+] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
 
 export type MailAttachment = { filename: string; contentType: string; content: string };
 

@@ -9,6 +9,10 @@ import {
   notesAddedBody,
   refundIssuedBody,
   reminderBody,
+  rescheduleDeclinedBody,
+  rescheduleRequestedBody,
+  rescheduleWithdrawnBody,
+  rescheduledBody,
   timeProposedBody,
   type BookingMailInput,
   type BookingView,
@@ -27,6 +31,8 @@ export type BookingState = {
   booking: BookingView;
   /** Paid so far, this fact included. */
   paidCents: number;
+  /** Confirmed, this fact included (reminders belong to confirmed bookings). */
+  confirmed: boolean;
   expert: Recipient | null;
   creator: Recipient | null;
 };
@@ -104,6 +110,20 @@ export function owedMails(fact: BookingFact, state: BookingState, env: MailEnv):
       return mails;
     case "notes_added":
       owe("notes_added", "creator", notesAddedBody);
+      return mails;
+    case "reschedule_requested":
+      owe("reschedule_requested", "expert", (i) => rescheduleRequestedBody(i, fact.to));
+      return mails;
+    case "rescheduled":
+      // The calendar entry moves (same UID, higher SEQUENCE); a confirmed booking's reminders follow the new time.
+      both("rescheduled", (i) => rescheduledBody(i, fact.previousTime), (i) => ({ attachments: state.confirmed ? calendarInviteFor(i, { method: "REQUEST", sequence: fact.version, at: fact.at }) : [] }));
+      if (state.confirmed) mails.push(...reminders(fact.eventId, fact.at, state, env, input));
+      return mails;
+    case "reschedule_declined":
+      owe("reschedule_declined", "creator", (i) => rescheduleDeclinedBody(i, fact.to, fact.reason));
+      return mails;
+    case "reschedule_withdrawn":
+      owe("reschedule_withdrawn", "expert", (i) => rescheduleWithdrawnBody(i, fact.to));
       return mails;
   }
 }

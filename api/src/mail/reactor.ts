@@ -86,6 +86,7 @@ export class MailReactor {
         if (!fact.reminderMails) await skipUserReminders(client, fact.userId, fact.version, "The recipient turned reminder mails off.");
         return;
       case "time_proposed":
+      case "rescheduled":
         await skipBookingReminders(client, fact.bookingId, "The booking moved to another time.", fact.startsAt);
         break;
       case "cancelled":

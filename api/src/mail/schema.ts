@@ -93,4 +93,9 @@ export const mailMigrations: readonly Migration[] = [
     name: "003_mail_preferences_version",
     sql: "ALTER TABLE mail_outbox ADD COLUMN preferences_version int;",
   },
+  {
+    // Whether the booking is confirmed: an accepted move of a confirmed booking owes reminders for its new time.
+    name: "004_mail_bookings_confirmed",
+    sql: `ALTER TABLE mail_bookings ADD COLUMN confirmed boolean NOT NULL DEFAULT false;`,
+  },
 ];

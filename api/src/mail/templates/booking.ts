@@ -181,6 +181,68 @@ export function reminderBody(i: BookingMailInput, hoursBefore: 24 | 1, unsubscri
 }
 
 /** To the creator: the expert wrote up the session. */
+/** To the expert: the creator asks to move the session; the old time holds until the expert answers. */
+export function rescheduleRequestedBody(i: BookingMailInput, to: string): MailBody {
+  const creator = nameOf(i.other, "expert");
+  return {
+    subject: `${creator} asks to move ${i.booking.title} to ${shortLocalTime(to, i.to.zone)}`,
+    heading: "A new time is requested",
+    preview: `${creator} asks to move ${i.booking.title} from ${when(i)} to ${when(i, to)}.`,
+    firstName: i.to.firstName,
+    paragraphs: [`${creator} asks to move the session to another time. Both times stay held for you until you accept or decline.`],
+    details: [
+      { label: "Session", value: i.booking.title },
+      { label: "Requested time", value: when(i, to) },
+      { label: "Booked time", value: when(i) },
+      { label: "Creator", value: creator },
+    ],
+    action: open(i, "Accept or decline"),
+  };
+}
+
+/** To both: the move was accepted; the booking now starts at its new time. */
+export function rescheduledBody(i: BookingMailInput, previousTime: string): MailBody {
+  const other = nameOf(i.other, i.side);
+  return {
+    subject: `Moved: ${i.booking.title} with ${other}, now ${short(i)}`,
+    heading: "Your session has a new time",
+    preview: `${i.booking.title} with ${other} moved from ${when(i, previousTime)} to ${when(i)}.`,
+    firstName: i.to.firstName,
+    paragraphs: [i.side === "expert" ? `You accepted ${other}'s request to move the session.` : `${other} accepted your request to move the session.`],
+    details: details(i, [{ label: "Was", value: when(i, previousTime) }]),
+    action: open(i, i.side === "expert" ? "Open the booking" : "Open the session"),
+  };
+}
+
+/** To the creator: the expert keeps the booked time. */
+export function rescheduleDeclinedBody(i: BookingMailInput, to: string, reason: string): MailBody {
+  const expert = nameOf(i.other, "creator");
+  return {
+    subject: `${expert} kept ${i.booking.title} at ${short(i)}`,
+    heading: "Your session keeps its time",
+    preview: `${expert} could not move the session to ${when(i, to)}.`,
+    firstName: i.to.firstName,
+    paragraphs: [`${expert} could not move the session to ${when(i, to)}, so it stays at its booked time.`],
+    ...(reason.trim() ? { quote: reason.trim() } : {}),
+    details: details(i),
+    action: open(i, "Open the session"),
+  };
+}
+
+/** To the expert: the creator took back their request; nothing to answer. */
+export function rescheduleWithdrawnBody(i: BookingMailInput, to: string): MailBody {
+  const creator = nameOf(i.other, "expert");
+  return {
+    subject: `${creator} kept ${i.booking.title} at ${short(i)}`,
+    heading: "The request to move was withdrawn",
+    preview: `${creator} no longer asks to move the session to ${when(i, to)}.`,
+    firstName: i.to.firstName,
+    paragraphs: [`${creator} withdrew their request to move the session to ${when(i, to)}. It stays at its booked time.`],
+    details: details(i),
+    action: open(i, "Open the booking"),
+  };
+}
+
 export function notesAddedBody(i: BookingMailInput): MailBody {
   const expert = nameOf(i.other, "creator");
   return {

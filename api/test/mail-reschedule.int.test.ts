@@ -1,0 +1,115 @@
+import ICAL from "ical.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "@booking/contracts";
+import { smtpMessageId } from "../src/mail/sender.ts";
+import { startTestApi, type TestApi } from "./harness.ts";
+import { expertCalendarIn, PUBLIC_URL, registered, testMail, type MailCalendar, type MailUser } from "./mail-bookings.ts";
+import { startTestSmtp, type ArrivedMail, type TestSmtp } from "./mail-smtp.ts";
+
+// Moving a session by mail: the expert hears of a request to move, the creator of a declined one,
+// the expert of a withdrawn one; an accepted move tells both the new time in their own zone, moves
+// the calendar entry (same UID, higher SEQUENCE) and moves the reminders with it.
+
+const now = "2027-03-10T12:00:00.000Z";
+let api: TestApi;
+let smtp: TestSmtp;
+let mail: ReturnType<typeof testMail>;
+let expert: MailUser;
+let creator: MailUser;
+let calendar: MailCalendar;
+
+type Received = ArrivedMail & { kind: string; userId: string };
+
+beforeAll(async () => {
+  api = await startTestApi({ clock: () => now });
+  smtp = await startTestSmtp();
+  mail = testMail(api, { smtpUrl: smtp.url, clock: () => now });
+  expert = await registered(api, "expert", "Ava", "Weber", "Europe/Berlin");
+  creator = await registered(api, "creator", "Cole", "Rivera", "America/New_York");
+  calendar = await expertCalendarIn(api, expert, "Europe/Berlin");
+});
+afterAll(async () => {
+  mail.close();
+  await smtp.close();
+  await api.close();
+});
+
+async function deliver(): Promise<Received[]> {
+  const before = smtp.arrived.length;
+  await mail.deliver();
+  const { rows } = await api.ctx.db.query<{ message_id: string; kind: string; user_id: string }>("SELECT message_id, kind, user_id FROM mail_outbox");
+  const byHeader = new Map(rows.map((r) => [smtpMessageId(r.message_id, PUBLIC_URL), r]));
+  return smtp.arrived.slice(before).map((m) => ({ ...m, kind: byHeader.get(m.messageId)!.kind, userId: byHeader.get(m.messageId)!.user_id }));
+}
+const who = (m: Received) => `${m.kind} -> ${m.userId === expert.id ? "expert" : "creator"}`;
+const to = (mails: Received[], kind: string, u: MailUser) => mails.find((m) => m.kind === kind && m.userId === u.id)!;
+const asCreator = (): Actor => ({ userId: creator.id, role: "creator" });
+const on = (bookingId: string) => ({ expertId: expert.id, bookingId });
+
+async function confirmedAt(at: string): Promise<string> {
+  const b = await calendar.request(creator, at);
+  await calendar.pay(b);
+  await calendar.confirm(b);
+  await deliver();
+  return b;
+}
+const askToMove = (b: string, at: string) => calendar.run({ type: "RequestReschedule", ...on(b), actor: asCreator(), scheduledTime: at, creatorBookings: [] });
+const remindersOf = async (b: string) =>
+  (await api.ctx.db.query<{ kind: string; status: string; send_after: Date }>("SELECT kind, status, send_after FROM mail_outbox WHERE booking_id = $1 AND kind LIKE 'reminder%' ORDER BY status, send_after, kind", [b])).rows.map(
+    (r) => `${r.kind} ${r.status} ${r.send_after.toISOString()}`,
+  );
+
+describe("reschedule mails", () => {
+  it("a request reaches the expert with both times in Berlin time; accepting tells both the new time, moves the invite and the reminders", async () => {
+    const b = await confirmedAt("2027-03-20T10:00:00.000Z");
+    await askToMove(b, "2027-03-22T14:00:00.000Z");
+    let mails = await deliver();
+    expect(mails.map(who)).toEqual(["reschedule_requested -> expert"]);
+    const request = to(mails, "reschedule_requested", expert);
+    expect(request.subject).toBe("Cole Rivera asks to move Pricing review to Mon 22 Mar, 15:00");
+    expect(request.text).toContain("Requested time: Monday, 22 March 2027, 15:00 (Europe/Berlin, GMT+1)");
+    expect(request.text).toContain("Booked time: Saturday, 20 March 2027, 11:00 (Europe/Berlin, GMT+1)");
+    expect(request.text).toContain(`${PUBLIC_URL}/manage-booking/${b}`);
+
+    await calendar.run({ type: "AcceptReschedule", ...on(b), actor: calendar.asExpert });
+    mails = await deliver();
+    expect(mails.map(who).sort()).toEqual(["rescheduled -> creator", "rescheduled -> expert"]);
+    const moved = to(mails, "rescheduled", creator);
+    // New York is on summer time from 14 March: GMT-4.
+    expect(moved.text).toContain("When: Monday, 22 March 2027, 10:00 (America/New_York, GMT-4)");
+    expect(moved.text).toContain("Was: Saturday, 20 March 2027, 06:00 (America/New_York, GMT-4)");
+    const invite = new ICAL.Component(ICAL.parse(moved.attachments.find((a) => a.contentType.startsWith("text/calendar"))!.content));
+    const event = new ICAL.Event(invite.getFirstSubcomponent("vevent")!);
+    expect(invite.getFirstPropertyValue("method")).toBe("REQUEST");
+    expect(event.uid).toBe(`booking-${b}@${new URL(PUBLIC_URL).host}`);
+    expect(event.startDate.toJSDate().toISOString()).toBe("2027-03-22T14:00:00.000Z");
+    // The old time's reminders are skipped; the new time's wait for their hour.
+    expect(await remindersOf(b)).toEqual([
+      "reminder_24h pending 2027-03-21T14:00:00.000Z",
+      "reminder_24h pending 2027-03-21T14:00:00.000Z",
+      "reminder_1h pending 2027-03-22T13:00:00.000Z",
+      "reminder_1h pending 2027-03-22T13:00:00.000Z",
+      "reminder_24h skipped 2027-03-19T10:00:00.000Z",
+      "reminder_24h skipped 2027-03-19T10:00:00.000Z",
+      "reminder_1h skipped 2027-03-20T09:00:00.000Z",
+      "reminder_1h skipped 2027-03-20T09:00:00.000Z",
+    ]);
+  });
+
+  it("a declined request tells the creator, with the expert's reason; a withdrawn one tells the expert; the reminders stay", async () => {
+    const b = await confirmedAt("2027-03-24T10:00:00.000Z");
+    await askToMove(b, "2027-03-25T10:00:00.000Z");
+    await deliver();
+    await calendar.run({ type: "DeclineReschedule", ...on(b), actor: calendar.asExpert, reason: "That day is full." });
+    let mails = await deliver();
+    expect(mails.map(who)).toEqual(["reschedule_declined -> creator"]);
+    expect(to(mails, "reschedule_declined", creator).text).toContain("> That day is full.");
+
+    await askToMove(b, "2027-03-26T10:00:00.000Z");
+    await deliver();
+    await calendar.run({ type: "WithdrawReschedule", ...on(b), actor: asCreator() });
+    mails = await deliver();
+    expect(mails.map(who)).toEqual(["reschedule_withdrawn -> expert"]);
+    expect((await remindersOf(b)).every((r) => r.includes("pending"))).toBe(true);
+  });
+});
