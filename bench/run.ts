@@ -4,12 +4,13 @@ import { startPostgres } from "@booking/testkit";
 import { benchApi, type ApiFigure } from "./scenarios/api.ts";
 import { benchAvailability, type AvailabilityFigure } from "./scenarios/availability.ts";
 import { benchCommands, type CommandsFigure } from "./scenarios/commands.ts";
+import { benchLanding, landingNote, type LandingFigure } from "./scenarios/landing.ts";
 import { benchLag, inProcessExperiment, inProcessRunner, kafkaRunner, type LagFigure } from "./scenarios/lag.ts";
 import { benchReplay, type ReplayFigure } from "./scenarios/replay.ts";
 import { notesFor } from "./notes.ts";
 import { say } from "./lib/stats.ts";
 
-// `tsx bench/run.ts [--quick] [--only commands,replay,lag,api,availability] [--no-experiments]`
+// `tsx bench/run.ts [--quick] [--only commands,replay,lag,api,availability,landing] [--no-experiments]`
 //
 // Prints ONE JSON document on stdout (a readable table goes to stderr). Every figure stands
 // beside a baseline measured in the same run on the same database server: Postgres from
@@ -36,6 +37,7 @@ export type BenchDocument = {
   };
   api: ApiFigure | null;
   availability: AvailabilityFigure | null;
+  landing: LandingFigure | null;
   errors: Record<string, string>;
   bounds: { figure: string; value: number; baseline: number | null; ratio: number | null; bound: string; pass: boolean }[];
   notes: Record<string, string>;
@@ -52,6 +54,7 @@ const doc: BenchDocument = {
   projectorLag: { inProcess: null, kafka: null, kafkaSkipped: null, experiments: null },
   api: null,
   availability: null,
+  landing: null,
   errors,
   bounds: [],
   notes: {},
@@ -121,6 +124,9 @@ try {
   if (wanted("availability")) {
     doc.availability = await step("availability for 28 days (bookableStarts)", () => benchAvailability({ seconds: quick ? 1 : 3 }));
   }
+  if (wanted("landing")) {
+    doc.landing = await step("landing page in Chromium (built apps, serveBuiltApps), Slow 4G and 4x CPU", () => benchLanding({ runs: quick ? 2 : 5 }));
+  }
 } finally {
   await server.stop();
 }
@@ -132,7 +138,13 @@ if (doc.replay) b.push({ figure: "replay events/s vs COPY rows/s", value: doc.re
 if (doc.projectorLag.inProcess) b.push({ figure: "projector lag p99, in-process (ms)", value: doc.projectorLag.inProcess.lag.p99Ms, baseline: null, ratio: null, bound: "< 50 ms", pass: doc.projectorLag.inProcess.pass });
 if (doc.projectorLag.kafka) b.push({ figure: "projector lag p99, through Kafka (ms)", value: doc.projectorLag.kafka.lag.p99Ms, baseline: null, ratio: null, bound: "< 250 ms", pass: doc.projectorLag.kafka.pass });
 if (doc.api) b.push({ figure: "GET /experts req/s vs bare Fastify route", value: doc.api.getExperts.requestsPerSecond, baseline: doc.api.bare.requestsPerSecond, ratio: doc.api.getExperts.ratioToBare, bound: ">= 0.333", pass: doc.api.getExperts.pass });
+const lp = doc.landing;
+if (lp) {
+  b.push({ figure: "landing first load, JS+CSS bytes gzip", value: lp.firstLoad.total.gzip, baseline: null, ratio: null, bound: `<= ${lp.goals.firstLoadGzipBytes}`, pass: lp.pass.firstLoadGzip });
+  b.push({ figure: "landing LCP median (ms), Slow 4G, 4x CPU", value: lp.slow4g.lcp.medianMs, baseline: null, ratio: null, bound: `<= ${lp.goals.lcpMs} ms`, pass: lp.pass.lcp });
+}
 doc.notes = notesFor(doc);
+if (lp) doc.notes.landing = landingNote(lp);
 doc.meta.seconds = Math.round((Date.now() - started) / 1000);
 
 process.stdout.write(`${JSON.stringify(doc, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2)}\n`);
@@ -162,6 +174,14 @@ function printTable(d: BenchDocument): void {
   if (av) {
     rows.push(["availability 28 days, typical expert", `p50 ${av.typical.latency.p50Ms} p99 ${av.typical.latency.p99Ms} ms`, "-", "-"]);
     rows.push(["availability 28 days, densest schedule", `p50 ${av.dense.latency.p50Ms} p99 ${av.dense.latency.p99Ms} ms`, "-", "-"]);
+  }
+  const lp = d.landing;
+  if (lp) {
+    const kb = (n: number) => `${(n / 1000).toFixed(1)} KB`;
+    rows.push([`landing first load, ${lp.firstLoad.requests} JS/CSS files`, `gzip ${kb(lp.firstLoad.total.gzip)} (JS ${kb(lp.firstLoad.js.gzip)}, CSS ${kb(lp.firstLoad.css.gzip)})  br ${kb(lp.firstLoad.total.br)}  plain ${kb(lp.firstLoad.total.identity)}`, "-", `gzip <= ${kb(lp.goals.firstLoadGzipBytes)} ${lp.pass.firstLoadGzip ? "ok" : "MISSED"}`]);
+    rows.push([`landing LCP, ${lp.slow4g.network.name}, CPU ${lp.slow4g.cpuSlowdown}x`, `median ${lp.slow4g.lcp.medianMs} max ${lp.slow4g.lcp.maxMs} ms (FCP ${lp.slow4g.fcpMedianMs}, load ${lp.slow4g.loadMedianMs} ms)`, "-", `median <= ${lp.goals.lcpMs} ms ${lp.pass.lcp ? "ok" : "MISSED"}`]);
+    rows.push([`  landing LCP, ${lp.fast4g.network.name}, CPU ${lp.fast4g.cpuSlowdown}x`, `median ${lp.fast4g.lcp.medianMs} max ${lp.fast4g.lcp.maxMs} ms (FCP ${lp.fast4g.fcpMedianMs}, load ${lp.fast4g.loadMedianMs} ms)`, "-", "-"]);
+    rows.push([`  admin sign-in first load, ${lp.adminSignIn.requests} JS/CSS files`, `gzip ${kb(lp.adminSignIn.total.gzip)}  br ${kb(lp.adminSignIn.total.br)}  plain ${kb(lp.adminSignIn.total.identity)}`, "-", "-"]);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   say("");

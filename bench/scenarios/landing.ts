@@ -1,0 +1,173 @@
+import { spawn } from "node:child_process";
+import Fastify from "fastify";
+import { chromium, type Browser } from "playwright-core";
+import { BUILT_APPS, serveBuiltApps, type BuiltApps } from "../../api/src/built-apps.ts";
+import { round, say } from "../lib/stats.ts";
+
+// The landing page as a visitor's browser gets it: the built web app (scripts/build-apps.mjs,
+// rebuilt only when older than its sources) served by the API's own serveBuiltApps (precompressed
+// brotli and gzip), opened cold in Chromium with DevTools' "Slow 4G" network and a 4x CPU slowdown.
+// Bytes are the JavaScript and CSS fetched until the load event, each asset's body as sent: brotli,
+// which Chromium asks for, and gzip and plain asked for again from Node. The goals: at most
+// 150 KB (150,000 bytes) of gzip on first load, LCP at most 2.0 s.
+
+/** DevTools' "Slow 4G" preset (Lighthouse's mobile profile as DevTools applies it: 150 ms RTT x 3.75, 1.6 Mbps x 0.9 down, 750 kbps x 0.9 up). */
+export const SLOW_4G = { name: "Slow 4G (DevTools preset)", latencyMs: 562.5, downloadBytesPerSecond: (1.6 * 1_000_000 * 0.9) / 8, uploadBytesPerSecond: (750 * 1000 * 0.9) / 8 };
+/** DevTools' "Fast 4G" preset (165 ms latency, 9 Mbps x 0.9 down, 1.5 Mbps x 0.9 up), for comparison. */
+export const FAST_4G = { name: "Fast 4G (DevTools preset)", latencyMs: 165, downloadBytesPerSecond: (9 * 1_000_000 * 0.9) / 8, uploadBytesPerSecond: (1.5 * 1_000_000 * 0.9) / 8 };
+export const CPU_SLOWDOWN = 4;
+export const FIRST_LOAD_GZIP_GOAL_BYTES = 150_000;
+export const LCP_GOAL_MS = 2000;
+
+type Network = typeof SLOW_4G;
+type Encoding = "br" | "gzip" | "identity";
+export type AssetBytes = { path: string; kind: "js" | "css"; br: number; gzip: number; identity: number };
+export type FirstLoadBytes = { requests: number; js: Record<Encoding, number>; css: Record<Encoding, number>; total: Record<Encoding, number>; transferredByBrowser: number; assets: AssetBytes[] };
+export type LoadRun = { lcpMs: number; fcpMs: number; loadMs: number };
+export type ThrottledLoads = { network: Network; cpuSlowdown: number; runs: LoadRun[]; lcp: { medianMs: number; maxMs: number }; fcpMedianMs: number; loadMedianMs: number };
+export type LandingFigure = {
+  path: string;
+  firstLoad: FirstLoadBytes;
+  slow4g: ThrottledLoads;
+  fast4g: ThrottledLoads;
+  adminSignIn: FirstLoadBytes;
+  goals: { firstLoadGzipBytes: number; lcpMs: number };
+  pass: { firstLoadGzip: boolean; lcp: boolean };
+};
+
+/** The latest largest-contentful-paint entry's time, kept from the start of the page's life. */
+const LCP_OBSERVER = `window.__lcp = 0;
+new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__lcp = e.startTime; }).observe({ type: "largest-contentful-paint", buffered: true });`;
+const TIMINGS = `({
+  lcpMs: window.__lcp,
+  fcpMs: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN,
+  loadMs: performance.getEntriesByType("navigation")[0].loadEventStart,
+})`;
+
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+async function buildApps(): Promise<void> {
+  const code = await new Promise<number | null>((resolve) => spawn("node", ["scripts/build-apps.mjs"], { cwd: new URL("../../", import.meta.url).pathname, stdio: ["ignore", "inherit", "inherit"] }).on("exit", resolve));
+  if (code !== 0) throw new Error(`scripts/build-apps.mjs exited with ${code}`);
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/**
+ * One cold load of `path` in a fresh context: the JS and CSS requested before the load event,
+ * with the bytes the browser received for each (headers included), and LCP, FCP and load times.
+ */
+async function load(browser: Browser, url: string, network: Network | null): Promise<LoadRun & { assets: { path: string; kind: "js" | "css"; transferred: number }[] }> {
+  const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+  if (network) {
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: network.latencyMs, downloadThroughput: network.downloadBytesPerSecond, uploadThroughput: network.uploadBytesPerSecond });
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: CPU_SLOWDOWN });
+  }
+  // Page-side code as text: bench/ compiles without the DOM's types.
+  await page.addInitScript(LCP_OBSERVER);
+  const kinds = new Map<string, { path: string; kind: "js" | "css" }>();
+  const transferred = new Map<string, number>();
+  let loaded = false;
+  cdp.on("Network.requestWillBeSent", (e) => {
+    if (loaded) return;
+    const kind = e.type === "Script" ? "js" : e.type === "Stylesheet" ? "css" : null;
+    if (kind) kinds.set(e.requestId, { path: new URL(e.request.url).pathname, kind });
+  });
+  cdp.on("Network.loadingFinished", (e) => transferred.set(e.requestId, e.encodedDataLength));
+  page.on("load", () => (loaded = true));
+  await page.goto(url, { waitUntil: "load", timeout: 60_000 });
+  await page.waitForLoadState("networkidle");
+  // React paints after the load event; LCP is the last candidate once painting has stopped growing.
+  await page.waitForFunction("window.__lcp > 0", undefined, { timeout: 30_000 });
+  await page.waitForTimeout(500);
+  const timing = await page.evaluate<LoadRun>(TIMINGS);
+  await context.close();
+  const assets = [...kinds].map(([id, a]) => ({ ...a, transferred: transferred.get(id) ?? 0 }));
+  return { lcpMs: round(timing.lcpMs), fcpMs: round(timing.fcpMs), loadMs: round(timing.loadMs), assets };
+}
+
+/** Each asset's body as the server sends it for each encoding. */
+async function bytesOf(origin: string, assets: { path: string; kind: "js" | "css"; transferred: number }[]): Promise<FirstLoadBytes> {
+  const sized: AssetBytes[] = [];
+  for (const a of assets) {
+    const sizes = {} as Record<Encoding, number>;
+    for (const encoding of ["br", "gzip", "identity"] as const) {
+      const reply = await fetch(`${origin}${a.path}`, { headers: { "accept-encoding": encoding } });
+      // fetch decodes what it is sent: the body's size on the wire is the header, else the raw length.
+      const length = Number(reply.headers.get("content-length"));
+      const body = await reply.arrayBuffer();
+      // Files too small to gain from compression are kept and sent plain.
+      const sent = reply.headers.get("content-encoding") ?? "identity";
+      if (sent !== encoding && sent !== "identity") throw new Error(`${a.path} asked as ${encoding} came as ${sent}`);
+      sizes[encoding] = Number.isFinite(length) && length > 0 ? length : body.byteLength;
+    }
+    sized.push({ path: a.path, kind: a.kind, ...sizes });
+  }
+  const sum = (kind: "js" | "css" | null) => {
+    const of = sized.filter((s) => kind === null || s.kind === kind);
+    return { br: of.reduce((t, s) => t + s.br, 0), gzip: of.reduce((t, s) => t + s.gzip, 0), identity: of.reduce((t, s) => t + s.identity, 0) };
+  };
+  return { requests: sized.length, js: sum("js"), css: sum("css"), total: sum(null), transferredByBrowser: assets.reduce((t, a) => t + a.transferred, 0), assets: sized };
+}
+
+async function throttled(browser: Browser, url: string, network: Network, runs: number): Promise<ThrottledLoads> {
+  const results: LoadRun[] = [];
+  for (let i = 0; i < runs; i++) {
+    const { assets: _assets, ...run } = await load(browser, url, network);
+    results.push(run);
+    say(`  ${network.name}, CPU ${CPU_SLOWDOWN}x, run ${i + 1}: LCP ${run.lcpMs} ms, FCP ${run.fcpMs} ms, load ${run.loadMs} ms`);
+  }
+  const lcps = results.map((r) => r.lcpMs);
+  return { network, cpuSlowdown: CPU_SLOWDOWN, runs: results, lcp: { medianMs: round(median(lcps)), maxMs: Math.max(...lcps) }, fcpMedianMs: round(median(results.map((r) => r.fcpMs))), loadMedianMs: round(median(results.map((r) => r.loadMs))) };
+}
+
+/** `dirs`: apps built elsewhere (an earlier commit's, to compare); else the repository's, rebuilt when stale. */
+export async function benchLanding(options: { runs: number; dirs?: BuiltApps }): Promise<LandingFigure> {
+  if (!options.dirs) await buildApps();
+  const app = Fastify();
+  await serveBuiltApps(app, options.dirs ?? BUILT_APPS);
+  const origin = await app.listen({ port: 0, host: "127.0.0.1" });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  try {
+    // Bytes do not depend on throttling: one unthrottled cold load lists what the page fetches.
+    const firstLoad = await bytesOf(origin, (await load(browser, `${origin}/`, null)).assets);
+    say(`  first load: ${firstLoad.requests} scripts and stylesheets, ${firstLoad.total.gzip} bytes gzip, ${firstLoad.total.br} brotli, ${firstLoad.total.identity} plain`);
+    const slow4g = await throttled(browser, `${origin}/`, SLOW_4G, options.runs);
+    const fast4g = await throttled(browser, `${origin}/`, FAST_4G, options.runs);
+    const adminSignIn = await bytesOf(origin, (await load(browser, `${origin}/admin/`, null)).assets);
+    say(`  admin console's sign-in page: ${adminSignIn.requests} scripts and stylesheets, ${adminSignIn.total.gzip} bytes gzip`);
+    return {
+      path: "/",
+      firstLoad,
+      slow4g,
+      fast4g,
+      adminSignIn,
+      goals: { firstLoadGzipBytes: FIRST_LOAD_GZIP_GOAL_BYTES, lcpMs: LCP_GOAL_MS },
+      pass: { firstLoadGzip: firstLoad.total.gzip <= FIRST_LOAD_GZIP_GOAL_BYTES, lcp: slow4g.lcp.medianMs <= LCP_GOAL_MS },
+    };
+  } finally {
+    await browser.close();
+    await app.close();
+  }
+}
+
+/** The note beside the landing figures: where the first load's bytes go and what LCP waits for. */
+export function landingNote(l: LandingFigure): string {
+  const kb = (n: number) => `${(n / 1000).toFixed(1)} KB`;
+  const largest = [...l.firstLoad.assets].sort((a, b) => b.gzip - a.gzip).slice(0, 5).map((a) => `${a.path.replace(/^.*\//, "")} ${kb(a.gzip)}`);
+  return [
+    `${l.pass.firstLoadGzip ? "Within" : "Over"} the first-load goal: ${l.firstLoad.requests} scripts and stylesheets, ${kb(l.firstLoad.total.gzip)} gzip (${kb(l.firstLoad.total.br)} as the brotli Chromium asks for; ${kb(l.firstLoad.transferredByBrowser)} on the wire with headers).`,
+    "Before issue 19 the page fetched one 1,067,860-byte script, 326 KB gzip. Each route's page is now a chunk fetched when its route opens (web/src/routes.tsx), the phone header's menu when first pressed, and the libraries the first page needs are vendor chunks of their own (web/vite.config.ts).",
+    `Largest (gzip): ${largest.join(", ")}. react-dom alone is about 67 KB gzip and MUI with emotion about 50 KB; the rest is react-router, TanStack Query, the error catalogue with the session client, and the app's own landing page, layout and auth.`,
+    `${l.pass.lcp ? "Within" : "Over"} the LCP goal: median ${l.slow4g.lcp.medianMs} ms under ${l.slow4g.network.name} (${l.slow4g.network.latencyMs} ms per request, ${round((l.slow4g.network.downloadBytesPerSecond * 8) / 1_000_000)} Mbps) with a ${l.slow4g.cpuSlowdown}x CPU slowdown; ${l.fast4g.lcp.medianMs} ms under ${l.fast4g.network.name}.`,
+    "The page renders in the browser, so LCP waits for index.html, then the scripts (fetched in parallel), then React's first render: two round trips plus the transfer time of the first load, plus parsing and running it on the slowed CPU.",
+    `The admin console's sign-in page fetches ${kb(l.adminSignIn.total.gzip)} gzip: its resources' lists and pages are loaded once an admin is signed in.`,
+  ].join(" ");
+}
