@@ -10,15 +10,9 @@ import StarIcon from "@mui/icons-material/Star";
 import VerifiedIcon from "@mui/icons-material/Verified";
 import type { ExpertListItem } from "../shared/api-types.ts";
 import { expertDetailQuery } from "./expert-queries.ts";
+import { initials } from "./initials.ts";
 
-export function initials(name: string): string {
-  return name
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((w) => w[0]!.toUpperCase())
-    .join("");
-}
+export { initials };
 
 /** "Rated 4.5 out of 5 from 2 reviews", or "Not rated yet". */
 export const ratingLabel = (e: Pick<ExpertListItem, "rating" | "review_count">) =>

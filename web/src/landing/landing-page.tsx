@@ -9,7 +9,7 @@ import Typography from "@mui/material/Typography";
 import VerifiedIcon from "@mui/icons-material/Verified";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { Page } from "../shared/layout.tsx";
-import { initials } from "../experts/expert-card.tsx";
+import { initials } from "../experts/initials.ts";
 import { BENEFITS, CREATOR_CHALLENGES, FAQ, SAMPLE_EXPERTS } from "./landing-content.ts";
 
 /** Every call to action opens the early-access page in a new tab. */

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from "react";
+import { lazy, Suspense, useState, type ReactNode } from "react";
 import { Link as RouterLink, useLocation, useNavigate } from "react-router-dom";
 import Alert from "@mui/material/Alert";
 import AppBar from "@mui/material/AppBar";
@@ -7,8 +7,6 @@ import Button from "@mui/material/Button";
 import Container from "@mui/material/Container";
 import IconButton from "@mui/material/IconButton";
 import Link from "@mui/material/Link";
-import Menu from "@mui/material/Menu";
-import MenuItem from "@mui/material/MenuItem";
 import Paper from "@mui/material/Paper";
 import Toolbar from "@mui/material/Toolbar";
 import Typography from "@mui/material/Typography";
@@ -16,6 +14,8 @@ import useMediaQuery from "@mui/material/useMediaQuery";
 import MenuIcon from "@mui/icons-material/Menu";
 import { displayName, useAuth } from "./auth.tsx";
 import { HELP_URL, useFlags } from "./flags.ts";
+
+const HeaderMenu = lazy(async () => ({ default: (await import("./header-menu.tsx")).HeaderMenu }));
 
 /** Styles for phones (below 600 px) only. */
 const phoneOnly = (styles: Record<string, string | number>) => ({ "@media (max-width:599.95px)": styles });
@@ -44,7 +44,7 @@ function EnvironmentBanner() {
   );
 }
 
-type HeaderLink = { label: string; to: string; variant?: "outlined" | "contained" } | { label: string; onClick: () => void; variant?: "outlined" };
+export type HeaderLink = { label: string; to: string; variant?: "outlined" | "contained" } | { label: string; onClick: () => void; variant?: "outlined" };
 
 /** Header variants of spec section 2: visitor, signed in, slim (logo only). On a phone the links sit behind a Menu button. */
 export function Header({ slim = false }: { slim?: boolean }) {
@@ -53,6 +53,8 @@ export function Header({ slim = false }: { slim?: boolean }) {
   const navigate = useNavigate();
   const phone = useMediaQuery("(max-width:599.95px)");
   const [menu, setMenu] = useState<HTMLElement | null>(null);
+  // Mounted from the first press on, so closing keeps its transition and focus return.
+  const [menuOpened, setMenuOpened] = useState(false);
   const user = auth.status === "authenticated" ? auth.user : null;
   const onExpertDashboard = location.pathname.startsWith("/expert-dashboard");
   const onLogout = async () => {
@@ -84,25 +86,14 @@ export function Header({ slim = false }: { slim?: boolean }) {
                   {displayName(user)}
                 </Typography>
               )}
-              <IconButton aria-label="Menu" aria-haspopup="menu" aria-expanded={!!menu} aria-controls={menu ? "header-menu" : undefined} onClick={(e) => setMenu(e.currentTarget)}>
+              <IconButton aria-label="Menu" aria-haspopup="menu" aria-expanded={!!menu} aria-controls={menu ? "header-menu" : undefined} onClick={(e) => (setMenu(e.currentTarget), setMenuOpened(true))}>
                 <MenuIcon />
               </IconButton>
-              <Menu id="header-menu" anchorEl={menu} open={!!menu} onClose={() => setMenu(null)}>
-                {links.map((l) =>
-                  "to" in l ? (
-                    <MenuItem key={l.label} component={RouterLink} to={l.to} onClick={() => setMenu(null)}>
-                      {l.label}
-                    </MenuItem>
-                  ) : (
-                    <MenuItem key={l.label} onClick={() => (setMenu(null), l.onClick())}>
-                      {l.label}
-                    </MenuItem>
-                  ),
-                )}
-                <MenuItem component="a" href={HELP_URL} target="_blank" rel="noopener noreferrer" onClick={() => setMenu(null)}>
-                  Need help?
-                </MenuItem>
-              </Menu>
+              {menuOpened && (
+                <Suspense fallback={null}>
+                  <HeaderMenu anchor={menu} links={links} onClose={() => setMenu(null)} />
+                </Suspense>
+              )}
             </>
           )}
           {!slim && !phone && (
