@@ -59,6 +59,13 @@ describe("earnings read model: given events, then rows", () => {
     ]);
   });
 
+  it("an accepted move counts the booking in its new month, confirmed as before", () => {
+    const move = { bookingId: "b1", from: MARCH, to: "2030-04-02T09:00:00.000Z", by: "creator" as const };
+    spec.given(...on("e1", requested("b1", MARCH), paid("b1"), confirmed("b1"), { type: "RescheduleRequested", data: move }, { type: "RescheduleAccepted", data: move })).then([
+      { booking_id: "b1", scheduled_time: "2030-04-02T09:00:00.000Z", month: "2030-04", status: "confirmed", earning: true },
+    ]);
+  });
+
   it("events that move nothing and bookings never requested make no row", () => {
     spec.given(...on("e1", paid("b9"), { type: "ScheduleSet", data: { expertId: "e1", timezone: "UTC", slots: [] } })).then([]);
   });

@@ -72,6 +72,9 @@ function change(row: EarningsRow, { event }: ProjectedEvent): Partial<EarningsRo
       return { refund_issued_cents: row.refund_issued_cents + event.data.amountCents };
     case "TimeProposed":
       return { status: "time_proposed", scheduled_time: event.data.scheduledTime, month: monthOf(event.data.scheduledTime) };
+    // A move keeps the booking's status; it counts in the month it now takes place in.
+    case "RescheduleAccepted":
+      return { scheduled_time: event.data.to, month: monthOf(event.data.to) };
     case "InfoRequested":
       return { status: "more_info_requested" };
     case "PrepSubmitted":
