@@ -1,20 +1,50 @@
-import { Admin, Resource } from "react-admin";
-import { HashRouter } from "react-router-dom";
+import { lazy } from "react";
+import { Admin, CustomRoutes, Resource } from "react-admin";
+import { HashRouter, Route } from "react-router-dom";
 import { authProvider } from "./auth-provider.ts";
-import bookings from "./bookings/index.ts";
-import { Dashboard } from "./dashboard/dashboard.tsx";
+import { CALENDAR_AT_ROUTE } from "./calendar-at/calendar-at-path.ts";
 import { dataProvider } from "./data-provider.ts";
-import earlyAccess from "./early-access/index.ts";
-import events from "./events/index.ts";
-import experts from "./experts/index.ts";
 import { SignInPage } from "./layout/sign-in-page.tsx";
-import mailbox, { devMailboxShown } from "./mailbox/index.ts";
-import projections from "./projections/index.ts";
-import refunds from "./refunds/index.ts";
-import reviews from "./reviews/index.ts";
-import sessions from "./sessions/index.ts";
-import termsAcceptances from "./terms-acceptances/index.ts";
-import users from "./users/index.ts";
+
+const Dashboard = lazy(async () => ({ default: (await import("./dashboard/dashboard.tsx")).Dashboard }));
+const CalendarAtPage = lazy(async () => ({ default: (await import("./calendar-at/calendar-at-page.tsx")).CalendarAtPage }));
+
+/**
+ * The resources, fetched once an admin is signed in: the sign-in page loads react-admin's shell
+ * only, and the lists, pages and forms come in chunks of their own (issue 19). react-admin takes
+ * one function child and runs it again when the permissions change, so signing in brings them.
+ */
+async function resources(permissions: unknown) {
+  if (permissions !== "admin") return null;
+  const [bookings, termsAcceptances, earlyAccess, users, experts, sessions, events, projections, reviews, refunds, mailbox] = await Promise.all([
+    import("./bookings/index.ts"),
+    import("./terms-acceptances/index.ts"),
+    import("./early-access/index.ts"),
+    import("./users/index.ts"),
+    import("./experts/index.ts"),
+    import("./sessions/index.ts"),
+    import("./events/index.ts"),
+    import("./projections/index.ts"),
+    import("./reviews/index.ts"),
+    import("./refunds/index.ts"),
+    import("./mailbox/index.ts"),
+  ]);
+  return (
+    <>
+      <Resource name="bookings" {...bookings.default} />
+      <Resource name="terms-acceptances" {...termsAcceptances.default} />
+      <Resource name="early-access" {...earlyAccess.default} />
+      <Resource name="users" {...users.default} />
+      <Resource name="experts" {...experts.default} />
+      <Resource name="sessions" {...sessions.default} />
+      <Resource name="events" {...events.default} />
+      <Resource name="projections" {...projections.default} />
+      <Resource name="reviews" {...reviews.default} />
+      <Resource name="refunds" {...refunds.default} />
+      {(await mailbox.devMailboxShown()) ? <Resource name="mailbox" {...mailbox.default} /> : null}
+    </>
+  );
+}
 
 /**
  * The admin console. Routes live after the `#`: the API serves the built files at /admin/ with no
@@ -30,17 +60,10 @@ export function App() {
   return (
     <HashRouter useTransitions={false}>
       <Admin title="Expert sessions admin" dataProvider={dataProvider} authProvider={authProvider} loginPage={SignInPage} dashboard={Dashboard} requireAuth disableTelemetry>
-        <Resource name="bookings" {...bookings} />
-        <Resource name="terms-acceptances" {...termsAcceptances} />
-        <Resource name="early-access" {...earlyAccess} />
-        <Resource name="users" {...users} />
-        <Resource name="experts" {...experts} />
-        <Resource name="sessions" {...sessions} />
-        <Resource name="events" {...events} />
-        <Resource name="projections" {...projections} />
-        <Resource name="reviews" {...reviews} />
-        <Resource name="refunds" {...refunds} />
-        {async () => ((await devMailboxShown()) ? <Resource name="mailbox" {...mailbox} /> : null)}
+        {resources}
+        <CustomRoutes>
+          <Route path={CALENDAR_AT_ROUTE} element={<CalendarAtPage />} />
+        </CustomRoutes>
       </Admin>
     </HashRouter>
   );
