@@ -1,5 +1,5 @@
 import { useMemo, useState } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { DateTime } from "luxon";
 import { BOOKING_WINDOW_DAYS } from "@booking/contracts";
 import Alert from "@mui/material/Alert";
@@ -53,10 +53,6 @@ export function TimeStep({ session, preview, onBooked, held = null, onReleased, 
   const [time, setTime] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const today = DateTime.now().setZone(zone).toISODate()!;
-  const lastDay = DateTime.now().setZone(zone).plus({ days: BOOKING_WINDOW_DAYS }).toISODate()!;
-  const byDay = useMemo(() => timesByDay(availability.data?.times ?? [], zone), [availability.data, zone]);
-  const dayTimes = day ? (byDay.get(day) ?? []) : [];
 
   const book = async () => {
     setMessage(null);
@@ -115,43 +111,18 @@ export function TimeStep({ session, preview, onBooked, held = null, onReleased, 
       <Typography sx={{ mb: 2 }} data-testid="creator-zone">
         Times are shown in your timezone: <strong>{zoneLabel(zone)}</strong>
       </Typography>
-      {availability.isPending ? (
-        <Typography role="status">Loading available times...</Typography>
-      ) : availability.isError ? (
-        <Alert severity="error">{errorMessage(availability.error)}</Alert>
-      ) : (
-        <Box sx={{ display: "grid", gap: 4, gridTemplateColumns: { xs: "1fr", md: "380px 1fr" } }}>
-          <MonthCalendar
-            today={today}
-            lastDay={lastDay}
-            selected={day}
-            onSelect={(d) => {
-              setDay(d);
-              setTime(null);
-              setMessage(null);
-            }}
-            isSelectable={(d) => d >= today && d <= lastDay && byDay.has(d)}
-          />
-          <Box>
-            {!day ? (
-              <Typography>{byDay.size ? "Choose a date to see the available times." : "No times are available in the next 28 days."}</Typography>
-            ) : (
-              <>
-                <Typography component="h3" sx={{ fontWeight: 700, mb: 1 }}>
-                  {longDate(`${day}T12:00:00`, zone)}
-                </Typography>
-                <Box role="group" aria-label="Available times" sx={{ display: "grid", gap: 1, gridTemplateColumns: "repeat(auto-fill, minmax(110px, 1fr))" }}>
-                  {dayTimes.map((t) => (
-                    <Button key={t} variant={time === t ? "contained" : "outlined"} aria-pressed={time === t} data-time={t} onClick={() => setTime(t)}>
-                      {clockTime(t, zone)}
-                    </Button>
-                  ))}
-                </Box>
-              </>
-            )}
-          </Box>
-        </Box>
-      )}
+      <TimeChooser
+        availability={availability}
+        zone={zone}
+        day={day}
+        time={time}
+        onDay={(d) => {
+          setDay(d);
+          setTime(null);
+          setMessage(null);
+        }}
+        onTime={setTime}
+      />
       {message && (
         <Alert severity="error" role="alert" sx={{ mt: 2 }}>
           {message}
@@ -161,6 +132,63 @@ export function TimeStep({ session, preview, onBooked, held = null, onReleased, 
         <Button variant="contained" size="large" onClick={book} disabled={busy || preview}>
           Continue
         </Button>
+      </Box>
+    </Box>
+  );
+}
+
+/**
+ * The session's bookable times as a Monday-first month (today to BOOKING_WINDOW_DAYS ahead, only
+ * days with a time selectable) and the chosen day's times, all in `zone`: the wizard's Select Time,
+ * and the creator's new time for a booking.
+ */
+export function TimeChooser(props: {
+  availability: UseQueryResult<Availability>;
+  zone: string;
+  day: string | null;
+  time: string | null;
+  onDay: (day: string) => void;
+  onTime: (time: string) => void;
+  label?: string;
+}) {
+  const { availability } = props;
+  if (availability.isPending) return <Typography role="status">Loading available times...</Typography>;
+  if (availability.isError) return <Alert severity="error">{errorMessage(availability.error)}</Alert>;
+  return <DaysAndTimes {...props} times={availability.data.times} />;
+}
+
+function DaysAndTimes({ times, zone, day, time, onDay, onTime, label }: { times: string[]; zone: string; day: string | null; time: string | null; onDay: (day: string) => void; onTime: (time: string) => void; label?: string }) {
+  const today = DateTime.now().setZone(zone).toISODate()!;
+  const lastDay = DateTime.now().setZone(zone).plus({ days: BOOKING_WINDOW_DAYS }).toISODate()!;
+  const byDay = useMemo(() => timesByDay(times, zone), [times, zone]);
+  const dayTimes = day ? (byDay.get(day) ?? []) : [];
+  return (
+    <Box sx={{ display: "grid", gap: 4, gridTemplateColumns: { xs: "1fr", md: "380px 1fr" } }}>
+      <MonthCalendar
+        today={today}
+        lastDay={lastDay}
+        selected={day}
+        label={label}
+        onSelect={onDay}
+        isSelectable={(d) => d >= today && d <= lastDay && byDay.has(d)}
+      />
+      <Box>
+        {!day ? (
+          <Typography>{byDay.size ? "Choose a date to see the available times." : "No times are available in the next 28 days."}</Typography>
+        ) : (
+          <>
+            <Typography component="h3" sx={{ fontWeight: 700, mb: 1 }}>
+              {longDate(`${day}T12:00:00`, zone)}
+            </Typography>
+            <Box role="group" aria-label="Available times" sx={{ display: "grid", gap: 1, gridTemplateColumns: "repeat(auto-fill, minmax(110px, 1fr))" }}>
+              {dayTimes.map((t) => (
+                <Button key={t} variant={time === t ? "contained" : "outlined"} aria-pressed={time === t} data-time={t} onClick={() => onTime(t)}>
+                  {clockTime(t, zone)}
+                </Button>
+              ))}
+            </Box>
+          </>
+        )}
       </Box>
     </Box>
   );

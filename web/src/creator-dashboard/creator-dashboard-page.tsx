@@ -14,6 +14,9 @@ import type { Booking } from "../shared/api-types.ts";
 import { bookingBadge, prepAnswered } from "../shared/booking-status.ts";
 import { arrangeBookings } from "../shared/booking-order.ts";
 import { AddToCalendarButton, inCalendar } from "../shared/add-to-calendar.tsx";
+import { JoinSession } from "../join-link/join-session.tsx";
+import { OpenMoveRequest } from "../reschedule/open-move-request.tsx";
+import { mayAskToMove, RequestNewTime } from "../reschedule/request-new-time.tsx";
 import { CancelBookingButton, RELEASE } from "../shared/cancel-booking.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
@@ -113,6 +116,8 @@ function BookingCard({ booking }: { booking: Booking }) {
         {booking.status === "time_proposed" && (
           <Alert severity="info">{booking.session.expertFirstName ?? "Your expert"} proposed another time. Accept it to confirm your session.</Alert>
         )}
+        <OpenMoveRequest booking={booking} viewer="creator" />
+        {booking.status === "confirmed" && <JoinSession booking={booking} />}
         {failure && (
           <Alert severity="error" role="alert">
             {failure}
@@ -148,6 +153,7 @@ function BookingCard({ booking }: { booking: Booking }) {
           {inCalendar(booking) && <AddToCalendarButton booking={booking} />}
           {open && <CancelBookingButton booking={booking} wording={awaitingPayment ? RELEASE : undefined} />}
         </Box>
+        {mayAskToMove(booking) && <RequestNewTime booking={booking} />}
         {answering && (
           <Box sx={{ borderTop: 1, borderColor: "divider", pt: 2 }}>
             <PrepAnswersForm

@@ -54,6 +54,7 @@ function BookingActions({ booking }: { booking: Booking }) {
           <CancelBookingButton booking={booking} />
         </>
       )}
+      {booking.status === "confirmed" && booking.reschedule_to && link(`/manage-booking/${booking.id}`, "Review Move Request")}
       {booking.status === "confirmed" && (
         <>
           {link(`/session-details/${booking.id}`, "Session Details")}
@@ -89,6 +90,11 @@ function BookingTime({ booking, zone }: { booking: Booking; zone: string }) {
       {booking.status === "pending" && !booking.paid && (
         <Typography variant="body2" color="text.secondary">
           Awaiting payment
+        </Typography>
+      )}
+      {booking.reschedule_to && (
+        <Typography variant="body2" color="warning.dark">
+          Asks to move to {shortDateTimeWithZone(booking.reschedule_to, zone)}
         </Typography>
       )}
     </>
@@ -189,7 +195,7 @@ export function BookingsTab() {
     <Box>
       {newRequest && (
         <Alert severity="info" sx={{ mb: 2 }} action={<Button color="inherit" onClick={() => navigate(`/manage-booking/${newRequest.id}`)}>View Request</Button>}>
-          You have a new session request from {newRequest.creator_name ?? "a creator"}.
+          {newRequest.reschedule_to ? `${newRequest.creator_name ?? "A creator"} asks to move a session.` : `You have a new session request from ${newRequest.creator_name ?? "a creator"}.`}
         </Alert>
       )}
       {bookings.data.length === 0 ? (

@@ -17,6 +17,9 @@ import { useAuth } from "../shared/auth.tsx";
 import { bookingBadge } from "../shared/booking-status.ts";
 import { AddToCalendarButton, inCalendar } from "../shared/add-to-calendar.tsx";
 import { CancelBookingButton } from "../shared/cancel-booking.tsx";
+import { JoinSession } from "../join-link/join-session.tsx";
+import { MeetingLinkForm } from "../join-link/meeting-link-form.tsx";
+import { OpenMoveRequest } from "../reschedule/open-move-request.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
 import { Page } from "../shared/layout.tsx";
@@ -293,7 +296,16 @@ export function ManageBookingSteps({ booking, schedule }: { booking: Booking; sc
           You proposed this time; waiting for {booking.creator_name ?? "the creator"} to accept it.
         </Alert>
       )}
+      <Box sx={{ display: "grid", gap: 2, mt: 2, "&:empty": { display: "none" } }}>
+        <OpenMoveRequest booking={booking} viewer="expert" zone={zone} />
+        {booking.status === "confirmed" && <JoinSession booking={booking} />}
+      </Box>
       {booking.status !== "cancelled" && booking.status !== "completed" && <CancellationPolicyForExpert creatorName={booking.creator_name} />}
+      {booking.status === "confirmed" && (
+        <Box sx={{ mt: 3 }}>
+          <MeetingLinkForm booking={booking} zone={zone} />
+        </Box>
+      )}
       <Typography variant="h5" component="h2" sx={{ mt: 3, mb: 1 }}>
         Preparation answers
       </Typography>

@@ -9,6 +9,9 @@ import Paper from "@mui/material/Paper";
 import Typography from "@mui/material/Typography";
 import { errorMessage } from "../shared/api-client.ts";
 import { AddToCalendarButton, inCalendar } from "../shared/add-to-calendar.tsx";
+import { JoinSession } from "../join-link/join-session.tsx";
+import { OpenMoveRequest } from "../reschedule/open-move-request.tsx";
+import { mayAskToMove, RequestNewTime } from "../reschedule/request-new-time.tsx";
 import { useAuth } from "../shared/auth.tsx";
 import { bookingBadge } from "../shared/booking-status.ts";
 import { useDocumentTitle } from "../shared/document-title.ts";
@@ -66,6 +69,11 @@ function SessionDetails({ bookingId }: { bookingId: string }) {
           </Typography>
         )}
       </Paper>
+      <Box sx={{ display: "grid", gap: 2, mt: 2 }}>
+        <OpenMoveRequest booking={b} viewer={viewer} />
+        {b.status === "confirmed" && <JoinSession booking={b} />}
+        {viewer === "creator" && mayAskToMove(b) && <RequestNewTime booking={b} />}
+      </Box>
       <Typography variant="h5" component="h2" sx={{ mt: 3, mb: 1 }}>
         Goals and preparation
       </Typography>

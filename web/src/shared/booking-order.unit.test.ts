@@ -31,3 +31,14 @@ describe("the dashboards' booking order", () => {
     expect(ids(upcoming)).toEqual(["running-now", "today-later", "unpaid-request", "next-month"]);
   });
 });
+
+describe("a request to move a booking", () => {
+  it("puts it among the expert's bookings to act on, until it is answered", () => {
+    const asked = b("asked", "2026-03-30T09:00:00Z", { reschedule_to: "2026-03-31T09:00:00Z" });
+    const { needsAction, upcoming } = arrangeBookings([asked, b("plain", "2026-03-29T09:00:00Z")], now, "expert");
+    expect(ids(needsAction)).toEqual(["asked"]);
+    expect(ids(upcoming)).toEqual(["plain"]);
+    expect(arrangeBookings([asked], now, "creator").needsAction).toEqual([]);
+    expect(ids(arrangeBookings([{ ...asked, reschedule_to: null }], now, "expert").upcoming)).toEqual(["asked"]);
+  });
+});
