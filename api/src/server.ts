@@ -57,7 +57,7 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
   const refunds = config.KAFKA_BROKERS ? null : new RefundReactor({ log: store, db, calendar, provider: payments, clock }).start();
   const completions = startCompletionSweeper({ db, calendar, clock });
   // Mail is queued and sent from here in the embedded default; with Kafka, by the mail process.
-  const mail = config.KAFKA_BROKERS ? null : runMail({ log: store, db, settings: ctx.mail, linkSecret: config.JWT_SECRET, clock });
+  const mail = config.KAFKA_BROKERS ? null : runMail({ log: store, db, settings: ctx.mail, linkSecret: config.JWT_SECRET, clock, meetingRoomUrlTemplate: config.MEETING_ROOM_URL_TEMPLATE ?? null });
   const url = await app.listen({ port: config.PORT, host: config.HOST });
   return {
     app,

@@ -93,12 +93,12 @@ function calendarOf(api: TestApi, expert: MailUser) {
 /** The mail reactor and sender over the test API's database, delivering to `smtpUrl` (null: the dev mailbox). */
 export function testMail(
   api: TestApi,
-  o: { smtpUrl: string | null; clock?: () => string; reactor?: MailReactorOptions; sender?: MailSenderOptions },
+  o: { smtpUrl: string | null; clock?: () => string; reactor?: MailReactorOptions; sender?: MailSenderOptions; meetingRoomUrlTemplate?: string },
 ): { reactor: MailReactor; sender: MailSender; settings: MailSettings; deliver: () => Promise<void>; close: () => void } {
   const settings = mailSettings({ publicUrl: PUBLIC_URL, from: "Expert Sessions <hello@sessions.example.com>", smtpUrl: o.smtpUrl ?? undefined });
   const clock = o.clock ?? api.ctx.clock;
   const transport = transportFor(settings);
-  const reactor = new MailReactor({ log: api.ctx.store, db: api.ctx.db, settings, linkSecret: TEST_JWT_SECRET, clock }, o.reactor);
+  const reactor = new MailReactor({ log: api.ctx.store, db: api.ctx.db, settings, linkSecret: TEST_JWT_SECRET, clock, meetingRoomUrlTemplate: o.meetingRoomUrlTemplate ?? null }, o.reactor);
   const sender = new MailSender({ db: api.ctx.db, transport, settings, clock }, { warn: () => undefined, ...o.sender });
   return {
     reactor,

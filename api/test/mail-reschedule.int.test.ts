@@ -6,9 +6,11 @@ import { startTestApi, type TestApi } from "./harness.ts";
 import { expertCalendarIn, PUBLIC_URL, registered, testMail, type MailCalendar, type MailUser } from "./mail-bookings.ts";
 import { startTestSmtp, type ArrivedMail, type TestSmtp } from "./mail-smtp.ts";
 
-// Moving a session by mail: the expert hears of a request to move, the creator of a declined one,
-// the expert of a withdrawn one; an accepted move tells both the new time in their own zone, moves
-// the calendar entry (same UID, higher SEQUENCE) and moves the reminders with it.
+// Changes to a booking after it is made, by mail. Moving it: the expert hears of a request to move,
+// the creator of a declined one, the expert of a withdrawn one; an accepted move tells both the new
+// time in their own zone, moves the calendar entry (same UID, higher SEQUENCE) and the reminders.
+// Its meeting link: set by the expert, it reaches both with the updated invite, and the reminders
+// are queued again carrying it.
 
 const now = "2027-03-10T12:00:00.000Z";
 let api: TestApi;
@@ -111,5 +113,42 @@ describe("reschedule mails", () => {
     mails = await deliver();
     expect(mails.map(who)).toEqual(["reschedule_withdrawn -> expert"]);
     expect((await remindersOf(b)).every((r) => r.includes("pending"))).toBe(true);
+  });
+});
+
+describe("the meeting link by mail", () => {
+  const inviteOf = (m: Received) => new ICAL.Event(new ICAL.Component(ICAL.parse(m.attachments.find((a) => a.contentType.startsWith("text/calendar"))!.content)).getFirstSubcomponent("vevent")!);
+
+  it("the expert's link reaches both with the updated invite, and the reminders are queued again with it", async () => {
+    const b = await confirmedAt("2027-03-27T10:00:00.000Z");
+    const before = await remindersOf(b);
+    await calendar.run({ type: "SetJoinLink", ...on(b), actor: calendar.asExpert, url: "https://meet.example.com/ava/pricing" });
+    const mails = await deliver();
+    expect(mails.map(who).sort()).toEqual(["join_link_set -> creator", "join_link_set -> expert"]);
+    const toCreator = to(mails, "join_link_set", creator);
+    expect(toCreator.text).toContain("Join: https://meet.example.com/ava/pricing");
+    expect(inviteOf(toCreator).location).toBe("https://meet.example.com/ava/pricing");
+    // The four reminders queued at confirmation are replaced by four carrying the link.
+    const after = await remindersOf(b);
+    expect(after.filter((r) => r.includes("skipped"))).toEqual(before.map((r) => r.replace("pending", "skipped")));
+    expect(after.filter((r) => r.includes("pending"))).toEqual(before);
+    const { rows } = await api.ctx.db.query<{ text_body: string }>("SELECT text_body FROM mail_outbox WHERE booking_id = $1 AND kind LIKE 'reminder%' AND status = 'pending'", [b]);
+    expect(rows.every((r) => r.text_body.includes("Join: https://meet.example.com/ava/pricing"))).toBe(true);
+  });
+
+  it("without an expert's link, the confirmation names the room generated from the deployment's template", async () => {
+    const rooms = testMail(api, { smtpUrl: smtp.url, clock: () => now, meetingRoomUrlTemplate: "https://rooms.example.com/{bookingId}", reactor: { name: "mail-rooms" } });
+    try {
+      const b = await calendar.request(creator, "2027-03-28T10:00:00.000Z");
+      await calendar.pay(b);
+      await calendar.confirm(b);
+      const before = smtp.arrived.length;
+      await rooms.deliver();
+      const confirmed = smtp.arrived.slice(before).filter((m) => m.subject.startsWith("Confirmed:") && m.to === creator.email);
+      expect(confirmed).toHaveLength(1);
+      expect(confirmed[0]!.text).toContain(`Join: https://rooms.example.com/${b}`);
+    } finally {
+      rooms.close();
+    }
   });
 });

@@ -18,10 +18,10 @@ import { PUBLIC_URL } from "./mail-bookings.ts";
 
 const ARTIFACTS = fileURLToPath(new URL("../../test-artifacts/mail/", import.meta.url));
 const now = "2027-03-10T12:00:00.000Z";
-const env: MailEnv = { publicUrl: PUBLIC_URL, unsubscribeToken: (userId, at) => signLink(TEST_JWT_SECRET, "unsubscribe", userId, at), now };
+const env: MailEnv = { publicUrl: PUBLIC_URL, unsubscribeToken: (userId, at) => signLink(TEST_JWT_SECRET, "unsubscribe", userId, at), now, meetingRoomUrlTemplate: null };
 
 const state: BookingState = {
-  booking: { bookingId: "bk-7f3a", title: "Pricing & positioning review", startsAt: "2027-03-30T15:00:00.000Z", lengthMinutes: 60, priceCents: 15_000 },
+  booking: { bookingId: "bk-7f3a", title: "Pricing & positioning review", startsAt: "2027-03-30T15:00:00.000Z", lengthMinutes: 60, priceCents: 15_000, joinLink: "https://meet.example.com/ava-weber/pricing" },
   paidCents: 15_000,
   confirmed: true,
   expert: { userId: "u-ava", email: "ava@example.com", firstName: "Ava", lastName: "Weber", zone: "Europe/Berlin", reminderMails: true, version: 1 },
@@ -39,6 +39,7 @@ const facts: BookingFact[] = [
   { ...read, eventId: "e8", kind: "reschedule_requested", bookingId: "bk-7f3a", from: "2027-03-30T15:00:00.000Z", to: "2027-04-01T16:00:00.000Z" },
   { ...read, eventId: "e9", kind: "rescheduled", bookingId: "bk-7f3a", startsAt: "2027-03-30T15:00:00.000Z", previousTime: "2027-03-29T15:00:00.000Z" },
   { ...read, eventId: "e10", kind: "reschedule_declined", bookingId: "bk-7f3a", from: "2027-03-30T15:00:00.000Z", to: "2027-04-01T16:00:00.000Z", reason: "That week is full, sorry." },
+  { ...read, eventId: "e12", kind: "join_link_set", bookingId: "bk-7f3a", url: "https://meet.example.com/ava-weber/pricing" },
   { ...read, eventId: "e11", kind: "reschedule_withdrawn", bookingId: "bk-7f3a", from: "2027-03-30T15:00:00.000Z", to: "2027-04-01T16:00:00.000Z" },
 ];
 

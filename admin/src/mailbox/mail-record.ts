@@ -26,6 +26,7 @@ const kindLabels: Record<string, string> = {
   rescheduled: "Moved to a new time",
   reschedule_declined: "New time declined",
   reschedule_withdrawn: "New time withdrawn",
+  join_link_set: "Meeting link set",
 };
 export const kindLabel = (kind: string): string => kindLabels[kind] ?? kind;
 export const mailKindChoices = Object.entries(kindLabels).map(([id, name]) => ({ id, name }));

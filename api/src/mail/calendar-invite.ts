@@ -39,7 +39,7 @@ export function calendarInviteFor(i: BookingMailInput, change: InviteChange): Ma
         // The expert's mails are in their schedule's zone (see the reactor's people table).
         expertTimezone: expert?.zone ?? null,
         url: bookingUrl(i.publicUrl, i.side, i.booking.bookingId),
-        joinLink: null,
+        joinLink: i.meetingLink,
         updatedAt: change.at,
       },
     ],

@@ -23,7 +23,16 @@ export async function deliverDue({ reactor, sender }: MailDelivery): Promise<{ r
   return { read, sent };
 }
 
-export type MailDeps = { log: EventLog; db: pg.Pool; settings: MailSettings; /** The JWT secret (unsubscribe links are signed with a key derived from it). */ linkSecret: string; clock: () => string };
+export type MailDeps = {
+  log: EventLog;
+  db: pg.Pool;
+  settings: MailSettings;
+  /** The JWT secret (unsubscribe links are signed with a key derived from it). */
+  linkSecret: string;
+  clock: () => string;
+  /** MEETING_ROOM_URL_TEMPLATE: the generated room mails and invites name while the expert set no link. */
+  meetingRoomUrlTemplate?: string | null;
+};
 
 export type RunningMail = LogFollowing & { transport: MailTransport };
 

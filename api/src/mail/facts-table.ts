@@ -60,6 +60,8 @@ export async function applyFact(db: Queryable, fact: MailFact): Promise<boolean>
     case "time_proposed":
     case "rescheduled":
       return run("UPDATE mail_bookings SET starts_at = $2, version = $3 WHERE booking_id = $1 AND version < $3", [fact.bookingId, fact.startsAt, v]);
+    case "join_link_set":
+      return run("UPDATE mail_bookings SET join_link = $2, version = $3 WHERE booking_id = $1 AND version < $3", [fact.bookingId, fact.url, v]);
     case "confirmed":
       return run("UPDATE mail_bookings SET confirmed = true, version = $2 WHERE booking_id = $1 AND version < $2", [fact.bookingId, v]);
     case "info_requested":
@@ -79,6 +81,7 @@ type StateRow = {
   title: string;
   starts_at: Date;
   confirmed: boolean;
+  join_link: string | null;
   length_minutes: number;
   price_cents: string;
   paid_cents: string;
@@ -100,7 +103,7 @@ export async function loadBookingState(db: Queryable, bookingId: string): Promis
   const people = (p: "e" | "c") => `${p}.email AS ${p}_email, ${p}.first_name AS ${p}_first_name, ${p}.last_name AS ${p}_last_name, ${p}.timezone AS ${p}_timezone, ${p}.reminder_mails AS ${p}_reminder_mails, ${p}.version AS ${p}_version`;
   const r = (
     await db.query<StateRow>(
-      `SELECT b.booking_id, b.title, b.starts_at, b.length_minutes, b.price_cents, b.paid_cents, b.confirmed, b.expert_user_id, b.creator_id, cal.timezone AS schedule_zone, ${people("e")}, ${people("c")}
+      `SELECT b.booking_id, b.title, b.starts_at, b.length_minutes, b.price_cents, b.paid_cents, b.confirmed, b.join_link, b.expert_user_id, b.creator_id, cal.timezone AS schedule_zone, ${people("e")}, ${people("c")}
        FROM mail_bookings b
        LEFT JOIN mail_calendars cal ON cal.expert_id = b.expert_id
        LEFT JOIN mail_people e ON e.user_id = b.expert_user_id
@@ -111,7 +114,7 @@ export async function loadBookingState(db: Queryable, bookingId: string): Promis
   ).rows[0];
   if (!r) return null;
   return {
-    booking: { bookingId: r.booking_id, title: r.title, startsAt: r.starts_at.toISOString(), lengthMinutes: r.length_minutes, priceCents: Number(r.price_cents) },
+    booking: { bookingId: r.booking_id, title: r.title, startsAt: r.starts_at.toISOString(), lengthMinutes: r.length_minutes, priceCents: Number(r.price_cents), joinLink: r.join_link },
     paidCents: Number(r.paid_cents),
     confirmed: r.confirmed,
     // The expert's times follow their schedule's zone (what they set their hours in), else their own.
@@ -124,10 +127,14 @@ const SKIP = "UPDATE mail_outbox SET status = 'skipped', skipped_reason = $2, up
 
 /**
  * Skip a booking's pending reminders, with why; `keepingStart`: those for that start stay (a time
- * change read again after the new time's reminders were queued leaves them be).
+ * change read again after the new time's reminders were queued leaves them be); `sparingEvent`:
+ * those that event queued stay (the same, for a change that queues reminders at the same time).
  */
-export async function skipBookingReminders(db: Queryable, bookingId: string, reason: string, keepingStart: string | null = null): Promise<void> {
-  await db.query(`${SKIP} AND booking_id = $1 AND ($4::timestamptz IS NULL OR send_before IS DISTINCT FROM $4::timestamptz)`, [bookingId, reason, REMINDER_KINDS, keepingStart]);
+export async function skipBookingReminders(db: Queryable, bookingId: string, reason: string, keepingStart: string | null = null, sparingEvent: string | null = null): Promise<void> {
+  await db.query(
+    `${SKIP} AND booking_id = $1 AND ($4::timestamptz IS NULL OR send_before IS DISTINCT FROM $4::timestamptz) AND ($5::text IS NULL OR message_id NOT LIKE $5 || ':%')`,
+    [bookingId, reason, REMINDER_KINDS, keepingStart, sparingEvent],
+  );
 }
 
 /** Skip a user's pending reminders queued before their user stream reached `version` (an opt-out read again spares later ones). */

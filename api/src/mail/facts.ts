@@ -36,6 +36,7 @@ export type MailFact = Read &
     | { kind: "rescheduled"; bookingId: string; startsAt: string; previousTime: string }
     | { kind: "reschedule_declined"; bookingId: string; from: string; to: string; reason: string }
     | { kind: "reschedule_withdrawn"; bookingId: string; from: string; to: string }
+    | { kind: "join_link_set"; bookingId: string; url: string }
   );
 
 export type Who = "creator" | "expert" | "admin" | "system";
@@ -60,6 +61,7 @@ const READ = new Set([
   "RescheduleAccepted",
   "RescheduleDeclined",
   "RescheduleWithdrawn",
+  "JoinLinkSet",
 ]);
 
 /** The fact an event states for mail, or null (most events owe no mail and change nothing a mail says). */
@@ -115,6 +117,8 @@ export function mailFact(stored: StoredEvent): MailFact | null {
       return { ...read, kind: "rescheduled", bookingId: event.data.bookingId, startsAt: event.data.to, previousTime: event.data.from };
     case "RescheduleDeclined":
       return { ...read, kind: "reschedule_declined", bookingId: event.data.bookingId, from: event.data.from, to: event.data.to, reason: event.data.reason };
+    case "JoinLinkSet":
+      return { ...read, kind: "join_link_set", bookingId: event.data.bookingId, url: event.data.url };
     case "RescheduleWithdrawn":
       return { ...read, kind: "reschedule_withdrawn", bookingId: event.data.bookingId, from: event.data.from, to: event.data.to };
     default:

@@ -20,6 +20,7 @@ export const MAIL_KINDS = [
   "rescheduled",
   "reschedule_declined",
   "reschedule_withdrawn",
+  "join_link_set",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 

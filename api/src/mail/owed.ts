@@ -1,3 +1,4 @@
+import { meetingLinkOf } from "@booking/engine";
 import { calendarInviteFor } from "./calendar-invite.ts";
 import type { BookingFact } from "./facts.ts";
 import type { MailKind, OutgoingMail } from "./outbox.ts";
@@ -6,6 +7,7 @@ import {
   bookingConfirmedBody,
   bookingRequestedBody,
   infoRequestedBody,
+  joinLinkSetBody,
   notesAddedBody,
   refundIssuedBody,
   reminderBody,
@@ -43,6 +45,8 @@ export type MailEnv = {
   unsubscribeToken: (userId: string, at: string) => string;
   /** The reactor's clock: a reminder whose time has passed is not queued. */
   now: string;
+  /** MEETING_ROOM_URL_TEMPLATE (null: none). */
+  meetingRoomUrlTemplate: string | null;
 };
 
 /** Reminders: how long before the start each goes out. */
@@ -56,9 +60,11 @@ export const messageIdOf = (eventId: string, kind: MailKind, userId: string) => 
 
 export function owedMails(fact: BookingFact, state: BookingState, env: MailEnv): OutgoingMail[] {
   const mails: OutgoingMail[] = [];
+  // The engine's rule: a confirmed booking meets at its expert's link, else in the generated room.
+  const meeting = meetingLinkOf({ bookingId: state.booking.bookingId, status: state.confirmed ? "confirmed" : "pending", scheduledTime: state.booking.startsAt, joinLink: state.booking.joinLink }, env.meetingRoomUrlTemplate);
   const input = (side: Side): BookingMailInput | null => {
     const [to, other] = side === "expert" ? [state.expert, state.creator] : [state.creator, state.expert];
-    return to ? { booking: state.booking, to, side, other, publicUrl: env.publicUrl } : null;
+    return to ? { booking: state.booking, to, side, other, publicUrl: env.publicUrl, meetingLink: meeting?.url ?? null } : null;
   };
   /** Queue `kind` to one side, if that side has an address. */
   const owe = (kind: MailKind, side: Side, body: (i: BookingMailInput) => MailBody, extra: (i: BookingMailInput) => Partial<OutgoingMail> = () => ({})) => {
@@ -124,6 +130,11 @@ export function owedMails(fact: BookingFact, state: BookingState, env: MailEnv):
       return mails;
     case "reschedule_withdrawn":
       owe("reschedule_withdrawn", "expert", (i) => rescheduleWithdrawnBody(i, fact.to));
+      return mails;
+    case "join_link_set":
+      // The invite carries the link; the reminders are queued again with it (the reactor skipped the old ones).
+      both("join_link_set", joinLinkSetBody, (i) => ({ attachments: calendarInviteFor(i, { method: "REQUEST", sequence: fact.version, at: fact.at }) }));
+      if (state.confirmed) mails.push(...reminders(fact.eventId, fact.at, state, env, input));
       return mails;
   }
 }

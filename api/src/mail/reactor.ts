@@ -18,6 +18,8 @@ export type MailReactorDeps = {
   settings: Pick<MailSettings, "publicUrl">;
   /** Signs unsubscribe links (the JWT secret; a key of its own is derived from it). */
   linkSecret: string;
+  /** MEETING_ROOM_URL_TEMPLATE: the room a confirmed booking meets in while its expert set no link (null: none). */
+  meetingRoomUrlTemplate?: string | null;
   clock: () => string;
 };
 
@@ -52,6 +54,7 @@ export class MailReactor {
         publicUrl: this.deps.settings.publicUrl,
         unsubscribeToken: (userId, at) => signLink(this.deps.linkSecret, "unsubscribe", userId, at),
         now: this.deps.clock(),
+        meetingRoomUrlTemplate: this.deps.meetingRoomUrlTemplate ?? null,
       };
       for (const stored of batch) {
         const fact = mailFact(stored);
@@ -88,6 +91,10 @@ export class MailReactor {
       case "time_proposed":
       case "rescheduled":
         await skipBookingReminders(client, fact.bookingId, "The booking moved to another time.", fact.startsAt);
+        break;
+      case "join_link_set":
+        // Queued again with the link; the ones queued by this event itself (a re-read) stay.
+        await skipBookingReminders(client, fact.bookingId, "Replaced by reminders with the meeting link.", null, fact.eventId);
         break;
       case "cancelled":
         // Final: no later event of the booking queues reminders again.

@@ -98,4 +98,9 @@ export const mailMigrations: readonly Migration[] = [
     name: "004_mail_bookings_confirmed",
     sql: `ALTER TABLE mail_bookings ADD COLUMN confirmed boolean NOT NULL DEFAULT false;`,
   },
+  {
+    // The meeting link the expert set: mails and invites carry it.
+    name: "005_mail_bookings_join_link",
+    sql: `ALTER TABLE mail_bookings ADD COLUMN join_link text;`,
+  },
 ];

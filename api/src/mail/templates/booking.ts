@@ -7,7 +7,8 @@ import type { MailBody } from "./layout.ts";
 
 export type MailPerson = { userId: string; email: string; firstName: string | null; lastName: string | null; zone: string };
 
-export type BookingView = { bookingId: string; title: string; startsAt: string; lengthMinutes: number; priceCents: number };
+/** `joinLink`: the link the expert set (null: none set). */
+export type BookingView = { bookingId: string; title: string; startsAt: string; lengthMinutes: number; priceCents: number; joinLink: string | null };
 
 export type Side = "creator" | "expert";
 
@@ -18,6 +19,8 @@ export type BookingMailInput = {
   side: Side;
   /** The other party (null if their account is unknown to the mail reactor). */
   other: MailPerson | null;
+  /** Where the session meets (the expert's link, or the generated room), once the booking is confirmed; null: none yet. */
+  meetingLink: string | null;
   publicUrl: string;
 };
 
@@ -40,6 +43,7 @@ function details(i: BookingMailInput, extra: { label: string; value: string }[] 
     { label: "When", value: when(i) },
     { label: "Length", value: duration(i.booking.lengthMinutes) },
     { label: otherLabel(i.side), value: nameOf(i.other, i.side) },
+    ...(i.meetingLink ? [{ label: "Join", value: i.meetingLink }] : []),
     ...extra,
   ];
 }
@@ -240,6 +244,20 @@ export function rescheduleWithdrawnBody(i: BookingMailInput, to: string): MailBo
     paragraphs: [`${creator} withdrew their request to move the session to ${when(i, to)}. It stays at its booked time.`],
     details: details(i),
     action: open(i, "Open the booking"),
+  };
+}
+
+/** To both: where the session meets (the expert set the link). */
+export function joinLinkSetBody(i: BookingMailInput): MailBody {
+  const other = nameOf(i.other, i.side);
+  return {
+    subject: `Meeting link for ${i.booking.title} with ${other}, ${short(i)}`,
+    heading: "Your session's meeting link",
+    preview: `${i.booking.title} with ${other} meets at ${i.meetingLink ?? "the link on the session page"}.`,
+    firstName: i.to.firstName,
+    paragraphs: [i.side === "expert" ? "You set the meeting link for this session. Your calendar invite is updated." : `${other} set the meeting link for your session. Your calendar invite is updated.`],
+    details: details(i),
+    action: open(i, i.side === "expert" ? "Open the booking" : "Open the session"),
   };
 }
 
