@@ -1,6 +1,7 @@
 import simpleRestProvider from "ra-data-simple-rest";
 import { HttpError, fetchUtils, type DataProvider, type SortPayload } from "react-admin";
 import { API_ROOT, accessToken, renewedAccessToken } from "./auth-provider.ts";
+import type { BookingAsOfReply, CalendarAsOfReply } from "@booking/contracts";
 import type { ProjectionRecord } from "./projections/projection-record.ts";
 
 // ra-data-simple-rest against /api/v1/admin, every request with the admin's bearer token, plus
@@ -50,7 +51,15 @@ export type ConsoleDataProvider = DataProvider & {
   exportCsv: (resource: string, query: ListQuery) => Promise<Blob>;
   /** Start rebuilding one read model from the event store; its progress is on the projection record. */
   rebuildProjection: (name: string) => Promise<{ data: ProjectionRecord }>;
+  /** A booking as it was after one event of its history (by the event's id or log position) or as of an instant. */
+  bookingAsOf: (bookingId: string, point: { event_id?: string; position?: string; at?: string }) => Promise<BookingAsOfReply>;
+  /** An expert's calendar as it stood at an instant: one local date's bookable times and the times bookings held. */
+  calendarAsOf: (expertId: string, query: { at: string; date?: string; length_minutes?: number }) => Promise<CalendarAsOfReply>;
 };
+
+/** A query string of the values given (undefined ones left out). */
+const queryOf = (values: Record<string, string | number | undefined>) =>
+  new URLSearchParams(Object.entries(values).flatMap(([key, value]) => (value === undefined ? [] : [[key, String(value)]]))).toString();
 
 const base = simpleRestProvider(ADMIN_API, httpClient);
 
@@ -74,4 +83,6 @@ export const dataProvider: ConsoleDataProvider = {
     const { json } = await httpClient(`${ADMIN_API}/projections/${encodeURIComponent(name)}/rebuild`, { method: "POST", body: "{}" });
     return { data: json as ProjectionRecord };
   },
+  bookingAsOf: async (bookingId, point) => (await httpClient(`${ADMIN_API}/bookings/${encodeURIComponent(bookingId)}/as-of?${queryOf(point)}`)).json as BookingAsOfReply,
+  calendarAsOf: async (expertId, query) => (await httpClient(`${ADMIN_API}/experts/${encodeURIComponent(expertId)}/calendar/as-of?${queryOf(query)}`)).json as CalendarAsOfReply,
 };

@@ -22,3 +22,6 @@ export const statusChoices = bookingStatuses.map((id) => ({ id, name: statusLabe
 export const paymentLabels: Record<Booking["payment_state"], string> = { unpaid: "Unpaid", paid: "Paid", refund_due: "Refund due", refunded: "Refunded" };
 
 export const refundStateLabels: Record<Booking["refund_state"], string> = { none: "None owed", pending: "Pending", failed: "Failed, retrying", refunded: "Refunded" };
+
+/** An event type in words: BookingRequested → Booking requested. */
+export const eventLabel = (type: string) => type.replace(/(?<=[a-z])(?=[A-Z])/g, " ").replace(/(?<= )[A-Z]/g, (c) => c.toLowerCase());

@@ -1,13 +1,13 @@
-import { Box, Card, CardContent, Chip, Link, Stack, Typography } from "@mui/material";
+import { Box, Button, Card, CardContent, Chip, Link, Stack, Typography } from "@mui/material";
+import { useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import { RecordContextProvider, ReferenceField, TextField, useCreatePath, useRecordContext } from "react-admin";
 import { JsonBlock } from "../fields/json-payload.tsx";
-import type { Actor, Booking, TimelineEntry } from "./booking-record.ts";
+import { BookingAsOf } from "./booking-as-of.tsx";
+import { eventLabel, type Actor, type Booking, type TimelineEntry } from "./booking-record.ts";
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
 
-/** BookingRequested → Booking requested. */
-const spaced = (type: string) => type.replace(/(?<=[a-z])(?=[A-Z])/g, " ").replace(/(?<= )[A-Z]/g, (c) => c.toLowerCase());
 
 /** Who caused an event: the user (linked) with their role, or the system process by name. */
 function Who({ actor, eventId }: { actor: Actor | null; eventId: string }) {
@@ -25,14 +25,17 @@ function Who({ actor, eventId }: { actor: Actor | null; eventId: string }) {
   );
 }
 
-function TimelineItem({ entry, index }: { entry: TimelineEntry; index: number }) {
+type Selection = { bookingId: string; selected: string | null; select: (eventId: string | null) => void };
+
+function TimelineItem({ entry, index, selection }: { entry: TimelineEntry; index: number; selection: Selection }) {
   const createPath = useCreatePath();
+  const chosen = selection.selected === entry.event_id;
   return (
-    <Card variant="outlined" component="li" data-testid="timeline-entry" data-event-id={entry.event_id} data-type={entry.type} data-version={entry.version} data-time={entry.time} data-actor={entry.actor ? `${entry.actor.role}:${entry.actor.userId}` : ""}>
+    <Card variant="outlined" component="li" id={`event-${entry.event_id}`} sx={chosen ? { borderColor: "primary.main", borderWidth: 2 } : undefined} data-testid="timeline-entry" data-selected={chosen} data-event-id={entry.event_id} data-type={entry.type} data-version={entry.version} data-time={entry.time} data-actor={entry.actor ? `${entry.actor.role}:${entry.actor.userId}` : ""}>
       <CardContent sx={{ "&:last-child": { pb: 2 } }}>
         <Stack direction={{ xs: "column", sm: "row" }} spacing={1} sx={{ alignItems: { sm: "baseline" }, justifyContent: "space-between" }}>
           <Typography variant="subtitle1" component="h3">
-            {index + 1}. {spaced(entry.type)}{" "}
+            {index + 1}. {eventLabel(entry.type)}{" "}
             <Typography component="code" variant="body2" color="text.secondary" data-testid="timeline-type">
               {entry.type}
             </Typography>
@@ -54,6 +57,10 @@ function TimelineItem({ entry, index }: { entry: TimelineEntry; index: number })
           </Typography>
         </Stack>
         <JsonBlock value={entry.data} testId="timeline-payload" />
+        <Button size="small" sx={{ mt: 1 }} aria-pressed={chosen} onClick={() => selection.select(chosen ? null : entry.event_id)}>
+          {chosen ? "Hide the booking as of this event" : "Show the booking as of this event"}
+        </Button>
+        {chosen ? <BookingAsOf bookingId={selection.bookingId} eventId={entry.event_id} onStep={selection.select} /> : null}
       </CardContent>
     </Card>
   );
@@ -63,17 +70,23 @@ function TimelineItem({ entry, index }: { entry: TimelineEntry; index: number })
 export function BookingTimeline() {
   const booking = useRecordContext<Booking>();
   const timeline = booking?.timeline ?? [];
+  const [selected, setSelected] = useState<string | null>(null);
+  const select = (eventId: string | null) => {
+    setSelected(eventId);
+    // Stepping moves to another card: keep it in view.
+    if (eventId) requestAnimationFrame(() => document.getElementById(`event-${eventId}`)?.scrollIntoView({ block: "nearest" }));
+  };
   return (
     <Box component="section" aria-labelledby="timeline-heading">
       <Typography id="timeline-heading" variant="h6" gutterBottom>
         Timeline
       </Typography>
       <Typography variant="body2" color="text.secondary" gutterBottom>
-        {timeline.length} event{timeline.length === 1 ? "" : "s"} from the event store, newest last.
+        {timeline.length} event{timeline.length === 1 ? "" : "s"} from the event store, newest last. Choose one to see the booking as it was just after it.
       </Typography>
       <Stack component="ol" spacing={1.5} sx={{ listStyle: "none", p: 0, m: 0 }} data-testid="booking-timeline">
         {timeline.map((entry, index) => (
-          <TimelineItem key={entry.event_id} entry={entry} index={index} />
+          <TimelineItem key={entry.event_id} entry={entry} index={index} selection={{ bookingId: String(booking?.id ?? ""), selected, select }} />
         ))}
       </Stack>
     </Box>

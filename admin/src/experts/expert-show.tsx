@@ -1,5 +1,7 @@
+import HistoryIcon from "@mui/icons-material/History";
 import OpenInNewIcon from "@mui/icons-material/OpenInNew";
-import { Box, Chip, Link, Stack, Typography } from "@mui/material";
+import { Box, Button, Chip, Link, Stack, Typography } from "@mui/material";
+import { Link as RouterLink } from "react-router-dom";
 import {
   DataTable,
   FunctionField,
@@ -15,6 +17,7 @@ import {
   type RaRecord,
 } from "react-admin";
 import { RelatedBookings } from "../bookings/related-bookings.tsx";
+import { calendarAtPath } from "../calendar-at/calendar-at-path.ts";
 import { DateTimeField } from "../fields/date-time-field.tsx";
 import { MoneyField } from "../fields/money-field.tsx";
 import { expertName, publicProfilePath, type Expert } from "./expert-record.ts";
@@ -25,9 +28,21 @@ function ExpertTitle() {
   return <span>Expert {expert ? `· ${expertName(expert)}` : ""}</span>;
 }
 
+/** To the expert's calendar as it stood at an instant (now, to begin with). */
+function CalendarAtButton() {
+  const expert = useRecordContext<Expert>();
+  if (!expert) return null;
+  return (
+    <Button component={RouterLink} to={calendarAtPath({ expert: String(expert.id), at: new Date().toISOString() })} size="small" startIcon={<HistoryIcon />}>
+      Calendar at an instant
+    </Button>
+  );
+}
+
 function ExpertActions() {
   return (
     <TopToolbar>
+      <CalendarAtButton />
       <VettingButton />
     </TopToolbar>
   );
