@@ -18,7 +18,11 @@ function ctaTarget(): string {
   return "/early-access";
 }
 
-const openForm = () => renderScreen(<AppRoutes />, { route: ctaTarget(), path: "/*", auth: signedOut });
+/** The page is a chunk of its own (issue 19): it is on screen once its heading is. */
+async function openForm() {
+  renderScreen(<AppRoutes />, { route: ctaTarget(), path: "/*", auth: signedOut });
+  await screen.findByRole("heading", { name: "Request Early Access" });
+}
 const field = (name: RegExp) => screen.getByRole("textbox", { name });
 
 async function fillIn(o: { name?: string; email?: string; role?: "Creator" | "Expert"; need?: string }) {
@@ -29,8 +33,8 @@ async function fillIn(o: { name?: string; email?: string; role?: "Creator" | "Ex
 }
 
 describe("early access page", () => {
-  it("is where the landing page's calls to action lead, for a visitor who is not signed in", () => {
-    openForm();
+  it("is where the landing page's calls to action lead, for a visitor who is not signed in", async () => {
+    await openForm();
     expect(screen.queryByRole("heading", { name: "Page not found" })).not.toBeInTheDocument();
     expect(screen.getByRole("heading", { name: "Request Early Access" })).toBeInTheDocument();
     expect(screen.getByRole("form", { name: "Request early access" })).toBeInTheDocument();
@@ -39,7 +43,7 @@ describe("early access page", () => {
 
   it("says what is missing before sending anything, and clears each message as its field is fixed", async () => {
     const calls = fakeApi({});
-    openForm();
+    await openForm();
     await userEvent.click(screen.getByRole("button", { name: "Request Access" }));
     expect(screen.getByText("Please enter your name.")).toBeInTheDocument();
     expect(screen.getByText("Please enter a valid email address.")).toBeInTheDocument();
@@ -60,7 +64,7 @@ describe("early access page", () => {
 
   it("sends the request without signing in and thanks the visitor by name and address", async () => {
     const calls = fakeApi({ "POST /early-access": { status: 204 } });
-    openForm();
+    await openForm();
     await fillIn({ name: "  Nora Maker ", email: "Nora@Example.com", role: "Expert", need: "Someone to price my first brand deal." });
     expect(screen.getByText("37 / 2000 characters")).toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Request Access" }));
@@ -71,7 +75,7 @@ describe("early access page", () => {
 
   it("shows the server's message when the request is refused, keeping what was typed", async () => {
     fakeApi({ "POST /early-access": { status: 429, body: { code: "over_request_rate_limit", message: "Too many attempts. Please wait a few minutes and try again." } } });
-    openForm();
+    await openForm();
     await fillIn({ name: "Nora", email: "nora@example.com", role: "Creator", need: "Help" });
     await userEvent.click(screen.getByRole("button", { name: "Request Access" }));
     expect(await screen.findByRole("alert")).toHaveTextContent("Too many attempts. Please wait a few minutes and try again.");
