@@ -154,10 +154,10 @@ async function logIn(account: Pick<Account, "email" | "password">): Promise<{ ac
  */
 const spentBookings: string[] = [];
 
-/** A pending, unpaid booking of A (or B) with X, at a fresh time; `keep` for one the whole matrix uses. */
-async function book(creator: "A" | "B" = "A", options: { keep?: boolean } = {}): Promise<string> {
+/** A pending, unpaid booking of A (or B) with X, at a fresh time (or `at`); `keep` for one the whole matrix uses. */
+async function book(creator: "A" | "B" = "A", options: { keep?: boolean; at?: string } = {}): Promise<string> {
   for (const id of spentBookings.splice(0)) await send("admin", { method: "PATCH", url: `${V1}/bookings/${id}/status`, body: { status: "cancelled", reason: "matrix fixture released" } });
-  const r = await must(creator, { method: "POST", url: `${V1}/bookings`, body: { session_id: ids.publishedSession, scheduled_time: takeTime(false) } });
+  const r = await must(creator, { method: "POST", url: `${V1}/bookings`, body: { session_id: ids.publishedSession, scheduled_time: options.at ?? takeTime(false) } });
   const id = r.json<{ booking: { id: string } }>().booking.id;
   if (!options.keep) spentBookings.push(id);
   return id;
@@ -167,9 +167,9 @@ async function intentFor(bookingId: string): Promise<string> {
   return (await must("A", { method: "POST", url: `${V1}/stripe/test-intent`, body: { bookingId } })).json<{ clientSecret: string }>().clientSecret;
 }
 
-/** A booking of A with X, paid with the test card and confirmed by X. */
-async function confirmedBooking(): Promise<string> {
-  const id = await book("A", { keep: true }); // paid at once: no longer a hold
+/** A booking of A with X, paid with the test card and confirmed by X (at a fresh time, or `at`). */
+async function confirmedBooking(at?: string): Promise<string> {
+  const id = await book("A", { keep: true, ...(at && { at }) }); // paid at once: no longer a hold
   await must("A", { method: "POST", url: `${V1}/payments/test/confirm`, body: { client_secret: await intentFor(id), card_number: TEST_CARD_SUCCEEDS } });
   await must("X", { method: "PATCH", url: `${V1}/bookings/${id}/status`, body: { status: "confirmed" } });
   return id;
@@ -193,6 +193,18 @@ async function reviewedBooking(): Promise<string> {
   return id;
 }
 const reviewRow = (id: string) => rows("SELECT * FROM reviews WHERE booking_id = $1", [id]);
+/** The first event of a booking's history in X's calendar (its request). */
+const firstEventOf = async (bookingId: string) => (await api.ctx.store.readStream(calendarStream(users.X.id))).events.find((e) => (e.data as { bookingId?: string }).bookingId === bookingId)!;
+
+/** The latest free time: weeks ahead, so a booking there may still be moved (until 24 hours before its start). */
+const lateTime = () => times.pop()!;
+/** A confirmed booking of A with X weeks ahead, and a free time to move it to; `asked`: A has asked for that time already. */
+async function movableBooking(asked = false): Promise<{ id: string; to: string }> {
+  const id = await confirmedBooking(lateTime());
+  const to = lateTime();
+  if (asked) await must("A", { method: "POST", url: `${V1}/bookings/${id}/reschedule`, body: { scheduled_time: to } });
+  return { id, to };
+}
 
 async function draftSession(): Promise<string> {
   const r = await must("X", { method: "POST", url: `${V1}/sessions`, body: { ...sessionBody("draft"), expert_id: users.X.id } });
@@ -513,6 +525,45 @@ const ROWS: Row[] = [
     make: () => ({ params: { bookingId: ids.booking }, query: `?date=${new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)}` }),
   },
   { route: "GET /bookings/:bookingId/cancellation", label: "A's with X", expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK), make: () => ({ params: { bookingId: ids.booking } }) },
+  // Moving a booking and its meeting link (issue 17): the creator asks or withdraws, the expert answers or sets the link; admins act for either.
+  {
+    route: "POST /bookings/:bookingId/reschedule",
+    label: "a fresh confirmed booking, to a free time",
+    expect: cells(NO_TOKEN, OK, NO_BOOKING, "403 reschedule_creator_only", NO_BOOKING, OK),
+    make: async () => {
+      const { id, to } = await movableBooking();
+      return { params: { bookingId: id }, body: { scheduled_time: to }, state: () => bookingRow(id) };
+    },
+  },
+  ...(["accept", "decline"] as const).map(
+    (answer): Row => ({
+      route: `POST /bookings/:bookingId/reschedule/${answer}`,
+      label: "A asked to move a fresh booking",
+      expect: cells(NO_TOKEN, "403 reschedule_expert_only", NO_BOOKING, OK, NO_BOOKING, OK),
+      make: async () => {
+        const { id } = await movableBooking(true);
+        return { params: { bookingId: id }, state: () => bookingRow(id) };
+      },
+    }),
+  ),
+  {
+    route: "POST /bookings/:bookingId/reschedule/withdraw",
+    label: "A asked to move a fresh booking",
+    expect: cells(NO_TOKEN, OK, NO_BOOKING, "403 reschedule_creator_only", NO_BOOKING, OK),
+    make: async () => {
+      const { id } = await movableBooking(true);
+      return { params: { bookingId: id }, state: () => bookingRow(id) };
+    },
+  },
+  {
+    route: "PUT /bookings/:bookingId/join-link",
+    label: "a fresh confirmed booking",
+    expect: cells(NO_TOKEN, "403 join_link_expert_only", NO_BOOKING, OK, NO_BOOKING, OK),
+    make: async () => {
+      const id = await confirmedBooking();
+      return { params: { bookingId: id }, body: { url: "https://meet.example.com/matrix" }, state: () => bookingRow(id) };
+    },
+  },
   { route: "GET /bookings/:bookingId/notes", label: "A's with X", expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK), make: () => ({ params: { bookingId: ids.notesBooking } }) },
   // Reviews: among a booking's parties the creator reviews and the expert replies; others learn nothing of it.
   { route: "GET /bookings/:bookingId/review", label: "A's with X, reviewed", expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK), make: () => ({ params: { bookingId: ids.reviewedBooking } }) },
@@ -647,6 +698,14 @@ const ROWS: Row[] = [
     { route: `GET /admin/${resource}`, expect: adminOnly },
     { route: `GET /admin/${resource}/:id`, expect: adminOnly, make: () => ({ params: { id: adminIds[resource]! } }) },
   ]),
+  // Time travel (issue 18): a booking as of its request, a calendar as of now.
+  {
+    route: "GET /admin/bookings/:id/as-of",
+    label: "A's booking as of its request",
+    expect: adminOnly,
+    make: async () => ({ params: { id: ids.booking }, query: `?event_id=${(await firstEventOf(ids.booking)).eventId}` }),
+  },
+  { route: "GET /admin/experts/:id/calendar/as-of", label: "X's calendar now", expect: adminOnly, make: () => ({ params: { id: users.X.id }, query: `?at=${encodeURIComponent(new Date().toISOString())}` }) },
   { route: "GET /admin/terms-acceptances/export.csv", expect: adminOnly },
   { route: "GET /admin/early-access", expect: adminOnly },
   { route: "GET /admin/early-access/export.csv", expect: adminOnly },

@@ -214,6 +214,15 @@ function template(route: CatalogueRoute): { params: Record<string, string>; quer
       return { params: { bookingId: real.paidBooking }, body: { text: "Thank you" } };
     case "PUT /admin/reviews/:id":
       return { params: { id: real.paidBooking }, body: { reason: "Off topic" } };
+    case "POST /bookings/:bookingId/reschedule":
+      return { params: { bookingId: real.paidBooking }, body: { scheduled_time: soon.toISOString() } };
+    case "POST /bookings/:bookingId/reschedule/decline":
+      return { params: { bookingId: real.paidBooking }, body: { reason: "Away that week" } };
+    case "POST /bookings/:bookingId/reschedule/accept":
+    case "POST /bookings/:bookingId/reschedule/withdraw":
+      return { params: { bookingId: real.paidBooking } };
+    case "PUT /bookings/:bookingId/join-link":
+      return { params: { bookingId: real.paidBooking }, body: { url: "https://meet.example.com/fuzz" } };
     case "GET /bookings/:bookingId/proposable-times":
       return { params, query: { date: soon.toISOString().slice(0, 10) } };
     case "GET /stream":
@@ -254,6 +263,10 @@ function template(route: CatalogueRoute): { params: Record<string, string>; quer
       return { params: { id: "terms_acceptances" } };
     case "GET /admin/bookings/:id":
       return { params: { id: bookingId } };
+    case "GET /admin/bookings/:id/as-of":
+      return { params: { id: bookingId }, query: { at: new Date().toISOString() } };
+    case "GET /admin/experts/:id/calendar/as-of":
+      return { params: { id: expert.id }, query: { at: new Date().toISOString(), date: soon.toISOString().slice(0, 10), length_minutes: "60" } };
     case "GET /admin/users/:id":
       return { params: { id: creator.id } };
     case "GET /admin/experts/:id":

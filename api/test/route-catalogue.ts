@@ -59,6 +59,11 @@ export const ROUTE_CATALOGUE = [
   "GET /bookings/:bookingId/notes",
   "GET /bookings/:bookingId/proposable-times",
   "GET /bookings/:bookingId/cancellation",
+  "POST /bookings/:bookingId/reschedule",
+  "POST /bookings/:bookingId/reschedule/accept",
+  "POST /bookings/:bookingId/reschedule/decline",
+  "POST /bookings/:bookingId/reschedule/withdraw",
+  "PUT /bookings/:bookingId/join-link",
   // reviews
   "GET /bookings/:bookingId/review",
   "POST /bookings/:bookingId/review",
@@ -90,6 +95,7 @@ export const ROUTE_CATALOGUE = [
   // admin (ra-data-simple-rest)
   "GET /admin/bookings",
   "GET /admin/bookings/:id",
+  "GET /admin/bookings/:id/as-of",
   "GET /admin/booking-events",
   "GET /admin/booking-events/:id",
   "GET /admin/terms-acceptances",
@@ -102,6 +108,7 @@ export const ROUTE_CATALOGUE = [
   "GET /admin/experts",
   "GET /admin/experts/:id",
   "PUT /admin/experts/:id",
+  "GET /admin/experts/:id/calendar/as-of",
   "GET /admin/events",
   "GET /admin/events/:id",
   "GET /admin/sessions",

@@ -158,6 +158,11 @@ export const errorCatalogue = {
   early_access_role_required: { status: 400, message: "Please choose whether you are a creator or an expert." },
   early_access_need_required: { status: 400, message: "Please tell us what you need, in at most 2000 characters." },
 
+  // Time travel in the console (a booking as of an event, a calendar as of an instant)
+  as_of_point_required: { status: 400, message: "Choose one event of the booking (its position or its id) or one instant." },
+  as_of_event_not_in_booking: { status: 404, message: "That event is not part of this booking's history." },
+  as_of_before_booking: { status: 404, message: "This booking had not been requested yet at that time." },
+
   projection_rebuild_running: { status: 409, message: "This read model is already being rebuilt." },
 
   // Infrastructure: a write lost a race too many times in a row.

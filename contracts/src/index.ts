@@ -21,3 +21,4 @@ export * from "./review.ts";
 export * from "./cancellation.ts";
 export * from "./mail.ts";
 export * from "./calendar-invites.ts";
+export * from "./time-travel.ts";

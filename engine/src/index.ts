@@ -5,3 +5,5 @@ export * from "./session/session.ts";
 export * from "./expert/expert.ts";
 export * from "./terms/terms.ts";
 export * from "./review/review.ts";
+export * from "./calendar/booking-history.ts";
+export * from "./calendar/calendar-as-of.ts";

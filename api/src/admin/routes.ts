@@ -6,6 +6,7 @@ import { requireActor } from "../http/auth-guard.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
 import { devMailboxOn, type MailSettings } from "../mail/settings.ts";
 import type { Projected } from "../read-your-writes.ts";
+import { asOfAdmin } from "./as-of.ts";
 import { bookingEventsAdmin } from "./booking-events.ts";
 import { bookingsAdmin } from "./bookings.ts";
 import { earlyAccessAdmin } from "./early-access.ts";
@@ -47,6 +48,7 @@ export const adminRoutes: RoutePlugin<AdminDeps> = async (app, { db, store, expe
       const admin = plain.withTypeProvider<ZodTypeProvider>();
       await bookingsAdmin(admin, { db, store });
       await bookingEventsAdmin(admin, { db });
+      await asOfAdmin(admin, { db, store });
       await termsAcceptancesAdmin(admin, { db });
       await usersAdmin(admin, { db });
       await expertsAdmin(admin, { db, experts, projected });
