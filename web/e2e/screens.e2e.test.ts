@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchChromium, screenshot, takeCspViolations } from "./chromium.ts";
 import { adminToken, signUpVerified } from "./mailbox.ts";
+import { callApi } from "./product-api.ts";
 import { ADMIN, startProduct, type ProductServer } from "./product-server.ts";
 import { gradientPng } from "./test-image.ts";
 
@@ -23,16 +24,7 @@ let expert: Person;
 let sessionId = "";
 let unpaidBookingId = "";
 
-async function call<T>(method: string, path: string, token: string | null, body?: unknown): Promise<T> {
-  const reply = await fetch(`${product.url}/api/v1${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await reply.text();
-  if (!reply.ok) throw new Error(`${method} ${path}: ${reply.status} ${text}`);
-  return (text ? JSON.parse(text) : {}) as T;
-}
+const call = <T>(method: string, path: string, token: string | null, body?: unknown) => callApi<T>(product.url, method, path, token, body);
 
 async function signUp(role: "creator" | "expert", first: string, last: string): Promise<Person> {
   const session = await signUpVerified<AuthSession>(product.url, await adminToken(product.url, ADMIN), { email: `${first.toLowerCase()}-${run}@example.com`, password: `${first}-password-1`, role, first_name: first, last_name: last });

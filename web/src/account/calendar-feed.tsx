@@ -72,12 +72,12 @@ export function CalendarFeed() {
           slotProps={{ htmlInput: { readOnly: true }, formHelperText: { sx: { mx: 0 } } }}
           onFocus={(e) => e.target.select()}
         />
-        <Button variant="outlined" startIcon={<ContentCopyIcon />} onClick={() => void copy(https)} sx={{ mt: 1, flexShrink: 0 }} aria-label="Copy the calendar address">
-          {copied ? "Copied" : "Copy"}
+        <Button variant="outlined" startIcon={<ContentCopyIcon />} onClick={() => void copy(https)} sx={{ mt: 1, flexShrink: 0 }}>
+          {copied ? "Copied" : "Copy address"}
         </Button>
       </Box>
       <Box>
-        <Button color="warning" onClick={() => setConfirming(true)}>
+        <Button onClick={() => setConfirming(true)}>
           Get a new address
         </Button>
       </Box>
@@ -93,7 +93,7 @@ export function CalendarFeed() {
         </DialogContent>
         <DialogActions>
           <Button onClick={() => setConfirming(false)}>Keep the current address</Button>
-          <Button color="warning" variant="contained" onClick={regenerate} disabled={busy}>
+          <Button variant="contained" onClick={regenerate} disabled={busy}>
             Get a new address
           </Button>
         </DialogActions>
