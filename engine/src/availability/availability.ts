@@ -84,18 +84,6 @@ function busyIntervals(busy: readonly BusyPeriod[], window: Window, maxLengthMin
     .filter((b) => b.end > window.start - margin && b.start < window.end + margin);
 }
 
-function atLocal(day: DateTime, minutes: number, zone: string): DateTime {
-  return DateTime.fromObject({ year: day.year, month: day.month, day: day.day, hour: Math.floor(minutes / 60), minute: minutes % 60 }, { zone });
-}
-
-/** The local calendar days (in `zone`) that a window touches. */
-function localDays(window: Window, zone: string): DateTime[] {
-  const first = DateTime.fromMillis(window.start, { zone }).startOf("day").minus({ days: 1 });
-  const last = DateTime.fromMillis(window.end, { zone }).startOf("day").plus({ days: 1 });
-  const days: DateTime[] = [];
-  for (let d = first; d <= last; d = d.plus({ days: 1 })) days.push(d);
-  return days;
-}
 
 /** The wall-clock date and time of an instant in `zone`, as time off is written (`YYYY-MM-DDTHH:mm`). */
 export const localDateTime = (instant: string, zone: string): string => DateTime.fromISO(instant, { zone }).toFormat("yyyy-MM-dd'T'HH:mm");
@@ -143,6 +131,58 @@ function isKnownZone(zone: string): boolean {
 }
 
 type WallClock = ReturnType<typeof wallClockReader>;
+
+/** A local calendar date: `YYYY-MM-DD` and its weekday (1 = Monday ... 7 = Sunday, as luxon counts). */
+type LocalDay = { date: string; weekday: number };
+
+const DAY_MS = 86_400_000;
+
+/** The date `days` after a `YYYY-MM-DD` date: calendar arithmetic, no zone involved. */
+function dayAfter(date: string, days: number): LocalDay {
+  const d = new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS);
+  return { date: d.toISOString().slice(0, 10), weekday: ((d.getUTCDay() + 6) % 7) + 1 };
+}
+
+/**
+ * The local calendar days (in the wall clock's zone) that a window touches, and one either side.
+ * An instant's local date is that of the 15-minute instant at or before it (local midnights fall
+ * on 15-minute instants), so the ends are read from the remembered wall-clock readings.
+ */
+function localDays(window: Window, wall: WallClock): LocalDay[] {
+  const first = wall(Math.floor(window.start / STEP_MS) * STEP_MS).date;
+  const last = wall(Math.floor(window.end / STEP_MS) * STEP_MS).date;
+  const days: LocalDay[] = [];
+  for (let k = -1; ; k++) {
+    const day = dayAfter(first, k);
+    days.push(day);
+    if (day.date > last) return days;
+  }
+}
+
+/** A wall-clock time on a local date as luxon resolves it: its instant, and the minute of the day it reads (another in a DST gap). */
+type LocalInstant = { millis: number; minute: number };
+
+// Remembered process-wide, per zone, like the readings: the same dates and opening times come up
+// for every query in a zone, and luxon's conversion (through Intl) is the dearest step here.
+const instants = new Map<string, Map<string, LocalInstant>>();
+
+function localInstantReader(zone: string) {
+  let memo = instants.get(zone);
+  if (!memo) instants.set(zone, (memo = new Map()));
+  const zoneInstants = memo;
+  return (date: string, minutes: number): LocalInstant => {
+    const key = `${date} ${minutes}`;
+    let found = zoneInstants.get(key);
+    if (!found) {
+      const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+      const at = DateTime.fromObject({ year, month, day, hour: Math.floor(minutes / 60), minute: minutes % 60 }, { zone });
+      found = { millis: at.toMillis(), minute: at.hour * 60 + at.minute };
+      if (zoneInstants.size >= READINGS_PER_ZONE) zoneInstants.clear();
+      zoneInstants.set(key, found);
+    }
+    return found;
+  };
+}
 
 /**
  * Rule: open hours on a local date are that weekday's weekly slots joined with the date's extra
@@ -255,12 +295,13 @@ export function bookableStarts(q: AvailabilityQuery): string[] {
   const c = checksFor(q);
   if (c.window.end < c.window.start) return [];
   const found = new Set<number>();
-  for (const day of localDays(c.window, zone)) {
-    for (const stretch of c.open(day.toISODate()!, day.weekday)) {
+  const atLocal = localInstantReader(zone);
+  for (const day of localDays(c.window, c.wall)) {
+    for (const stretch of c.open(day.date, day.weekday)) {
       // Walk a little beyond the stretch's nominal instants: on DST days its wall times map to
       // instants up to an hour either way.
-      const from = Math.floor((atLocal(day, stretch.start, zone).toMillis() - 2 * HOUR_MS) / STEP_MS) * STEP_MS;
-      const to = atLocal(day, stretch.end, zone).toMillis() + 2 * HOUR_MS;
+      const from = Math.floor((atLocal(day.date, stretch.start).millis - 2 * HOUR_MS) / STEP_MS) * STEP_MS;
+      const to = atLocal(day.date, stretch.end).millis + 2 * HOUR_MS;
       for (let t = Math.max(from, Math.ceil(c.window.start / STEP_MS) * STEP_MS); t <= Math.min(to, c.window.end); t += STEP_MS) {
         if (!found.has(t) && bookableAt(t, q.lengthMinutes, c)) found.add(t);
       }
@@ -313,11 +354,12 @@ export function proposableStarts(q: ProposalQuery): string[] {
   const first = minutesOfDay(PROPOSED_TIME_FIRST);
   const last = minutesOfDay(PROPOSED_TIME_LAST);
   const found: number[] = [];
-  for (const day of localDays(window, zone)) {
+  const atLocal = localInstantReader(zone);
+  for (const day of localDays(window, wall)) {
     for (let m = first; m <= last; m += SLOT_STEP_MINUTES) {
-      const at = atLocal(day, m, zone);
-      if (at.hour * 60 + at.minute !== m) continue; // the wall time does not exist that day (DST gap)
-      const t = at.toMillis();
+      const at = atLocal(day.date, m);
+      if (at.minute !== m) continue; // the wall time does not exist that day (DST gap)
+      const t = at.millis;
       if (t < window.start || t > window.end) continue;
       if (!clearOfTimeOff(t, q.lengthMinutes, timeOff, wall) || !clearOfBookings(t, q.lengthMinutes, busy, rules)) continue;
       found.push(t);

@@ -1,0 +1,334 @@
+// The availability module as it was before its luxon calls were memoised (commit a0aaf60), kept
+// verbatim as the reference the memoised one must agree with, answer for answer.
+import { DateTime, IANAZone } from "luxon";
+import {
+  BOOKING_WINDOW_DAYS,
+  NO_BOOKING_RULES,
+  PROPOSED_TIME_FIRST,
+  PROPOSED_TIME_LAST,
+  SLOT_STEP_MINUTES,
+  WEEKDAYS,
+  minutesOfDay,
+  type BookingRules,
+  type DateOverride,
+  type TimeOff,
+  type WeeklySchedule,
+} from "@booking/contracts";
+
+// When a session can start. Pure: the clock comes in as `now`. luxon does every conversion
+// between an expert's wall-clock times and instants, so DST days (gaps, repeated hours,
+// 30-minute shifts) follow the tz database rather than offset arithmetic.
+
+/** A time already taken: an active booking's start and length. */
+export type BusyPeriod = { start: string; lengthMinutes: number };
+
+/**
+ * The expert's calendar as availability reads it: weekly hours, and (none when absent) time off,
+ * extra hours on given dates and the booking rules (buffers, minimum notice).
+ */
+export type ExpertHours = {
+  schedule: WeeklySchedule;
+  timeOff?: readonly Pick<TimeOff, "start" | "end">[];
+  dateOverrides?: readonly Pick<DateOverride, "date" | "start_local" | "end_local">[];
+  rules?: BookingRules;
+};
+
+export type AvailabilityQuery = ExpertHours & {
+  lengthMinutes: number;
+  busy: readonly BusyPeriod[];
+  now: string;
+  /** Optional narrowing of the booking window (inclusive instants). */
+  from?: string;
+  to?: string;
+};
+
+// Every tz offset in use is a multiple of 15 minutes, so walking a slot in 15-minute instants
+// meets every half-hour of local wall-clock time even across a 30-minute DST shift.
+const WALK_MINUTES = 15;
+const STEP_MS = WALK_MINUTES * 60_000;
+const HOUR_MS = 3_600_000;
+
+type Window = { start: number; end: number };
+type Interval = { start: number; end: number };
+
+/**
+ * Rule: a session starts no sooner than the expert's minimum notice from now, and at most 28 days
+ * after now (the query may narrow this further).
+ */
+function bookingWindow(q: Pick<AvailabilityQuery, "now" | "from" | "to" | "rules">): Window {
+  const now = Date.parse(q.now);
+  let start = now + (q.rules?.minNoticeHours ?? 0) * HOUR_MS;
+  let end = DateTime.fromMillis(now, { zone: "utc" }).plus({ days: BOOKING_WINDOW_DAYS }).toMillis();
+  if (q.from !== undefined) start = Math.max(start, Date.parse(q.from));
+  if (q.to !== undefined) end = Math.min(end, Date.parse(q.to));
+  return { start, end };
+}
+
+/** A session, or an active booking, with the expert's buffers kept free around it. */
+function withBuffers(start: number, lengthMinutes: number, rules: BookingRules): Interval {
+  return { start: start - rules.bufferBeforeMinutes * 60_000, end: start + (lengthMinutes + rules.bufferAfterMinutes) * 60_000 };
+}
+
+/**
+ * Rule: a session with its buffers before and after overlaps no active booking with its buffers
+ * (so consecutive sessions keep at least the after-buffer plus the before-buffer between them).
+ */
+function clearOfBookings(t: number, lengthMinutes: number, busy: readonly Interval[], rules: BookingRules): boolean {
+  const own = withBuffers(t, lengthMinutes, rules);
+  return !busy.some((b) => own.start < b.end && b.start < own.end);
+}
+
+/** Active bookings with their buffers, those near the window only. */
+function busyIntervals(busy: readonly BusyPeriod[], window: Window, maxLengthMinutes: number, rules: BookingRules): Interval[] {
+  const margin = (maxLengthMinutes + rules.bufferBeforeMinutes + rules.bufferAfterMinutes) * 60_000;
+  return busy
+    .map((b) => withBuffers(Date.parse(b.start), b.lengthMinutes, rules))
+    .filter((b) => b.end > window.start - margin && b.start < window.end + margin);
+}
+
+function atLocal(day: DateTime, minutes: number, zone: string): DateTime {
+  return DateTime.fromObject({ year: day.year, month: day.month, day: day.day, hour: Math.floor(minutes / 60), minute: minutes % 60 }, { zone });
+}
+
+/** The local calendar days (in `zone`) that a window touches. */
+function localDays(window: Window, zone: string): DateTime[] {
+  const first = DateTime.fromMillis(window.start, { zone }).startOf("day").minus({ days: 1 });
+  const last = DateTime.fromMillis(window.end, { zone }).startOf("day").plus({ days: 1 });
+  const days: DateTime[] = [];
+  for (let d = first; d <= last; d = d.plus({ days: 1 })) days.push(d);
+  return days;
+}
+
+/** The wall-clock date and time of an instant in `zone`, as time off is written (`YYYY-MM-DDTHH:mm`). */
+export const localDateTime = (instant: string, zone: string): string => DateTime.fromISO(instant, { zone }).toFormat("yyyy-MM-dd'T'HH:mm");
+
+/** An instant on the expert's wall clock: its local date, weekday, minute of the day, and both as `YYYY-MM-DDTHH:mm`. */
+type WallReading = { date: string; weekday: number; minute: number; local: string };
+
+// Readings are remembered process-wide, per zone: every expert in a zone walks the same
+// 15-minute grid, and luxon finds each offset through Intl (formatToParts), the dearest step here.
+const READINGS_PER_ZONE = 100_000;
+const readings = new Map<string, Map<number, WallReading>>();
+
+const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+
+/** Wall-clock reading of instants in one (valid) zone. */
+function wallClockReader(zone: string) {
+  let memo = readings.get(zone);
+  if (!memo) readings.set(zone, (memo = new Map()));
+  const zoneReadings = memo;
+  return (t: number): WallReading => {
+    let w = zoneReadings.get(t);
+    if (!w) {
+      const local = DateTime.fromMillis(t, { zone });
+      const date = local.toISODate()!;
+      const minute = local.hour * 60 + local.minute;
+      w = { date, weekday: local.weekday, minute, local: `${date}T${hhmm(minute)}` };
+      if (zoneReadings.size >= READINGS_PER_ZONE) zoneReadings.clear();
+      zoneReadings.set(t, w);
+    }
+    return w;
+  };
+}
+
+// luxon's IANAZone.isValidZone builds an Intl.DateTimeFormat on every call; zones do not change
+// validity while the process runs (the map is capped: zones come from user input).
+const zoneValidity = new Map<string, boolean>();
+function isKnownZone(zone: string): boolean {
+  let valid = zoneValidity.get(zone);
+  if (valid === undefined) {
+    valid = IANAZone.isValidZone(zone);
+    if (zoneValidity.size >= 1_000) zoneValidity.clear();
+    zoneValidity.set(zone, valid);
+  }
+  return valid;
+}
+
+type WallClock = ReturnType<typeof wallClockReader>;
+
+/**
+ * Rule: open hours on a local date are that weekday's weekly slots joined with the date's extra
+ * hours; touching or overlapping ones make one stretch (minutes of the day, end exclusive).
+ */
+function openStretches(hours: ExpertHours, date: string, weekday: number): Interval[] {
+  const name = WEEKDAYS[weekday - 1];
+  const parts: Interval[] = [];
+  for (const s of hours.schedule.slots) if (s.weekday === name) parts.push({ start: minutesOfDay(s.start_local), end: minutesOfDay(s.end_local) });
+  for (const o of hours.dateOverrides ?? []) if (o.date === date) parts.push({ start: minutesOfDay(o.start_local), end: minutesOfDay(o.end_local) });
+  parts.sort((a, b) => a.start - b.start);
+  const stretches: Interval[] = [];
+  for (const p of parts) {
+    const last = stretches.at(-1);
+    if (last && p.start <= last.end) last.end = Math.max(last.end, p.end);
+    else stretches.push({ ...p });
+  }
+  return stretches;
+}
+
+/** Open stretches per local date, worked out once per query. */
+function openHoursReader(hours: ExpertHours) {
+  const byDate = new Map<string, Interval[]>();
+  return (date: string, weekday: number): Interval[] => {
+    let stretches = byDate.get(date);
+    if (!stretches) byDate.set(date, (stretches = openStretches(hours, date, weekday)));
+    return stretches;
+  };
+}
+type OpenHours = ReturnType<typeof openHoursReader>;
+
+/**
+ * Rule: a session starting at `t` sits in open hours when it starts on a 30-minute step of the
+ * expert's wall clock and every moment of it reads, on that same local date, inside one open
+ * stretch. Reading the wall clock of instants (never converting wall times to instants) keeps DST
+ * days exact: a skipped hour is simply absent, a repeated hour counts twice.
+ */
+function sitsInOpenHours(t: number, lengthMinutes: number, open: OpenHours, wall: WallClock): boolean {
+  if (t % STEP_MS !== 0) return false;
+  const first = wall(t);
+  if (first.minute % SLOT_STEP_MINUTES !== 0) return false;
+  const stretch = open(first.date, first.weekday).find((s) => s.start <= first.minute && first.minute < s.end);
+  if (!stretch) return false;
+  // Offsets change only on 15-minute boundaries, so checking every 15 minutes checks every moment.
+  for (let u = t; u < t + lengthMinutes * 60_000; u += STEP_MS) {
+    const w = wall(u);
+    if (w.date !== first.date || w.minute < stretch.start || w.minute >= stretch.end) return false;
+  }
+  return true;
+}
+
+/**
+ * Rule: no moment of a session reads, on the expert's wall clock, inside time off (at or after its
+ * start, before its end). Time off is on the half-hour grid, so the 15-minute walk sees every moment.
+ */
+function clearOfTimeOff(t: number, lengthMinutes: number, timeOff: ExpertHours["timeOff"], wall: WallClock): boolean {
+  if (!timeOff?.length) return true;
+  for (let u = Math.floor(t / STEP_MS) * STEP_MS; u < t + lengthMinutes * 60_000; u += STEP_MS) {
+    const { local } = wall(u);
+    if (timeOff.some((o) => o.start <= local && local < o.end)) return false;
+  }
+  return true;
+}
+
+/** Time off that can touch the window (a day of margin either way covers any offset). */
+function timeOffNear(timeOff: ExpertHours["timeOff"], window: Window, zone: string): ExpertHours["timeOff"] {
+  if (!timeOff?.length) return [];
+  const from = DateTime.fromMillis(window.start, { zone }).minus({ days: 1 }).toFormat("yyyy-MM-dd'T'HH:mm");
+  const to = DateTime.fromMillis(window.end, { zone }).plus({ days: 2 }).toFormat("yyyy-MM-dd'T'HH:mm");
+  return timeOff.filter((o) => o.end > from && o.start < to);
+}
+
+/** What every check of one query shares: worked out once. */
+type Checks = { window: Window; busy: Interval[]; wall: WallClock; open: OpenHours; timeOff: ExpertHours["timeOff"]; rules: BookingRules };
+
+function checksFor(q: AvailabilityQuery): Checks {
+  const rules = q.rules ?? NO_BOOKING_RULES;
+  const window = bookingWindow(q);
+  const zone = q.schedule.timezone;
+  return {
+    window,
+    busy: busyIntervals(q.busy, window, Math.max(q.lengthMinutes, 240), rules),
+    wall: wallClockReader(zone),
+    open: openHoursReader(q),
+    timeOff: timeOffNear(q.timeOff, window, zone),
+    rules,
+  };
+}
+
+/** Every rule of a bookable start, each by its name. */
+function bookableAt(t: number, lengthMinutes: number, c: Checks): boolean {
+  return (
+    t >= c.window.start &&
+    t <= c.window.end &&
+    sitsInOpenHours(t, lengthMinutes, c.open, c.wall) &&
+    clearOfTimeOff(t, lengthMinutes, c.timeOff, c.wall) &&
+    clearOfBookings(t, lengthMinutes, c.busy, c.rules)
+  );
+}
+
+/**
+ * Rule: a time is bookable when it lies between the minimum notice from now and 28 days ahead; it
+ * starts on a 30-minute step of local time inside the expert's open hours for that date (weekly
+ * slots and extra hours); the whole session fits before that stretch ends; none of it falls in time
+ * off; and with the buffers around it, it overlaps no active booking with its buffers.
+ */
+export function bookableStarts(q: AvailabilityQuery): string[] {
+  const zone = q.schedule.timezone;
+  if (!isKnownZone(zone)) return [];
+  const c = checksFor(q);
+  if (c.window.end < c.window.start) return [];
+  const found = new Set<number>();
+  for (const day of localDays(c.window, zone)) {
+    for (const stretch of c.open(day.toISODate()!, day.weekday)) {
+      // Walk a little beyond the stretch's nominal instants: on DST days its wall times map to
+      // instants up to an hour either way.
+      const from = Math.floor((atLocal(day, stretch.start, zone).toMillis() - 2 * HOUR_MS) / STEP_MS) * STEP_MS;
+      const to = atLocal(day, stretch.end, zone).toMillis() + 2 * HOUR_MS;
+      for (let t = Math.max(from, Math.ceil(c.window.start / STEP_MS) * STEP_MS); t <= Math.min(to, c.window.end); t += STEP_MS) {
+        if (!found.has(t) && bookableAt(t, q.lengthMinutes, c)) found.add(t);
+      }
+    }
+  }
+  return [...found].sort((a, b) => a - b).map((t) => new Date(t).toISOString());
+}
+
+/** The booking decision asks the same rules about one instant that the availability list uses. */
+export function isBookableStart(q: Omit<AvailabilityQuery, "from" | "to">, start: string): boolean {
+  const t = Date.parse(start);
+  if (!isKnownZone(q.schedule.timezone) || Number.isNaN(t)) return false;
+  return bookableAt(t, q.lengthMinutes, checksFor(q));
+}
+
+/**
+ * Rule: any moment of a session that reads inside time off on the expert's wall clock. Bookings
+ * made before the time off was added are listed to the expert with this (never dropped).
+ */
+export function fallsInTimeOff(timezone: string, timeOff: ExpertHours["timeOff"], start: string, lengthMinutes: number): boolean {
+  if (!isKnownZone(timezone)) return false;
+  return !clearOfTimeOff(Date.parse(start), lengthMinutes, timeOff, wallClockReader(timezone));
+}
+
+export type ProposalQuery = {
+  timezone: string;
+  timeOff?: ExpertHours["timeOff"];
+  rules?: BookingRules;
+  lengthMinutes: number;
+  busy: readonly BusyPeriod[];
+  now: string;
+  from?: string;
+  to?: string;
+};
+
+/**
+ * Rule: an expert may propose any start from 9:00 to 17:30, half-hourly, in the expert's timezone,
+ * weekly hours or not, within the booking window (minimum notice included), outside time off, that
+ * with its buffers overlaps no other active booking with its buffers.
+ */
+export function proposableStarts(q: ProposalQuery): string[] {
+  const zone = q.timezone;
+  if (!isKnownZone(zone)) return [];
+  const rules = q.rules ?? NO_BOOKING_RULES;
+  const window = bookingWindow(q);
+  if (window.end < window.start) return [];
+  const busy = busyIntervals(q.busy, window, Math.max(q.lengthMinutes, 240), rules);
+  const wall = wallClockReader(zone);
+  const timeOff = timeOffNear(q.timeOff, window, zone);
+  const first = minutesOfDay(PROPOSED_TIME_FIRST);
+  const last = minutesOfDay(PROPOSED_TIME_LAST);
+  const found: number[] = [];
+  for (const day of localDays(window, zone)) {
+    for (let m = first; m <= last; m += SLOT_STEP_MINUTES) {
+      const at = atLocal(day, m, zone);
+      if (at.hour * 60 + at.minute !== m) continue; // the wall time does not exist that day (DST gap)
+      const t = at.toMillis();
+      if (t < window.start || t > window.end) continue;
+      if (!clearOfTimeOff(t, q.lengthMinutes, timeOff, wall) || !clearOfBookings(t, q.lengthMinutes, busy, rules)) continue;
+      found.push(t);
+    }
+  }
+  return found.sort((a, b) => a - b).map((t) => new Date(t).toISOString());
+}
+
+export function isProposableStart(q: Omit<ProposalQuery, "from" | "to">, start: string): boolean {
+  const iso = new Date(start).toISOString();
+  return proposableStarts({ ...q, from: iso, to: iso }).includes(iso);
+}
