@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import { DateTime } from "luxon";
 import type pg from "pg";
 import { AvailabilityQuery, AvailabilityReply, IdParams, SessionBody, SessionDefinition, SessionDeletedReply, SessionReply, SessionUpdateBody, SessionWrittenReply, parseInput, type SessionCommand } from "@booking/contracts";
-import { bookableStarts, busyPeriods, calendarStream, expertHours, sessionStream } from "@booking/engine";
+import { busyPeriods, calendarStream, expertHours, sessionStream } from "@booking/engine";
 import { findSession, sessionReply, sessionReplyOfDefinition } from "@booking/projections";
 import type { z } from "zod";
+import { AvailabilityAnswers } from "../availability-answers.ts";
 import type { CalendarCommands, ExpertCommands, SessionCommands, TermsCommands } from "../commands.ts";
 import type { Projected } from "../read-your-writes.ts";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
@@ -50,6 +51,8 @@ async function writtenReply({ db, sessions }: Pick<SessionRouteDeps, "db" | "ses
 
 export const sessionRoutes: RoutePlugin<SessionRouteDeps> = async (app, deps) => {
   const { db, sessions, calendar, projected, clock } = deps;
+  // Per app: what one process has computed (another process's writes move the stream's version, which the answer is checked against).
+  const answers = new AvailabilityAnswers();
   app.post("/sessions", { onRequest: requireActor("expert"), schema: { body: SessionBody, response: { 201: SessionWrittenReply } } }, async (request, reply) => {
     const actor = actorOf(request);
     // An admin creates a session for an expert they name, never one of their own.
@@ -104,7 +107,8 @@ export const sessionRoutes: RoutePlugin<SessionRouteDeps> = async (app, deps) =>
   app.get("/sessions/:id/availability", { schema: { params: IdParams, querystring: AvailabilityQuery, response: { 200: AvailabilityReply } } }, async (request) => {
     const session = await findSession(db, request.params.id);
     if (!session || session.status !== "published") refuse("session_not_found");
-    const { state } = await calendar.load(calendarStream(session.expert_id));
+    const stream = calendarStream(session.expert_id);
+    const { state, version } = await calendar.load(stream);
     const now = clock();
     const hours = expertHours(state);
     if (!hours) return { timezone: null, times: [] };
@@ -112,7 +116,8 @@ export const sessionRoutes: RoutePlugin<SessionRouteDeps> = async (app, deps) =>
     const from = request.query.from ? DateTime.fromISO(request.query.from, { zone }).startOf("day").toUTC().toISO()! : undefined;
     const to = request.query.to ? DateTime.fromISO(request.query.to, { zone }).endOf("day").toUTC().toISO()! : undefined;
     // Weekly hours, extra hours, time off, buffers and notice: what the booking decision reads too.
-    const times = bookableStarts({ ...hours, lengthMinutes: session.length_minutes, busy: busyPeriods(state, now), now, ...(from && { from }), ...(to && { to }) });
+    const query = { ...hours, lengthMinutes: session.length_minutes, busy: busyPeriods(state, now), now, ...(from && { from }), ...(to && { to }) };
+    const times = answers.times({ calendar: stream, version, query });
     return { timezone: zone, length_minutes: session.length_minutes, times };
   });
 };

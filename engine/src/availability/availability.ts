@@ -76,12 +76,15 @@ function clearOfBookings(t: number, lengthMinutes: number, busy: readonly Interv
   return !busy.some((b) => own.start < b.end && b.start < own.end);
 }
 
+/** Whether a booking with its buffers can meet a session (of at most `maxLengthMinutes`, with buffers) starting in the window. */
+function nearWindow(maxLengthMinutes: number, rules: BookingRules, window: Window): (b: Interval) => boolean {
+  const margin = (maxLengthMinutes + rules.bufferBeforeMinutes + rules.bufferAfterMinutes) * 60_000;
+  return (b) => b.end > window.start - margin && b.start < window.end + margin;
+}
+
 /** Active bookings with their buffers, those near the window only. */
 function busyIntervals(busy: readonly BusyPeriod[], window: Window, maxLengthMinutes: number, rules: BookingRules): Interval[] {
-  const margin = (maxLengthMinutes + rules.bufferBeforeMinutes + rules.bufferAfterMinutes) * 60_000;
-  return busy
-    .map((b) => withBuffers(Date.parse(b.start), b.lengthMinutes, rules))
-    .filter((b) => b.end > window.start - margin && b.start < window.end + margin);
+  return busy.map((b) => withBuffers(Date.parse(b.start), b.lengthMinutes, rules)).filter(nearWindow(maxLengthMinutes, rules, window));
 }
 
 
@@ -308,6 +311,20 @@ export function bookableStarts(q: AvailabilityQuery): string[] {
     }
   }
   return [...found].sort((a, b) => a - b).map((t) => new Date(t).toISOString());
+}
+
+/**
+ * All that a bookableStarts answer reads of `now` and of the bookings: the first and last
+ * 15-minute instants of its window (every start it can list is one) and the bookings near that
+ * window. Queries alike in everything else and in these get the same answer, so a cache of
+ * answers can key on them instead of on the exact instant.
+ */
+export function answerDependsOn(q: AvailabilityQuery): { firstStep: number; lastStep: number; busy: BusyPeriod[] } {
+  const rules = q.rules ?? NO_BOOKING_RULES;
+  const window = bookingWindow(q);
+  const near = nearWindow(Math.max(q.lengthMinutes, 240), rules, window);
+  const busy = q.busy.filter((b) => near(withBuffers(Date.parse(b.start), b.lengthMinutes, rules)));
+  return { firstStep: Math.ceil(window.start / STEP_MS), lastStep: Math.floor(window.end / STEP_MS), busy };
 }
 
 /** The booking decision asks the same rules about one instant that the availability list uses. */
