@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, readdir, rm } from "node:fs/promises";
+import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,7 +27,9 @@ const chunkName = (file: string) => /^(.*)-[\w-]{8}\.(js|css)$/.exec(file)?.slic
 /**
  * Serve a variant build without restarting the API: the API registers a route per file of
  * web/dist when it starts, so the variant's chunks are copied over the served files of the same
- * chunk (same names, new content). Rebuild with `buildWebApp()` to put the normal build back.
+ * chunk (same names, new content). Chunks import one another by hashed name, and a setting changes
+ * the hashes of the chunks that import the one it is compiled into, so each copied chunk names its
+ * imports by their served names. Rebuild with `buildWebApp()` to put the normal build back.
  * The API serves hashed assets as immutable: a browser that loaded the app before must have its
  * cache cleared to see the variant.
  */
@@ -36,10 +38,20 @@ export async function serveVariant(settings: Record<string, string>): Promise<vo
   try {
     await buildWebApp(settings, variant);
     const served = new Map((await readdir(join(dist, "assets"))).map((f) => [chunkName(f), f]));
+    const renamed = new Map<string, string>();
     for (const file of await readdir(join(variant, "assets"))) {
       const target = served.get(chunkName(file));
       if (!target) throw new Error(`the variant build has a chunk the served build lacks: ${file}`);
-      await copyFile(join(variant, "assets", file), join(dist, "assets", target));
+      renamed.set(file, target);
+    }
+    for (const [file, target] of renamed) {
+      if (!/\.(js|css)$/.test(file)) {
+        await copyFile(join(variant, "assets", file), join(dist, "assets", target));
+        continue;
+      }
+      let text = await readFile(join(variant, "assets", file), "utf8");
+      for (const [from, to] of renamed) text = text.replaceAll(from, to);
+      await writeFile(join(dist, "assets", target), text);
     }
   } finally {
     await rm(variant, { recursive: true, force: true });
