@@ -125,6 +125,29 @@ export const RebuildProgress = z.strictObject({
 });
 export type RebuildProgress = z.infer<typeof RebuildProgress>;
 
+/**
+ * A generation of a read model (blue-green rebuilds): the live one, which readers and the runners
+ * use; one being built from the event store; or an old one, retired at a switch and kept until dropped.
+ */
+export const ProjectionGeneration = z.strictObject({
+  generation: z.number(),
+  state: z.enum(["live", "building", "retired"]),
+  /** The version of the read model's rule that built it. */
+  version: z.number(),
+  /** Its tables, as named now (the live generation's are the read model's own names). */
+  tables: z.array(z.string()),
+  position: z.string().nullable(),
+  events_applied: z.number(),
+  /** Events in the store after its position; null when the store cannot count them. */
+  lag: z.number().nullable(),
+  started_at: Time.nullable(),
+  updated_at: Time,
+  retired_at: Time.nullable(),
+  /** Being built by a process now (false for one a crash left: the next rebuild drops it). */
+  running: z.boolean(),
+});
+export type ProjectionGeneration = z.infer<typeof ProjectionGeneration>;
+
 /** A read model (GET /admin/projections; id = name): its checkpoint, lag behind the event store, last error and latest rebuild. */
 export const ProjectionRecord = z.strictObject({
   id: z.string(),
@@ -139,5 +162,11 @@ export const ProjectionRecord = z.strictObject({
   lag: z.number().nullable(),
   /** The latest rebuild started by the API process that answers, if any. */
   rebuild: RebuildProgress.nullable(),
+  /** The version of the read model's rule in the API process that answers. */
+  version: z.number(),
+  /** Events in the store (the head a generation catches up to); null when the store cannot count them. */
+  head_events: z.number().nullable(),
+  /** The live generation first, then one being built, then retired ones. */
+  generations: z.array(ProjectionGeneration),
 });
 export type ProjectionRecord = z.infer<typeof ProjectionRecord>;

@@ -6,18 +6,35 @@ import type { EntityReadModel, FactsReadModel, ProjectedEvent, Projection, ReadM
 /**
  * How a batch arrives. `log`: from the event log in global order, so each projection skips what
  * its checkpoint already covers. `bus`: from Kafka, ordered per stream only, so the rows' stream
- * versions do the deduplication. `rebuild`: a replay writing one projection that is rebuilding.
+ * versions do the deduplication. (A rebuild writes a generation of its own: applyToBuilding.)
  */
-export type Delivery = "log" | "bus" | { rebuilding: readonly string[] };
+export type Delivery = "log" | "bus";
 
-type CheckpointRow = { name: string; position: string | null; status: "live" | "rebuilding" };
+type CheckpointRow = { name: string; position: string | null; status: "live" | "rebuilding"; generation: number; version: number };
+
+/**
+ * A batch from the bus met a read model whose live generation was built by a newer rule than this
+ * process has. Its offsets are not committed, so Kafka delivers the batch again (to this process
+ * until it is replaced by a newer one): committing them without writing would lose the events for
+ * the newer processes, and writing them would put the older rule's rows into the newer generation.
+ */
+export class OutdatedProjection extends Error {
+  constructor(name: string, code: number, live: number) {
+    super(`read model ${name}: this process has version ${code} of its rule, the live generation was built by version ${live}; leaving it to newer processes`);
+    this.name = "OutdatedProjection";
+  }
+}
 
 export function toProjected(events: readonly StoredEvent[]): ProjectedEvent[] {
   return events.map((stored) => ({ stored, event: readDomainEvent(stored.type, stored.schemaVersion, stored.data) }));
 }
 
+/** A checkpoint row for each projection not seen before: its tables are empty, so its rule's version is theirs. */
 export async function ensureCheckpoints(pool: pg.Pool, projections: readonly Projection[]): Promise<void> {
-  await pool.query("INSERT INTO projection_checkpoints (name) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING", [projections.map((p) => p.name)]);
+  await pool.query("INSERT INTO projection_checkpoints (name, version) SELECT * FROM unnest($1::text[], $2::int[]) ON CONFLICT DO NOTHING", [
+    projections.map((p) => p.name),
+    projections.map((p) => p.version),
+  ]);
 }
 
 // Each read model uses a few fixed statements: naming them lets Postgres parse and plan each once per connection.
@@ -38,7 +55,7 @@ function run<R extends pg.QueryResultRow = pg.QueryResultRow>(client: pg.PoolCli
 const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(", ");
 
 /** The stored rows with these keys, by rowIdentity. */
-async function readRows(client: pg.PoolClient, model: EntityReadModel<VersionedRow>, keys: readonly (readonly string[])[]): Promise<Map<string, VersionedRow>> {
+async function readRows(client: pg.PoolClient, model: EntityReadModel<VersionedRow>, table: string, keys: readonly (readonly string[])[]): Promise<Map<string, VersionedRow>> {
   const where =
     model.key.length === 1
       ? `"${model.key[0]}" = ANY($1::text[])`
@@ -46,7 +63,7 @@ async function readRows(client: pg.PoolClient, model: EntityReadModel<VersionedR
   // Not a named statement: a plan made once, while the table was small (as in a rebuild), would
   // scan the whole table for good. Planned each time, it looks the keys up in the primary key.
   const { rows } = await client.query<{ stored: VersionedRow }>(
-    `SELECT to_jsonb(t) AS stored FROM "${model.table}" t WHERE ${where}`,
+    `SELECT to_jsonb(t) AS stored FROM "${table}" t WHERE ${where}`,
     model.key.map((_, i) => keys.map((k) => k[i])),
   );
   return new Map(rows.map(({ stored }) => [rowIdentity(model.key.map((c) => stored[c])), stored]));
@@ -56,49 +73,58 @@ async function readRows(client: pg.PoolClient, model: EntityReadModel<VersionedR
  * Write whole rows, all in one statement: the rows go as one JSON array and Postgres turns it into
  * rows of the table's own type. The stream_version guard stays in SQL as well, as the invariant.
  */
-function writeRows(client: pg.PoolClient, model: EntityReadModel<VersionedRow>, rows: readonly VersionedRow[]) {
+function writeRows(client: pg.PoolClient, model: EntityReadModel<VersionedRow>, table: string, rows: readonly VersionedRow[]) {
   const rest = model.columns.filter((c) => !model.key.includes(c));
   return run(
     client,
-    `INSERT INTO "${model.table}" AS t (${quoted(model.columns)}) SELECT ${quoted(model.columns)} FROM jsonb_populate_recordset(NULL::"${model.table}", $1::jsonb)
+    `INSERT INTO "${table}" AS t (${quoted(model.columns)}) SELECT ${quoted(model.columns)} FROM jsonb_populate_recordset(NULL::"${table}", $1::jsonb)
      ON CONFLICT (${quoted(model.key)}) DO UPDATE SET (${quoted(rest)}) = ROW(${rest.map((c) => `EXCLUDED."${c}"`).join(", ")})
      WHERE t.stream_version < EXCLUDED.stream_version`,
     [JSON.stringify(rows)],
   );
 }
 
-function recordFacts(client: pg.PoolClient, model: FactsReadModel<ReadModelRow>, rows: readonly ReadModelRow[]) {
+function recordFacts(client: pg.PoolClient, model: FactsReadModel<ReadModelRow>, table: string, rows: readonly ReadModelRow[]) {
   return run(
     client,
-    `INSERT INTO "${model.table}" (${quoted(model.columns)}) SELECT ${quoted(model.columns)} FROM jsonb_populate_recordset(NULL::"${model.table}", $1::jsonb)
+    `INSERT INTO "${table}" (${quoted(model.columns)}) SELECT ${quoted(model.columns)} FROM jsonb_populate_recordset(NULL::"${table}", $1::jsonb)
      ON CONFLICT (${quoted(model.key)}) DO NOTHING`,
     [JSON.stringify(rows)],
   );
 }
 
-/** One read model, one batch: at most one read and one write, however many events. */
-async function applyToReadModel(client: pg.PoolClient, projection: Projection, events: readonly ProjectedEvent[]): Promise<void> {
+/**
+ * One read model, one batch: at most one read and one write, however many events. `table` is the
+ * generation written: the live one under the read model's own name, or one being built.
+ */
+export async function applyToReadModel(client: pg.PoolClient, projection: Projection, events: readonly ProjectedEvent[], table: string = projection.table): Promise<void> {
   if (projection.kind === "facts") {
     const rows = factRows(projection, events);
-    if (rows.length) await recordFacts(client, projection, rows);
+    if (rows.length) await recordFacts(client, projection, table, rows);
     return;
   }
   const keys = rowKeysOf(projection, events);
   if (!keys.length) return;
-  const rows = changedRows(projection, await readRows(client, projection, keys), events);
-  if (rows.length) await writeRows(client, projection, rows);
+  const rows = changedRows(projection, await readRows(client, projection, table, keys), events);
+  if (rows.length) await writeRows(client, projection, table, rows);
 }
 
-const later = (a: LogPosition | null, b: LogPosition) => (a && comparePositions(a, b) >= 0 ? a : b);
+/** The further of two log positions. */
+export const laterPosition = (a: LogPosition | null, b: LogPosition): LogPosition => (a && comparePositions(a, b) >= 0 ? a : b);
 
 /**
- * Apply a batch to each projection and move its checkpoint, inside the caller's transaction. The
- * checkpoint rows are locked first, so a rebuild and the live runners never write one read model
- * at once (which is also why rows read here cannot change before they are written back).
+ * Apply a batch to each projection's live generation and move its checkpoint, inside the caller's
+ * transaction. The checkpoint rows are locked first, so two runners never write one read model at
+ * once (which is also why rows read here cannot change before they are written back), and a
+ * rebuild's switch to a new generation (which holds them too) falls between two batches.
+ *
+ * A live generation built by a newer rule than this process's is left to newer processes (its
+ * checkpoint does not move, so nothing is lost); one built by an older rule is written with this
+ * process's rule until the rebuild it has started switches to a generation of its own.
  */
 export async function applyInTransaction(client: pg.PoolClient, projections: readonly Projection[], events: readonly ProjectedEvent[], delivery: Delivery): Promise<number> {
   const { rows } = await client.query<CheckpointRow>(
-    "SELECT name, position, status FROM projection_checkpoints WHERE name = ANY($1) ORDER BY name FOR UPDATE",
+    "SELECT name, position, status, generation, version FROM projection_checkpoints WHERE name = ANY($1) ORDER BY name FOR UPDATE",
     [projections.map((p) => p.name)],
   );
   const byName = new Map(rows.map((r) => [r.name, r]));
@@ -106,14 +132,16 @@ export async function applyInTransaction(client: pg.PoolClient, projections: rea
   for (const p of projections) {
     const row = byName.get(p.name);
     if (!row) throw new Error(`No checkpoint row for projection ${p.name}`);
-    const rebuilding = typeof delivery === "object";
-    // A read model being rebuilt is written by the rebuild alone; a live one by the runners alone.
-    if (rebuilding ? !delivery.rebuilding.includes(p.name) || row.status !== "rebuilding" : row.status !== "live") continue;
+    if (row.status !== "live") continue;
+    if (row.version > p.version) {
+      if (delivery === "bus") throw new OutdatedProjection(p.name, p.version, row.version);
+      continue;
+    }
     const after = row.position ? parsePosition(row.position) : null;
     const todo = delivery === "bus" || !after ? events : events.filter((e) => comparePositions(e.stored.position, after) > 0);
     if (todo.length === 0) continue;
     await applyToReadModel(client, p, todo);
-    const position = todo.reduce<LogPosition | null>((reached, e) => later(reached, e.stored.position), after);
+    const position = todo.reduce<LogPosition | null>((reached, e) => laterPosition(reached, e.stored.position), after);
     moved.push({ name: p.name, position: formatPosition(position!), events: todo.length });
   }
   if (moved.length) {
@@ -131,12 +159,17 @@ export async function applyInTransaction(client: pg.PoolClient, projections: rea
 export async function applyBatch(pool: pg.Pool, projections: readonly Projection[], events: readonly StoredEvent[], delivery: Delivery): Promise<number> {
   if (events.length === 0) return 0;
   const projected = toProjected(events);
+  return inTransaction(pool, (client) => applyInTransaction(client, projections, projected, delivery));
+}
+
+/** `work` in one transaction on a connection of its own: committed when it resolves, rolled back when it throws. */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
-    const applied = await applyInTransaction(client, projections, projected, delivery);
+    const result = await work(client);
     await client.query("COMMIT");
-    return applied;
+    return result;
   } catch (e) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw e;
@@ -150,17 +183,29 @@ export async function recordProjectionError(pool: pg.Pool, projections: readonly
   await pool.query("UPDATE projection_checkpoints SET last_error = $2, updated_at = now() WHERE name = ANY($1)", [projections.map((p) => p.name), message.slice(0, 2000)]).catch(() => undefined);
 }
 
-export type CheckpointStatus = { name: string; position: LogPosition | null; status: "live" | "rebuilding"; eventsApplied: number; lastError: string | null; updatedAt: string };
+/** A read model's live generation: where it is in the log, its number and the version of the rule that built it. */
+export type CheckpointStatus = {
+  name: string;
+  position: LogPosition | null;
+  status: "live" | "rebuilding";
+  generation: number;
+  version: number;
+  eventsApplied: number;
+  lastError: string | null;
+  updatedAt: string;
+};
 
 export async function readCheckpoints(pool: pg.Pool, names?: readonly string[]): Promise<CheckpointStatus[]> {
   const { rows } = await pool.query<CheckpointRow & { events_applied: string; last_error: string | null; updated_at: Date }>(
-    `SELECT name, position, status, events_applied, last_error, updated_at FROM projection_checkpoints ${names ? "WHERE name = ANY($1)" : ""} ORDER BY name`,
+    `SELECT name, position, status, generation, version, events_applied, last_error, updated_at FROM projection_checkpoints ${names ? "WHERE name = ANY($1)" : ""} ORDER BY name`,
     names ? [names] : [],
   );
   return rows.map((r) => ({
     name: r.name,
     position: r.position ? parsePosition(r.position) : null,
     status: r.status,
+    generation: r.generation,
+    version: r.version,
     eventsApplied: Number(r.events_applied),
     lastError: r.last_error,
     updatedAt: r.updated_at.toISOString(),

@@ -3,6 +3,7 @@ export * from "./schema.ts";
 export * from "./migrate.ts";
 export * from "./apply.ts";
 export * from "./digest.ts";
+export * from "./generations.ts";
 export * from "./rebuild.ts";
 export * from "./read-models/index.ts";
 export * from "./runners/in-process.ts";

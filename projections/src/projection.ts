@@ -53,17 +53,26 @@ export type FactsReadModel<Row extends ReadModelRow> = {
  * One read model, as the runners and the rebuild see it: its name, its tables and its rule. The
  * row type is known only inside each read model's file; here rows are plain column maps.
  */
-export type Projection = { name: string; tables: readonly string[] } & (EntityReadModel<VersionedRow> | FactsReadModel<ReadModelRow>);
+export type Projection = { name: string; tables: readonly string[]; version: number } & (EntityReadModel<VersionedRow> | FactsReadModel<ReadModelRow>);
+
+/**
+ * What each read model declares beside its rule: `version`, a whole number raised whenever its
+ * rule (evolve, rows) or its table's shape changes. A process whose version differs from the live
+ * generation's rebuilds the read model blue-green at start (generations.ts), so shipping a
+ * changed read model is a deploy. Versions only go up: to undo a change, ship the old rule under
+ * a higher version.
+ */
+export type Versioned = { version: number };
 
 /**
  * Erase a read model's row type for the list of projections. The rows `evolve` receives are the
  * ones it returned earlier, or rows of its own table read back from Postgres, so they have its type.
  */
-export function entityProjection<Row extends VersionedRow>(model: Omit<EntityReadModel<Row>, "kind">): Projection {
+export function entityProjection<Row extends VersionedRow>(model: Omit<EntityReadModel<Row>, "kind"> & Versioned): Projection {
   return { ...model, kind: "entity", tables: [model.table], evolve: model.evolve as EntityReadModel<VersionedRow>["evolve"] } as Projection;
 }
 
-export function factsProjection<Row extends ReadModelRow>(model: Omit<FactsReadModel<Row>, "kind">): Projection {
+export function factsProjection<Row extends ReadModelRow>(model: Omit<FactsReadModel<Row>, "kind"> & Versioned): Projection {
   return { ...model, kind: "facts", tables: [model.table] } as Projection;
 }
 

@@ -156,4 +156,30 @@ export const readModelMigrations: readonly Migration[] = [
   ...earningsMigrations,
   ...userMigrations,
   ...scheduleMigrations,
+  {
+    // Blue-green rebuilds (generations.ts): the live generation's number and the version of the
+    // rule that built it, beside its checkpoint; other generations (one being built, old ones
+    // kept until dropped) in a table of their own. A rebuild left 'rebuilding' by the old
+    // in-place rebuild had its rows committed with its checkpoint: live again, it continues.
+    name: "011_projection_generations",
+    sql: `
+      ALTER TABLE projection_checkpoints
+        ADD COLUMN generation int NOT NULL DEFAULT 1,
+        ADD COLUMN version int NOT NULL DEFAULT 1;
+      UPDATE projection_checkpoints SET status = 'live' WHERE status = 'rebuilding';
+      CREATE TABLE projection_generations (
+        name text NOT NULL,
+        generation int NOT NULL,
+        version int NOT NULL,
+        state text NOT NULL CHECK (state IN ('building', 'retired')),
+        position text,
+        events_applied bigint NOT NULL DEFAULT 0,
+        started_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        retired_at timestamptz,
+        PRIMARY KEY (name, generation)
+      );
+      CREATE UNIQUE INDEX projection_generations_one_building ON projection_generations (name) WHERE state = 'building';
+    `,
+  },
 ];

@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { PostgresEventStore } from "@booking/event-store";
-import { InProcessProjector, allProjections, applyBatch, projectionNamed, readCheckpoints, readModelDigest, rebuildProjection, rebuildProjections, migrateReadModels } from "../src/index.ts";
+import { InProcessProjector, allProjections, applyBatch, projectionNamed, readCheckpoints, readGenerations, readModelDigest, rebuildProjection, rebuildProjections, migrateReadModels } from "../src/index.ts";
 import { appendSynthetic, expertScenario, handlersFor } from "./workload.ts";
 
 let storeDb: TestDatabase;
@@ -152,14 +152,15 @@ describe("exactly-once effect", () => {
 });
 
 describe("rebuilding while events flow", () => {
-  it("the live runner leaves a rebuilding read model alone, then continues it with nothing lost or doubled", async () => {
+  it("the live runner keeps projecting the live generation while a new one is built, and continues on the new one with nothing lost or doubled", async () => {
     const pool = await readModelDatabase();
     const projector = new InProcessProjector(store, pool, allProjections, { batchSize: 200, idleMs: 5 });
     const running = projector.start();
     const writing = appendSynthetic(store, 3000, 10_000);
     const bookings = projectionNamed("bookings")!;
-    const statuses: string[] = [];
-    await rebuildProjection(store, pool, bookings, { batchSize: 300, onProgress: () => void readCheckpoints(pool, ["bookings"]).then((c) => statuses.push(c[0]!.status)) });
+    const seen: string[] = [];
+    const look = () => void Promise.all([readCheckpoints(pool, ["bookings"]), readGenerations(pool, [bookings])]).then(([[c], g]) => seen.push(`${c!.status} g${c!.generation}${g.map((x) => ` g${x.generation} ${x.state}`).join("")}`));
+    await rebuildProjection(store, pool, bookings, { batchSize: 300, onProgress: look });
     await writing;
     // Let the runner reach the head, then compare with a clean rebuild of everything.
     const head = await store.headPosition();
@@ -169,7 +170,8 @@ describe("rebuilding while events flow", () => {
       await new Promise((r) => setTimeout(r, 25));
     }
     await running.stop();
-    expect(statuses).toContain("rebuilding");
+    expect(seen).toContain("live g1 g2 building");
+    expect((await readCheckpoints(pool, ["bookings"]))[0]).toMatchObject({ status: "live", generation: 2 });
     const clean = await readModelDatabase();
     await rebuildProjections(store, clean, allProjections);
     expect(await readModelDigest(pool)).toEqual(await readModelDigest(clean));

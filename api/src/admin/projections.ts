@@ -1,15 +1,27 @@
 import type pg from "pg";
 import { z } from "zod";
-import { ProjectionRecord, formatPosition, type LogPosition, type RebuildProgress } from "@booking/contracts";
+import { ProjectionRecord, formatPosition, type LogPosition, type ProjectionGeneration, type RebuildProgress } from "@booking/contracts";
 import { PostgresEventStore, type EventStore } from "@booking/event-store";
-import { allProjections, claimRebuild, projectionNamed, readCheckpoints, rebuildProjections, recordProjectionError, type Projection, type RebuildClaim } from "@booking/projections";
+import {
+  allProjections,
+  claimRebuild,
+  projectionNamed,
+  readCheckpoints,
+  readGenerations,
+  rebuildProjections,
+  recordProjectionError,
+  type Projection,
+  type RebuildClaim,
+} from "@booking/projections";
 import { refuse } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
 import { IdText, ListQueryString, parseListQuery, sendList, oneOrMany, type ListSpec } from "./list-query.ts";
 
-// The read models (id = projection name): checkpoint, status, lag behind the event store, and
-// the progress of a rebuild started here. A rebuild replays the event store (never the bus) into
-// one read model, in the background; one at a time per read model, across every API process.
+// The read models (id = projection name): checkpoint, status, lag behind the event store, their
+// generations (the live one; one being built, by any process; retired ones not dropped yet) and
+// the progress of a rebuild started here. A rebuild replays the event store (never the bus) into a
+// new generation of one read model, in the background, while the live one keeps serving; one at a
+// time per read model, across every API process and `npm run replay`.
 
 const ProjectionFilter = z
   .object({
@@ -39,7 +51,12 @@ async function eventsAfter(pool: pg.Pool, position: LogPosition | null): Promise
 }
 
 async function projectionRecords({ db, store }: ProjectionsAdminDeps, rebuilds: ReadonlyMap<string, RebuildProgress>, projections: readonly Projection[]): Promise<ProjectionRecord[]> {
-  const checkpoints = new Map((await readCheckpoints(db, projections.map((p) => p.name))).map((c) => [c.name, c]));
+  const [checkpointList, others, headEvents] = await Promise.all([
+    readCheckpoints(db, projections.map((p) => p.name)),
+    readGenerations(db, projections),
+    store instanceof PostgresEventStore ? store.countEvents() : Promise.resolve(null),
+  ]);
+  const checkpoints = new Map(checkpointList.map((c) => [c.name, c]));
   // Read models usually share a checkpoint: count each distinct position once.
   const lags = new Map<string, Promise<number>>();
   const lagOf = (position: LogPosition | null): Promise<number | null> => {
@@ -51,6 +68,29 @@ async function projectionRecords({ db, store }: ProjectionsAdminDeps, rebuilds: 
   return Promise.all(
     projections.map(async (p): Promise<ProjectionRecord> => {
       const c = checkpoints.get(p.name);
+      const live: ProjectionGeneration[] = c
+        ? [{ generation: c.generation, state: "live", version: c.version, tables: [...p.tables], position: c.position ? formatPosition(c.position) : null, events_applied: c.eventsApplied, lag: await lagOf(c.position), started_at: null, updated_at: c.updatedAt, retired_at: null, running: false }]
+        : [];
+      // Being built before retired; each kind oldest first.
+      const rest = others.filter((g) => g.name === p.name).sort((a, b) => (a.state === b.state ? a.generation - b.generation : a.state === "building" ? -1 : 1));
+      const generations = [
+        ...live,
+        ...(await Promise.all(
+          rest.map(async (g): Promise<ProjectionGeneration> => ({
+            generation: g.generation,
+            state: g.state,
+            version: g.version,
+            tables: g.tables,
+            position: g.position ? formatPosition(g.position) : null,
+            events_applied: g.eventsApplied,
+            lag: await lagOf(g.position),
+            started_at: g.startedAt,
+            updated_at: g.updatedAt,
+            retired_at: g.retiredAt,
+            running: g.running,
+          })),
+        )),
+      ];
       return {
         id: p.name,
         name: p.name,
@@ -62,6 +102,9 @@ async function projectionRecords({ db, store }: ProjectionsAdminDeps, rebuilds: 
         updated_at: c?.updatedAt ?? null,
         lag: await lagOf(c?.position ?? null),
         rebuild: rebuilds.get(p.name) ?? null,
+        version: p.version,
+        head_events: headEvents,
+        generations,
       };
     }),
   );
@@ -91,11 +134,12 @@ export const projectionsAdmin: RoutePlugin<ProjectionsAdminDeps> = async (app, d
   async function rebuildInBackground(projection: Projection, view: RebuildProgress, claim: RebuildClaim): Promise<void> {
     try {
       await rebuildProjections(store, db, [projection], {
+        claim,
         onProgress: (p) => Object.assign(view, { done: p.done, total: p.total, eventsPerSecond: Math.round(p.eventsPerSecond), secondsLeft: p.secondsLeft === null ? null : Math.ceil(p.secondsLeft) }),
       });
       Object.assign(view, { state: "done", secondsLeft: 0 });
     } catch (e) {
-      // The read model stays marked rebuilding (live runners leave it alone) until a rebuild succeeds.
+      // The new generation is dropped; the live one never stopped serving.
       const message = e instanceof Error ? e.message : String(e);
       Object.assign(view, { state: "failed", error: message });
       app.log.error({ err: e, projection: projection.name }, "read model rebuild failed");

@@ -4,8 +4,9 @@ import { allProjections, claimRebuild, migrateReadModels, projectionNamed, rebui
 import { loadConfig, storeConfig } from "../config.ts";
 import { openEventStore } from "../event-store.ts";
 
-// `npm run replay [-- --projection NAME]`: rebuild read models from the event store (not Kafka).
-// Live runners keep working on the other read models meanwhile and pick the rebuilt one up after.
+// `npm run replay [-- --projection NAME]`: rebuild read models from the event store (not Kafka),
+// blue-green: a new generation of each is built while the live one keeps serving and being
+// projected, then one transaction switches readers to them all; the runners continue on them.
 
 const { values } = parseArgs({ options: { projection: { type: "string", short: "p" } } });
 const config = loadConfig("replay", storeConfig);
@@ -43,12 +44,13 @@ if (!claim) {
 }
 let result: Awaited<ReturnType<typeof rebuildProjections>>;
 try {
-  result = await rebuildProjections(store, pool, targets as Projection[], { onProgress: (p) => draw(p), batchSize: 2000 });
+  result = await rebuildProjections(store, pool, targets as Projection[], { claim, onProgress: (p) => draw(p), batchSize: 2000 });
 } finally {
   await claim.release();
 }
+process.stderr.write(`replay: readers switched to ${Object.entries(result.generations).map(([name, g]) => `${name} generation ${g}`).join(", ")}; the generations they replace are kept until the next rebuild\n`);
 const eventsPerSecond = Math.round(result.events / Math.max(result.seconds, 1e-9));
 draw({ projection: targets.length === 1 ? targets[0]!.name : `${targets.length} read models`, done: result.events, total: result.events, eventsPerSecond, secondsLeft: 0 }, true);
-console.log(JSON.stringify({ replayed: names, events: result.events, seconds: Number(result.seconds.toFixed(3)), eventsPerSecond }));
+console.log(JSON.stringify({ replayed: names, events: result.events, seconds: Number(result.seconds.toFixed(3)), eventsPerSecond, generations: result.generations }));
 await store.close();
 await pool.end();

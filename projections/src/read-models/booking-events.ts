@@ -38,6 +38,7 @@ export function bookingEventRows({ event, stored }: ProjectedEvent): BookingEven
 /** Each booking's full event history, for the admin timeline. */
 export const bookingEventsProjection = factsProjection<BookingEventRow>({
   name: "booking_events",
+  version: 1,
   table: "booking_events",
   key: ["event_id"],
   columns: bookingEventColumns,

@@ -53,6 +53,7 @@ export const bookingMigrations: readonly Migration[] = [
 /** Bookings as both parties see them: time, status, payment state, prep, info note, notes. */
 export const bookingsProjection = entityProjection<BookingRow>({
   name: "bookings",
+  version: 1,
   table: "bookings",
   key: ["booking_id"],
   columns: bookingColumns,

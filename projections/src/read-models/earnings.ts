@@ -123,6 +123,7 @@ export function evolveEarnings(row: EarningsRow | undefined, e: ProjectedEvent):
 /** Each booking's money, kept for its expert's Payments tab and earnings calls. */
 export const earningsProjection = entityProjection<EarningsRow>({
   name: "earnings",
+  version: 1,
   table: "earnings",
   key: ["booking_id"],
   columns: earningsColumns,

@@ -24,6 +24,7 @@ export const expertFromPg = (raw: Record<string, unknown>): ExpertRow => rowFrom
 /** Expert profiles: the public listing and detail, with publish state and the vetting decision. */
 export const expertsProjection = entityProjection<ExpertRow>({
   name: "experts",
+  version: 1,
   table: "experts",
   key: ["expert_id"],
   columns: expertColumns,

@@ -51,6 +51,7 @@ export const reviewMigrations: readonly Migration[] = [
 /** Reviews of bookings: the profile's block, the listing's rating, the console's list. */
 export const reviewsProjection = entityProjection<ReviewRow>({
   name: "reviews",
+  version: 1,
   table: "reviews",
   key: ["booking_id"],
   columns: reviewColumns,

@@ -42,6 +42,7 @@ const CALENDAR_HOURS_EVENTS: ReadonlySet<string> = new Set(["ScheduleSet", "Time
 /** Each expert's weekly schedule, time off, extra hours and rules (the booked periods come from the bookings read model). */
 export const schedulesProjection = entityProjection<ScheduleRow>({
   name: "schedules",
+  version: 1,
   table: "schedules",
   key: ["expert_id"],
   columns: scheduleColumns,

@@ -33,6 +33,7 @@ const described = (d: SessionDefinition) => ({
 /** Bookable sessions of each expert. */
 export const sessionsProjection = entityProjection<SessionRow>({
   name: "sessions",
+  version: 1,
   table: "sessions",
   key: ["session_id"],
   columns: sessionColumns,

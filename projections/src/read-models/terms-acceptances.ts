@@ -25,6 +25,7 @@ export function termsAcceptanceRows({ event, stored }: ProjectedEvent): TermsAcc
 /** Every acceptance of a terms version, for the audit. */
 export const termsAcceptancesProjection = factsProjection<TermsAcceptanceRow>({
   name: "terms_acceptances",
+  version: 1,
   table: "terms_acceptances",
   key: ["user_id", "version_id"],
   columns: termsAcceptanceColumns,

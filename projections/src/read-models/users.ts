@@ -37,6 +37,7 @@ export const userMigrations: readonly Migration[] = [
 /** Users for the admin console and for mail: who signed up, as what, whether they proved their address, and how they want to hear from us. */
 export const usersProjection = entityProjection<UserRow>({
   name: "users",
+  version: 1,
   table: "users",
   key: ["user_id"],
   columns: userColumns,

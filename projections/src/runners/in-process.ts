@@ -3,6 +3,7 @@ import { comparePositions, type EventLog, type LogPosition } from "@booking/cont
 import { followLog } from "@booking/event-store";
 import { applyBatch, ensureCheckpoints, readCheckpoints, recordProjectionError } from "../apply.ts";
 import type { Projection } from "../projection.ts";
+import { keepVersionsCurrent, type VersionKeeping } from "../rebuild.ts";
 
 export type RunnerHandle = { stop: () => Promise<void>; done: Promise<void> };
 
@@ -15,7 +16,26 @@ export type InProcessOptions = {
    */
   idleMs?: number;
   onError?: (error: unknown) => void;
+  /**
+   * At start, rebuild (blue-green, in the background) the read models whose live generation was
+   * built by another version of their rule (default: on). Options of that rebuild.
+   */
+  versions?: false | Omit<VersionKeeping, "onError">;
 };
+
+/** Start keepVersionsCurrent beside a runner; the handle's stop ends both (a rebuild in flight drops its generation). */
+export function withVersionsKept(runner: RunnerHandle, log: EventLog, pool: pg.Pool, projections: readonly Projection[], options: { versions?: false | Omit<VersionKeeping, "onError">; onError?: (e: unknown) => void }): RunnerHandle {
+  if (options.versions === false) return runner;
+  const stopping = new AbortController();
+  const keeping = keepVersionsCurrent(log, pool, projections, { ...options.versions, onError: options.onError, signal: stopping.signal });
+  return {
+    done: Promise.all([runner.done, keeping]).then(() => undefined),
+    stop: async () => {
+      stopping.abort();
+      await Promise.all([runner.stop(), keeping]);
+    },
+  };
+}
 
 /** How soon to look again when an announced append was not readable yet (an older transaction is still open). */
 const BEHIND_RETRY_MS = 10;
@@ -43,7 +63,9 @@ export class InProcessProjector {
 
   /** Apply the next batch after the earliest live checkpoint; returns how many events were read. */
   async runOnce(): Promise<number> {
-    const checkpoints = (await readCheckpoints(this.pool, this.projections.map((p) => p.name))).filter((c) => c.status === "live");
+    const versions = new Map(this.projections.map((p) => [p.name, p.version]));
+    // A read model whose live generation a newer rule built is left to newer processes: it must not hold the others back.
+    const checkpoints = (await readCheckpoints(this.pool, this.projections.map((p) => p.name))).filter((c) => c.status === "live" && c.version <= versions.get(c.name)!);
     this.reached = null;
     if (checkpoints.length === 0) return 0;
     let from: LogPosition | null = checkpoints[0]!.position;
@@ -81,6 +103,6 @@ export class InProcessProjector {
       },
     );
     // The batch in flight commits (or rolls back) as a whole before stop resolves.
-    return following;
+    return withVersionsKept(following, this.log, this.pool, this.projections, this.options);
   }
 }

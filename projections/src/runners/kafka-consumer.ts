@@ -3,7 +3,9 @@ import { Kafka, logLevel, type Consumer } from "kafkajs";
 import { BUS_TOPIC_PARTITIONS, decodeBusMessage } from "@booking/event-store";
 import { applyBatch, ensureCheckpoints, recordProjectionError } from "../apply.ts";
 import type { Projection } from "../projection.ts";
-import type { RunnerHandle } from "./in-process.ts";
+import type { EventLog } from "@booking/contracts";
+import type { VersionKeeping } from "../rebuild.ts";
+import { withVersionsKept, type RunnerHandle } from "./in-process.ts";
 
 export type KafkaProjectorOptions = {
   brokers: string[];
@@ -13,6 +15,12 @@ export type KafkaProjectorOptions = {
   /** How long a silent member keeps its partitions (the broker allows 6 s to 300 s by default). */
   sessionTimeoutMs?: number;
   onError?: (error: unknown) => void;
+  /**
+   * The event log, to rebuild (blue-green, from the log, in the background) the read models whose
+   * live generation was built by another version of their rule. Without it this process does not.
+   */
+  log?: EventLog;
+  versions?: false | Omit<VersionKeeping, "onError">;
 };
 
 /**
@@ -72,7 +80,7 @@ export async function startKafkaProjector(pool: pg.Pool, projections: readonly P
   let stopping: Promise<void> | null = null;
   let resolveDone: () => void = () => undefined;
   const done = new Promise<void>((r) => (resolveDone = r));
-  return {
+  const runner: RunnerHandle = {
     done,
     stop: () => {
       // disconnect() lets the batch in flight finish (and commit) before leaving the group.
@@ -80,4 +88,5 @@ export async function startKafkaProjector(pool: pg.Pool, projections: readonly P
       return stopping;
     },
   };
+  return options.log ? withVersionsKept(runner, options.log, pool, projections, options) : runner;
 }
