@@ -54,9 +54,10 @@ function BookingActions({ booking }: { booking: Booking }) {
           <CancelBookingButton booking={booking} />
         </>
       )}
-      {booking.status === "confirmed" && booking.reschedule_to && link(`/manage-booking/${booking.id}`, "Review Move Request")}
       {booking.status === "confirmed" && (
         <>
+          {/* Where a request to move it is answered and its meeting link set. */}
+          {link(`/manage-booking/${booking.id}`, booking.reschedule_to ? "Review Move Request" : "Manage Booking")}
           {link(`/session-details/${booking.id}`, "Session Details")}
           <AddToCalendarButton booking={booking} />
           {booking.has_notes ? link(`/session-notes/${booking.id}`, "View Notes") : link(`/add-session-notes/${booking.id}`, "Add Notes")}

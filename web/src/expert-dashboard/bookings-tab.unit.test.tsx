@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Booking } from "../shared/api-types.ts";
 import { aBooking } from "../shared/booking-fixture.ts";
 import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { shortDateTimeWithZone } from "../shared/local-time.ts";
 import { BookingsTab } from "./bookings-tab.tsx";
 
 const hours = (n: number) => new Date(Date.now() + n * 3_600_000).toISOString();
@@ -26,5 +27,22 @@ describe("expert bookings tab", () => {
     expect(ids(screen.getByRole("region", { name: "Upcoming" }))).toEqual(["in-one-hour", "tomorrow", "next-month"]);
     expect(ids(screen.getByRole("region", { name: "Past and cancelled" }))).toEqual(["yesterday", "last-week"]);
     expect(screen.getAllByTestId("expert-booking")[0]).toHaveAttribute("data-booking-id", "request");
+  });
+
+  it("lists a request to move a confirmed booking to act on, with the asked time and a link to answer it; other confirmed ones link to Manage Booking", async () => {
+    const asked = hours(24 * 6);
+    fakeApi({
+      "GET /experts/expert-1/schedule": { status: 200, body: { timezone: "Europe/London", slots: [], booked: [] } },
+      "GET /bookings/expert/me": { status: 200, body: [b("moving", hours(24 * 5), { reschedule_to: asked }), b("staying", hours(24 * 4))] },
+    });
+    renderScreen(<BookingsTab />, { auth: signedInAs("expert") });
+    expect(await screen.findByText("Cora Quinn asks to move a session.")).toBeInTheDocument();
+    const needsAction = screen.getByRole("region", { name: "Needs your action" });
+    expect(ids(needsAction)).toEqual(["moving"]);
+    expect(within(needsAction).getByText(`Asks to move to ${shortDateTimeWithZone(asked, "Europe/London")}`)).toBeInTheDocument();
+    expect(within(needsAction).getByRole("link", { name: "Review Move Request: Session moving with Cora Quinn" })).toHaveAttribute("href", "/manage-booking/moving");
+    const upcoming = screen.getByRole("region", { name: "Upcoming" });
+    expect(within(upcoming).getByRole("link", { name: "Manage Booking: Session staying with Cora Quinn" })).toHaveAttribute("href", "/manage-booking/staying");
+    expect(within(upcoming).getByRole("button", { name: "Add to calendar: Session staying" })).toBeInTheDocument();
   });
 });
