@@ -8,16 +8,65 @@ import type { ReplyCache } from "./reply-cache.ts";
  * Read-your-writes: a command's reply waits (briefly) until every live read model has applied
  * the position the command wrote, so the client's next read shows its own write.
  */
-export async function waitForReadModels(db: pg.Pool, position: LogPosition | null, timeoutMs = 15_000): Promise<boolean> {
-  if (!position) return true;
-  const deadline = Date.now() + timeoutMs;
-  for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
-    const checkpoints = (await readCheckpoints(db)).filter((c) => c.status === "live");
-    if (checkpoints.every((c) => c.position && comparePositions(c.position, position) >= 0)) return true;
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, pause));
+export function waitForReadModels(db: pg.Pool, position: LogPosition | null, timeoutMs = 15_000): Promise<boolean> {
+  if (!position) return Promise.resolve(true);
+  let watch = watches.get(db);
+  if (!watch) watches.set(db, (watch = new CheckpointWatch(db)));
+  return watch.wait(position, timeoutMs);
+}
+
+/** How long the watch pauses between two reads of the checkpoints while anyone waits. */
+const WATCH_PAUSE_MS = 2;
+
+type Waiter = { position: LogPosition; deadline: number; done: (shown: boolean) => void; fail: (error: unknown) => void };
+
+/**
+ * One reader of the checkpoints per pool, for every request waiting on it: concurrent writes wait
+ * on the same reads (one statement answers them all) instead of each polling on its own, and
+ * the pause between reads stays short without multiplying the statements.
+ */
+class CheckpointWatch {
+  private waiters: Waiter[] = [];
+  private reading = false;
+
+  constructor(private readonly db: pg.Pool) {}
+
+  wait(position: LogPosition, timeoutMs: number): Promise<boolean> {
+    return new Promise((done, fail) => {
+      this.waiters.push({ position, deadline: Date.now() + timeoutMs, done, fail });
+      void this.read();
+    });
+  }
+
+  private async read(): Promise<void> {
+    if (this.reading) return;
+    this.reading = true;
+    try {
+      while (this.waiters.length > 0) {
+        let live: Awaited<ReturnType<typeof readCheckpoints>>;
+        try {
+          live = (await readCheckpoints(this.db)).filter((c) => c.status === "live");
+        } catch (e) {
+          // As when each request read for itself: the ones waiting fail with the read.
+          for (const w of this.waiters.splice(0)) w.fail(e);
+          continue;
+        }
+        const now = Date.now();
+        this.waiters = this.waiters.filter((w) => {
+          if (live.every((c) => c.position && comparePositions(c.position, w.position) >= 0)) w.done(true);
+          else if (now > w.deadline) w.done(false);
+          else return true;
+          return false;
+        });
+        if (this.waiters.length > 0) await new Promise((r) => setTimeout(r, WATCH_PAUSE_MS));
+      }
+    } finally {
+      this.reading = false;
+    }
   }
 }
+
+const watches = new WeakMap<pg.Pool, CheckpointWatch>();
 
 /** Wait until the read models show a command's writes (read-your-writes). */
 export type Projected = (result: CommandResult) => Promise<void>;

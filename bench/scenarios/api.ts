@@ -167,6 +167,8 @@ export async function benchApi(serverUrl: string, options: { experts: number; cr
       const statements = await capture(async () => void (await (await call()).text()));
       queries[name] = { perRequest: statements.length, plans: await explain(checkPool, statements) };
     }
+    // A row of the issue's table: statements per request, each one round trip.
+    say(`  statements per request: ${Object.entries(queries).map(([name, q]) => `${name} ${q.perRequest}`).join("; ")}`);
 
     say(`  load: ${options.connections} connections, ${options.rounds} interleaved rounds of ${options.sliceSeconds} s per route`);
     const results = await loadFromChild({

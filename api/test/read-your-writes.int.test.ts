@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatPosition } from "@booking/contracts";
+import { waitForReadModels } from "../src/read-your-writes.ts";
+import { startTestApi, type TestApi } from "./harness.ts";
+
+// Read-your-writes waits on the checkpoints. Concurrent writes must wait on shared reads of them
+// (one statement answers every waiter), not each poll on its own: a booking request's statements
+// should not grow with how many others are in flight.
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+  // The read models stand still: the test moves the checkpoints itself.
+  await api.stopProjector();
+});
+afterAll(() => api?.close());
+
+/** Counts the statements the API's pool sends while `work` runs. */
+async function statementsDuring<T>(work: () => Promise<T>): Promise<{ result: T; statements: number }> {
+  const db = api.ctx.db as unknown as { query: (...a: unknown[]) => unknown };
+  const original = db.query;
+  let statements = 0;
+  db.query = function (this: unknown, ...a: unknown[]) {
+    statements++;
+    return original.apply(this, a);
+  };
+  try {
+    return { result: await work(), statements };
+  } finally {
+    db.query = original;
+  }
+}
+
+describe("waiting for the read models", () => {
+  it("answers 200 concurrent waiters from shared reads of the checkpoints, at most one every 2 ms", async () => {
+    const appended = await api.ctx.store.append(`read-your-writes-${Date.now()}`, [{ type: "ProbeWritten", data: {}, metadata: { at: new Date().toISOString() } }], "any");
+    const started = Date.now();
+    const { result, statements } = await statementsDuring(async () => {
+      const waits = Array.from({ length: 200 }, () => waitForReadModels(api.ctx.db, appended.position, 5_000));
+      await new Promise((r) => setTimeout(r, 100));
+      // The projector applies the append: every checkpoint reaches its position.
+      await api.ctx.db.query("UPDATE projection_checkpoints SET position = $1", [formatPosition(appended.position)]);
+      return Promise.all(waits);
+    });
+    const elapsed = Date.now() - started;
+    expect(result).toEqual(Array(200).fill(true));
+    // The UPDATE above, and the reads: one per 2 ms pause at most, and far fewer than the waiters
+    // (each polling alone reads at once, then after 2, 4, 8 ... ms: over 1,000 reads in 100 ms).
+    expect(statements - 1).toBeLessThanOrEqual(elapsed / 2 + 2);
+    expect(statements).toBeLessThan(100);
+  });
+
+  it("answers false once the wait's own time is up, while later waiters keep waiting", async () => {
+    const appended = await api.ctx.store.append(`read-your-writes-${Date.now()}`, [{ type: "ProbeWritten", data: {}, metadata: { at: new Date().toISOString() } }], "any");
+    const short = waitForReadModels(api.ctx.db, appended.position, 30);
+    const long = waitForReadModels(api.ctx.db, appended.position, 5_000);
+    expect(await short).toBe(false);
+    await api.ctx.db.query("UPDATE projection_checkpoints SET position = $1", [formatPosition(appended.position)]);
+    expect(await long).toBe(true);
+  });
+});
