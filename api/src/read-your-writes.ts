@@ -15,25 +15,29 @@ export function waitForReadModels(db: pg.Pool, position: LogPosition | null, tim
   return watch.wait(position, timeoutMs);
 }
 
-/** How long the watch pauses between two reads of the checkpoints while anyone waits. */
-const WATCH_PAUSE_MS = 2;
-
-type Waiter = { position: LogPosition; deadline: number; done: (shown: boolean) => void; fail: (error: unknown) => void };
+type Waiter = { position: LogPosition; deadline: number; due: number; pause: number; done: (shown: boolean) => void; fail: (error: unknown) => void };
 
 /**
- * One reader of the checkpoints per pool, for every request waiting on it: concurrent writes wait
- * on the same reads (one statement answers them all) instead of each polling on its own, and
- * the pause between reads stays short without multiplying the statements.
+ * One reader of the checkpoints per pool, for every request waiting on it. Each waiter keeps the
+ * schedule a request polling alone would (at once, then after 2, 4, 8 ... 50 ms), but a read
+ * answers every waiter at once and pushes every schedule on: concurrent writes share the reads
+ * (one statement answers them all), and a lone write reads no more often than before.
  */
 class CheckpointWatch {
   private waiters: Waiter[] = [];
   private reading = false;
+  private sleeping: { timer: NodeJS.Timeout; wake: () => void } | null = null;
 
   constructor(private readonly db: pg.Pool) {}
 
   wait(position: LogPosition, timeoutMs: number): Promise<boolean> {
     return new Promise((done, fail) => {
-      this.waiters.push({ position, deadline: Date.now() + timeoutMs, done, fail });
+      const now = Date.now();
+      this.waiters.push({ position, deadline: now + timeoutMs, due: now, pause: 2, done, fail });
+      if (this.sleeping) {
+        clearTimeout(this.sleeping.timer);
+        this.sleeping.wake();
+      }
       void this.read();
     });
   }
@@ -43,6 +47,11 @@ class CheckpointWatch {
     this.reading = true;
     try {
       while (this.waiters.length > 0) {
+        const due = Math.min(...this.waiters.map((w) => w.due));
+        if (due > Date.now()) {
+          await new Promise<void>((wake) => (this.sleeping = { timer: setTimeout(wake, due - Date.now()), wake }));
+          this.sleeping = null;
+        }
         let live: Awaited<ReturnType<typeof readCheckpoints>>;
         try {
           live = (await readCheckpoints(this.db)).filter((c) => c.status === "live");
@@ -55,10 +64,13 @@ class CheckpointWatch {
         this.waiters = this.waiters.filter((w) => {
           if (live.every((c) => c.position && comparePositions(c.position, w.position) >= 0)) w.done(true);
           else if (now > w.deadline) w.done(false);
-          else return true;
+          else {
+            w.due = now + w.pause;
+            w.pause = Math.min(w.pause * 2, 50);
+            return true;
+          }
           return false;
         });
-        if (this.waiters.length > 0) await new Promise((r) => setTimeout(r, WATCH_PAUSE_MS));
       }
     } finally {
       this.reading = false;

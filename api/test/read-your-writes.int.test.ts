@@ -44,7 +44,7 @@ describe("waiting for the read models", () => {
     });
     const elapsed = Date.now() - started;
     expect(result).toEqual(Array(200).fill(true));
-    // The UPDATE above, and the reads: one per 2 ms pause at most, and far fewer than the waiters
+    // The UPDATE above, and the reads: shared, so no more than one every 2 ms and far fewer than the waiters
     // (each polling alone reads at once, then after 2, 4, 8 ... ms: over 1,000 reads in 100 ms).
     expect(statements - 1).toBeLessThanOrEqual(elapsed / 2 + 2);
     expect(statements).toBeLessThan(100);
