@@ -50,7 +50,9 @@ async function eventsAfter(pool: pg.Pool, position: LogPosition | null): Promise
   return Number(rows[0]!.n);
 }
 
-async function projectionRecords({ db, store }: ProjectionsAdminDeps, rebuilds: ReadonlyMap<string, RebuildProgress>, projections: readonly Projection[]): Promise<ProjectionRecord[]> {
+async function projectionRecords({ db, store }: ProjectionsAdminDeps, running: ReadonlyMap<string, RebuildProgress>, projections: readonly Projection[]): Promise<ProjectionRecord[]> {
+  // The rebuilds' progress as it is before the reads below: a rebuild shown done has switched in what they read.
+  const rebuilds = new Map([...running].map(([name, view]) => [name, { ...view }]));
   const [checkpointList, others, headEvents] = await Promise.all([
     readCheckpoints(db, projections.map((p) => p.name)),
     readGenerations(db, projections),
