@@ -8,7 +8,7 @@ import { incomplete, readContinuously } from "../../projections/test/generation-
 import { appendSynthetic } from "../../projections/test/workload.ts";
 import { TestPaymentProvider } from "../src/payments/test-provider.ts";
 import type { Queryable } from "../src/payments/payments-table.ts";
-import { since, startBookingLoad, type BookableExpert, type LoadCall, type LoadReport } from "./booking-load.ts";
+import { bookableHour, since, startBookingLoad, type BookableExpert, type LoadCall, type LoadReport } from "./booking-load.ts";
 import { startTestApi, type TestApi } from "./harness.ts";
 import { projectorCaughtUp, sleep, startProcess, waitFor } from "./processes.ts";
 
@@ -23,12 +23,8 @@ let experts: BookableExpert[];
 let creatorTokens: string[];
 let call: LoadCall;
 
-/** Two hours from now, on the hour: the k-th whole hour after that (the experts are bookable all week). */
-const firstHour = (() => {
-  const d = new Date(Date.now() + 2 * 3_600_000);
-  d.setUTCMinutes(0, 0, 0);
-  return d.getTime();
-})();
+/** Bookings start two hours from now or later. */
+const firstHour = Date.now() + 2 * 3_600_000;
 
 beforeAll(async () => {
   api = await startTestApi({ payments: new TestPaymentProvider(lazyDb) });
@@ -54,7 +50,7 @@ const load = (from: number) =>
   startBookingLoad(call, {
     bookers: 4,
     listers: 2,
-    slots: (k) => (from + k < creatorTokens.length ? { expert: experts[(from + k) % experts.length]!, scheduledTime: new Date(firstHour + Math.floor((from + k) / experts.length) * 3_600_000).toISOString() } : null),
+    slots: (k) => (from + k < creatorTokens.length ? { expert: experts[(from + k) % experts.length]!, scheduledTime: bookableHour(firstHour, Math.floor((from + k) / experts.length)) } : null),
     creatorOf: (k) => ({ token: creatorTokens[from + k]! }),
   });
 

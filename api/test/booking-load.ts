@@ -95,3 +95,11 @@ export function since(now: LoadReport, before: LoadReport): Record<string, { req
     }),
   );
 }
+
+/** The n-th whole hour from `from` (rounded up) at which a 60-minute session fits a 00:00-23:30 UTC day: every hour but 23:00. */
+export function bookableHour(from: number, n: number): string {
+  for (let hour = Math.ceil(from / 3_600_000), left = n; ; hour++) {
+    if (hour % 24 === 23) continue;
+    if (left-- === 0) return new Date(hour * 3_600_000).toISOString();
+  }
+}

@@ -1,12 +1,13 @@
 import { DataTable, List, NumberField } from "react-admin";
 import { DateTimeField } from "../fields/date-time-field.tsx";
+import { GenerationsField } from "./projection-generations.tsx";
 import type { ProjectionRecord } from "./projection-record.ts";
 import { LagField, LastErrorField, ProjectionStatusField } from "./projection-status.tsx";
 import { RebuildControl } from "./rebuild-control.tsx";
 
 const Column = DataTable.Col<ProjectionRecord>;
 
-/** Every read model with its checkpoint, lag and last error; refreshed every few seconds. */
+/** Every read model with its checkpoint, lag, generations and last error; refreshed every few seconds. */
 export function ProjectionList() {
   return (
     <List sort={{ field: "name", order: "ASC" }} perPage={50} pagination={false} title="Read models" queryOptions={{ refetchInterval: 5000 }} exporter={false}>
@@ -21,6 +22,9 @@ export function ProjectionList() {
         </Column>
         <Column source="lag" label="Lag (events)">
           <LagField />
+        </Column>
+        <Column label="Generations" disableSort>
+          <GenerationsField />
         </Column>
         <Column source="last_error" label="Last error" disableSort>
           <LastErrorField />

@@ -3,11 +3,10 @@ import { Alert, Box, LinearProgress, Stack, Typography } from "@mui/material";
 import { useMutation } from "@tanstack/react-query";
 import type React from "react";
 import { useEffect, useRef } from "react";
-import { Button, useDataProvider, useGetOne, useNotify, useRecordContext, useRefresh } from "react-admin";
+import { Button, useDataProvider, useNotify, useRefresh } from "react-admin";
 import type { ConsoleDataProvider } from "../data-provider.ts";
-import type { ProjectionRecord, RebuildProgress } from "./projection-record.ts";
-
-const POLL_MS = 400;
+import { useWatchedProjection } from "./projection-generations.tsx";
+import type { RebuildProgress } from "./projection-record.ts";
 
 function Progress({ rebuild }: { rebuild: RebuildProgress }) {
   const percent = rebuild.total > 0 ? Math.min(100, (rebuild.done / rebuild.total) * 100) : rebuild.state === "done" ? 100 : 0;
@@ -38,19 +37,16 @@ function Progress({ rebuild }: { rebuild: RebuildProgress }) {
 }
 
 /**
- * Rebuild one read model from the event store, then poll GET /admin/projections/{name} until the
- * rebuild is done or failed, showing its progress; the list is refreshed when it ends.
+ * Rebuild one read model from the event store into a new generation (the live one keeps serving),
+ * then poll GET /admin/projections/{name} until the rebuild is done or failed, showing its
+ * progress; the list is refreshed when it ends.
  */
 export function RebuildControl(_props: { label?: string }) {
-  const record = useRecordContext<ProjectionRecord>();
+  const current = useWatchedProjection();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const notify = useNotify();
   const refresh = useRefresh();
-  const name = record?.id ?? "";
-  const running = record?.rebuild?.state === "running";
-  // While a rebuild runs, this projection's record is polled on its own.
-  const { data: polled } = useGetOne<ProjectionRecord>("projections", { id: name }, { enabled: running, refetchInterval: running ? POLL_MS : false });
-  const current = running && polled ? polled : record;
+  const name = current?.id ?? "";
   const state = current?.rebuild?.state;
   const wasRunning = useRef(false);
 
@@ -69,7 +65,7 @@ export function RebuildControl(_props: { label?: string }) {
     onError: (error) => notify(error instanceof Error ? error.message : "The rebuild could not start.", { type: "error" }),
   });
 
-  if (!record) return null;
+  if (!current) return null;
   const onClick = (event: React.MouseEvent) => {
     event.stopPropagation();
     start.mutate();
