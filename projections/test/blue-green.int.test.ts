@@ -5,7 +5,9 @@ import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import {
   GenerationShapeChanged,
   InProcessProjector,
+  OutdatedProjection,
   allProjections,
+  applyBatch,
   bookingsProjection,
   evolveBooking,
   migrateReadModels,
@@ -237,6 +239,10 @@ describe("projection versions", () => {
     const cps = new Map((await readCheckpoints(pool)).map((c) => [c.name, c.position]));
     expect(cps.get("bookings")).not.toEqual(head);
     expect(cps.get("booking_events")).toEqual(head);
+    // From the bus the batch is refused instead (its offsets stay uncommitted, so the newer process gets it).
+    const latest = await store.readAll(null, 100_000);
+    await expect(applyBatch(pool, allProjections, latest.slice(-5), "bus")).rejects.toBeInstanceOf(OutdatedProjection);
+    expect(new Map((await readCheckpoints(pool)).map((c) => [c.name, c.position]))).toEqual(cps);
     const current = new InProcessProjector(store, pool, withV2, { versions: false });
     while ((await current.runOnce()) > 0);
     expect((await readCheckpoints(pool, ["bookings"]))[0]!.position).toEqual(head);
