@@ -100,9 +100,7 @@ async function rebuildClaimed(log: EventLog, pool: pg.Pool, projections: readonl
     for (let attempt = 1; ; attempt++) {
       stopIfAsked();
       try {
-        const rest = await switchWhenCaughtUp(pool, log, building, position, batchSize, options.switchLockTimeoutMs ?? 1000);
-        done += rest.events;
-        position = rest.position;
+        done += await switchWhenCaughtUp(pool, log, building, position, batchSize, options.switchLockTimeoutMs ?? 1000);
         break;
       } catch (e) {
         // A reader held the live tables past the timeout: the transaction rolled back; catch up and try again.
@@ -124,6 +122,7 @@ const LOCK_NOT_AVAILABLE = "55P03";
 /**
  * The switch: hold the read models' checkpoint rows (the live runners' next batch waits, and lands
  * in the new generation), apply the rest of the log to the new generations, and make them live.
+ * Returns how many events it applied.
  */
 async function switchWhenCaughtUp(
   pool: pg.Pool,
@@ -132,7 +131,7 @@ async function switchWhenCaughtUp(
   from: LogPosition | null,
   batchSize: number,
   lockTimeoutMs: number,
-): Promise<{ events: number; position: LogPosition | null }> {
+): Promise<number> {
   let position = from;
   let events = 0;
   await inTransaction(pool, async (client) => {
@@ -147,7 +146,7 @@ async function switchWhenCaughtUp(
     await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.round(lockTimeoutMs))}`);
     await switchGenerations(client, building);
   });
-  return { events, position };
+  return events;
 }
 
 /**

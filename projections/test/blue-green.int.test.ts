@@ -164,6 +164,24 @@ describe("migrations and generations", () => {
     expect(await readModelDigest(pool, ["bookings"])).toEqual(before);
   }, 120_000);
 
+  it("a reader holding the live table past the switch's lock timeout makes the switch roll back and try again; it switches once the reader is done", async () => {
+    const pool = await projectedDatabase();
+    const reader = await pool.connect();
+    await reader.query("BEGIN");
+    await reader.query("SELECT count(*) FROM bookings");
+    const head = await store.countEvents();
+    const rebuilding = rebuildProjection(store, pool, bookingsProjection, { switchLockTimeoutMs: 100 });
+    // Built up to the head, the switch now waits for the reader, times out and tries again.
+    for (let built = 0; built < head; await new Promise((r) => setTimeout(r, 20))) built = (await readGenerations(pool, [bookingsProjection]))[0]?.eventsApplied ?? 0;
+    await new Promise((r) => setTimeout(r, 400));
+    expect((await readCheckpoints(pool, ["bookings"]))[0]!.generation).toBe(1);
+    await reader.query("COMMIT");
+    reader.release();
+    await rebuilding;
+    expect((await readCheckpoints(pool, ["bookings"]))[0]!.generation).toBe(2);
+    expect(await readModelDigest(pool, ["bookings"])).toEqual(await cleanDigest([bookingsProjection], ["bookings"]));
+  }, 120_000);
+
   it("a rebuild that is stopped drops its generation and leaves the live one as it was", async () => {
     const pool = await projectedDatabase();
     const before = await readModelDigest(pool);
