@@ -7,10 +7,11 @@ import { benchCommands, type CommandsFigure } from "./scenarios/commands.ts";
 import { benchLanding, landingNote, type LandingFigure } from "./scenarios/landing.ts";
 import { benchLag, inProcessExperiment, inProcessRunner, kafkaRunner, type LagFigure } from "./scenarios/lag.ts";
 import { benchReplay, type ReplayFigure } from "./scenarios/replay.ts";
+import { benchRebuild, type RebuildUnderLoadFigure } from "./scenarios/rebuild.ts";
 import { notesFor } from "./notes.ts";
 import { say } from "./lib/stats.ts";
 
-// `tsx bench/run.ts [--quick] [--only commands,replay,lag,api,availability,landing] [--no-experiments]`
+// `tsx bench/run.ts [--quick] [--only commands,replay,lag,api,availability,landing,rebuild] [--no-experiments]`
 //
 // Prints ONE JSON document on stdout (a readable table goes to stderr). Every figure stands
 // beside a baseline measured in the same run on the same database server: Postgres from
@@ -38,6 +39,7 @@ export type BenchDocument = {
   api: ApiFigure | null;
   availability: AvailabilityFigure | null;
   landing: LandingFigure | null;
+  rebuildUnderLoad?: RebuildUnderLoadFigure | null;
   errors: Record<string, string>;
   bounds: { figure: string; value: number; baseline: number | null; ratio: number | null; bound: string; pass: boolean }[];
   notes: Record<string, string>;
@@ -127,6 +129,7 @@ try {
   if (wanted("landing")) {
     doc.landing = await step("landing page in Chromium (built apps, serveBuiltApps), Slow 4G and 4x CPU", () => benchLanding({ runs: quick ? 2 : 5 }));
   }
+  if (wanted("rebuild")) doc.rebuildUnderLoad = await step("a full blue-green rebuild (npm run replay) under booking load vs the same load without it", () => benchRebuild(server.url, { events: quick ? 20_000 : 100_000, experts: 1000, creators: 10_000, bookers: 4, listers: 4, rounds: quick ? 1 : 2, sliceSeconds: quick ? 5 : 15 }));
 } finally {
   await server.stop();
 }
