@@ -172,6 +172,9 @@ describe("a forgotten password", () => {
     await page.goto(url("/login"));
     await page.getByRole("link", { name: "Forgot password?" }).click();
     await expectPath("/forgot-password");
+    // Navigations are transitions: the login page (with its own Email field) stays on screen
+    // until the forgot-password page's chunk has loaded, so wait for that page before typing.
+    await page.getByRole("heading", { name: "Forgot Password" }).waitFor();
     await page.getByLabel("Email").fill(`nobody-${run}@example.com`);
     await page.getByRole("button", { name: "Send Reset Link" }).click();
     await page.getByText(`If an account exists for nobody-${run}@example.com, we sent a link to reset the password.`).waitFor();
