@@ -7,3 +7,5 @@ export * from "./eventstoredb/eventstoredb-event-store.ts";
 export * from "./commands/command-handler.ts";
 export * from "./relay/index.ts";
 export * from "./follow-log.ts";
+export * from "./snapshots/snapshot-store.ts";
+export * from "./snapshots/postgres-snapshot-store.ts";

@@ -1,2 +1,3 @@
 export * from "./postgres.ts";
 export * from "./docker.ts";
+export * from "./statements.ts";

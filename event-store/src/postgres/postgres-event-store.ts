@@ -49,7 +49,11 @@ type EventRow = {
 };
 
 // ORDER BY must name `events.transaction_id`: the bare name binds to this text alias and sorts '1000' before '999'.
-const COLUMNS = "global_position, transaction_id::text AS transaction_id, stream_id, version, event_id, type, schema_version, data, metadata, recorded_at";
+const COLUMNS =
+  "events.global_position, events.transaction_id::text AS transaction_id, events.stream_id, events.version, events.event_id, events.type, events.schema_version, events.data, events.metadata, events.recorded_at";
+
+/** A stream with no events after the asked version: the LEFT JOIN's one row, events' columns null. */
+type NoEventRow = { [K in keyof EventRow]: null };
 
 function toStored(r: EventRow): StoredEvent {
   return {
@@ -65,6 +69,102 @@ function toStored(r: EventRow): StoredEvent {
   };
 }
 
+/**
+ * The written events as a reader would see them: their places in the log from the rows written,
+ * their content what we sent, read back the way a reader of the jsonb columns would.
+ */
+function storedAsWritten(streamId: string, events: readonly NewEvent[], ids: readonly string[], data: readonly string[], metadata: readonly string[], rows: readonly WrittenRow[]): StoredEvent[] {
+  const byId = new Map(ids.map((id, i) => [id, i]));
+  return rows
+    .map((r) => {
+      const i = byId.get(r.event_id)!;
+      const e = events[i]!;
+      return toStored({ ...r, stream_id: streamId, type: e.type, schema_version: e.schemaVersion ?? 1, data: JSON.parse(data[i]!), metadata: JSON.parse(metadata[i]!) as EventMetadata });
+    })
+    .sort((a, b) => a.version - b.version);
+}
+
+function appendResult(stored: StoredEvent[]): AppendResult {
+  const last = stored[stored.length - 1]!;
+  return { nextVersion: last.version, position: last.position, events: stored };
+}
+
+/** Each stream's version now (a stream not in the map does not exist). */
+async function streamHeads(db: pg.Pool | pg.PoolClient, streamIds: readonly string[]): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ stream_id: string; version: string }>("SELECT stream_id, version FROM streams WHERE stream_id = ANY($1::text[])", [streamIds]);
+  return new Map(rows.map((r) => [r.stream_id, Number(r.version)]));
+}
+
+/** How a batch states an expectation: the claim each kind makes on the stream's row. */
+function claimKind(expected: ExpectedVersion): "new" | "any" | "existing" | "at-version" {
+  if (expected === "no_stream" || expected === 0) return "new";
+  if (expected === "any") return "any";
+  if (expected === "stream_exists") return "existing";
+  return "at-version";
+}
+
+/**
+ * The appends of a batch (one per stream) as one statement: each stream's claim is made as
+ * `claimSql` makes it alone, and only the claimed streams' events are inserted; an append missing
+ * from the result was refused by its stream's expectation. The appends go in stream order, so two
+ * processes' batches mostly lock rows in the same order (a deadlock fails the statement: the
+ * batch is then written one by one).
+ */
+async function writeBatchEvents(db: pg.Pool, batch: readonly QueuedAppend[]): Promise<Map<QueuedAppend, StoredEvent[]>> {
+  const appends = [...batch].sort((a, b) => (a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0));
+  const ids = appends.map((a) => a.events.map((e) => e.eventId ?? randomUUID()));
+  const data = appends.map((a) => a.events.map((e) => JSON.stringify(e.data)));
+  const metadata = appends.map((a) => a.events.map((e) => JSON.stringify(e.metadata)));
+  const { rows } = await db.query<WrittenRow & { stream_id: string }>({
+    name: "append-batch",
+    text: `WITH appends AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[]) WITH ORDINALITY AS a(stream_id, claim, expected, n, i)
+       ),
+       created AS (
+         INSERT INTO streams (stream_id, version) SELECT stream_id, n FROM appends WHERE claim = 'new' ORDER BY i
+         ON CONFLICT DO NOTHING RETURNING stream_id, version
+       ),
+       anyhow AS (
+         INSERT INTO streams (stream_id, version) SELECT stream_id, n FROM appends WHERE claim = 'any' ORDER BY i
+         ON CONFLICT (stream_id) DO UPDATE SET version = streams.version + EXCLUDED.version RETURNING stream_id, version
+       ),
+       moved AS (
+         UPDATE streams SET version = streams.version + appends.n FROM appends
+         WHERE streams.stream_id = appends.stream_id AND (appends.claim = 'existing' OR (appends.claim = 'at-version' AND streams.version = appends.expected))
+         RETURNING streams.stream_id, streams.version
+       ),
+       claimed AS (SELECT * FROM created UNION ALL SELECT * FROM anyhow UNION ALL SELECT * FROM moved)
+       INSERT INTO events (stream_id, version, event_id, type, schema_version, data, metadata)
+       SELECT appends.stream_id, claimed.version - appends.n + x.ord, x.e, x.t, x.sv, x.d, x.m
+       FROM claimed
+       JOIN appends ON appends.stream_id = claimed.stream_id
+       JOIN unnest($5::int[], $6::int[], $7::uuid[], $8::text[], $9::int[], $10::jsonb[], $11::jsonb[]) AS x(i, ord, e, t, sv, d, m) ON x.i = appends.i
+       ORDER BY appends.i, x.ord
+       RETURNING global_position, transaction_id::text AS transaction_id, stream_id, version, event_id, recorded_at`,
+    values: [
+      appends.map((a) => a.streamId),
+      appends.map((a) => claimKind(a.expected)),
+      appends.map((a) => (typeof a.expected === "number" ? a.expected : 0)),
+      appends.map((a) => a.events.length),
+      appends.flatMap((a, i) => a.events.map(() => i + 1)),
+      appends.flatMap((a) => a.events.map((_, ord) => ord + 1)),
+      ids.flat(),
+      appends.flatMap((a) => a.events.map((e) => e.type)),
+      appends.flatMap((a) => a.events.map((e) => e.schemaVersion ?? 1)),
+      data.flat(),
+      metadata.flat(),
+    ],
+  });
+  const byStream = new Map<string, WrittenRow[]>();
+  for (const r of rows) byStream.set(r.stream_id, [...(byStream.get(r.stream_id) ?? []), r]);
+  const written = new Map<QueuedAppend, StoredEvent[]>();
+  appends.forEach((a, i) => {
+    const mine = byStream.get(a.streamId);
+    if (mine) written.set(a, storedAsWritten(a.streamId, a.events, ids[i]!, data[i]!, metadata[i]!, mine));
+  });
+  return written;
+}
+
 /** An append whose transaction is still open: commit makes it visible, rollback drops it. */
 export type PendingAppend = { commit: () => Promise<AppendResult>; rollback: () => Promise<void> };
 
@@ -72,7 +172,31 @@ export type PostgresEventStoreOptions = {
   pollIntervalMs?: number;
   /** NOTIFY other processes after each append (default true). */
   notifyOtherProcesses?: boolean;
+  /**
+   * Group commit (default true): appends that arrive while one is being written are sent together
+   * when it returns, as one statement and one commit, each stream's expectation decided on its own.
+   */
+  groupCommit?: boolean;
 };
+
+/** An append waiting for the batch it will be written in. */
+type QueuedAppend = {
+  streamId: string;
+  events: readonly NewEvent[];
+  expected: ExpectedVersion;
+  resolve: (result: AppendResult) => void;
+  reject: (error: unknown) => void;
+};
+
+/** At most this many appends share one statement: a bigger batch would hold the next one's appends longer. */
+const MAX_BATCH_APPENDS = 64;
+/**
+ * Batches written at once. Below this many, an append leaves at once on a connection of its own
+ * (Postgres flushes concurrent commits together anyway); past it, appends queue and leave together.
+ * With one batch at a time, 4 clients' booking commands ran at 0.48 of single-row INSERTs against
+ * 0.61 without group commit: every append waited for the one before it.
+ */
+const MAX_BATCHES_IN_FLIGHT = 4;
 
 const APPENDS_CHANNEL = "events_appended";
 
@@ -87,6 +211,11 @@ export class PostgresEventStore implements EventStore {
   private listening: Promise<void> | null = null;
   private listener: pg.PoolClient | null = null;
   private closed = false;
+  private readonly queued: QueuedAppend[] = [];
+  /** Batches being written, and their streams: an append to one of those streams waits for its batch. */
+  private inFlight = 0;
+  private readonly writingStreams = new Set<string>();
+  private pumpScheduled = false;
 
   constructor(
     readonly pool: pg.Pool,
@@ -105,7 +234,93 @@ export class PostgresEventStore implements EventStore {
 
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
     // One statement in its own implicit transaction: one round trip and one commit per append.
-    return this.committed(await this.writeEvents(this.pool, streamId, events, expected));
+    if (this.options.groupCommit === false) return this.committed(await this.writeEvents(this.pool, streamId, events, expected));
+    if (events.length === 0) throw new Error("append needs at least one event");
+    return new Promise<AppendResult>((resolve, reject) => {
+      this.queued.push({ streamId, events, expected, resolve, reject });
+      this.schedulePump();
+    });
+  }
+
+  /** After the current task's synchronous code: appends issued together leave together, and a lone append is not held back. */
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    queueMicrotask(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
+  }
+
+  /** Up to MAX_BATCHES_IN_FLIGHT batches at once; once they are all out, the next carries every append that arrived meanwhile. */
+  private pump(): void {
+    while (this.inFlight < MAX_BATCHES_IN_FLIGHT && this.queued.length > 0) {
+      // A stream is free for the next batch as soon as its append is settled, before the rest of its batch is.
+      const release = (streamId: string) => this.writingStreams.delete(streamId);
+      const batch = this.nextBatch().map((a) => ({ ...a, resolve: (r: AppendResult) => (release(a.streamId), a.resolve(r)), reject: (e: unknown) => (release(a.streamId), a.reject(e)) }));
+      if (batch.length === 0) return;
+      this.inFlight++;
+      for (const a of batch) this.writingStreams.add(a.streamId);
+      // writeBatch settles each append itself; anything it throws settles those still waiting.
+      void this.writeBatch(batch)
+        .catch((e: unknown) => batch.forEach((a) => a.reject(e)))
+        .finally(() => {
+          // Every append of the batch is settled by now, so its streams are released.
+          this.inFlight--;
+          this.pump();
+        });
+    }
+  }
+
+  /**
+   * The oldest queued appends, one per stream and none of a stream still being written: a later
+   * append to a stream waits for the earlier one's batch, so it is decided against its result, as
+   * it would be one by one.
+   */
+  private nextBatch(): QueuedAppend[] {
+    const batch: QueuedAppend[] = [];
+    const streams = new Set<string>();
+    const waiting: QueuedAppend[] = [];
+    for (const a of this.queued) {
+      if (batch.length < MAX_BATCH_APPENDS && !streams.has(a.streamId) && !this.writingStreams.has(a.streamId)) {
+        streams.add(a.streamId);
+        batch.push(a);
+      } else waiting.push(a);
+    }
+    this.queued.splice(0, this.queued.length, ...waiting);
+    return batch;
+  }
+
+  private async writeBatch(batch: readonly QueuedAppend[]): Promise<void> {
+    if (batch.length === 1) {
+      const [a] = batch as [QueuedAppend];
+      await this.writeEvents(this.pool, a.streamId, a.events, a.expected).then((stored) => a.resolve(this.committed(stored)), a.reject);
+      return;
+    }
+    let written: Map<QueuedAppend, StoredEvent[]>;
+    try {
+      written = await writeBatchEvents(this.pool, batch);
+    } catch {
+      // A failure of the statement as a whole (a duplicate event id, a deadlock with another
+      // process's batch) must fail only the append that caused it: write them one by one.
+      for (const a of batch) await this.writeEvents(this.pool, a.streamId, a.events, a.expected).then((stored) => a.resolve(this.committed(stored)), a.reject);
+      return;
+    }
+    const refused = batch.filter((a) => !written.has(a));
+    const heads = refused.length ? await streamHeads(this.pool, refused.map((a) => a.streamId)) : new Map<string, number>();
+    let newest: LogPosition | null = null;
+    for (const a of batch) {
+      const stored = written.get(a);
+      if (!stored) {
+        a.reject(new WrongExpectedVersion(a.streamId, a.expected, heads.get(a.streamId) ?? null));
+        continue;
+      }
+      const result = appendResult(stored);
+      if (!newest || comparePositions(result.position, newest) > 0) newest = result.position;
+      a.resolve(result);
+    }
+    // One announcement for the batch: followers read it all in one go.
+    if (newest) this.announceAppend(newest);
   }
 
   /**
@@ -171,27 +386,17 @@ export class PostgresEventStore implements EventStore {
        RETURNING global_position, transaction_id::text AS transaction_id, version, event_id, recorded_at`,
       values: params,
     });
-    if (rows.length === 0) {
-      const { rows: head } = await db.query<{ version: string }>("SELECT version FROM streams WHERE stream_id = $1", [streamId]);
-      throw new WrongExpectedVersion(streamId, expected, head[0] ? Number(head[0].version) : null);
-    }
+    if (rows.length === 0) throw new WrongExpectedVersion(streamId, expected, (await streamHeads(db, [streamId])).get(streamId) ?? null);
     // Only the events' places in the log come back: their content is what we sent, read back the
     // way a reader of the jsonb columns would see it.
-    const byId = new Map(ids.map((id, i) => [id, i]));
-    return rows
-      .map((r) => {
-        const i = byId.get(r.event_id)!;
-        const e = events[i]!;
-        return toStored({ ...r, stream_id: streamId, type: e.type, schema_version: e.schemaVersion ?? 1, data: JSON.parse(data[i]!), metadata: JSON.parse(metadata[i]!) as EventMetadata });
-      })
-      .sort((a, b) => a.version - b.version);
+    return storedAsWritten(streamId, events, ids, data, metadata, rows);
   }
 
   /** The result of an append once its transaction has committed; followers hear of it. */
   private committed(stored: StoredEvent[]): AppendResult {
-    const last = stored[stored.length - 1]!;
-    this.announceAppend(last.position);
-    return { nextVersion: last.version, position: last.position, events: stored };
+    const result = appendResult(stored);
+    this.announceAppend(result.position);
+    return result;
   }
 
   /**
@@ -254,13 +459,18 @@ export class PostgresEventStore implements EventStore {
 
   async readStream(streamId: string, options: { afterVersion?: number } = {}): Promise<StreamRead> {
     const after = options.afterVersion ?? 0;
-    const [{ rows }, head] = await Promise.all([
-      this.pool.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 AND version > $2 ORDER BY version`, [streamId, after]),
-      this.pool.query<{ version: string }>("SELECT version FROM streams WHERE stream_id = $1", [streamId]),
-    ]);
-    const events = rows.map(toStored);
-    // The two reads are separate snapshots: the stream's version is the newest event we actually read.
-    const version = events.length ? events[events.length - 1]!.version : Math.min(Number(head.rows[0]?.version ?? 0), after);
+    // One statement, one snapshot: the stream's row with its events after `after` (none: one row
+    // of nulls carrying the head), so a load is one round trip.
+    const { rows } = await this.pool.query<(EventRow | NoEventRow) & { head: string }>({
+      name: "read-stream",
+      text: `SELECT streams.version AS head, ${COLUMNS}
+       FROM streams LEFT JOIN events ON events.stream_id = streams.stream_id AND events.version > $2
+       WHERE streams.stream_id = $1
+       ORDER BY events.version`,
+      values: [streamId, after],
+    });
+    const events = rows.filter((r): r is EventRow & { head: string } => r.event_id !== null).map(toStored);
+    const version = events.length ? events[events.length - 1]!.version : Math.min(Number(rows[0]?.head ?? 0), after);
     return { version, events };
   }
 
