@@ -7,3 +7,5 @@ export * from "./terms/terms.ts";
 export * from "./review/review.ts";
 export * from "./calendar/booking-history.ts";
 export * from "./calendar/calendar-as-of.ts";
+export * from "./calendar/left-out.ts";
+export * from "./calendar/calendar-snapshot.ts";

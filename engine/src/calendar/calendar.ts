@@ -24,6 +24,7 @@ import {
 import { fallsInTimeOff, isBookableStart, localDateTime, isProposableStart, type BusyPeriod, type ExpertHours } from "../availability/availability.ts";
 import type { Decider, DecisionContext } from "../decider.ts";
 import { refundOnCancel, refundableCents } from "./refund-policy.ts";
+import type { LeftOut } from "./left-out.ts";
 
 export * from "./refund-policy.ts";
 export * from "./join-link.ts";
@@ -67,6 +68,11 @@ export type CalendarState = {
   dateOverrides: ReadonlyMap<string, DateOverride>;
   rules: BookingRules;
   bookings: ReadonlyMap<string, Booking>;
+  /**
+   * Closed bookings this state leaves out (a state from a snapshot, see calendar-snapshot.ts):
+   * a command about one of them is decided on the whole stream. Null when every booking is here.
+   */
+  leftOut: LeftOut | null;
 };
 
 export const initialCalendarState = (): CalendarState => ({
@@ -76,6 +82,7 @@ export const initialCalendarState = (): CalendarState => ({
   dateOverrides: new Map(),
   rules: NO_BOOKING_RULES,
   bookings: new Map(),
+  leftOut: null,
 });
 
 /** What availability reads of the calendar besides its bookings (null before a schedule is set). */
@@ -246,7 +253,7 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
         break;
     }
   }
-  return { expertId, schedule, timeOff, dateOverrides, rules, bookings };
+  return { expertId, schedule, timeOff, dateOverrides, rules, bookings, leftOut: state.leftOut };
 }
 
 // ---- decisions --------------------------------------------------------------------------------
