@@ -152,7 +152,27 @@ export async function applyInTransaction(client: pg.PoolClient, projections: rea
       [moved.map((m) => m.name), moved.map((m) => m.position), moved.map((m) => m.events)],
     );
   }
+  if (delivery === "bus") await recordProjectedStreams(client, events);
   return moved.reduce((n, m) => n + m.events, 0);
+}
+
+/** Each stream's newest version in a batch from the bus, now applied by every live read model (one statement). */
+async function recordProjectedStreams(client: pg.PoolClient, events: readonly ProjectedEvent[]): Promise<void> {
+  const newest = new Map<string, number>();
+  for (const { stored } of events) newest.set(stored.streamId, Math.max(newest.get(stored.streamId) ?? 0, stored.version));
+  if (newest.size === 0) return;
+  await run(
+    client,
+    `INSERT INTO projected_streams (stream_id, version) SELECT * FROM unnest($1::text[], $2::bigint[])
+     ON CONFLICT (stream_id) DO UPDATE SET version = GREATEST(projected_streams.version, EXCLUDED.version)`,
+    [[...newest.keys()], [...newest.values()]],
+  );
+}
+
+/** How far the bus's read models have applied each of `streamIds` (a stream not listed: nothing yet). */
+export async function projectedStreamVersions(pool: pg.Pool, streamIds: readonly string[]): Promise<Map<string, number>> {
+  const { rows } = await pool.query<{ stream_id: string; version: string }>("SELECT stream_id, version FROM projected_streams WHERE stream_id = ANY($1)", [streamIds]);
+  return new Map(rows.map((r) => [r.stream_id, Number(r.version)]));
 }
 
 /** Apply a batch and the checkpoints in one transaction: the effect is exactly once. */

@@ -7,8 +7,10 @@ import type { ProjectedEvent, Projection } from "./projection.ts";
 //
 // Readers and the live runners always use a read model's own table names (`bookings`): the live
 // generation IS that table. A rebuild fills a new generation, `bookings__g2`, made LIKE the live
-// table (columns, defaults, constraints, indexes), from the log, while the live one keeps serving
-// and being projected. When it has caught up, one transaction holding the read model's checkpoint
+// table (columns, defaults, constraints) but without its indexes, from the log, while the live one
+// keeps serving and being projected; the live table's indexes (primary key and unique ones
+// included) are built on it once it is filled, which is several times faster than keeping them
+// up row by row (indexGeneration). When it has caught up, one transaction holding the read model's checkpoint
 // row renames the live table to `bookings__g1` (retired) and `bookings__g2` to `bookings`, index
 // names with them, and moves the checkpoint to the new generation's position.
 //
@@ -34,8 +36,11 @@ const retiredIndexName = (name: string, generation: number): string => {
 
 const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-/** A generation being built: the read model, its number and the position it has reached. */
-export type Building = { projection: Projection; generation: number };
+/**
+ * A generation being built: the read model and its number; `indexes`, the statements that give its
+ * tables the live tables' indexes as they were when it was made (run by indexGeneration).
+ */
+export type Building = { projection: Projection; generation: number; indexes: readonly string[] };
 
 export type GenerationState = "live" | "building" | "retired";
 
@@ -95,9 +100,26 @@ async function generationTablesOf(client: pg.PoolClient, table: string): Promise
 }
 
 /**
+ * The statements that build `table`'s indexes on `next`: a constraint's (primary key, unique,
+ * exclusion) by adding the constraint, any other by its own definition. Names are left to Postgres,
+ * as LIKE would; the switch gives them the live names.
+ */
+async function indexStatements(client: pg.PoolClient, table: string, next: string): Promise<string[]> {
+  const { rows } = await client.query<{ statement: string }>(
+    `SELECT CASE WHEN con.oid IS NOT NULL THEN format('ALTER TABLE %I ADD %s', $2::text, pg_get_constraintdef(con.oid))
+                 ELSE regexp_replace(pg_get_indexdef(i.indexrelid), '^CREATE (UNIQUE )?INDEX \\S+ ON \\S+ ', 'CREATE \\1INDEX ON ' || quote_ident($2::text) || ' ') END AS statement
+       FROM pg_index i LEFT JOIN pg_constraint con ON con.conindid = i.indexrelid AND con.conrelid = i.indrelid AND con.contype IN ('p', 'u', 'x')
+      WHERE i.indrelid = $1::regclass ORDER BY i.indexrelid`,
+    [ident(table), next],
+  );
+  return rows.map((r) => r.statement);
+}
+
+/**
  * Start a new generation of each read model: drop what earlier rebuilds left (retired generations,
- * or one a crash left half built), then create the new generation's tables LIKE the live ones and
- * record it as building. Short, and takes no lock the live runners or readers wait for.
+ * or one a crash left half built), then create the new generation's tables LIKE the live ones
+ * without indexes and record it as building. Short, and takes no lock the live runners or readers
+ * wait for.
  */
 export async function startGenerations(pool: pg.Pool, projections: readonly Projection[]): Promise<Building[]> {
   return inTransaction(pool, async (client) => {
@@ -111,15 +133,37 @@ export async function startGenerations(pool: pg.Pool, projections: readonly Proj
       const current = live.get(p.name);
       if (current === undefined) throw new Error(`No checkpoint row for projection ${p.name}`);
       const generation = current + 1;
+      const indexes: string[] = [];
       for (const table of p.tables) {
         for (const old of await generationTablesOf(client, table)) await client.query(`DROP TABLE ${ident(old)}`);
-        await client.query(`CREATE TABLE ${ident(generationTable(table, generation))} (LIKE ${ident(table)} INCLUDING ALL)`);
+        const next = generationTable(table, generation);
+        await client.query(`CREATE TABLE ${ident(next)} (LIKE ${ident(table)} INCLUDING ALL EXCLUDING INDEXES)`);
+        indexes.push(...(await indexStatements(client, table, next)));
       }
       await client.query("INSERT INTO projection_generations (name, generation, version, state) VALUES ($1, $2, $3, 'building')", [p.name, generation, p.version]);
-      building.push({ projection: p, generation });
+      building.push({ projection: p, generation, indexes });
     }
     return building;
   });
+}
+
+/**
+ * Give a filled generation its indexes (Postgres sorts each index's keys once instead of inserting
+ * them row by row) and the planner's statistics, inside the caller's transaction. Until then a
+ * generation takes only the bulk writes of fill.ts: the batches of applyToBuilding need its keys.
+ * Statistics leave out json columns: no query filters on them, sampling them is most of
+ * ANALYZE's time, and autovacuum completes them after the switch.
+ */
+export async function indexGeneration(client: pg.PoolClient, building: Building): Promise<void> {
+  for (const statement of building.indexes) await client.query(statement);
+  for (const table of building.projection.tables) {
+    const next = ident(generationTable(table, building.generation));
+    const { rows } = await client.query<{ columns: string | null }>(
+      "SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) AS columns FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped AND atttypid NOT IN ('json'::regtype, 'jsonb'::regtype)",
+      [next],
+    );
+    await client.query(`ANALYZE ${next}${rows[0]?.columns ? ` (${rows[0].columns})` : ""}`);
+  }
 }
 
 /** Give up generations being built: their tables and rows go, the live ones are untouched. */

@@ -5,6 +5,7 @@ export * from "./apply.ts";
 export * from "./digest.ts";
 export * from "./generations.ts";
 export * from "./rebuild.ts";
+export { copyIn } from "./copy-rows.ts";
 export * from "./read-models/index.ts";
 export * from "./runners/in-process.ts";
 export * from "./runners/kafka-consumer.ts";

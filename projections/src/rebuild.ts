@@ -1,7 +1,8 @@
 import type pg from "pg";
-import type { EventLog, LogPosition, StoredEvent } from "@booking/contracts";
+import type { EventLog, LogPosition } from "@booking/contracts";
 import { ensureCheckpoints, inTransaction, readCheckpoints, toProjected } from "./apply.ts";
-import { abandonGenerations, applyToBuilding, dropRetiredGenerations, generationTable, startGenerations, switchGenerations, type Building } from "./generations.ts";
+import { fillGenerations, type LogBatch } from "./fill.ts";
+import { abandonGenerations, applyToBuilding, dropRetiredGenerations, startGenerations, switchGenerations, type Building } from "./generations.ts";
 import type { ProjectedEvent, Projection } from "./projection.ts";
 
 export type RebuildProgress = { projection: string; done: number; total: number; eventsPerSecond: number; secondsLeft: number | null };
@@ -18,6 +19,11 @@ export type RebuildOptions = {
    * gives up, catches up again and retries (while it waits, new statements queue behind it).
    */
   switchLockTimeoutMs?: number;
+  /**
+   * How many rows (and fact keys) the in-memory fill may hold before it writes them and goes on
+   * batch by batch (fill.ts); it bounds the memory a rebuild of a large log takes.
+   */
+  heldRowsLimit?: number;
 };
 
 export type RebuildResult = { events: number; seconds: number; generations: Record<string, number> };
@@ -25,9 +31,13 @@ export type RebuildResult = { events: number; seconds: number; generations: Reco
 /** Tries at the switch before the rebuild fails (each waits at most switchLockTimeoutMs). */
 const SWITCH_ATTEMPTS = 10;
 
+/** Rows held in memory by a rebuild's fill: a few hundred megabytes at most. */
+const HELD_ROWS_LIMIT = 250_000;
+
 /**
  * Rebuild read models from the event log (never from Kafka), blue-green, reading the log once for
- * all of them: a new generation of each is made (generations.ts) and filled in batches while the
+ * all of them: a new generation of each is made (generations.ts) without indexes, filled by
+ * folding the log in memory and writing the rows with COPY, then indexed (fill.ts), while the
  * live generation keeps serving readers and being projected by the runners. Once the new
  * generations are close to the head, one transaction holds their checkpoint rows (the runners'
  * next batch waits), applies the rest of the log to them and switches readers to them, with the
@@ -56,7 +66,7 @@ export class RebuildRunning extends Error {
 }
 
 async function rebuildClaimed(log: EventLog, pool: pg.Pool, projections: readonly Projection[], options: RebuildOptions): Promise<RebuildResult> {
-  const batchSize = options.batchSize ?? 2000;
+  const batchSize = options.batchSize ?? 5000;
   const names = projections.map((p) => p.name);
   const label = names.length === 1 ? names[0]! : `${names.length} read models`;
   await ensureCheckpoints(pool, projections);
@@ -75,9 +85,12 @@ async function rebuildClaimed(log: EventLog, pool: pg.Pool, projections: readonl
   let position: LogPosition | null = null;
   let done = 0;
   try {
-    type Read = { events: StoredEvent[]; projected: ProjectedEvent[] };
-    const read = (after: LogPosition | null): Promise<Read> => log.readAll(after, batchSize).then((events) => ({ events, projected: toProjected(events) }));
-    // Fill the new generations; then, unlocked, catch up until a batch comes back short.
+    const read = (after: LogPosition | null): Promise<LogBatch> => log.readAll(after, batchSize).then((events) => ({ events, projected: toProjected(events) }));
+    const filled = await fillGenerations(pool, building, { batchSize, read, heldRowsLimit: options.heldRowsLimit ?? HELD_ROWS_LIMIT, onBatch: report, stopIfAsked });
+    position = filled.position;
+    done = filled.events;
+    // Then, unlocked, batch by batch (the rest of a log too large for the fill's memory, and what
+    // was appended meanwhile) until a batch comes back short.
     const catchUp = async () => {
       let next = read(position);
       for (;;) {
@@ -95,8 +108,6 @@ async function rebuildClaimed(log: EventLog, pool: pg.Pool, projections: readonl
       }
     };
     await catchUp();
-    // The planner's statistics for the new tables before readers use them.
-    await pool.query(`ANALYZE ${building.flatMap((b) => b.projection.tables.map((t) => `"${generationTable(t, b.generation)}"`)).join(", ")}`);
     for (let attempt = 1; ; attempt++) {
       stopIfAsked();
       try {

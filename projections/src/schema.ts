@@ -182,4 +182,16 @@ export const readModelMigrations: readonly Migration[] = [
       CREATE UNIQUE INDEX projection_generations_one_building ON projection_generations (name) WHERE state = 'building';
     `,
   },
+  {
+    // From Kafka, partitions are applied in no global order, so a checkpoint (the furthest position
+    // applied on any partition) does not say that an earlier position was applied. Each stream's
+    // version applied does: read-your-writes waits on it (apply.ts, delivery "bus").
+    name: "012_projected_streams",
+    sql: `
+      CREATE TABLE projected_streams (
+        stream_id text PRIMARY KEY,
+        version bigint NOT NULL
+      );
+    `,
+  },
 ];

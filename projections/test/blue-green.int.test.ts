@@ -20,6 +20,8 @@ import {
   type Projection,
 } from "../src/index.ts";
 import { incomplete, readContinuously } from "./generation-reader.ts";
+import { expertStream, sessionStream } from "@booking/engine";
+import type { Actor } from "@booking/contracts";
 import { appendSynthetic, expertScenario, handlersFor } from "./workload.ts";
 
 // Blue-green rebuilds: a new generation of each read model is built from the log while the live
@@ -190,6 +192,72 @@ describe("migrations and generations", () => {
     await expect(rebuilding).rejects.toThrow();
     expect(await generationTables(pool)).toEqual([]);
     expect(await readModelDigest(pool)).toEqual(before);
+  }, 120_000);
+});
+
+describe("the fill: the log folded in memory and written with COPY, indexes after", () => {
+  it("writes text with tabs, line breaks, backslashes and quotes, arrays with commas, braces and NULL, and JSON exactly as the runners' batches do", async () => {
+    const db = await createTestDatabase(inject("databaseUrl"), "bgodd");
+    dbs.push(db);
+    const odd = await PostgresEventStore.connect(db.url);
+    try {
+      const strange = 'tab\there, line\nbreak\r\n, back\\slash, "quoted", {braces}, comma,NULL, \\N, ünïcödé 🎉';
+      const tags = ["a,b", "{x}", "NULL", "back\\slash", 'quo"te', "tab\tin", "\\N"];
+      const expert: Actor = { userId: "ux-odd", role: "expert" };
+      const now = "2026-03-02T08:00:00.000Z";
+      await odd.append("user-ux-odd", [{ type: "UserRegistered", data: { userId: "ux-odd", email: "odd@example.com", role: "expert", firstName: strange, lastName: "\\N" }, metadata: { at: now } }], "no_stream");
+      const h = handlersFor(odd);
+      const profile = { firstName: strange, lastName: "NULL", title: strange, bio: strange, tags, profileImage: null };
+      expect((await h.expert.handle(expertStream("ex-odd"), { type: "SaveExpertProfile", expertId: "ex-odd", actor: expert, userId: "ux-odd", profile, published: true }, { now, actor: expert })).ok).toBe(true);
+      const definition = { title: strange, description: strange, priceCents: 5000, lengthMinutes: 60 as const, prepQuestions: [strange, "NULL", "\\N"], sessionDetails: strange, idealFor: tags };
+      expect((await h.session.handle(sessionStream("s-odd"), { type: "CreateSession", sessionId: "s-odd", expertId: "ex-odd", actor: expert, definition, status: "draft" }, { now, actor: expert })).ok).toBe(true);
+
+      const live = await readModelDatabase();
+      const runner = new InProcessProjector(odd, live, allProjections, { versions: false });
+      while ((await runner.runOnce()) > 0);
+      const rebuilt = await readModelDatabase();
+      await rebuildProjections(odd, rebuilt, allProjections);
+
+      const { rows } = await rebuilt.query("SELECT e.first_name, e.last_name, e.bio, e.tags, s.prep_questions, s.ideal_for FROM experts e JOIN sessions s USING (expert_id)");
+      expect(rows).toEqual([{ first_name: strange, last_name: "NULL", bio: strange, tags, prep_questions: [strange, "NULL", "\\N"], ideal_for: tags }]);
+      expect(await readModelDigest(rebuilt)).toEqual(await readModelDigest(live));
+    } finally {
+      await odd.close();
+    }
+  }, 60_000);
+
+  it("a row Postgres refuses fails the rebuild with Postgres's error: its generation is dropped and the live one is as it was", async () => {
+    const pool = await projectedDatabase();
+    const before = await readModelDigest(pool, ["bookings"]);
+    const refused = {
+      ...bookingsProjection,
+      evolve: (row, e) => {
+        const after = evolveBooking(row as Parameters<typeof evolveBooking>[0], e);
+        return after && after !== row ? { ...after, length_minutes: "an hour" } : after;
+      },
+    } as Projection;
+    await expect(rebuildProjection(store, pool, refused)).rejects.toThrow(/invalid input syntax for type integer/);
+    expect(await generationTables(pool)).toEqual([]);
+    expect(await readModelDigest(pool, ["bookings"])).toEqual(before);
+  }, 120_000);
+
+  it("a log larger than the fill may hold in memory: it writes what it holds and goes on batch by batch, and the result equals the live runner's", async () => {
+    const live = await projectedDatabase();
+    const pool = await readModelDatabase();
+    const total = await store.countEvents();
+    // Halfway through the log, the rows held so far are in the new generation's tables already.
+    const halfway: Promise<number>[] = [];
+    const result = await rebuildProjections(store, pool, allProjections, {
+      batchSize: 500,
+      heldRowsLimit: 2000,
+      onProgress: (p) => {
+        if (halfway.length === 0 && p.done >= total / 2) halfway.push(pool.query<{ n: string }>("SELECT count(*) AS n FROM bookings__g2").then((r) => Number(r.rows[0]!.n)));
+      },
+    });
+    expect(result.events).toBe(total);
+    expect(await Promise.all(halfway)).toEqual([expect.any(Number)]);
+    expect((await halfway[0])!).toBeGreaterThan(0);
+    expect(await readModelDigest(pool)).toEqual(await readModelDigest(live));
   }, 120_000);
 });
 

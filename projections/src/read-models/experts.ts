@@ -97,6 +97,12 @@ export async function findExpert(db: Queryable, expertId: string): Promise<Exper
   return raw ? expertFromPg(raw) : null;
 }
 
+/** The expert who offers a session (read beside the session itself, before its expert is known). */
+export async function findExpertOfSession(db: Queryable, sessionId: string): Promise<ExpertRow | null> {
+  const raw = (await db.query(`SELECT ${expertSelectList} FROM experts e JOIN sessions s ON s.expert_id = e.expert_id WHERE s.session_id = $1`, [sessionId])).rows[0];
+  return raw ? expertFromPg(raw) : null;
+}
+
 /** The experts listing's card (contracts' ExpertListItem): whole dollars, the visible reviews' average and count. */
 export function expertListItem(r: ListedExpert): ExpertListItem {
   return {

@@ -37,6 +37,76 @@ export function withVersionsKept(runner: RunnerHandle, log: EventLog, pool: pg.P
   };
 }
 
+type PositionWaiter = { position: LogPosition; done: (shown: boolean) => void };
+
+/**
+ * Where the read models kept on one pool by in-process projectors have reached, announced after
+ * each committed batch: a command's reply waits on this (read-your-writes) instead of reading the
+ * checkpoints. Only read models this process keeps are announced; with none kept (a projector in
+ * another process), `keptHere` is false and readers fall back to the checkpoints.
+ */
+export class ReadModelPositions {
+  private reached: LogPosition | null = null;
+  private readonly waiters = new Set<PositionWaiter>();
+  private keepers = 0;
+
+  get keptHere(): boolean {
+    return this.keepers > 0;
+  }
+
+  /** True once a committed batch has reached `position`; false after `timeoutMs`, or when no projector keeps them here any more. */
+  waitFor(position: LogPosition, timeoutMs: number): Promise<boolean> {
+    if (this.reached && comparePositions(this.reached, position) >= 0) return Promise.resolve(true);
+    if (!this.keptHere) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const waiter: PositionWaiter = {
+        position,
+        done: (shown) => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          resolve(shown);
+        },
+      };
+      const timer = setTimeout(() => waiter.done(false), timeoutMs);
+      this.waiters.add(waiter);
+    });
+  }
+
+  /** Every live read model kept here has applied the log up to `position`. */
+  reach(position: LogPosition): void {
+    if (this.reached && comparePositions(position, this.reached) <= 0) return;
+    this.reached = position;
+    for (const w of [...this.waiters]) if (comparePositions(position, w.position) >= 0) w.done(true);
+  }
+
+  /** No read model is live here (every one rebuilding): nothing to wait for, as the checkpoints would say. */
+  nothingLive(): void {
+    for (const w of [...this.waiters]) w.done(true);
+  }
+
+  /** A projector starts keeping them here; the function returned says it stopped (once, however often called). */
+  keep(): () => void {
+    this.keepers++;
+    let kept = true;
+    return () => {
+      if (!kept) return;
+      kept = false;
+      this.keepers--;
+      // Left to the checkpoints: another process may be keeping them now.
+      if (this.keepers === 0) for (const w of [...this.waiters]) w.done(false);
+    };
+  }
+}
+
+const positionsByPool = new WeakMap<pg.Pool, ReadModelPositions>();
+
+/** The positions announced by the in-process projectors on `pool` (the API's read-model pool). */
+export function readModelPositions(pool: pg.Pool): ReadModelPositions {
+  let positions = positionsByPool.get(pool);
+  if (!positions) positionsByPool.set(pool, (positions = new ReadModelPositions()));
+  return positions;
+}
+
 /** How soon to look again when an announced append was not readable yet (an older transaction is still open). */
 const BEHIND_RETRY_MS = 10;
 
@@ -67,7 +137,10 @@ export class InProcessProjector {
     // A read model whose live generation a newer rule built is left to newer processes: it must not hold the others back.
     const checkpoints = (await readCheckpoints(this.pool, this.projections.map((p) => p.name))).filter((c) => c.status === "live" && c.version <= versions.get(c.name)!);
     this.reached = null;
-    if (checkpoints.length === 0) return 0;
+    if (checkpoints.length === 0) {
+      readModelPositions(this.pool).nothingLive();
+      return 0;
+    }
     let from: LogPosition | null = checkpoints[0]!.position;
     for (const c of checkpoints) {
       if (c.position === null || (from !== null && comparePositions(c.position, from) < 0)) from = c.position;
@@ -76,11 +149,14 @@ export class InProcessProjector {
     const batch = await this.log.readAll(from, this.batchSize);
     await applyBatch(this.pool, this.projections, batch, "log");
     this.reached = batch.length ? batch[batch.length - 1]!.position : from;
+    // Committed: every live read model is at `reached` or beyond (one that was ahead kept its place).
+    if (this.reached) readModelPositions(this.pool).reach(this.reached);
     return batch.length;
   }
 
   start(): RunnerHandle {
     let checkpointsReady = false;
+    const unkeep = readModelPositions(this.pool).keep();
     const following = followLog(
       this.log,
       async (waiter) => {
@@ -103,6 +179,7 @@ export class InProcessProjector {
       },
     );
     // The batch in flight commits (or rolls back) as a whole before stop resolves.
-    return withVersionsKept(following, this.log, this.pool, this.projections, this.options);
+    const kept: RunnerHandle = { done: following.done.finally(unkeep), stop: () => following.stop().finally(unkeep) };
+    return withVersionsKept(kept, this.log, this.pool, this.projections, this.options);
   }
 }
