@@ -1,42 +1,19 @@
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { calendarStream } from "@booking/engine";
 import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/seed.ts";
-import type { RunningApi } from "../../api/src/server.ts";
-import { launchChromium, takeCspViolations } from "../../web/e2e/chromium.ts";
-import { ADMIN, startProduct, type ProductServer } from "../../web/e2e/product-server.ts";
+import { artifacts, consoleWalk } from "./console-walk.ts";
 
 // Time travel in the console (issue 18), in a real Chromium against the real API: a booking made,
 // paid and confirmed over HTTP; its timeline shows the booking as it was after any event, and the
 // expert's calendar at an instant shows its time bookable before the request and held after it.
 
-const artifacts = fileURLToPath(new URL("./artifacts/", import.meta.url));
-
 type Session = { access_token: string; user: { id: string } };
 
-let product: ProductServer;
-let api: RunningApi;
-let base: string;
-let browser: Browser;
-let page: Page;
 const made = { expertId: "", bookingId: "", scheduled: "", requestedAt: "" };
 
-async function must<T>(method: string, path: string, options: { body?: unknown; token?: string } = {}): Promise<T> {
-  const headers: Record<string, string> = {};
-  if (options.body !== undefined) headers["content-type"] = "application/json";
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  const response = await fetch(`${base}/api/v1${path}`, { method, headers, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
-const signIn = async (email: string, password: string) => (await must<Session>("POST", "/auth/login", { body: { email, password } })).access_token;
-
 /** A booking of the demo creator with Ava, requested, paid with the test card and confirmed. */
-async function seed(): Promise<void> {
+const walk = consoleWalk(async ({ api, must, signIn }) => {
   await seedDemoData(api.app, api.ctx);
   const creator = await signIn(DEMO_CREATOR.email, DEMO_PASSWORD);
   const ava = await must<Session>("POST", "/auth/login", { body: { email: "ava@example.com", password: DEMO_PASSWORD } });
@@ -53,48 +30,21 @@ async function seed(): Promise<void> {
   await must("PATCH", `/bookings/${booking.id}/status`, { token: ava.access_token, body: { status: "confirmed" } });
   const { events } = await api.ctx.store.readStream(calendarStream(made.expertId));
   made.requestedAt = events.find((e) => e.type === "BookingRequested" && (e.data as { bookingId: string }).bookingId === booking.id)!.metadata.at;
-}
+});
 
 const eventually = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 15_000, interval: 100 });
-const consoleUrl = (hashPath = "") => `${base}/admin/${hashPath ? `#${hashPath}` : ""}`;
 /** A datetime-local value (the browser runs in UTC): the instant's wall clock to the millisecond. */
 const utcInput = (instant: string) => new Date(instant).toISOString().slice(0, 23);
 
-beforeAll(async () => {
-  product = await startProduct(inject("databaseUrl"));
-  api = product.api;
-  base = product.url;
-  await seed();
-  await mkdir(artifacts, { recursive: true });
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, locale: "en-US", timezoneId: "UTC" });
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  await page.goto(consoleUrl());
-  await page.getByLabel("Email").fill(ADMIN.email);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByTestId("bookings-by-status").waitFor();
-});
-
-afterEach(() => {
-  expect(takeCspViolations(browser), "Content-Security-Policy violations").toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
-
 describe("time travel in the console", () => {
   it("shows the booking as it was after the event chosen in its timeline, with what changed, and steps through its history", async () => {
-    await page.goto(consoleUrl(`/bookings/${made.bookingId}/show`));
-    const entries = page.getByTestId("timeline-entry");
+    await walk.page.goto(walk.consoleUrl(`/bookings/${made.bookingId}/show`));
+    const entries = walk.page.getByTestId("timeline-entry");
     await eventually(() => entries.evaluateAll((nodes) => nodes.map((n) => n.getAttribute("data-type")))).toEqual(["BookingRequested", "PaymentSucceeded", "Confirmed"]);
 
     // Just after the request: pending and unpaid, though the booking is confirmed now.
     await entries.first().getByRole("button", { name: "Show the booking as of this event" }).click();
-    const panel = page.getByTestId("as-of-panel");
+    const panel = walk.page.getByTestId("as-of-panel");
     await eventually(() => panel.getAttribute("data-status")).toBe("pending");
     const row = (field: string) => panel.locator(`[data-testid=as-of-field][data-field=${field}]`);
     await eventually(() => row("status").getByTestId("as-of-after").textContent()).toBe("Pending");
@@ -102,64 +52,64 @@ describe("time travel in the console", () => {
     await eventually(() => row("holds_time").getByTestId("as-of-after").textContent()).toBe("Yes");
     await eventually(() => panel.textContent()).toContain("step 1 of 3");
     // The page's own details (the read model) say confirmed meanwhile.
-    await page.getByText("Confirmed", { exact: true }).first().waitFor();
+    await walk.page.getByText("Confirmed", { exact: true }).first().waitFor();
 
     // The next event: the payment, its fields highlighted as changed.
     await panel.getByRole("button", { name: "Next event" }).click();
-    await eventually(() => page.getByTestId("as-of-panel").getAttribute("data-event-id")).toBe(await entries.nth(1).getAttribute("data-event-id"));
+    await eventually(() => walk.page.getByTestId("as-of-panel").getAttribute("data-event-id")).toBe(await entries.nth(1).getAttribute("data-event-id"));
     await eventually(() => entries.nth(1).getAttribute("data-selected")).toBe("true");
     await eventually(() => row("paid_cents").getAttribute("data-changed")).toBe("true");
     await eventually(() => row("status").getAttribute("data-changed")).toBe("false");
     await eventually(() => row("paid_cents").getByTestId("as-of-before").textContent()).toBe("$0.00");
     await eventually(async () => (await row("paid_cents").getByTestId("as-of-after").textContent())?.startsWith("$0") === false).toBe(true);
-    await page.screenshot({ path: join(artifacts, "booking-as-of.png"), fullPage: true, animations: "disabled" });
+    await walk.page.screenshot({ path: join(artifacts, "booking-as-of.png"), fullPage: true, animations: "disabled" });
 
     // The last: confirmed.
     await entries.nth(2).getByRole("button", { name: "Show the booking as of this event" }).click();
-    await eventually(() => page.getByTestId("as-of-panel").getAttribute("data-status")).toBe("confirmed");
+    await eventually(() => walk.page.getByTestId("as-of-panel").getAttribute("data-status")).toBe("confirmed");
     await eventually(() => row("status").getByTestId("as-of-before").textContent()).toBe("Pending");
     await eventually(() => row("status").getByTestId("as-of-after").textContent()).toBe("Confirmed");
     await eventually(() => row("status").getAttribute("data-changed")).toBe("true");
-    expect(await page.getByTestId("as-of-panel").getByRole("button", { name: "Next event" }).isDisabled()).toBe(true);
+    expect(await walk.page.getByTestId("as-of-panel").getByRole("button", { name: "Next event" }).isDisabled()).toBe(true);
   });
 
   it("asks the expert's calendar at an instant: the booked time was bookable just before the request and held by it after", async () => {
     // From the booking's request in its timeline, to the calendar at that moment, on the booking's date.
-    await page.goto(consoleUrl(`/bookings/${made.bookingId}/show`));
-    await page.getByTestId("timeline-entry").first().getByRole("button", { name: "Show the booking as of this event" }).click();
-    await page.getByRole("link", { name: "The expert's calendar at this moment" }).click();
-    await eventually(() => page.url()).toContain("/calendar-at?");
-    const answer = page.getByTestId("calendar-at");
+    await walk.page.goto(walk.consoleUrl(`/bookings/${made.bookingId}/show`));
+    await walk.page.getByTestId("timeline-entry").first().getByRole("button", { name: "Show the booking as of this event" }).click();
+    await walk.page.getByRole("link", { name: "The expert's calendar at this moment" }).click();
+    await eventually(() => walk.page.url()).toContain("/calendar-at?");
+    const answer = walk.page.getByTestId("calendar-at");
     await eventually(() => answer.getAttribute("data-at")).toBe(made.requestedAt);
-    const held = page.locator(`[data-testid=held-time][data-booking-id="${made.bookingId}"]`);
+    const held = walk.page.locator(`[data-testid=held-time][data-booking-id="${made.bookingId}"]`);
     await eventually(() => held.getAttribute("data-start")).toBe(made.scheduled);
     await eventually(() => held.getAttribute("data-status")).toBe("pending");
-    expect(await page.locator(`[data-testid=bookable-time][data-time="${made.scheduled}"]`).count()).toBe(0);
-    await page.screenshot({ path: join(artifacts, "calendar-at-after-request.png"), fullPage: true, animations: "disabled" });
+    expect(await walk.page.locator(`[data-testid=bookable-time][data-time="${made.scheduled}"]`).count()).toBe(0);
+    await walk.page.screenshot({ path: join(artifacts, "calendar-at-after-request.png"), fullPage: true, animations: "disabled" });
 
     // A millisecond before the request (the seed set the schedule in the same second): the time was free.
     const before = new Date(Date.parse(made.requestedAt) - 1).toISOString();
-    await page.getByLabel(/^Instant/).fill(utcInput(before));
-    await page.getByRole("button", { name: "Show the calendar" }).click();
+    await walk.page.getByLabel(/^Instant/).fill(utcInput(before));
+    await walk.page.getByRole("button", { name: "Show the calendar" }).click();
     await eventually(() => answer.getAttribute("data-at")).toBe(before);
-    await page.locator(`[data-testid=bookable-time][data-time="${made.scheduled}"]`).waitFor();
+    await walk.page.locator(`[data-testid=bookable-time][data-time="${made.scheduled}"]`).waitFor();
     expect(await held.count()).toBe(0);
-    await page.screenshot({ path: join(artifacts, "calendar-at-before-request.png"), fullPage: true, animations: "disabled" });
+    await walk.page.screenshot({ path: join(artifacts, "calendar-at-before-request.png"), fullPage: true, animations: "disabled" });
   });
 
   it("opens the calendar at an instant from the expert's page, the expert chosen", async () => {
-    await page.goto(consoleUrl(`/experts/${made.expertId}/show`));
-    await page.getByRole("link", { name: "Calendar at an instant" }).click();
-    await eventually(() => decodeURIComponent(page.url())).toContain(`expert=${made.expertId}`);
-    await eventually(() => page.getByRole("combobox", { name: "Expert" }).inputValue()).toContain("Ava");
+    await walk.page.goto(walk.consoleUrl(`/experts/${made.expertId}/show`));
+    await walk.page.getByRole("link", { name: "Calendar at an instant" }).click();
+    await eventually(() => decodeURIComponent(walk.page.url())).toContain(`expert=${made.expertId}`);
+    await eventually(() => walk.page.getByRole("combobox", { name: "Expert" }).inputValue()).toContain("Ava");
     // Now: the booking is confirmed and holds its time.
-    const held = page.locator(`[data-testid=held-time][data-booking-id="${made.bookingId}"]`);
-    await page.getByTestId("calendar-at").waitFor();
+    const held = walk.page.locator(`[data-testid=held-time][data-booking-id="${made.bookingId}"]`);
+    await walk.page.getByTestId("calendar-at").waitFor();
     // The booking's date on Ava's wall clock (New York).
     const date = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(made.scheduled));
-    await page.getByLabel(/^Date/).fill(date);
-    await page.getByRole("button", { name: "Show the calendar" }).click();
-    await eventually(() => page.getByTestId("calendar-at").getAttribute("data-date")).toBe(date);
+    await walk.page.getByLabel(/^Date/).fill(date);
+    await walk.page.getByRole("button", { name: "Show the calendar" }).click();
+    await eventually(() => walk.page.getByTestId("calendar-at").getAttribute("data-date")).toBe(date);
     await eventually(() => held.getAttribute("data-status")).toBe("confirmed");
   });
 });

@@ -1,9 +1,10 @@
+import { AvailabilityReply } from "@booking/contracts";
 import { answerDependsOn, bookableStarts, type AvailabilityQuery } from "@booking/engine";
 
 /** One calendar's question: whose, for how long a session, over which range (absent: the whole window). */
 export type AvailabilityQuestion = { calendar: string; version: number; query: AvailabilityQuery };
 
-type Remembered = { signature: string; times: string[] };
+type Remembered = { signature: string; times: string[]; body?: Buffer };
 
 export type AvailabilityAnswerStats = { hits: number; misses: number };
 
@@ -21,7 +22,22 @@ export class AvailabilityAnswers {
 
   constructor(private readonly size = 2_000) {}
 
-  times({ calendar, version, query }: AvailabilityQuestion): string[] {
+  times(question: AvailabilityQuestion): string[] {
+    return this.answer(question).times;
+  }
+
+  /**
+   * The route's reply as JSON, serialised once per remembered answer (and checked against its
+   * schema then, as Fastify's serialiser is skipped). The zone is the calendar's (the same at the
+   * same version) and the length is part of the question.
+   */
+  replyBody(question: AvailabilityQuestion): Buffer {
+    const found = this.answer(question);
+    found.body ??= Buffer.from(JSON.stringify(AvailabilityReply.parse({ timezone: question.query.schedule.timezone, length_minutes: question.query.lengthMinutes, times: found.times })));
+    return found.body;
+  }
+
+  private answer({ calendar, version, query }: AvailabilityQuestion): Remembered {
     const key = `${calendar} ${query.lengthMinutes} ${query.from ?? ""} ${query.to ?? ""}`;
     const { firstStep, lastStep, busy } = answerDependsOn(query);
     const signature = `${version} ${firstStep} ${lastStep} ${busy.map((b) => `${b.start}/${b.lengthMinutes}`).join(",")}`;
@@ -30,12 +46,12 @@ export class AvailabilityAnswers {
     if (found?.signature === signature) {
       this.stats.hits++;
       this.remembered.set(key, found);
-      return found.times;
+      return found;
     }
     this.stats.misses++;
-    const times = bookableStarts(query);
-    this.remembered.set(key, { signature, times });
+    const answer = { signature, times: bookableStarts(query) };
+    this.remembered.set(key, answer);
     if (this.remembered.size > this.size) this.remembered.delete(this.remembered.keys().next().value!);
-    return times;
+    return answer;
   }
 }

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { EventStore, Subscription } from "@booking/event-store";
-import { waitForReadModels } from "./read-your-writes.ts";
+import { waitForReadModels, type ReadModelFeed } from "./read-your-writes.ts";
 
 export type BookingChange = { bookingId: string; status: string; type: string };
 type Listener = (change: BookingChange) => void;
@@ -16,6 +16,7 @@ export class BookingFeed {
   constructor(
     private readonly store: EventStore,
     private readonly db: pg.Pool,
+    private readonly readModels: ReadModelFeed = "log",
   ) {}
 
   async start(): Promise<void> {
@@ -28,7 +29,7 @@ export class BookingFeed {
           return e.streamId.startsWith("calendar-") && typeof id === "string" ? [id] : [];
         }))];
         if (changed.length === 0 || this.listeners.size === 0) return;
-        await waitForReadModels(this.db, events[events.length - 1]!.position);
+        await waitForReadModels(this.db, { position: events[events.length - 1]!.position, events }, this.readModels);
         const { rows } = await this.db.query<{ booking_id: string; creator_id: string; expert_user_id: string; status: string }>(
           "SELECT booking_id, creator_id, expert_user_id, status FROM bookings WHERE booking_id = ANY($1)",
           [changed],

@@ -16,6 +16,9 @@ export type BuiltApps = { web: string; admin: string };
 /** Where `npm run build` puts the web app and the admin console. */
 export const BUILT_APPS: BuiltApps = { web: join(repoRoot, "web/dist"), admin: join(repoRoot, "admin/dist") };
 
+/** The landing page rendered at build time, sent for `/`. */
+export const LANDING_PAGE = "landing.html";
+
 export const HASHED_ASSET_CACHE = "public, max-age=31536000, immutable";
 export const PAGE_CACHE = "no-cache";
 
@@ -41,7 +44,11 @@ export async function serveBuiltApps(app: FastifyInstance, dirs: BuiltApps = BUI
     app.get("/admin", (_request, reply) => reply.redirect("/admin/"));
   }
   if (existsSync(web)) {
-    await app.register(fastifyStatic, { root: web, prefix: "/", wildcard: false, ...staticOptions });
+    // `/` gets the prerendered landing page when the build wrote one (web/prerender-landing.ts):
+    // it paints before the scripts arrive. Every other page starts from the empty index.html.
+    const landing = existsSync(join(web, LANDING_PAGE)) ? LANDING_PAGE : "index.html";
+    await app.register(fastifyStatic, { root: web, prefix: "/", wildcard: false, index: false, ...staticOptions });
+    app.get("/", (_request, reply) => reply.sendFile(landing));
     // Client-side routes: any other GET outside /api gets the app's index.html.
     app.get("/*", (request, reply) => (isApiPath(request.url) ? reply.callNotFound() : reply.sendFile("index.html")));
   } else {

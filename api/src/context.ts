@@ -1,12 +1,13 @@
 import type pg from "pg";
-import type { EventStore } from "@booking/event-store";
+import { calendarDecider, calendarSnapshots } from "@booking/engine";
+import { CommandHandler, type EventStore, type SnapshotStore } from "@booking/event-store";
 import type { BookingFeed } from "./booking-feed.ts";
 import { commandHandlers, type CalendarCommands, type ExpertCommands, type SessionCommands, type TermsCommands } from "./commands.ts";
 import type { ReviewCommands } from "./commands.ts";
 import { CreatorBookingLock } from "./creator-booking-lock.ts";
 import { mailSettings, type MailSettings } from "./mail/settings.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
-import { projectedThrough, type Projected } from "./read-your-writes.ts";
+import { projectedThrough, type Projected, type ReadModelFeed } from "./read-your-writes.ts";
 import { ReplyCache, type ReplyCacheOptions } from "./reply-cache.ts";
 
 // The parts of one API process, built once (see `server.ts`, or per test). Only the composition
@@ -47,6 +48,15 @@ export type ContextInput = Omit<AppContext, "calendar" | "sessions" | "experts" 
   mail?: MailSettings;
   /** Overrides of the listings cache's defaults (tests). */
   listingsCache?: Partial<Omit<ReplyCacheOptions, "readModels">>;
+  /**
+   * Snapshots of experts' calendars (e.g. `PostgresSnapshotStore.connect(store.pool)`): a cold
+   * decision reads the calendar's snapshot and the events after it. Absent: it folds the whole stream.
+   */
+  snapshots?: SnapshotStore;
+  /** A snapshot that could not be written (the decision stands; a later cold load folds more). */
+  onSnapshotError?: (error: unknown) => void;
+  /** Where the read models are fed from (default "log": a projector reading the store; "bus": projectors consuming Kafka). */
+  readModelFeed?: ReadModelFeed;
 };
 
 /**
@@ -57,13 +67,14 @@ export type ContextInput = Omit<AppContext, "calendar" | "sessions" | "experts" 
 export const LISTINGS_CACHE: ReplyCacheOptions = { readModels: ["experts", "sessions", "reviews"], ttlMs: 5_000, maxStalenessMs: 20, maxEntries: 200, maxBytes: 16 * 1024 * 1024 };
 
 export function createContext(input: ContextInput): AppContext {
-  const { listingsCache, mail, ...rest } = input;
+  const { listingsCache, mail, snapshots, onSnapshotError, readModelFeed, ...rest } = input;
   const listings = new ReplyCache(input.db, { ...LISTINGS_CACHE, ...listingsCache });
   return {
     ...rest,
     mail: mail ?? mailSettings({}),
     ...commandHandlers(input.store, input.clock),
-    projected: projectedThrough(input.db, listings),
+    ...(snapshots && { calendar: new CommandHandler(input.store, calendarDecider, { clock: input.clock, snapshots: { store: snapshots, codec: calendarSnapshots, ...(onSnapshotError && { onError: onSnapshotError }) } }) }),
+    projected: projectedThrough(input.db, listings, readModelFeed),
     listings,
     creatorBookings: new CreatorBookingLock(input.db.options),
   };

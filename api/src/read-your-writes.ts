@@ -1,48 +1,84 @@
 import type pg from "pg";
 import { comparePositions, type LogPosition } from "@booking/contracts";
-import type { CommandResult } from "@booking/event-store";
-import { readCheckpoints } from "@booking/projections";
+import type { CommandResult, StoredEvent } from "@booking/event-store";
+import { projectedStreamVersions, readCheckpoints, readModelPositions } from "@booking/projections";
 import type { ReplyCache } from "./reply-cache.ts";
+
+/** Where this process's read models are fed from: the log in global order (a projector in this or another process reading the store), or Kafka. */
+export type ReadModelFeed = "log" | "bus";
+
+/** What a command wrote, as read-your-writes waits for it. */
+export type Written = { position: LogPosition | null; events: readonly Pick<StoredEvent, "streamId" | "version">[] };
 
 /**
  * Read-your-writes: a command's reply waits (briefly) until every live read model has applied
- * the position the command wrote, so the client's next read shows its own write.
+ * what the command wrote, so the client's next read shows its own write. Where this process keeps
+ * the read models (the embedded default) it waits on its projector's announcement of each
+ * committed batch, sending no statement; fed from the log by another process, it reads the
+ * checkpoints. Fed from Kafka, a checkpoint says nothing of earlier positions on other partitions,
+ * so it waits until each written stream's version is applied (projected_streams).
  */
-export function waitForReadModels(db: pg.Pool, position: LogPosition | null, timeoutMs = 15_000): Promise<boolean> {
-  if (!position) return Promise.resolve(true);
-  let watch = watches.get(db);
-  if (!watch) watches.set(db, (watch = new CheckpointWatch(db)));
-  return watch.wait(position, timeoutMs);
+export async function waitForReadModels(db: pg.Pool, written: Written, feed: ReadModelFeed = "log", timeoutMs = 15_000): Promise<boolean> {
+  const { position } = written;
+  if (!position) return true;
+  if (feed === "bus") return pollOf(db, "bus").wait({ position, streams: newestVersions(written.events) }, timeoutMs);
+  const deadline = Date.now() + timeoutMs;
+  const keptHere = readModelPositions(db);
+  if (keptHere.keptHere && (await keptHere.waitFor(position, timeoutMs))) return true;
+  const left = deadline - Date.now();
+  if (left <= 0) return false;
+  return pollOf(db, "log").wait({ position, streams: new Map() }, left);
 }
 
-type Waiter = { position: LogPosition; deadline: number; due: number; pause: number; done: (shown: boolean) => void; fail: (error: unknown) => void };
+const newestVersions = (events: Written["events"]) => {
+  const newest = new Map<string, number>();
+  for (const e of events) newest.set(e.streamId, Math.max(newest.get(e.streamId) ?? 0, e.version));
+  return newest;
+};
+
+type Need = { position: LogPosition; streams: ReadonlyMap<string, number> };
+/** One read for every waiter; what it answers tells whether a waiter's write shows. */
+type ReadShown = (needs: readonly Need[]) => Promise<(need: Need) => boolean>;
+
+const readShown = (db: pg.Pool, feed: ReadModelFeed): ReadShown =>
+  feed === "log"
+    ? async () => {
+        const live = (await readCheckpoints(db)).filter((c) => c.status === "live");
+        return (need) => live.every((c) => c.position && comparePositions(c.position, need.position) >= 0);
+      }
+    : async (needs) => {
+        const applied = await projectedStreamVersions(db, [...new Set(needs.flatMap((n) => [...n.streams.keys()]))]);
+        return (need) => [...need.streams].every(([stream, version]) => (applied.get(stream) ?? 0) >= version);
+      };
+
+type Waiter = { need: Need; deadline: number; due: number; pause: number; done: (shown: boolean) => void; fail: (error: unknown) => void };
 
 /**
- * One reader of the checkpoints per pool, for every request waiting on it. Each waiter keeps the
- * schedule a request polling alone would (at once, then after 2, 4, 8 ... 50 ms), but a read
- * answers every waiter at once and pushes every schedule on: concurrent writes share the reads
- * (one statement answers them all), and a lone write reads no more often than before.
+ * One reader per pool and feed, for every request waiting on it. Each waiter keeps the schedule a
+ * request polling alone would (at once, then after 2, 4, 8 ... 50 ms), but a read answers every
+ * waiter at once and pushes every schedule on: concurrent writes share the reads (one statement
+ * answers them all), and a lone write reads no more often than before.
  */
-class CheckpointWatch {
+class SharedPoll {
   private waiters: Waiter[] = [];
   private reading = false;
   private sleeping: { timer: NodeJS.Timeout; wake: () => void } | null = null;
 
-  constructor(private readonly db: pg.Pool) {}
+  constructor(private readonly read: ReadShown) {}
 
-  wait(position: LogPosition, timeoutMs: number): Promise<boolean> {
+  wait(need: Need, timeoutMs: number): Promise<boolean> {
     return new Promise((done, fail) => {
       const now = Date.now();
-      this.waiters.push({ position, deadline: now + timeoutMs, due: now, pause: 2, done, fail });
+      this.waiters.push({ need, deadline: now + timeoutMs, due: now, pause: 2, done, fail });
       if (this.sleeping) {
         clearTimeout(this.sleeping.timer);
         this.sleeping.wake();
       }
-      void this.read();
+      void this.poll();
     });
   }
 
-  private async read(): Promise<void> {
+  private async poll(): Promise<void> {
     if (this.reading) return;
     this.reading = true;
     try {
@@ -52,9 +88,9 @@ class CheckpointWatch {
           await new Promise<void>((wake) => (this.sleeping = { timer: setTimeout(wake, due - Date.now()), wake }));
           this.sleeping = null;
         }
-        let live: Awaited<ReturnType<typeof readCheckpoints>>;
+        let shown: (need: Need) => boolean;
         try {
-          live = (await readCheckpoints(this.db)).filter((c) => c.status === "live");
+          shown = await this.read(this.waiters.map((w) => w.need));
         } catch (e) {
           // As when each request read for itself: the ones waiting fail with the read.
           for (const w of this.waiters.splice(0)) w.fail(e);
@@ -62,7 +98,7 @@ class CheckpointWatch {
         }
         const now = Date.now();
         this.waiters = this.waiters.filter((w) => {
-          if (live.every((c) => c.position && comparePositions(c.position, w.position) >= 0)) w.done(true);
+          if (shown(w.need)) w.done(true);
           else if (now > w.deadline) w.done(false);
           else {
             w.due = now + w.pause;
@@ -78,15 +114,22 @@ class CheckpointWatch {
   }
 }
 
-const watches = new WeakMap<pg.Pool, CheckpointWatch>();
+const polls = new WeakMap<pg.Pool, Map<ReadModelFeed, SharedPoll>>();
+function pollOf(db: pg.Pool, feed: ReadModelFeed): SharedPoll {
+  let byFeed = polls.get(db);
+  if (!byFeed) polls.set(db, (byFeed = new Map()));
+  let poll = byFeed.get(feed);
+  if (!poll) byFeed.set(feed, (poll = new SharedPoll(readShown(db, feed))));
+  return poll;
+}
 
 /** Wait until the read models show a command's writes (read-your-writes). */
 export type Projected = (result: CommandResult) => Promise<void>;
 
 /** Waits for the read models, then drops the cached listings a write may have changed. */
-export function projectedThrough(db: pg.Pool, listings: ReplyCache): Projected {
+export function projectedThrough(db: pg.Pool, listings: ReplyCache, feed: ReadModelFeed = "log"): Projected {
   return async (result) => {
-    await waitForReadModels(db, result.position);
+    await waitForReadModels(db, result, feed);
     if (result.events.length > 0) listings.invalidate();
   };
 }

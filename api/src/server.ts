@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
+import { PostgresSnapshotStore } from "@booking/event-store";
 import { InProcessProjector, allProjections, type RunnerHandle } from "@booking/projections";
 import { buildApp, type AppOptions } from "./app.ts";
 import { serveBuiltApps, type BuiltApps } from "./built-apps.ts";
@@ -31,12 +32,21 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
   db.on("error", () => undefined);
   await migrateApiDatabase(db);
   const projector: RunnerHandle | null = config.KAFKA_BROKERS ? null : new InProcessProjector(store, db, allProjections).start();
-  const feed = new BookingFeed(store, db);
+  // With Kafka, separate projector processes keep the read models from the bus.
+  const readModelFeed = config.KAFKA_BROKERS ? "bus" : "log";
+  const feed = new BookingFeed(store, db, readModelFeed);
   await feed.start();
   const payments = paymentProviderFrom(config, db);
+  // Calendar snapshots beside the read models (derived data, like them): a cold process decides on a long calendar without folding it all.
+  const snapshots = await PostgresSnapshotStore.connect(db);
+  // A snapshot that could not be written goes to the app's log (set once the app is built).
+  let logSnapshotError: (error: unknown) => void = () => undefined;
   const ctx = createContext({
     store,
     db,
+    snapshots,
+    onSnapshotError: (error) => logSnapshotError(error),
+    readModelFeed,
     clock: () => new Date().toISOString(),
     holdMinutes: config.HOLD_MINUTES,
     mediaDir: config.MEDIA_DIR,
@@ -51,6 +61,7 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
   const { clock, calendar, projected } = ctx;
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await ensureAdminAccount({ db, store, clock, projected }, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
   const app = await buildApp(ctx, { logger: options.logger, trustProxy: config.TRUST_PROXY || false });
+  logSnapshotError = (error) => app.log.warn({ err: error }, "calendar snapshot not written");
   await serveBuiltApps(app, options.builtApps);
   const sweeper = startHoldSweeper({ db, calendar, clock });
   // Refunds owed are paid from here in the embedded default; with Kafka, by the refunds process.
@@ -71,6 +82,7 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
       await app.close();
       await feed.stop();
       await projector?.stop();
+      await ctx.calendar.snapshotsWritten();
       await store.close();
       await db.end();
     },

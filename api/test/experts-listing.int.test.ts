@@ -112,7 +112,7 @@ describe("changes this instance did not write", () => {
     const profileFields = { firstName: profile.first_name, lastName: profile.last_name, title, bio: null, tags: profile.tags, profileImage: null };
     const result = await api.ctx.experts.handle(expertStream(expert.id), { type: "SaveExpertProfile", expertId: expert.id, actor: actor(), userId: expert.id, profile: profileFields, published: true }, { actor: actor() });
     if (!result.ok) throw new Error(JSON.stringify(result.refusal));
-    expect(await waitForReadModels(api.ctx.db, result.value.position)).toBe(true);
+    expect(await waitForReadModels(api.ctx.db, result.value)).toBe(true);
   };
 
   it("show once the last checkpoint read is older than maxStalenessMs, not before (the listing is cached)", async () => {

@@ -6,7 +6,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fas
 import pg from "pg";
 import { inject } from "vitest";
 import { CURRENT_TERMS_VERSION } from "@booking/contracts";
-import { PostgresEventStore } from "@booking/event-store";
+import { PostgresEventStore, PostgresSnapshotStore } from "@booking/event-store";
 import { InProcessProjector, allProjections } from "@booking/projections";
 import { createTestDatabase } from "@booking/testkit";
 import { buildApp, type AppOptions } from "../src/app.ts";
@@ -56,6 +56,8 @@ export async function startTestApi(
   db.on("error", () => undefined);
   await migrateApiDatabase(db);
   const projector = new InProcessProjector(store, db, allProjections, { idleMs: 5 }).start();
+  // As in production: the calendar handler writes and reads snapshots.
+  const snapshots = await PostgresSnapshotStore.connect(db);
   const mediaDir = await mkdtemp(join(tmpdir(), "api-media-"));
   const ctx = createContext({
     store,
@@ -64,6 +66,7 @@ export async function startTestApi(
     holdMinutes: 15,
     mediaDir,
     jwtSecret: TEST_JWT_SECRET,
+    snapshots,
     payments: options.payments ?? stubPayments,
     stripeWebhookSecret: options.stripeWebhookSecret ?? null,
     feed: null,
@@ -104,6 +107,7 @@ export async function startTestApi(
     close: async () => {
       await app.close();
       await projector.stop();
+      await ctx.calendar.snapshotsWritten();
       await store.close();
       await db.end();
       await database.drop();

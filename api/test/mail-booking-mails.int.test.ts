@@ -1,10 +1,9 @@
 import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readLink } from "../src/auth/signed-links.ts";
-import { smtpMessageId } from "../src/mail/sender.ts";
 import { startTestApi, TEST_JWT_SECRET, type TestApi } from "./harness.ts";
-import { expertCalendarIn, PUBLIC_URL, registered, setPreferences, testMail, type MailCalendar, type MailUser } from "./mail-bookings.ts";
-import { startTestSmtp, type ArrivedMail, type TestSmtp } from "./mail-smtp.ts";
+import { expertCalendarIn, PUBLIC_URL, registered, sentTo, setPreferences, smtpDelivery, testMail, type DeliveredMail, type MailCalendar, type MailUser } from "./mail-bookings.ts";
+import { startTestSmtp, type TestSmtp } from "./mail-smtp.ts";
 
 // Each booking event owes exactly one mail to each person it concerns, delivered over SMTP: to
 // the right address, in the reader's own zone with the zone named (an expert in Europe/Berlin, a
@@ -21,7 +20,7 @@ let expert: MailUser;
 let creator: MailUser;
 let calendar: MailCalendar;
 
-type Received = ArrivedMail & { kind: string; userId: string };
+type Received = DeliveredMail;
 const received: Received[] = [];
 
 beforeAll(async () => {
@@ -41,22 +40,14 @@ afterAll(async () => {
   await api.close();
 });
 
-/** Queue and send what is due; the mails that arrived over SMTP since the last call, each with its outbox kind and recipient. */
+/** Queue and send what is due; the mails that arrived since the last call (all kept in `received`). */
 async function deliver(): Promise<Received[]> {
-  const before = smtp.arrived.length;
-  await mail.deliver();
-  const { rows } = await api.ctx.db.query<{ message_id: string; kind: string; user_id: string }>("SELECT message_id, kind, user_id FROM mail_outbox");
-  const byHeader = new Map(rows.map((r) => [smtpMessageId(r.message_id, PUBLIC_URL), r]));
-  const fresh = smtp.arrived.slice(before).map((m) => {
-    const row = byHeader.get(m.messageId);
-    if (!row) throw new Error(`A mail arrived that the outbox does not hold: ${m.messageId}`);
-    return { ...m, kind: row.kind, userId: row.user_id };
-  });
+  const fresh = await smtpDelivery(api, smtp, mail)();
   received.push(...fresh);
   return fresh;
 }
 
-const who = (m: Received) => `${m.kind} -> ${m.userId === expert.id ? "expert" : m.userId === creator.id ? "creator" : m.userId}`;
+const who = (m: Received) => sentTo({ expert, creator })(m);
 const one = (mails: Received[], kind: string, to: MailUser) => {
   const found = mails.filter((m) => m.kind === kind && m.userId === to.id);
   expect(found, `${kind} to ${to.firstName}`).toHaveLength(1);

@@ -2,12 +2,13 @@ import { randomUUID } from "node:crypto";
 import { comparePositions, type Actor, type CalendarCommand } from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
 import { deliverDue } from "../src/mail/delivery.ts";
-import { loadCheckpoint } from "../src/mail/facts-table.ts";
+import { loadCheckpoint } from "../src/reactor-checkpoints.ts";
 import { MailReactor, type MailReactorOptions } from "../src/mail/reactor.ts";
-import { MailSender, type MailSenderOptions } from "../src/mail/sender.ts";
+import { MailSender, smtpMessageId, type MailSenderOptions } from "../src/mail/sender.ts";
 import { mailSettings, type MailSettings } from "../src/mail/settings.ts";
 import { transportFor } from "../src/mail/transport.ts";
 import { TEST_JWT_SECRET, type TestApi } from "./harness.ts";
+import type { ArrivedMail, TestSmtp } from "./mail-smtp.ts";
 import { waitFor } from "./processes.ts";
 
 // People and bookings for the mail tests, written as the routes would write them: users with a
@@ -113,6 +114,31 @@ export function testMail(
   };
 }
 
+/** A mail that arrived over SMTP, with the outbox kind and recipient it was queued for. */
+export type DeliveredMail = ArrivedMail & { kind: string; userId: string };
+
+/**
+ * Queue and send what is due, then the mails that arrived over SMTP since the last call, each
+ * matched to its outbox row by Message-ID (a mail the outbox does not hold fails the test).
+ */
+export function smtpDelivery(api: TestApi, smtp: TestSmtp, mail: Pick<ReturnType<typeof testMail>, "deliver">): () => Promise<DeliveredMail[]> {
+  return async () => {
+    const before = smtp.arrived.length;
+    await mail.deliver();
+    const { rows } = await api.ctx.db.query<{ message_id: string; kind: string; user_id: string }>("SELECT message_id, kind, user_id FROM mail_outbox");
+    const byHeader = new Map(rows.map((r) => [smtpMessageId(r.message_id, PUBLIC_URL), r]));
+    return smtp.arrived.slice(before).map((m) => {
+      const row = byHeader.get(m.messageId);
+      if (!row) throw new Error(`A mail arrived that the outbox does not hold: ${m.messageId}`);
+      return { ...m, kind: row.kind, userId: row.user_id };
+    });
+  };
+}
+
+/** "kind -> expert" / "kind -> creator": who a mail went to, by the parties' names in the test. */
+export const sentTo = (parties: { expert: MailUser; creator: MailUser }) => (m: DeliveredMail) =>
+  `${m.kind} -> ${m.userId === parties.expert.id ? "expert" : m.userId === parties.creator.id ? "creator" : m.userId}`;
+
 /** Follow the log until `reactor` has read every event written so far. */
 export async function readEverything(api: TestApi, reactor: MailReactor): Promise<void> {
   // The newest event written, visible or not: headPosition() is what a log reader can see now,
@@ -124,7 +150,7 @@ export async function readEverything(api: TestApi, reactor: MailReactor): Promis
   ).rows[0];
   await waitFor("the mail reactor to read every event written", async () => {
     await reactor.catchUp();
-    const reached = await loadCheckpoint(api.ctx.db, reactor.name);
+    const reached = await loadCheckpoint(api.ctx.db, "mail_checkpoints", reactor.name);
     return !newest || (reached !== null && comparePositions(reached, { commit: BigInt(newest.commit), prepare: BigInt(newest.prepare) }) >= 0);
   });
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { comparePositions } from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
 import { deliverDue } from "../src/mail/delivery.ts";
-import { loadCheckpoint } from "../src/mail/facts-table.ts";
+import { loadCheckpoint } from "../src/reactor-checkpoints.ts";
 import { MailReactor } from "../src/mail/reactor.ts";
 import { smtpMessageId } from "../src/mail/sender.ts";
 import { startTestApi, TEST_JWT_SECRET, type TestApi } from "./harness.ts";
@@ -133,7 +133,7 @@ describe("the log read three times, sent by three senders at once", () => {
     const requested = events.find((e) => e.type === "BookingRequested" && (e.data as { bookingId: string }).bookingId === b)!;
     const late = reactor("mail-late", 1);
     const before = async () => {
-      const reached = await loadCheckpoint(api.ctx.db, late.name);
+      const reached = await loadCheckpoint(api.ctx.db, "mail_checkpoints", late.name);
       return reached === null || comparePositions(reached, requested.position) < 0;
     };
     while (await before()) await late.follow();

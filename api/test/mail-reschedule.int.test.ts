@@ -1,10 +1,9 @@
 import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@booking/contracts";
-import { smtpMessageId } from "../src/mail/sender.ts";
 import { startTestApi, type TestApi } from "./harness.ts";
-import { expertCalendarIn, PUBLIC_URL, registered, testMail, type MailCalendar, type MailUser } from "./mail-bookings.ts";
-import { startTestSmtp, type ArrivedMail, type TestSmtp } from "./mail-smtp.ts";
+import { expertCalendarIn, PUBLIC_URL, registered, sentTo, smtpDelivery, testMail, type DeliveredMail, type MailCalendar, type MailUser } from "./mail-bookings.ts";
+import { startTestSmtp, type TestSmtp } from "./mail-smtp.ts";
 
 // Changes to a booking after it is made, by mail. Moving it: the expert hears of a request to move,
 // the creator of a declined one, the expert of a withdrawn one; an accepted move tells both the new
@@ -20,7 +19,7 @@ let expert: MailUser;
 let creator: MailUser;
 let calendar: MailCalendar;
 
-type Received = ArrivedMail & { kind: string; userId: string };
+type Received = DeliveredMail;
 
 beforeAll(async () => {
   api = await startTestApi({ clock: () => now });
@@ -36,14 +35,8 @@ afterAll(async () => {
   await api.close();
 });
 
-async function deliver(): Promise<Received[]> {
-  const before = smtp.arrived.length;
-  await mail.deliver();
-  const { rows } = await api.ctx.db.query<{ message_id: string; kind: string; user_id: string }>("SELECT message_id, kind, user_id FROM mail_outbox");
-  const byHeader = new Map(rows.map((r) => [smtpMessageId(r.message_id, PUBLIC_URL), r]));
-  return smtp.arrived.slice(before).map((m) => ({ ...m, kind: byHeader.get(m.messageId)!.kind, userId: byHeader.get(m.messageId)!.user_id }));
-}
-const who = (m: Received) => `${m.kind} -> ${m.userId === expert.id ? "expert" : "creator"}`;
+const deliver = () => smtpDelivery(api, smtp, mail)();
+const who = (m: Received) => sentTo({ expert, creator })(m);
 const to = (mails: Received[], kind: string, u: MailUser) => mails.find((m) => m.kind === kind && m.userId === u.id)!;
 const asCreator = (): Actor => ({ userId: creator.id, role: "creator" });
 const on = (bookingId: string) => ({ expertId: expert.id, bookingId });

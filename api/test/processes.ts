@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type pg from "pg";
+import { comparePositions } from "@booking/contracts";
 import { readCheckpoints } from "@booking/projections";
 import type { EventStore } from "@booking/event-store";
+import { loadCheckpoint, type CheckpointTable } from "../src/reactor-checkpoints.ts";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 export const processFile = (name: string) => `${here}../src/processes/${name}.ts`;
@@ -36,6 +38,20 @@ export async function projectorCaughtUp(pool: pg.Pool, store: EventStore): Promi
   const head = await store.headPosition();
   const cps = await readCheckpoints(pool);
   return cps.length > 0 && cps.every((c) => c.status === "live" && c.position !== null && head !== null && c.position.commit === head.commit && c.position.prepare === head.prepare);
+}
+
+/**
+ * True once the mail and refund reactors (in the API process in the embedded default) have read
+ * the log to its head: a process started on a seeded log spends its first seconds there.
+ */
+export async function reactorsCaughtUp(pool: pg.Pool, store: EventStore): Promise<boolean> {
+  const head = await store.headPosition();
+  if (!head) return true;
+  const caughtUp = async (table: CheckpointTable, name: string) => {
+    const at = await loadCheckpoint(pool, table, name);
+    return at !== null && comparePositions(at, head) >= 0;
+  };
+  return (await caughtUp("mail_checkpoints", "mail")) && (await caughtUp("refund_checkpoints", "refunds"));
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomUUID } from "node:crypto";
 import { formatPosition } from "@booking/contracts";
+import { allProjections, applyBatch } from "@booking/projections";
 import { waitForReadModels } from "../src/read-your-writes.ts";
 import { startTestApi, type TestApi } from "./harness.ts";
 
@@ -36,7 +38,7 @@ describe("waiting for the read models", () => {
     const appended = await api.ctx.store.append(`read-your-writes-${Date.now()}`, [{ type: "ProbeWritten", data: {}, metadata: { at: new Date().toISOString() } }], "any");
     const started = Date.now();
     const { result, statements } = await statementsDuring(async () => {
-      const waits = Array.from({ length: 200 }, () => waitForReadModels(api.ctx.db, appended.position, 5_000));
+      const waits = Array.from({ length: 200 }, () => waitForReadModels(api.ctx.db, appended, "log", 5_000));
       await new Promise((r) => setTimeout(r, 100));
       // The projector applies the append: every checkpoint reaches its position.
       await api.ctx.db.query("UPDATE projection_checkpoints SET position = $1", [formatPosition(appended.position)]);
@@ -52,10 +54,25 @@ describe("waiting for the read models", () => {
 
   it("answers false once the wait's own time is up, while later waiters keep waiting", async () => {
     const appended = await api.ctx.store.append(`read-your-writes-${Date.now()}`, [{ type: "ProbeWritten", data: {}, metadata: { at: new Date().toISOString() } }], "any");
-    const short = waitForReadModels(api.ctx.db, appended.position, 30);
-    const long = waitForReadModels(api.ctx.db, appended.position, 5_000);
+    const short = waitForReadModels(api.ctx.db, appended, "log", 30);
+    const long = waitForReadModels(api.ctx.db, appended, "log", 5_000);
     expect(await short).toBe(false);
     await api.ctx.db.query("UPDATE projection_checkpoints SET position = $1", [formatPosition(appended.position)]);
     expect(await long).toBe(true);
+  });
+
+  it("fed from Kafka, waits for the written stream's own version: a later position applied on another partition does not show it", async () => {
+    const registered = (userId: string) => [{ type: "UserRegistered", data: { userId, email: `${userId}@example.com`, role: "creator", firstName: "Ada", lastName: null }, metadata: { at: new Date().toISOString() } }];
+    const [a, b] = [randomUUID(), randomUUID()];
+    const first = await api.ctx.store.append(`user-${a}`, registered(a), "no_stream");
+    const later = await api.ctx.store.append(`user-${b}`, registered(b), "no_stream");
+    // Two partitions: the later write's batch is applied first; every checkpoint now stands past the first write.
+    await applyBatch(api.ctx.db, allProjections, later.events, "bus");
+    expect(await waitForReadModels(api.ctx.db, first, "log", 30)).toBe(true); // what a checkpoint wrongly says
+    expect(await waitForReadModels(api.ctx.db, first, "bus", 100)).toBe(false);
+    expect(await waitForReadModels(api.ctx.db, later, "bus", 100)).toBe(true);
+    const waiting = waitForReadModels(api.ctx.db, first, "bus", 5_000);
+    await applyBatch(api.ctx.db, allProjections, first.events, "bus");
+    expect(await waiting).toBe(true);
   });
 });

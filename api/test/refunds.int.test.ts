@@ -64,7 +64,7 @@ describe("the refund reactor", () => {
     const issued = await calendarEvents(b, "RefundIssued");
     expect(issued).toHaveLength(1);
     expect(issued[0]!.data).toMatchObject({ refundKey: cancelled!.eventId, amountCents: 15_000, provider: "test" });
-    await waitForReadModels(api.ctx.db, issued[0]!.position);
+    await waitForReadModels(api.ctx.db, { position: issued[0]!.position, events: issued });
     expect(await bookingMoney(b)).toEqual({ paid_cents: 15_000, refund_due_cents: 15_000, refunded_cents: 15_000, refund_state: "refunded", payment_state: "refunded" });
   });
 
@@ -187,7 +187,7 @@ describe("Stripe", () => {
     }
     const issued = await calendarEvents(b, "RefundIssued");
     expect(issued.map((e) => e.data)).toEqual([{ bookingId: b.bookingId, refundKey: cancelled!.eventId, refundId: "re_stripe_1", amountCents: 15_000, provider: "stripe" }]);
-    await waitForReadModels(api.ctx.db, issued[0]!.position);
+    await waitForReadModels(api.ctx.db, { position: issued[0]!.position, events: issued });
     expect(await bookingMoney(b)).toMatchObject({ refunded_cents: 15_000, refund_state: "refunded" });
     // The reactor, reading the same log, finds nothing left to pay.
     await reactor().runOnce();

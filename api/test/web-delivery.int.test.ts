@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { precompress } from "../../scripts/precompress.mjs";
-import { HASHED_ASSET_CACHE, serveBuiltApps, type BuiltApps } from "../src/built-apps.ts";
+import { HASHED_ASSET_CACHE, LANDING_PAGE, serveBuiltApps, type BuiltApps } from "../src/built-apps.ts";
 import { startTestApi, type TestApi } from "./harness.ts";
 
 // How the built apps reach a browser: a hashed asset compressed (brotli, else gzip) and cached
@@ -12,6 +12,8 @@ import { startTestApi, type TestApi } from "./harness.ts";
 // deploy is seen at the next visit.
 
 const ASSET = "assets/index-Ab12Cd34.js";
+/** The build's prerendered landing page (web/prerender-landing.ts) says this. */
+const LANDING_HEADING = "We make it easy for creators to reach the right experts";
 const SCRIPT = `export const screens = [${Array.from({ length: 400 }, (_, i) => `"screen-${i}"`).join(", ")}];\n`;
 let root = "";
 let api: TestApi;
@@ -22,6 +24,7 @@ beforeAll(async () => {
   await mkdir(join(dist.web, "assets"), { recursive: true });
   await mkdir(join(dist.admin, "assets"), { recursive: true });
   await writeFile(join(dist.web, "index.html"), `<!doctype html><title>web</title><div id="root"></div><script type="module" src="/${ASSET}"></script>${" ".repeat(2000)}`);
+  await writeFile(join(dist.web, LANDING_PAGE), `<!doctype html><title>web</title><div id="root"><h1>${LANDING_HEADING}</h1></div><script type="module" src="/${ASSET}"></script>${" ".repeat(2000)}`);
   await writeFile(join(dist.web, ASSET), SCRIPT);
   await writeFile(join(dist.admin, "index.html"), "<!doctype html><title>admin</title>");
   await writeFile(join(dist.admin, "assets/console-Zz98Yy76.js"), SCRIPT);
@@ -65,6 +68,16 @@ describe("built apps", () => {
       expect(r.headers["cache-control"], url).toBe("no-cache");
       expect(r.headers["content-encoding"], url).toBe("br");
       expect(brotliDecompressSync(r.rawPayload).toString(), url).toContain(ASSET);
+    }
+  });
+
+  it("send the prerendered landing page at / only: every other address starts from the empty page", async () => {
+    const landing = await get("/", "br");
+    expect(brotliDecompressSync(landing.rawPayload).toString()).toContain(LANDING_HEADING);
+    for (const url of ["/index.html", "/login", "/experts"]) {
+      const r = await get(url, "br");
+      expect(r.statusCode, url).toBe(200);
+      expect(brotliDecompressSync(r.rawPayload).toString(), url).not.toContain(LANDING_HEADING);
     }
   });
 

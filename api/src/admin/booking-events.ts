@@ -4,7 +4,7 @@ import { AdminBookingEventReply } from "@booking/contracts";
 import { adminBookingEventReply, bookingEventListSort, bookingEventSelectList, findAdminBookingEvent } from "@booking/projections";
 import { refuse } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
-import { IdText, ListQueryString, Moment, RecordIdParams, SqlWhere, addTimeRange, oneOrMany, orderBy, parseListQuery, selectPage, sendList, type ListSpec } from "./list-query.ts";
+import { addTimeRange, IdText, listPage, ListQueryString, type ListSpec, Moment, oneOrMany, RecordIdParams, SqlWhere } from "./list-query.ts";
 
 // Booking events, from the `booking_events` read model (id = event_id): every booking's history
 // as a flat, filterable list.
@@ -41,12 +41,7 @@ function bookingEventWhere(f: z.output<typeof BookingEventFilter>): SqlWhere {
 export type BookingEventsAdminDeps = { db: pg.Pool };
 
 export const bookingEventsAdmin: RoutePlugin<BookingEventsAdminDeps> = async (app, { db }) => {
-  app.get("/booking-events", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminBookingEventReply) } } }, async (request, reply) => {
-    const list = parseListQuery(spec, request.query);
-    const where = bookingEventWhere(list.filter);
-    const { rows, total } = await selectPage(db, { select: bookingEventSelectList, from: "booking_events e", where, orderBy: orderBy(spec, list.sort), offset: list.offset, limit: list.limit });
-    return [...sendList(reply, spec.resource, list.offset, rows.map(adminBookingEventReply), total)];
-  });
+  app.get("/booking-events", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminBookingEventReply) } } }, async (request, reply) => listPage(reply, db, spec, request.query, { select: bookingEventSelectList, from: "booking_events e", where: bookingEventWhere }, adminBookingEventReply));
 
   app.get("/booking-events/:id", { schema: { params: RecordIdParams, response: { 200: AdminBookingEventReply } } }, async (request) => {
     const event = await findAdminBookingEvent(db, request.params.id);

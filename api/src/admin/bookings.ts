@@ -6,7 +6,7 @@ import type { EventStore } from "@booking/event-store";
 import { bookingFromPg, bookingListSort, bookingSelectList, findBooking } from "@booking/projections";
 import { refuse } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
-import { IdText, ListQueryString, Flag, Moment, RecordIdParams, SearchText, SqlWhere, addTimeRange, containsPattern, oneOrMany, orderBy, parseListQuery, selectPage, sendList, type ListSpec } from "./list-query.ts";
+import { addTimeRange, containsPattern, Flag, IdText, listPage, ListQueryString, type ListSpec, Moment, oneOrMany, RecordIdParams, SearchText, SqlWhere } from "./list-query.ts";
 
 // Bookings, from the `bookings` read model (id = booking_id). One booking also shows its
 // timeline, read from the event store itself: the audit trail, not a projection of it.
@@ -92,12 +92,7 @@ export type BookingsAdminDeps = {
 };
 
 export const bookingsAdmin: RoutePlugin<BookingsAdminDeps> = async (app, { db, store }) => {
-  app.get("/bookings", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminBookingReply) } } }, async (request, reply) => {
-    const list = parseListQuery(spec, request.query);
-    const where = bookingWhere(list.filter);
-    const { rows, total } = await selectPage(db, { select: bookingSelectList, from: "bookings b", where, orderBy: orderBy(spec, list.sort), offset: list.offset, limit: list.limit });
-    return [...sendList(reply, spec.resource, list.offset, rows.map(toRecord), total)];
-  });
+  app.get("/bookings", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminBookingReply) } } }, async (request, reply) => listPage(reply, db, spec, request.query, { select: bookingSelectList, from: "bookings b", where: bookingWhere }, toRecord));
 
   app.get("/bookings/:id", { schema: { params: RecordIdParams, response: { 200: AdminBookingShowReply } } }, async (request) => {
     const row = await findBooking(db, request.params.id);

@@ -8,7 +8,7 @@ import type { Projected } from "../read-your-writes.ts";
 import { actorOf } from "../http/auth-guard.ts";
 import { refuse, valueOf } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
-import { Flag, IdText, ListQueryString, RecordIdParams, SearchText, SqlWhere, containsPattern, oneOrMany, orderBy, parseListQuery, selectPage, sendList, type ListSpec } from "./list-query.ts";
+import { containsPattern, Flag, IdText, listPage, ListQueryString, type ListSpec, oneOrMany, RecordIdParams, SearchText, SqlWhere } from "./list-query.ts";
 
 // Experts, from the `experts` read model (id = expert_id); vetting (verify / unverify) goes through
 // the expert decider with the admin as the actor, like any other command.
@@ -60,12 +60,7 @@ export const expertsAdmin: RoutePlugin<ExpertAdminDeps> = async (app, { db, expe
     return row ? toRecord(row) : refuse("not_found");
   };
 
-  app.get("/experts", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminExpertReply) } } }, async (request, reply) => {
-    const list = parseListQuery(spec, request.query);
-    const where = expertWhere(list.filter);
-    const { rows, total } = await selectPage(db, { select: expertSelectList, from: "experts e", where, orderBy: orderBy(spec, list.sort), offset: list.offset, limit: list.limit });
-    return [...sendList(reply, spec.resource, list.offset, rows.map((raw) => toRecord(expertFromPg(raw))), total)];
-  });
+  app.get("/experts", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminExpertReply) } } }, async (request, reply) => listPage(reply, db, spec, request.query, { select: expertSelectList, from: "experts e", where: expertWhere }, (raw) => toRecord(expertFromPg(raw))));
 
   app.get("/experts/:id", { schema: { params: RecordIdParams, response: { 200: AdminExpertReply } } }, async (request) => expertRecord(request.params.id));
 

@@ -121,6 +121,23 @@ export async function selectPage<Row extends pg.QueryResultRow>(
   return { rows: rows.rows, total: Number(counted.rows[0]!.total) };
 }
 
+/** Where a list's rows come from: constant SQL, and the filter's WHERE. */
+export type ListSource<Filter> = { select: string; from: string; where: (filter: Filter) => SqlWhere };
+
+/** A list route's answer from SQL: the page react-admin asked for, each row as its record, with `Content-Range`. */
+export async function listPage<Filter extends z.ZodType, Row extends pg.QueryResultRow, T>(
+  reply: FastifyReply,
+  db: pg.Pool,
+  spec: ListSpec<Filter>,
+  query: ListQueryString,
+  source: ListSource<z.output<Filter>>,
+  toRecord: (row: Row) => T,
+): Promise<T[]> {
+  const list = parseListQuery(spec, query);
+  const { rows, total } = await selectPage<Row>(db, { select: source.select, from: source.from, where: source.where(list.filter), orderBy: orderBy(spec, list.sort), offset: list.offset, limit: list.limit });
+  return [...sendList(reply, spec.resource, list.offset, rows.map(toRecord), total)];
+}
+
 // Filter building blocks.
 
 /** A record id or several (react-admin's getMany sends `{"id": [...]}`). */

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { MailStatus, MailboxListItem, MailboxMessageReply } from "@booking/contracts";
 import { refuse } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
-import { IdText, ListQueryString, RecordIdParams, SearchText, SqlWhere, containsPattern, isoTime, oneOrMany, orderBy, parseListQuery, selectPage, sendList, type ListSpec } from "./list-query.ts";
+import { containsPattern, IdText, isoTime, listPage, ListQueryString, type ListSpec, oneOrMany, RecordIdParams, SearchText, SqlWhere } from "./list-query.ts";
 
 // The dev mailbox: the mail outbox as the console reads it while no SMTP server is configured
 // (registered only then), so a developer or a walk opens the verification and reset links that
@@ -79,18 +79,7 @@ const listItem = (row: ListRow): MailboxListItem => ({
 export type MailboxAdminDeps = { db: pg.Pool; /** The From every message goes out with. */ from: string };
 
 export const mailboxAdmin: RoutePlugin<MailboxAdminDeps> = async (app, { db, from }) => {
-  app.get("/mailbox", { schema: { querystring: ListQueryString, response: { 200: z.array(MailboxListItem) } } }, async (request, reply) => {
-    const list = parseListQuery(spec, request.query);
-    const { rows, total } = await selectPage<ListRow>(db, {
-      select: listColumns,
-      from: "mail_outbox m",
-      where: mailboxWhere(list.filter),
-      orderBy: orderBy(spec, list.sort),
-      offset: list.offset,
-      limit: list.limit,
-    });
-    return [...sendList(reply, spec.resource, list.offset, rows.map(listItem), total)];
-  });
+  app.get("/mailbox", { schema: { querystring: ListQueryString, response: { 200: z.array(MailboxListItem) } } }, async (request, reply) => listPage(reply, db, spec, request.query, { select: listColumns, from: "mail_outbox m", where: mailboxWhere }, listItem));
 
   app.get("/mailbox/:id", { schema: { params: RecordIdParams, response: { 200: MailboxMessageReply } } }, async (request) => {
     const { rows } = await db.query<MessageRow>(

@@ -10,7 +10,7 @@ import type { RoutePlugin } from "../http/route-plugin.ts";
 import type { Projected } from "../read-your-writes.ts";
 import { refundFact } from "../refunds/owed.ts";
 import { recordFact, refundColumns, refundFromPg } from "../refunds/refunds-table.ts";
-import { IdText, ListQueryString, RecordIdParams, SqlWhere, oneOrMany, orderBy, parseListQuery, selectPage, sendList, type ListSpec } from "./list-query.ts";
+import { IdText, listPage, ListQueryString, type ListSpec, oneOrMany, RecordIdParams, SqlWhere } from "./list-query.ts";
 
 // Refunds, from the refund reactor's `refunds` table (id = refund_key): what is owed, what failed
 // and why (with the next try), what was issued. An admin refunds part or all of a booking here
@@ -57,18 +57,7 @@ export const refundsAdmin: RoutePlugin<RefundsAdminDeps> = async (app, { db, cal
     return { id: row.refund_key, ...row };
   };
 
-  app.get("/refunds", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminRefundReply) } } }, async (request, reply) => {
-    const list = parseListQuery(spec, request.query);
-    const { rows, total } = await selectPage<Parameters<typeof refundFromPg>[0]>(db, {
-      select,
-      from: "refunds r",
-      where: refundWhere(list.filter),
-      orderBy: orderBy(spec, list.sort),
-      offset: list.offset,
-      limit: list.limit,
-    });
-    return [...sendList(reply, spec.resource, list.offset, rows.map(toRecord), total)];
-  });
+  app.get("/refunds", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminRefundReply) } } }, async (request, reply) => listPage(reply, db, spec, request.query, { select, from: "refunds r", where: refundWhere }, toRecord));
 
   const refundRecord = async (refundKey: string) => {
     const raw = (await db.query<Parameters<typeof refundFromPg>[0]>(`SELECT ${select} FROM refunds r WHERE r.refund_key = $1`, [refundKey])).rows[0];

@@ -8,7 +8,7 @@ import { actorOf } from "../http/auth-guard.ts";
 import { refuse, valueOf } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
 import type { Projected } from "../read-your-writes.ts";
-import { Flag, IdText, ListQueryString, RecordIdParams, SearchText, SqlWhere, containsPattern, oneOrMany, orderBy, parseListQuery, selectPage, sendList, type ListSpec } from "./list-query.ts";
+import { containsPattern, Flag, IdText, listPage, ListQueryString, type ListSpec, oneOrMany, RecordIdParams, SearchText, SqlWhere } from "./list-query.ts";
 
 // Reviews, from the `reviews` read model (id = the booking's id), hidden ones included; hiding one
 // goes through the review decider with the admin as the actor and a reason kept in the history.
@@ -51,12 +51,7 @@ export const reviewsAdmin: RoutePlugin<ReviewAdminDeps> = async (app, { db, revi
     return row ? adminReviewReply(row) : refuse("not_found");
   };
 
-  app.get("/reviews", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminReviewReply) } } }, async (request, reply) => {
-    const list = parseListQuery(spec, request.query);
-    const where = reviewWhere(list.filter);
-    const { rows, total } = await selectPage(db, { select: reviewWithNamesSelectList, from: reviewsWithNamesFrom, where, orderBy: orderBy(spec, list.sort), offset: list.offset, limit: list.limit });
-    return [...sendList(reply, spec.resource, list.offset, rows.map((raw) => adminReviewReply(reviewWithNamesFromPg(raw))), total)];
-  });
+  app.get("/reviews", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminReviewReply) } } }, async (request, reply) => listPage(reply, db, spec, request.query, { select: reviewWithNamesSelectList, from: reviewsWithNamesFrom, where: reviewWhere }, (raw) => adminReviewReply(reviewWithNamesFromPg(raw))));
 
   app.get("/reviews/:id", { schema: { params: RecordIdParams, response: { 200: AdminReviewReply } } }, async (request) => reviewRecord(request.params.id));
 

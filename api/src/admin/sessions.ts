@@ -4,7 +4,7 @@ import { AdminSessionReply, SessionStatus } from "@booking/contracts";
 import { sessionFromPg, sessionListSort, sessionRecord, sessionSelectList, type SessionRow } from "@booking/projections";
 import { refuse } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
-import { Flag, IdText, ListQueryString, RecordIdParams, SearchText, SqlWhere, containsPattern, oneOrMany, orderBy, parseListQuery, selectPage, sendList, type ListSpec } from "./list-query.ts";
+import { containsPattern, Flag, IdText, listPage, ListQueryString, type ListSpec, oneOrMany, RecordIdParams, SearchText, SqlWhere } from "./list-query.ts";
 
 // Bookable sessions, from the `sessions` read model (id = session_id), deleted ones included
 // (the `deleted` filter hides or shows them).
@@ -45,12 +45,7 @@ function sessionWhere(f: z.output<typeof SessionFilter>): SqlWhere {
 export type SessionAdminDeps = { db: pg.Pool };
 
 export const sessionsAdmin: RoutePlugin<SessionAdminDeps> = async (app, { db }) => {
-  app.get("/sessions", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminSessionReply) } } }, async (request, reply) => {
-    const list = parseListQuery(spec, request.query);
-    const where = sessionWhere(list.filter);
-    const { rows, total } = await selectPage(db, { select: sessionSelectList, from: "sessions s", where, orderBy: orderBy(spec, list.sort), offset: list.offset, limit: list.limit });
-    return [...sendList(reply, spec.resource, list.offset, rows.map((raw) => toRecord(sessionFromPg(raw))), total)];
-  });
+  app.get("/sessions", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminSessionReply) } } }, async (request, reply) => listPage(reply, db, spec, request.query, { select: sessionSelectList, from: "sessions s", where: sessionWhere }, (raw) => toRecord(sessionFromPg(raw))));
 
   app.get("/sessions/:id", { schema: { params: RecordIdParams, response: { 200: AdminSessionReply } } }, async (request) => {
     const row = await sessionRecord(db, request.params.id);

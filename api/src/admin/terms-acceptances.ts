@@ -5,7 +5,7 @@ import { adminTermsAcceptanceReply, findAdminTermsAcceptance, termsAcceptanceLis
 import { refuse } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
 import { sendCsv } from "./csv-export.ts";
-import { IdText, ListQueryString, Moment, RecordIdParams, SearchText, SqlWhere, addTimeRange, containsPattern, oneOrMany, orderBy, parseListQuery, selectPage, sendList, type ListSpec } from "./list-query.ts";
+import { addTimeRange, containsPattern, IdText, listPage, ListQueryString, type ListSpec, Moment, oneOrMany, orderBy, parseListQuery, RecordIdParams, SearchText, SqlWhere } from "./list-query.ts";
 
 // Terms acceptances, the audit of who accepted which terms version when (id = `${user_id}:${version_id}`),
 // with the user's email; and the same list as CSV for export.
@@ -43,12 +43,7 @@ function acceptanceWhere(f: z.output<typeof AcceptanceFilter>): SqlWhere {
 export type TermsAcceptancesAdminDeps = { db: pg.Pool };
 
 export const termsAcceptancesAdmin: RoutePlugin<TermsAcceptancesAdminDeps> = async (app, { db }) => {
-  app.get("/terms-acceptances", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminTermsAcceptanceReply) } } }, async (request, reply) => {
-    const list = parseListQuery(spec, request.query);
-    const where = acceptanceWhere(list.filter);
-    const { rows, total } = await selectPage(db, { select: termsAcceptanceListSelect, from: termsAcceptanceListFrom, where, orderBy: orderBy(spec, list.sort), offset: list.offset, limit: list.limit });
-    return [...sendList(reply, spec.resource, list.offset, rows.map(adminTermsAcceptanceReply), total)];
-  });
+  app.get("/terms-acceptances", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminTermsAcceptanceReply) } } }, async (request, reply) => listPage(reply, db, spec, request.query, { select: termsAcceptanceListSelect, from: termsAcceptanceListFrom, where: acceptanceWhere }, adminTermsAcceptanceReply));
 
   // Same filters and sort as the list; the range is ignored: the export is every matching row. Text, not JSON: no response schema.
   app.get("/terms-acceptances/export.csv", { schema: { querystring: ListQueryString } }, async (request, reply) => {

@@ -1,29 +1,10 @@
-import type pg from "pg";
-import { formatPosition, parsePosition, type LogPosition } from "@booking/contracts";
+import type { Queryable } from "../reactor-checkpoints.ts";
 import type { MailFact } from "./facts.ts";
 import { REMINDER_KINDS, type BookingState, type Recipient } from "./owed.ts";
 import { zoneOrUtc } from "./templates/when.ts";
 
-// The mail reactor's tables: its checkpoint, and the facts a mail needs (people, schedule zones,
+// The mail reactor's tables: the facts a mail needs (people, schedule zones,
 // bookings). Each write is guarded by the stream version, so a batch read again changes nothing.
-
-/** A pool or one client of it (inside the reactor's transaction). */
-export type Queryable = Pick<pg.Pool | pg.ClientBase, "query">;
-
-export async function loadCheckpoint(db: Queryable, name: string): Promise<LogPosition | null> {
-  const stored = (await db.query<{ position: string }>("SELECT position FROM mail_checkpoints WHERE name = $1", [name])).rows[0]?.position;
-  if (stored === undefined) return null;
-  const position = parsePosition(stored);
-  if (!position) throw new Error(`Mail checkpoint ${name} holds a malformed position: ${stored}`);
-  return position;
-}
-
-export async function saveCheckpoint(db: Queryable, name: string, position: LogPosition): Promise<void> {
-  await db.query(
-    "INSERT INTO mail_checkpoints (name, position) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = now()",
-    [name, formatPosition(position)],
-  );
-}
 
 /** Apply a fact to the tables; false when a row already holds it (a redelivery) or the fact is about something unknown. */
 export async function applyFact(db: Queryable, fact: MailFact): Promise<boolean> {

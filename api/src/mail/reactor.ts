@@ -2,7 +2,8 @@ import type pg from "pg";
 import type { EventLog } from "@booking/contracts";
 import { signLink } from "../auth/signed-links.ts";
 import { mailFact } from "./facts.ts";
-import { applyFact, loadBookingState, loadCheckpoint, saveCheckpoint, skipBookingReminders, skipUserReminders, type Queryable } from "./facts-table.ts";
+import { reactToNextBatch, type Queryable } from "../reactor-checkpoints.ts";
+import { applyFact, loadBookingState, skipBookingReminders, skipUserReminders } from "./facts-table.ts";
 import { enqueueMail } from "./outbox.ts";
 import { owedMails, type MailEnv } from "./owed.ts";
 import type { MailSettings } from "./settings.ts";
@@ -44,12 +45,7 @@ export class MailReactor {
 
   /** Read the next batch of the log, queue the mails it owes, move the checkpoint; resolves to how many events were read. */
   async follow(): Promise<number> {
-    const client = await this.deps.db.connect();
-    try {
-      await client.query("BEGIN");
-      // Locked, so two followers of one name never read the same batch at once.
-      await client.query("SELECT pg_advisory_xact_lock(hashtext('mail-follower:' || $1))", [this.name]);
-      const batch = await this.deps.log.readAll(await loadCheckpoint(client, this.name), this.batchSize);
+    return reactToNextBatch({ db: this.deps.db, log: this.deps.log, table: "mail_checkpoints", name: this.name, batchSize: this.batchSize }, async (client, batch) => {
       const env: MailEnv = {
         publicUrl: this.deps.settings.publicUrl,
         unsubscribeToken: (userId, at) => signLink(this.deps.linkSecret, "unsubscribe", userId, at),
@@ -60,15 +56,7 @@ export class MailReactor {
         const fact = mailFact(stored);
         if (fact && (await applyFact(client, fact))) await this.queue(client, fact, env);
       }
-      if (batch.length) await saveCheckpoint(client, this.name, batch[batch.length - 1]!.position);
-      await client.query("COMMIT");
-      return batch.length;
-    } catch (e) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw e;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** Follow the log to its end (tests and the delivery loop use it); resolves to how many events were read. */

@@ -1,11 +1,12 @@
 import type pg from "pg";
-import type { EventLog, LogPosition } from "@booking/contracts";
+import type { EventLog } from "@booking/contracts";
 import { followLog, oneLine } from "@booking/event-store";
 import type { CalendarCommands } from "../commands.ts";
 import type { RefundOutcome, RefundProvider } from "../payments/provider.ts";
 import { refundFact, retryDelayMs, FIRST_RETRY_MS, MAX_RETRY_MS } from "./owed.ts";
 import { recordRefundFailed, recordRefundIssued } from "./record-refund.ts";
-import { loadCheckpoint, markFailed, recordFact, saveCheckpoint, takeDueRefunds, type RefundRow } from "./refunds-table.ts";
+import { reactToNextBatch } from "../reactor-checkpoints.ts";
+import { markFailed, recordFact, takeDueRefunds, type RefundRow } from "./refunds-table.ts";
 
 // The refund reactor: refunds owed in the log are paid back through the payment provider, and
 // what the provider answered goes back into the log (RefundIssued, RefundFailed).
@@ -65,26 +66,12 @@ export class RefundReactor {
 
   /** Read the next batch of the log into `refunds`, with the checkpoint; resolves to how many events were read. */
   async follow(): Promise<number> {
-    const client = await this.deps.db.connect();
-    try {
-      await client.query("BEGIN");
-      // Locked, so two followers of one name never read the same batch at once.
-      await client.query("SELECT pg_advisory_xact_lock(hashtext('refund-follower:' || $1))", [this.name]);
-      const from: LogPosition | null = await loadCheckpoint(client, this.name);
-      const batch = await this.deps.log.readAll(from, this.batchSize);
+    return reactToNextBatch({ db: this.deps.db, log: this.deps.log, table: "refund_checkpoints", name: this.name, batchSize: this.batchSize }, async (client, batch) => {
       for (const stored of batch) {
         const fact = refundFact(stored);
         if (fact) await recordFact(client, fact);
       }
-      if (batch.length) await saveCheckpoint(client, this.name, batch[batch.length - 1]!.position);
-      await client.query("COMMIT");
-      return batch.length;
-    } catch (e) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw e;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** Ask the provider for every refund due now; resolves to how many were attempted. */

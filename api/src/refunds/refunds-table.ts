@@ -1,11 +1,9 @@
-import type pg from "pg";
-import { formatPosition, parsePosition, type LogPosition, type RefundRecord } from "@booking/contracts";
+import type { RefundRecord } from "@booking/contracts";
+import type { Queryable } from "../reactor-checkpoints.ts";
 import type { RefundFact } from "./owed.ts";
 
-// The `refunds` table and the reactor's checkpoint: what the log has owed, and what became of it.
+// The `refunds` table what the log has owed, and what became of it.
 
-/** A pool or one client of it (inside the follower's transaction). */
-export type Queryable = Pick<pg.Pool | pg.ClientBase, "query">;
 
 /** A row of `refunds`, in contracts' shape (the console shows it as it is). */
 export type RefundRow = RefundRecord;
@@ -29,22 +27,6 @@ export const refundFromPg = (r: Raw): RefundRow => ({
   issued_at: r.issued_at?.toISOString() ?? null,
   updated_at: r.updated_at.toISOString(),
 });
-
-export async function loadCheckpoint(db: Queryable, name: string): Promise<LogPosition | null> {
-  const stored = (await db.query<{ position: string }>("SELECT position FROM refund_checkpoints WHERE name = $1", [name])).rows[0]?.position;
-  if (stored === undefined) return null;
-  const position = parsePosition(stored);
-  // Starting over would only re-read owed refunds (harmless), but a malformed row is a bug to see.
-  if (!position) throw new Error(`Refund checkpoint ${name} holds a malformed position: ${stored}`);
-  return position;
-}
-
-export async function saveCheckpoint(db: Queryable, name: string, position: LogPosition): Promise<void> {
-  await db.query(
-    `INSERT INTO refund_checkpoints (name, position) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = now()`,
-    [name, formatPosition(position)],
-  );
-}
 
 /** Write one fact the log states; each is idempotent, so a batch read again after a crash changes nothing. */
 export async function recordFact(db: Queryable, fact: RefundFact): Promise<void> {

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { z } from "zod";
-import { UserIdParams, BookingIdParams, BookingNotesBody, BookingReply, BookingRequestedReply, BookingPrepBody, BookingScheduleBody, BookingStatusBody, CalendarCommand, CreateBookingBody, IdParams, SessionNotesReply, parseInput } from "@booking/contracts";
-import { calendarStream, joinLinkView, openReschedule, sessionStream } from "@booking/engine";
-import { bookingReply, bookingsOfCreator, bookingsOfExpertUser, creatorBookingFacts, evolveBooking, findBooking, toProjected, unnamedParties, type BookingRow, type BookingWithParties } from "@booking/projections";
+import { CURRENT_TERMS_VERSION, type SessionDefinition, UserIdParams, BookingIdParams, BookingNotesBody, BookingReply, BookingRequestedReply, BookingPrepBody, BookingScheduleBody, BookingStatusBody, CalendarCommand, CreateBookingBody, IdParams, SessionNotesReply, parseInput } from "@booking/contracts";
+import { calendarStream, joinLinkView, openReschedule, sessionStream, type SessionState } from "@booking/engine";
+import { bookingReply, bookingsOfCreator, bookingsOfExpertUser, creatorBookingFacts, evolveBooking, findAdminTermsAcceptance, findBooking, findExpert, findExpertOfSession, findUser, sessionRecord, toProjected, type BookingRow, type BookingWithParties, type SessionRow } from "@booking/projections";
 import type { CalendarCommands, SessionCommands, TermsCommands } from "../commands.ts";
 import type { CreatorBookingLock } from "../creator-booking-lock.ts";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
@@ -15,9 +15,10 @@ import { acceptedCurrentTerms } from "./terms.ts";
 import { idempotencyKeyOf } from "./sessions.ts";
 
 // A booking's path: the route gathers the facts (the session, the creator's terms and other
-// bookings) from the read models and streams, sends a command to the calendar's handler
-// (../commands.ts: engine's calendarDecider over the event store), waits until the bookings read
-// model shows the write (`projected`), and replies with that read model's row (projections').
+// bookings) from the read models in the round trip that takes the creator's lock, sends a command
+// to the calendar's handler (../commands.ts: engine's calendarDecider over the event store), waits
+// until the read models show the write (`projected`), and replies with the row the bookings read
+// model's rule makes of what was written (projections').
 
 export type BookingRouteDeps = {
   /** The bookings read model. */
@@ -67,6 +68,26 @@ export async function runOnBooking(
   return (await findBooking(db, row.booking_id)) ?? row;
 }
 
+type BookableSession = { expertId: string; title: string; lengthMinutes: SessionDefinition["lengthMinutes"]; priceCents: number; published: boolean; prepQuestions: string[] };
+
+/**
+ * The session as the booking request states it: from its read model row when that shows it
+ * published (read-your-writes: an edit's reply waited for the row), else from its stream, which
+ * decides whether it is missing, deleted or a draft (a row may not show a session just created
+ * outside the API yet). Null: nothing to book.
+ */
+async function bookableSession(row: SessionRow | null, fromStream: () => Promise<SessionState>): Promise<BookableSession | null> {
+  if (row && !row.deleted && row.status === "published") {
+    // The row holds what a SessionCreated/Updated event set: one of the lengths a definition allows.
+    const lengthMinutes = row.length_minutes as SessionDefinition["lengthMinutes"];
+    return { expertId: row.expert_id, title: row.title, lengthMinutes, priceCents: row.price_cents, published: true, prepQuestions: row.prep_questions };
+  }
+  const state = await fromStream();
+  if (state.kind !== "saved") return null;
+  const d = state.definition;
+  return { expertId: state.expertId, title: d.title, lengthMinutes: d.lengthMinutes, priceCents: d.priceCents, published: state.status === "published", prepQuestions: d.prepQuestions };
+}
+
 /** Replies sent through contracts' schemas: the OpenAPI document shows them, and a reply that strays from one fails (a 500 in tests), never a field silently dropped. */
 const oneBooking = { response: { 200: BookingReply } };
 const bookingList = { response: { 200: z.array(BookingReply) } };
@@ -77,42 +98,72 @@ export const bookingRoutes: RoutePlugin<BookingRouteDeps> = async (app, deps) =>
 
   app.post("/bookings", { onRequest: requireActor(), schema: { body: CreateBookingBody, response: { 201: BookingRequestedReply } } }, async (request, reply) => {
     const actor = actorOf(request);
-    const { state: session } = await sessions.load(sessionStream(request.body.session_id));
-    if (session.kind !== "saved") refuse("session_not_found");
-    const expertId = session.expertId;
+    const sessionId = request.body.session_id;
     const bookingId = randomUUID();
-    const d = session.definition;
-    // The route gathers the facts (session, terms, the creator's other bookings); the calendar decides.
-    const creatorAcceptedTerms = await acceptedCurrentTerms(deps, actor.userId);
-    const result = await creatorBookings.run(actor.userId, async (client) => {
-      const written = valueOf(
-        await calendar.handle(
-          calendarStream(expertId),
-          {
-            type: "RequestBooking",
-            expertId,
-            bookingId,
-            actor: commandActor(actor),
-            scheduledTime: request.body.scheduled_time,
-            session: { sessionId: request.body.session_id, expertId, title: d.title, lengthMinutes: d.lengthMinutes, priceCents: d.priceCents, published: session.status === "published", prepQuestions: d.prepQuestions },
-            expertUserId: expertId,
-            creatorAcceptedTerms,
-            creatorBookings: await creatorBookingFacts(client, actor.userId, clock()),
-            holdMinutes,
-          },
-          { actor: commandActor(actor), idempotencyKey: idempotencyKeyOf(request.headers) },
-        ),
-      );
-      // Held until the booking shows in the read model, so the creator's next request sees it.
-      await projected(written);
-      return written;
-    });
+    const now = clock();
+    // One round trip takes the creator's lock and reads every fact the request needs from the read
+    // models (the creator's other bookings, the session, the terms acceptance, the parties' names).
+    const { result, names } = await creatorBookings.runReading(
+      actor.userId,
+      async (q) => {
+        const [creatorFacts, row, creator, acceptance, expert] = await Promise.all([
+          creatorBookingFacts(q, actor.userId, now),
+          sessionRecord(q, sessionId),
+          findUser(q, actor.userId),
+          findAdminTermsAcceptance(q, `${actor.userId}:${CURRENT_TERMS_VERSION}`),
+          findExpertOfSession(q, sessionId),
+        ]);
+        return { creatorFacts, row, creator, acceptance, expert };
+      },
+      async (facts) => {
+        const session = await bookableSession(facts.row, () => sessions.load(sessionStream(sessionId)).then((l) => l.state));
+        if (!session) refuse("session_not_found");
+        // An acceptance once shown in the read model stands; one not shown yet is looked for in its stream.
+        const creatorAcceptedTerms = facts.acceptance !== null || (await acceptedCurrentTerms(deps, actor.userId));
+        const expertId = session.expertId;
+        const written = valueOf(
+          await calendar.handle(
+            calendarStream(expertId),
+            {
+              type: "RequestBooking",
+              expertId,
+              bookingId,
+              actor: commandActor(actor),
+              scheduledTime: request.body.scheduled_time,
+              session: { sessionId, expertId, title: session.title, lengthMinutes: session.lengthMinutes, priceCents: session.priceCents, published: session.published, prepQuestions: session.prepQuestions },
+              expertUserId: expertId,
+              creatorAcceptedTerms,
+              creatorBookings: facts.creatorFacts,
+              holdMinutes,
+            },
+            { actor: commandActor(actor), idempotencyKey: idempotencyKeyOf(request.headers) },
+          ),
+        );
+        // Held until the booking shows in the read model, so the creator's next request sees it.
+        await projected(written);
+        const expert = facts.expert?.expert_id === expertId ? facts.expert : null;
+        return { result: written, names: { creator: facts.creator, expert } };
+      },
+    );
     const requested = result.events.find((e) => e.type === "BookingRequested")!.data as { bookingId: string };
-    const row = await findBooking(db, requested.bookingId);
-    if (row) return reply.status(201).send({ booking: replyOf(row) });
-    // The read model is still behind after waiting: answer with the row its own rule makes of what was written.
-    const written = toProjected(result.events).reduce<BookingRow | undefined>((r, e) => ("bookingId" in e.event.data && e.event.data.bookingId === requested.bookingId ? evolveBooking(r, e) : r), undefined);
-    return reply.status(201).send({ booking: replyOf({ ...written!, ...unnamedParties }) });
+    // A repeat of an earlier request answers with the booking as it is now.
+    if (result.replayed) {
+      const row = await findBooking(db, requested.bookingId);
+      if (row) return reply.status(201).send({ booking: replyOf(row) });
+    }
+    // The reply is the read model's own rule applied to what was written: the row it now holds.
+    const written = toProjected(result.events).reduce<BookingRow | undefined>((r, e) => ("bookingId" in e.event.data && e.event.data.bookingId === requested.bookingId ? evolveBooking(r, e) : r), undefined)!;
+    const expert = names.expert ?? (await findExpert(db, written.expert_id));
+    return reply.status(201).send({
+      booking: replyOf({
+        ...written,
+        creator_first_name: names.creator?.first_name ?? null,
+        creator_last_name: names.creator?.last_name ?? null,
+        expert_first_name: expert?.first_name ?? null,
+        expert_last_name: expert?.last_name ?? null,
+        expert_image: expert?.profile_image ?? null,
+      }),
+    });
   });
 
   app.get("/bookings/creator/me", { onRequest: requireActor("creator"), schema: bookingList }, async (request) => (await bookingsOfCreator(db, actorOf(request).userId)).map(replyOf));

@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
+import type { FastifyReply } from "fastify";
 import { DateTime } from "luxon";
 import type pg from "pg";
-import { AvailabilityQuery, AvailabilityReply, IdParams, SessionBody, SessionDefinition, SessionDeletedReply, SessionReply, SessionUpdateBody, SessionWrittenReply, parseInput, type SessionCommand } from "@booking/contracts";
+import { AvailabilityQuery, AvailabilityReply, IdParams, SessionBody, SessionDefinition, SessionDeletedReply, SessionReply, SessionUpdateBody, SessionWrittenReply, parseInput, type EventLog, type SessionCommand } from "@booking/contracts";
 import { busyPeriods, calendarStream, expertHours, sessionStream } from "@booking/engine";
 import { findSession, sessionReply, sessionReplyOfDefinition } from "@booking/projections";
 import type { z } from "zod";
 import { AvailabilityAnswers } from "../availability-answers.ts";
+import { StreamStates } from "../stream-states.ts";
 import type { CalendarCommands, ExpertCommands, SessionCommands, TermsCommands } from "../commands.ts";
 import type { Projected } from "../read-your-writes.ts";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
@@ -22,6 +24,8 @@ export type SessionRouteDeps = {
   calendar: CalendarCommands;
   projected: Projected;
   clock: () => string;
+  /** Announces appends: availability reads the session and calendar streams again after one. */
+  log: Pick<EventLog, "watchAppends">;
 };
 
 /** The spec's session form to the engine's definition: dollars to cents, 1-3 questions, "who it is for" split on commas. */
@@ -103,12 +107,28 @@ export const sessionRoutes: RoutePlugin<SessionRouteDeps> = async (app, deps) =>
     return { session: { id: sessionId } };
   });
 
+  // The session and the calendar as their streams have them (the decider's view, as the booking
+  // decision sees them), from memory while no append has been announced since they were read.
+  const sessionStates = new StreamStates(deps.log, (stream) => sessions.load(stream));
+  const calendarStates = new StreamStates(deps.log, (stream) => calendar.load(stream));
+  // A session's expert is set when it is created and never changes: once known, the calendar is
+  // asked for beside the session instead of after it (one round trip when both must be read).
+  const expertOfSession = new Map<string, string>();
+
   // The bookable start times, computed by the same function over the same calendar state as the booking decision.
-  app.get("/sessions/:id/availability", { schema: { params: IdParams, querystring: AvailabilityQuery, response: { 200: AvailabilityReply } } }, async (request) => {
-    const session = await findSession(db, request.params.id);
-    if (!session || session.status !== "published") refuse("session_not_found");
-    const stream = calendarStream(session.expert_id);
-    const { state, version } = await calendar.load(stream);
+  app.get("/sessions/:id/availability", { schema: { params: IdParams, querystring: AvailabilityQuery, response: { 200: AvailabilityReply } } }, async (request, reply) => {
+    const sessionId = request.params.id;
+    const known = expertOfSession.get(sessionId);
+    const early = known === undefined ? undefined : calendarStates.get(calendarStream(known));
+    early?.catch(() => undefined); // awaited below, unless the session is refused first
+    const { state: session } = await sessionStates.get(sessionStream(sessionId));
+    if (session.kind !== "saved" || session.status !== "published") refuse("session_not_found");
+    if (known === undefined) {
+      if (expertOfSession.size >= 100_000) expertOfSession.clear();
+      expertOfSession.set(sessionId, session.expertId);
+    }
+    const stream = calendarStream(session.expertId);
+    const { state, version } = await (early && known === session.expertId ? early : calendarStates.get(stream));
     const now = clock();
     const hours = expertHours(state);
     if (!hours) return { timezone: null, times: [] };
@@ -116,9 +136,10 @@ export const sessionRoutes: RoutePlugin<SessionRouteDeps> = async (app, deps) =>
     const from = request.query.from ? DateTime.fromISO(request.query.from, { zone }).startOf("day").toUTC().toISO()! : undefined;
     const to = request.query.to ? DateTime.fromISO(request.query.to, { zone }).endOf("day").toUTC().toISO()! : undefined;
     // Weekly hours, extra hours, time off, buffers and notice: what the booking decision reads too.
-    const query = { ...hours, lengthMinutes: session.length_minutes, busy: busyPeriods(state, now), now, ...(from && { from }), ...(to && { to }) };
-    const times = answers.times({ calendar: stream, version, query });
-    return { timezone: zone, length_minutes: session.length_minutes, times };
+    const query = { ...hours, lengthMinutes: session.definition.lengthMinutes, busy: busyPeriods(state, now), now, ...(from && { from }), ...(to && { to }) };
+    // Already JSON, checked against the reply's schema when it was made: Fastify's serialiser is skipped.
+    const serialised: FastifyReply = reply;
+    return serialised.type("application/json; charset=utf-8").send(answers.replyBody({ calendar: stream, version, query }));
   });
 };
 
