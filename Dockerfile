@@ -14,11 +14,12 @@ COPY api/package.json api/
 COPY web/package.json web/
 COPY admin/package.json admin/
 COPY testkit/package.json testkit/
+COPY bench/package.json bench/
 RUN npm ci --no-audit --no-fund
 COPY . .
-# The web app and admin console are static bundles the API serves at / and /admin/.
-RUN if [ -f web/index.html ]; then npm run build -w web; fi \
- && if [ -f admin/index.html ]; then npm run build -w admin; fi
+# The web app and admin console are static bundles the API serves at / and /admin/, built with the
+# prerendered landing page and their brotli and gzip copies (scripts/build-apps.mjs).
+RUN npm run build
 RUN npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim AS runtime

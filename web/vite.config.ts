@@ -1,5 +1,6 @@
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
+import { prerenderLanding } from "./prerender-landing.ts";
 
 /**
  * Vendor chunks of what the first page needs (the `$initial` tag: statically imported from the
@@ -12,7 +13,7 @@ const vendor = (name: string, test: RegExp) => ({ name, test, tags: ["$initial" 
 // `vite` (dev) forwards the API to a running `npm start`.
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react()],
+  plugins: [react(), prerenderLanding()],
   build: {
     outDir: "dist",
     emptyOutDir: true,

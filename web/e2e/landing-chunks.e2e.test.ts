@@ -7,7 +7,7 @@ import type { Browser } from "playwright-core";
 import { build, type Rolldown } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveBuiltApps } from "../../api/src/built-apps.ts";
-import { launchChromium } from "./chromium.ts";
+import { launchChromium, takeCspViolations } from "./chromium.ts";
 
 // Issue 19: a visitor's first page does not wait for the dashboards, the booking wizard or Stripe.
 // The app is built here (its chunks and the source modules in each), served by the API's own
@@ -65,11 +65,13 @@ function firstLoadChunks(): Set<string> {
 }
 
 describe("the landing page's first load", () => {
-  it("fetches the landing page's chunks only: no dashboard, wizard, account or Stripe module", async () => {
+  it("fetches the landing page's chunks only: no dashboard, wizard, account or Stripe module; the API client after the load", async () => {
     const page = await browser.newPage();
-    const scripts: string[] = [];
+    const scripts: { file: string; afterLoad: boolean }[] = [];
+    let loaded = false;
+    page.on("load", () => (loaded = true));
     page.on("request", (request) => {
-      if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname.slice(1));
+      if (request.resourceType() === "script") scripts.push({ file: new URL(request.url()).pathname.slice(1), afterLoad: loaded });
     });
     await page.goto(`${origin}/`, { waitUntil: "load" });
     await page.getByRole("heading", { level: 1 }).first().waitFor();
@@ -77,12 +79,18 @@ describe("the landing page's first load", () => {
     await page.waitForLoadState("networkidle");
     await page.close();
 
-    expect(scripts.length).toBeGreaterThan(0);
-    expect(scripts.filter((file) => !chunks.has(file)), "every script fetched is a chunk of this build").toEqual([]);
-    const modules = scripts.flatMap((file) => Object.keys(chunks.get(file)!.modules));
+    const files = scripts.map((s) => s.file);
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.filter((file) => !chunks.has(file)), "every script fetched is a chunk of this build").toEqual([]);
+    const modules = files.flatMap((file) => Object.keys(chunks.get(file)!.modules));
     expect(modules.some((m) => m.endsWith("/web/src/landing/landing-page.tsx"))).toBe(true);
     expect(modules.filter((m) => NOT_ON_FIRST_LOAD.test(m)).map((m) => m.replace(/.*[\\/](web[\\/]src|node_modules)[\\/]/, ""))).toEqual([]);
-    expect(scripts.filter((file) => !firstLoadChunks().has(file)), "no lazy chunk is fetched on the landing page").toEqual([]);
+    const first = firstLoadChunks();
+    const lazy = scripts.filter((s) => !first.has(s.file));
+    // The API client (the session check, web/src/shared/auth.tsx) is the one chunk fetched later,
+    // once the page has loaded: nothing else, and not before.
+    expect(lazy.filter((s) => !Object.keys(chunks.get(s.file)!.modules).some((m) => m.endsWith("/web/src/shared/api-client.ts"))).map((s) => s.file), "no other lazy chunk is fetched on the landing page").toEqual([]);
+    expect(lazy.map((s) => s.afterLoad), "the API client is fetched once, after the load event").toEqual([true]);
   });
 
   it("keeps the signed-in screens in chunks of their own, fetched when their route opens", () => {
@@ -90,5 +98,70 @@ describe("the landing page's first load", () => {
     for (const screen of ["expert-dashboard/expert-dashboard-page.tsx", "creator-dashboard/creator-dashboard-page.tsx", "booking/book-session-page.tsx", "booking/stripe-card-form.tsx"]) {
       expect(lazy.some((id) => id.endsWith(`/web/src/${screen}`)), screen).toBe(true);
     }
+  });
+});
+
+/**
+ * The root's markup, written the same way whoever made it: without emotion's <style> tags (inline
+ * in the prerendered page, moved to <head> by the browser's emotion), comments (React's markers
+ * in server markup) and split text nodes, with each style attribute as the browser reads it.
+ */
+const ROOT_MARKUP = `(() => {
+  const root = document.getElementById("root").cloneNode(true);
+  root.querySelectorAll("style").forEach((s) => s.remove());
+  const comments = document.createTreeWalker(root, NodeFilter.SHOW_COMMENT);
+  const found = [];
+  while (comments.nextNode()) found.push(comments.currentNode);
+  found.forEach((c) => c.remove());
+  root.normalize();
+  root.querySelectorAll("[style]").forEach((e) => e.setAttribute("style", e.style.cssText));
+  return root.innerHTML;
+})()`;
+
+describe("the prerendered landing page", () => {
+  it("paints its heading, styled, from the HTML alone: no script needed", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${origin}/`);
+    const heading = page.getByRole("heading", { level: 1 });
+    expect(await heading.textContent()).toMatch(/We make it easy for creators/);
+    // Styled: the hero's size from emotion's inline styles, not the browser's default h1.
+    expect(await heading.evaluate((h) => getComputedStyle(h).fontWeight)).toBe("800");
+    await context.close();
+  });
+
+  it("has the phone's header on a phone before any script: the Menu button, not the wide links", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${origin}/`);
+    expect(await page.getByRole("button", { name: "Menu" }).isVisible()).toBe(true);
+    expect(await page.getByRole("link", { name: "Login" }).count()).toBe(0);
+    await context.close();
+  });
+
+  it("is taken over by React without a mismatch: the same markup as a page React draws itself, no error, and it responds", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on("console", (m) => void (m.type() === "error" || m.type() === "warning" ? problems.push(m.text()) : undefined));
+    page.on("pageerror", (e) => problems.push(e.message));
+    await page.goto(`${origin}/`, { waitUntil: "load" });
+    await page.waitForLoadState("networkidle");
+    // Hydrated: the first answer's button closes it only when React's handlers are attached.
+    const first = page.getByRole("button", { name: /Who are the experts/ });
+    await expect.poll(async () => (await first.click(), await first.getAttribute("aria-expanded")), { timeout: 10_000 }).toBe("false");
+    await first.click();
+    const hydrated = await page.evaluate<string>(ROOT_MARKUP);
+
+    // The same page drawn by React alone: open another address, come back through the logo's link.
+    await page.goto(`${origin}/terms`, { waitUntil: "load" });
+    await page.getByRole("link", { name: /Expert Sessions/ }).first().click();
+    await page.getByRole("heading", { level: 1, name: /We make it easy for creators/ }).waitFor();
+    const drawn = await page.evaluate<string>(ROOT_MARKUP);
+    await context.close();
+
+    expect(problems).toEqual([]);
+    expect(takeCspViolations(browser)).toEqual([]);
+    expect(hydrated).toBe(drawn);
   });
 });

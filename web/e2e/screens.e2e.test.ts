@@ -131,7 +131,7 @@ describe("screens changed by issue 13", () => {
       if (phone) return;
       const covered = await page.getByTestId("sample-expert").evaluateAll((cards) =>
         cards.flatMap((card, i) =>
-          [...card.querySelectorAll("h3, .MuiChip-root")].flatMap((el) => {
+          [...card.querySelectorAll("h3, [data-testid=expert-tag]")].flatMap((el) => {
             // elementFromPoint sees only the viewport.
             el.scrollIntoView({ block: "center" });
             const r = el.getBoundingClientRect();

@@ -1,16 +1,11 @@
 import "./csp.ts";
-import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
+import { createRoot, hydrateRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router-dom";
-import { AppProviders } from "./app-providers.tsx";
-import { AppRoutes } from "./routes.tsx";
+import { App } from "./app.tsx";
 
-createRoot(document.getElementById("root")!).render(
-  <StrictMode>
-    <BrowserRouter>
-      <AppProviders>
-        <AppRoutes />
-      </AppProviders>
-    </BrowserRouter>
-  </StrictMode>,
-);
+const root = document.getElementById("root")!;
+const app = <App router={BrowserRouter} />;
+// `/` arrives prerendered (landing.html, built by landing/prerender.tsx): React takes over the page
+// already on screen instead of drawing it again. Every other address gets the empty index.html.
+if (root.firstElementChild) hydrateRoot(root, app);
+else createRoot(root).render(app);

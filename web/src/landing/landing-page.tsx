@@ -1,9 +1,8 @@
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
 import CardContent from "@mui/material/CardContent";
-import Chip from "@mui/material/Chip";
 import Container from "@mui/material/Container";
 import Typography from "@mui/material/Typography";
 import VerifiedIcon from "@mui/icons-material/Verified";
@@ -12,9 +11,38 @@ import { Page } from "../shared/layout.tsx";
 import { initials } from "../experts/initials.ts";
 import { BENEFITS, CREATOR_CHALLENGES, FAQ, SAMPLE_EXPERTS } from "./landing-content.ts";
 
+/**
+ * A tag drawn like MUI's small Chip: the landing page's only chips are labels, and Chip (ripple,
+ * delete icon, avatar, clicks) would cost the first page about 3.5 KB gzip (issue 19).
+ */
+function Tag({ label, icon, filled = false }: { label: string; icon?: ReactNode; filled?: boolean }) {
+  return (
+    <Box
+      component="span"
+      data-testid="expert-tag"
+      sx={{
+        display: "inline-flex",
+        alignItems: "center",
+        gap: 0.5,
+        height: 24,
+        px: 1,
+        borderRadius: 4,
+        fontSize: "0.8125rem",
+        whiteSpace: "nowrap",
+        ...(filled ? { bgcolor: "primary.main", color: "primary.contrastText" } : { border: 1, borderColor: "#bdbdbd", color: "text.primary" }),
+        "& svg": { fontSize: 18 },
+      }}
+    >
+      {icon}
+      {label}
+    </Box>
+  );
+}
+
 /** Every call to action opens the early-access page in a new tab. */
 function CallToAction({ label }: { label: string }) {
-  const href = `${typeof window === "undefined" ? "" : window.location.origin}/early-access`;
+  // A path, not an address: the prerendered page (web/prerender.ts) and the browser render the same link.
+  const href = "/early-access";
   return (
     <Box sx={{ textAlign: "center", my: 5 }}>
       <Button variant="contained" size="large" href={href} target="_blank" rel="noopener noreferrer" sx={{ px: 5, py: 1.5, fontSize: 18, borderRadius: 8 }}>
@@ -65,14 +93,14 @@ function SampleExperts() {
                 <Typography component="h3" variant="h6">
                   {e.name}
                 </Typography>
-                <Chip size="small" icon={<VerifiedIcon />} label="Verified" color="primary" />
+                <Tag icon={<VerifiedIcon />} label="Verified" filled />
               </Box>
               <Typography color="text.secondary" sx={{ mb: 1 }}>
                 {e.title}
               </Typography>
               <Box sx={{ display: "flex", flexWrap: "wrap", gap: 0.5 }}>
                 {e.tags.map((t) => (
-                  <Chip key={t} size="small" label={t} variant="outlined" />
+                  <Tag key={t} label={t} />
                 ))}
               </Box>
             </CardContent>

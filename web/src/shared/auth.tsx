@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { ApiError, api, getSession, initSession, logout as signOut, onSessionChange, type SessionEnd } from "./api-client.ts";
+import type { SessionEnd } from "./api-client.ts";
 import type { AuthSession, Me } from "./api-types.ts";
 
 // Auth state of spec section 4: initializing, then authenticated (user and token) or signed out.
@@ -23,6 +23,16 @@ type AuthContextValue = AuthState & {
   /** Reload the profile (after accepting terms, saving the expert profile...). */
   reloadUser: () => Promise<Me | null>;
   logout: () => Promise<void>;
+};
+
+/**
+ * The API client and the stored session, loaded once the page has loaded: a visitor's first page
+ * looks the same signed in or not until the profile arrives, so it need not wait for the client
+ * and the error catalogue it carries (issue 19). Pages that call the API import it themselves.
+ */
+const apiClient = async () => {
+  if (document.readyState !== "complete") await new Promise((loaded) => window.addEventListener("load", loaded, { once: true }));
+  return import("./api-client.ts");
 };
 
 const AuthContext = createContext<AuthContextValue | null>(null);
@@ -48,6 +58,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       setState({ status: "signed_out", user: null, token: null, termsAccepted: null, sessionExpired: ended === "expired" });
       return null;
     }
+    const { ApiError, api, getSession, logout: signOut } = await apiClient();
     try {
       const me = await api.get<Me>("/auth/me");
       if (ticket !== loading.current) return me;
@@ -68,28 +79,37 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   useEffect(() => {
-    void loadUser(initSession());
-    return onSessionChange((session, ended) => {
-      if (!session) {
-        queryClient.clear();
-        void loadUser(null, ended);
-        return;
-      }
-      if (session.user.id !== userIdRef.current) {
-        // A different user signed in (here or in another tab): start from a clean cache.
-        if (userIdRef.current) queryClient.clear();
-        setState((s) => ({ ...s, status: "initializing", termsAccepted: null }));
-        void loadUser(session);
-        return;
-      }
-      // Same user, new access token (refresh here or in another tab).
-      setState((s) => ({ ...s, token: session.access_token }));
+    let unmounted = false;
+    let stopFollowing: (() => void) | undefined;
+    void apiClient().then(({ initSession, onSessionChange }) => {
+      if (unmounted) return;
+      void loadUser(initSession());
+      stopFollowing = onSessionChange((session, ended) => {
+        if (!session) {
+          queryClient.clear();
+          void loadUser(null, ended);
+          return;
+        }
+        if (session.user.id !== userIdRef.current) {
+          // A different user signed in (here or in another tab): start from a clean cache.
+          if (userIdRef.current) queryClient.clear();
+          setState((s) => ({ ...s, status: "initializing", termsAccepted: null }));
+          void loadUser(session);
+          return;
+        }
+        // Same user, new access token (refresh here or in another tab).
+        setState((s) => ({ ...s, token: session.access_token }));
+      });
     });
+    return () => {
+      unmounted = true;
+      stopFollowing?.();
+    };
   }, [loadUser, queryClient]);
 
-  const reloadUser = useCallback(() => loadUser(getSession()), [loadUser]);
+  const reloadUser = useCallback(async () => loadUser((await apiClient()).getSession()), [loadUser]);
   const logout = useCallback(async () => {
-    await signOut();
+    await (await apiClient()).logout();
     queryClient.clear();
   }, [queryClient]);
 

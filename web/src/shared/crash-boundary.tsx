@@ -1,5 +1,4 @@
 import { Component, type ErrorInfo, type ReactNode } from "react";
-import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 
@@ -19,9 +18,13 @@ export class CrashBoundary extends Component<{ children: ReactNode }, { failed: 
     if (!this.state.failed) return this.props.children;
     return (
       <Box sx={{ p: 4 }}>
-        <Alert severity="error" action={<Button color="inherit" onClick={() => window.location.assign("/")}>Home</Button>}>
-          Something went wrong, please try again.
-        </Alert>
+        {/* Drawn like MUI's error Alert without loading it: every page carries this boundary (issue 19). */}
+        <Box role="alert" sx={{ display: "flex", alignItems: "center", gap: 2, px: 2, py: 0.75, borderRadius: 1, bgcolor: "#fdeded", color: "#5f2120" }}>
+          <Box sx={{ flexGrow: 1, py: 1 }}>Something went wrong, please try again.</Box>
+          <Button color="inherit" onClick={() => window.location.assign("/")}>
+            Home
+          </Button>
+        </Box>
       </Box>
     );
   }

@@ -1,6 +1,5 @@
 import { lazy, Suspense, useState, type ReactNode } from "react";
 import { Link as RouterLink, useLocation, useNavigate } from "react-router-dom";
-import Alert from "@mui/material/Alert";
 import AppBar from "@mui/material/AppBar";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -10,11 +9,12 @@ import Link from "@mui/material/Link";
 import Paper from "@mui/material/Paper";
 import Toolbar from "@mui/material/Toolbar";
 import Typography from "@mui/material/Typography";
-import useMediaQuery from "@mui/material/useMediaQuery";
 import MenuIcon from "@mui/icons-material/Menu";
 import { displayName, useAuth } from "./auth.tsx";
 import { HELP_URL, useFlags } from "./flags.ts";
 
+// Shown only after a navigation that carries a notice: not part of a first page (issue 19).
+const Alert = lazy(() => import("@mui/material/Alert"));
 const HeaderMenu = lazy(async () => ({ default: (await import("./header-menu.tsx")).HeaderMenu }));
 
 /** Styles for phones (below 600 px) only. */
@@ -51,7 +51,6 @@ export function Header({ slim = false }: { slim?: boolean }) {
   const auth = useAuth();
   const location = useLocation();
   const navigate = useNavigate();
-  const phone = useMediaQuery("(max-width:599.95px)");
   const [menu, setMenu] = useState<HTMLElement | null>(null);
   // Mounted from the first press on, so closing keeps its transition and focus return.
   const [menuOpened, setMenuOpened] = useState(false);
@@ -79,10 +78,12 @@ export function Header({ slim = false }: { slim?: boolean }) {
         <Toolbar sx={{ flexWrap: "wrap", gap: 1, py: 1, ...phoneOnly({ flexWrap: "nowrap", minHeight: 56, py: 0, px: 1.5 }) }}>
           <Logo />
           <Box sx={{ flexGrow: 1 }} />
-          {!slim && phone && (
-            <>
+          {/* Phone and wide headers are both drawn, one shown by the screen's width: chosen in CSS,
+              the prerendered landing page (built without a screen) is right on a phone at once. */}
+          {!slim && (
+            <Box sx={{ display: "none", alignItems: "center", minWidth: 0, ...phoneOnly({ display: "flex" }) }}>
               {user && (
-                <Typography variant="body2" sx={{ mr: 1, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" }} data-testid="welcome">
+                <Typography variant="body2" sx={{ mr: 1, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" }}>
                   {displayName(user)}
                 </Typography>
               )}
@@ -94,10 +95,10 @@ export function Header({ slim = false }: { slim?: boolean }) {
                   <HeaderMenu anchor={menu} links={links} onClose={() => setMenu(null)} />
                 </Suspense>
               )}
-            </>
+            </Box>
           )}
-          {!slim && !phone && (
-            <Box component="nav" aria-label="Main" sx={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: 1 }}>
+          {!slim && (
+            <Box component="nav" aria-label="Main" sx={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: 1, ...phoneOnly({ display: "none" }) }}>
               {user && (
                 <Typography sx={{ mr: 1 }} data-testid="welcome">
                   Welcome back, {displayName(user)}!
@@ -129,7 +130,10 @@ export function Footer() {
   return (
     <Box component="footer" sx={{ borderTop: 1, borderColor: "divider", mt: 6, py: 3, bgcolor: "background.paper" }}>
       <Container sx={{ display: "flex", flexWrap: "wrap", gap: 2, alignItems: "center", justifyContent: "space-between" }}>
-        <Typography variant="body2">© {new Date().getFullYear()} Expert Sessions. All rights reserved.</Typography>
+        {/* The landing page is prerendered at build time: in a new year its year differs until the next build. */}
+        <Typography variant="body2" suppressHydrationWarning>
+          © {new Date().getFullYear()} Expert Sessions. All rights reserved.
+        </Typography>
         <Box component="nav" aria-label="Footer" sx={{ display: "flex", gap: 2, flexWrap: "wrap" }}>
           <Link component={RouterLink} to="/terms">
             Terms and Conditions
@@ -157,9 +161,11 @@ function ArrivalNotice() {
   if (!notice) return null;
   return (
     <Container sx={{ pt: 3 }}>
-      <Alert severity="success" role="status">
-        {notice}
-      </Alert>
+      <Suspense fallback={null}>
+        <Alert severity="success" role="status">
+          {notice}
+        </Alert>
+      </Suspense>
     </Container>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { API_BASE, getSession } from "./api-client.ts";
 import { useAuth } from "./auth.tsx";
+import type * as ApiClient from "./api-client.ts";
 import { BOOKINGS_KEY } from "./query-client.ts";
 
 // The server pushes the signed-in user's booking changes over Server-Sent Events; each one
@@ -17,7 +17,11 @@ export function BookingUpdates() {
     let source: EventSource | null = null;
     let retry: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
+    // Loaded already once someone is signed in (auth.tsx); imported here so the first page need not.
+    let client: typeof ApiClient | null = null;
     const open = () => {
+      if (!client) return;
+      const { API_BASE, getSession } = client;
       const token = getSession()?.access_token;
       if (!token || stopped) return;
       source = new EventSource(`${API_BASE}/stream?access_token=${encodeURIComponent(token)}`);
@@ -36,7 +40,10 @@ export function BookingUpdates() {
         retry = setTimeout(open, 2000);
       };
     };
-    open();
+    void import("./api-client.ts").then((loaded) => {
+      client = loaded;
+      open();
+    });
     return () => {
       stopped = true;
       clearTimeout(retry);
