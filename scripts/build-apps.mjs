@@ -22,11 +22,19 @@ function newest(dir) {
 function stale(app) {
   const index = join(root, app, "dist", "index.html");
   if (!existsSync(index)) return true;
-  const sources = [join(root, app, "src"), join(root, app, "index.html"), join(root, "contracts", "src"), join(root, "session-client", "src")];
+  // The Vite config and its plugins (web/prerender-landing.ts) shape the build as much as the sources.
+  const config = readdirSync(join(root, app)).filter((f) => /\.(ts|mts|js|mjs)$/.test(f) && !f.startsWith("vitest")).map((f) => join(root, app, f));
+  const sources = [join(root, app, "src"), join(root, app, "index.html"), ...config, join(root, "contracts", "src"), join(root, "session-client", "src")];
   return sources.some((s) => existsSync(s) && (statSync(s).isDirectory() ? newest(s) : statSync(s).mtimeMs) > statSync(index).mtimeMs);
 }
 
 const apps = ["web", "admin"].filter((app) => existsSync(join(root, app, "index.html")) && (force || stale(app)));
+// Up to date but built by `vite build` alone (the e2e suites, the Dockerfile's `npm run build -w web`),
+// which does not compress: compressed now, so the server sends every text asset br or gzip.
+for (const app of ["web", "admin"]) {
+  const assets = join(root, app, "dist", "assets");
+  if (!apps.includes(app) && existsSync(assets) && !readdirSync(assets).some((f) => f.endsWith(".gz"))) precompress(join(root, app, "dist"));
+}
 if (apps.length === 0) process.exit(0);
 console.log(`Building ${apps.join(" and ")} ...`);
 const results = await Promise.all(

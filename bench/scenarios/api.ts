@@ -8,11 +8,11 @@ import Fastify from "fastify";
 import pg from "pg";
 import { MAX_UNPAID_HOLDS_PER_CREATOR } from "@booking/contracts";
 import { PostgresEventStore } from "@booking/event-store";
-import { createTestDatabase, freePort } from "@booking/testkit";
+import { createTestDatabase, freePort, watchStatements, type SentStatement } from "@booking/testkit";
 import { apiConfig } from "../../api/src/config.ts";
 import type { ReplyCacheStats } from "../../api/src/reply-cache.ts";
 import { runApi } from "../../api/src/server.ts";
-import { projectorCaughtUp, waitFor } from "../../api/test/processes.ts";
+import { projectorCaughtUp, reactorsCaughtUp, waitFor } from "../../api/test/processes.ts";
 import { loadFromChild, type LoadRequest, type LoadResult } from "../lib/loadgen.ts";
 import { WORKING_HOURS_UTC, seedCreators, seedExperts, workingHour } from "../lib/seed.ts";
 import { ratio, say } from "../lib/stats.ts";
@@ -36,7 +36,13 @@ export type ApiFigure = {
   /** The same without Accept-Encoding: about 100 KB of JSON per reply. */
   getExpertsUncompressed: RouteFigure;
   getAvailability: RouteFigure;
-  postBookings: RouteFigure;
+  postBookings: RouteFigure & {
+    /** Statements of one booking on an expert whose calendar the API holds in memory (the steady state), and of the first on an expert it has not seen. */
+    statements: number;
+    statementsColdCalendar: number;
+    goals: { requestsPerSecond: number; p99Ms: number; statements: number };
+    pass: { requestsPerSecond: boolean; p99: boolean; statements: boolean };
+  };
   /** The /experts body served from memory (as a string) by the bare server: about the most a cached listing can reach. */
   bareServingExpertsBody: LoadResult & { ratioToBare: number };
   /** The API's cache of the /experts reply over the whole run (warm-up and the capture below included). */
@@ -45,7 +51,10 @@ export type ApiFigure = {
   queries: Record<string, { perRequest: number; plans: QueryPlan[] }>;
 };
 
-type Captured = { text: string; values: unknown[] };
+/** Issue 19's goals for POST /bookings (10 connections). */
+export const BOOKING_GOALS = { requestsPerSecond: 1_500, p99Ms: 20, statements: 4 };
+
+type Captured = SentStatement;
 
 /** Marks the handling of a request that carries `x-bench-capture`, so its statements can be told from the background loops'. */
 const capturing = new AsyncLocalStorage<true>();
@@ -62,21 +71,8 @@ function markCapturedRequests(server: Server): void {
 
 /** The statements sent while handling requests marked by `markCapturedRequests`, captured on pg.Client. */
 async function capture(work: () => Promise<void>): Promise<Captured[]> {
-  const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
-  const original = proto.query;
   const seen: Captured[] = [];
-  proto.query = function (this: unknown, ...a: unknown[]) {
-    const [q, v] = a as [string | { text?: string; values?: unknown[] }, unknown];
-    if (!capturing.getStore()) return original.apply(this, a);
-    if (typeof q === "string") seen.push({ text: q, values: Array.isArray(v) ? v : [] });
-    else if (q && typeof q === "object" && typeof q.text === "string") seen.push({ text: q.text, values: q.values ?? (Array.isArray(v) ? v : []) });
-    return original.apply(this, a);
-  };
-  try {
-    await work();
-  } finally {
-    proto.query = original;
-  }
+  await watchStatements((sent) => capturing.getStore() && seen.push(sent), work);
   return seen;
 }
 
@@ -90,7 +86,7 @@ async function explain(db: pg.Pool, statements: Captured[]): Promise<QueryPlan[]
   }
   const plans: QueryPlan[] = [];
   for (const [sql, { c, calls }] of byText) {
-    const read = /^\s*(SELECT|WITH)\b/i.test(c.text) && !/\bFOR UPDATE\b|pg_notify|\b(INSERT INTO|UPDATE \w+ SET|DELETE FROM)\b/i.test(c.text);
+    const read = /^\s*(SELECT|WITH)\b/i.test(c.text) && !/\bFOR UPDATE\b|pg_notify|pg_advisory|\b(INSERT INTO|UPDATE \w+ SET|DELETE FROM)\b/i.test(c.text);
     if (!read) {
       plans.push({ sql: sql.slice(0, 160), calls, executionMs: null, seqScans: [], plan: "(a write or a transaction statement: not explained)" });
       continue;
@@ -130,6 +126,8 @@ export async function benchApi(serverUrl: string, options: { experts: number; cr
   checkPool.on("error", () => undefined);
   try {
     await waitFor("the API's projector to catch up with the seed", () => projectorCaughtUp(checkPool, api.ctx.store), 300_000);
+    // And its mail and refund reactors: reading the seed's 11,000 sign-ups is not booking traffic.
+    await waitFor("the API's mail and refund reactors to catch up with the seed", () => reactorsCaughtUp(checkPool, api.ctx.store), 300_000);
     const apiPort = Number(new URL(api.url).port);
     const base = `http://127.0.0.1:${apiPort}/api/v1`;
     const listing = await fetch(`${base}/experts`);
@@ -149,8 +147,16 @@ export async function benchApi(serverUrl: string, options: { experts: number; cr
       headers: { authorization: `Bearer ${tokens[creatorOf(k) % tokens.length]}` },
       body: JSON.stringify({ session_id: experts[k % experts.length]!.sessionId, scheduled_time: hours[Math.floor(k / experts.length)] }),
     }));
-    const probe = await fetch(`${base}/bookings`, { method: "POST", headers: { "content-type": "application/json", ...bookings[bookings.length - 1]!.headers }, body: bookings[bookings.length - 1]!.body });
+    const post = (b: LoadRequest, headers: Record<string, string> = {}) => fetch(`${base}/bookings`, { method: "POST", headers: { "content-type": "application/json", ...headers, ...b.headers }, body: b.body });
+    const probe = await post(bookings[bookings.length - 1]!);
     if (probe.status !== 201) throw new Error(`POST /bookings probe answered ${probe.status}: ${await probe.text()}`);
+    // Captured below: a booking on an expert the API has not seen (its calendar read from the log),
+    // and one on an expert after a first booking there (the calendar in memory, as under load).
+    const cold = bookings.length - 3;
+    const warm = bookings.length - 2;
+    const warmup = warm - experts.length;
+    const warming = await post(bookings[warmup]!);
+    if (warming.status !== 201) throw new Error(`POST /bookings warm-up answered ${warming.status}: ${await warming.text()}`);
 
     // The statements each route sends, and their plans (on the seeded data).
     const queries: ApiFigure["queries"] = {};
@@ -161,10 +167,17 @@ export async function benchApi(serverUrl: string, options: { experts: number; cr
       ["GET /experts", () => fetch(`${base}/experts`, { headers: mark })],
       ["GET /experts, again", () => fetch(`${base}/experts`, { headers: mark })],
       ["GET /sessions/{id}/availability", () => fetch(`${base}/sessions/${experts[1]!.sessionId}/availability`, { headers: mark })],
-      ["POST /bookings", () => fetch(`${base}/bookings`, { method: "POST", headers: { "content-type": "application/json", ...mark, ...bookings[bookings.length - 2]!.headers }, body: bookings[bookings.length - 2]!.body })],
+      ["POST /bookings", () => post(bookings[warm]!, mark)],
+      ["POST /bookings, first on an expert", () => post(bookings[cold]!, mark)],
     ];
     for (const [name, call] of routes) {
-      const statements = await capture(async () => void (await (await call()).text()));
+      const statements = await capture(async () => {
+        const answer = await call();
+        if (answer.status >= 300) throw new Error(`${name} answered ${answer.status}: ${await answer.text()}`);
+        await answer.text();
+        // The append's NOTIFY leaves just after the reply: it is one of the request's statements.
+        await new Promise((r) => setTimeout(r, 50));
+      });
       queries[name] = { perRequest: statements.length, plans: await explain(checkPool, statements) };
     }
     // A row of the issue's table: statements per request, each one round trip.
@@ -182,7 +195,7 @@ export async function benchApi(serverUrl: string, options: { experts: number; cr
         { name: "experts", port: apiPort, requests: [{ method: "GET", path: "/api/v1/experts", headers: { "accept-encoding": "gzip, deflate, br" } }], cycle: true },
         { name: "experts-uncompressed", port: apiPort, requests: [{ method: "GET", path: "/api/v1/experts" }], cycle: true },
         { name: "availability", port: apiPort, requests: availability, cycle: true },
-        { name: "bookings", port: apiPort, requests: bookings.slice(0, -2), cycle: false },
+        { name: "bookings", port: apiPort, requests: bookings.filter((_, k) => k < cold && k !== warmup), cycle: false },
         { name: "bare-experts", port: barePort, requests: [{ method: "GET", path: "/bare-experts" }], cycle: true },
       ],
     });
@@ -191,6 +204,9 @@ export async function benchApi(serverUrl: string, options: { experts: number; cr
     const b = results.bare!;
     const withRatio = (r: LoadResult) => ({ ...r, ratioToBare: ratio(r.requestsPerSecond, b.requestsPerSecond) });
     const experts_ = withRatio(results.experts!);
+    const booked = withRatio(results.bookings!);
+    const statements = queries["POST /bookings"]!.perRequest;
+    const goals = BOOKING_GOALS;
     return {
       experts: options.experts,
       connections: options.connections,
@@ -200,7 +216,13 @@ export async function benchApi(serverUrl: string, options: { experts: number; cr
       getExperts: { ...experts_, bound: ">= 1/3 of the bare route's rate", pass: experts_.ratioToBare >= 1 / 3 },
       getExpertsUncompressed: withRatio(results["experts-uncompressed"]!),
       getAvailability: withRatio(results.availability!),
-      postBookings: withRatio(results.bookings!),
+      postBookings: {
+        ...booked,
+        statements,
+        statementsColdCalendar: queries["POST /bookings, first on an expert"]!.perRequest,
+        goals,
+        pass: { requestsPerSecond: booked.requestsPerSecond >= goals.requestsPerSecond, p99: booked.p99Ms <= goals.p99Ms, statements: statements <= goals.statements },
+      },
       bareServingExpertsBody: withRatio(results["bare-experts"]!),
       listingsCache,
       queries,

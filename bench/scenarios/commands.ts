@@ -1,10 +1,8 @@
-import { randomUUID } from "node:crypto";
-import pg from "pg";
-import { currentSchemaVersion } from "@booking/contracts";
 import { calendarDecider, calendarStream } from "@booking/engine";
 import { CommandHandler, PostgresEventStore } from "@booking/event-store";
-import { createTestDatabase, type TestDatabase } from "@booking/testkit";
+import { createTestDatabase, watchStatements } from "@booking/testkit";
 import { profiled } from "../lib/cpuprofile.ts";
+import { bookingRequested, insertContender } from "../lib/insert-baseline.ts";
 import { interleave, type Contender } from "../lib/interleave.ts";
 import { midnightUtc, requestBooking, seedExperts } from "../lib/seed.ts";
 import { ratio, say, type LatencySummary } from "../lib/stats.ts";
@@ -63,45 +61,15 @@ export async function commandContender(serverUrl: string, name: string, options:
   };
 }
 
-/** Single-row INSERTs (autocommit) of a real BookingRequested event into a table shaped like `events`. */
-async function insertContender(serverUrl: string): Promise<Setup> {
-  const db: TestDatabase = await createTestDatabase(serverUrl, "bench_ins");
-  const store = await PostgresEventStore.connect(db.url, { poolSize: 10 });
-  const start = midnightUtc(new Date(), 1);
-  const [expert] = await seedExperts(store, 1, at(start), { profiles: false, sessions: false });
-  const handler = new CommandHandler(store, calendarDecider, { clock: () => at(start) });
-  const r = await handler.handle(calendarStream(expert!.expertId), requestBooking(expert!, "c-1", start.toISOString(), 60), { actor: { userId: "c-1", role: "creator" } });
-  if (!r.ok) throw new Error(`baseline booking refused: ${r.refusal.code}`);
-  const written = r.value.events[0]!;
-  await store.pool.query("CREATE TABLE bench_insert (LIKE events INCLUDING ALL)");
-  const payload = JSON.stringify(written.data);
-  const metadata = JSON.stringify(written.metadata);
-  let version = 0;
-  const op = async () => {
-    await store.pool.query("INSERT INTO bench_insert (stream_id, version, event_id, type, schema_version, data, metadata) VALUES ($1, $2, $3, $4, $5, $6, $7)", [
-      "calendar-bench",
-      ++version,
-      randomUUID(),
-      written.type,
-      currentSchemaVersion("BookingRequested"),
-      payload,
-      metadata,
-    ]);
-    return true;
-  };
-  return {
-    contender: { name: "INSERT", op },
-    roundTrips: () => countRoundTrips(async () => void (await op())),
-    close: async () => {
-      await store.close();
-      await db.drop();
-    },
-  };
+/** The INSERT baseline (bench/lib/insert-baseline.ts), with its statements per operation. */
+async function insertSetup(serverUrl: string, clients: number): Promise<Setup> {
+  const baseline = await insertContender(serverUrl, await bookingRequested(serverUrl), clients);
+  return { ...baseline, roundTrips: () => countRoundTrips(async () => void (await baseline.contender.op(0))) };
 }
 
 export async function benchCommands(serverUrl: string, options: Options): Promise<CommandsFigure> {
   say(`  setting up: ${options.experts} experts per database`);
-  const setups: Setup[] = [await insertContender(serverUrl), await commandContender(serverUrl, "current", options, (url) => PostgresEventStore.connect(url, { poolSize: 10 }))];
+  const setups: Setup[] = [await insertSetup(serverUrl, options.clients), await commandContender(serverUrl, "current", options, (url) => PostgresEventStore.connect(url, { poolSize: 10 }))];
   try {
     say(`  ${options.clients} clients, ${options.rounds} interleaved rounds of ${options.sliceSeconds} s per contender`);
     const results = await profiled("booking-commands", () => interleave(setups.map((s) => s.contender), options));
@@ -137,17 +105,7 @@ export async function benchCommands(serverUrl: string, options: Options): Promis
 
 /** How many statements `work` sends to Postgres (each is one round trip), counted on pg.Client. */
 async function countRoundTrips(work: () => Promise<void>): Promise<number> {
-  const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
-  const original = proto.query;
   let count = 0;
-  proto.query = function (this: unknown, ...a: unknown[]) {
-    count++;
-    return original.apply(this, a);
-  };
-  try {
-    await work();
-  } finally {
-    proto.query = original;
-  }
+  await watchStatements(() => count++, work);
   return count;
 }

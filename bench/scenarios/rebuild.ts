@@ -10,7 +10,7 @@ import { PostgresEventStore } from "@booking/event-store";
 import { InProcessProjector, allProjections, migrateReadModels, readModelDigest, rebuildProjections } from "@booking/projections";
 import { createTestDatabase, freePort } from "@booking/testkit";
 import { bookableHour, since, startBookingLoad, type LoadCall, type LoadReport } from "../../api/test/booking-load.ts";
-import { projectorCaughtUp, startProcess, waitFor, type Running } from "../../api/test/processes.ts";
+import { projectorCaughtUp, reactorsCaughtUp, startProcess, waitFor, type Running } from "../../api/test/processes.ts";
 import { incomplete, readContinuously } from "../../projections/test/generation-reader.ts";
 import { syntheticHistory } from "../../projections/test/workload.ts";
 import type { EventStore } from "@booking/event-store";
@@ -130,6 +130,7 @@ export async function benchRebuild(serverUrl: string, options: { events: number;
     await waitFor("the API to listen", async () => (await fetch(`http://127.0.0.1:${port}/api/v1/healthz`).catch(() => null))?.status === 200, 120_000);
     say(`  the API's projector catching up with ${events.toLocaleString("en-US")} events`);
     await waitFor("the API's projector to catch up", () => projectorCaughtUp(pool, store), 600_000);
+    await waitFor("the API's mail and refund reactors to catch up", () => reactorsCaughtUp(pool, store), 600_000);
 
     await signer.register(fastifyJwt, { secret: API_SECRET, sign: { algorithm: "HS256", expiresIn: 3600 } });
     await signer.ready();

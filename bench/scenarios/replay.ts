@@ -1,9 +1,9 @@
 import pg from "pg";
 import { PostgresEventStore, type StoredEvent } from "@booking/event-store";
-import { allProjections, migrateReadModels, rebuildProjections } from "@booking/projections";
+import { allProjections, copyIn, migrateReadModels, rebuildProjections } from "@booking/projections";
 import { createTestDatabase } from "@booking/testkit";
 import { appendSynthetic } from "../../projections/test/workload.ts";
-import { copyChunks, copyFrom } from "../lib/pg-copy.ts";
+import { copyChunks } from "../lib/pg-copy.ts";
 import { profiled } from "../lib/cpuprofile.ts";
 import { now, ratio, round, say } from "../lib/stats.ts";
 
@@ -72,7 +72,7 @@ export async function benchReplay(serverUrl: string, options: { events: number; 
       const client = await pool.connect();
       try {
         const c0 = now();
-        const rows = await copyFrom(client, "bench_copy (stream_id, version, event_id, type, schema_version, data, metadata, recorded_at)", chunks);
+        const rows = await copyIn(client, "bench_copy (stream_id, version, event_id, type, schema_version, data, metadata, recorded_at)", chunks);
         return { rows, seconds: (now() - c0) / 1000 };
       } finally {
         client.release();
