@@ -3,9 +3,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { createTestDatabase, freePort } from "@booking/testkit";
+import { createTestDatabase, freePort, testPool } from "@booking/testkit";
 import { fetchPost, signUpVerified } from "./auth-client.ts";
 import { TEST_JWT_SECRET } from "./harness.ts";
 import { startProcess, waitFor, type Running } from "./processes.ts";
@@ -81,7 +80,7 @@ describe("two API processes on one database", () => {
     const base = ports.map((p) => `http://127.0.0.1:${p}/api/v1`);
     for (const b of base) await waitFor(`the API at ${b}`, async () => (await json(`${b}/healthz`).catch(() => null))?.status === 200, 60_000);
 
-    const outbox = new pg.Pool({ connectionString: db.url, max: 2 });
+    const outbox = testPool(db.url);
     cleanups.push(() => outbox.end());
     const signUp = async (role: string, i: number) => {
       const s = await signUpVerified(outbox, fetchPost(base[i % 2]!), { email: `${role}${i}@two.example`, password: "password-123", role, first_name: `${role}${i}`, last_name: "Two" });

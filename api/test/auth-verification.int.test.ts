@@ -1,7 +1,6 @@
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { migrate } from "@booking/event-store";
-import { createTestDatabase } from "@booking/testkit";
+import { createTestDatabase, testPool } from "@booking/testkit";
 import { authMigrations } from "../src/auth/schema.ts";
 import { signLink } from "../src/auth/signed-links.ts";
 import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../src/seed.ts";
@@ -215,7 +214,7 @@ describe("send again", () => {
 describe("accounts from before verification existed", () => {
   it("count as verified from their creation (now, for a row without a creation time)", async () => {
     const database = await createTestDatabase(inject("databaseUrl"), "authmig");
-    const db = new pg.Pool({ connectionString: database.url, max: 2 });
+    const db = testPool(database.url);
     try {
       await migrate(db, "auth_migrations", authMigrations.slice(0, 1));
       await db.query(

@@ -1,8 +1,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
 import { afterAll, expect, inject, it } from "vitest";
-import { createTestDatabase } from "@booking/testkit";
+import { createTestDatabase, testPool } from "@booking/testkit";
 import { PostgresEventStore } from "@booking/event-store";
 import { InProcessProjector, allProjections, claimRebuild, migrateReadModels, readModelDigest } from "@booking/projections";
 import { appendSynthetic } from "../../projections/test/workload.ts";
@@ -19,7 +18,7 @@ async function database(prefix: string) {
   cleanups.push(db.drop);
   const store = await PostgresEventStore.connect(db.url);
   cleanups.push(() => store.close());
-  const pool = new pg.Pool({ connectionString: db.url, max: 4 });
+  const pool = testPool(db.url, 4);
   cleanups.push(() => pool.end());
   await migrateReadModels(pool);
   return { db, store, pool };

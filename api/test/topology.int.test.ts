@@ -2,9 +2,8 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { announceSkip, createTestDatabase, freePort } from "@booking/testkit";
+import { announceSkip, createTestDatabase, freePort, testPool } from "@booking/testkit";
 import { PostgresEventStore } from "@booking/event-store";
 import { allProjections, migrateReadModels, readModelDigest, rebuildProjections } from "@booking/projections";
 import { appendSynthetic } from "../../projections/test/workload.ts";
@@ -54,7 +53,7 @@ if (!brokers) {
 
       // Every write below waits (read-your-writes) for the projector process, fed through relay and Kafka.
       // The API process's mail outbox is read from its database: each account follows its verification link.
-      const outbox = new pg.Pool({ connectionString: db.url, max: 2 });
+      const outbox = testPool(db.url);
       cleanups.push(() => outbox.end());
       const signUp = async (role: string) => {
         const s = await signUpVerified(outbox, fetchPost(base), { email: `${role}-${randomUUID().slice(0, 6)}@topo.example`, password: "password-123", role, first_name: role, last_name: "Topo" });
@@ -97,11 +96,11 @@ if (!brokers) {
       projector = start("projector", projectorEnv);
       await flowing;
 
-      const pool = new pg.Pool({ connectionString: db.url, max: 2 });
+      const pool = testPool(db.url);
       cleanups.push(() => pool.end());
       const cleanDb = await createTestDatabase(inject("databaseUrl"), "topoclean");
       cleanups.push(cleanDb.drop);
-      const clean = new pg.Pool({ connectionString: cleanDb.url, max: 2 });
+      const clean = testPool(cleanDb.url);
       cleanups.push(() => clean.end());
       await migrateReadModels(clean);
       await rebuildProjections(store, clean, allProjections);

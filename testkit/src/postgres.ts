@@ -98,14 +98,23 @@ export async function createTestDatabase(serverUrl: string, prefix = "t"): Promi
  * The databases one test file creates, each with a pool of its own; `dropAll` (in afterAll)
  * ends the pools and drops the databases. `prepare` runs on each new pool (migrations).
  */
+/**
+ * A pool for a test's own reads. A connection the server closes under an idle client (its
+ * database dropped, a process killed) emits "error" on the pool, which with no listener is an
+ * uncaught exception in the test process; the queries that matter fail on their own.
+ */
+export function testPool(url: string, max = 2): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max });
+  pool.on("error", () => undefined);
+  return pool;
+}
+
 export function testDatabases(serverUrl: string, options: { poolSize?: number; prepare?: (pool: pg.Pool) => Promise<void> } = {}) {
   const opened: { db: TestDatabase; pool: pg.Pool }[] = [];
   return {
     open: async (prefix: string) => {
       const db = await createTestDatabase(serverUrl, prefix);
-      const pool = new pg.Pool({ connectionString: db.url, max: options.poolSize ?? 4 });
-      // A database dropped under an idle connection must not crash the test process.
-      pool.on("error", () => undefined);
+      const pool = testPool(db.url, options.poolSize ?? 4);
       opened.push({ db, pool });
       await options.prepare?.(pool);
       return { db, pool };
