@@ -49,6 +49,22 @@ export function eventStoreContract(name: string, makeSubject: () => Promise<Cont
       expect(await store.readStream(stream("missing"))).toEqual({ version: 0, events: [] });
     });
 
+    it("an event's recorded time is the UTC instant of its append, to the millisecond, the same however it is read", async () => {
+      const id = stream("calendar");
+      const before = Date.now();
+      const r = await store.append(id, [event(1)], "no_stream");
+      const after = Date.now();
+      const recorded = r.events[0]!.recordedAt;
+      expect(recorded).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      expect(new Date(recorded).toISOString()).toBe(recorded);
+      // The server's clock, not ours: a second either way.
+      expect(Date.parse(recorded)).toBeGreaterThanOrEqual(before - 1_000);
+      expect(Date.parse(recorded)).toBeLessThanOrEqual(after + 1_000);
+      expect((await store.readStream(id)).events[0]!.recordedAt).toBe(recorded);
+      const fromLog = await readEverything(store);
+      expect(fromLog.find((e) => e.streamId === id)?.recordedAt).toBe(recorded);
+    });
+
     it("two concurrent appends with the same expected version: exactly one wins", async () => {
       for (let round = 0; round < 20; round++) {
         const id = stream("race");

@@ -45,12 +45,15 @@ type EventRow = {
   schema_version: number;
   data: unknown;
   metadata: EventMetadata;
-  recorded_at: Date;
+  recorded_at: string;
 };
 
 // ORDER BY must name `events.transaction_id`: the bare name binds to this text alias and sorts '1000' before '999'.
-const COLUMNS =
-  "events.global_position, events.transaction_id::text AS transaction_id, events.stream_id, events.version, events.event_id, events.type, events.schema_version, events.data, events.metadata, events.recorded_at";
+// The time an event was recorded, as the ISO string StoredEvent carries (milliseconds, UTC), written
+// by Postgres: parsing it into a Date in Node to print it again cost a replay 5 % of its time.
+const RECORDED_AT = `to_char(events.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at`;
+
+const COLUMNS = `events.global_position, events.transaction_id::text AS transaction_id, events.stream_id, events.version, events.event_id, events.type, events.schema_version, events.data, events.metadata, ${RECORDED_AT}`;
 
 /** A stream with no events after the asked version: the LEFT JOIN's one row, events' columns null. */
 type NoEventRow = { [K in keyof EventRow]: null };
@@ -65,7 +68,7 @@ function toStored(r: EventRow): StoredEvent {
     schemaVersion: r.schema_version,
     data: r.data,
     metadata: r.metadata,
-    recordedAt: r.recorded_at.toISOString(),
+    recordedAt: r.recorded_at,
   };
 }
 
@@ -140,7 +143,7 @@ async function writeBatchEvents(db: pg.Pool, batch: readonly QueuedAppend[]): Pr
        JOIN appends ON appends.stream_id = claimed.stream_id
        JOIN unnest($5::int[], $6::int[], $7::uuid[], $8::text[], $9::int[], $10::jsonb[], $11::jsonb[]) AS x(i, ord, e, t, sv, d, m) ON x.i = appends.i
        ORDER BY appends.i, x.ord
-       RETURNING global_position, transaction_id::text AS transaction_id, stream_id, version, event_id, recorded_at`,
+       RETURNING global_position, transaction_id::text AS transaction_id, stream_id, version, event_id, ${RECORDED_AT}`,
     values: [
       appends.map((a) => a.streamId),
       appends.map((a) => claimKind(a.expected)),
@@ -383,7 +386,7 @@ export class PostgresEventStore implements EventStore {
            ? "SELECT $1, claimed.version, $3::uuid, $4::text, $5::int, $6::jsonb, $7::jsonb FROM claimed"
            : "SELECT $1, claimed.version - $2 + x.ord, x.e, x.t, x.sv, x.d, x.m FROM claimed, unnest($3::uuid[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[]) WITH ORDINALITY AS x(e, t, sv, d, m, ord)"
        }
-       RETURNING global_position, transaction_id::text AS transaction_id, version, event_id, recorded_at`,
+       RETURNING global_position, transaction_id::text AS transaction_id, version, event_id, ${RECORDED_AT}`,
       values: params,
     });
     if (rows.length === 0) throw new WrongExpectedVersion(streamId, expected, (await streamHeads(db, [streamId])).get(streamId) ?? null);
