@@ -34,6 +34,10 @@ export type StoredEvent = {
   recordedAt: string;
 };
 
+
+/** Hears of appends: the newest position, and the streams written to where the announcement knows them. */
+export type AppendListener = (position: LogPosition, streams?: readonly string[]) => void;
+
 /** The part of an event store that log readers need. */
 export interface EventLog {
   /** Events strictly after `after`, in log order, at most `limit`; never one whose writer has not committed. */
@@ -46,6 +50,8 @@ export interface EventLog {
    * Call `listener` with the position of each append as it commits, so a follower need not poll
    * to stay close behind; returns the unsubscribe. A catch-up reader may see the event a little
    * later (while an older transaction is still open). Optional: a follower without it polls.
+   * `streams`, where known, are the streams the append (or the appends up to `position` announced
+   * together) wrote to; undefined means any stream may have changed.
    */
-  watchAppends?(listener: (position: LogPosition) => void): () => void;
+  watchAppends?(listener: AppendListener): () => void;
 }

@@ -43,6 +43,35 @@ describe("postgres: followers in the appending process", () => {
     }
   });
 
+  it("another process hears which streams were written, and a batch too large to name is announced as 'any stream'", async () => {
+    const db = await createTestDatabase(inject("databaseUrl"), "es_streams");
+    const writer = await PostgresEventStore.connect(db.url, { poolSize: 4 });
+    const reader = await PostgresEventStore.connect(db.url, { poolSize: 4 });
+    try {
+      const heard: { position: LogPosition; streams: readonly string[] | undefined }[] = [];
+      const unwatch = reader.watchAppends((position, streams) => void heard.push({ position, streams }));
+      await new Promise((r) => setTimeout(r, 300)); // listening
+      const metadata = { at: new Date().toISOString() };
+      const one = await writer.append("named-1", [{ type: "Probe", data: {}, metadata }], "no_stream");
+      await vi.waitFor(() => expect(heard.find((h) => formatPosition(h.position) === formatPosition(one.position))?.streams).toEqual(["named-1"]), { timeout: 5_000 });
+      // 300 streams of 40 characters do not fit a NOTIFY: whatever announces them names no stream.
+      const many = Array.from({ length: 300 }, (_, i) => `many-${String(i).padStart(3, "0")}-${randomUUID()}`);
+      const results = await Promise.all(many.map((id) => writer.append(id, [{ type: "Probe", data: {}, metadata }], "no_stream")));
+      const newest = results.map((r) => r.position).reduce((a, b) => (formatPosition(a) > formatPosition(b) ? a : b));
+      const covers = (h: { position: LogPosition }) => h.position.commit > newest.commit || (h.position.commit === newest.commit && h.position.prepare >= newest.prepare);
+      await vi.waitFor(() => expect(heard.some(covers)).toBe(true), { timeout: 5_000 });
+      const namedInAll = new Set(heard.flatMap((h) => h.streams ?? []));
+      const unnamed = heard.filter((h) => h.streams === undefined).length;
+      // Every stream written is named by some announcement, or some announcement named none.
+      expect(unnamed > 0 || many.every((id) => namedInAll.has(id))).toBe(true);
+      unwatch();
+    } finally {
+      await writer.close();
+      await reader.close();
+      await db.drop();
+    }
+  });
+
   it("another process's subscriber is woken by the append's announcement, not by its poll", async () => {
     const db = await createTestDatabase(inject("databaseUrl"), "es_wake2");
     const writer = await PostgresEventStore.connect(db.url, { poolSize: 4 });

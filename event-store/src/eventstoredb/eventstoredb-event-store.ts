@@ -19,6 +19,7 @@ import type { EventMetadata } from "@booking/contracts";
 import {
   WrongExpectedVersion,
   comparePositions,
+  type AppendListener,
   type AppendResult,
   type EventStore,
   type ExpectedVersion,
@@ -63,7 +64,7 @@ function toStored(e: AllStreamRecordedEvent | { streamId: string; id: string; re
 export class EventStoreDBEventStore implements EventStore {
   readonly kind = "eventstoredb" as const;
   private readonly subscriptions = new Set<Subscription>();
-  private readonly watchers = new Set<(position: LogPosition) => void>();
+  private readonly watchers = new Set<AppendListener>();
   /** One live subscription to $all from its end, shared by every watcher, while anyone watches. */
   private watch: Subscription | null = null;
 
@@ -157,11 +158,11 @@ export class EventStoreDBEventStore implements EventStore {
   }
 
   /** Announce each append, from a live subscription to the end of $all (started by the first watcher, stopped with the last). */
-  watchAppends(listener: (position: LogPosition) => void): () => void {
+  watchAppends(listener: AppendListener): () => void {
     this.watchers.add(listener);
     this.watch ??= this.subscribeFrom("end", {
       onEvents: async (events) => {
-        for (const e of events) for (const w of [...this.watchers]) w(e.position);
+        for (const e of events) for (const w of [...this.watchers]) w(e.position, [e.streamId]);
       },
     });
     return () => {

@@ -7,6 +7,7 @@ import {
   comparePositions,
   formatPosition,
   parsePosition,
+  type AppendListener,
   type AppendResult,
   type EventStore,
   type ExpectedVersion,
@@ -203,13 +204,43 @@ const MAX_BATCHES_IN_FLIGHT = 4;
 
 const APPENDS_CHANNEL = "events_appended";
 
+/**
+ * A NOTIFY payload is at most 8000 bytes: past this many bytes of stream ids, the announcement
+ * names none and its listeners take it as "any stream may have changed".
+ */
+const MAX_ANNOUNCED_STREAMS_BYTES = 7_000;
+
+/** `<instance> <position>[ <JSON array of stream ids>]`: an older process's payload (no streams) still parses. */
+function announcement(instanceId: string, position: LogPosition, streams: ReadonlySet<string> | null): string {
+  const head = `${instanceId} ${formatPosition(position)}`;
+  const named = streams ? JSON.stringify([...streams]) : null;
+  return named && Buffer.byteLength(named) <= MAX_ANNOUNCED_STREAMS_BYTES ? `${head} ${named}` : head;
+}
+
+function heardAnnouncement(payload: string): { from: string; position: LogPosition; streams: string[] | undefined } | null {
+  const [from, at] = payload.split(" ", 2);
+  const position = at ? parsePosition(at) : null;
+  if (!from || !position) return null;
+  const rest = payload.slice(from.length + at!.length + 2);
+  let streams: string[] | undefined;
+  try {
+    const parsed: unknown = rest ? JSON.parse(rest) : undefined;
+    streams = Array.isArray(parsed) && parsed.every((s) => typeof s === "string") ? parsed : undefined;
+  } catch {
+    streams = undefined;
+  }
+  return { from, position, streams };
+}
+
 export class PostgresEventStore implements EventStore {
   readonly kind = "postgres" as const;
   /** Called after every append this instance commits. */
-  private readonly wakers = new Set<(position: LogPosition) => void>();
+  private readonly wakers = new Set<AppendListener>();
   private readonly subscriptions = new Set<Subscription>();
   private readonly instanceId = randomUUID();
   private newestUnannounced: LogPosition | null = null;
+  /** The streams written since the last NOTIFY (null: too many to name, or not known). */
+  private unannouncedStreams: Set<string> | null = new Set();
   private announcing = false;
   private listening: Promise<void> | null = null;
   private listener: pg.PoolClient | null = null;
@@ -312,6 +343,7 @@ export class PostgresEventStore implements EventStore {
     const refused = batch.filter((a) => !written.has(a));
     const heads = refused.length ? await streamHeads(this.pool, refused.map((a) => a.streamId)) : new Map<string, number>();
     let newest: LogPosition | null = null;
+    const streams: string[] = [];
     for (const a of batch) {
       const stored = written.get(a);
       if (!stored) {
@@ -320,10 +352,11 @@ export class PostgresEventStore implements EventStore {
       }
       const result = appendResult(stored);
       if (!newest || comparePositions(result.position, newest) > 0) newest = result.position;
+      streams.push(a.streamId);
       a.resolve(result);
     }
     // One announcement for the batch: followers read it all in one go.
-    if (newest) this.announceAppend(newest);
+    if (newest) this.announceAppend(newest, streams);
   }
 
   /**
@@ -398,7 +431,7 @@ export class PostgresEventStore implements EventStore {
   /** The result of an append once its transaction has committed; followers hear of it. */
   private committed(stored: StoredEvent[]): AppendResult {
     const result = appendResult(stored);
-    this.announceAppend(result.position);
+    this.announceAppend(result.position, stored.length ? [stored[0]!.streamId] : []);
     return result;
   }
 
@@ -408,10 +441,11 @@ export class PostgresEventStore implements EventStore {
    * at most one at a time: a NOTIFY inside the append would serialise every append's commit on
    * Postgres's database-wide notify lock.
    */
-  private announceAppend(position: LogPosition): void {
-    for (const w of [...this.wakers]) w(position);
+  private announceAppend(position: LogPosition, streams: readonly string[]): void {
+    for (const w of [...this.wakers]) w(position, streams);
     if (this.options.notifyOtherProcesses === false) return;
     if (!this.newestUnannounced || comparePositions(position, this.newestUnannounced) > 0) this.newestUnannounced = position;
+    if (this.unannouncedStreams) for (const s of streams) this.unannouncedStreams.add(s);
     void this.sendAnnouncements();
   }
 
@@ -421,17 +455,21 @@ export class PostgresEventStore implements EventStore {
     try {
       while (this.newestUnannounced && !this.closed) {
         const position = this.newestUnannounced;
+        const streams = this.unannouncedStreams;
         this.newestUnannounced = null;
-        await this.pool.query("SELECT pg_notify($1, $2)", [APPENDS_CHANNEL, `${this.instanceId} ${formatPosition(position)}`]);
+        this.unannouncedStreams = new Set();
+        await this.pool.query("SELECT pg_notify($1, $2)", [APPENDS_CHANNEL, announcement(this.instanceId, position, streams)]);
       }
     } catch {
-      // A follower that misses a wake finds the events on its next poll.
+      // A follower that misses a wake finds the events on its next poll; a stream cache hears
+      // "any stream" with the next announcement.
+      this.unannouncedStreams = null;
     } finally {
       this.announcing = false;
     }
   }
 
-  watchAppends(listener: (position: LogPosition) => void): () => void {
+  watchAppends(listener: AppendListener): () => void {
     this.wakers.add(listener);
     void this.listenToOtherProcesses();
     return () => {
@@ -446,10 +484,9 @@ export class PostgresEventStore implements EventStore {
         const client = await this.pool.connect();
         client.on("error", () => undefined);
         client.on("notification", (n) => {
-          const [from, at] = (n.payload ?? "").split(" ");
-          const position = at ? parsePosition(at) : null;
-          if (from === this.instanceId || !position) return;
-          for (const w of [...this.wakers]) w(position);
+          const heard = heardAnnouncement(n.payload ?? "");
+          if (!heard || heard.from === this.instanceId) return;
+          for (const w of [...this.wakers]) w(heard.position, heard.streams);
         });
         await client.query(`LISTEN ${APPENDS_CHANNEL}`);
         this.listener = client;
