@@ -12,13 +12,16 @@ export type StreamStatesOptions = {
   clock?: () => number;
 };
 
-type Remembered<S> = { heard: number; readAt: number; value: StreamState<S> };
+type Remembered<S> = { readAt: number; value: StreamState<S> };
+
+/** A read under way; `stale` once an append to its stream is announced while it runs. */
+type Reading<S> = { stale: boolean; read: Promise<StreamState<S>> };
 
 /**
- * Stream states served from memory while the log has announced no append since they were read,
- * so a page of availability costs no statement while nothing was written. Any append announced
- * (to any stream) sends the next question of every stream to the store again: the announcements
- * carry a log position, not the stream.
+ * Stream states served from memory while the log has announced no append to their stream since
+ * they were read, so a page of availability costs no statement while its calendar is unchanged.
+ * An announcement names the streams it covers; one that names none (another process's batch too
+ * large for a NOTIFY, an older process, a lost NOTIFY) sends every stream to the store again.
  *
  * Staleness: an append by this process is announced before its command answers, so a booking's
  * reply is always followed by availability that shows it. Another process's append is heard
@@ -26,9 +29,8 @@ type Remembered<S> = { heard: number; readAt: number; value: StreamState<S> };
  * `maxAgeMs` bounds how long an answer is served unread. A log without announcements is read every time.
  */
 export class StreamStates<S> {
-  private heard = 0;
   private readonly remembered = new Map<string, Remembered<S>>();
-  private readonly reading = new Map<string, { heard: number; read: Promise<StreamState<S>> }>();
+  private readonly reading = new Map<string, Reading<S>>();
   private readonly maxAgeMs: number;
   private readonly size: number;
   private readonly clock: () => number;
@@ -43,45 +45,56 @@ export class StreamStates<S> {
     this.maxAgeMs = options.maxAgeMs ?? 5_000;
     this.size = options.size ?? 10_000;
     this.clock = options.clock ?? Date.now;
-    const unwatch = log.watchAppends?.(() => {
-      this.heard++;
-    });
+    const unwatch = log.watchAppends?.((_position, streams) => this.heard(streams));
     this.announced = unwatch !== undefined;
+  }
+
+  /** Forget what an announced append may have changed, and distrust the reads of it under way. */
+  private heard(streams: readonly string[] | undefined): void {
+    if (!streams) {
+      this.remembered.clear();
+      for (const r of this.reading.values()) r.stale = true;
+      return;
+    }
+    for (const streamId of streams) {
+      this.remembered.delete(streamId);
+      const r = this.reading.get(streamId);
+      if (r) r.stale = true;
+    }
   }
 
   get(streamId: string): Promise<StreamState<S>> {
     const found = this.remembered.get(streamId);
-    if (found && found.heard === this.heard && this.clock() - found.readAt < this.maxAgeMs) {
+    if (found && this.clock() - found.readAt < this.maxAgeMs) {
       this.stats.fromMemory++;
       this.remembered.delete(streamId);
       this.remembered.set(streamId, found);
       return Promise.resolve(found.value);
     }
-    // Questions arriving while the stream is read share that read, unless an append was announced
-    // since it started (it might not show that append, which a booking's reply promised).
+    // Questions arriving while the stream is read share that read, unless an append to it was
+    // announced since it started (it might not show that append, which a booking's reply promised).
     const pending = this.reading.get(streamId);
-    if (pending && pending.heard === this.heard) return pending.read;
-    const heard = this.heard;
-    const read = this.read(streamId, heard);
-    this.reading.set(streamId, { heard, read });
-    return read;
+    if (pending && !pending.stale) return pending.read;
+    const reading = { stale: false } as Reading<S>;
+    this.reading.set(streamId, reading);
+    reading.read = this.read(streamId, reading);
+    return reading.read;
   }
 
-  /** `heard` is taken before the read: an append announced while it runs leaves the result unconfirmed. */
-  private async read(streamId: string, heard: number): Promise<StreamState<S>> {
+  /** A read's result is remembered only if no append to its stream was announced while it ran. */
+  private async read(streamId: string, reading: Reading<S>): Promise<StreamState<S>> {
     const readAt = this.clock();
     this.stats.read++;
     try {
       const value = await this.load(streamId);
-      // A read started earlier never replaces one that has heard more.
-      if (this.announced && (this.remembered.get(streamId)?.heard ?? -1) <= heard) {
+      if (this.announced && !reading.stale) {
         this.remembered.delete(streamId);
-        this.remembered.set(streamId, { heard, readAt, value });
+        this.remembered.set(streamId, { readAt, value });
         if (this.remembered.size > this.size) this.remembered.delete(this.remembered.keys().next().value!);
       }
       return value;
     } finally {
-      if (this.reading.get(streamId)?.heard === heard) this.reading.delete(streamId);
+      if (this.reading.get(streamId) === reading) this.reading.delete(streamId);
     }
   }
 }

@@ -60,7 +60,8 @@ describe("availability beside another API process", () => {
     const added = await calendar.handle(calendarStream(expert.id), { type: "AddTimeOff", expertId: expert.id, actor, timeOff }, { actor });
     expect(added.ok).toBe(true);
 
-    const deadline = Date.now() + 5_000;
+    // Well inside maxAgeMs (5 s): the other process's NOTIFY, naming the calendar, is what shows it.
+    const deadline = Date.now() + 2_000;
     let times = await offered(sessionId);
     while (times.length > 0 && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 20));

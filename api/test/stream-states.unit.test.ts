@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { LogPosition } from "@booking/contracts";
+import type { AppendListener } from "@booking/contracts";
 import { StreamStates, type StreamState } from "../src/stream-states.ts";
 
 // Availability answers from stream states kept in memory. What a visitor must never see: a state
@@ -8,12 +8,12 @@ import { StreamStates, type StreamState } from "../src/stream-states.ts";
 
 /** A log whose appends are announced when the test says so, and a stream store the test writes. */
 function world() {
-  const listeners = new Set<(position: LogPosition) => void>();
+  const listeners = new Set<AppendListener>();
   const stored = new Map<string, number>();
   let reads = 0;
   let gate: Promise<void> | null = null;
   const log = {
-    watchAppends: (listener: (position: LogPosition) => void) => {
+    watchAppends: (listener: AppendListener) => {
       listeners.add(listener);
       return () => void listeners.delete(listener);
     },
@@ -30,7 +30,8 @@ function world() {
     load,
     reads: () => reads,
     append: (streamId: string) => stored.set(streamId, (stored.get(streamId) ?? 0) + 1),
-    announce: () => listeners.forEach((l) => l({ commit: 1n, prepare: 1n })),
+    /** An append announced, naming its streams (none named: any stream may have changed). */
+    announce: (...streams: string[]) => listeners.forEach((l) => l({ commit: 1n, prepare: 1n }, streams.length ? streams : undefined)),
     hold: () => {
       let release = () => {};
       gate = new Promise((r) => (release = r));
@@ -69,6 +70,46 @@ describe("stream states in memory", () => {
     expect((await before).version).toBe(0);
     expect((await after).version).toBe(1);
     expect((await states.get("calendar-a")).version).toBe(1);
+  });
+
+  it("keep a stream in memory while the appends announced are to other streams, and read it again once one is to it", async () => {
+    const w = world();
+    const states = new StreamStates(w.log, w.load);
+    w.append("calendar-a");
+    w.append("calendar-b");
+    await states.get("calendar-a");
+    await states.get("calendar-b");
+    w.append("calendar-b");
+    w.announce("calendar-b", "user-c");
+    expect((await states.get("calendar-a")).version).toBe(1);
+    expect(w.reads()).toBe(2);
+    expect((await states.get("calendar-b")).version).toBe(2);
+    expect(w.reads()).toBe(3);
+    w.append("calendar-a");
+    w.announce("calendar-a");
+    expect((await states.get("calendar-a")).version).toBe(2);
+    expect((await states.get("calendar-b")).version).toBe(2);
+    expect(w.reads()).toBe(4);
+  });
+
+  it("distrust a read under way when an append to its stream is announced, not when one to another stream is", async () => {
+    const w = world();
+    const states = new StreamStates(w.log, w.load);
+    const release = w.hold();
+    const readingA = states.get("calendar-a"); // reads version 0, then waits
+    const readingB = states.get("calendar-b");
+    w.append("calendar-a");
+    w.announce("calendar-a");
+    const askedAgainA = states.get("calendar-a"); // must not share the older read of a
+    const askedAgainB = states.get("calendar-b"); // shares the read of b: nothing was written to it
+    release();
+    expect((await readingA).version).toBe(0);
+    expect((await askedAgainA).version).toBe(1);
+    expect(await askedAgainB).toBe(await readingB);
+    const reads = w.reads();
+    expect((await states.get("calendar-a")).version).toBe(1);
+    await states.get("calendar-b");
+    expect(w.reads()).toBe(reads); // both from memory now
   });
 
   it("share one read among questions asked while it runs, when nothing was announced meanwhile", async () => {

@@ -36,6 +36,8 @@ export type ApiFigure = {
   /** The same without Accept-Encoding: about 100 KB of JSON per reply. */
   getExpertsUncompressed: RouteFigure;
   getAvailability: RouteFigure;
+  /** The same route while bookings are made for other experts: one POST /bookings to every 9 GETs, the two measured together. */
+  availabilityWhileBooking: RouteFigure;
   postBookings: RouteFigure & {
     /** Statements of one booking on an expert whose calendar the API holds in memory (the steady state), and of the first on an expert it has not seen. */
     statements: number;
@@ -53,6 +55,9 @@ export type ApiFigure = {
 
 /** Issue 19's goals for POST /bookings (10 connections). */
 export const BOOKING_GOALS = { requestsPerSecond: 1_500, p99Ms: 20, statements: 4 };
+
+/** Bookings 0 to MIXED_FROM - 1 go to the POST /bookings phase, the rest to availability while booking. */
+const MIXED_FROM = 20_000;
 
 type Captured = SentStatement;
 
@@ -183,6 +188,11 @@ export async function benchApi(serverUrl: string, options: { experts: number; cr
     // A row of the issue's table: statements per request, each one round trip.
     say(`  statements per request: ${Object.entries(queries).map(([name, q]) => `${name} ${q.perRequest}`).join("; ")}`);
 
+    // Bookings from MIXED_FROM on (each its own expert and hour) go to the mixed phase: each one
+    // followed by 9 availability questions about the experts after it, who are not being booked.
+    const whileBooking: LoadRequest[] = bookings
+      .slice(MIXED_FROM, warmup)
+      .flatMap((b, i) => [b, ...Array.from({ length: 9 }, (_, j) => availability[(MIXED_FROM + i + 1 + j) % availability.length]!)]);
     say(`  load: ${options.connections} connections, ${options.rounds} interleaved rounds of ${options.sliceSeconds} s per route`);
     const results = await loadFromChild({
       host: "127.0.0.1",
@@ -195,7 +205,8 @@ export async function benchApi(serverUrl: string, options: { experts: number; cr
         { name: "experts", port: apiPort, requests: [{ method: "GET", path: "/api/v1/experts", headers: { "accept-encoding": "gzip, deflate, br" } }], cycle: true },
         { name: "experts-uncompressed", port: apiPort, requests: [{ method: "GET", path: "/api/v1/experts" }], cycle: true },
         { name: "availability", port: apiPort, requests: availability, cycle: true },
-        { name: "bookings", port: apiPort, requests: bookings.filter((_, k) => k < cold && k !== warmup), cycle: false },
+        { name: "bookings", port: apiPort, requests: bookings.filter((_, k) => k < MIXED_FROM && k !== warmup), cycle: false },
+        { name: "availability-while-booking", port: apiPort, requests: whileBooking, cycle: false },
         { name: "bare-experts", port: barePort, requests: [{ method: "GET", path: "/bare-experts" }], cycle: true },
       ],
     });
@@ -216,6 +227,7 @@ export async function benchApi(serverUrl: string, options: { experts: number; cr
       getExperts: { ...experts_, bound: ">= 1/3 of the bare route's rate", pass: experts_.ratioToBare >= 1 / 3 },
       getExpertsUncompressed: withRatio(results["experts-uncompressed"]!),
       getAvailability: withRatio(results.availability!),
+      availabilityWhileBooking: withRatio(results["availability-while-booking"]!),
       postBookings: {
         ...booked,
         statements,
