@@ -116,10 +116,33 @@ describe("answering a request to move", () => {
     await waitFor(() => expect(writes(calls).map((c) => c.path)).toEqual(["/bookings/b1/reschedule/accept"]));
   });
 
+  it("the expert may say why they decline: the reason goes with the decline, and none is sent when left empty", async () => {
+    const declined = { status: 200, body: { ...asked, reschedule_to: null } };
+    const calls = fakeApi({ "POST /bookings/b1/reschedule/decline": declined });
+    const { unmount } = renderScreen(<ManageBookingSteps booking={asked} schedule={null} />, { auth: expert });
+    const request = () => within(screen.getByRole("region", { name: "Request to move this session" }));
+    await userEvent.click(request().getByRole("button", { name: "Decline" }));
+    expect(writes(calls)).toEqual([]); // asking for the reason sends nothing yet
+    await userEvent.click(request().getByRole("button", { name: "Back" }));
+    await userEvent.click(request().getByRole("button", { name: "Decline" }));
+    await userEvent.type(request().getByLabelText("Reason (optional, shown to the creator)"), "  I am away that week.  ");
+    await userEvent.click(request().getByRole("button", { name: "Decline request" }));
+    await waitFor(() => expect(writes(calls).map((c) => [c.path, c.body])).toEqual([["/bookings/b1/reschedule/decline", { reason: "I am away that week." }]]));
+    unmount();
+
+    const again = fakeApi({ "POST /bookings/b1/reschedule/decline": declined });
+    renderScreen(<ManageBookingSteps booking={asked} schedule={null} />, { auth: expert });
+    await userEvent.click(request().getByRole("button", { name: "Decline" }));
+    await userEvent.click(request().getByRole("button", { name: "Decline request" }));
+    await waitFor(() => expect(writes(again).map((c) => [c.path, c.body])).toEqual([["/bookings/b1/reschedule/decline", {}]]));
+  });
+
   it("a decline that fails says why", async () => {
     fakeApi({ "POST /bookings/b1/reschedule/decline": { status: 409, body: { code: "reschedule_not_requested", message: "x" } } });
     renderScreen(<ManageBookingSteps booking={asked} schedule={null} />, { auth: expert });
-    await userEvent.click(within(screen.getByRole("region", { name: "Request to move this session" })).getByRole("button", { name: "Decline" }));
+    const request = within(screen.getByRole("region", { name: "Request to move this session" }));
+    await userEvent.click(request.getByRole("button", { name: "Decline" }));
+    await userEvent.click(request.getByRole("button", { name: "Decline request" }));
     expect(await screen.findByText("There is no request to move this booking waiting for an answer.")).toBeInTheDocument();
   });
 });
