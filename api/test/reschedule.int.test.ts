@@ -129,8 +129,13 @@ describe("moving a booking", () => {
     expect(declined.statusCode, declined.body).toBe(200);
     expect(declined.json<Booking>()).toMatchObject({ status: "pending", scheduled_time: WED_10, reschedule_to: null });
     expect(await offeredOn(sessionId, "2026-03-05")).toContain("13:00");
+    // The creator reads which time was declined and why, as the decline mail says, until they ask again.
+    const seen = await api.call("GET", `${V1}/bookings/${bookingId}`, { user: creator });
+    expect(seen.json()).toMatchObject({ reschedule_declined_to: THU_13, reschedule_decline_reason: "I teach on Thursdays" });
 
-    expect((await post(creator, bookingId, "", { scheduled_time: "2026-03-05T14:00:00.000Z" })).statusCode).toBe(200);
+    const askedAgain = await post(creator, bookingId, "", { scheduled_time: "2026-03-05T14:00:00.000Z" });
+    expect(askedAgain.statusCode).toBe(200);
+    expect(askedAgain.json()).toMatchObject({ reschedule_declined_to: null, reschedule_decline_reason: null });
     const withdrawn = await post(creator, bookingId, "/withdraw");
     expect(withdrawn.statusCode, withdrawn.body).toBe(200);
     expect(withdrawn.json<Booking>()).toMatchObject({ scheduled_time: WED_10, reschedule_to: null });

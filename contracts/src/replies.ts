@@ -58,6 +58,10 @@ export const BookingRecord = z.strictObject({
   reschedule_to: Time.nullable(),
   /** When that request was made; null with it. */
   reschedule_requested_at: Time.nullable(),
+  /** The time the last request to move it asked for, when the expert declined it and none was asked since; null otherwise. */
+  reschedule_declined_to: Time.nullable(),
+  /** Why the expert declined it, in their words; null when they gave no reason (or nothing was declined). */
+  reschedule_decline_reason: z.string().nullable(),
   /** The meeting link the expert set; null until set. Shown to the parties only from shortly before the start (BookingReply.join_link). */
   join_link: z.string().nullable(),
   created_at: Time,
@@ -70,6 +74,7 @@ export type BookingRecord = z.infer<typeof BookingRecord>;
 export const bookingReplyColumns = {
   status: true, scheduled_time: true, previous_time: true, length_minutes: true, session_id: true, session_title: true, expert_id: true, creator_id: true,
   info_request_note: true, payment_state: true, paid_cents: true, refund_due_cents: true, refunded_cents: true, refund_state: true, held_until: true, cancelled_by: true, cancel_reason: true, cancelled_at: true, confirmed_at: true, created_at: true,
+  reschedule_declined_to: true, reschedule_decline_reason: true,
 } as const;
 
 /** A booking as both parties see it (spec section 3, plus what the lifecycle adds: payment, hold, cancellation). */

@@ -137,6 +137,18 @@ describe("bookings read model: given events, then the row", () => {
       for (const ended of [{ type: "RescheduleDeclined", data: { ...move, by: "expert", reason: "Away" } }, { type: "RescheduleWithdrawn", data: { ...move, by: "creator" } }] as CalendarEvent[])
         given(requested, paid, confirmed, asked, ended).then({ scheduled_time: move.from, previous_time: null, reschedule_to: null, reschedule_requested_at: null, stream_version: 5 });
     });
+    it("declined: the creator can read which time was declined and why, until they ask again or a move is accepted", () => {
+      const declined = (reason: string): CalendarEvent => ({ type: "RescheduleDeclined", data: { ...move, by: "expert", reason } });
+      const spec = given(requested, paid, confirmed, asked, declined("  I am away that week. "));
+      spec.then({ reschedule_to: null, reschedule_declined_to: move.to, reschedule_decline_reason: "I am away that week." });
+      expect(BookingRecord.safeParse(spec.row()).success).toBe(true);
+      given(requested, paid, confirmed, asked, declined("")).then({ reschedule_declined_to: move.to, reschedule_decline_reason: null });
+      given(requested, paid, confirmed, { type: "RescheduleWithdrawn", data: { ...move, by: "creator" } }).then({ reschedule_declined_to: null });
+      const askedAgain: CalendarEvent = { type: "RescheduleRequested", data: { ...move, to: "2030-02-04T09:00:00.000Z", by: "creator" } };
+      given(requested, paid, confirmed, asked, declined("Away"), askedAgain).then({ reschedule_to: askedAgain.data.to, reschedule_declined_to: null, reschedule_decline_reason: null });
+      const accepted: CalendarEvent = { type: "RescheduleAccepted", data: { ...move, to: "2030-02-04T09:00:00.000Z", by: "expert" } };
+      given(requested, paid, confirmed, asked, declined("Away"), askedAgain, accepted).then({ scheduled_time: accepted.data.to, reschedule_declined_to: null, reschedule_decline_reason: null });
+    });
     it("a cancelled or completed booking's request ends with it", () => {
       given(requested, paid, confirmed, asked, { type: "Cancelled", data: { bookingId: "b1", by: "creator", reason: "", refundCents: 15_000 } }).then({ status: "cancelled", reschedule_to: null, reschedule_requested_at: null });
       given(requested, paid, confirmed, asked, { type: "Completed", data: { bookingId: "b1" } }).then({ status: "completed", reschedule_to: null });

@@ -14,7 +14,7 @@ const bookingColumnTypes = {
   price_cents: "bigint", length_minutes: "int", scheduled_time: "timestamptz", previous_time: "timestamptz", held_until: "timestamptz",
   status: "text", paid_cents: "bigint", refund_due_cents: "bigint", refunded_cents: "bigint", refund_state: "text", payment_state: "text", prep_questions: "jsonb", prep_answers: "jsonb",
   info_request_note: "text", notes: "jsonb", cancelled_by: "text", cancel_reason: "text", cancelled_at: "timestamptz", confirmed_at: "timestamptz", created_at: "timestamptz", updated_at: "timestamptz",
-  reschedule_to: "timestamptz", reschedule_requested_at: "timestamptz", join_link: "text", stream_version: "bigint",
+  reschedule_to: "timestamptz", reschedule_requested_at: "timestamptz", reschedule_declined_to: "timestamptz", reschedule_decline_reason: "text", join_link: "text", stream_version: "bigint",
 } as const satisfies Record<keyof BookingRow, ColumnType>;
 
 export const bookingColumns = columnsOf<BookingRow>(bookingColumnTypes);
@@ -47,6 +47,11 @@ export const bookingMigrations: readonly Migration[] = [
     // No booking had a request to move it or a meeting link before: nothing to backfill.
     name: "010_bookings_reschedule_and_join_link",
     sql: "ALTER TABLE bookings ADD COLUMN reschedule_to timestamptz, ADD COLUMN reschedule_requested_at timestamptz, ADD COLUMN join_link text;",
+  },
+  {
+    // Requests declined before the columns show none until a rebuild of `bookings` reads them from the events.
+    name: "013_bookings_declined_move",
+    sql: "ALTER TABLE bookings ADD COLUMN reschedule_declined_to timestamptz, ADD COLUMN reschedule_decline_reason text;",
   },
 ];
 
@@ -95,6 +100,7 @@ export function evolveBooking(row: BookingRow | undefined, { event, stored }: Pr
       confirmed_at: null,
       reschedule_to: null,
       reschedule_requested_at: null,
+      ...noDecline,
       join_link: null,
       created_at: at,
       updated_at: at,
@@ -135,11 +141,13 @@ export function evolveBooking(row: BookingRow | undefined, { event, stored }: Pr
     case "NotesAdded":
       return { ...updated, notes: event.data.notes };
     case "RescheduleRequested":
-      return { ...updated, reschedule_to: event.data.to, reschedule_requested_at: at };
+      return { ...updated, ...noDecline, reschedule_to: event.data.to, reschedule_requested_at: at };
     case "RescheduleAccepted":
       // Moved: its status stays, the time it had shows as the previous one.
-      return { ...updated, ...noRequest, scheduled_time: event.data.to, previous_time: event.data.from };
+      return { ...updated, ...noRequest, ...noDecline, scheduled_time: event.data.to, previous_time: event.data.from };
     case "RescheduleDeclined":
+      // The creator reads in the app what the mail told them: which time was declined, and why.
+      return { ...updated, ...noRequest, reschedule_declined_to: event.data.to, reschedule_decline_reason: event.data.reason.trim() || null };
     case "RescheduleWithdrawn":
       return { ...updated, ...noRequest };
     case "JoinLinkSet":
@@ -149,6 +157,9 @@ export function evolveBooking(row: BookingRow | undefined, { event, stored }: Pr
       return row;
   }
 }
+
+/** No declined request to move the booking is shown: another was asked, or one was accepted. */
+const noDecline = { reschedule_declined_to: null, reschedule_decline_reason: null } as const satisfies Partial<BookingRow>;
 
 /** No request to move the booking is open. */
 const noRequest = { reschedule_to: null, reschedule_requested_at: null } as const satisfies Partial<BookingRow>;

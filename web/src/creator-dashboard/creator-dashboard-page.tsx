@@ -15,6 +15,7 @@ import { bookingBadge, prepAnswered } from "../shared/booking-status.ts";
 import { arrangeBookings } from "../shared/booking-order.ts";
 import { AddToCalendarButton, inCalendar } from "../shared/add-to-calendar.tsx";
 import { JoinSession } from "../join-link/join-session.tsx";
+import { DeclinedMove } from "../reschedule/declined-move.tsx";
 import { OpenMoveRequest } from "../reschedule/open-move-request.tsx";
 import { mayAskToMove, RequestNewTime } from "../reschedule/request-new-time.tsx";
 import { CancelBookingButton, RELEASE } from "../shared/cancel-booking.tsx";
@@ -117,6 +118,7 @@ function BookingCard({ booking }: { booking: Booking }) {
           <Alert severity="info">{booking.session.expertFirstName ?? "Your expert"} proposed another time. Accept it to confirm your session.</Alert>
         )}
         <OpenMoveRequest booking={booking} viewer="creator" />
+        <DeclinedMove booking={booking} />
         {booking.status === "confirmed" && <JoinSession booking={booking} />}
         {failure && (
           <Alert severity="error" role="alert">

@@ -61,6 +61,25 @@ describe("requesting a new time", () => {
     ]);
   });
 
+  it("shows the creator a declined request with the expert's reason, and no longer once another is open or the booking ended", async () => {
+    const declined = { reschedule_declined_to: offered[0]!, reschedule_decline_reason: "I am away that week." };
+    let booking = booked(declined);
+    fakeApi({ "GET /bookings/creator/me": () => ({ status: 200, body: [booking] }) });
+    const { unmount } = renderScreen(<CreatorDashboardPage />, { auth: creator });
+    await screen.findByTestId("creator-booking");
+    expect(await card().findByTestId("declined-move")).toHaveTextContent(
+      `${booking.session.expertFirstName} declined your request to move this session to ${shortDateTimeWithZone(offered[0]!, zone)}: I am away that week. It stays at ${shortDateTimeWithZone(current, zone)}.`,
+    );
+    unmount();
+    for (const later of [{ reschedule_to: offered[1]!, reschedule_requested_at: new Date().toISOString() }, { status: "cancelled" as const }]) {
+      booking = booked({ ...declined, ...later });
+      const { unmount: done } = renderScreen(<CreatorDashboardPage />, { auth: creator });
+      await screen.findAllByText(/Deck review/);
+      expect(screen.queryByTestId("declined-move")).not.toBeInTheDocument();
+      done();
+    }
+  });
+
   it("says the time was taken in the catalogue's words and reads the times again", async () => {
     const calls = fakeApi({
       "GET /bookings/creator/me": { status: 200, body: [booked()] },

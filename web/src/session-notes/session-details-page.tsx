@@ -10,6 +10,7 @@ import Typography from "@mui/material/Typography";
 import { errorMessage } from "../shared/api-client.ts";
 import { AddToCalendarButton, inCalendar } from "../shared/add-to-calendar.tsx";
 import { JoinSession } from "../join-link/join-session.tsx";
+import { DeclinedMove } from "../reschedule/declined-move.tsx";
 import { OpenMoveRequest } from "../reschedule/open-move-request.tsx";
 import { mayAskToMove, RequestNewTime } from "../reschedule/request-new-time.tsx";
 import { useAuth } from "../shared/auth.tsx";
@@ -71,6 +72,7 @@ function SessionDetails({ bookingId }: { bookingId: string }) {
       </Paper>
       <Box sx={{ display: "grid", gap: 2, mt: 2 }}>
         <OpenMoveRequest booking={b} viewer={viewer} />
+        {viewer === "creator" && <DeclinedMove booking={b} />}
         {b.status === "confirmed" && <JoinSession booking={b} />}
         {viewer === "creator" && mayAskToMove(b) && <RequestNewTime booking={b} />}
       </Box>

@@ -13,7 +13,7 @@ export function aBooking(overrides: Partial<Booking> = {}): Booking {
     prep_response_1: null, prep_response_2: null, prep_response_3: null, price: 150, payment_state: "paid", paid: true, held_until: "2030-03-01T10:15:00.000Z",
     has_notes: false, cancelled_by: null, cancel_reason: null, cancelled_at: null, confirmed_at: null, created_at: "2030-03-01T10:00:00.000Z",
     paid_cents: 15_000, refund_due_cents: 0, refunded_cents: 0, refund_state: "none",
-    reschedule_to: null, reschedule_requested_at: null, join_link: null, join_link_opens_at: null, join_link_source: null,
+    reschedule_to: null, reschedule_requested_at: null, reschedule_declined_to: null, reschedule_decline_reason: null, join_link: null, join_link_opens_at: null, join_link_source: null,
     ...overrides,
   };
 }
