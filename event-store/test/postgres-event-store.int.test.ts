@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { createTestDatabase, watchStatements, type TestDatabase } from "@booking/testkit";
-import { formatPosition, type AppendResult, type LogPosition, type NewEvent, type StoredEvent } from "../src/port.ts";
+import { comparePositions, formatPosition, type AppendResult, type LogPosition, type NewEvent, type StoredEvent } from "../src/port.ts";
 import { PostgresEventStore } from "../src/postgres/postgres-event-store.ts";
 import { eventStoreContract } from "./event-store-contract.ts";
 
@@ -57,8 +57,9 @@ describe("postgres: followers in the appending process", () => {
       // 300 streams of 40 characters do not fit a NOTIFY: whatever announces them names no stream.
       const many = Array.from({ length: 300 }, (_, i) => `many-${String(i).padStart(3, "0")}-${randomUUID()}`);
       const results = await Promise.all(many.map((id) => writer.append(id, [{ type: "Probe", data: {}, metadata }], "no_stream")));
-      const newest = results.map((r) => r.position).reduce((a, b) => (formatPosition(a) > formatPosition(b) ? a : b));
-      const covers = (h: { position: LogPosition }) => h.position.commit > newest.commit || (h.position.commit === newest.commit && h.position.prepare >= newest.prepare);
+      const newest = results.map((r) => r.position).reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b));
+      // NOTIFYs are sent one at a time and arrive in order: once one covers the newest append, all have arrived.
+      const covers = (h: { position: LogPosition }) => comparePositions(h.position, newest) >= 0;
       await vi.waitFor(() => expect(heard.some(covers)).toBe(true), { timeout: 5_000 });
       const namedInAll = new Set(heard.flatMap((h) => h.streams ?? []));
       const unnamed = heard.filter((h) => h.streams === undefined).length;
