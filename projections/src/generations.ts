@@ -65,7 +65,7 @@ export type GenerationStatus = {
 type GenerationRow = { name: string; generation: number; version: number; state: "building" | "retired"; position: string | null; events_applied: string; started_at: Date; updated_at: Date; retired_at: Date | null; running: boolean };
 
 /** The generations that are not live (being built, or retired and not dropped yet), oldest first. */
-export async function readGenerations(pool: pg.Pool, projections: readonly Projection[]): Promise<GenerationStatus[]> {
+export async function readGenerations(pool: Pick<pg.Pool, "query">, projections: readonly Projection[]): Promise<GenerationStatus[]> {
   const tablesOf = new Map(projections.map((p) => [p.name, p.tables]));
   const { rows } = await pool.query<GenerationRow>(
     `SELECT g.name, g.generation, g.version, g.state, g.position, g.events_applied, g.started_at, g.updated_at, g.retired_at,

@@ -50,12 +50,32 @@ async function eventsAfter(pool: pg.Pool, position: LogPosition | null): Promise
   return Number(rows[0]!.n);
 }
 
+/**
+ * The checkpoints (each read model's live generation) and the other generations in one snapshot:
+ * read apart, a switch committing between the two reads showed the new generation both live and
+ * still being built.
+ */
+async function liveAndOtherGenerations(db: pg.Pool, projections: readonly Projection[]) {
+  const client = await db.connect();
+  try {
+    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    const checkpoints = await readCheckpoints(client, projections.map((p) => p.name));
+    const generations = await readGenerations(client, projections);
+    await client.query("COMMIT");
+    return [checkpoints, generations] as const;
+  } catch (e) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+
 async function projectionRecords({ db, store }: ProjectionsAdminDeps, running: ReadonlyMap<string, RebuildProgress>, projections: readonly Projection[]): Promise<ProjectionRecord[]> {
   // The rebuilds' progress as it is before the reads below: a rebuild shown done has switched in what they read.
   const rebuilds = new Map([...running].map(([name, view]) => [name, { ...view }]));
-  const [checkpointList, others, headEvents] = await Promise.all([
-    readCheckpoints(db, projections.map((p) => p.name)),
-    readGenerations(db, projections),
+  const [[checkpointList, others], headEvents] = await Promise.all([
+    liveAndOtherGenerations(db, projections),
     store instanceof PostgresEventStore ? store.countEvents() : Promise.resolve(null),
   ]);
   const checkpoints = new Map(checkpointList.map((c) => [c.name, c]));
