@@ -53,14 +53,15 @@ async function eventsAfter(pool: pg.Pool, position: LogPosition | null): Promise
 /**
  * The checkpoints (each read model's live generation) and the other generations in one snapshot:
  * read apart, a switch committing between the two reads showed the new generation both live and
- * still being built.
+ * still being built. The generations go first: the snapshot is taken by that statement, which also
+ * asks pg_locks (not versioned: it says what holds now) whether a process is building each one.
  */
 async function liveAndOtherGenerations(db: pg.Pool, projections: readonly Projection[]) {
   const client = await db.connect();
   try {
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-    const checkpoints = await readCheckpoints(client, projections.map((p) => p.name));
     const generations = await readGenerations(client, projections);
+    const checkpoints = await readCheckpoints(client, projections.map((p) => p.name));
     await client.query("COMMIT");
     return [checkpoints, generations] as const;
   } catch (e) {
