@@ -5,6 +5,7 @@ import { PostgresEventStore, type EventStore } from "@booking/event-store";
 import {
   allProjections,
   claimRebuild,
+  inTransaction,
   projectionNamed,
   readCheckpoints,
   readGenerations,
@@ -56,20 +57,16 @@ async function eventsAfter(pool: pg.Pool, position: LogPosition | null): Promise
  * still being built. The generations go first: the snapshot is taken by that statement, which also
  * asks pg_locks (not versioned: it says what holds now) whether a process is building each one.
  */
-async function liveAndOtherGenerations(db: pg.Pool, projections: readonly Projection[]) {
-  const client = await db.connect();
-  try {
-    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-    const generations = await readGenerations(client, projections);
-    const checkpoints = await readCheckpoints(client, projections.map((p) => p.name));
-    await client.query("COMMIT");
-    return [checkpoints, generations] as const;
-  } catch (e) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw e;
-  } finally {
-    client.release();
-  }
+function liveAndOtherGenerations(db: pg.Pool, projections: readonly Projection[]) {
+  return inTransaction(
+    db,
+    async (client) => {
+      const generations = await readGenerations(client, projections);
+      const checkpoints = await readCheckpoints(client, projections.map((p) => p.name));
+      return [checkpoints, generations] as const;
+    },
+    "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
+  );
 }
 
 async function projectionRecords({ db, store }: ProjectionsAdminDeps, running: ReadonlyMap<string, RebuildProgress>, projections: readonly Projection[]): Promise<ProjectionRecord[]> {
