@@ -95,10 +95,6 @@ export async function createTestDatabase(serverUrl: string, prefix = "t"): Promi
 }
 
 /**
- * The databases one test file creates, each with a pool of its own; `dropAll` (in afterAll)
- * ends the pools and drops the databases. `prepare` runs on each new pool (migrations).
- */
-/**
  * A pool for a test's own reads. A connection the server closes under an idle client (its
  * database dropped, a process killed) emits "error" on the pool, which with no listener is an
  * uncaught exception in the test process; the queries that matter fail on their own.
@@ -109,6 +105,10 @@ export function testPool(url: string, max = 2): pg.Pool {
   return pool;
 }
 
+/**
+ * The databases one test file creates, each with a pool of its own; `dropAll` (in afterAll)
+ * ends the pools and drops the databases. `prepare` runs on each new pool (migrations).
+ */
 export function testDatabases(serverUrl: string, options: { poolSize?: number; prepare?: (pool: pg.Pool) => Promise<void> } = {}) {
   const opened: { db: TestDatabase; pool: pg.Pool }[] = [];
   return {
