@@ -18,6 +18,28 @@ eventStoreContract("postgres", async () => {
   };
 });
 
+/** Holds back the reply to `store`'s first batch statement (after its commit) until released. */
+function holdFirstBatchReply(store: PostgresEventStore): { held: Promise<void>; release: () => void } {
+  type Query = (...args: unknown[]) => Promise<unknown>;
+  const pool = store.pool as unknown as { query: Query };
+  const query = pool.query.bind(pool);
+  let holding!: () => void;
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (holding = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let first = true;
+  pool.query = async (...args) => {
+    const result = await query(...args);
+    if (first && (args[0] as { name?: string } | undefined)?.name === "append-batch") {
+      first = false;
+      holding();
+      await released;
+    }
+    return result;
+  };
+  return { held, release };
+}
+
 describe("postgres: followers in the appending process", () => {
   it("a subscriber and a watcher are woken by an append, not by their poll", async () => {
     const db = await createTestDatabase(inject("databaseUrl"), "es_wake");
@@ -47,26 +69,45 @@ describe("postgres: followers in the appending process", () => {
     const db = await createTestDatabase(inject("databaseUrl"), "es_streams");
     const writer = await PostgresEventStore.connect(db.url, { poolSize: 4 });
     const reader = await PostgresEventStore.connect(db.url, { poolSize: 4 });
+    const crossing = holdFirstBatchReply(writer);
     try {
       const heard: { position: LogPosition; streams: readonly string[] | undefined }[] = [];
       const unwatch = reader.watchAppends((position, streams) => void heard.push({ position, streams }));
       await new Promise((r) => setTimeout(r, 300)); // listening
       const metadata = { at: new Date().toISOString() };
-      const one = await writer.append("named-1", [{ type: "Probe", data: {}, metadata }], "no_stream");
+      const append = (id: string) => writer.append(id, [{ type: "Probe", data: {}, metadata }], "no_stream");
+      const one = await append("named-1");
       await vi.waitFor(() => expect(heard.find((h) => formatPosition(h.position) === formatPosition(one.position))?.streams).toEqual(["named-1"]), { timeout: 5_000 });
-      // 300 streams of 40 characters do not fit a NOTIFY: whatever announces them names no stream.
-      const many = Array.from({ length: 300 }, (_, i) => `many-${String(i).padStart(3, "0")}-${randomUUID()}`);
-      const results = await Promise.all(many.map((id) => writer.append(id, [{ type: "Probe", data: {}, metadata }], "no_stream")));
-      const newest = results.map((r) => r.position).reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b));
-      // NOTIFYs are sent one at a time and arrive in order: once one covers the newest append, all have arrived.
-      const covers = (h: { position: LogPosition }) => comparePositions(h.position, newest) >= 0;
-      await vi.waitFor(() => expect(heard.some(covers)).toBe(true), { timeout: 5_000 });
-      const namedInAll = new Set(heard.flatMap((h) => h.streams ?? []));
-      const unnamed = heard.filter((h) => h.streams === undefined).length;
-      // Every stream written is named by some announcement, or some announcement named none.
-      expect(unnamed > 0 || many.every((id) => namedInAll.has(id))).toBe(true);
+
+      // Up to 4 batches are in flight, and each is announced when its reply comes back: a newer
+      // batch can be announced before an older one. Here the older one's reply is held back.
+      const early = Array.from({ length: 64 }, (_, i) => `early-${i}`);
+      const late = Array.from({ length: 64 }, (_, i) => `late-${i}`);
+      const earlyAppends = Promise.all(early.map(append));
+      await crossing.held;
+      const lateResults = await Promise.all(late.map(append));
+      const newest = lateResults.map((r) => r.position).reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b));
+      await vi.waitFor(() => expect(heard.some((h) => comparePositions(h.position, newest) >= 0)).toBe(true), { timeout: 5_000 });
+      crossing.release();
+      const earlyResults = await earlyAppends;
+      // So hearing the newest append does not mean every stream was named: each must be, in time.
+      const namedInAll = () => new Set(heard.flatMap((h) => h.streams ?? []));
+      await vi.waitFor(() => expect([...early, ...late].filter((id) => !namedInAll().has(id))).toEqual([]), { timeout: 5_000 });
+      const firstNaming = (id: string) => heard.findIndex((h) => h.streams?.includes(id));
+      expect(firstNaming("early-0")).toBeGreaterThan(firstNaming("late-0"));
+      expect(comparePositions(earlyResults[0]!.position, newest)).toBeLessThan(0);
+      expect(heard.every((h) => h.streams !== undefined)).toBe(true);
+
+      // 64 streams of 150 characters (one batch) do not fit a NOTIFY: their announcement names no stream.
+      const long = Array.from({ length: 64 }, (_, i) => `long-${String(i).padStart(2, "0")}-${"x".repeat(142)}`);
+      const longResults = await Promise.all(long.map(append));
+      const newestLong = longResults.map((r) => r.position).reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b));
+      const coversLong = (h: (typeof heard)[number]) => comparePositions(h.position, newestLong) >= 0;
+      await vi.waitFor(() => expect(heard.find(coversLong)).toBeDefined(), { timeout: 5_000 });
+      expect(heard.find(coversLong)!.streams).toBeUndefined();
       unwatch();
     } finally {
+      crossing.release();
       await writer.close();
       await reader.close();
       await db.drop();
