@@ -22,3 +22,4 @@ export * from "./cancellation.ts";
 export * from "./mail.ts";
 export * from "./calendar-invites.ts";
 export * from "./time-travel.ts";
+export * from "./csv.ts";

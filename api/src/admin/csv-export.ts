@@ -1,21 +1,13 @@
 import { Readable } from "node:stream";
+import { csvLine } from "@booking/contracts";
 import type { FastifyReply } from "fastify";
 import type pg from "pg";
 import type { SqlWhere } from "./list-query.ts";
 
 // A list resource as a CSV download: every row matching the list's filters, in the list's order.
+// Its cells follow contracts' csvField, as the console's Export buttons do: quoted, formulas defused.
 
 const CSV_PAGE = 1000;
-
-/**
- * One CSV field. Quoted when it holds a separator, quote or line break; a leading = + - @ tab or
- * CR is prefixed with ' so a spreadsheet never runs it as a formula (CSV injection).
- */
-export function csvField(value: string | null): string {
-  if (value === null) return "";
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 export type CsvQuery<Row extends pg.QueryResultRow> = {
   header: readonly string[];
@@ -35,11 +27,11 @@ async function* csvLines<Row extends pg.QueryResultRow>(db: pg.Pool, q: CsvQuery
   try {
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
     open = true;
-    yield `${q.header.join(",")}\r\n`;
+    yield csvLine(q.header);
     const n = q.where.values.length;
     for (let offset = 0; ; offset += CSV_PAGE) {
       const { rows } = await client.query<Row>(`SELECT ${q.select} FROM ${q.from} ${q.where.sql} ORDER BY ${q.orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`, [...q.where.values, CSV_PAGE, offset]);
-      if (rows.length) yield rows.map((r) => `${q.fields(r).map(csvField).join(",")}\r\n`).join("");
+      if (rows.length) yield rows.map((r) => csvLine(q.fields(r))).join("");
       if (rows.length < CSV_PAGE) break;
     }
     await client.query("COMMIT");
