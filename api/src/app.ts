@@ -28,7 +28,7 @@ import { healthRoutes } from "./routes/health.ts";
 import { proposableTimesRoutes } from "./routes/proposable-times.ts";
 import { reviewRoutes } from "./routes/reviews.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
-import { streamRoutes } from "./routes/stream.ts";
+import { streamRoutes, type StreamLimits } from "./routes/stream.ts";
 import { termsRoutes } from "./routes/terms.ts";
 import { timeOffRoutes } from "./routes/time-off.ts";
 
@@ -40,6 +40,8 @@ export type AppOptions = {
   logger?: boolean | { destination: LogDestination; level?: string };
   /** Proxy hops to trust for the client address (rate limits key on it); never trust a client's own X-Forwarded-For. */
   trustProxy?: boolean | number;
+  /** Live streams per user and per process (defaults in routes/stream.ts). */
+  streams?: Partial<StreamLimits>;
 };
 
 /**
@@ -100,7 +102,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await timeOffRoutes(v1, { calendar, terms, projected, clock });
       await cancellationRoutes(v1, { db, calendar, clock });
       await reviewRoutes(v1, { db, reviews, projected });
-      await streamRoutes(v1, { feed });
+      await streamRoutes(v1, { feed, ...(options.streams && { limits: options.streams }) });
       await authRoutes(v1, { db, store, clock, projected, jwtSecret, terms, mail });
       await unsubscribeRoutes(v1, { db, store, clock, projected, jwtSecret });
       await earlyAccessRoutes(v1, { db, clock });

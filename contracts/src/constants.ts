@@ -38,6 +38,8 @@ export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const IMAGE_MAX_EDGE_PX = 1200;
 export const REVIEW_SCALE = 5;
 export const CALENDAR_GRID_DAYS = 42;
+/** Live booking streams (GET /stream) one user keeps open on one API process; a newer one closes the oldest. */
+export const LIVE_STREAMS_PER_USER = 5;
 
 export const TIMERS_MS = {
   copiedNotice: 2000,

@@ -22,6 +22,10 @@ export const errorCatalogue = {
   email_link_expired: { status: 410, message: "This link has expired. Please request a new one." },
   otp_disabled: { status: 403, message: "Password reset via email is disabled. Contact support." },
   over_request_rate_limit: { status: 429, message: "Too many attempts. Please wait a few minutes and try again." },
+  // Per account, whatever the address: past a few failed sign-ins each next try waits twice as long (issue 26.13).
+  login_throttled: { status: 429, message: "Too many failed sign-ins to this account. Please wait {wait} and try again, or reset your password." },
+  // An API process holds this many live streams at most; the client tries again after Retry-After.
+  too_many_streams: { status: 429, message: "Too many live connections right now. Please try again in a moment." },
   captcha_failed: { status: 400, message: "Captcha verification failed. Please try again." },
   provider_disabled: { status: 403, message: "This sign-up provider is not available." },
   provider_email_needs_verification: { status: 403, message: "Please verify your email before logging in with this provider." },
