@@ -906,7 +906,7 @@ describe("tokens that must not sign anyone in", () => {
   it("forged, expired, alg:none, other-algorithm and tampered tokens are 401 on signed-in routes", async () => {
     const now = Math.floor(Date.now() / 1000);
     const a = users.A;
-    const claims = { sub: a.id, role: a.role, email: a.email, iat: now, exp: now + 600 };
+    const claims = { sub: a.id, role: a.role, email: a.email, sid: randomUUID(), iat: now, exp: now + 600 };
     const asAdmin = { ...claims, role: "admin" };
     const valid = signed(claims, TEST_JWT_SECRET);
     const [h, , s] = valid.split(".");
@@ -914,7 +914,7 @@ describe("tokens that must not sign anyone in", () => {
       "control: well signed": valid,
       "forged: another secret": signed(claims, "another-secret-that-is-long-enough-for-hs256!"),
       "forged: another secret, role admin": signed(asAdmin, "another-secret-that-is-long-enough-for-hs256!"),
-      "expired: jwt.sign expiresIn -10": api.app.jwt.sign({ sub: a.id, role: "creator", email: a.email }, { expiresIn: -10 }),
+      "expired: jwt.sign expiresIn -10": api.app.jwt.sign({ sub: a.id, role: "creator", email: a.email, sid: randomUUID() }, { expiresIn: -10 }),
       "expired: iat and exp an hour ago": signed({ ...claims, iat: now - 7200, exp: now - 3600 }, TEST_JWT_SECRET),
       "alg none, no signature": `${b64({ alg: "none", typ: "JWT" })}.${b64(asAdmin)}.`,
       "alg none, signature kept": `${b64({ alg: "none", typ: "JWT" })}.${b64(asAdmin)}.${s}`,

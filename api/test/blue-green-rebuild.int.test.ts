@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { ProjectionRecord } from "@booking/contracts";
@@ -34,8 +35,8 @@ beforeAll(async () => {
   await appendSynthetic(store, 5_800);
   const seeded = await seedExperts(store, 20, at, { schedule: ALL_WEEK_UTC });
   const creators = await seedCreators(store, 2_000, at);
-  experts = seeded.map((e) => ({ ...e, token: api.app.jwt.sign({ sub: e.expertId, role: "expert", email: `${e.expertId}@bench.example` }) }));
-  creatorTokens = creators.map((c) => api.app.jwt.sign({ sub: c.userId, role: "creator", email: c.email }));
+  experts = seeded.map((e) => ({ ...e, token: api.app.jwt.sign({ sub: e.expertId, role: "expert", email: `${e.expertId}@bench.example`, sid: randomUUID() }) }));
+  creatorTokens = creators.map((c) => api.app.jwt.sign({ sub: c.userId, role: "creator", email: c.email, sid: randomUUID() }));
   call = async (method, path, o = {}) => {
     const r = await api.app.inject({ method, url: path, headers: o.token ? { authorization: `Bearer ${o.token}` } : {}, ...(o.body === undefined ? {} : { payload: o.body as object }) });
     return { status: r.statusCode, body: r.body };

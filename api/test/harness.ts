@@ -89,7 +89,7 @@ export async function startTestApi(
     const id = randomUUID();
     const email = `${role}-${id.slice(0, 8)}@example.com`;
     await store.append(`user-${id}`, [{ type: "UserRegistered", data: { userId: id, email, role, firstName: o.firstName ?? role, lastName: "Test" }, metadata: { at: ctx.clock() } }], "no_stream");
-    const u = { id, role, email, token: app.jwt.sign({ sub: id, role, email }) };
+    const u = { id, role, email, token: app.jwt.sign({ sub: id, role, email, sid: randomUUID() }) };
     if (o.acceptTerms ?? true) {
       const r = await call("POST", "/api/v1/terms/accept", { user: u, body: { version_id: CURRENT_TERMS_VERSION } });
       if (r.statusCode !== 200) throw new Error(`terms: ${r.statusCode} ${r.body}`);

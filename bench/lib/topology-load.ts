@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import fastifyJwt from "@fastify/jwt";
 import Fastify from "fastify";
 import type { EventStore } from "@booking/event-store";
@@ -20,8 +21,8 @@ export async function seedBookingParties(store: EventStore, jwtSecret: string, c
     await signer.register(fastifyJwt, { secret: jwtSecret, sign: { algorithm: "HS256", expiresIn: 3600 } });
     await signer.ready();
     return {
-      experts: experts.map((e) => ({ ...e, token: signer.jwt.sign({ sub: e.expertId, role: "expert", email: `${e.expertId}@bench.example` }) })),
-      creatorTokens: creators.map((c) => signer.jwt.sign({ sub: c.userId, role: "creator", email: c.email })),
+      experts: experts.map((e) => ({ ...e, token: signer.jwt.sign({ sub: e.expertId, role: "expert", email: `${e.expertId}@bench.example`, sid: randomUUID() }) })),
+      creatorTokens: creators.map((c) => signer.jwt.sign({ sub: c.userId, role: "creator", email: c.email, sid: randomUUID() })),
     };
   } finally {
     await signer.close();

@@ -128,7 +128,7 @@ function authorization(caller: Caller): string | undefined {
     case "anonymous":
       return undefined;
     case "expired":
-      return `Bearer ${api.app.jwt.sign({ sub: users.creator.id, role: "creator", email: users.creator.email }, { expiresIn: -10 } as never)}`;
+      return `Bearer ${api.app.jwt.sign({ sub: users.creator.id, role: "creator", email: users.creator.email, sid: randomUUID() }, { expiresIn: -10 } as never)}`;
     case "garbage":
       return "Bearer a.b.c";
     case "alg-none":

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -139,7 +139,7 @@ export async function benchApi(serverUrl: string, options: { experts: number; cr
     expertsBody = await listing.text();
     say(`  GET /experts answers ${listing.status} with ${(JSON.parse(expertsBody) as unknown[]).length} experts, ${expertsBody.length} bytes`);
 
-    const tokens = creators.map((c) => api.app.jwt.sign({ sub: c.userId, role: "creator", email: c.email }));
+    const tokens = creators.map((c) => api.app.jwt.sign({ sub: c.userId, role: "creator", email: c.email, sid: randomUUID() }));
     const availability: LoadRequest[] = experts.map((e) => ({ method: "GET", path: `/api/v1/sessions/${e.sessionId}/availability` }));
     // Distinct hours: booking k goes to expert k mod 1,000, at working hour floor(k / 1,000) from two hours from now.
     // A creator keeps at most MAX_UNPAID_HOLDS_PER_CREATOR unpaid holds, never two at one hour: creator

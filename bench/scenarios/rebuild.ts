@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import http from "node:http";
 import { loadavg, tmpdir } from "node:os";
@@ -134,8 +134,8 @@ export async function benchRebuild(serverUrl: string, options: { events: number;
 
     await signer.register(fastifyJwt, { secret: API_SECRET, sign: { algorithm: "HS256", expiresIn: 3600 } });
     await signer.ready();
-    const expertTokens = experts.map((e) => ({ ...e, token: signer.jwt.sign({ sub: e.expertId, role: "expert", email: `${e.expertId}@bench.example` }) }));
-    const creatorTokens = creators.map((c) => signer.jwt.sign({ sub: c.userId, role: "creator", email: c.email }));
+    const expertTokens = experts.map((e) => ({ ...e, token: signer.jwt.sign({ sub: e.expertId, role: "expert", email: `${e.expertId}@bench.example`, sid: randomUUID() }) }));
+    const creatorTokens = creators.map((c) => signer.jwt.sign({ sub: c.userId, role: "creator", email: c.email, sid: randomUUID() }));
     const firstHour = Date.now() + 2 * 3_600_000;
     http_ = httpCall(port, options.bookers + options.listers);
     const traffic = startBookingLoad(http_.call, {

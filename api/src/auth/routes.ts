@@ -54,8 +54,8 @@ async function signIn(app: ZodApp, db: pg.Pool, now: string, account: Account): 
   return authSession(app, account, familyId, refreshToken);
 }
 
-/** The refresh-token family of the caller's access token (absent on tokens minted outside sign-in). */
-const sessionFamilyOf = (request: FastifyRequest): string | undefined => request.user.sid;
+/** The refresh-token family of the caller's access token (the guard refuses a token without one). */
+const sessionFamilyOf = (request: FastifyRequest): string => request.user.sid;
 
 /** Who the caller is: the account, the users read model and the terms they accepted. */
 async function meOf(db: pg.Pool, terms: TermsCommands, userId: string): Promise<MeReply> {

@@ -8,12 +8,14 @@ import { refuse } from "./errors.ts";
 // algorithm is pinned, so `alg: none` and tokens signed any other way are rejected.
 
 // `sid` names the refresh-token family the access token was issued with, so logout can end "this" session.
-export type AccessClaims = { sub: string; role: "creator" | "expert" | "admin"; email: string; sid?: string; exp?: number };
+export type AccessClaims = { sub: string; role: "creator" | "expert" | "admin"; email: string; sid: string };
+/** The claims of a token that passed the guard: the signer adds `exp`; both it and `sid` are required. */
+export type VerifiedClaims = AccessClaims & { exp: number };
 
 declare module "@fastify/jwt" {
   interface FastifyJWT {
     payload: AccessClaims;
-    user: AccessClaims;
+    user: VerifiedClaims;
   }
 }
 
@@ -35,7 +37,9 @@ declare module "fastify" {
 
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
 
-const Claims = z.object({ sub: Id, role: z.enum(["creator", "expert", "admin"]), email: z.string().max(320), sid: z.string().max(64).optional(), exp: z.number().optional() });
+// Every token we issue has both: without `exp` it would never end, without `sid` no logout or
+// password change could end it. A token signed with our key but lacking either is refused.
+const Claims = z.object({ sub: Id, role: z.enum(["creator", "expert", "admin"]), email: z.string().max(320), sid: z.string().min(1).max(64), exp: z.number() });
 
 /** `Authorization: Bearer <jwt>`; the scheme is case-insensitive (RFC 9110 section 11.1). */
 const BEARER = /^bearer ([\w-]+\.[\w-]*\.[\w-]*)$/i;
@@ -52,7 +56,7 @@ export async function installAuthGuard(app: FastifyInstance, secret: string, ses
     verify: { algorithms: ["HS256"] },
   });
   /** The claims of a token we issued for a sign-in that still holds; session_expired otherwise. */
-  const verify = async (token: string): Promise<z.infer<typeof Claims>> => {
+  const verify = async (token: string): Promise<VerifiedClaims> => {
     let claims: unknown;
     try {
       claims = app.jwt.verify<AccessClaims>(token);
@@ -62,7 +66,7 @@ export async function installAuthGuard(app: FastifyInstance, secret: string, ses
     // A token we signed but with claims we never issue (an old format, a key leak) is refused too.
     const checked = Claims.safeParse(claims);
     if (!checked.success) refuse("session_expired");
-    if (checked.data.sid !== undefined && (await sessionEnded(checked.data.sid))) refuse("session_expired");
+    if (await sessionEnded(checked.data.sid)) refuse("session_expired");
     return checked.data;
   };
 
@@ -70,8 +74,8 @@ export async function installAuthGuard(app: FastifyInstance, secret: string, ses
   app.decorateRequest("accessStillHolds", async function (this: FastifyRequest) {
     if (!this.actor) return false;
     const { sid, exp } = this.user;
-    if (exp !== undefined && exp * 1000 <= Date.now()) return false;
-    return sid === undefined || !(await sessionEnded(sid));
+    if (exp * 1000 <= Date.now()) return false;
+    return !(await sessionEnded(sid));
   });
   // One check for every way a token arrives, so the header and the query cannot drift apart.
   app.addHook("onRequest", async (request) => {
