@@ -236,7 +236,7 @@ describe("a booking in both calendars", () => {
     const invite = await downloadedInvite(creatorPage, button);
     expect(invite.filename).toBe(`booking-${bookingId}.ics`);
     expect(invite.text.startsWith("BEGIN:VCALENDAR")).toBe(true);
-    expect(invite.text).toContain("METHOD:REQUEST");
+    expect(invite.text).toContain("METHOD:PUBLISH"); // a download, not an invitation by mail
     expect(invite.uid).toContain(bookingId);
     expect(invite.start).toBe(BOOKED);
 

@@ -2,6 +2,7 @@ import type { FastifyRequest } from "fastify";
 import type pg from "pg";
 import { AuthSessionReply, MeReply, NoContent, SignupReply, type AuthUser } from "@booking/contracts";
 import { findUser } from "@booking/projections";
+import { endFeedAddress } from "../calendar-invites/feed.ts";
 import type { TermsCommands } from "../commands.ts";
 import { ACCESS_TOKEN_SECONDS, actorOf, requireActor, type AccessClaims } from "../http/auth-guard.ts";
 import { Refused, refuse } from "../http/errors.ts";
@@ -163,7 +164,11 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
     if (await verifyPassword(password, account.passwordHash)) refuse("same_password");
     const passwordHash = await hashPassword(password);
     // Whoever knew the old password keeps no session; the reply is the one sign-in left.
-    const reset = await resetPassword(deps, account, { issuedAt: link.claims.issuedAt, passwordHash }, (client, at) => revokeUserSessions(client, account.userId, at));
+    const reset = await resetPassword(deps, account, { issuedAt: link.claims.issuedAt, passwordHash }, async (client, at) => {
+      await revokeUserSessions(client, account.userId, at);
+      // The calendar feed's address is a key too: it ends with the sessions (issue 26 item 8).
+      await endFeedAddress(client, account.userId, at);
+    });
     if (!reset) refuse("email_link_invalid");
     return signIn(app, db, clock(), reset);
   });
@@ -186,8 +191,10 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
     const now = clock();
     // Like the hosted auth service the spec describes, signing out ends every session unless told otherwise.
     const scope = request.body?.scope ?? "global";
-    if (scope === "global") await revokeUserSessions(db, actor.userId, now);
-    else if (scope === "others") await revokeUserSessions(db, actor.userId, now, family);
+    if (scope === "global") {
+      await revokeUserSessions(db, actor.userId, now);
+      await endFeedAddress(db, actor.userId, now);
+    } else if (scope === "others") await revokeUserSessions(db, actor.userId, now, family);
     else if (family) await revokeFamily(db, family, now);
     return reply.status(204).send(null);
   });
@@ -205,6 +212,7 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
     await setPasswordHash(db, account.userId, await hashPassword(request.body.password), now);
     // Whoever knew the old password keeps no session; the caller keeps theirs.
     await revokeUserSessions(db, account.userId, now, sessionFamilyOf(request));
+    await endFeedAddress(db, account.userId, now);
     return reply.status(204).send(null);
   });
 

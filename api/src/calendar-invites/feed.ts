@@ -22,15 +22,29 @@ export async function feedToken(db: Queryable, secret: string, userId: string): 
   return tokenOf(secret, userId, await generationOf(db, userId));
 }
 
-/** A new token; every earlier one stops working. */
-export async function regenerateFeedToken(db: Queryable, secret: string, userId: string, now: string): Promise<string> {
+/** Raise the user's feed generation: every address given out so far stops working. */
+async function nextGeneration(db: Queryable, userId: string, now: string): Promise<number> {
   const { rows } = await db.query<{ generation: number }>(
     `INSERT INTO calendar_feeds (user_id, generation, updated_at) VALUES ($1, 2, $2)
      ON CONFLICT (user_id) DO UPDATE SET generation = calendar_feeds.generation + 1, updated_at = EXCLUDED.updated_at
      RETURNING generation`,
     [userId, now],
   );
-  return tokenOf(secret, userId, rows[0]!.generation);
+  return rows[0]!.generation;
+}
+
+/** A new token; every earlier one stops working. */
+export async function regenerateFeedToken(db: Queryable, secret: string, userId: string, now: string): Promise<string> {
+  return tokenOf(secret, userId, await nextGeneration(db, userId, now));
+}
+
+/**
+ * Signing out everywhere and a password change end the feed's address too: it is a key to the
+ * user's bookings like a session is, and whoever they are locking out may hold it. The account
+ * page then shows the new address, to subscribe again with. `db` may be the caller's transaction.
+ */
+export async function endFeedAddress(db: Queryable, userId: string, now: string): Promise<void> {
+  await nextGeneration(db, userId, now);
 }
 
 /** Whose feed a token opens, or null (forged, or from before the last regeneration). */

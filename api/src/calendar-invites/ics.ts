@@ -1,8 +1,18 @@
+import { localTime, zoneOrUtc } from "../mail/templates/when.ts";
+
 // iCalendar (RFC 5545) text for bookings: one event per booking, the same UID for its whole life,
 // SEQUENCE rising with every change, so a calendar that imported it once updates or removes the
 // same entry instead of adding another. Pure: the caller says what the booking looks like now.
+//
+// Titles and names are people's text: every character some parser takes for a line end is
+// escaped (or, in a parameter, made a space), and other control characters are dropped, so no
+// title can add a property or an event in the other party's calendar.
 
-export type InviteParty = { name: string; email: string | null };
+/** A party as the entry names them: the name only (an address is for invitations, see `Addressee`). */
+export type InviteParty = { name: string };
+
+/** Someone an invitation by mail names with an address: the product as organizer, the mail's reader as attendee. */
+export type Addressee = { name: string; email: string };
 
 export type BookingInvite = {
   bookingId: string;
@@ -15,7 +25,7 @@ export type BookingInvite = {
   title: string;
   expert: InviteParty;
   creator: InviteParty;
-  /** The expert's zone: named for the reader; the times themselves are UTC. */
+  /** The expert's zone: the description gives the time in it; the times themselves are UTC. */
   expertTimezone: string | null;
   /** Where to join (the meeting link), or where the booking is seen in the product. */
   url: string | null;
@@ -26,25 +36,41 @@ export type BookingInvite = {
 
 export type CalendarMethod = "REQUEST" | "CANCEL" | "PUBLISH";
 
+/**
+ * PUBLISH: a download or a subscribed feed, naming nobody's address. REQUEST / CANCEL: an
+ * invitation mailed to one party, or its withdrawal; iTIP needs an organizer and an attendee,
+ * and they are the product's own address and the reader's, never the other party's.
+ */
+export type CalendarOptions = { host: string; name?: string; invites: readonly BookingInvite[] } & (
+  | { method: "PUBLISH" }
+  | { method: "REQUEST" | "CANCEL"; organizer: Addressee; attendee: Addressee }
+);
+
 /** The host part of booking UIDs: a UID must be globally unique, so it names where it came from. */
 export function inviteUid(bookingId: string, host: string): string {
   return `booking-${bookingId}@${host}`;
 }
 
-/** A calendar of `invites`: METHOD REQUEST (an invitation), CANCEL (withdrawn) or PUBLISH (a subscribed feed). */
-export function calendarText(options: { method: CalendarMethod; host: string; name?: string; invites: readonly BookingInvite[] }): string {
+export function calendarText(options: CalendarOptions): string {
   const lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Expert Sessions//Bookings//EN", "CALSCALE:GREGORIAN", `METHOD:${options.method}`];
   if (options.name) lines.push(`X-WR-CALNAME:${escapeText(options.name)}`);
-  for (const invite of options.invites) lines.push(...eventLines(invite, options.host, options.method));
+  for (const invite of options.invites) {
+    lines.push(...eventLines(invite, options.host, options.method));
+    if (options.method !== "PUBLISH") lines.push(...addressLines(options.organizer, options.attendee, options.method));
+    lines.push("END:VEVENT");
+  }
   lines.push("END:VCALENDAR");
-  return lines.map(fold).join("\r\n") + "\r\n";
+  return lines.map((line) => fold(withoutLineBreaks(line))).join("\r\n") + "\r\n";
 }
 
+/** The event's lines up to (not including) END:VEVENT. */
 function eventLines(b: BookingInvite, host: string, method: CalendarMethod): string[] {
   const cancelled = method === "CANCEL" || b.status === "cancelled";
-  const zone = b.expertTimezone ? ` (times in the expert's zone: ${b.expertTimezone})` : "";
+  // A reader in another zone sees the UTC times in their own; the expert's local time is named for both.
+  const when = b.expertTimezone ? `In the expert's zone: ${localTime(b.start, zoneOrUtc(b.expertTimezone))}.` : `At ${localTime(b.start, "UTC")}.`;
   const description = [
-    `${b.title} with ${b.expert.name} (expert) and ${b.creator.name} (creator)${zone}.`,
+    `${b.title} with ${b.expert.name} (expert) and ${b.creator.name} (creator).`,
+    when,
     b.joinLink ? `Join: ${b.joinLink}` : "The meeting link is shown in the booking 15 minutes before the start.",
     b.url ? `Booking: ${b.url}` : null,
   ]
@@ -52,8 +78,8 @@ function eventLines(b: BookingInvite, host: string, method: CalendarMethod): str
     .join("\n");
   const lines = [
     "BEGIN:VEVENT",
-    `UID:${inviteUid(b.bookingId, host)}`,
-    `SEQUENCE:${b.sequence}`,
+    `UID:${uriValue(inviteUid(b.bookingId, host))}`,
+    `SEQUENCE:${Math.trunc(b.sequence)}`,
     `DTSTAMP:${utc(b.updatedAt)}`,
     `DTSTART:${utc(b.start)}`,
     `DTEND:${utc(b.end)}`,
@@ -62,12 +88,16 @@ function eventLines(b: BookingInvite, host: string, method: CalendarMethod): str
     `STATUS:${cancelled ? "CANCELLED" : b.status === "tentative" ? "TENTATIVE" : "CONFIRMED"}`,
   ];
   if (b.joinLink) lines.push(`LOCATION:${escapeText(b.joinLink)}`);
-  if (b.url) lines.push(`URL:${b.url}`);
+  if (b.url) lines.push(`URL:${uriValue(b.url)}`);
   if (b.expertTimezone) lines.push(`X-EXPERT-TIMEZONE:${escapeText(b.expertTimezone)}`);
-  if (b.expert.email) lines.push(`ORGANIZER;CN=${param(b.expert.name)}:mailto:${b.expert.email}`);
-  if (b.creator.email) lines.push(`ATTENDEE;CN=${param(b.creator.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=${cancelled ? "DECLINED" : "ACCEPTED"}:mailto:${b.creator.email}`);
-  lines.push("END:VEVENT");
   return lines;
+}
+
+function addressLines(organizer: Addressee, attendee: Addressee, method: "REQUEST" | "CANCEL"): string[] {
+  return [
+    `ORGANIZER;CN=${param(organizer.name)}:mailto:${uriValue(organizer.email)}`,
+    `ATTENDEE;CN=${param(attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=${method === "CANCEL" ? "DECLINED" : "ACCEPTED"}:mailto:${uriValue(attendee.email)}`,
+  ];
 }
 
 /** 20261201T090000Z */
@@ -75,14 +105,35 @@ function utc(instant: string): string {
   return new Date(instant).toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
 }
 
-/** TEXT values escape backslash, semicolon, comma and newlines (RFC 5545 3.3.11). */
+/**
+ * Every character a parser might end a line at: CRLF, CR, LF, VT, FF, the file/group/record
+ * separators, NEL, and the Unicode line and paragraph separators (Python's splitlines() honours all).
+ */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this finds
+const LINE_BREAK = /\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/g;
+/** The other control characters (C0 but tab, DEL, C1): RFC 5545 allows none in a value. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this finds
+const CONTROL = /[\x00-\x08\x0e-\x1b\x1f\x7f-\x9f]/g;
+
+/** TEXT values escape backslash, semicolon, comma and every line break (RFC 5545 3.3.11). */
 function escapeText(value: string): string {
-  return value.replace(/\\/g, "\\\\").replace(/;/g, "\\;").replace(/,/g, "\\,").replace(/\r?\n/g, "\\n");
+  return value.replace(/\\/g, "\\\\").replace(/;/g, "\\;").replace(/,/g, "\\,").replace(LINE_BREAK, "\\n").replace(CONTROL, "");
 }
 
-/** A parameter value is quoted, and may not hold a double quote (RFC 5545 3.2). */
+/** A parameter value is quoted and may hold no double quote and no control character (RFC 5545 3.2). */
 function param(value: string): string {
-  return `"${value.replace(/"/g, "'").replace(/[\r\n]/g, " ")}"`;
+  return `"${value.replace(/"/g, "'").replace(LINE_BREAK, " ").replace(CONTROL, "").replace(/\t/g, " ")}"`;
+}
+
+/** A URI value (URL, mailto): anything that is not a plain URI character is percent-encoded. */
+function uriValue(value: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this finds
+  return value.replace(/[\x00-\x20"<>\\^`{|}\x7f-\x9f\u2028\u2029]/g, (c) => encodeURIComponent(c));
+}
+
+/** The last guard: a content line never carries a line break of its own, whatever its value's type. */
+function withoutLineBreaks(line: string): string {
+  return line.replace(LINE_BREAK, " ").replace(CONTROL, "");
 }
 
 /** Lines longer than 75 octets are folded: CRLF and a space, never splitting a UTF-8 character. */

@@ -47,8 +47,9 @@ export const calendarInviteRoutes: RoutePlugin<CalendarInviteRouteDeps> = async 
     start: b.scheduled_time,
     end: new Date(Date.parse(b.scheduled_time) + b.length_minutes * 60_000).toISOString(),
     title: b.session_title,
-    expert: { name: b.expert_name ?? "Your expert", email: b.expert_email },
-    creator: { name: b.creator_name ?? "Creator", email: b.creator_email },
+    // Names only: a download or a feed gives nobody the other party's sign-in address.
+    expert: { name: b.expert_name ?? "Your expert" },
+    creator: { name: b.creator_name ?? "Creator" },
     expertTimezone: b.expert_timezone,
     // The screen where each party sees the booking.
     url: `${mail.publicUrl}/${forUserId === b.expert_user_id ? "manage-booking" : "session-details"}/${b.booking_id}`,
@@ -66,14 +67,14 @@ export const calendarInviteRoutes: RoutePlugin<CalendarInviteRouteDeps> = async 
     const booking = await bookingInviteFacts(db, request.params.bookingId);
     // As GET /bookings/:id: anyone outside the booking learns nothing of it.
     if (!booking || (actor.role !== "admin" && actor.userId !== booking.creator_id && actor.userId !== booking.expert_user_id)) refuse("booking_not_found");
-    // A cancelled booking's file removes the entry an earlier file added; one not confirmed has no time to hold yet.
+    // A cancelled booking's file marks the entry an earlier file added cancelled; one not confirmed has no time to hold yet.
     if (booking.status !== "confirmed" && booking.status !== "completed" && booking.status !== "cancelled") refuse("calendar_invite_not_confirmed");
-    const method = booking.status === "cancelled" ? "CANCEL" : "REQUEST";
+    // A download is published, not an invitation (REQUEST and CANCEL are for mail, with addresses).
     return reply
       .type(ICS_TYPE)
       .header("content-disposition", `attachment; filename="booking-${booking.booking_id}.ics"`)
       .header("cache-control", "private, no-store")
-      .send(calendarText({ method, host, invites: [inviteOf(booking, actor.userId, await joinLinksOf(db, [booking.booking_id]))] }));
+      .send(calendarText({ method: "PUBLISH", host, invites: [inviteOf(booking, actor.userId, await joinLinksOf(db, [booking.booking_id]))] }));
   });
 
   app.get("/calendar/feed", { onRequest: requireActor(), schema: { response: { 200: CalendarFeedReply } } }, async (request) => feedReply(await feedToken(db, jwtSecret, actorOf(request).userId)));
