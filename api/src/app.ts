@@ -76,7 +76,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
   installRequestLog(app);
-  await installSecurityHeaders(app, { stripe: payments.publishableKey !== null });
+  await installSecurityHeaders(app, { stripe: payments.publishableKey !== null, publicUrl: mail.publicUrl });
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });

@@ -1,10 +1,11 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { LightMyRequestResponse } from "fastify";
+import Fastify, { type LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorBody, refusal } from "@booking/contracts";
 import { serveBuiltApps, type BuiltApps } from "../src/built-apps.ts";
+import { installSecurityHeaders } from "../src/http/security-headers.ts";
 import { startTestApi, stubPayments, type TestApi } from "./harness.ts";
 
 // Every reply a browser can get (the web app's page, a JSON reply, the admin console) carries
@@ -126,5 +127,56 @@ describe("unknown /api paths with the web app built", () => {
     const reply = await api.app.inject({ method: "GET", url: "/apiary/settings" });
     expect(reply.statusCode).toBe(200);
     expect(reply.body).toBe(WEB_PAGE);
+  });
+});
+
+// Issue 26 item 14: Strict-Transport-Security over plain HTTP is a promise the server cannot keep
+// (a dev or intranet host would be pinned to HTTPS it does not serve); it goes with replies to
+// requests that came over TLS (directly, or through a trusted proxy's X-Forwarded-Proto), or on
+// every reply when the product's public address is https.
+describe("Strict-Transport-Security", () => {
+  const HSTS = "max-age=31536000; includeSubDomains";
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi({ beforeReady: (app) => serveBuiltApps(app, dist) });
+  });
+  afterAll(() => api.close());
+
+  /** A bare app with only the headers, as a process behind no proxy (or a trusted one) serves them. */
+  async function headersApp(options: { trustProxy: boolean; publicUrl: string }) {
+    const app = Fastify({ trustProxy: options.trustProxy });
+    await installSecurityHeaders(app, { stripe: false, publicUrl: options.publicUrl });
+    app.get("/", async () => ({ ok: true }));
+    await app.ready();
+    return app;
+  }
+
+  it("is not sent over plain HTTP when the public address is http", async () => {
+    for (const url of ["/", "/api/v1/healthz", "/api/v1/no-such-thing", "/admin/"]) {
+      const reply = await api.app.inject({ method: "GET", url });
+      expect(reply.headers["strict-transport-security"], url).toBeUndefined();
+      expectHardened(reply);
+    }
+  });
+
+  it("is sent when a trusted proxy says the request came over https", async () => {
+    for (const url of ["/", "/api/v1/healthz", "/api/v1/no-such-thing"]) {
+      const reply = await api.app.inject({ method: "GET", url, headers: { "x-forwarded-proto": "https" } });
+      expect(reply.headers["strict-transport-security"], url).toBe(HSTS);
+    }
+  });
+
+  it("is not sent on a client's own X-Forwarded-Proto when no proxy is trusted", async () => {
+    const app = await headersApp({ trustProxy: false, publicUrl: "http://localhost:3000" });
+    const reply = await app.inject({ method: "GET", url: "/", headers: { "x-forwarded-proto": "https" } });
+    expect(reply.headers["strict-transport-security"]).toBeUndefined();
+    await app.close();
+  });
+
+  it("is sent on every reply when PUBLIC_URL is https", async () => {
+    const app = await headersApp({ trustProxy: false, publicUrl: "https://sessions.example.com" });
+    const reply = await app.inject({ method: "GET", url: "/" });
+    expect(reply.headers["strict-transport-security"]).toBe(HSTS);
+    await app.close();
   });
 });

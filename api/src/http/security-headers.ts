@@ -32,12 +32,27 @@ export function cspDirectives(stripe: boolean): Record<string, string[]> {
   };
 }
 
-export async function installSecurityHeaders(app: FastifyInstance, options: { stripe: boolean }): Promise<void> {
+/** A year, subdomains included: what helmet sends by default. */
+export const HSTS = "max-age=31536000; includeSubDomains";
+
+/**
+ * `publicUrl`: the product's address as people reach it (PUBLIC_URL). Strict-Transport-Security
+ * goes on a reply only when the request came over TLS (`request.protocol` reads X-Forwarded-Proto
+ * from trusted proxies only) or the product is reached over https anyway: sent over plain HTTP it
+ * would pin a browser to an https that a dev or intranet host does not serve.
+ */
+export async function installSecurityHeaders(app: FastifyInstance, options: { stripe: boolean; publicUrl: string }): Promise<void> {
+  const servedOverHttps = new URL(options.publicUrl).protocol === "https:";
   await app.register(fastifyHelmet, {
     global: true,
+    hsts: false,
     contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(options.stripe) },
     frameguard: { action: "deny" },
     // Sends the origin (never the path, which may hold ids) to other sites, nothing over a downgrade.
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+  });
+  // onRequest, like helmet's own headers: replies that end in an error or a 404 carry it too.
+  app.addHook("onRequest", async (request, reply) => {
+    if (servedOverHttps || request.protocol === "https") reply.header("strict-transport-security", HSTS);
   });
 }
