@@ -105,7 +105,8 @@ const sessionBody = (status: "draft" | "published") => ({
   ideal_for: "podcasters",
   status,
 });
-const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
+/** A real 2 x 2 PNG: uploads are decoded and re-encoded, so a signature alone is refused. */
+const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVQImWMwTjtjnHaGAUIBACS2BZUFBQd/AAAAAElFTkSuQmCC", "base64");
 function multipartImage(): { body: Buffer; headers: Record<string, string> } {
   const boundary = "----matrix-boundary";
   const body = Buffer.concat([

@@ -12,6 +12,7 @@ import { bookedPeriods, evolveExpert, expertListItem, expertProfileReply, findEx
 import { expertReview, visibleReviewsOfExpert } from "@booking/projections";
 import type { CalendarCommands, ExpertCommands, TermsCommands } from "../commands.ts";
 import type { Projected } from "../read-your-writes.ts";
+import { publishedPhoto, PROFILE_PHOTO_TYPE } from "../profile-photo.ts";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
 import { Refused, refuse, valueOf } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
@@ -36,13 +37,13 @@ const JSON_UTF8 = "application/json; charset=utf-8";
 /** The spec's empty default for an expert who has not saved a profile yet. */
 const EMPTY_PROFILE: OwnExpertProfileReply = { id: null, slug: null, first_name: "", last_name: "", title: "", bio: "", tags: [], profile_image: null, published: false, verified: false };
 
-/** Image types the profile accepts, recognised by their first bytes, never by the file name. */
-function sniffImage(bytes: Buffer): { mime: string; ext: string } | null {
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return { mime: "image/jpeg", ext: "jpg" };
-  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return { mime: "image/png", ext: "png" };
-  if (bytes.length >= 6 && ["GIF87a", "GIF89a"].includes(bytes.subarray(0, 6).toString("latin1"))) return { mime: "image/gif", ext: "gif" };
-  if (bytes.length >= 12 && bytes.subarray(0, 4).toString("latin1") === "RIFF" && bytes.subarray(8, 12).toString("latin1") === "WEBP") return { mime: "image/webp", ext: "webp" };
-  return null;
+/**
+ * Image types the profile accepts (JPEG, PNG, GIF, WebP), recognised by their first bytes, never by the file name: only these
+ * reach the decoder, whatever else it could read (SVG, PDF, TIFF).
+ */
+function isAcceptedImage(bytes: Buffer): boolean {
+  const starts = (text: string, at = 0) => bytes.subarray(at, at + text.length).toString("latin1") === text;
+  return (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) || starts("\x89PNG\r\n\x1a\n") || starts("GIF87a") || starts("GIF89a") || (starts("RIFF") && starts("WEBP", 8));
 }
 
 export const expertRoutes: RoutePlugin<ExpertRouteDeps> = async (app, deps) => {
@@ -120,7 +121,7 @@ export const expertRoutes: RoutePlugin<ExpertRouteDeps> = async (app, deps) => {
     return { timezone: schedule.timezone, slots: schedule.slots };
   });
 
-  // Profile images: the type is sniffed from the content; stored under MEDIA_DIR, served with a version query.
+  // Profile images: the type is sniffed from the content, the photo re-encoded; stored under MEDIA_DIR, served with a version query.
   app.post("/experts/me/image", { onRequest: requireExpertAccount, schema: { response: { 200: ExpertImageReply } } }, async (request) => {
     const actor = actorOf(request);
     if (!request.isMultipart()) refuse("unsupported_media_type");
@@ -136,12 +137,15 @@ export const expertRoutes: RoutePlugin<ExpertRouteDeps> = async (app, deps) => {
       refuse("invalid_request");
     }
     if (file.file.truncated || bytes.length > IMAGE_MAX_BYTES) refuse("image_too_large");
-    const kind = sniffImage(bytes);
-    if (!kind) refuse("image_invalid_type");
+    if (!isAcceptedImage(bytes)) refuse("image_invalid_type");
+    // Never the bytes as sent: they can say where the photo was taken (see profile-photo.ts).
+    const photo = await publishedPhoto(bytes);
+    if (photo.kind === "too_many_pixels") refuse("image_too_large");
+    if (photo.kind === "not_an_image") refuse("image_invalid_type");
     const dir = join(mediaDir, "experts", actor.userId);
     await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, "profile"), bytes);
-    await writeFile(join(dir, "profile.type"), kind.mime);
+    await writeFile(join(dir, "profile"), photo.bytes);
+    await writeFile(join(dir, "profile.type"), PROFILE_PHOTO_TYPE);
     return { url: `${expertImagePath(actor.userId)}?v=${Date.parse(clock())}` };
   });
 
