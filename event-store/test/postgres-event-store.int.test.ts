@@ -18,25 +18,34 @@ eventStoreContract("postgres", async () => {
   };
 });
 
-/** Holds back the reply to `store`'s first batch statement (after its commit) until released. */
-function holdFirstBatchReply(store: PostgresEventStore): { held: Promise<void>; release: () => void } {
-  type Query = (...args: unknown[]) => Promise<unknown>;
+type Query = (...args: unknown[]) => Promise<unknown>;
+
+/** Puts `intercept` between `store` and its pool: it sees each statement's name (or its text) and runs it when it likes. */
+function interceptQueries(store: PostgresEventStore, intercept: (statement: string, run: () => Promise<unknown>) => Promise<unknown>): void {
   const pool = store.pool as unknown as { query: Query };
   const query = pool.query.bind(pool);
+  pool.query = (...args) => {
+    const asked = args[0] as string | { name?: string; text?: string };
+    return intercept(typeof asked === "string" ? asked : (asked.name ?? asked.text ?? ""), () => query(...args));
+  };
+}
+
+/** Holds back the reply to `store`'s first batch statement (after its commit) until released. */
+function holdFirstBatchReply(store: PostgresEventStore): { held: Promise<void>; release: () => void } {
   let holding!: () => void;
   let release!: () => void;
   const held = new Promise<void>((resolve) => (holding = resolve));
   const released = new Promise<void>((resolve) => (release = resolve));
   let first = true;
-  pool.query = async (...args) => {
-    const result = await query(...args);
-    if (first && (args[0] as { name?: string } | undefined)?.name === "append-batch") {
+  interceptQueries(store, async (statement, run) => {
+    const result = await run();
+    if (first && statement === "append-batch") {
       first = false;
       holding();
       await released;
     }
     return result;
-  };
+  });
   return { held, release };
 }
 
@@ -108,6 +117,27 @@ describe("postgres: followers in the appending process", () => {
       unwatch();
     } finally {
       crossing.release();
+      await writer.close();
+      await reader.close();
+      await db.drop();
+    }
+  });
+
+  it("an announcement whose NOTIFY fails is sent again, naming its stream, with no later append to carry it", async () => {
+    const db = await createTestDatabase(inject("databaseUrl"), "es_renotify");
+    const writer = await PostgresEventStore.connect(db.url, { poolSize: 4 });
+    const reader = await PostgresEventStore.connect(db.url, { poolSize: 4 });
+    let failures = 0;
+    interceptQueries(writer, (statement, run) => (statement.includes("pg_notify") && failures++ === 0 ? Promise.reject(new Error("connection lost")) : run()));
+    try {
+      const heard: { position: LogPosition; streams: readonly string[] | undefined }[] = [];
+      const unwatch = reader.watchAppends((position, streams) => void heard.push({ position, streams }));
+      await new Promise((r) => setTimeout(r, 300)); // listening
+      const written = await writer.append("renotify-1", [{ type: "Probe", data: {}, metadata: { at: new Date().toISOString() } }], "no_stream");
+      await vi.waitFor(() => expect(heard.find((h) => comparePositions(h.position, written.position) >= 0)?.streams).toEqual(["renotify-1"]), { timeout: 5_000 });
+      expect(failures).toBeGreaterThan(1);
+      unwatch();
+    } finally {
       await writer.close();
       await reader.close();
       await db.drop();
@@ -200,6 +230,24 @@ describe("postgres: group commit", () => {
     expect((await store.readStream("g-same")).events.map((e) => e.data)).toEqual([{ n: 0 }, { n: 1 }, { n: 2 }, { n: 3 }]);
     const race = await Promise.allSettled([store.append("g-same", [probe(5)], 4), store.append("g-same", [probe(6)], 4)]);
     expect(race.map((r) => r.status)).toEqual(["fulfilled", "rejected"]);
+  });
+
+  it("a batch's written appends succeed and are announced even if reading a refused stream's version then fails", async () => {
+    const own = await PostgresEventStore.connect(db.url, { poolSize: 4 });
+    try {
+      await own.append("g-heads-taken", [probe(0)], "no_stream");
+      interceptQueries(own, (statement, run) => (statement.includes("FROM streams WHERE stream_id = ANY") ? Promise.reject(new Error("connection lost")) : run()));
+      const announced: string[] = [];
+      const unwatch = own.watchAppends((_position, streams) => void announced.push(...(streams ?? [])));
+      const [written, refused] = await Promise.allSettled([own.append("g-heads-new", [probe(1)], "no_stream"), own.append("g-heads-taken", [probe(2)], 5)]);
+      unwatch();
+      expect(written).toMatchObject({ status: "fulfilled", value: { nextVersion: 1 } });
+      expect(announced).toContain("g-heads-new");
+      expect(refused).toMatchObject({ status: "rejected", reason: { message: "connection lost" } });
+      expect((await own.readStream("g-heads-new")).version).toBe(1);
+    } finally {
+      await own.close();
+    }
   });
 
   it("a duplicate event id fails only its own append", async () => {
