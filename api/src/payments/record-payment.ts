@@ -7,8 +7,10 @@ import type { Projected } from "../read-your-writes.ts";
 import { markPayment } from "./payments-table.ts";
 
 // The one path that records a payment's outcome, whoever reports it: the test provider's confirm
-// or Stripe's webhook. The calendar decides (idempotently per payment id); the `payments` row
-// follows, so it can always be brought up to date by recording the same outcome again.
+// or Stripe's webhook. A success is written to the `payments` row first, then the calendar decides
+// (idempotently per payment id): the moment the log holds the payment, a refund it owes (a lapsed
+// hold whose time was taken, say) finds the payment succeeded at the test provider, as at Stripe.
+// Recording the same outcome again brings both up to date after a crash in between.
 
 const PAYMENTS: Actor = { userId: "payments", role: "system" };
 
@@ -33,14 +35,16 @@ export type PaymentFailed = {
 };
 
 export async function recordPaymentSucceeded({ db, calendar, projected }: PaymentRecording, p: PaymentSucceeded): Promise<Result<CommandResult>> {
+  // The money has moved whatever the calendar decides: the row says so before the log can owe any of it back.
+  await markPayment(db, { ...p, status: "succeeded", lastError: null });
   const result = await calendar.handle(
     calendarStream(p.expertId),
     { type: "RecordPayment", expertId: p.expertId, bookingId: p.bookingId, actor: PAYMENTS, paymentId: p.paymentId, amountCents: p.amountCents, provider: p.provider },
     { actor: PAYMENTS, idempotencyKey: `payment-${p.paymentId}` },
   );
   if (result.ok) await projected(result.value);
-  // The money has moved either way; a refusal (say, an amount that is not the price) is kept for an operator.
-  await markPayment(db, { ...p, status: "succeeded", lastError: result.ok ? null : result.refusal.code });
+  // A refusal (say, an amount that is not the price) is kept on the row for an operator.
+  else await markPayment(db, { ...p, status: "succeeded", lastError: result.refusal.code });
   return result;
 }
 

@@ -84,11 +84,15 @@ export const paymentsRoutes: RoutePlugin<PaymentRouteDeps> = async (app, deps) =
     const actor = actorOf(request);
     const payment = await paymentByClientSecret(db, request.body.client_secret);
     if (!payment || payment.provider !== "test" || payment.creatorId !== actor.userId) refuse("payment_not_found");
-    // Confirming a paid payment again changes nothing, like Stripe answering with the succeeded intent.
-    if (payment.status === "succeeded") return { status: "succeeded" as const };
+    const outcome = { paymentId: payment.paymentId, bookingId: payment.bookingId, expertId: payment.expertId, provider: "test" };
+    // Confirming a paid payment again charges nothing, like Stripe answering with the succeeded intent; it records the
+    // success again (a no-op once recorded), so a crash between the row and the calendar is mended by the retry.
+    if (payment.status === "succeeded") {
+      settleReport(request.log, await recordPaymentSucceeded(deps, { ...outcome, amountCents: payment.amountCents }), { paymentId: payment.paymentId });
+      return { status: "succeeded" as const };
+    }
     const verdict = chargeTestCard(request.body.card_number);
     if (verdict === "invalid") refuse("card_number_invalid");
-    const outcome = { paymentId: payment.paymentId, bookingId: payment.bookingId, expertId: payment.expertId, provider: "test" };
     if (verdict === "declined") {
       const failed = await recordPaymentFailed(deps, { ...outcome, amountCents: payment.amountCents, reason: errorCatalogue.payment_declined.message, attemptId: randomUUID() });
       settleReport(request.log, failed, { paymentId: payment.paymentId });
