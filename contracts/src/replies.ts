@@ -6,8 +6,11 @@ import { Actor } from "./primitives.ts";
 // so a field the schema does not name fails the reply instead of vanishing), the OpenAPI document
 // describes them, and web/ and admin/ infer their types from them. Strict objects, on purpose.
 
-/** A booking's payment: money never received, received, owed back, or (all that was owed) paid back. */
-export const PaymentState = z.enum(["unpaid", "paid", "refund_due", "refunded"]);
+/**
+ * A booking's payment: money never received, received, owed back, or (all that was owed) paid back:
+ * all of what was paid (refunded) or only part of it, the rest still held (partially_refunded).
+ */
+export const PaymentState = z.enum(["unpaid", "paid", "refund_due", "partially_refunded", "refunded"]);
 export type PaymentState = z.infer<typeof PaymentState>;
 
 /** Money owed back: none, owed and not yet paid back, the provider's last attempt failed (it is retried), or all paid back. */

@@ -95,11 +95,23 @@ describe("bookings read model: given events, then the row", () => {
     given(requested, paid, cancelledPaid, failed, issued("ev-2", 15_000)).then({ refund_state: "refunded", payment_state: "refunded", refunded_cents: 15_000 });
   });
 
-  it("an admin's partial refund of a completed booking: owed, then refunded, the rest still paid", () => {
+  it("an admin's partial refund of a completed booking: owed, then partially refunded (the rest is still held), never 'refunded'", () => {
     const due: CalendarEvent = { type: "RefundDue", data: { bookingId: "b1", paymentId: "p1", amountCents: 5_000, reason: "Late start" } };
     const completed = [requested, paid, { type: "Confirmed", data: { bookingId: "b1", by: "expert" } }, { type: "Completed", data: { bookingId: "b1" } }] as CalendarEvent[];
     given(...completed, due).then({ status: "completed", refund_due_cents: 5_000, refund_state: "pending", payment_state: "refund_due" });
-    given(...completed, due, issued("ev-4", 5_000)).then({ status: "completed", paid_cents: 15_000, refund_due_cents: 5_000, refunded_cents: 5_000, refund_state: "refunded", payment_state: "refunded" });
+    const spec = given(...completed, due, issued("ev-4", 5_000));
+    spec.then({ status: "completed", paid_cents: 15_000, refund_due_cents: 5_000, refunded_cents: 5_000, refund_state: "refunded", payment_state: "partially_refunded" });
+    expect(BookingRecord.safeParse(spec.row()).success).toBe(true);
+    // The rest refunded later: now all of it is back.
+    const rest: CalendarEvent = { type: "RefundDue", data: { bookingId: "b1", paymentId: "p1", amountCents: 10_000, reason: "Goodwill" } };
+    given(...completed, due, issued("ev-4", 5_000), rest).then({ refund_due_cents: 15_000, payment_state: "refund_due" });
+    given(...completed, due, issued("ev-4", 5_000), rest, issued("ev-6", 10_000)).then({ refunded_cents: 15_000, payment_state: "refunded" });
+  });
+
+  it("a cancellation that refunds part of the payment ends partially refunded", () => {
+    given(requested, paid, { type: "Cancelled", data: { bookingId: "b1", by: "creator", reason: "", refundCents: 7_500 } }, issued("ev-2", 7_500)).then({
+      refunded_cents: 7_500, refund_state: "refunded", payment_state: "partially_refunded",
+    });
   });
 
   it("a cancellation that refunds nothing leaves the payment as it was", () => {

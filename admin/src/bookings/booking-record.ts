@@ -19,7 +19,13 @@ export const statusLabels: Record<BookingStatus, string> = {
 
 export const statusChoices = bookingStatuses.map((id) => ({ id, name: statusLabels[id] }));
 
-export const paymentLabels: Record<Booking["payment_state"], string> = { unpaid: "Unpaid", paid: "Paid", refund_due: "Refund due", refunded: "Refunded" };
+export const paymentLabels: Record<Booking["payment_state"], string> = {
+  unpaid: "Unpaid",
+  paid: "Paid",
+  refund_due: "Refund due",
+  partially_refunded: "Partly refunded",
+  refunded: "Refunded",
+};
 
 export const refundStateLabels: Record<Booking["refund_state"], string> = { none: "None owed", pending: "Pending", failed: "Failed, retrying", refunded: "Refunded" };
 

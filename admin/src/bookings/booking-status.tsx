@@ -22,10 +22,12 @@ export function BookingStatusField(_props: { label?: string; source?: string }) 
   return booking ? <BookingStatusChip status={booking.status} /> : null;
 }
 
-/** Paid, unpaid, refund due or refunded. */
+const paymentColors: Record<Booking["payment_state"], ChipProps["color"]> = { unpaid: "default", paid: "success", refund_due: "warning", partially_refunded: "info", refunded: "info" };
+
+/** Unpaid, paid, refund due, partly refunded (the rest still held) or refunded. */
 export function PaymentStateField(_props: { label?: string; source?: string }) {
   const booking = useRecordContext<Booking>();
   if (!booking) return null;
-  const color: ChipProps["color"] = booking.payment_state === "paid" ? "success" : booking.payment_state === "refund_due" ? "warning" : booking.payment_state === "refunded" ? "info" : "default";
+  const color = paymentColors[booking.payment_state] ?? "default";
   return <Chip size="small" variant="outlined" color={color} label={paymentLabels[booking.payment_state] ?? booking.payment_state} />;
 }

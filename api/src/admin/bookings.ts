@@ -20,7 +20,7 @@ const BookingFilter = z
     creator_id: IdText.optional(),
     session_id: IdText.optional(),
     payment_state: oneOrMany(PaymentState).optional(),
-    /** paid=true: the creator's money was received (payment_state paid, refund_due or refunded); false: unpaid. */
+    /** paid=true: the creator's money was received (any payment_state but unpaid: some may have gone back since); false: unpaid. */
     paid: Flag.optional(),
     scheduled_from: Moment.optional(),
     scheduled_to: Moment.optional(),
@@ -52,7 +52,7 @@ function bookingWhere(f: z.output<typeof BookingFilter>): SqlWhere {
   if (f.creator_id) w.add(`b.creator_id = ${w.param(f.creator_id)}`);
   if (f.session_id) w.add(`b.session_id = ${w.param(f.session_id)}`);
   if (f.payment_state) w.add(`b.payment_state = ANY(${w.param(f.payment_state)})`);
-  if (f.paid !== undefined) w.add(f.paid ? "b.payment_state IN ('paid', 'refund_due', 'refunded')" : "b.payment_state = 'unpaid'");
+  if (f.paid !== undefined) w.add(f.paid ? "b.payment_state <> 'unpaid'" : "b.payment_state = 'unpaid'");
   addTimeRange(w, "b.scheduled_time", f.scheduled_from, f.scheduled_to);
   if (f.q) {
     const q = w.param(f.q);

@@ -53,6 +53,11 @@ export const bookingMigrations: readonly Migration[] = [
     name: "013_bookings_declined_move",
     sql: "ALTER TABLE bookings ADD COLUMN reschedule_declined_to timestamptz, ADD COLUMN reschedule_decline_reason text;",
   },
+  {
+    // Exact, not close: the rule reads only these columns, so a rebuild would label the same rows.
+    name: "014_bookings_partially_refunded",
+    sql: "UPDATE bookings SET payment_state = 'partially_refunded' WHERE payment_state = 'refunded' AND refunded_cents < paid_cents;",
+  },
 ];
 
 /** Bookings as both parties see them: time, status, payment state, prep, info note, notes. */
@@ -118,7 +123,7 @@ export function evolveBooking(row: BookingRow | undefined, { event, stored }: Pr
     case "RefundIssued": {
       const refunded = row.refunded_cents + event.data.amountCents;
       const settled = refunded >= row.refund_due_cents;
-      return { ...updated, refunded_cents: refunded, refund_state: settled ? "refunded" : "pending", payment_state: settled ? "refunded" : "refund_due" };
+      return { ...updated, refunded_cents: refunded, refund_state: settled ? "refunded" : "pending", payment_state: settled ? paidBack(row.paid_cents, refunded) : "refund_due" };
     }
     case "RefundFailed":
       // Stale once everything owed is back (the calendar records no such failure, but an old log may hold one).
@@ -163,6 +168,9 @@ const noDecline = { reschedule_declined_to: null, reschedule_decline_reason: nul
 
 /** No request to move the booking is open. */
 const noRequest = { reschedule_to: null, reschedule_requested_at: null } as const satisfies Partial<BookingRow>;
+
+/** Everything owed is back: all that was paid, or only part of it while the rest is still held (an admin's partial refund, a late cancellation). */
+const paidBack = (paidCents: number, refundedCents: number): "refunded" | "partially_refunded" => (refundedCents >= paidCents ? "refunded" : "partially_refunded");
 
 /** More money owed back: it is pending until the provider pays it. */
 function owed(row: BookingRow, cents: number): Pick<BookingRow, "refund_due_cents" | "refund_state" | "payment_state"> {
