@@ -20,19 +20,46 @@ export const RESCHEDULE_NOTICE_HOURS = 24;
 export const JOIN_LINK_OPENS_MINUTES_BEFORE = 15;
 
 /**
+ * What may not be in a meeting link as typed: spaces, control and format characters (zero-width,
+ * bidi marks and overrides, soft hyphens), anything else that shows as nothing, and backslashes.
+ * Browsers drop or reinterpret them, and each parser differently (`https://zoom.us\@evil.test` is
+ * zoom.us to a browser, evil.test to others), so the link would hide where it goes.
+ */
+const HIDING_CHARACTERS = /[\s\p{C}\p{Default_Ignorable_Code_Point}\u2800\\]/u;
+
+/**
  * Rule: a meeting link is an https address of a host (no user name or password in it), at most
- * 2,000 characters: what a video call service hands out, never a script or a file on the device.
+ * 2,000 characters, with nothing in it that hides where it goes: what a video call service hands
+ * out, never a script or a file on the device.
  */
 export function isMeetingLink(url: string): boolean {
-  if (url.length > 2000 || /\s/.test(url)) return false;
+  if (url.length > 2000 || HIDING_CHARACTERS.test(url)) return false;
   try {
     const u = new URL(url);
-    return u.protocol === "https:" && u.hostname.length > 0 && u.username === "" && u.password === "";
+    return u.protocol === "https:" && u.hostname.length > 0 && u.username === "" && u.password === "" && u.href.length <= 2000;
   } catch {
     return false;
   }
 }
-export const MeetingLink = z.string({ error: "join_link_invalid" }).trim().refine(isMeetingLink, { error: "join_link_invalid" });
+
+/**
+ * The host a meeting link opens, as browsers read it: an international name in its ASCII
+ * (punycode) form, so `zоom.us` with a Cyrillic о (U+043E) shows as `xn--zom-sed.us`, not as zoom.us.
+ */
+export function meetingLinkHost(url: string): string | null {
+  try {
+    return new URL(url).hostname || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Stored as browsers read it (WHATWG `URL.href`): host lowercased and in punycode, default port dropped. */
+export const MeetingLink = z
+  .string({ error: "join_link_invalid" })
+  .trim()
+  .refine(isMeetingLink, { error: "join_link_invalid" })
+  .transform((url) => new URL(url).href);
 
 /** Facts from other streams that a booking request needs; the command handler reads them. */
 export const BookedSessionFacts = z.object({
