@@ -9,6 +9,7 @@ import type { AppContext } from "./context.ts";
 import { familyEnded } from "./auth/refresh-tokens.ts";
 import { installAuthGuard } from "./http/auth-guard.ts";
 import { installErrorHandling } from "./http/errors.ts";
+import { rateLimitCounters } from "./http/rate-limit-store.ts";
 import { installRequestLog, logDestination, loggerOptions, type LogDestination } from "./http/logging.ts";
 import { installSecurityHeaders } from "./http/security-headers.ts";
 import { boundaryValidatorCompiler } from "./http/validation.ts";
@@ -40,6 +41,8 @@ export type AppOptions = {
   logger?: boolean | { destination: LogDestination; level?: string };
   /** Proxy hops to trust for the client address (rate limits key on it); never trust a client's own X-Forwarded-For. */
   trustProxy?: boolean | number;
+  /** REDIS_URL: count rate limits in Redis (Postgres stands in while it fails); absent: in Postgres. Either way every process sees the counts. */
+  redisUrl?: string;
   /** Live streams per user and per process (defaults in routes/stream.ts). */
   streams?: Partial<StreamLimits>;
 };
@@ -85,7 +88,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     openapi: { info: { title: "Expert sessions API", version: "1.0.0" }, servers: [{ url: API_PREFIX }] },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifyRateLimit, { global: false });
+  const rateLimits = await rateLimitCounters(db, options.redisUrl);
+  app.addHook("onClose", rateLimits.close);
+  await app.register(fastifyRateLimit, { global: false, store: rateLimits.store });
   await app.register(fastifyMultipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
   await installAuthGuard(app, jwtSecret, (sid) => familyEnded(db, sid));
 

@@ -74,6 +74,8 @@ export const apiConfig = storeConfig.extend({
   AUTH_RATE_LIMIT_MAX: z.coerce.number().int().min(1).max(10_000).default(20),
   /** Requests per 15 minutes and client address on the routes that mail a link (verify/resend, recover). */
   AUTH_MAIL_RATE_LIMIT_MAX: z.coerce.number().int().min(1).max(10_000).default(5),
+  /** redis(s)://host:port: count the rate limits there; without it they are counted in Postgres (every API process sees them either way). */
+  REDIS_URL: url(["redis", "rediss"]).optional(),
   /** smtp(s)://user:pass@host:port for outgoing mail; without it mail stays in the dev mailbox. */
   SMTP_URL: url(["smtp", "smtps"]).optional(),
   /** The From of every mail. */

@@ -5,6 +5,7 @@ import { adminMigrations } from "./admin/schema.ts";
 import { authMigrations } from "./auth/schema.ts";
 import { calendarInviteMigrations } from "./calendar-invites/schema.ts";
 import { earlyAccessMigrations } from "./early-access/schema.ts";
+import { rateLimitMigrations } from "./http/rate-limit-store.ts";
 import { mailMigrations } from "./mail/schema.ts";
 import { paymentsMigrations } from "./payments/schema.ts";
 import { refundsMigrations } from "./refunds/schema.ts";
@@ -19,4 +20,5 @@ export async function migrateApiDatabase(db: pg.Pool): Promise<void> {
   await migrate(db, "refunds_migrations", refundsMigrations);
   await migrate(db, "mail_migrations", mailMigrations);
   await migrate(db, "calendar_invite_migrations", calendarInviteMigrations);
+  await migrate(db, "rate_limit_migrations", rateLimitMigrations);
 }

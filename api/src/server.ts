@@ -60,7 +60,7 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
   });
   const { clock, calendar, projected } = ctx;
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await ensureAdminAccount({ db, store, clock, projected }, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
-  const app = await buildApp(ctx, { logger: options.logger, trustProxy: config.TRUST_PROXY || false });
+  const app = await buildApp(ctx, { logger: options.logger, trustProxy: config.TRUST_PROXY || false, ...(config.REDIS_URL && { redisUrl: config.REDIS_URL }) });
   logSnapshotError = (error) => app.log.warn({ err: error }, "calendar snapshot not written");
   await serveBuiltApps(app, options.builtApps);
   const sweeper = startHoldSweeper({ db, calendar, clock });

@@ -11,6 +11,7 @@ import { acceptedCurrentTerms } from "../routes/terms.ts";
 import { findAccount, findAccountByEmail, registerAccount, renameAccount, resetLinkSpent, resetPassword, setPasswordHash, verifyEmail, type Account, type AccountWriteDeps } from "./accounts.ts";
 import { addressMail, sendAddressMail, type LinkSettings } from "./address-mails.ts";
 import { AddressBody, ChangePasswordBody, LoginBody, LogoutBody, PreferencesBody, RefreshBody, RenameBody, ResetBody, SignupBody, VerifyBody } from "./bodies.ts";
+import { admitLogin, deviceTokenOf, passwordProven, rememberDevice, waitInWords } from "./login-back-off.ts";
 import { decoyHash, hashPassword, verifyPassword } from "./password.ts";
 import { setPreferences } from "./preferences.ts";
 import { revokeFamily, revokeUserSessions, rotate, startFamily } from "./refresh-tokens.ts";
@@ -119,14 +120,26 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
     return reply.status(201).send({ user: authUser(created), confirmation_sent_at: sentAt });
   });
 
-  app.post("/auth/login", { config: { rateLimit }, schema: { body: LoginBody, response: { 200: AuthSessionReply } } }, async (request) => {
-    const account = await findAccountByEmail(db, request.body.email);
+  app.post("/auth/login", { config: { rateLimit }, schema: { body: LoginBody, response: { 200: AuthSessionReply } } }, async (request, reply) => {
+    const { email, password } = request.body;
+    const now = clock();
+    const account = await findAccountByEmail(db, email);
+    // Per account, whatever the client address (see login-back-off.ts); the owner's browser is let through.
+    const device = deviceTokenOf(request.headers.cookie);
+    const admission = await admitLogin(db, { email, userId: account?.userId ?? null, device }, now);
+    if (!admission.admitted) {
+      reply.header("retry-after", String(admission.retryAfterSeconds));
+      refuse("login_throttled", { wait: waitInWords(admission.retryAfterSeconds) });
+    }
     // An unknown email costs one hash check too, so timing does not tell which addresses exist.
-    const matches = await verifyPassword(request.body.password, account?.passwordHash ?? (await decoyHash()));
+    const matches = await verifyPassword(password, account?.passwordHash ?? (await decoyHash()));
     if (!account || !matches) refuse("invalid_credentials");
+    await passwordProven(db, { email, userId: account.userId, device, knownDevice: admission.knownDevice });
     // Only someone who knows the password learns that the address is not verified yet.
     if (account.emailVerifiedAt === null) refuse("email_not_confirmed");
-    return signIn(app, db, clock(), account);
+    const cookiePath = request.routeOptions.url!.replace(/\/login$/, "");
+    reply.header("set-cookie", await rememberDevice(db, account.userId, device, now, { path: cookiePath, secure: request.protocol === "https" }));
+    return signIn(app, db, now, account);
   });
 
   app.post("/auth/verify", { config: { rateLimit }, schema: { body: VerifyBody, response: { 200: AuthSessionReply } } }, async (request) => {

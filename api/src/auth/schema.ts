@@ -43,4 +43,26 @@ export const authMigrations: readonly Migration[] = [
       UPDATE accounts SET email_verified_at = coalesce(created_at, now());
     `,
   },
+  {
+    // Issue 26.13: failed sign-ins per address (its sha256: addresses with no account are counted
+    // too), and the browsers that signed in to an account before (the sha256 of their cookie's token).
+    name: "003_login_back_off",
+    sql: `
+      CREATE TABLE login_failures (
+        address_hash text PRIMARY KEY,
+        failures integer NOT NULL,
+        last_at timestamptz NOT NULL,
+        locked_until timestamptz
+      );
+      CREATE INDEX login_failures_last_at ON login_failures (last_at);
+      CREATE TABLE known_devices (
+        token_hash text NOT NULL,
+        user_id text NOT NULL,
+        failures integer NOT NULL DEFAULT 0,
+        last_used_at timestamptz NOT NULL,
+        PRIMARY KEY (token_hash, user_id)
+      );
+      CREATE INDEX known_devices_user ON known_devices (user_id, last_used_at);
+    `,
+  },
 ];
