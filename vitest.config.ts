@@ -26,6 +26,7 @@ export default defineConfig({
       "./web/vitest.config.ts",
       "./web/vitest.e2e.config.ts",
       "./admin/vitest.e2e.config.ts",
+      { test: { name: "admin", root: "./admin", include: ["test/**/*.unit.test.{ts,tsx}"], environment: "jsdom" } },
       { test: { name: "api", root: "./api", include: ["test/**/*.int.test.ts"], ...services } },
       { test: { name: "api-unit", root: "./api", include: ["test/**/*.unit.test.ts"] } },
       // `npm start` on a fresh data directory and on a taken port: the product as a user starts it.

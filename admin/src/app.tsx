@@ -13,8 +13,9 @@ const CalendarAtPage = lazy(async () => ({ default: (await import("./calendar-at
  * The resources, fetched once an admin is signed in: the sign-in page loads react-admin's shell
  * only, and the lists, pages and forms come in chunks of their own (issue 19). react-admin takes
  * one function child and runs it again when the permissions change, so signing in brings them.
+ * Exported for the tests that go through every resource the console registers.
  */
-async function resources(permissions: unknown) {
+export async function resources(permissions: unknown) {
   if (permissions !== "admin") return null;
   const [bookings, termsAcceptances, earlyAccess, users, experts, sessions, events, projections, reviews, refunds, mailbox] = await Promise.all([
     import("./bookings/index.ts"),

@@ -14,11 +14,14 @@ export function spreadsheetText(value: string): string {
   return FORMULA_START.test(value) && !NEGATIVE_NUMBER.test(value) ? `'${value}` : value;
 }
 
-/** One CSV field (RFC 4180): defused, and quoted when it holds a separator, a quote or a line break. null is an empty field. */
+/**
+ * One CSV field (RFC 4180): defused, and quoted when it holds a separator, a quote or a line break;
+ * also a tab, which a spreadsheet's import may take for a separator. null is an empty field.
+ */
 export function csvField(value: string | null): string {
   if (value === null) return "";
   const text = spreadsheetText(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return /[",\r\n\t]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** One CSV line, CRLF-terminated. */

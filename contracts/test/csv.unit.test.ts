@@ -14,11 +14,12 @@ describe("a CSV cell opened in a spreadsheet", () => {
     for (const value of ["-1e3", "-1-1", "--1", "-1.", "-.5"]) expect(spreadsheetText(value), JSON.stringify(value)).toBe(`'${value}`);
   });
 
-  it("quotes a field holding a separator, a quote or a line break, after defusing it", () => {
+  it("quotes a field holding a separator, a quote, a line break or a tab, after defusing it", () => {
     expect(csvField("a,b")).toBe('"a,b"');
     expect(csvField('say "hi"')).toBe('"say ""hi"""');
     expect(csvField('=HYPERLINK("http://evil.example","x")')).toBe('"\'=HYPERLINK(""http://evil.example"",""x"")"');
     expect(csvField("\r=1+1")).toBe('"\'\r=1+1"');
+    expect(csvField("\t=1+1")).toBe('"\'\t=1+1"');
     expect(csvField("line\nbreak")).toBe('"line\nbreak"');
     expect(csvField(null)).toBe("");
   });

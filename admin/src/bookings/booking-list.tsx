@@ -11,6 +11,7 @@ import {
 } from "react-admin";
 import { DateTimeField } from "../fields/date-time-field.tsx";
 import { MoneyField } from "../fields/money-field.tsx";
+import { listExporter } from "../layout/list-exporter.ts";
 import { statusChoices, type Booking } from "./booking-record.ts";
 import { BookingStatusField, PaymentStateField } from "./booking-status.tsx";
 
@@ -38,7 +39,7 @@ const Column = DataTable.Col<Booking>;
 /** Bookings with every column the audit needs; filters stack (status, dates, payment, people). */
 export function BookingList() {
   return (
-    <List filters={bookingFilters} sort={{ field: "scheduled_time", order: "DESC" }} perPage={25} title="Bookings">
+    <List filters={bookingFilters} sort={{ field: "scheduled_time", order: "DESC" }} perPage={25} title="Bookings" exporter={listExporter}>
       <DataTable rowClick="show" bulkActionButtons={false}>
         <Column source="scheduled_time" label="Scheduled">
           <DateTimeField source="scheduled_time" />

@@ -2,6 +2,7 @@ import { Typography } from "@mui/material";
 import { DataTable, DateInput, List, SelectArrayInput, TextInput, useRecordContext } from "react-admin";
 import { DateTimeField } from "../fields/date-time-field.tsx";
 import { JsonBlock } from "../fields/json-payload.tsx";
+import { listExporter } from "../layout/list-exporter.ts";
 import { eventTypeChoices, type LoggedEvent } from "./event-record.ts";
 
 const eventFilters = [
@@ -36,7 +37,7 @@ const Column = DataTable.Col<LoggedEvent>;
 /** The global event log, newest first; expand a row to read its payload. */
 export function EventList() {
   return (
-    <List filters={eventFilters} sort={{ field: "position", order: "DESC" }} perPage={50} title="Event log">
+    <List filters={eventFilters} sort={{ field: "position", order: "DESC" }} perPage={50} title="Event log" exporter={listExporter}>
       <DataTable rowClick="expand" expand={<EventPayload />} bulkActionButtons={false}>
         <Column source="position" label="Position" />
         <Column source="recorded_at" label="Recorded">

@@ -1,5 +1,6 @@
 import { DataTable, FunctionField, List, ReferenceField, SearchInput, SelectInput, TextField } from "react-admin";
 import { DateTimeField } from "../fields/date-time-field.tsx";
+import { listExporter } from "../layout/list-exporter.ts";
 import { expertName, type Expert } from "./expert-record.ts";
 import { VerifiedBadge, VettingButton } from "./vetting.tsx";
 
@@ -18,7 +19,7 @@ const Column = DataTable.Col<Expert>;
 
 export function ExpertList() {
   return (
-    <List filters={expertFilters} sort={{ field: "updated_at", order: "DESC" }} perPage={25} title="Experts">
+    <List filters={expertFilters} sort={{ field: "updated_at", order: "DESC" }} perPage={25} title="Experts" exporter={listExporter}>
       <DataTable rowClick="show" bulkActionButtons={false}>
         <Column source="last_name" label="Name">
           <FunctionField<Expert> render={expertName} />

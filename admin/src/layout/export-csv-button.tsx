@@ -2,6 +2,7 @@ import DownloadIcon from "@mui/icons-material/Download";
 import { useState } from "react";
 import { Button, useDataProvider, useListContext, useNotify, useResourceContext } from "react-admin";
 import type { ConsoleDataProvider } from "../data-provider.ts";
+import { exportFileStem } from "./list-exporter.ts";
 
 /** Save a blob as a file, the way a link with `download` does. */
 function saveFile(blob: Blob, name: string): void {
@@ -28,7 +29,7 @@ export function ExportCsvButton() {
     setBusy(true);
     try {
       const csv = await dataProvider.exportCsv(resource, { filter: filterValues, sort });
-      saveFile(csv, `${resource}-${new Date().toISOString().slice(0, 10)}.csv`);
+      saveFile(csv, `${exportFileStem(resource)}.csv`);
     } catch (error) {
       notify(error instanceof Error ? error.message : "The export failed.", { type: "error" });
     } finally {

@@ -1,5 +1,6 @@
 import { DataTable, FunctionField, List, SearchInput, SelectArrayInput, SelectInput, TextField, TextInput } from "react-admin";
 import { DateTimeField } from "../fields/date-time-field.tsx";
+import { listExporter } from "../layout/list-exporter.ts";
 import { kindLabel, mailKindChoices, mailStatusChoices, type MailRow } from "./mail-record.ts";
 import { MailStatusField } from "./mail-status.tsx";
 
@@ -15,7 +16,7 @@ const Column = DataTable.Col<MailRow>;
 /** The dev mailbox: every message the product owes someone, newest first, as it would be sent. */
 export function MailboxList() {
   return (
-    <List filters={mailboxFilters} sort={{ field: "created_at", order: "DESC" }} perPage={25} title="Mailbox">
+    <List filters={mailboxFilters} sort={{ field: "created_at", order: "DESC" }} perPage={25} title="Mailbox" exporter={listExporter}>
       <DataTable rowClick="show" bulkActionButtons={false}>
         <Column source="created_at" label="Created">
           <DateTimeField source="created_at" />

@@ -1,6 +1,7 @@
 import { DataTable, FunctionField, List, ReferenceField, SelectArrayInput, TextField } from "react-admin";
 import { DateTimeField } from "../fields/date-time-field.tsx";
 import { MoneyField } from "../fields/money-field.tsx";
+import { listExporter } from "../layout/list-exporter.ts";
 import { refundStatusChoices, type Refund } from "./refund-record.ts";
 import { RefundStatusField } from "./refund-status.tsx";
 
@@ -11,7 +12,7 @@ const Column = DataTable.Col<Refund>;
 /** Refunds owed by cancellations and admins: pending, failed (why, and when it is tried again) and issued. */
 export function RefundList() {
   return (
-    <List filters={refundFilters} sort={{ field: "owed_at", order: "DESC" }} perPage={25} title="Refunds">
+    <List filters={refundFilters} sort={{ field: "owed_at", order: "DESC" }} perPage={25} title="Refunds" exporter={listExporter}>
       <DataTable rowClick="show" bulkActionButtons={false}>
         <Column source="owed_at" label="Owed since">
           <DateTimeField source="owed_at" />

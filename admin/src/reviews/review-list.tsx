@@ -1,5 +1,6 @@
 import { DataTable, FunctionField, List, SearchInput, SelectInput, TextField } from "react-admin";
 import { DateTimeField } from "../fields/date-time-field.tsx";
+import { listExporter } from "../layout/list-exporter.ts";
 import { HideReviewButton, VisibilityBadge } from "./hide-review.tsx";
 import type { Review } from "./review-record.ts";
 
@@ -21,7 +22,7 @@ const Column = DataTable.Col<Review>;
 
 export function ReviewList() {
   return (
-    <List filters={reviewFilters} sort={{ field: "created_at", order: "DESC" }} perPage={25} title="Reviews">
+    <List filters={reviewFilters} sort={{ field: "created_at", order: "DESC" }} perPage={25} title="Reviews" exporter={listExporter}>
       <DataTable rowClick="show" bulkActionButtons={false}>
         <Column source="rating" label="Stars">
           <FunctionField<Review> render={(r) => "★".repeat(r.rating)} />

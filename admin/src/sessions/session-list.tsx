@@ -2,6 +2,7 @@ import { AutocompleteInput, DataTable, FunctionField, List, ReferenceField, Refe
 import { expertName } from "../experts/expert-record.ts";
 import { DateTimeField } from "../fields/date-time-field.tsx";
 import { MoneyField } from "../fields/money-field.tsx";
+import { listExporter } from "../layout/list-exporter.ts";
 import { sessionStatusChoices, type Session } from "./session-record.ts";
 
 const sessionFilters = [
@@ -26,7 +27,7 @@ const Column = DataTable.Col<Session>;
 
 export function SessionList() {
   return (
-    <List filters={sessionFilters} sort={{ field: "updated_at", order: "DESC" }} perPage={25} title="Sessions">
+    <List filters={sessionFilters} sort={{ field: "updated_at", order: "DESC" }} perPage={25} title="Sessions" exporter={listExporter}>
       <DataTable rowClick="show" bulkActionButtons={false}>
         <Column source="title" />
         <Column source="expert_id" label="Expert">

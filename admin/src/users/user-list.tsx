@@ -1,5 +1,6 @@
 import { DataTable, List, SearchInput, SelectInput, TextField } from "react-admin";
 import { DateTimeField } from "../fields/date-time-field.tsx";
+import { listExporter } from "../layout/list-exporter.ts";
 import { TermsStatusField } from "./terms-status.tsx";
 import { roleChoices, type User } from "./user-record.ts";
 
@@ -18,7 +19,7 @@ const Column = DataTable.Col<User>;
 
 export function UserList() {
   return (
-    <List filters={userFilters} sort={{ field: "registered_at", order: "DESC" }} perPage={25} title="Users">
+    <List filters={userFilters} sort={{ field: "registered_at", order: "DESC" }} perPage={25} title="Users" exporter={listExporter}>
       <DataTable rowClick="show" bulkActionButtons={false}>
         <Column source="email" label="Email" />
         <Column source="last_name" label="Name" render={(u) => [u.first_name, u.last_name].filter(Boolean).join(" ") || "—"} />
