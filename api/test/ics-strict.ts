@@ -84,3 +84,8 @@ export function hostile(label: string): string {
     '"quoted";semi,comma\\backslash',
   ].join("");
 }
+
+/** Hostile text short enough for a 100-character name field (the stored profile's schema still limits length). */
+export function hostileName(label: string): string {
+  return `${label}\rX-INJECTED:cr\u2028END:VEVENT\u2029BEGIN:VEVENT\x85UID:forged\vX-A:vt\fX-B:ff\x1eX-C:rs`;
+}

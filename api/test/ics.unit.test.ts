@@ -57,8 +57,11 @@ describe("calendarText", () => {
 
 describe("hostile text in titles and names (issue 26 item 2)", () => {
   const title = hostile("Pricing review");
-  const hostileInvite = invite({ title, expert: { name: hostile("Ezra") }, creator: { name: hostile("Cora") } });
+  // A join link can pass the https check with a NEL in it (\s does not match U+0085): as text and as a URI it stays on one line.
+  const joinLink = "https://meet.example.com/room\x85X-INJECTED:nel\u2028X-INJECTED:ls";
+  const hostileInvite = invite({ title, expert: { name: hostile("Ezra") }, creator: { name: hostile("Cora") }, joinLink });
   const EVENT = ["UID", "SEQUENCE", "DTSTAMP", "DTSTART", "DTEND", "SUMMARY", "DESCRIPTION", "STATUS", "URL", "X-EXPERT-TIMEZONE"];
+  const EVENT_WITH_LINK = ["UID", "SEQUENCE", "DTSTAMP", "DTSTART", "DTEND", "SUMMARY", "DESCRIPTION", "STATUS", "LOCATION", "URL", "X-EXPERT-TIMEZONE"];
 
   it.each(["PUBLISH", "REQUEST", "CANCEL"] as const)("%s: a reader splitting lines on any break finds exactly the properties written, in one event", (method) => {
     const text =
@@ -69,7 +72,7 @@ describe("hostile text in titles and names (issue 26 item 2)", () => {
     expect(propertyNames(calendar)).toEqual(["VERSION", "PRODID", "CALSCALE", "METHOD", ...(method === "PUBLISH" ? ["X-WR-CALNAME"] : [])]);
     expect(calendar.components.map((c) => c.name)).toEqual(["VEVENT"]);
     const [event] = calendar.components;
-    expect(propertyNames(event!)).toEqual(method === "PUBLISH" ? EVENT : [...EVENT, "ORGANIZER", "ATTENDEE"]);
+    expect(propertyNames(event!)).toEqual(method === "PUBLISH" ? EVENT_WITH_LINK : [...EVENT_WITH_LINK, "ORGANIZER", "ATTENDEE"]);
     expect(text).not.toContain("mallory@evil.example\r\n");
     // The title comes back as text: its breaks are escaped line feeds, nothing else is a control character.
     const summary = unescapeText(propertyValue(event!, "SUMMARY")!);
