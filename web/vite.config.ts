@@ -14,6 +14,8 @@ const vendor = (name: string, test: RegExp) => ({ name, test, tags: ["$initial" 
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [react(), prerenderLanding()],
+  // Where "Need help?" leads: our own /help page unless HELP_URL names another (issue 27.3). Read at build time.
+  define: { "import.meta.env.HELP_URL": JSON.stringify(process.env.HELP_URL ?? "") },
   build: {
     outDir: "dist",
     emptyOutDir: true,

@@ -156,16 +156,20 @@ describe("visitors", () => {
     });
     expect(order.every((y) => y >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
-    expect(await page.getByTestId("sample-expert").count()).toBe(3);
+    expect(await page.getByTestId("featured-expert").count()).toBe(3);
     expect(await page.getByTestId("challenge").count()).toBe(33);
     expect(await page.getByTestId("benefit").count()).toBe(3);
     expect(await page.getByTestId("faq-item").count()).toBe(7);
-    for (const label of ["Explore our network", "Find your perfect match", "Get expert support quickly"]) {
+    // Issue 27.1: into the marketplace, in the same tab (the attribute is a path: the page is prerendered, its host unknown then).
+    for (const [label, path] of [["Explore our network", "/experts"], ["Find your perfect match", "/experts"], ["Get expert support quickly", "/signup?role=creator"]] as const) {
       const cta = page.getByRole("link", { name: label });
-      expect(await cta.getAttribute("target")).toBe("_blank");
-      // Where the link leads (the attribute is a path: the page is prerendered, its host unknown then).
-      expect(await cta.evaluate((a) => (a as HTMLAnchorElement).href)).toBe(`${product.url}/early-access`);
+      expect(await cta.getAttribute("target")).toBeNull();
+      expect(await cta.evaluate((a) => (a as HTMLAnchorElement).href)).toBe(`${product.url}${path}`);
     }
+    // Issue 27.2: no expert is published yet on this fresh product, so the hero keeps the sample cards, which lead nowhere.
+    const featured = page.getByRole("list", { name: "Featured experts" });
+    await expect.poll(() => featured.getAttribute("aria-busy")).toBe("false");
+    expect(await featured.getByRole("link").count()).toBe(0);
     // The FAQ keeps one answer open at a time; clicking the open one closes it.
     const questions = page.locator("[data-testid=faq-item] button");
     expect(await questions.nth(0).getAttribute("aria-expanded")).toBe("true");
@@ -177,7 +181,7 @@ describe("visitors", () => {
     expect(await questions.nth(2).getAttribute("aria-expanded")).toBe("false");
     expect(await page.locator("footer").textContent()).toContain(`© ${new Date().getFullYear()}`);
     // Fanned on wide screens: the outer cards are rotated.
-    const fanned = await page.getByTestId("sample-expert").first().evaluate((e) => getComputedStyle(e).transform);
+    const fanned = await page.getByTestId("featured-expert").first().evaluate((e) => getComputedStyle(e).transform);
     expect(fanned).not.toBe("none");
     await page.mouse.move(0, 0);
     await screenshot(page, "landing-desktop");
@@ -186,8 +190,8 @@ describe("visitors", () => {
 
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     await phone.goto(url("/"));
-    await phone.getByTestId("sample-expert").first().waitFor();
-    const lefts = await phone.getByTestId("sample-expert").evaluateAll((cards) => cards.map((c) => Math.round(c.getBoundingClientRect().left)));
+    await phone.getByTestId("featured-expert").first().waitFor();
+    const lefts = await phone.getByTestId("featured-expert").evaluateAll((cards) => cards.map((c) => Math.round(c.getBoundingClientRect().left)));
     expect(new Set(lefts).size).toBe(1); // stacked
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);

@@ -127,9 +127,9 @@ afterAll(async () => {
 describe("screens changed by issue 13", () => {
   it("landing: the fanned cards do not hide one another's names and tags", async () => {
     await atBothSizes(null, "/", "landing", async (page, phone) => {
-      await page.getByTestId("sample-expert").first().waitFor();
+      await page.getByTestId("featured-expert").first().waitFor();
       if (phone) return;
-      const covered = await page.getByTestId("sample-expert").evaluateAll((cards) =>
+      const covered = await page.getByTestId("featured-expert").evaluateAll((cards) =>
         cards.flatMap((card, i) =>
           [...card.querySelectorAll("h3, [data-testid=expert-tag]")].flatMap((el) => {
             // elementFromPoint sees only the viewport.

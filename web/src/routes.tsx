@@ -23,6 +23,7 @@ const AboutPage = page(() => import("./about/about-page.tsx"), "AboutPage");
 const ReleaseNotesPage = page(() => import("./about/about-page.tsx"), "ReleaseNotesPage");
 const AccountPage = page(() => import("./account/account-page.tsx"), "AccountPage");
 const ConfirmTermsPage = page(() => import("./auth/confirm-terms-page.tsx"), "ConfirmTermsPage");
+const HelpPage = page(() => import("./help/help-page.tsx"), "HelpPage");
 const ForgotPasswordPage = page(() => import("./auth/forgot-password-page.tsx"), "ForgotPasswordPage");
 const LoginPage = page(() => import("./auth/login-page.tsx"), "LoginPage");
 const ResetPasswordPage = page(() => import("./auth/reset-password-page.tsx"), "ResetPasswordPage");
@@ -79,6 +80,7 @@ export function AppRoutes() {
         <Route path="/search" element={<Guard rule={browsable}><ExpertsPage /></Guard>} />
         <Route path="/experts" element={<Guard rule={browsable}><ExpertsPage /></Guard>} />
         <Route path="/expert-profile/:slug" element={<Guard rule={{ signIn: false }}><ExpertProfilePage /></Guard>} />
+        <Route path="/help" element={<Guard rule={{ signIn: false }}><HelpPage /></Guard>} />
         <Route path="/about" element={<Guard rule={{ ...gated, signIn: false }}><AboutPage /></Guard>} />
         <Route path="/release-notes" element={<Guard rule={signedIn}><ReleaseNotesPage /></Guard>} />
         <Route path="/manage-booking/:bookingId" element={<Guard rule={{ ...gated, roles: ["expert"] }}><ManageBookingPage /></Guard>} />

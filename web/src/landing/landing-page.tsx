@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from "react";
+import { Link as RouterLink } from "react-router-dom";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
@@ -6,10 +7,12 @@ import CardContent from "@mui/material/CardContent";
 import Container from "@mui/material/Container";
 import Typography from "@mui/material/Typography";
 import VerifiedIcon from "@mui/icons-material/Verified";
+import Link from "@mui/material/Link";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { Page } from "../shared/layout.tsx";
 import { initials } from "../experts/initials.ts";
-import { BENEFITS, CREATOR_CHALLENGES, FAQ, SAMPLE_EXPERTS } from "./landing-content.ts";
+import { BENEFITS, CREATOR_CHALLENGES, FAQ } from "./landing-content.ts";
+import { useFeaturedExperts, type FeaturedExpert } from "./featured-experts.ts";
 
 /**
  * A tag drawn like MUI's small Chip: the landing page's only chips are labels, and Chip (ripple,
@@ -39,25 +42,61 @@ function Tag({ label, icon, filled = false }: { label: string; icon?: ReactNode;
   );
 }
 
-/** Every call to action opens the early-access page in a new tab. */
-function CallToAction({ label }: { label: string }) {
-  // A path, not an address: the prerendered page (web/prerender.ts) and the browser render the same link.
-  const href = "/early-access";
+/**
+ * The calls to action lead into the open marketplace, in the same tab (issue 27.1; the spec's
+ * pre-launch site sent every one to the early-access form in a new tab).
+ */
+function CallToAction({ label, to }: { label: string; to: string }) {
   return (
     <Box sx={{ textAlign: "center", my: 5 }}>
-      <Button variant="contained" size="large" href={href} target="_blank" rel="noopener noreferrer" sx={{ px: 5, py: 1.5, fontSize: 18, borderRadius: 8 }}>
+      <Button variant="contained" size="large" component={RouterLink} to={to} sx={{ px: 5, py: 1.5, fontSize: 18, borderRadius: 8 }}>
         {label}
-        <span className="visually-hidden"> (opens in a new tab)</span>
       </Button>
     </Box>
   );
 }
 
-function SampleExperts() {
+function ExpertCardFace({ expert }: { expert: FeaturedExpert }) {
+  return (
+    <Card elevation={6} sx={{ borderRadius: 4, position: "relative" }}>
+      <Box aria-hidden="true" sx={{ aspectRatio: "280 / 150", overflow: "hidden", position: "relative", background: `linear-gradient(135deg, ${expert.colors[0]}, ${expert.colors[1]})`, display: "grid", placeItems: "center", color: "#fff", fontSize: 48, fontWeight: 800 }}>
+        {expert.image ? <Box component="img" src={expert.image} alt="" sx={{ position: "absolute", inset: 0, width: "100%", height: "100%", objectFit: "cover" }} /> : initials(expert.name)}
+      </Box>
+      <CardContent>
+        <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
+          <Typography component="h3" variant="h6">
+            {expert.slug ? (
+              // The whole card is the link to the expert's profile (stretched over it).
+              <Link component={RouterLink} to={`/expert-profile/${expert.slug}`} underline="hover" color="inherit" sx={{ "&::after": { content: '""', position: "absolute", inset: 0 } }}>
+                {expert.name}
+              </Link>
+            ) : (
+              expert.name
+            )}
+          </Typography>
+          {expert.verified && <Tag icon={<VerifiedIcon />} label="Verified" filled />}
+        </Box>
+        <Typography color="text.secondary" sx={{ mb: 1 }}>
+          {expert.title}
+        </Typography>
+        <Box sx={{ display: "flex", flexWrap: "wrap", gap: 0.5 }}>
+          {expert.tags.map((t) => (
+            <Tag key={t} label={t} />
+          ))}
+        </Box>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Three published, verified experts of the marketplace; the sample cards only while fewer than three exist (issue 27.2). */
+function FeaturedExperts() {
+  const { experts, settled } = useFeaturedExperts();
   return (
     <Box
       component="ul"
-      aria-label="Sample experts"
+      aria-label="Featured experts"
+      aria-busy={!settled}
       sx={{
         listStyle: "none",
         p: 0,
@@ -69,13 +108,15 @@ function SampleExperts() {
         // Fanned, but apart: overlapping cards hid the right card's name and tags under the middle one.
         gap: { xs: 2, md: 3 },
         py: { md: 4 },
+        // Until the listing answers, the cards keep their place unseen, so the real ones do not jump in over sample names.
+        visibility: settled ? "visible" : "hidden",
       }}
     >
-      {SAMPLE_EXPERTS.map((e, i) => (
+      {experts.map((e, i) => (
         <Box
           component="li"
-          key={e.name}
-          data-testid="sample-expert"
+          key={e.key}
+          data-testid="featured-expert"
           sx={{
             width: { xs: "100%", sm: 320, md: 240, lg: 280 },
             zIndex: i === 1 ? 2 : 1,
@@ -84,27 +125,7 @@ function SampleExperts() {
             "&:hover": { transform: { md: "rotate(0deg) translateY(-16px)" }, zIndex: 3 },
           }}
         >
-          <Card elevation={6} sx={{ borderRadius: 4 }}>
-            <Box aria-hidden="true" sx={{ aspectRatio: "280 / 150", overflow: "hidden", background: `linear-gradient(135deg, ${e.colors[0]}, ${e.colors[1]})`, display: "grid", placeItems: "center", color: "#fff", fontSize: 48, fontWeight: 800 }}>
-              {initials(e.name)}
-            </Box>
-            <CardContent>
-              <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
-                <Typography component="h3" variant="h6">
-                  {e.name}
-                </Typography>
-                <Tag icon={<VerifiedIcon />} label="Verified" filled />
-              </Box>
-              <Typography color="text.secondary" sx={{ mb: 1 }}>
-                {e.title}
-              </Typography>
-              <Box sx={{ display: "flex", flexWrap: "wrap", gap: 0.5 }}>
-                {e.tags.map((t) => (
-                  <Tag key={t} label={t} />
-                ))}
-              </Box>
-            </CardContent>
-          </Card>
+          <ExpertCardFace expert={e} />
         </Box>
       ))}
     </Box>
@@ -193,8 +214,8 @@ export function LandingPage() {
           <Typography sx={{ fontSize: { xs: 18, md: 22 }, maxWidth: 760, mx: "auto", mt: 2, mb: 4 }}>
             Reach more fans, unlock new revenue streams, land brand deals and streamline your business with one-to-one sessions from vetted professionals.
           </Typography>
-          <SampleExperts />
-          <CallToAction label="Explore our network" />
+          <FeaturedExperts />
+          <CallToAction label="Explore our network" to="/experts" />
         </Container>
       </Box>
       <ChallengeCloud />
@@ -220,9 +241,15 @@ export function LandingPage() {
             </Card>
           ))}
         </Box>
-        <CallToAction label="Find your perfect match" />
+        <CallToAction label="Find your perfect match" to="/experts" />
         <Faq />
-        <CallToAction label="Get expert support quickly" />
+        <CallToAction label="Get expert support quickly" to="/signup?role=creator" />
+        <Typography align="center" color="text.secondary">
+          Not ready to book yet?{" "}
+          <Link component={RouterLink} to="/early-access">
+            Ask for an invitation to try it first
+          </Link>
+        </Typography>
       </Container>
     </Page>
   );

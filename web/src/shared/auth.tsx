@@ -30,7 +30,7 @@ type AuthContextValue = AuthState & {
  * looks the same signed in or not until the profile arrives, so it need not wait for the client
  * and the error catalogue it carries (issue 19). Pages that call the API import it themselves.
  */
-const apiClient = async () => {
+export const apiClient = async () => {
   if (document.readyState !== "complete") await new Promise((loaded) => window.addEventListener("load", loaded, { once: true }));
   return import("./api-client.ts");
 };

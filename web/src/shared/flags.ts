@@ -27,5 +27,11 @@ export const FlagsContext = createContext<Flags>(defaultFlags);
 
 export const useFlags = (): Flags => useContext(FlagsContext);
 
-/** The external help site linked as 'Need help?' from the header and footer. */
-export const HELP_URL = "https://help.expertsessions.example";
+/**
+ * Where 'Need help?' in the header and footer leads: our own help page, or the address in HELP_URL
+ * when the build was given one (issue 27.3; the spec's help domain does not exist).
+ */
+export const HELP_URL: string = (import.meta.env.HELP_URL as string | undefined) || "/help";
+
+/** Whether the help link leaves the app (then it opens in a new tab). */
+export const helpIsElsewhere = (url: string): boolean => /^https?:\/\//.test(url);

@@ -1,7 +1,7 @@
 import { Link as RouterLink } from "react-router-dom";
 import Menu from "@mui/material/Menu";
 import MenuItem from "@mui/material/MenuItem";
-import { HELP_URL } from "./flags.ts";
+import { HELP_URL, helpIsElsewhere } from "./flags.ts";
 import type { HeaderLink } from "./layout.tsx";
 
 /**
@@ -22,9 +22,15 @@ export function HeaderMenu({ anchor, links, onClose }: { anchor: HTMLElement | n
           </MenuItem>
         ),
       )}
-      <MenuItem component="a" href={HELP_URL} target="_blank" rel="noopener noreferrer" onClick={onClose}>
-        Need help?
-      </MenuItem>
+      {helpIsElsewhere(HELP_URL) ? (
+        <MenuItem component="a" href={HELP_URL} target="_blank" rel="noopener noreferrer" onClick={onClose}>
+          Need help?
+        </MenuItem>
+      ) : (
+        <MenuItem component={RouterLink} to={HELP_URL} onClick={onClose}>
+          Need help?
+        </MenuItem>
+      )}
     </Menu>
   );
 }

@@ -10,8 +10,9 @@ import Paper from "@mui/material/Paper";
 import Toolbar from "@mui/material/Toolbar";
 import Typography from "@mui/material/Typography";
 import MenuIcon from "@mui/icons-material/Menu";
+import type { SxProps, Theme } from "@mui/material/styles";
 import { displayName, useAuth } from "./auth.tsx";
-import { HELP_URL, useFlags } from "./flags.ts";
+import { HELP_URL, helpIsElsewhere, useFlags } from "./flags.ts";
 
 // Shown only after a navigation that carries a notice: not part of a first page (issue 19).
 const Alert = lazy(() => import("@mui/material/Alert"));
@@ -115,14 +116,25 @@ export function Header({ slim = false }: { slim?: boolean }) {
                   </Button>
                 ),
               )}
-              <Link href={HELP_URL} target="_blank" rel="noopener noreferrer" sx={{ ml: 1 }}>
-                Need help?
-              </Link>
+              <HelpLink sx={{ ml: 1 }} />
             </Box>
           )}
         </Toolbar>
       </AppBar>
     </header>
+  );
+}
+
+/** "Need help?": our help page in the same tab, or HELP_URL's site in a new one. */
+function HelpLink({ sx }: { sx?: SxProps<Theme> }) {
+  return helpIsElsewhere(HELP_URL) ? (
+    <Link href={HELP_URL} target="_blank" rel="noopener noreferrer" sx={sx}>
+      Need help?
+    </Link>
+  ) : (
+    <Link component={RouterLink} to={HELP_URL} sx={sx}>
+      Need help?
+    </Link>
   );
 }
 
@@ -141,9 +153,7 @@ export function Footer() {
           <Link component={RouterLink} to="/about">
             About
           </Link>
-          <Link href={HELP_URL} target="_blank" rel="noopener noreferrer">
-            Need help?
-          </Link>
+          <HelpLink />
         </Box>
       </Container>
     </Box>
