@@ -92,6 +92,7 @@ export const ROUTE_CATALOGUE = [
   "POST /mail/unsubscribe",
   // early access (the landing page's request form)
   "POST /early-access",
+  "POST /support/messages",
   // admin (ra-data-simple-rest)
   "GET /admin/bookings",
   "GET /admin/bookings/:id",
@@ -122,6 +123,7 @@ export const ROUTE_CATALOGUE = [
   "GET /admin/refunds",
   "GET /admin/refunds/:id",
   "POST /admin/refunds",
+  "GET /admin/unmatched-refunds",
   "GET /admin/mailbox",
   "GET /admin/mailbox/:id",
   // calendar invites and the personal feed (issue 17)

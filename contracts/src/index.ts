@@ -7,6 +7,7 @@ export * from "./session.ts";
 export * from "./expert.ts";
 export * from "./terms.ts";
 export * from "./early-access.ts";
+export * from "./support.ts";
 export * from "./calendar.ts";
 export * from "./events.ts";
 export * from "./user.ts";
