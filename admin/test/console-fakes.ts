@@ -28,7 +28,11 @@ const typed = {
 };
 
 const AT = "2026-01-10T12:00:00.000Z";
-const ids = { expert: "00000000-0000-4000-8000-00000000000e", creator: "00000000-0000-4000-8000-00000000000c", booking: "00000000-0000-4000-8000-00000000000b" };
+const ids = {
+  expert: "00000000-0000-4000-8000-00000000000e",
+  creator: "00000000-0000-4000-8000-00000000000c",
+  booking: "00000000-0000-4000-8000-00000000000b",
+};
 const statusOf: Record<string, string> = { projections: "live", sessions: "published" };
 
 /** One record of `resource`: the fields any list reads, with valid times, numbers and choices, and hostile text. */
@@ -37,7 +41,8 @@ export function hostileRecord(resource: string, id: RaRecord["id"] = "00000000-0
     id,
     ...typed,
     status: statusOf[resource] ?? "pending",
-    ...{ created_at: AT, updated_at: AT, scheduled_time: AT, registered_at: AT, owed_at: AT, next_attempt_at: AT, recorded_at: AT, accepted_at: AT, issued_at: null },
+    ...{ created_at: AT, updated_at: AT, scheduled_time: AT, registered_at: AT, owed_at: AT, next_attempt_at: AT, recorded_at: AT, accepted_at: AT },
+    issued_at: null,
     ...{ price_cents: 5000, amount_cents: 5000, rating: 5, attempts: 1, length_minutes: 60, version: 1, position: "1", events_applied: 0 },
     ...{ bookings_as_creator: 0, bookings_as_expert: 0, lag: null, head_events: null, generations: [], rebuild: null },
     ...{ payment_state: "paid", role: "creator", kind: "booking_requested", verified: false, published: true, hidden: false, deleted: false },

@@ -5,8 +5,9 @@ import { csvField, csvLine, spreadsheetText } from "../src/csv.ts";
 
 describe("a CSV cell opened in a spreadsheet", () => {
   it("shows text that starts like a formula as text (a leading ')", () => {
-    const formulas = ['=HYPERLINK("http://evil.example","x")', "+1+1", "-1+1", "@SUM(A1:A2)", "\t=1+1", "\r=1+1", "\n=1+1", "\0=1+1", "＝1+1", "＋1", "－1", "＠SUM(1)"];
-    for (const value of formulas) expect(spreadsheetText(value), JSON.stringify(value)).toBe(`'${value}`);
+    const formulas = ['=HYPERLINK("http://evil.example","x")', "+1+1", "-1+1", "@SUM(A1:A2)", "\t=1+1", "\r=1+1", "\n=1+1", "\0=1+1"];
+    const fullWidth = ["＝1+1", "＋1", "－1", "＠SUM(1)"];
+    for (const value of [...formulas, ...fullWidth]) expect(spreadsheetText(value), JSON.stringify(value)).toBe(`'${value}`);
   });
 
   it("leaves other text and plain negative numbers as they are", () => {
