@@ -77,3 +77,30 @@ it("the stream's ?access_token= is blanked in the logged url", async () => {
   expect(captured.join("")).not.toContain("SECRET");
   expect(requestLines()[0]).toMatchObject({ url: "/api/v1/stream?access_token=[redacted]&x=1", route: "/api/v1/stream" });
 });
+
+it("the calendar feed's secret address is blanked in the logged url, however the path is spelt (issue 26 item 9)", async () => {
+  const user = await api.user("creator");
+  const feed = await api.call("GET", "/api/v1/calendar/feed", { user });
+  expect(feed.statusCode, feed.body).toBe(200);
+  const path = new URL(feed.json<{ https_url: string }>().https_url).pathname;
+  const token = path.slice("/api/v1/calendar/".length, -".ics".length);
+  const signature = token.split(".")[2]!;
+  captured.splice(0);
+  const spellings = [path, `${path}?x=1`, path.replace("/calendar/", "/%63alendar/"), path.replace("/api/v1/", "/api/v1//"), path.replace(".ics", "%2eics"), `${path}/more`];
+  for (const url of spellings) await api.app.inject({ method: "GET", url });
+  const log = captured.join("");
+  expect(log).not.toContain(token);
+  expect(log).not.toContain(signature);
+  expect(requestLines()[0]).toMatchObject({ url: "/api/v1/calendar/[redacted]", route: "/api/v1/calendar/:file", statusCode: 200 });
+  expect(requestLines()[1]).toMatchObject({ url: "/api/v1/calendar/[redacted]?x=1", statusCode: 200 });
+  // The feed's own page (GET /calendar/feed, POST /calendar/feed/regenerate) is no secret: logged as it is.
+  captured.splice(0);
+  await api.call("GET", "/api/v1/calendar/feed", { user });
+  expect(requestLines()[0]).toMatchObject({ url: "/api/v1/calendar/feed", statusCode: 200 });
+});
+
+it("the unsubscribe link's token is blanked in the logged url", async () => {
+  await api.app.inject({ method: "POST", url: "/api/v1/mail/unsubscribe?token=SECRET-unsubscribe.sig", payload: "List-Unsubscribe=One-Click", headers: { "content-type": "application/x-www-form-urlencoded" } });
+  expect(captured.join("")).not.toContain("SECRET");
+  expect(requestLines()[0]).toMatchObject({ url: "/api/v1/mail/unsubscribe?token=[redacted]", route: "/api/v1/mail/unsubscribe" });
+});

@@ -6,16 +6,47 @@ import pretty from "pino-pretty";
 // also gets its error with the stack (see errors.ts). Bodies and headers are never logged: the
 // line carries the method, the path with any secret-looking query value blanked, the route, the
 // status and the time. Redaction below covers what other log calls might pass by mistake.
+// A secret in the path (the calendar feed's address) is blanked as one in the query is.
 
 /** Where log lines go: anything with pino's `write(line)`, e.g. a test's capture. */
 export type LogDestination = { write: (line: string) => void };
 
 const SECRET_QUERY = /token|secret|password|key|signature|code/i;
 
-/** The request's path and query with the value of every secret-looking parameter (e.g. `?access_token=`) replaced. */
+/**
+ * Paths that carry a secret in a segment: the personal calendar feed's address
+ * (/api/v1/calendar/{token}.ics), not its page (/calendar/feed, /calendar/feed/regenerate). Mail
+ * links (verify, reset, unsubscribe) carry theirs in `?token=`, blanked with the query.
+ */
+const SECRET_PATHS: readonly RegExp[] = [/^(\/api\/v1\/calendar\/)(?!feed(?:\/regenerate)?\/?$)[^/]+/i];
+
+/** The path as a router reads it: percent-decoded, repeated slashes as one, dot segments resolved. */
+function routedPath(path: string): string {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    /* a malformed escape is read as sent */
+  }
+  decoded = decoded.replace(/\/{2,}/g, "/");
+  try {
+    return decodeURIComponent(new URL(decoded, "http://path.invalid").pathname);
+  } catch {
+    return decoded;
+  }
+}
+
+/** The path with a secret segment blanked: however it was spelt (%63alendar, //, ./), it is logged as routed. */
+function loggablePath(path: string): string {
+  const routed = routedPath(path);
+  const secret = SECRET_PATHS.find((pattern) => pattern.test(routed));
+  return secret ? routed.replace(secret, "$1[redacted]") : path;
+}
+
+/** The request's path and query with a secret path segment and the value of every secret-looking parameter (e.g. `?access_token=`) replaced. */
 export function loggableUrl(url: string): string {
   const at = url.indexOf("?");
-  if (at < 0) return url;
+  if (at < 0) return loggablePath(url);
   const params = url
     .slice(at + 1)
     .split("&")
@@ -30,7 +61,7 @@ export function loggableUrl(url: string): string {
       }
       return eq >= 0 && SECRET_QUERY.test(decoded) ? `${name}=[redacted]` : pair;
     });
-  return `${url.slice(0, at)}?${params.join("&")}`;
+  return `${loggablePath(url.slice(0, at))}?${params.join("&")}`;
 }
 
 /** Human-readable lines in a terminal, JSON lines (one object per line) otherwise. */
