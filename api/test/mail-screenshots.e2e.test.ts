@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signLink } from "../src/auth/signed-links.ts";
-import { passwordResetMail, verificationMail } from "../src/mail/account-mails.ts";
+import { accountExistsMail, passwordResetMail, verificationMail } from "../src/mail/account-mails.ts";
 import type { BookingFact } from "../src/mail/facts.ts";
 import { MAIL_KINDS, type MailKind, type OutgoingMail } from "../src/mail/outbox.ts";
 import { owedMails, type BookingState, type MailEnv } from "../src/mail/owed.ts";
@@ -49,6 +49,7 @@ function everyKind(): Map<MailKind, OutgoingMail> {
   const all: OutgoingMail[] = [
     verificationMail({ ...account, messageId: "v1", link: `${PUBLIC_URL}/verify-email?token=${signLink(TEST_JWT_SECRET, "verify_email", "u-cole", now)}` }),
     passwordResetMail({ ...account, messageId: "r1", link: `${PUBLIC_URL}/reset-password?token=${signLink(TEST_JWT_SECRET, "password_reset", "u-cole", now)}` }),
+    accountExistsMail({ ...account, messageId: "x1", signInUrl: `${PUBLIC_URL}/login`, forgotPasswordUrl: `${PUBLIC_URL}/forgot-password` }),
     ...facts.flatMap((f) => owedMails(f, state, env)),
   ];
   const byKind = new Map<MailKind, OutgoingMail>();

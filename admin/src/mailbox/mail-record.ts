@@ -13,6 +13,7 @@ export const mailStatusChoices = MailStatus.options.map((id) => ({ id, name: mai
 const kindLabels: Record<string, string> = {
   verify_email: "Confirm email",
   password_reset: "Password reset",
+  account_exists: "Sign-up with a taken address",
   booking_requested: "Booking requested",
   info_requested: "Information requested",
   time_proposed: "Time proposed",

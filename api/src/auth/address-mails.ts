@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import type pg from "pg";
-import { passwordResetMail, verificationMail } from "../mail/account-mails.ts";
+import { accountExistsMail, passwordResetMail, verificationMail } from "../mail/account-mails.ts";
 import { enqueueMail, mailsSentTo, type MailKind, type OutgoingMail } from "../mail/outbox.ts";
 import type { MailSettings } from "../mail/settings.ts";
 import type { Account } from "./accounts.ts";
@@ -11,7 +11,8 @@ import { signLink, type LinkPurpose } from "./signed-links.ts";
 // The mails that prove an address is its owner's: the verification link (sign-up, "send again")
 // and the password-reset link. Each is a fresh message with a fresh signed link; an address gets
 // at most ADDRESS_MAILS_PER_HOUR of each kind, and past that the request is answered as usual
-// with nothing sent (a 429 per address would tell who has an account).
+// with nothing sent (a 429 per address would tell who has an account). The same share holds for
+// the mail telling an account's owner that someone tried to sign up with its address.
 
 export const ADDRESS_MAILS_PER_HOUR = 3;
 
@@ -70,6 +71,29 @@ export async function sendAddressMail(db: Pick<pg.Pool, "query">, settings: Link
   } finally {
     await sleep(Math.max(0, EVEN_ANSWER_MS - (performance.now() - started)));
   }
+}
+
+/**
+ * A sign-up with an address that has an account: tell the owner (sign in, or ask for a new
+ * password), unless the address had its hourly share of these mails already. The mail carries no
+ * token: anyone can make us send it. Resolves to whether a mail was queued.
+ */
+export async function sendAccountExistsMail(db: Pick<pg.Pool, "query">, settings: Pick<LinkSettings, "mail">, owner: Recipient, now: string): Promise<boolean> {
+  const hourAgo = new Date(Date.parse(now) - 3_600_000).toISOString();
+  if ((await mailsSentTo(db, owner.email, ["account_exists"], hourAgo)) >= ADDRESS_MAILS_PER_HOUR) return false;
+  const { publicUrl } = settings.mail;
+  return enqueueMail(
+    db,
+    accountExistsMail({
+      messageId: `exists:${owner.userId}:${randomUUID()}`,
+      userId: owner.userId,
+      to: owner.email,
+      firstName: owner.firstName,
+      signInUrl: `${publicUrl}/login`,
+      forgotPasswordUrl: `${publicUrl}/forgot-password`,
+      now,
+    }),
+  );
 }
 
 /**

@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import { performance } from "node:perf_hooks";
 import type { FastifyRequest } from "fastify";
 import type pg from "pg";
 import { AuthSessionReply, MeReply, NoContent, SignupReply, type AuthUser } from "@booking/contracts";
@@ -9,12 +11,13 @@ import { Refused, refuse } from "../http/errors.ts";
 import type { RoutePlugin, ZodApp } from "../http/route-plugin.ts";
 import { acceptedCurrentTerms } from "../routes/terms.ts";
 import { findAccount, findAccountByEmail, registerAccount, renameAccount, resetLinkSpent, resetPassword, setPasswordHash, verifyEmail, type Account, type AccountWriteDeps } from "./accounts.ts";
-import { addressMail, sendAddressMail, type LinkSettings } from "./address-mails.ts";
+import { addressMail, sendAccountExistsMail, sendAddressMail, type LinkSettings } from "./address-mails.ts";
 import { AddressBody, ChangePasswordBody, LoginBody, LogoutBody, PreferencesBody, RefreshBody, RenameBody, ResetBody, SignupBody, VerifyBody } from "./bodies.ts";
 import { admitLogin, deviceTokenOf, passwordProven, rememberDevice, waitInWords } from "./login-back-off.ts";
 import { decoyHash, hashPassword, verifyPassword } from "./password.ts";
 import { setPreferences } from "./preferences.ts";
 import { revokeFamily, revokeUserSessions, rotate, startFamily } from "./refresh-tokens.ts";
+import { SignUpTiming } from "./sign-up-timing.ts";
 import { readLink } from "./signed-links.ts";
 
 type Env = Record<string, string | undefined>;
@@ -99,15 +102,18 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
   };
   // Made now, so that even the first login with an unknown email costs no more than any other.
   await decoyHash();
+  const signUpTiming = new SignUpTiming();
 
   app.post("/auth/signup", { config: { rateLimit }, schema: { body: SignupBody, response: { 201: SignupReply } } }, async (request, reply) => {
     const body = request.body;
     let sentAt = "";
+    const passwordHash = await hashPassword(body.password);
+    const writing = performance.now();
     const created = await registerAccount(
       deps,
       {
         email: body.email,
-        passwordHash: await hashPassword(body.password),
+        passwordHash,
         role: body.role,
         firstName: body.first_name ?? null,
         lastName: body.last_name ?? null,
@@ -116,7 +122,16 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
       // No session until the owner follows the link: queued with the account row, in its transaction.
       { mail: (account, at) => ((sentAt = at), addressMail(deps, "verify_email", account, at)) },
     );
-    if (created === "email_taken") refuse("user_already_exists");
+    if (created === "email_taken") {
+      // Answered like a new sign-up (what the caller sent, an id of no one), so the form does not
+      // tell who has an account; the owner hears of it by mail. The account stays as it was.
+      const now = clock();
+      const owner = await findAccountByEmail(db, body.email);
+      if (owner) await sendAccountExistsMail(db, deps, owner, now);
+      await signUpTiming.evenOut(writing);
+      return reply.status(201).send({ user: { id: randomUUID(), email: body.email, role: body.role, first_name: body.first_name ?? null }, confirmation_sent_at: now });
+    }
+    signUpTiming.written(writing);
     return reply.status(201).send({ user: authUser(created), confirmation_sent_at: sentAt });
   });
 

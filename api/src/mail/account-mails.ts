@@ -1,9 +1,9 @@
 import type { OutgoingMail } from "./outbox.ts";
-import { passwordResetBody, verifyEmailBody } from "./templates/account.ts";
+import { accountExistsBody, passwordResetBody, verifyEmailBody } from "./templates/account.ts";
 import { renderMail, type MailBody } from "./templates/layout.ts";
 
-// The mails the auth routes owe: verify the address, reset the password. Essential: preferences
-// never stop them.
+// The mails the auth routes owe: verify the address, reset the password, and tell an account's
+// owner that someone tried to sign up with its address. Essential: preferences never stop them.
 
 export type AccountMailInput = {
   /** Unique per sending: a resend is a new message. */
@@ -16,10 +16,16 @@ export type AccountMailInput = {
   now: string;
 };
 
-function accountMail(kind: "verify_email" | "password_reset", body: MailBody, input: AccountMailInput): OutgoingMail {
+type AccountMailKind = "verify_email" | "password_reset" | "account_exists";
+type Addressed = Omit<AccountMailInput, "link">;
+
+function accountMail(kind: AccountMailKind, body: MailBody, input: Addressed): OutgoingMail {
   return { messageId: input.messageId, kind, essential: true, userId: input.userId, to: input.to, ...renderMail(body), sendAfter: input.now, createdAt: input.now };
 }
 
 export const verificationMail = (input: AccountMailInput): OutgoingMail => accountMail("verify_email", verifyEmailBody(input), input);
 
 export const passwordResetMail = (input: AccountMailInput): OutgoingMail => accountMail("password_reset", passwordResetBody(input), input);
+
+/** "Someone tried to sign up with your address": where to sign in and where to ask for a new password (no token). */
+export const accountExistsMail = (input: Addressed & { signInUrl: string; forgotPasswordUrl: string }): OutgoingMail => accountMail("account_exists", accountExistsBody(input), input);

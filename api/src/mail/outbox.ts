@@ -7,6 +7,7 @@ import type pg from "pg";
 export const MAIL_KINDS = [
   "verify_email",
   "password_reset",
+  "account_exists",
   "booking_requested",
   "info_requested",
   "time_proposed",

@@ -55,8 +55,10 @@ describe("sign-up form", () => {
     expect(calls).toHaveLength(0);
   });
 
-  it("shows 'already registered' from the server", async () => {
-    fakeApi({ "POST /auth/signup": { status: 409, body: { code: "user_already_exists", message: "x" } } });
+  // The API no longer refuses a taken address (that told who has an account, issue 26 item 6): it
+  // answers like a new sign-up and mails the owner. Refusals it still gives are shown in the catalogue's words.
+  it("shows the server's refusal in the catalogue's words", async () => {
+    fakeApi({ "POST /auth/signup": { status: 429, body: { code: "over_request_rate_limit", message: "x" } } });
     renderScreen(<SignUpPage />, { route: "/signup", path: "/signup" });
     await userEvent.click(screen.getByLabelText("A creator"));
     await userEvent.type(screen.getByLabelText(/First Name/), "Cora");
@@ -64,7 +66,7 @@ describe("sign-up form", () => {
     await userEvent.type(screen.getByLabelText(/Email/), "cora@example.com");
     await userEvent.type(screen.getByLabelText(/^Password/), "cora-password-1");
     await userEvent.click(screen.getByRole("button", { name: "Create Account" }));
-    expect(await screen.findByRole("alert")).toHaveTextContent("This email is already registered. Try logging in instead.");
+    expect(await screen.findByRole("alert")).toHaveTextContent("Too many attempts. Please wait a few minutes and try again.");
   });
 
   it("validation rules", () => {

@@ -22,13 +22,18 @@ import { browserZone } from "../shared/local-time.ts";
 import { PASSWORD_RULE, validateSignUp, type SignUpErrors, type SignUpInput } from "./login-form.ts";
 import { SendAgain } from "./verification-mail.tsx";
 
-/** After sign-up: the account waits for the address to be confirmed from the mail just sent. */
+/**
+ * After sign-up: the account waits for the address to be confirmed from the mail just sent. The
+ * API answers an address that already has an account alike (and mails its owner how to sign in),
+ * so this screen says nothing about which it was.
+ */
 function CheckInbox({ email }: { email: string }) {
   return (
     <CardPage title="Check your inbox" width={520}>
       <Typography>
         We sent a link to <strong>{email}</strong>. Open it to confirm your email and sign in; it works for 24 hours.
       </Typography>
+      <Typography color="text.secondary">If this address already has an account, the mail tells you how to sign in instead.</Typography>
       <Typography color="text.secondary">No mail? Look in your spam folder, or send it again.</Typography>
       <SendAgain email={email} />
       <Typography>
