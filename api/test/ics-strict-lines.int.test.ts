@@ -136,3 +136,27 @@ describe("every calendar file, read by a parser that splits lines on any break",
     }
   });
 });
+
+describe("new titles and names with line breaks are refused at the boundary, with the catalogue's message", () => {
+  const refusal = { code: "text_has_control_characters", message: "Please remove line breaks and control characters." };
+
+  it("a session title, an expert's names and title, a name at sign-up or rename", async () => {
+    const expertUser = await api.user("expert");
+    const creatorUser = await api.user("creator");
+    const session = { title: "Pricing\rSUMMARY:Forged", price: 100, length_minutes: 60, prep_question_1: "Why?", status: "draft" };
+    const profile = { first_name: "Ezra", last_name: "Stone", title: "Advisor" };
+    const saved = await api.call("PATCH", "/api/v1/experts/me", { user: expertUser, body: profile });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const replies = [
+      await api.call("POST", "/api/v1/sessions", { user: expertUser, body: session }),
+      await api.call("PATCH", "/api/v1/experts/me", { user: expertUser, body: { ...profile, first_name: "Ezra\u2028END:VEVENT" } }),
+      await api.call("PATCH", "/api/v1/experts/me", { user: expertUser, body: { ...profile, title: "Advisor\x85X-INJECTED:1" } }),
+      await api.call("POST", "/api/v1/auth/signup", { body: { email: "broken-name@example.com", password: "fine-Passw0rd-1", role: "creator", first_name: "Cora\vX" } }),
+      await api.call("PATCH", "/api/v1/auth/me", { user: creatorUser, body: { first_name: "Cora", last_name: "Quinn\u2029X" } }),
+    ];
+    for (const r of replies) {
+      expect(r.statusCode, r.body).toBe(400);
+      expect(r.json()).toEqual(refusal);
+    }
+  });
+});

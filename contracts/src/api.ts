@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { MAX_PREP_QUESTIONS, MIN_SESSION_PRICE_CENTS, PREP_ANSWER_COUNT } from "./constants.ts";
-import { Id, Instant, LocalTime, Timezone, Weekday } from "./primitives.ts";
+import { Id, Instant, LocalTime, Timezone, Weekday, multiLine, oneLine } from "./primitives.ts";
 
 // Bodies, params and queries of /api/v1, as the spec (section 7) names their fields. Objects are
-// strict: an unknown field is a 400, not silently dropped.
+// strict: an unknown field is a 400, not silently dropped. Titles and names are one line: no control
+// character or line separator (text_has_control_characters); longer texts keep their line feeds.
 
 export const ErrorReply = z.object({ code: z.string(), message: z.string() });
 
@@ -18,11 +19,11 @@ export const AcceptTermsBody = z.strictObject({ version_id: z.string({ error: "t
 export const SearchQuery = z.strictObject({ search: z.string().max(200).optional().default("") });
 
 export const ExpertProfileBody = z.strictObject({
-  first_name: z.string({ error: "profile_names_required" }).max(100, { error: "profile_names_required" }),
-  last_name: z.string({ error: "profile_names_required" }).max(100, { error: "profile_names_required" }),
-  title: z.string({ error: "profile_title_required" }).max(200, { error: "profile_title_required" }),
-  bio: z.string().max(10_000).nullable().optional(),
-  tags: z.array(z.string().max(50)).max(20).optional(),
+  first_name: oneLine(z.string({ error: "profile_names_required" }).trim().max(100, { error: "profile_names_required" })),
+  last_name: oneLine(z.string({ error: "profile_names_required" }).trim().max(100, { error: "profile_names_required" })),
+  title: oneLine(z.string({ error: "profile_title_required" }).trim().max(200, { error: "profile_title_required" })),
+  bio: multiLine(z.string().max(10_000)).nullable().optional(),
+  tags: z.array(oneLine(z.string().trim().max(50))).max(20).optional(),
   profile_image: z.string().max(2000).nullable().optional(),
   published: z.boolean().optional(),
 });
@@ -42,15 +43,15 @@ const money = z
 
 export const SessionBody = z.strictObject({
   expert_id: Id.optional(),
-  title: z.string({ error: "session_title_required" }).max(200, { error: "session_title_required" }),
-  description: z.string().max(2000).nullable().optional(),
+  title: oneLine(z.string({ error: "session_title_required" }).trim().max(200, { error: "session_title_required" })),
+  description: multiLine(z.string().max(2000)).nullable().optional(),
   price: money,
   length_minutes: z.number({ error: "session_length_invalid" }),
-  prep_question_1: z.string().max(500).nullable().optional(),
-  prep_question_2: z.string().max(500).nullable().optional(),
-  prep_question_3: z.string().max(500).nullable().optional(),
-  session_details: z.string().max(10_000).nullable().optional(),
-  ideal_for: z.union([z.array(z.string().max(200)).max(20), z.string().max(2000)]).optional(),
+  prep_question_1: oneLine(z.string().trim().max(500)).nullable().optional(),
+  prep_question_2: oneLine(z.string().trim().max(500)).nullable().optional(),
+  prep_question_3: oneLine(z.string().trim().max(500)).nullable().optional(),
+  session_details: multiLine(z.string().max(10_000)).nullable().optional(),
+  ideal_for: z.union([z.array(oneLine(z.string().trim().max(200))).max(20), multiLine(z.string().max(2000))]).optional(),
   status: z.enum(["draft", "published"]).optional(),
 });
 export const SessionStatusBody = z.strictObject({ status: z.enum(["draft", "published"]) });
@@ -70,20 +71,20 @@ export type ProposableTimesReply = z.infer<typeof ProposableTimesReply>;
 export const CreateBookingBody = z.strictObject({ session_id: Id, scheduled_time: Instant });
 export const BookingStatusBody = z.strictObject({
   status: z.enum(["confirmed", "cancelled", "more_info_requested", "completed"], { error: "invalid_request" }),
-  info_request_note: z.string().max(5000).nullable().optional(),
-  reason: z.string().max(500).optional(),
+  info_request_note: multiLine(z.string().max(5000)).nullable().optional(),
+  reason: multiLine(z.string().max(500)).optional(),
 });
 export const BookingScheduleBody = z.strictObject({ scheduled_time: Instant });
 export const BookingPrepBody = z.strictObject({
-  prep_response_1: z.string({ error: "prep_answers_required" }).max(5000),
-  prep_response_2: z.string({ error: "prep_answers_required" }).max(5000),
-  prep_response_3: z.string({ error: "prep_answers_required" }).max(5000),
+  prep_response_1: multiLine(z.string({ error: "prep_answers_required" }).max(5000)),
+  prep_response_2: multiLine(z.string({ error: "prep_answers_required" }).max(5000)),
+  prep_response_3: multiLine(z.string({ error: "prep_answers_required" }).max(5000)),
 });
 export const BookingNotesBody = z.strictObject({
-  summary: z.string({ error: "notes_required" }).max(5000),
-  recap: z.string().max(10_000).optional(),
-  takeaways: z.array(z.string().max(1000)).max(20).optional(),
-  suggested_actions: z.array(z.string().max(1000)).max(20).optional(),
+  summary: multiLine(z.string({ error: "notes_required" }).max(5000)),
+  recap: multiLine(z.string().max(10_000)).optional(),
+  takeaways: z.array(multiLine(z.string().max(1000))).max(20).optional(),
+  suggested_actions: z.array(multiLine(z.string().max(1000))).max(20).optional(),
 });
 
 export const API_LIMITS = { prepQuestions: MAX_PREP_QUESTIONS, prepAnswers: PREP_ANSWER_COUNT } as const;

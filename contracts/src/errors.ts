@@ -34,6 +34,8 @@ export const errorCatalogue = {
   unknown_error: { status: 400, message: "An unknown error occurred." },
   something_went_wrong: { status: 400, message: "Something went wrong. Please try again." },
   invalid_request: { status: 400, message: "The request is not valid." },
+  // A title, a name or a text holds a control character or a line separator (one-line text) a calendar or mail could take for a line end.
+  text_has_control_characters: { status: 400, message: "Please remove line breaks and control characters." },
   not_found: { status: 404, message: "Not found." },
   request_too_large: { status: 413, message: "The request is too large." },
   unsupported_media_type: { status: 415, message: "This content type is not supported." },

@@ -36,6 +36,29 @@ export function holdsUnstorableText(input: unknown): boolean {
   return false;
 }
 
+/**
+ * Control characters (C0, DEL, C1) and the Unicode line and paragraph separators: a calendar, a
+ * mail header or a loose file reader may take any of them for a line end (issue 26 item 2). One-line
+ * text (titles, names, tags) holds none of them, tab included; multi-line text (a bio, a
+ * description, prep answers) keeps line feeds, CRLF and tabs.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what these look for
+const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+// eslint-disable-next-line no-control-regex -- control characters are exactly what these look for
+const NOT_MULTI_LINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]|\r(?!\n)/;
+
+export const isOneLineText = (text: string): boolean => !NOT_ONE_LINE.test(text);
+export const isMultiLineText = (text: string): boolean => !NOT_MULTI_LINE.test(text);
+
+const CONTROL_CHARACTERS = { error: "text_has_control_characters" } as const;
+/** `schema`, refusing control characters and line separators (`text_has_control_characters`): titles, names, tags. */
+export const oneLine = <S extends z.ZodString>(schema: S): S => schema.refine(isOneLineText, CONTROL_CHARACTERS);
+/** `schema`, refusing control characters but line feeds, CRLF and tabs: a bio, a description, an answer. */
+export const multiLine = <S extends z.ZodString>(schema: S): S => schema.refine(isMultiLineText, CONTROL_CHARACTERS);
+
+/** A person's first or last name as typed (sign-up, rename): trimmed, at most 100 characters, one line. */
+export const PersonName = oneLine(z.string({ error: "invalid_request" }).trim().max(100, { error: "invalid_request" }));
+
 export const Id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: "invalid_request" });
 
 export function isValidTimezone(zone: string): boolean {

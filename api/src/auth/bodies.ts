@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Timezone } from "@booking/contracts";
+import { PersonName, Timezone } from "@booking/contracts";
 import { isWeakPassword } from "./password.ts";
 
 // Bodies of /auth/* (their replies are contracts' AuthSessionReply and MeReply). Objects are
@@ -14,13 +14,8 @@ const NewPassword = z.string().refine((p) => !isWeakPassword(p), { error: "weak_
 /** A password being presented: any string, bounded so nobody can make us hash megabytes. */
 const PresentedPassword = z.string().max(1024);
 
-const Name = z
-  .string()
-  .trim()
-  .max(100)
-  .transform((s) => s || null)
-  .nullable()
-  .optional();
+/** A name given at sign-up (optional; one line, see PersonName). */
+const Name = PersonName.transform((s) => s || null).nullable().optional();
 
 export const SignupBody = z.strictObject({
   email: Email,
@@ -45,8 +40,8 @@ export const LogoutBody = z.strictObject({ scope: LogoutScope.optional() });
 /** The current password proves the caller is the owner, not someone holding a stolen access token. */
 export const ChangePasswordBody = z.strictObject({ current_password: PresentedPassword, password: NewPassword });
 
-/** A name the user keeps: required, trimmed, at most 100 characters. */
-const KeptName = z.string().trim().min(1).max(100);
+/** A name the user keeps: required, trimmed, at most 100 characters, one line. */
+const KeptName = PersonName.min(1, { error: "invalid_request" });
 export const RenameBody = z.strictObject({ first_name: KeptName, last_name: KeptName });
 
 /** A mail link's token: whatever is wrong with it, the link is not valid. */
