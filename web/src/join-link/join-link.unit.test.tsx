@@ -40,6 +40,22 @@ describe("join the session", () => {
     expect(await screen.findByRole("link", { name: "Join the session: Deck review" })).toHaveAttribute("href", ROOM);
   });
 
+  it("says which host the link opens beside it, a look-alike host in the punycode that gives it away", () => {
+    renderScreen(<JoinSession booking={aBooking({ join_link: "https://meet.jit.si/deck-review", join_link_opens_at: "2030-03-05T09:45:00.000Z", join_link_source: "expert" })} />);
+    const join = screen.getByRole("link", { name: "Join the session: Deck review" });
+    expect(join).toHaveAccessibleDescription("on meet.jit.si");
+    expect(screen.getByTestId("join-link-host")).toHaveTextContent("on meet.jit.si");
+  });
+
+  it.each([
+    ["as stored now", "https://xn--zom-sed.us/j/1"],
+    ["as stored before links were normalised, with a Cyrillic о", "https://z\u043eom.us/j/1"],
+  ])("a zoom.us look-alike shows its real host (%s)", (_when, link) => {
+    renderScreen(<JoinSession booking={aBooking({ join_link: link, join_link_opens_at: "2030-03-05T09:45:00.000Z", join_link_source: "expert" })} />);
+    expect(screen.getByTestId("join-link-host")).toHaveTextContent("on xn--zom-sed.us");
+    expect(screen.queryByText(/zoom\.us/)).not.toBeInTheDocument();
+  });
+
   it("is not mentioned for a booking that will have no link", () => {
     renderScreen(<JoinSession booking={aBooking()} />);
     expect(screen.queryByText(/link/i)).not.toBeInTheDocument();
@@ -61,8 +77,31 @@ describe("the expert's meeting link", () => {
     await userEvent.type(form.getByLabelText("Video meeting link"), ` ${ROOM} `);
     await userEvent.click(form.getByRole("button", { name: "Save meeting link" }));
     expect(await form.findByRole("status")).toHaveTextContent(`Both of you see the link from ${shortDateTimeWithZone(opensAt, "Europe/London")}, 15 minutes before the start.`);
-    expect(form.getByText(`Saved: ${ROOM}`)).toBeInTheDocument();
+    expect(form.getByText(`Saved: ${ROOM} (opens meet.example.com)`)).toBeInTheDocument();
     expect(writes(calls)).toEqual([{ method: "PUT", path: "/bookings/b1/join-link", body: { url: ROOM } }]);
+  });
+
+  it("shows the link as the API stored it, with the host it opens, so a look-alike host is plain to the expert", async () => {
+    const calls = fakeApi({ "PUT /bookings/b1/join-link": { status: 200, body: { booking_id: "b1", url: "https://xn--zom-sed.us/j/1", opens_at: "2030-03-05T09:45:00.000Z" } } });
+    renderScreen(<ManageBookingSteps booking={aBooking()} schedule={null} />, { auth: expert });
+    const form = within(screen.getByRole("form", { name: "Meeting link" }));
+    await userEvent.type(form.getByLabelText("Video meeting link"), "https://z\u043eom.us/j/1");
+    await userEvent.click(form.getByRole("button", { name: "Save meeting link" }));
+    expect(await form.findByText("Saved: https://xn--zom-sed.us/j/1 (opens xn--zom-sed.us)")).toBeInTheDocument();
+    expect(writes(calls)).toEqual([{ method: "PUT", path: "/bookings/b1/join-link", body: { url: "https://z\u043eom.us/j/1" } }]);
+  });
+
+  it("refuses a link with a zero-width character or a backslash before sending it", async () => {
+    const calls = fakeApi({});
+    renderScreen(<ManageBookingSteps booking={aBooking()} schedule={null} />, { auth: expert });
+    const form = within(screen.getByRole("form", { name: "Meeting link" }));
+    for (const typed of ["https://zo\u200bom.us/j/1", "https://zoom.us\\@evil.test/x"]) {
+      await userEvent.clear(form.getByLabelText("Video meeting link"));
+      await userEvent.type(form.getByLabelText("Video meeting link"), typed);
+      await userEvent.click(form.getByRole("button", { name: "Save meeting link" }));
+      expect(form.getByText("Please enter a meeting link that starts with https://, without spaces.")).toBeInTheDocument();
+    }
+    expect(writes(calls)).toHaveLength(0);
   });
 
   it("says what link the booking has now, and shows a refusal in the catalogue's words", async () => {

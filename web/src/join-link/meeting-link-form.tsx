@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { errorCatalogue, isMeetingLink, JOIN_LINK_OPENS_MINUTES_BEFORE, type JoinLinkReply } from "@booking/contracts";
+import { errorCatalogue, isMeetingLink, JOIN_LINK_OPENS_MINUTES_BEFORE, meetingLinkHost, type JoinLinkReply } from "@booking/contracts";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -15,6 +15,12 @@ function linkNow(source: Booking["join_link_source"]): string {
   if (source === "expert") return "You set a meeting link for this session. Enter another to replace it.";
   if (source === "generated") return "A meeting room is made for this session. Enter your own link to meet there instead.";
   return "No meeting link yet: add one so you both know where to meet.";
+}
+
+/** The link as the API stored it, and the host it opens (punycode for an international name), so a look-alike host shows. */
+function savedLink(url: string): string {
+  const host = meetingLinkHost(url);
+  return host ? `Saved: ${url} (opens ${host})` : `Saved: ${url}`;
 }
 
 /** The expert's video meeting link for a confirmed booking (PUT /bookings/{id}/join-link); both parties see it from 15 minutes before the start. */
@@ -41,7 +47,9 @@ export function MeetingLinkForm({ booking, zone = browserZone() }: { booking: Pi
       <Typography variant="h5" component="h2">
         Meeting link
       </Typography>
-      <Typography color="text.secondary">{saved ? `Saved: ${saved.url}` : linkNow(booking.join_link_source)}</Typography>
+      <Typography color="text.secondary" sx={{ overflowWrap: "anywhere" }}>
+        {saved ? savedLink(saved.url) : linkNow(booking.join_link_source)}
+      </Typography>
       {saved && (
         <Alert severity="success" role="status">
           Both of you see the link from {shortDateTimeWithZone(saved.opens_at, zone)}, {JOIN_LINK_OPENS_MINUTES_BEFORE} minutes before the start.
