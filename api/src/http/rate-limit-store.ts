@@ -84,7 +84,9 @@ export function sharedRateLimitStore(db: pg.Pool, redis?: { client: unknown; Sto
       this.inRedis.incr(key, (error, counted) => (error || !counted ? void inPostgres() : done(null, counted)), timeWindow, 0);
     }
 
-    child(options: RouteLimit): FastifyRateLimitStore {
+    child(routeOptions: Parameters<FastifyRateLimitStore["child"]>[0]): FastifyRateLimitStore {
+      // Typed as the route's options; what the plugin passes is its merged limit options, the route under routeInfo.
+      const options = routeOptions as unknown as RouteLimit;
       // Neither is used here; Postgres would need a statement of its own for each.
       if (options.continueExceeding || options.exponentialBackoff) throw new Error("the shared rate-limit store counts fixed windows only");
       const route = routeOf(options);
