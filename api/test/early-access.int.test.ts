@@ -2,10 +2,13 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorBody, refusal } from "@booking/contracts";
 import { attemptsPerMinute } from "../src/auth/routes.ts";
+import { EARLIER_VERSIONS_KEPT } from "../src/early-access/requests.ts";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 
 // Issue 13.1: the landing page's calls to action open /early-access. A visitor's request is kept
-// (one per address, the latest wins, the answer the same either way) and listed for admins.
+// (one per address, the latest shown, the answer the same either way) and listed for admins.
+// Issue 26 item 10: anyone who knows an address can send the form for it, so a later request
+// never erases an earlier one: the console shows the latest with the versions before it.
 
 let api: TestApi;
 let admin: TestUser;
@@ -92,6 +95,66 @@ describe("POST /early-access", () => {
   });
 });
 
+describe("a second request for an address (issue 26 item 10)", () => {
+  /** The console's record of the request for `email`. */
+  const shown = async (email: string) => {
+    const r = await list({ filter: { q: email } });
+    expect(r.statusCode).toBe(200);
+    const rows = r.json() as { email: string; name: string; role: string; need: string; created_at: string; updated_at: string; earlier: unknown[] }[];
+    return rows.filter((row) => row.email === email);
+  };
+
+  it("does not erase the first: the console shows the latest with the earlier version, when each was asked", async () => {
+    const email = `victim-${tag}@example.com`;
+    now = "2026-03-10T09:00:00.000Z";
+    await ask(request({ email, name: "Vic Tim", role: "expert", need: "Coaching podcasters on growth" }));
+    now = "2026-03-11T18:30:00.000Z";
+    // Someone else who knows the address: answered exactly like the owner, and kept beside them.
+    expect((await ask(request({ email, name: "Not Vic", role: "creator", need: "Cancel my request" }))).statusCode).toBe(204);
+    expect(await shown(email)).toEqual([
+      {
+        id: expect.any(String),
+        name: "Not Vic",
+        email,
+        role: "creator",
+        need: "Cancel my request",
+        created_at: "2026-03-10T09:00:00.000Z",
+        updated_at: "2026-03-11T18:30:00.000Z",
+        earlier: [{ name: "Vic Tim", role: "expert", need: "Coaching podcasters on growth", asked_at: "2026-03-10T09:00:00.000Z" }],
+      },
+    ]);
+    now = "2026-03-04T10:00:00.000Z";
+  });
+
+  it("keeps every change, newest first, and adds none for the same request sent again", async () => {
+    const email = `changes-${tag}@example.com`;
+    const needs = ["First need", "Second need", "Second need", "Third need"];
+    for (const [i, need] of needs.entries()) {
+      now = `2026-03-0${i + 1}T08:00:00.000Z`;
+      await ask(request({ email, need }));
+    }
+    const [row] = await shown(email);
+    expect(row?.need).toBe("Third need");
+    expect(row?.earlier).toEqual([
+      { name: "Nora Maker", role: "creator", need: "Second need", asked_at: "2026-03-03T08:00:00.000Z" },
+      { name: "Nora Maker", role: "creator", need: "First need", asked_at: "2026-03-01T08:00:00.000Z" },
+    ]);
+    now = "2026-03-04T10:00:00.000Z";
+  });
+
+  it(`keeps the first request and the newest ones, ${EARLIER_VERSIONS_KEPT} earlier versions at most`, async () => {
+    const email = `flood-${tag}@example.com`;
+    const sent = EARLIER_VERSIONS_KEPT + 5;
+    for (let i = 0; i <= sent; i++) expect((await ask(request({ email, need: `Need number ${i}` }))).statusCode).toBe(204);
+    const [row] = await shown(email);
+    const earlier = (row?.earlier ?? []) as { need: string }[];
+    expect(row?.need).toBe(`Need number ${sent}`);
+    expect(earlier).toHaveLength(EARLIER_VERSIONS_KEPT);
+    expect(earlier.at(-1)?.need).toBe("Need number 0");
+    expect(earlier[0]?.need).toBe(`Need number ${sent - 1}`);
+  });
+});
+
 describe("the console's list", () => {
   const admins = `list-${tag}`;
   beforeAll(async () => {
@@ -116,8 +179,8 @@ describe("the console's list", () => {
     expect(r.headers["content-range"]).toBe("early-access 0-1/3");
     expect(r.headers["access-control-expose-headers"]).toBe("Content-Range");
     expect(r.json()).toEqual([
-      { id: expect.any(String), name: "Fay Formula", email: `fay-${admins}@example.com`, role: "creator", need: expect.stringContaining("HYPERLINK"), created_at: "2026-02-01T12:00:00.000Z", updated_at: "2026-02-01T12:00:00.000Z" },
-      { id: expect.any(String), name: "Eli Expert", email: `eli-${admins}@example.com`, role: "expert", need: `Mentoring ${admins}`, created_at: "2026-01-20T12:00:00.000Z", updated_at: "2026-01-20T12:00:00.000Z" },
+      { id: expect.any(String), name: "Fay Formula", email: `fay-${admins}@example.com`, role: "creator", need: expect.stringContaining("HYPERLINK"), created_at: "2026-02-01T12:00:00.000Z", updated_at: "2026-02-01T12:00:00.000Z", earlier: [] },
+      { id: expect.any(String), name: "Eli Expert", email: `eli-${admins}@example.com`, role: "expert", need: `Mentoring ${admins}`, created_at: "2026-01-20T12:00:00.000Z", updated_at: "2026-01-20T12:00:00.000Z", earlier: [] },
     ]);
     const past = await list({ range: [5, 9], filter: { q: admins } });
     expect(past.headers["content-range"]).toBe("early-access */3");

@@ -55,7 +55,15 @@ export type TermsAcceptanceRecord = z.infer<typeof TermsAcceptanceRecord>;
 export const AdminTermsAcceptanceReply = TermsAcceptanceRecord.extend({ id: z.string(), email: z.string().nullable() });
 export type AdminTermsAcceptanceReply = z.infer<typeof AdminTermsAcceptanceReply>;
 
-/** A visitor's request for an invitation (the API's early_access_requests table; GET /admin/early-access): one per address, the latest kept. */
+/** A request for an address as it was before a later one replaced it, and when it was asked. */
+export const EarlyAccessEarlierVersion = z.strictObject({ name: z.string(), role: EarlyAccessRole, need: z.string(), asked_at: Time });
+export type EarlyAccessEarlierVersion = z.infer<typeof EarlyAccessEarlierVersion>;
+
+/**
+ * A visitor's request for an invitation (the API's early_access_requests table; GET /admin/early-access):
+ * one per address, the latest shown, with the versions it replaced (newest first; anyone who knows an
+ * address can send the form for it, so none is erased).
+ */
 export const EarlyAccessRequestRecord = z.strictObject({
   id: z.string(),
   name: z.string(),
@@ -64,6 +72,7 @@ export const EarlyAccessRequestRecord = z.strictObject({
   need: z.string(),
   created_at: Time,
   updated_at: Time,
+  earlier: z.array(EarlyAccessEarlierVersion),
 });
 export type EarlyAccessRequestRecord = z.infer<typeof EarlyAccessRequestRecord>;
 
