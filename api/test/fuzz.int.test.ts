@@ -123,6 +123,9 @@ const nastyStrings = [
   "Ⅻ",
   "٣",
   "\r\nX-Injected: 1",
+  "a\rb",
+  "a\u2028b\u2029c",
+  "a\u0085b\u000bc\u000cd",
   "a/b",
   "a\\b",
   "a?b=c",
@@ -622,8 +625,26 @@ async function replay(label: string, requests: FuzzRequest[], preamble: string) 
 // ---------------------------------------------------------------------------------------------
 // Text that is not storable or not plain: every string field of every route, from the OpenAPI document.
 
-/** NUL (Postgres refuses it in text), lone surrogates (not text at all), RTL overrides and zero-width characters. */
-const TEXT_PROBES = ["a\u0000b", "\u0000", "x\uD800y", "\uDC00", "\u202Eevil\u202C", "a\u200Bb\u200D\uFEFF", "\u0645\u0631\u062D\u0628\u0627"];
+/**
+ * NUL (Postgres refuses it in text), lone surrogates (not text at all), RTL overrides and zero-width
+ * characters; and every line break a loose parser honours (bare CR, LS, PS, NEL, VT, FF), which
+ * one-line fields refuse and calendars must never read as a line end (issue 26 item 2).
+ */
+const TEXT_PROBES = [
+  "a\u0000b",
+  "\u0000",
+  "x\uD800y",
+  "\uDC00",
+  "\u202Eevil\u202C",
+  "a\u200Bb\u200D\uFEFF",
+  "\u0645\u0631\u062D\u0628\u0627",
+  "a\rX-INJECTED:cr",
+  "a\u2028END:VEVENT",
+  "a\u2029BEGIN:VEVENT",
+  "a\u0085X-INJECTED:nel",
+  "a\u000bX-INJECTED:vt",
+  "a\u000cX-INJECTED:ff",
+];
 
 type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[]; oneOf?: JsonSchema[]; allOf?: JsonSchema[] };
 type Operation = { parameters?: { in: string; name: string; schema: JsonSchema }[]; requestBody?: { content?: Record<string, { schema: JsonSchema }> } };
@@ -703,7 +724,7 @@ describe("fuzzing every route", () => {
     expect(groups).toEqual([]);
   });
 
-  it("NUL, lone surrogates, RTL and zero-width characters in every string field of every route: no 5xx, read models stay healthy", async () => {
+  it("NUL, lone surrogates, RTL and zero-width characters, bare CR, LS, PS, NEL, VT and FF in every string field of every route: no 5xx, read models stay healthy", async () => {
     const doc = (await api.call("GET", `${V1}/docs`)).json();
     const requests = textProbeRequests(doc);
     const { groups } = await replay("text probes", requests, `${requests.length} requests over ${Object.keys(doc.paths).length} paths`);
