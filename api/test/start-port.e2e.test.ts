@@ -6,15 +6,16 @@ import { afterAll, expect, it } from "vitest";
 import { freePort } from "@booking/testkit";
 import { startProcess } from "./processes.ts";
 
-// `npm start` when the embedded Postgres port is already taken: one line naming the port and how
-// to choose another, exit code 1 (it used to crash with "Cannot read properties of undefined").
+// `npm start` when the embedded Postgres port is already taken: one line naming the port, the
+// process holding it and how to choose another, exit code 1 (it used to crash with "Cannot read
+// properties of undefined").
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c().catch(() => undefined);
 });
 
-it("names the taken port and EMBEDDED_PG_PORT, and exits 1", async () => {
+it("names the taken port, the process holding it and EMBEDDED_PG_PORT, and exits 1", async () => {
   const port = await freePort();
   const squatter: Server = createServer();
   await new Promise<void>((resolve) => squatter.listen(port, "127.0.0.1", resolve));
@@ -33,4 +34,6 @@ it("names the taken port and EMBEDDED_PG_PORT, and exits 1", async () => {
   expect(line, output).toContain(`port ${port}`);
   expect(line).toContain("is taken");
   expect(line).toContain("EMBEDDED_PG_PORT");
+  // This test's own process holds the port: the line names it, so the person knows what to stop.
+  expect(line).toContain(`pid ${process.pid} (`);
 }, 120_000);

@@ -41,7 +41,7 @@ if (!process.env.DATABASE_URL) {
   }
   const password = await remembered("postgres-password", () => randomBytes(18).toString("base64url"));
   try {
-    const postgres = await startLocalPostgres({ dataDir, port, password, projectDir: root });
+    const postgres = await startLocalPostgres({ dataDir, port, password, projectDir: root, onNotice: (line) => console.error(`start: ${line}`) });
     stopPostgres = postgres.stop;
     process.env.DATABASE_URL = postgres.url;
   } catch (e) {
