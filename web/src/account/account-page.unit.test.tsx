@@ -50,7 +50,7 @@ describe("the creator's account page", () => {
     await userEvent.clear(screen.getByLabelText("Current Password"));
     await userEvent.type(screen.getByLabelText("Current Password"), "cora-password-1");
     await userEvent.click(screen.getByRole("button", { name: "Save Password" }));
-    expect(await screen.findByText("Your password has been changed.")).toBeInTheDocument();
+    expect(await screen.findByText("Your password has been changed. Your calendar feed has a new address: subscribe again with it under Calendar Feed.")).toBeInTheDocument();
     expect(writes(calls).map((c) => c.body)).toEqual([
       { current_password: "not-it-1", password: "new-password-2" },
       { current_password: "cora-password-1", password: "new-password-2" },

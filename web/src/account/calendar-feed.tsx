@@ -22,7 +22,8 @@ export const calendarFeedQuery = () => queryOptions({ queryKey: ["calendar-feed"
 /**
  * The personal calendar feed: a webcal: link that opens the calendar app to subscribe, the https
  * address to paste where an app asks for one, and a new address when the old one was shared by
- * mistake (the old one stops working at once).
+ * mistake (the old one stops working at once). Signing out everywhere and a password change end
+ * the address too (the API raises its generation), so the page says where the new one is.
  */
 export function CalendarFeed() {
   const queryClient = useQueryClient();
@@ -53,6 +54,7 @@ export function CalendarFeed() {
   return (
     <Box sx={{ display: "grid", gap: 2, maxWidth: 640 }}>
       <Typography>Your confirmed sessions appear in your calendar app and stay up to date there.</Typography>
+      <Typography color="text.secondary">Signing out everywhere or changing your password ends this address too: copy the new one from here and subscribe again.</Typography>
       {renewed && (
         <Alert severity="success" role="status">
           Your calendar has a new address. Subscribe again with it; the old one no longer works.

@@ -1,4 +1,4 @@
-import { screen, waitForElementToBeRemoved, within } from "@testing-library/react";
+import { screen, waitFor, waitForElementToBeRemoved, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
@@ -10,6 +10,7 @@ import { AccountPage } from "./account-page.tsx";
 
 const feed = (token: string) => ({ webcal_url: `webcal://app.example/api/v1/calendar/${token}.ics`, https_url: `https://app.example/api/v1/calendar/${token}.ics` });
 const section = () => within(screen.getByRole("region", { name: "Calendar Feed" }));
+const FEED_ENDS = "Signing out everywhere or changing your password ends this address too: copy the new one from here and subscribe again.";
 
 describe("the calendar feed", () => {
   it("offers the webcal link to subscribe and copies the https address", async () => {
@@ -43,6 +44,27 @@ describe("the calendar feed", () => {
     expect(section().getByLabelText("Calendar address")).toHaveValue("https://app.example/api/v1/calendar/second.ics");
     expect(section().getByRole("link", { name: "Subscribe in your calendar app" })).toHaveAttribute("href", "webcal://app.example/api/v1/calendar/second.ics");
     expect(calls.filter((c) => c.method === "POST").map((c) => c.path)).toEqual(["/calendar/feed/regenerate"]);
+  });
+
+  it("says that signing out everywhere and a new password end the address (issue 26 item 8)", async () => {
+    fakeApi({ "GET /calendar/feed": { status: 200, body: feed("first") } });
+    renderScreen(<AccountTab />, { auth: signedInAs("expert") });
+    expect(await section().findByText(FEED_ENDS)).toBeInTheDocument();
+    expect(screen.getByRole("region", { name: "Change Password" })).toHaveTextContent("Changing your password also ends your calendar feed's address: copy the new one under Calendar Feed.");
+  });
+
+  it("shows the new address once the password is changed, and says so", async () => {
+    let reads = 0;
+    fakeApi({ "GET /calendar/feed": () => ({ status: 200, body: feed(reads++ ? "second" : "first") }), "POST /auth/password": { status: 204 } });
+    renderScreen(<AccountPage />, { route: "/account", path: "/account", auth: signedInAs("creator") });
+    expect(await section().findByLabelText("Calendar address")).toHaveValue("https://app.example/api/v1/calendar/first.ics");
+    const password = within(screen.getByRole("region", { name: "Change Password" }));
+    await userEvent.type(password.getByLabelText("Current Password"), "old-password-1");
+    await userEvent.type(password.getByLabelText("New Password", { exact: true }), "new-password-2");
+    await userEvent.type(password.getByLabelText("Confirm New Password"), "new-password-2");
+    await userEvent.click(password.getByRole("button", { name: "Save Password" }));
+    expect(await password.findByRole("status")).toHaveTextContent("Your password has been changed. Your calendar feed has a new address: subscribe again with it under Calendar Feed.");
+    await waitFor(() => expect(section().getByLabelText("Calendar address")).toHaveValue("https://app.example/api/v1/calendar/second.ics"));
   });
 
   it("says when the address cannot be loaded", async () => {

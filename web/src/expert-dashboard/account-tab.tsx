@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from "react";
+import { useQueryClient } from "@tanstack/react-query";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
 import { AccountSection } from "../account/account-section.tsx";
-import { CalendarFeed } from "../account/calendar-feed.tsx";
+import { CalendarFeed, calendarFeedQuery } from "../account/calendar-feed.tsx";
 import { EmailPreferences } from "../account/email-preferences.tsx";
 import { ApiError, api, errorMessage } from "../shared/api-client.ts";
 import { useAuth } from "../shared/auth.tsx";
@@ -20,8 +22,12 @@ export function validatePasswordChange(current: string, password: string, confir
   return errors;
 }
 
-/** Change the password: the current one proves it is the owner asking (the server checks it). */
+/**
+ * Change the password: the current one proves it is the owner asking (the server checks it). The
+ * change also ends the calendar feed's address, so the feed section loads the new one.
+ */
 export function PasswordForm() {
+  const queryClient = useQueryClient();
   const [current, setCurrent] = useState("");
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
@@ -39,7 +45,8 @@ export function PasswordForm() {
       setCurrent("");
       setPassword("");
       setConfirm("");
-      setNotice({ kind: "success", text: "Your password has been changed." });
+      setNotice({ kind: "success", text: "Your password has been changed. Your calendar feed has a new address: subscribe again with it under Calendar Feed." });
+      void queryClient.invalidateQueries({ queryKey: calendarFeedQuery().queryKey });
     } catch (error) {
       if (error instanceof ApiError && error.code === "reauthentication_needed") setErrors({ current: "This is not your current password." });
       setNotice({ kind: "error", text: errorMessage(error) });
@@ -54,6 +61,7 @@ export function PasswordForm() {
           {notice.text}
         </Alert>
       )}
+      <Typography color="text.secondary">Changing your password also ends your calendar feed&apos;s address: copy the new one under Calendar Feed.</Typography>
       <TextField label="Current Password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} error={!!errors.current} helperText={errors.current} />
       <TextField label="New Password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={!!errors.password} helperText={errors.password ?? PASSWORD_RULE} />
       <TextField label="Confirm New Password" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={!!errors.confirm} helperText={errors.confirm} />
