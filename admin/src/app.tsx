@@ -17,7 +17,7 @@ const CalendarAtPage = lazy(async () => ({ default: (await import("./calendar-at
  */
 export async function resources(permissions: unknown) {
   if (permissions !== "admin") return null;
-  const [bookings, termsAcceptances, earlyAccess, users, experts, sessions, events, projections, reviews, refunds, mailbox] = await Promise.all([
+  const [bookings, termsAcceptances, earlyAccess, users, experts, sessions, events, projections, reviews, refunds, unmatchedRefunds, mailbox] = await Promise.all([
     import("./bookings/index.ts"),
     import("./terms-acceptances/index.ts"),
     import("./early-access/index.ts"),
@@ -28,6 +28,7 @@ export async function resources(permissions: unknown) {
     import("./projections/index.ts"),
     import("./reviews/index.ts"),
     import("./refunds/index.ts"),
+    import("./refunds/unmatched-index.ts"),
     import("./mailbox/index.ts"),
   ]);
   return (
@@ -42,6 +43,7 @@ export async function resources(permissions: unknown) {
       <Resource name="projections" {...projections.default} />
       <Resource name="reviews" {...reviews.default} />
       <Resource name="refunds" {...refunds.default} />
+      <Resource name="unmatched-refunds" {...unmatchedRefunds.default} />
       {(await mailbox.devMailboxShown()) ? <Resource name="mailbox" {...mailbox.default} /> : null}
     </>
   );

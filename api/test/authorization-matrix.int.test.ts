@@ -730,6 +730,7 @@ const ROWS: Row[] = [
     label: "refund $1 of a paid booking",
     expect: adminOnly,
     make: () => ({ body: { booking_id: ids.refundedBooking, amount_cents: 100, reason: "Matrix refund" }, state: () => rows("SELECT refund_key FROM refunds WHERE booking_id = $1 ORDER BY refund_key", [ids.refundedBooking]) }),
+  { route: "GET /admin/unmatched-refunds", expect: adminOnly },
   },
   {
     route: "POST /admin/projections/:id/rebuild",

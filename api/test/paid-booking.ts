@@ -25,8 +25,24 @@ export async function run(api: TestApi, expertId: string, command: CalendarComma
   await api.ctx.projected(r.value);
 }
 
+/** A booking held for its creator, not paid yet, with the test provider's payment made for it (`clientSecret` pays it). */
+export type HeldBooking = PaidBooking & { clientSecret: string; scheduledTime: string };
+
 /** A fresh expert (so bookings never compete for a time) and a creator's booking, paid; `daysAhead` 3 keeps it beyond the full-refund notice. */
 export async function paidBooking(api: TestApi, priceCents = 15_000, daysAhead = 3): Promise<PaidBooking> {
+  const held = await heldBooking(api, priceCents, daysAhead);
+  await payHeld(api, held);
+  return { bookingId: held.bookingId, expertId: held.expertId, creator: held.creator, expert: held.expert, paymentId: held.paymentId, priceCents };
+}
+
+/** Pay a held booking with the test card, through the API's route. */
+export async function payHeld(api: TestApi, held: HeldBooking): Promise<void> {
+  const paid = await api.call("POST", "/api/v1/payments/test/confirm", { user: held.creator, body: { client_secret: held.clientSecret, card_number: "4242 4242 4242 4242" } });
+  if (paid.statusCode !== 200) throw new Error(`confirm: ${paid.statusCode} ${paid.body}`);
+}
+
+/** A fresh expert and a creator's booking, held for 15 minutes with its payment created but not made. */
+export async function heldBooking(api: TestApi, priceCents = 15_000, daysAhead = 3): Promise<HeldBooking> {
   const expert = await api.user("expert");
   const creator = await api.user("creator");
   const expertId = `ex-${randomUUID()}`;
@@ -52,9 +68,7 @@ export async function paidBooking(api: TestApi, priceCents = 15_000, daysAhead =
   const intent = await api.call("POST", "/api/v1/stripe/test-intent", { user: creator, body: { bookingId } });
   if (intent.statusCode !== 200) throw new Error(`test-intent: ${intent.statusCode} ${intent.body}`);
   const { clientSecret, paymentId } = intent.json() as { clientSecret: string; paymentId: string };
-  const paid = await api.call("POST", "/api/v1/payments/test/confirm", { user: creator, body: { client_secret: clientSecret, card_number: "4242 4242 4242 4242" } });
-  if (paid.statusCode !== 200) throw new Error(`confirm: ${paid.statusCode} ${paid.body}`);
-  return { bookingId, expertId, creator, expert, paymentId, priceCents };
+  return { bookingId, expertId, creator, expert, paymentId, priceCents, clientSecret, scheduledTime: dayAtTen(daysAhead) };
 }
 
 /** The expert cancels: the policy owes everything paid back. */

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { calendarStream } from "@booking/engine";
 import type { Queryable } from "../src/payments/payments-table.ts";
 import type { RefundProvider, RefundRequest } from "../src/payments/provider.ts";
@@ -9,12 +10,17 @@ import { TestPaymentProvider } from "../src/payments/test-provider.ts";
 import { waitForReadModels } from "../src/read-your-writes.ts";
 import { RefundReactor } from "../src/refunds/reactor.ts";
 import { startTestApi, type TestApi } from "./harness.ts";
-import { expertCancels, paidBooking, run, type PaidBooking } from "./paid-booking.ts";
+import { expertCancels, heldBooking, paidBooking, payHeld, run, type PaidBooking } from "./paid-booking.ts";
 
 // Refunds owed are paid back through the provider exactly once, whatever is delivered twice;
 // failures are retried and shown; the console refunds; Stripe's webhook reconciles.
 
 const WEBHOOK_SECRET = "whsec_test_refunds_secret";
+
+/** Stripe's published example objects (see /work/shared/stripe/README.md), so webhooks carry Stripe's real shapes. */
+const stripeExamples = JSON.parse(readFileSync(new URL("../../../shared/stripe/fixtures3.json", import.meta.url), "utf8")) as {
+  resources: { refund: Record<string, unknown>; charge: Record<string, unknown>; event: Record<string, unknown> };
+};
 
 let api: TestApi;
 let now = Date.now();
@@ -127,6 +133,58 @@ describe("the refund reactor", () => {
   });
 });
 
+describe("a payment that arrives for a lapsed hold whose time was taken", () => {
+  it("is refunded on the first attempt, even when the reactor acts the moment the payment is in the log: the creator never sees 'Refund failed'", async () => {
+    const held = await heldBooking(api);
+    const store = api.ctx.store;
+    const append = store.append.bind(store);
+    // The reactor's passes that the payment's append wakes; the append returns once one has asked the provider.
+    let asked = 0;
+    let attempted = () => undefined as void;
+    const asking: RefundProvider = { name: "test", refund: (r) => provider.refund(r).finally(() => (asked++, attempted())) };
+    let eagerPass: Promise<unknown> = Promise.resolve();
+    const realNow = now;
+    try {
+      now += 16 * 60_000;
+      // Another creator takes the time the lapsed hold no longer keeps.
+      const other = await api.user("creator");
+      await run(api, held.expertId, {
+        type: "RequestBooking", expertId: held.expertId, bookingId: `bk-${randomUUID()}`, actor: { userId: other.id, role: "creator" }, scheduledTime: held.scheduledTime,
+        session: { sessionId: `s-${randomUUID()}`, expertId: held.expertId, title: "Growth strategy", lengthMinutes: 60, priceCents: 15_000, published: true, prepQuestions: ["Goal?", "Now?", "Blocker?"] },
+        expertUserId: held.expert.id, creatorAcceptedTerms: true, creatorBookings: [], holdMinutes: 15,
+      });
+      // The reactor, woken by the append, pays before the API has gone on (it won that race in 2 of 3 runs).
+      vi.spyOn(store, "append").mockImplementation(async (...args) => {
+        const written = await append(...args);
+        if (args[1].some((e) => e.type === "PaymentSucceeded")) {
+          // Not the whole pass: recording the provider's answer waits for this command's stream.
+          const askedOnce = new Promise<void>((resolve) => (attempted = resolve));
+          eagerPass = (async () => {
+            // The log may show a commit a moment later (a transaction still in flight before it): look again until it is read.
+            for (let n = 0; n < 200 && asked === 0; n++) if ((await reactor(asking).runOnce()).read === 0) await new Promise((r) => setTimeout(r, 10));
+          })();
+          await Promise.race([askedOnce, eagerPass]);
+        }
+        return written;
+      });
+      await payHeld(api, held);
+      await eagerPass;
+    } finally {
+      vi.restoreAllMocks();
+      now = realNow;
+    }
+    expect(asked).toBe(1);
+    expect(await calendarEvents(held, "Cancelled")).toHaveLength(1);
+    expect(await calendarEvents(held, "RefundFailed")).toEqual([]);
+    expect(await testRefunds(held)).toEqual([15_000]);
+    const issued = await calendarEvents(held, "RefundIssued");
+    expect(issued).toHaveLength(1);
+    expect((await api.ctx.db.query("SELECT status, attempts FROM refunds WHERE booking_id = $1", [held.bookingId])).rows).toEqual([{ status: "issued", attempts: 0 }]);
+    await waitForReadModels(api.ctx.db, { position: issued[0]!.position, events: issued });
+    expect(await bookingMoney(held)).toEqual({ paid_cents: 15_000, refund_due_cents: 15_000, refunded_cents: 15_000, refund_state: "refunded", payment_state: "refunded" });
+  });
+});
+
 describe("an admin's refund", () => {
   it("refunds part of a paid booking with a reason; the reactor pays exactly that", async () => {
     const b = await paidBooking(api);
@@ -137,6 +195,10 @@ describe("an admin's refund", () => {
     expect(await bookingMoney(b)).toMatchObject({ refund_due_cents: 4_000, refund_state: "pending", payment_state: "refund_due" });
     await reactor().runOnce();
     expect(await testRefunds(b)).toEqual([4_000]);
+    const issued = await calendarEvents(b, "RefundIssued");
+    await waitForReadModels(api.ctx.db, { position: issued[0]!.position, events: issued });
+    // $110 of the $150 is still held: partially refunded, not "refunded".
+    expect(await bookingMoney(b)).toEqual({ paid_cents: 15_000, refund_due_cents: 4_000, refunded_cents: 4_000, refund_state: "refunded", payment_state: "partially_refunded" });
     const list = (await api.call("GET", `/api/v1/admin/refunds?filter=${encodeURIComponent(JSON.stringify({ status: "issued", booking_id: b.bookingId }))}`, { user: admin })).json();
     expect(list).toMatchObject([{ booking_id: b.bookingId, amount_cents: 4_000, reason: "Started late", status: "issued", provider: "test" }]);
     const one = await api.call("GET", `/api/v1/admin/refunds/${list[0].id}`, { user: admin });
@@ -178,6 +240,8 @@ describe("Stripe", () => {
   it("a signed charge.refunded records the refund once, however often it is delivered", async () => {
     const b = await paidBooking(api);
     await expertCancels(api, b);
+    // The reactor has read the refund owed (and asked Stripe for it): Stripe knows our key only after that.
+    await reactor().follow();
     const [cancelled] = await calendarEvents(b, "Cancelled");
     const refund = { id: "re_stripe_1", object: "refund", amount: 15_000, status: "succeeded", metadata: { bookingId: b.bookingId, expertId: b.expertId, refundKey: cancelled!.eventId } };
     const event = signed("charge.refunded", { id: "ch_1", object: "charge", payment_intent: b.paymentId, amount_refunded: 15_000, refunds: { object: "list", data: [refund] } });
@@ -197,6 +261,7 @@ describe("Stripe", () => {
   it("a signed refund.updated that failed records the failure; a forged one records nothing", async () => {
     const b = await paidBooking(api);
     await expertCancels(api, b);
+    await reactor().follow();
     const [cancelled] = await calendarEvents(b, "Cancelled");
     const failed = { id: "re_stripe_2", object: "refund", amount: 15_000, status: "failed", failure_reason: "expired_or_canceled_card", metadata: { bookingId: b.bookingId, expertId: b.expertId, refundKey: cancelled!.eventId } };
     const forged = signed("refund.updated", failed);
@@ -207,6 +272,74 @@ describe("Stripe", () => {
     expect((await calendarEvents(b, "RefundFailed")).map((e) => e.data)).toEqual([
       { bookingId: b.bookingId, refundKey: cancelled!.eventId, reason: "Stripe could not refund: expired or canceled card." },
     ]);
+  });
+
+  /** Stripe's example event around `object`, signed. */
+  function signedExample(type: string, object: Record<string, unknown>) {
+    const payload = JSON.stringify({ ...stripeExamples.resources.event, id: `evt_${randomUUID().replace(/-/g, "")}`, type, created: Math.floor(now / 1000), data: { object } });
+    return { body: payload, headers: { "content-type": "application/json", "stripe-signature": Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) } };
+  }
+  /** Stripe's example refund with these fields (its metadata is empty: a refund made in Stripe's dashboard). */
+  const exampleRefund = (fields: Record<string, unknown>) => ({ ...stripeExamples.resources.refund, id: `re_${randomUUID().replace(/-/g, "").slice(0, 24)}`, ...fields });
+  const deliver = async (type: string, object: Record<string, unknown>) => {
+    const r = await api.call("POST", "/api/v1/stripe/webhook", signedExample(type, object));
+    expect(r.statusCode, r.body).toBe(200);
+  };
+  async function unmatched(refundId: string) {
+    const admin = await api.user("admin");
+    const r = await api.call("GET", `/api/v1/admin/unmatched-refunds?filter=${encodeURIComponent(JSON.stringify({ id: refundId }))}`, { user: admin });
+    expect(r.statusCode, r.body).toBe(200);
+    return r.json() as Record<string, unknown>[];
+  }
+
+  it("a signed refund the product never asked for is not recorded, whatever it claims, and is listed for an admin", async () => {
+    const b = await paidBooking(api, 2_000);
+    const claimed = exampleRefund({ amount: 999_999, payment_intent: b.paymentId, metadata: { bookingId: b.bookingId, expertId: b.expertId, refundKey: `ev-${randomUUID()}` } });
+    const fromDashboard = exampleRefund({ amount: 500, payment_intent: b.paymentId });
+    await deliver("refund.updated", claimed);
+    await deliver("refund.updated", claimed);
+    await deliver("charge.refunded", { ...stripeExamples.resources.charge, payment_intent: b.paymentId, amount_refunded: 500, refunds: { object: "list", data: [fromDashboard] } });
+
+    expect(await calendarEvents(b, "RefundIssued")).toEqual([]);
+    expect(await bookingMoney(b)).toEqual({ paid_cents: 2_000, refund_due_cents: 0, refunded_cents: 0, refund_state: "none", payment_state: "paid" });
+    expect(await unmatched(claimed.id)).toMatchObject([{ id: claimed.id, provider: "stripe", booking_id: b.bookingId, amount_cents: 999_999, provider_status: "succeeded", why: "unknown_refund", reports: 2 }]);
+    expect(await unmatched(fromDashboard.id)).toMatchObject([{ id: fromDashboard.id, booking_id: null, refund_key: null, amount_cents: 500, why: "unknown_refund", reports: 1 }]);
+    // The console's list refuses a filter it does not know with the catalogue's words, not a 5xx.
+    const admin = await api.user("admin");
+    const bad = await api.call("GET", `/api/v1/admin/unmatched-refunds?filter=${encodeURIComponent(JSON.stringify({ why: "nope" }))}`, { user: admin });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().code).toBe("invalid_request");
+    expect((await api.call("GET", "/api/v1/admin/unmatched-refunds", { user: b.creator })).statusCode).toBe(403);
+  });
+
+  it("a signed refund under the product's key but above what it asked for (or what was paid) is refused and listed; the refund asked for is recorded", async () => {
+    const b = await paidBooking(api, 2_000);
+    const admin = await api.user("admin");
+    const owed = await api.call("POST", "/api/v1/admin/refunds", { user: admin, body: { booking_id: b.bookingId, amount_cents: 500, reason: "Started late" } });
+    expect(owed.statusCode, owed.body).toBe(200);
+    const ours = { bookingId: b.bookingId, expertId: b.expertId, refundKey: owed.json().id as string };
+    const huge = exampleRefund({ amount: 999_999, payment_intent: b.paymentId, metadata: ours });
+    const aboveAsked = exampleRefund({ amount: 2_000, payment_intent: b.paymentId, metadata: ours });
+    const belowAsked = exampleRefund({ amount: 300, payment_intent: b.paymentId, metadata: ours });
+    await deliver("refund.updated", huge);
+    await deliver("charge.refunded", { ...stripeExamples.resources.charge, payment_intent: b.paymentId, refunds: { object: "list", data: [aboveAsked, belowAsked] } });
+
+    expect(await calendarEvents(b, "RefundIssued")).toEqual([]);
+    expect(await bookingMoney(b)).toMatchObject({ refunded_cents: 0, refund_state: "pending", payment_state: "refund_due" });
+    expect(await unmatched(huge.id)).toMatchObject([{ booking_id: b.bookingId, refund_key: ours.refundKey, amount_cents: 999_999, why: "over_refund" }]);
+    expect(await unmatched(aboveAsked.id)).toMatchObject([{ amount_cents: 2_000, why: "over_refund" }]);
+    expect(await unmatched(belowAsked.id)).toMatchObject([{ amount_cents: 300, why: "amount_differs" }]);
+
+    const asked = exampleRefund({ amount: 500, payment_intent: b.paymentId, metadata: ours });
+    await deliver("refund.updated", asked);
+    await deliver("refund.updated", asked);
+    const issued = await calendarEvents(b, "RefundIssued");
+    expect(issued.map((e) => e.data)).toEqual([{ bookingId: b.bookingId, refundKey: ours.refundKey, refundId: asked.id, amountCents: 500, provider: "stripe" }]);
+    expect(await unmatched(asked.id)).toEqual([]);
+    await waitForReadModels(api.ctx.db, { position: issued[0]!.position, events: issued });
+    expect(await bookingMoney(b)).toEqual({ paid_cents: 2_000, refund_due_cents: 500, refunded_cents: 500, refund_state: "refunded", payment_state: "partially_refunded" });
+    await reactor().runOnce();
+    expect(await testRefunds(b)).toEqual([]);
   });
 
   it("the Stripe provider refunds the payment intent under refund-<refundKey>, with the booking in the metadata", async () => {

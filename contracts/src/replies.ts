@@ -165,6 +165,35 @@ export type RefundRecord = z.infer<typeof RefundRecord>;
 export const AdminRefundReply = RefundRecord.extend({ id: z.string() });
 export type AdminRefundReply = z.infer<typeof AdminRefundReply>;
 
+/**
+ * Why a refund the payment provider reported was not recorded: not one the product asked for (no
+ * key of ours, or another booking's), more than it asked for or than is left of what was paid, or
+ * less than it asked for.
+ */
+export const UnmatchedRefundWhy = z.enum(["unknown_refund", "over_refund", "amount_differs"]);
+export type UnmatchedRefundWhy = z.infer<typeof UnmatchedRefundWhy>;
+
+/** GET /admin/unmatched-refunds: refunds the provider reported and the product did not record, keyed by the provider's refund id. */
+export const AdminUnmatchedRefundReply = z.strictObject({
+  id: z.string(),
+  refund_id: z.string(),
+  provider: z.string(),
+  amount_cents: z.number(),
+  /** The provider's word on it (Stripe: succeeded, pending, failed, canceled, ...). */
+  provider_status: z.string().nullable(),
+  /** The booking and refund key its metadata claims, if it names them. */
+  booking_id: z.string().nullable(),
+  refund_key: z.string().nullable(),
+  why: UnmatchedRefundWhy,
+  /** The provider's event that last reported it. */
+  event_id: z.string(),
+  /** How often it was reported (each delivery counts). */
+  reports: z.number(),
+  first_seen_at: Time,
+  last_seen_at: Time,
+});
+export type AdminUnmatchedRefundReply = z.infer<typeof AdminUnmatchedRefundReply>;
+
 /** A booking's session notes, the expert's write-up after the session (GET and POST /bookings/{id}/notes). */
 export const SessionNotesReply = z.strictObject({
   booking_id: z.string(),

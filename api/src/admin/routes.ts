@@ -18,6 +18,7 @@ import { refundsAdmin } from "./refunds.ts";
 import { reviewsAdmin } from "./reviews.ts";
 import { sessionsAdmin } from "./sessions.ts";
 import { termsAcceptancesAdmin } from "./terms-acceptances.ts";
+import { unmatchedRefundsAdmin } from "./unmatched-refunds.ts";
 import { usersAdmin } from "./users.ts";
 
 /** What the console's resources use between them; each is handed only its own part below. */
@@ -58,6 +59,7 @@ export const adminRoutes: RoutePlugin<AdminDeps> = async (app, { db, store, expe
       await earlyAccessAdmin(admin, { db });
       await reviewsAdmin(admin, { db, reviews, projected });
       await refundsAdmin(admin, { db, calendar, projected });
+      await unmatchedRefundsAdmin(admin, { db });
       if (devMailboxOn(mail)) await mailboxAdmin(admin, { db, from: mail.from });
     },
     { prefix: "/admin" },

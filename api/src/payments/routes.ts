@@ -9,6 +9,8 @@ import { actorOf, requireActor } from "../http/auth-guard.ts";
 import { Refused, refuse, valueOf } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
 import { recordRefundFailed, recordRefundIssued } from "../refunds/record-refund.ts";
+import { judgeReportedRefund } from "../refunds/reported-refund.ts";
+import { askedRefund, listUnmatched, refundableCents } from "../refunds/unmatched-refunds-table.ts";
 import { BookingMetadata, RefundMetadata, TestConfirmBody, TestIntentBody } from "./bodies.ts";
 import { paymentByClientSecret } from "./payments-table.ts";
 import type { PaymentProvider } from "./provider.ts";
@@ -103,9 +105,11 @@ export const paymentsRoutes: RoutePlugin<PaymentRouteDeps> = async (app, deps) =
   });
 
   /**
-   * Stripe's word on refunds: one that went through is recorded as issued (a no-op when the
-   * reactor already recorded it from Stripe's answer; the record when a crash lost that answer),
-   * one that failed as failed. Refunds without our metadata (made in Stripe's dashboard) are logged only.
+   * Stripe's word on refunds: one the product asked for (reported-refund.ts: its key, its booking,
+   * its amount, within what is left of the payment) is recorded as issued when it went through (a
+   * no-op when the reactor already recorded it from Stripe's answer; the record when a crash lost
+   * that answer), as failed when it failed. Any other refund, whatever its metadata claims, is
+   * logged (ids only) and listed for an admin (GET /admin/unmatched-refunds), never recorded.
    */
   const reconcileRefunds = async (log: FastifyBaseLogger, type: string, object: unknown, eventId: string) => {
     let refunds: unknown[];
@@ -117,19 +121,27 @@ export const paymentsRoutes: RoutePlugin<PaymentRouteDeps> = async (app, deps) =
     }
     for (const raw of refunds) {
       const refund = WebhookRefund.safeParse(raw);
-      const ours = refund.success ? RefundMetadata.safeParse(refund.data.metadata) : null;
-      if (!refund.success || !ours?.success) {
-        log.warn({ eventId }, "Stripe refund without booking metadata ignored");
+      if (!refund.success) {
+        log.warn({ eventId }, "Stripe refund with unexpected fields ignored");
         continue;
       }
-      const on = { refundKey: ours.data.refundKey, bookingId: ours.data.bookingId, expertId: ours.data.expertId };
-      const { status } = refund.data;
+      const { id: refundId, amount: amountCents, status } = refund.data;
+      const metadata = RefundMetadata.safeParse(refund.data.metadata);
+      const report = { refundId, amountCents, claimed: metadata.success ? metadata.data : null };
+      const asked = report.claimed && (await askedRefund(db, report.claimed.refundKey));
+      const verdict = judgeReportedRefund(report, asked, asked ? await refundableCents(db, asked.bookingId, asked.refundKey) : 0);
+      if (verdict.kind === "unmatched") {
+        log.warn({ eventId, refundId, why: verdict.why }, "Stripe refund not recorded: not one the product asked for; listed for an admin");
+        await listUnmatched(db, { ...report, provider: "stripe", providerStatus: status ?? null, why: verdict.why, eventId, at: clock() });
+        continue;
+      }
+      const on = { refundKey: verdict.refundKey, bookingId: verdict.bookingId, expertId: verdict.expertId };
       if (status === "succeeded" || status === "pending") {
-        const issued = { ...on, refundId: refund.data.id, amountCents: refund.data.amount, provider: "stripe", at: clock() };
-        settleReport(log, await recordRefundIssued(deps, issued), { eventId, refundId: refund.data.id });
+        const issued = { ...on, refundId, amountCents, provider: "stripe", at: clock() };
+        settleReport(log, await recordRefundIssued(deps, issued), { eventId, refundId });
       } else if (status === "failed" || status === "canceled") {
-        const failed = { ...on, reason: stripeRefundFailure(refund.data.failure_reason), attemptId: refund.data.id };
-        settleReport(log, await recordRefundFailed(deps, failed), { eventId, refundId: refund.data.id });
+        const failed = { ...on, reason: stripeRefundFailure(refund.data.failure_reason), attemptId: refundId };
+        settleReport(log, await recordRefundFailed(deps, failed), { eventId, refundId });
       }
     }
   };

@@ -41,4 +41,25 @@ export const refundsMigrations: readonly Migration[] = [
       CREATE INDEX refunds_booking ON refunds (booking_id);
     `,
   },
+  {
+    // Refunds the provider reported that the product did not record (reported-refund.ts), for an admin to look into.
+    name: "002_unmatched_provider_refunds",
+    sql: `
+      CREATE TABLE unmatched_provider_refunds (
+        refund_id text PRIMARY KEY,
+        provider text NOT NULL,
+        amount_cents bigint NOT NULL,
+        provider_status text,
+        -- What its metadata claims, when it names them.
+        booking_id text,
+        refund_key text,
+        why text NOT NULL CHECK (why IN ('unknown_refund', 'over_refund', 'amount_differs')),
+        event_id text NOT NULL,
+        reports int NOT NULL DEFAULT 1,
+        first_seen_at timestamptz NOT NULL,
+        last_seen_at timestamptz NOT NULL
+      );
+      CREATE INDEX unmatched_provider_refunds_seen ON unmatched_provider_refunds (last_seen_at DESC);
+    `,
+  },
 ];
