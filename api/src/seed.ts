@@ -1,66 +1,90 @@
 import type { FastifyInstance } from "fastify";
-import type pg from "pg";
-import { CURRENT_TERMS_VERSION } from "@booking/contracts";
 import { expertStream } from "@booking/engine";
-import { lastLinkSentTo } from "./auth/address-mails.ts";
-import type { ExpertCommands } from "./commands.ts";
-import type { Projected } from "./read-your-writes.ts";
+import { call, signUp, type DemoAccount } from "./demo/accounts.ts";
+import { DEMO_CREATOR, FIRST_EXPERTS, MORE_EXPERTS, OTHER_CREATORS, PREP_QUESTIONS, WORKING_WEEK, type CreatorKey, type DemoExpert, type ExpertKey } from "./demo/cast.ts";
+import { planHistory, type SeededExpert } from "./demo/history.ts";
+import { portraitPng, uploadPortrait } from "./demo/portrait.ts";
+import { Timeline } from "./demo/timeline.ts";
+import { seedUpcoming } from "./demo/upcoming.ts";
+import type { AppContext } from "./context.ts";
+import { TestPaymentProvider } from "./payments/test-provider.ts";
 
 // Demo data for a first start, created through the public API (and the admin's vetting command),
 // so it obeys every rule a real user does: each account follows the link of its verification mail.
+// With the test payment provider the marketplace also gets a past (demo/history.ts: sessions
+// completed, noted and reviewed, earnings) and bookings to come (demo/upcoming.ts).
 
-export const DEMO_PASSWORD = "demo-password-1";
-export const DEMO_CREATOR = { email: "creator@example.com", first_name: "Casey", last_name: "Rivera" };
+export { DEMO_PASSWORD } from "./demo/accounts.ts";
+export { DEMO_CREATOR } from "./demo/cast.ts";
 
-const experts = [
-  { email: "ava@example.com", first_name: "Ava", last_name: "Chen", title: "Growth Strategist", timezone: "America/New_York", tags: ["Growth Strategy", "Content Strategy", "Community Building"],
-    bio: "I have helped more than 200 creators grow an audience that pays.\n\nLet's find the next step for yours.",
-    sessions: [{ title: "Audience growth plan", price: 150, length_minutes: 60 }, { title: "Quick channel review", price: 60, length_minutes: 30 }] },
-  { email: "marcus@example.com", first_name: "Marcus", last_name: "Reed", title: "Brand Partnerships Advisor", timezone: "Europe/London", tags: ["Brand Strategy", "Revenue Strategy", "Fan Monetization"],
-    bio: "Former agency lead. I negotiate brand deals for podcasters and makers.", sessions: [{ title: "Brand deal review", price: 200, length_minutes: 60 }, { title: "Rate card workshop", price: 300, length_minutes: 90 }] },
-  { email: "sofia@example.com", first_name: "Sofia", last_name: "Alvarez", title: "Intellectual Property Lawyer", timezone: "America/Los_Angeles", tags: ["Legal Guidance", "Intellectual Property Law", "Business Strategy"],
-    bio: "Contracts, trademarks and licensing for independent creators.", sessions: [{ title: "Contract check", price: 250, length_minutes: 60 }] },
-];
+/** What the seed uses of the API process: the read models, the event store, the payment provider, the clock. */
+export type SeedDeps = Pick<AppContext, "db" | "store" | "experts" | "calendar" | "projected" | "payments" | "clock">;
 
-async function call(app: FastifyInstance, method: "POST" | "PATCH" | "PUT", url: string, body: unknown, token?: string) {
-  const r = await app.inject({ method, url: `/api/v1${url}`, payload: body as object, headers: token ? { authorization: `Bearer ${token}` } : {} });
-  if (r.statusCode >= 300) throw new Error(`seed: ${method} ${url} answered ${r.statusCode} ${r.body}`);
-  return r.json() as Record<string, unknown>;
-}
+export type SeedOptions = {
+  /**
+   * The past and upcoming bookings, two more experts and more creators (default: yes, when the
+   * payments go to the test provider, whose card pays them). Off: the three experts and the
+   * creator alone, for suites that count what they make themselves.
+   */
+  history?: boolean;
+};
 
-async function signUp(app: FastifyInstance, db: pg.Pool, person: { email: string; first_name: string; last_name: string }, role: "creator" | "expert") {
-  await call(app, "POST", "/auth/signup", { email: person.email, first_name: person.first_name, last_name: person.last_name, password: DEMO_PASSWORD, role });
-  const sent = await lastLinkSentTo(db, "verify_email", person.email);
-  if (!sent) throw new Error(`seed: no verification mail for ${person.email}`);
-  // Demo addresses reach nobody: the mail is kept (skipped, not sent) and the seed follows its link.
-  await db.query("UPDATE mail_outbox SET status = 'skipped', skipped_reason = 'demo account, verified by the seed', updated_at = now() WHERE message_id = $1 AND status = 'pending'", [sent.messageId]);
-  const session = await call(app, "POST", "/auth/verify", { token: sent.token });
-  const token = session.access_token as string;
-  await call(app, "POST", "/terms/accept", { version_id: CURRENT_TERMS_VERSION }, token);
-  return { token, id: (session.user as { id: string }).id };
-}
+/** The provider that pays the history's bookings, when the seed makes one: only the test provider's card can. */
+const historyPayments = (deps: Pick<SeedDeps, "payments">, options: SeedOptions): TestPaymentProvider | null =>
+  options.history !== false && deps.payments instanceof TestPaymentProvider ? deps.payments : null;
 
-/** Seed once: experts with published, verified profiles, sessions and schedules, and a creator. */
-/** The admin's vetting goes straight to the experts' handler (there is no route for it outside the console). */
-export type SeedDeps = { db: pg.Pool; experts: ExpertCommands; projected: Projected };
+/** The demo experts' sign-in addresses a seed on these deps makes (for the start banner). */
+export const demoExpertEmails = (deps: Pick<SeedDeps, "payments">): string[] => [...FIRST_EXPERTS, ...(historyPayments(deps, {}) ? MORE_EXPERTS : [])].map((e) => e.email);
 
-export async function seedDemoData(app: FastifyInstance, { db, experts: expertCommands, projected }: SeedDeps): Promise<boolean> {
-  const { rows } = await db.query("SELECT 1 FROM experts LIMIT 1");
-  if (rows.length) return false;
-  for (const e of experts) {
-    const { token, id } = await signUp(app, db, e, "expert");
-    await call(app, "PATCH", "/experts/me", { first_name: e.first_name, last_name: e.last_name, title: e.title, bio: e.bio, tags: e.tags, published: true }, token);
-    const weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday"].map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" }));
-    await call(app, "POST", `/experts/${id}/schedule`, { timezone: e.timezone, slots: weekdays }, token);
-    for (const s of e.sessions) {
-      await call(app, "POST", "/sessions", { ...s, description: `${s.title} with ${e.first_name}`, prep_question_1: "What would make this session a success for you?", prep_question_2: "Where are you today?", prep_question_3: "What have you tried so far?", session_details: "A focused one-to-one video call with written takeaways.", ideal_for: "creators, podcasters, makers", status: "published" }, token);
-    }
-    // Vetted by the admin account (created at start), so the audit names a real user.
-    const adminId = (await db.query<{ user_id: string }>("SELECT user_id FROM accounts WHERE role = 'admin' ORDER BY created_at LIMIT 1")).rows[0]?.user_id ?? "seed";
-    const admin = { userId: adminId, role: "admin" as const };
-    const verified = await expertCommands.handle(expertStream(id), { type: "VerifyExpert", expertId: id, actor: admin }, { actor: admin });
-    if (verified.ok) await projected(verified.value);
+/** An expert's published, verified profile with a photo, weekly hours (`setSchedule`) and sessions. */
+async function seedExpert(app: FastifyInstance, deps: SeedDeps, e: DemoExpert, setSchedule: (account: DemoAccount) => Promise<void>): Promise<SeededExpert> {
+  const account = await signUp(app, deps.db, e, "expert");
+  const { token, id } = account;
+  const profile_image = await uploadPortrait(app, token, await portraitPng(...e.colours));
+  await call(app, "PATCH", "/experts/me", { first_name: e.first_name, last_name: e.last_name, title: e.title, bio: e.bio, tags: e.tags, profile_image, published: true }, token);
+  await setSchedule(account);
+  const sessionIds: string[] = [];
+  for (const s of e.sessions) {
+    const [prep_question_1, prep_question_2, prep_question_3] = PREP_QUESTIONS;
+    const body = { ...s, prep_question_1, prep_question_2, prep_question_3, session_details: "A focused one-to-one video call with written takeaways.", ideal_for: "creators, podcasters, makers", status: "published" };
+    sessionIds.push((await call<{ session: { id: string } }>(app, "POST", "/sessions", body, token)).session.id);
   }
-  await signUp(app, db, DEMO_CREATOR, "creator");
+  // Vetted by the admin account (created at start), so the audit names a real user.
+  const adminId = (await deps.db.query<{ user_id: string }>("SELECT user_id FROM accounts WHERE role = 'admin' ORDER BY created_at LIMIT 1")).rows[0]?.user_id ?? "seed";
+  const admin = { userId: adminId, role: "admin" as const };
+  // The admin's vetting goes straight to the experts' handler (there is no route for it outside the console).
+  const verified = await deps.experts.handle(expertStream(id), { type: "VerifyExpert", expertId: id, actor: admin }, { actor: admin });
+  if (verified.ok) await deps.projected(verified.value);
+  return { expert: e, account, sessionIds };
+}
+
+/** Seed once (nothing when any expert exists): verified experts with photos, sessions and schedules, and creators; with the history, their past and upcoming bookings. */
+export async function seedDemoData(app: FastifyInstance, deps: SeedDeps, options: SeedOptions = {}): Promise<boolean> {
+  const { rows } = await deps.db.query("SELECT 1 FROM experts LIMIT 1");
+  if (rows.length) return false;
+  const nowMs = Date.parse(deps.clock());
+  const payments = historyPayments(deps, options);
+  const withHistory = payments !== null;
+
+  // With a history, the weekly hours were set weeks ago (on the timeline); without, now, through the API.
+  const scheduleNow = (e: DemoExpert) => async ({ id, token }: DemoAccount) => {
+    const slots = WORKING_WEEK.map((weekday) => ({ weekday, ...e.hours }));
+    await call(app, "POST", `/experts/${id}/schedule`, { timezone: e.timezone, slots }, token);
+  };
+  // Accounts side by side: each one's steps in order, but a password hash need not wait for another's.
+  const [seededExperts, creatorAccounts] = await Promise.all([
+    Promise.all([...FIRST_EXPERTS, ...(withHistory ? MORE_EXPERTS : [])].map((e) => seedExpert(app, deps, e, withHistory ? async () => undefined : scheduleNow(e)))),
+    Promise.all([DEMO_CREATOR, ...(withHistory ? OTHER_CREATORS : [])].map(async (c) => [c.key, await signUp(app, deps.db, c, "creator")] as const)),
+  ]);
+  const experts = new Map<ExpertKey, SeededExpert>(seededExperts.map((s) => [s.expert.key, s]));
+  const creators = new Map<CreatorKey, DemoAccount>(creatorAccounts);
+  if (!payments) return true;
+
+  const market = { experts, creators };
+  const timeline = new Timeline(deps.store);
+  const history = planHistory({ db: deps.db, projected: deps.projected, payments }, market, timeline, nowMs);
+  await timeline.play();
+  await history.shown();
+  await seedUpcoming(app, { ...deps, payments }, market, history.bookingToCancel());
   return true;
 }
