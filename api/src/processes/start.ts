@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { apiConfig, loadConfig } from "../config.ts";
-import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../seed.ts";
+import { DEMO_CREATOR, DEMO_PASSWORD, demoExpertEmails, seedDemoData } from "../seed.ts";
 import { runApi } from "../server.ts";
 import { stopOnSignals } from "./lifecycle.ts";
 import { PostgresWontStart, startLocalPostgres } from "./local-postgres.ts";
@@ -66,7 +66,7 @@ console.log(
     `Expert sessions is running at ${base}  (API ${base}/api/v1, admin console ${base}/admin/)`,
     seeded ? "Demo data seeded." : `Using the existing data in ${dataDir}.`,
     `  creator:  ${DEMO_CREATOR.email} / ${DEMO_PASSWORD}`,
-    `  experts:  ava@example.com, marcus@example.com, sofia@example.com / ${DEMO_PASSWORD}`,
+    `  experts:  ${demoExpertEmails(api.ctx).join(", ")} / ${DEMO_PASSWORD}`,
     `  admin:    ${config.ADMIN_EMAIL} / ${config.ADMIN_PASSWORD}`,
     "  test cards: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined",
     "",
