@@ -623,7 +623,8 @@ describe("the admin console", () => {
     try {
       await page.goto(consoleUrl("/refunds"));
       await page.reload();
-      await page.getByRole("menuitem", { name: "Refunds" }).waitFor();
+      // Exact: "Unmatched refunds" is in the menu too.
+      await page.getByRole("menuitem", { name: "Refunds", exact: true }).waitFor();
       expect(await page.getByRole("menuitem", { name: "Mailbox" }).count()).toBe(0);
     } finally {
       await page.unroute("**/api/v1/admin/mailbox?*");
