@@ -24,7 +24,8 @@ export function BookingUpdates() {
       const { API_BASE, getSession } = client;
       const token = getSession()?.access_token;
       if (!token || stopped) return;
-      source = new EventSource(`${API_BASE}/stream?access_token=${encodeURIComponent(token)}`);
+      const current = new EventSource(`${API_BASE}/stream?access_token=${encodeURIComponent(token)}`);
+      source = current;
       source.addEventListener("booking", () => {
         void queryClient.invalidateQueries({ queryKey: BOOKINGS_KEY });
         void queryClient.invalidateQueries({ queryKey: ["availability"] });
@@ -33,13 +34,26 @@ export function BookingUpdates() {
         // Anything missed while disconnected is fetched again.
         void queryClient.invalidateQueries({ queryKey: BOOKINGS_KEY });
       });
+      // Another of this user's tabs or devices took this stream's place (the server keeps a few per
+      // user): stay off until this tab is looked at again, so open tabs do not push each other off.
+      source.addEventListener("replaced", () => {
+        source?.close();
+        source = null;
+        clearTimeout(retry);
+      });
       source.onerror = () => {
+        // A stream already given up (replaced) stays given up.
+        if (source !== current) return;
         // The stream checks the token when it opens: reconnect with the current one.
         source?.close();
         clearTimeout(retry);
         retry = setTimeout(open, 2000);
       };
     };
+    const reopenWhenSeen = () => {
+      if (document.visibilityState === "visible" && source === null && !stopped) open();
+    };
+    document.addEventListener("visibilitychange", reopenWhenSeen);
     void import("./api-client.ts").then((loaded) => {
       client = loaded;
       open();
@@ -48,6 +62,7 @@ export function BookingUpdates() {
       stopped = true;
       clearTimeout(retry);
       source?.close();
+      document.removeEventListener("visibilitychange", reopenWhenSeen);
     };
   }, [userId, queryClient]);
 
