@@ -134,7 +134,8 @@ describe("postgres: followers in the appending process", () => {
       const unwatch = reader.watchAppends((position, streams) => void heard.push({ position, streams }));
       await new Promise((r) => setTimeout(r, 300)); // listening
       const written = await writer.append("renotify-1", [{ type: "Probe", data: {}, metadata: { at: new Date().toISOString() } }], "no_stream");
-      await vi.waitFor(() => expect(heard.find((h) => comparePositions(h.position, written.position) >= 0)?.streams).toEqual(["renotify-1"]), { timeout: 5_000 });
+      const covering = () => heard.find((h) => comparePositions(h.position, written.position) >= 0);
+      await vi.waitFor(() => expect(covering()?.streams).toEqual(["renotify-1"]), { timeout: 5_000 });
       expect(failures).toBeGreaterThan(1);
       unwatch();
     } finally {

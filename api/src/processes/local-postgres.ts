@@ -27,7 +27,10 @@ export function portIsFree(port: number, host = "127.0.0.1"): Promise<boolean> {
 async function portTaken(port: number): Promise<string> {
   const holder = await portListener(port).catch(() => null);
   const who = holder ? `another program: pid ${holder.pid} (${describeCommand(holder.args)})` : "another program";
-  return `port ${port}, where embedded Postgres listens, is taken by ${who}. Stop that program, or choose another port with EMBEDDED_PG_PORT (e.g. EMBEDDED_PG_PORT=${port + 1} npm start), or use your own Postgres with DATABASE_URL.`;
+  return (
+    `port ${port}, where embedded Postgres listens, is taken by ${who}. Stop that program, or choose another port with EMBEDDED_PG_PORT ` +
+    `(e.g. EMBEDDED_PG_PORT=${port + 1} npm start), or use your own Postgres with DATABASE_URL.`
+  );
 }
 
 /** How long a Postgres left running is given to shut down (it writes a checkpoint first). */
@@ -38,7 +41,7 @@ const ORPHAN_STOP_MS = 60_000;
  * crashed): it holds the port and the data directory, so a new one cannot start. Postgres names
  * itself in postmaster.pid there; if that process is our data directory's postmaster and its
  * parent is no longer a node process (the one that started it), it is stopped (SIGINT: Postgres's
- * fast shutdown). A pid file naming a process that is not our postmaster is stale (the pid was
+ * fast shutdown). A pid file naming a process that is no Postgres at all is stale (the pid was
  * reused after a reboot) and is removed: Postgres would refuse to start while that pid runs.
  * Returns the pid stopped, if any.
  */
@@ -48,22 +51,28 @@ export async function stopOrphanedPostgres(pgDir: string): Promise<number | null
   if (!Number.isInteger(pid) || pid <= 0 || !(await isRunning(pid))) return null; // none, or one Postgres clears itself
   const server = await systemProcess(pid);
   if (!server) return null; // it cannot be seen: leave it to Postgres to say
-  const dataDirArg = server.args[server.args.indexOf("-D") + 1];
-  const ours = basename(server.args[0] ?? "") === "postgres" && server.args.includes("-D") && !!dataDirArg && resolve(dataDirArg) === resolve(pgDir);
-  if (!ours) {
-    await rm(lockFile, { force: true });
+  const program = server.args[0] ?? "";
+  if (basename(program) !== "postgres" && !program.startsWith("postgres")) {
+    await rm(lockFile, { force: true }); // the pid now belongs to something else
     return null;
   }
+  const dataDirArg = server.args.includes("-D") ? server.args[server.args.indexOf("-D") + 1] : undefined;
+  // Some other Postgres (or one of a server's own processes): not ours to stop; Postgres will say what it finds.
+  if (basename(program) !== "postgres" || !dataDirArg || resolve(dataDirArg) !== resolve(pgDir)) return null;
   const parent = server.parentPid ? await systemProcess(server.parentPid) : null;
   if (parent && /^node(js)?(\.exe)?$/.test(basename(parent.args[0] ?? ""))) {
     throw new PostgresWontStart(
-      `the data directory ${pgDir} is in use by a Postgres (pid ${pid}) that another npm start is running (pid ${parent.pid}). Stop that one first, or give this one its own DATA_DIR.`,
+      `the data directory ${pgDir} is in use by a Postgres (pid ${pid}) that another npm start is running (pid ${parent.pid}). ` +
+        "Stop that one first, or give this one its own DATA_DIR.",
     );
   }
   process.kill(pid, "SIGINT");
   const deadline = Date.now() + ORPHAN_STOP_MS;
   while (await isRunning(pid)) {
-    if (Date.now() > deadline) throw new PostgresWontStart(`the Postgres left running by an earlier npm start (pid ${pid}) did not stop within ${ORPHAN_STOP_MS / 1000} s. Stop it (kill ${pid}) and try again.`);
+    if (Date.now() > deadline) {
+      const left = `the Postgres an earlier npm start left running (pid ${pid})`;
+      throw new PostgresWontStart(`${left} did not stop in ${ORPHAN_STOP_MS / 1000} s. Stop it (kill ${pid}), then start again.`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return pid;

@@ -24,7 +24,8 @@ export async function isRunning(pid: number): Promise<boolean> {
 /** The running process with this pid, or null when none runs or it cannot be seen. */
 export async function systemProcess(pid: number): Promise<SystemProcess | null> {
   if (!(await isRunning(pid))) return null;
-  const [cmdline, stat] = await Promise.all([readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => null), readFile(`/proc/${pid}/stat`, "utf8").catch(() => null)]);
+  const proc = (file: string) => readFile(`/proc/${pid}/${file}`, "utf8").catch(() => null);
+  const [cmdline, stat] = await Promise.all([proc("cmdline"), proc("stat")]);
   if (cmdline !== null && stat !== null) {
     // The command name (2nd field) may hold spaces and parentheses: the parent pid follows the last ")".
     const parentPid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
@@ -50,8 +51,9 @@ async function listenerFromProc(port: number): Promise<number | null> {
   for (const line of tables.join("\n").split("\n")) {
     const fields = line.trim().split(/\s+/);
     const [, local, , state] = fields;
+    const inode = fields[9];
     // State 0A is LISTEN; the port is the hex after the local address's colon.
-    if (state === "0A" && local && parseInt(local.slice(local.lastIndexOf(":") + 1), 16) === port && fields[9] && fields[9] !== "0") inodes.add(`socket:[${fields[9]}]`);
+    if (state === "0A" && local && parseInt(local.slice(local.lastIndexOf(":") + 1), 16) === port && inode && inode !== "0") inodes.add(`socket:[${inode}]`);
   }
   if (inodes.size === 0) return null;
   const pids = (await readdir("/proc").catch(() => [] as string[])).filter((d) => /^\d+$/.test(d));
