@@ -427,16 +427,20 @@ describe("the admin console", () => {
     expect(current.join("\n")).not.toContain(made.oldTermsUser.id);
   });
 
-  it("lists early-access requests sent through the landing page's form, filtered by role", async () => {
+  it("lists early-access requests sent through the landing page's form, filtered by role, with the versions a later request replaced", async () => {
     await must("POST", "/early-access", { body: { name: "Rosa Reel", email: "rosa-early@example.com", role: "creator", need: "Pricing my first brand deal" } });
     await must("POST", "/early-access", { body: { name: "Ezra Advisor", email: "ezra-early@example.com", role: "expert", need: "Meet podcasters who need a coach" } });
+    await must("POST", "/early-access", { body: { name: "Rosa Reel", email: "rosa-early@example.com", role: "creator", need: "Pricing a podcast sponsorship" } });
     await page.goto(consoleUrl("/early-access"));
     const rows = await listRows(2);
     await eventually(() => rows.first().textContent()).toContain("ezra-early@example.com");
     await page.getByRole("combobox", { name: "Role" }).click();
     await page.getByRole("option", { name: "Creator" }).click();
     const creators = await listRows(1);
-    await eventually(() => creators.first().textContent()).toMatch(/Rosa Reel.*rosa-early@example\.com.*creator.*Pricing my first brand deal/i);
+    await eventually(() => creators.first().textContent()).toMatch(/Rosa Reel.*rosa-early@example\.com.*creator.*Pricing a podcast sponsorship.*1, last changed/i);
+    // Issue 26 item 10: the request the later one replaced is kept, under the row.
+    await creators.first().locator('[aria-label="Expand"]').click();
+    await eventually(() => page.getByRole("region", { name: "Earlier versions" }).textContent()).toMatch(/Asked .* by Rosa Reel, as a creator.*Pricing my first brand deal/);
   });
 
   it("verifies an expert: the decision is an event with the admin's id, and the public profile shows the badge", async () => {

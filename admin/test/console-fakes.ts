@@ -44,7 +44,7 @@ export function hostileRecord(resource: string, id: RaRecord["id"] = "00000000-0
     ...{ created_at: AT, updated_at: AT, scheduled_time: AT, registered_at: AT, owed_at: AT, next_attempt_at: AT, recorded_at: AT, accepted_at: AT },
     issued_at: null,
     ...{ price_cents: 5000, amount_cents: 5000, rating: 5, attempts: 1, length_minutes: 60, version: 1, position: "1", events_applied: 0 },
-    ...{ bookings_as_creator: 0, bookings_as_expert: 0, lag: null, head_events: null, generations: [], rebuild: null },
+    ...{ bookings_as_creator: 0, bookings_as_expert: 0, lag: null, head_events: null, generations: [], rebuild: null, earlier: [] },
     ...{ payment_state: "paid", role: "creator", kind: "booking_requested", verified: false, published: true, hidden: false, deleted: false },
     ...{ accepted_current_terms: false, current_terms_accepted_at: null, current_terms_version: null, latest_terms_version: null, vetted_by: null },
     ...{ expert_id: ids.expert, creator_id: ids.creator, booking_id: ids.booking, user_id: ids.creator, version_id: "2025-01" },
