@@ -172,7 +172,9 @@ describe("access tokens", () => {
 
   it("refuses an expired token, one signed with another secret, and alg none with 401 session_expired", async () => {
     const s = await signup();
-    const claims = { sub: s.user.id, role: "creator" as const, email: s.user.email };
+    // The sign-in's own sid: each token below is wrong in one way only.
+    const { sid } = JSON.parse(Buffer.from(s.access_token.split(".")[1]!, "base64url").toString()) as { sid: string };
+    const claims = { sub: s.user.id, role: "creator" as const, email: s.user.email, sid };
     const now = Math.floor(Date.now() / 1000);
     const expired = api.app.jwt.sign(claims, { clockTimestamp: Date.now() - 3_600_000 });
     const otherSecret = forge({ alg: "HS256", typ: "JWT" }, { ...claims, iat: now, exp: now + 600 }, "some-other-secret-that-is-long-enough!!");
