@@ -17,7 +17,7 @@ const CalendarAtPage = lazy(async () => ({ default: (await import("./calendar-at
  */
 export async function resources(permissions: unknown) {
   if (permissions !== "admin") return null;
-  const [bookings, termsAcceptances, earlyAccess, users, experts, sessions, events, projections, reviews, refunds, unmatchedRefunds, mailbox] = await Promise.all([
+  const [bookings, termsAcceptances, earlyAccess, users, experts, sessions, events, projections, reviews, refunds, unmatched, mailbox] = await Promise.all([
     import("./bookings/index.ts"),
     import("./terms-acceptances/index.ts"),
     import("./early-access/index.ts"),
@@ -43,7 +43,7 @@ export async function resources(permissions: unknown) {
       <Resource name="projections" {...projections.default} />
       <Resource name="reviews" {...reviews.default} />
       <Resource name="refunds" {...refunds.default} />
-      <Resource name="unmatched-refunds" {...unmatchedRefunds.default} />
+      <Resource name="unmatched-refunds" {...unmatched.default} />
       {(await mailbox.devMailboxShown()) ? <Resource name="mailbox" {...mailbox.default} /> : null}
     </>
   );

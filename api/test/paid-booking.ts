@@ -37,7 +37,8 @@ export async function paidBooking(api: TestApi, priceCents = 15_000, daysAhead =
 
 /** Pay a held booking with the test card, through the API's route. */
 export async function payHeld(api: TestApi, held: HeldBooking): Promise<void> {
-  const paid = await api.call("POST", "/api/v1/payments/test/confirm", { user: held.creator, body: { client_secret: held.clientSecret, card_number: "4242 4242 4242 4242" } });
+  const body = { client_secret: held.clientSecret, card_number: "4242 4242 4242 4242" };
+  const paid = await api.call("POST", "/api/v1/payments/test/confirm", { user: held.creator, body });
   if (paid.statusCode !== 200) throw new Error(`confirm: ${paid.statusCode} ${paid.body}`);
 }
 

@@ -5,7 +5,8 @@ import { judgeReportedRefund, type AskedRefund, type ReportedRefund } from "../s
 // for that amount, within what is left of the payment. The rest are listed for an admin.
 
 const asked: AskedRefund = { refundKey: "ev-1", bookingId: "bk-1", expertId: "ex-1", amountCents: 500, refundId: null };
-const report = (fields: Partial<ReportedRefund> = {}): ReportedRefund => ({ refundId: "re_1", amountCents: 500, claimed: { refundKey: "ev-1", bookingId: "bk-1", expertId: "ex-1" }, ...fields });
+const claimed = { refundKey: "ev-1", bookingId: "bk-1", expertId: "ex-1" };
+const report = (fields: Partial<ReportedRefund> = {}): ReportedRefund => ({ refundId: "re_1", amountCents: 500, claimed, ...fields });
 
 describe("judging a refund the provider reports", () => {
   it("records the refund asked for under its key, for its amount, again when reported again", () => {

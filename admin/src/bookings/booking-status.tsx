@@ -22,7 +22,13 @@ export function BookingStatusField(_props: { label?: string; source?: string }) 
   return booking ? <BookingStatusChip status={booking.status} /> : null;
 }
 
-const paymentColors: Record<Booking["payment_state"], ChipProps["color"]> = { unpaid: "default", paid: "success", refund_due: "warning", partially_refunded: "info", refunded: "info" };
+const paymentColors: Record<Booking["payment_state"], ChipProps["color"]> = {
+  unpaid: "default",
+  paid: "success",
+  refund_due: "warning",
+  partially_refunded: "info",
+  refunded: "info",
+};
 
 /** Unpaid, paid, refund due, partly refunded (the rest still held) or refunded. */
 export function PaymentStateField(_props: { label?: string; source?: string }) {

@@ -18,10 +18,13 @@ const whyChoices = UnmatchedRefundWhy.options.map((id) => ({ id, name: unmatched
 const filters = [<SelectArrayInput key="why" source="why" label="Why" choices={whyChoices} alwaysOn />];
 
 const Column = DataTable.Col<UnmatchedRefund>;
+const SORT = { field: "last_seen_at", order: "DESC" } as const;
 
 function WhyField(_props: { label?: string }) {
   const refund = useRecordContext<UnmatchedRefund>();
-  return refund ? <Chip size="small" color={refund.why === "over_refund" ? "error" : "warning"} label={unmatchedWhyLabels[refund.why]} data-testid={`unmatched-${refund.why}`} /> : null;
+  if (!refund) return null;
+  const color = refund.why === "over_refund" ? "error" : "warning";
+  return <Chip size="small" color={color} label={unmatchedWhyLabels[refund.why]} data-testid={`unmatched-${refund.why}`} />;
 }
 
 /**
@@ -31,7 +34,7 @@ function WhyField(_props: { label?: string }) {
  */
 export function UnmatchedRefundList() {
   return (
-    <List filters={filters} sort={{ field: "last_seen_at", order: "DESC" }} perPage={25} title="Unmatched provider refunds" empty={false} exporter={listExporter}>
+    <List filters={filters} sort={SORT} perPage={25} title="Unmatched provider refunds" exporter={listExporter} empty={false}>
       <Alert severity="info" sx={{ mb: 1 }}>
         Refunds the payment provider reported that no booking records. None of them changed a booking&apos;s money; check each at the provider.
       </Alert>

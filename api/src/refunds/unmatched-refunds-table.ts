@@ -13,7 +13,8 @@ export async function askedRefund(db: Queryable, refundKey: string): Promise<Ask
     [refundKey],
   );
   const row = rows[0];
-  return row ? { refundKey: row.refund_key, bookingId: row.booking_id, expertId: row.expert_id, amountCents: Number(row.amount_cents), refundId: row.refund_id } : null;
+  if (!row) return null;
+  return { refundKey: row.refund_key, bookingId: row.booking_id, expertId: row.expert_id, amountCents: Number(row.amount_cents), refundId: row.refund_id };
 }
 
 /** What was paid for the booking (its read model) less what its other refunds (not `exceptRefundKey`) already sent back. */
@@ -31,7 +32,8 @@ export type UnmatchedReport = ReportedRefund & { provider: string; providerStatu
 /** Keep a refund the product did not record; a report of it again counts and updates it. */
 export async function listUnmatched(db: Queryable, r: UnmatchedReport): Promise<void> {
   await db.query(
-    `INSERT INTO unmatched_provider_refunds (refund_id, provider, amount_cents, provider_status, booking_id, refund_key, why, event_id, first_seen_at, last_seen_at)
+    `INSERT INTO unmatched_provider_refunds
+       (refund_id, provider, amount_cents, provider_status, booking_id, refund_key, why, event_id, first_seen_at, last_seen_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
      ON CONFLICT (refund_id) DO UPDATE SET amount_cents = EXCLUDED.amount_cents, provider_status = EXCLUDED.provider_status, booking_id = EXCLUDED.booking_id,
        refund_key = EXCLUDED.refund_key, why = EXCLUDED.why, event_id = EXCLUDED.event_id, reports = unmatched_provider_refunds.reports + 1,
@@ -40,7 +42,8 @@ export async function listUnmatched(db: Queryable, r: UnmatchedReport): Promise<
   );
 }
 
-export const unmatchedColumns = "u.refund_id, u.provider, u.amount_cents, u.provider_status, u.booking_id, u.refund_key, u.why, u.event_id, u.reports, u.first_seen_at, u.last_seen_at";
+export const unmatchedColumns =
+  "u.refund_id, u.provider, u.amount_cents, u.provider_status, u.booking_id, u.refund_key, u.why, u.event_id, u.reports, u.first_seen_at, u.last_seen_at";
 
 /** What Postgres returns: bigint as text, times as Dates. */
 export type UnmatchedRaw = Omit<AdminUnmatchedRefundReply, "id" | "amount_cents" | "first_seen_at" | "last_seen_at"> & {

@@ -123,7 +123,8 @@ export function evolveBooking(row: BookingRow | undefined, { event, stored }: Pr
     case "RefundIssued": {
       const refunded = row.refunded_cents + event.data.amountCents;
       const settled = refunded >= row.refund_due_cents;
-      return { ...updated, refunded_cents: refunded, refund_state: settled ? "refunded" : "pending", payment_state: settled ? paidBack(row.paid_cents, refunded) : "refund_due" };
+      const payment_state = settled ? paidBack(row.paid_cents, refunded) : "refund_due";
+      return { ...updated, refunded_cents: refunded, refund_state: settled ? "refunded" : "pending", payment_state };
     }
     case "RefundFailed":
       // Stale once everything owed is back (the calendar records no such failure, but an old log may hold one).
@@ -170,7 +171,8 @@ const noDecline = { reschedule_declined_to: null, reschedule_decline_reason: nul
 const noRequest = { reschedule_to: null, reschedule_requested_at: null } as const satisfies Partial<BookingRow>;
 
 /** Everything owed is back: all that was paid, or only part of it while the rest is still held (an admin's partial refund, a late cancellation). */
-const paidBack = (paidCents: number, refundedCents: number): "refunded" | "partially_refunded" => (refundedCents >= paidCents ? "refunded" : "partially_refunded");
+const paidBack = (paidCents: number, refundedCents: number): "refunded" | "partially_refunded" =>
+  refundedCents >= paidCents ? "refunded" : "partially_refunded";
 
 /** More money owed back: it is pending until the provider pays it. */
 function owed(row: BookingRow, cents: number): Pick<BookingRow, "refund_due_cents" | "refund_state" | "payment_state"> {
