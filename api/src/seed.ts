@@ -1,7 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { expertStream } from "@booking/engine";
 import { call, signUp, type DemoAccount } from "./demo/accounts.ts";
-import { DEMO_CREATOR, FIRST_EXPERTS, MORE_EXPERTS, OTHER_CREATORS, PREP_QUESTIONS, WORKING_WEEK, type CreatorKey, type DemoExpert, type ExpertKey } from "./demo/cast.ts";
+import { DEMO_CREATOR, FIRST_EXPERTS, MORE_EXPERTS, OTHER_CREATORS, PREP_QUESTIONS, WORKING_WEEK } from "./demo/cast.ts";
+import type { CreatorKey, DemoExpert, ExpertKey } from "./demo/cast.ts";
 import { planHistory, type SeededExpert } from "./demo/history.ts";
 import { portraitPng, uploadPortrait } from "./demo/portrait.ts";
 import { Timeline } from "./demo/timeline.ts";
@@ -34,23 +35,28 @@ const historyPayments = (deps: Pick<SeedDeps, "payments">, options: SeedOptions)
   options.history !== false && deps.payments instanceof TestPaymentProvider ? deps.payments : null;
 
 /** The demo experts' sign-in addresses a seed on these deps makes (for the start banner). */
-export const demoExpertEmails = (deps: Pick<SeedDeps, "payments">): string[] => [...FIRST_EXPERTS, ...(historyPayments(deps, {}) ? MORE_EXPERTS : [])].map((e) => e.email);
+export const demoExpertEmails = (deps: Pick<SeedDeps, "payments">): string[] => demoExperts(historyPayments(deps, {}) !== null).map((e) => e.email);
+
+const demoExperts = (withHistory: boolean) => [...FIRST_EXPERTS, ...(withHistory ? MORE_EXPERTS : [])];
 
 /** An expert's published, verified profile with a photo, weekly hours (`setSchedule`) and sessions. */
 async function seedExpert(app: FastifyInstance, deps: SeedDeps, e: DemoExpert, setSchedule: (account: DemoAccount) => Promise<void>): Promise<SeededExpert> {
   const account = await signUp(app, deps.db, e, "expert");
   const { token, id } = account;
   const profile_image = await uploadPortrait(app, token, await portraitPng(...e.colours));
-  await call(app, "PATCH", "/experts/me", { first_name: e.first_name, last_name: e.last_name, title: e.title, bio: e.bio, tags: e.tags, profile_image, published: true }, token);
+  const profile = { first_name: e.first_name, last_name: e.last_name, title: e.title, bio: e.bio, tags: e.tags, profile_image, published: true };
+  await call(app, "PATCH", "/experts/me", profile, token);
   await setSchedule(account);
   const sessionIds: string[] = [];
   for (const s of e.sessions) {
     const [prep_question_1, prep_question_2, prep_question_3] = PREP_QUESTIONS;
-    const body = { ...s, prep_question_1, prep_question_2, prep_question_3, session_details: "A focused one-to-one video call with written takeaways.", ideal_for: "creators, podcasters, makers", status: "published" };
+    const details = { session_details: "A focused one-to-one video call with written takeaways.", ideal_for: "creators, podcasters, makers" };
+    const body = { ...s, ...details, prep_question_1, prep_question_2, prep_question_3, status: "published" };
     sessionIds.push((await call<{ session: { id: string } }>(app, "POST", "/sessions", body, token)).session.id);
   }
   // Vetted by the admin account (created at start), so the audit names a real user.
-  const adminId = (await deps.db.query<{ user_id: string }>("SELECT user_id FROM accounts WHERE role = 'admin' ORDER BY created_at LIMIT 1")).rows[0]?.user_id ?? "seed";
+  const firstAdmin = await deps.db.query<{ user_id: string }>("SELECT user_id FROM accounts WHERE role = 'admin' ORDER BY created_at LIMIT 1");
+  const adminId = firstAdmin.rows[0]?.user_id ?? "seed";
   const admin = { userId: adminId, role: "admin" as const };
   // The admin's vetting goes straight to the experts' handler (there is no route for it outside the console).
   const verified = await deps.experts.handle(expertStream(id), { type: "VerifyExpert", expertId: id, actor: admin }, { actor: admin });
@@ -58,7 +64,10 @@ async function seedExpert(app: FastifyInstance, deps: SeedDeps, e: DemoExpert, s
   return { expert: e, account, sessionIds };
 }
 
-/** Seed once (nothing when any expert exists): verified experts with photos, sessions and schedules, and creators; with the history, their past and upcoming bookings. */
+/**
+ * Seed once (nothing when any expert exists): verified experts with photos, sessions and schedules,
+ * and creators; with the history, their past and upcoming bookings. Resolves to whether it seeded.
+ */
 export async function seedDemoData(app: FastifyInstance, deps: SeedDeps, options: SeedOptions = {}): Promise<boolean> {
   const { rows } = await deps.db.query("SELECT 1 FROM experts LIMIT 1");
   if (rows.length) return false;
@@ -73,7 +82,7 @@ export async function seedDemoData(app: FastifyInstance, deps: SeedDeps, options
   };
   // Accounts side by side: each one's steps in order, but a password hash need not wait for another's.
   const [seededExperts, creatorAccounts] = await Promise.all([
-    Promise.all([...FIRST_EXPERTS, ...(withHistory ? MORE_EXPERTS : [])].map((e) => seedExpert(app, deps, e, withHistory ? async () => undefined : scheduleNow(e)))),
+    Promise.all(demoExperts(withHistory).map((e) => seedExpert(app, deps, e, withHistory ? async () => undefined : scheduleNow(e)))),
     Promise.all([DEMO_CREATOR, ...(withHistory ? OTHER_CREATORS : [])].map(async (c) => [c.key, await signUp(app, deps.db, c, "creator")] as const)),
   ]);
   const experts = new Map<ExpertKey, SeededExpert>(seededExperts.map((s) => [s.expert.key, s]));

@@ -36,7 +36,11 @@ export async function signUp(app: FastifyInstance, db: pg.Pool, person: DemoPers
   const sent = await lastLinkSentTo(db, "verify_email", person.email);
   if (!sent) throw new Error(`seed: no verification mail for ${person.email}`);
   // Demo addresses reach nobody: the mail is kept (skipped, not sent) and the seed follows its link.
-  await db.query("UPDATE mail_outbox SET status = 'skipped', skipped_reason = 'demo account, verified by the seed', updated_at = now() WHERE message_id = $1 AND status = 'pending'", [sent.messageId]);
+  await db.query(
+    `UPDATE mail_outbox SET status = 'skipped', skipped_reason = 'demo account, verified by the seed', updated_at = now()
+     WHERE message_id = $1 AND status = 'pending'`,
+    [sent.messageId],
+  );
   const session = await call<{ access_token: string; user: { id: string } }>(app, "POST", "/auth/verify", { token: sent.token });
   const token = session.access_token;
   await call(app, "POST", "/terms/accept", { version_id: CURRENT_TERMS_VERSION }, token);

@@ -29,6 +29,8 @@ const COMPLETION_SWEEPER: Actor = { userId: "completion-sweeper", role: "system"
 export type SeededExpert = { expert: DemoExpert; account: DemoAccount; sessionIds: string[] };
 export type DemoMarket = { experts: ReadonlyMap<ExpertKey, SeededExpert>; creators: ReadonlyMap<CreatorKey, DemoAccount> };
 export type HistoryDeps = { db: pg.Pool; projected: Projected; payments: TestPaymentProvider };
+/** Once played: `shown` waits until the read models show it all; `bookingToCancel` is the booking the demo creator cancels. */
+export type PlannedHistory = { shown: () => Promise<void>; bookingToCancel: () => string };
 
 const asExpert = (a: DemoAccount): Actor => ({ userId: a.id, role: "expert" });
 const asCreator = (a: DemoAccount): Actor => ({ userId: a.id, role: "creator" });
@@ -43,7 +45,13 @@ export function workingDay(today: DateTime, day: number): DateTime {
 const overlaps = (a: number, aMinutes: number, b: number, bMinutes: number) => a < b + bMinutes * MINUTE && b < a + aMinutes * MINUTE;
 
 /** The first time on `date` at or after `hour` (else the last before it) that the given times offer and that clashes with none of `taken`. */
-export function pickTime(times: readonly string[], date: DateTime, hour: number, lengthMinutes: number, taken: readonly { start: string; lengthMinutes: number }[]): string | null {
+export function pickTime(
+  times: readonly string[],
+  date: DateTime,
+  hour: number,
+  lengthMinutes: number,
+  taken: readonly { start: string; lengthMinutes: number }[],
+): string | null {
   const onDate = times.filter((t) => DateTime.fromISO(t, { zone: date.zone }).hasSame(date, "day"));
   const free = onDate.filter((t) => !taken.some((b) => overlaps(Date.parse(t), lengthMinutes, Date.parse(b.start), b.lengthMinutes)));
   return free.find((t) => DateTime.fromISO(t, { zone: date.zone }).hour >= hour) ?? free.at(-1) ?? null;
@@ -72,7 +80,7 @@ class UnreadWrites {
 }
 
 /** Plan the schedules and every past booking on the timeline; resolves, once played, to the booking the demo creator will cancel. */
-export function planHistory(deps: HistoryDeps, market: DemoMarket, timeline: Timeline, nowMs: number): { shown: () => Promise<void>; bookingToCancel: () => string } {
+export function planHistory(deps: HistoryDeps, market: DemoMarket, timeline: Timeline, nowMs: number): PlannedHistory {
   const { calendar, reviews } = timeline.commands;
   const written = new UnreadWrites(deps.projected);
   const decide = async (expertId: string, command: CalendarCommand): Promise<void> => {
@@ -95,7 +103,8 @@ export function planHistory(deps: HistoryDeps, market: DemoMarket, timeline: Tim
     const today = DateTime.fromMillis(nowMs, { zone: expert.timezone });
     const setAt = today.startOf("day").minus({ days: SCHEDULES_SET_DAYS_AGO }).set({ hour: 16 }).toMillis();
     const slots = WORKING_WEEK.map((weekday) => ({ weekday, ...expert.hours }));
-    plan(setAt, () => decide(account.id, { type: "SetSchedule", expertId: account.id, actor: asExpert(account), schedule: { timezone: expert.timezone, slots } }));
+    const schedule = { timezone: expert.timezone, slots };
+    plan(setAt, () => decide(account.id, { type: "SetSchedule", expertId: account.id, actor: asExpert(account), schedule }));
   }
 
   let bookingToCancel: string | null = null;
@@ -142,7 +151,8 @@ export function planHistory(deps: HistoryDeps, market: DemoMarket, timeline: Tim
       // As the test card's checkout: the provider's payment row, then its success recorded on the calendar.
       await written.shown();
       const intent = await deps.payments.createIntent({ bookingId, expertId, creatorId: creator.id, amountCents: row.price_cents, description: row.title });
-      const paid = await recordPaymentSucceeded({ db: deps.db, calendar, projected: deps.projected }, { paymentId: intent.paymentId, bookingId, expertId, amountCents: row.price_cents, provider: "test" });
+      const payment = { paymentId: intent.paymentId, bookingId, expertId, amountCents: row.price_cents, provider: "test" };
+      const paid = await recordPaymentSucceeded({ db: deps.db, calendar, projected: deps.projected }, payment);
       if (!paid.ok) throw new Error(`seed: payment at ${timeline.now} refused: ${paid.refusal.code}`);
     });
     plan(requested + 4 * MINUTE, () => decide(expertId, { type: "SubmitPrep", ...on, actor: asCreator(creator), answers: story.prep }));
@@ -169,9 +179,12 @@ export function planHistory(deps: HistoryDeps, market: DemoMarket, timeline: Tim
       const row = await findBooking(deps.db, on.bookingId);
       if (!row) throw new Error(`seed: booking ${on.bookingId} not in the read model`);
       const booking = { bookingId: row.booking_id, creatorId: row.creator_id, expertId: row.expert_id, expertUserId: row.expert_user_id, status: row.status };
-      await review(on.bookingId, { type: "LeaveReview", bookingId: on.bookingId, actor: asCreator(creator), reviewId: randomUUID(), booking, rating: left.rating, text: left.text });
+      const { rating, text } = left;
+      await review(on.bookingId, { type: "LeaveReview", bookingId: on.bookingId, actor: asCreator(creator), reviewId: randomUUID(), booking, rating, text });
       const reply = left.reply;
-      if (reply) plan(reviewedAt + 26 * HOUR, async () => review(on.bookingId, { type: "ReplyToReview", bookingId: on.bookingId, actor: asExpert(expert), booking, text: reply }));
+      if (!reply) return;
+      const replied: ReviewCommand = { type: "ReplyToReview", bookingId: on.bookingId, actor: asExpert(expert), booking, text: reply };
+      plan(reviewedAt + 26 * HOUR, () => review(on.bookingId, replied));
     });
   }
 

@@ -50,8 +50,10 @@ async function book(app: FastifyInstance, market: DemoMarket, plan: UpcomingBook
   if (plan.state === "time_proposed") {
     // The expert offers the next working day instead, inside their weekly hours.
     const next = workingDay(date, 1);
-    const { times: proposable } = await call<{ times: string[] }>(app, "GET", `/bookings/${booking.id}/proposable-times?date=${next.toISODate()}`, undefined, account.token);
-    const [open, close] = [expert.hours.start_local, expert.hours.end_local].map((hhmm) => next.set({ hour: Number(hhmm.slice(0, 2)), minute: Number(hhmm.slice(3)) }).toMillis()) as [number, number];
+    const proposableUrl = `/bookings/${booking.id}/proposable-times?date=${next.toISODate()}`;
+    const { times: proposable } = await call<{ times: string[] }>(app, "GET", proposableUrl, undefined, account.token);
+    const at = (hhmm: string) => next.set({ hour: Number(hhmm.slice(0, 2)), minute: Number(hhmm.slice(3)) }).toMillis();
+    const [open, close] = [at(expert.hours.start_local), at(expert.hours.end_local)];
     const inHours = proposable.filter((t) => Date.parse(t) >= open && Date.parse(t) + lengthMinutes * 60_000 <= close);
     const others = (await takenBy(app, creator)).filter((b) => b.start !== booking.scheduled_time);
     const proposed = pickTime(inHours, next, plan.proposeHour ?? plan.hour, lengthMinutes, others);
@@ -63,7 +65,8 @@ async function book(app: FastifyInstance, market: DemoMarket, plan: UpcomingBook
 /** The demo creator cancels; the refund is paid (by this pass, or by the process's own reactor if it gets there first). */
 async function cancelWithRefund(app: FastifyInstance, deps: UpcomingDeps, creator: DemoAccount, bookingId: string): Promise<void> {
   await call(app, "PATCH", `/bookings/${bookingId}/status`, { status: "cancelled", reason: CANCEL_REASON }, creator.token);
-  const reactor = new RefundReactor({ log: deps.store, db: deps.db, calendar: deps.calendar, provider: deps.payments, clock: deps.clock }, { warn: () => undefined });
+  const { store, db, calendar, payments, clock } = deps;
+  const reactor = new RefundReactor({ log: store, db, calendar, provider: payments, clock }, { warn: () => undefined });
   for (let tries = 0; tries < 100; tries++) {
     await reactor.runOnce();
     const row = await findBooking(deps.db, bookingId);
