@@ -17,6 +17,7 @@ import { adminRoutes } from "./admin/routes.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { calendarInviteRoutes } from "./calendar-invites/routes.ts";
 import { earlyAccessRoutes } from "./early-access/routes.ts";
+import { DEFAULT_SUPPORT_ADDRESS, supportRoutes } from "./support/routes.ts";
 import { devMailboxOn } from "./mail/settings.ts";
 import { unsubscribeRoutes } from "./mail/unsubscribe-route.ts";
 import { paymentsRoutes } from "./payments/routes.ts";
@@ -111,6 +112,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await authRoutes(v1, { db, store, clock, projected, jwtSecret, terms, mail });
       await unsubscribeRoutes(v1, { db, store, clock, projected, jwtSecret });
       await earlyAccessRoutes(v1, { db, clock });
+      await supportRoutes(v1, { db, clock, mail, supportAddress: ctx.supportAddress ?? DEFAULT_SUPPORT_ADDRESS });
       await paymentsRoutes(v1, { db, calendar, projected, payments, stripeWebhookSecret, clock });
       await earningsRoutes(v1, { db });
       await calendarInviteRoutes(v1, { db, jwtSecret, mail, clock, meetingRoomUrlTemplate });

@@ -80,6 +80,8 @@ export const apiConfig = storeConfig.extend({
   SMTP_URL: url(["smtp", "smtps"]).optional(),
   /** The From of every mail. */
   MAIL_FROM: z.string().min(3).optional(),
+  /** Where the help page's contact form sends messages (default support@localhost, seen in the dev mailbox). */
+  SUPPORT_EMAIL: z.string().email().optional(),
   /** Readiness fails while the projector is this many events behind. */
   READY_MAX_LAG_EVENTS: z.coerce.number().int().min(0).default(1000),
   /**

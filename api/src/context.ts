@@ -41,6 +41,8 @@ export type AppContext = {
   creatorBookings: CreatorBookingLock;
   /** MEETING_ROOM_URL_TEMPLATE: a generated room per booking where the expert set no link (absent: none). */
   meetingRoomUrlTemplate?: string | null;
+  /** SUPPORT_EMAIL: where the help page's contact form mails (absent: support@localhost). */
+  supportAddress?: string;
 };
 
 export type ContextInput = Omit<AppContext, "calendar" | "sessions" | "experts" | "terms" | "reviews" | "projected" | "listings" | "creatorBookings" | "mail"> & {

@@ -57,6 +57,7 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
     feed,
     mail: mailSettings({ publicUrl: config.PUBLIC_URL, port: config.PORT, from: config.MAIL_FROM, smtpUrl: config.SMTP_URL }),
     meetingRoomUrlTemplate: config.MEETING_ROOM_URL_TEMPLATE ?? null,
+    ...(config.SUPPORT_EMAIL && { supportAddress: config.SUPPORT_EMAIL }),
   });
   const { clock, calendar, projected } = ctx;
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await ensureAdminAccount({ db, store, clock, projected }, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);

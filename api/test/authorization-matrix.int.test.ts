@@ -694,6 +694,11 @@ const ROWS: Row[] = [
     expect: everyone,
     make: (c) => ({ body: { name: "Matrix Visitor", email: `early-${c}-${randomUUID().slice(0, 8)}@example.com`, role: "creator", need: "Brand deal pricing" } }),
   },
+  {
+    route: "POST /support/messages",
+    expect: everyone,
+    make: (c) => ({ body: { name: "Matrix Visitor", email: `help-${c}@example.com`, topic: "booking", message: "Where is my booking?" } }),
+  },
 
   ...(["bookings", "booking-events", "terms-acceptances", "users", "experts", "events", "sessions", "projections", "reviews", "refunds", "mailbox"] as const).flatMap((resource): Row[] => [
     { route: `GET /admin/${resource}`, expect: adminOnly },
@@ -725,12 +730,12 @@ const ROWS: Row[] = [
       return { params: { id }, body: { reason: "Matrix moderation" }, state: () => reviewRow(id) };
     },
   },
+  { route: "GET /admin/unmatched-refunds", expect: adminOnly },
   {
     route: "POST /admin/refunds",
     label: "refund $1 of a paid booking",
     expect: adminOnly,
     make: () => ({ body: { booking_id: ids.refundedBooking, amount_cents: 100, reason: "Matrix refund" }, state: () => rows("SELECT refund_key FROM refunds WHERE booking_id = $1 ORDER BY refund_key", [ids.refundedBooking]) }),
-  { route: "GET /admin/unmatched-refunds", expect: adminOnly },
   },
   {
     route: "POST /admin/projections/:id/rebuild",

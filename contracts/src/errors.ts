@@ -163,6 +163,10 @@ export const errorCatalogue = {
   early_access_email_invalid: { status: 400, message: "Please enter a valid email address." },
   early_access_role_required: { status: 400, message: "Please choose whether you are a creator or an expert." },
   early_access_need_required: { status: 400, message: "Please tell us what you need, in at most 2000 characters." },
+  support_name_required: { status: 400, message: "Please enter your name, on one line." },
+  support_email_invalid: { status: 400, message: "Please enter a valid email address, so we can answer you." },
+  support_topic_required: { status: 400, message: "Please choose what your message is about." },
+  support_message_required: { status: 400, message: "Please write your message, in at most 4000 characters." },
 
   // Time travel in the console (a booking as of an event, a calendar as of an instant)
   as_of_point_required: { status: 400, message: "Choose one event of the booking (its position or its id) or one instant." },

@@ -22,6 +22,7 @@ export const MAIL_KINDS = [
   "reschedule_declined",
   "reschedule_withdrawn",
   "join_link_set",
+  "support_request",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
