@@ -48,13 +48,13 @@ describe("npm start on a fresh machine", () => {
     const started = Date.now();
     await waitFor("the seeded experts", async () => {
       const r = await json(`http://127.0.0.1:${port}/api/v1/experts`).catch(() => null);
-      return Array.isArray(r?.body) && r.body.length === 3 && output.includes("Demo data seeded.");
+      return Array.isArray(r?.body) && r.body.length === 5 && output.includes("Demo data seeded.");
     }, 180_000).catch((e: Error) => {
       throw new Error(`${e.message}\n${output}`);
     });
     console.log(`[npm start] seeded experts served after ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const experts = (await json(`http://127.0.0.1:${port}/api/v1/experts`)).body as unknown as { name: string; verified: boolean }[];
-    expect(experts.map((e) => e.name).sort()).toEqual(["Ava Chen", "Marcus Reed", "Sofia Alvarez"]);
+    expect(experts.map((e) => e.name).sort()).toEqual(["Ava Chen", "Jordan Okafor", "Marcus Reed", "Priya Nair", "Sofia Alvarez"]);
     expect(experts.every((e) => e.verified)).toBe(true);
     expect(output).toContain("creator@example.com / demo-password-1");
     const login = await json(`http://127.0.0.1:${port}/api/v1/auth/login`, { method: "POST", body: JSON.stringify({ email: "creator@example.com", password: "demo-password-1" }) });

@@ -63,7 +63,7 @@ it("a clean clone: npm ci, then npm start serves the landing page, the seeded ex
     "the landing page, the seeded experts and the admin console",
     async () => {
       const [landing, experts, admin] = await Promise.all([text("/"), text("/api/v1/experts"), text("/admin/")]);
-      return !!landing?.includes('id="root"') && !!experts && (JSON.parse(experts) as unknown[]).length === 3 && !!admin?.includes('id="root"') && output.includes("Demo data seeded.");
+      return !!landing?.includes('id="root"') && !!experts && (JSON.parse(experts) as unknown[]).length === 5 && !!admin?.includes('id="root"') && output.includes("Demo data seeded.");
     },
     90_000,
   ).catch((e: Error) => {
