@@ -164,7 +164,13 @@ export function planHistory(deps: HistoryDeps, market: DemoMarket, timeline: Tim
 
   /** Completed by the system, the expert's notes, the creator's review and the expert's reply. */
   function planAfterSession(story: PastBooking, expert: DemoAccount, creator: DemoAccount, on: { expertId: string; bookingId: string }, endMs: number): void {
-    plan(endMs + COMPLETED_AFTER_MS, () => decide(on.expertId, { type: "CompleteBooking", ...on, actor: COMPLETION_SWEEPER }));
+    plan(endMs + COMPLETED_AFTER_MS, async () => {
+      // The running process's own sweeper may have completed it already (a seed outlasting its first
+      // minute): the same decision, made at its clock; nothing is left to do.
+      const { state } = await calendar.load(calendarStream(on.expertId));
+      if (state.bookings.get(on.bookingId)?.status === "completed") return;
+      await decide(on.expertId, { type: "CompleteBooking", ...on, actor: COMPLETION_SWEEPER });
+    });
     if (story.notes) {
       const notes = story.notes;
       plan(endMs + 90 * MINUTE, () => decide(on.expertId, { type: "AddNotes", ...on, actor: asExpert(expert), notes }));
