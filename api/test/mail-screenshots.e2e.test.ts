@@ -7,6 +7,7 @@ import { accountExistsMail, passwordResetMail, verificationMail } from "../src/m
 import type { BookingFact } from "../src/mail/facts.ts";
 import { MAIL_KINDS, type MailKind, type OutgoingMail } from "../src/mail/outbox.ts";
 import { owedMails, type BookingState, type MailEnv } from "../src/mail/owed.ts";
+import { supportRequestMail } from "../src/support/support-mail.ts";
 import { TEST_JWT_SECRET } from "./harness.ts";
 import { PUBLIC_URL } from "./mail-bookings.ts";
 
@@ -51,6 +52,7 @@ function everyKind(): Map<MailKind, OutgoingMail> {
     passwordResetMail({ ...account, messageId: "r1", link: `${PUBLIC_URL}/reset-password?token=${signLink(TEST_JWT_SECRET, "password_reset", "u-cole", now)}` }),
     accountExistsMail({ ...account, messageId: "x1", signInUrl: `${PUBLIC_URL}/login`, forgotPasswordUrl: `${PUBLIC_URL}/forgot-password` }),
     ...facts.flatMap((f) => owedMails(f, state, env)),
+    supportRequestMail({ messageId: "s1", to: "support@example.com", publicUrl: PUBLIC_URL, now, message: { name: "Cole Rivera", email: "cole@example.com", topic: "refund", message: "My refund for the 30 March session has not arrived.\nCould you look?" } }),
   ];
   const byKind = new Map<MailKind, OutgoingMail>();
   for (const m of all) if (!byKind.has(m.kind) || m.userId === "u-cole") byKind.set(m.kind, m);
