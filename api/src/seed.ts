@@ -8,6 +8,7 @@ import { portraitPng, uploadPortrait } from "./demo/portrait.ts";
 import { Timeline } from "./demo/timeline.ts";
 import { seedUpcoming } from "./demo/upcoming.ts";
 import type { AppContext } from "./context.ts";
+import { devMailboxOn } from "./mail/settings.ts";
 import { TestPaymentProvider } from "./payments/test-provider.ts";
 
 // Demo data for a first start, created through the public API (and the admin's vetting command),
@@ -19,23 +20,24 @@ export { DEMO_PASSWORD } from "./demo/accounts.ts";
 export { DEMO_CREATOR } from "./demo/cast.ts";
 
 /** What the seed uses of the API process: the read models, the event store, the payment provider, the clock. */
-export type SeedDeps = Pick<AppContext, "db" | "store" | "experts" | "calendar" | "projected" | "payments" | "clock">;
+export type SeedDeps = Pick<AppContext, "db" | "store" | "experts" | "calendar" | "projected" | "payments" | "clock" | "mail">;
 
 export type SeedOptions = {
   /**
    * The past and upcoming bookings, two more experts and more creators (default: yes, when the
-   * payments go to the test provider, whose card pays them). Off: the three experts and the
-   * creator alone, for suites that count what they make themselves.
+   * payments go to the test provider, whose card pays them, and mail stays in the dev mailbox, since
+   * their bookings mail demo addresses that reach nobody). Off: the three experts and the creator
+   * alone, for suites that count what they make themselves.
    */
   history?: boolean;
 };
 
 /** The provider that pays the history's bookings, when the seed makes one: only the test provider's card can. */
-const historyPayments = (deps: Pick<SeedDeps, "payments">, options: SeedOptions): TestPaymentProvider | null =>
-  options.history !== false && deps.payments instanceof TestPaymentProvider ? deps.payments : null;
+const historyPayments = (deps: Pick<SeedDeps, "payments" | "mail">, options: SeedOptions): TestPaymentProvider | null =>
+  options.history !== false && deps.payments instanceof TestPaymentProvider && devMailboxOn(deps.mail) ? deps.payments : null;
 
 /** The demo experts' sign-in addresses a seed on these deps makes (for the start banner). */
-export const demoExpertEmails = (deps: Pick<SeedDeps, "payments">): string[] => demoExperts(historyPayments(deps, {}) !== null).map((e) => e.email);
+export const demoExpertEmails = (deps: Pick<SeedDeps, "payments" | "mail">): string[] => demoExperts(historyPayments(deps, {}) !== null).map((e) => e.email);
 
 const demoExperts = (withHistory: boolean) => [...FIRST_EXPERTS, ...(withHistory ? MORE_EXPERTS : [])];
 

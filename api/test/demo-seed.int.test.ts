@@ -4,8 +4,8 @@ import { completeSessionsOver } from "../src/completion-sweeper.ts";
 import { expireHolds } from "../src/hold-sweeper.ts";
 import type { Queryable } from "../src/payments/payments-table.ts";
 import { TestPaymentProvider } from "../src/payments/test-provider.ts";
-import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../src/seed.ts";
-import { startTestApi, type TestApi } from "./harness.ts";
+import { DEMO_CREATOR, DEMO_PASSWORD, demoExpertEmails, seedDemoData } from "../src/seed.ts";
+import { startTestApi, stubPayments, type TestApi } from "./harness.ts";
 
 // The marketplace a first `npm start` shows, made by the seed on a fresh API and looked at the way
 // people see it: the listing, the demo creator's dashboard, the demo expert's Payments tab and the console.
@@ -115,5 +115,13 @@ describe("the demo marketplace of a first start", () => {
 
   it("is quick enough for a first start", () => {
     expect(seededInMs).toBeLessThan(30_000);
+  });
+
+  it("makes the history only where the test card pays its bookings and their mail stays in the dev mailbox", () => {
+    const testCard = { payments: new TestPaymentProvider(lazyDb), mail: api.ctx.mail };
+    expect(demoExpertEmails(testCard)).toHaveLength(5);
+    // Stripe (or any provider but the test one) would be asked to charge them; SMTP would mail example.com addresses.
+    expect(demoExpertEmails({ ...testCard, payments: stubPayments })).toHaveLength(3);
+    expect(demoExpertEmails({ ...testCard, mail: { ...api.ctx.mail, smtpUrl: "smtp://mail.example.com:587" } })).toHaveLength(3);
   });
 });
