@@ -543,6 +543,8 @@ function decideOnBooking(c: Exclude<CalendarCommand, { type: "SetSchedule" | "Re
       if (!isSystem(a)) return refused("forbidden");
       // Idempotent per owing event: a redelivered provider answer never records a refund twice.
       if (b.refundKeys.includes(c.refundKey)) return ok([]);
+      // Never more back than came in: whoever reports a refund, the booking's money cannot go below zero (issue 26.4).
+      if (c.amountCents > b.paidCents - b.refundedCents) return refused("refund_amount_too_high", { max: dollars(b.paidCents - b.refundedCents) });
       return ok([{ type: "RefundIssued", data: { bookingId: id, refundKey: c.refundKey, refundId: c.refundId, amountCents: c.amountCents, provider: c.provider } }]);
 
     case "RecordRefundFailure":

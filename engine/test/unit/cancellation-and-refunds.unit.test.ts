@@ -114,7 +114,13 @@ describe("the payment provider's answers to a refund", () => {
     spec([...given, refundIssued()]).when(recordRefund()).then([]);
   });
   it("a refund owed by another event is recorded beside it", () => {
-    spec([...given, refundIssued()]).when(recordRefund("ev-refund-due", SYSTEM, 2_000)).then([refundIssued("ev-refund-due", 2_000)]);
+    const partly = [...bookingIn("confirmed"), refundDue(2_000), cancelled("expert", PRICE - 2_000), refundIssued("ev-cancelled", PRICE - 2_000)];
+    spec(partly).when(recordRefund("ev-refund-due", SYSTEM, 2_000)).then([refundIssued("ev-refund-due", 2_000)]);
+  });
+  it("never records more back than was paid, less what was already refunded (issue 26.4)", () => {
+    spec(given).when(recordRefund("ev-cancelled", SYSTEM, PRICE + 1)).thenRefused("refund_amount_too_high");
+    spec([...given, refundIssued("ev-cancelled", PRICE - 2_000)]).when(recordRefund("ev-other", SYSTEM, 2_001)).thenRefused("refund_amount_too_high");
+    spec([...given, refundIssued("ev-cancelled", PRICE - 2_000)]).when(recordRefund("ev-other", SYSTEM, 2_000)).then([refundIssued("ev-other", 2_000)]);
   });
   it("a failure is recorded with its reason", () => {
     spec(given).when(recordFailure()).then([{ type: "RefundFailed", data: { bookingId: BOOKING, refundKey: "ev-cancelled", reason: "card_expired" } }]);
