@@ -248,7 +248,8 @@ describe("the expert", () => {
     await acceptTerms(expert);
     await expectPath(expert, `/expert-dashboard/${expertId}/profile`);
     await expert.getByRole("heading", { name: "Your Profile" }).waitFor();
-    expect(await expert.getByTestId("welcome").textContent()).toBe(`Welcome back, ${expertUser.first}!`);
+    // Issue 27.5: a first visit is welcomed, not welcomed back.
+    expect(await expert.getByTestId("welcome").textContent()).toBe(`Welcome, ${expertUser.first}!`);
   });
 
   it("is locked out of sessions and schedule until the profile exists; other dashboards redirect to /", async () => {

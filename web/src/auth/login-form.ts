@@ -48,3 +48,6 @@ export function validateNewPassword(password: string, confirm: string): NewPassw
 
 /** What the password fields say under them until something is wrong. */
 export const PASSWORD_RULE = "At least 8 characters, with a letter and a digit.";
+
+/** A new password's hint: the rule stays on screen beside what is wrong with it (issue 27.5). */
+export const passwordHelp = (error: string | undefined): string => (error ? `${error} ${PASSWORD_RULE}` : PASSWORD_RULE);

@@ -51,7 +51,8 @@ describe("sign-up form", () => {
     expect(screen.getByText("Please enter your email address.")).toBeInTheDocument();
     await userEvent.type(screen.getByLabelText(/^Password/), "short");
     await userEvent.click(screen.getByRole("button", { name: "Create Account" }));
-    expect(screen.getByText("Password is too weak. Please choose a stronger one.")).toBeInTheDocument();
+    // Issue 27.5: the rule stays in view beside the error, so the person knows what "stronger" means.
+    expect(screen.getByText("Password is too weak. Please choose a stronger one. At least 8 characters, with a letter and a digit.")).toBeInTheDocument();
     expect(calls).toHaveLength(0);
   });
 

@@ -178,7 +178,7 @@ describe("the reset link", () => {
       others: { "/creator-dashboard/:id": <Page>dashboard</Page> },
     });
     await typePasswords("short", "short");
-    expect(screen.getByText("Password is too weak. Please choose a stronger one.")).toBeInTheDocument();
+    expect(screen.getByText("Password is too weak. Please choose a stronger one. At least 8 characters, with a letter and a digit.")).toBeInTheDocument();
     await userEvent.clear(screen.getByLabelText(/^New Password/));
     await userEvent.clear(screen.getByLabelText(/^Confirm New Password/));
     await typePasswords("new-password-2", "other-password-2");

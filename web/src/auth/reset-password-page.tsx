@@ -11,7 +11,7 @@ import { ApiError, errorMessage, resetPassword } from "../shared/api-client.ts";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { homeOf } from "../shared/guard.tsx";
 import { CardPage } from "../shared/layout.tsx";
-import { PASSWORD_RULE, validateNewPassword, type NewPasswordErrors } from "./login-form.ts";
+import { passwordHelp, validateNewPassword, type NewPasswordErrors } from "./login-form.ts";
 
 export const PASSWORD_RESET = "Your password has been changed.";
 
@@ -71,7 +71,7 @@ export function ResetPasswordPage() {
             value={password}
             onChange={(e) => setPassword(e.target.value)}
             error={!!errors.password}
-            helperText={errors.password ?? PASSWORD_RULE}
+            helperText={passwordHelp(errors.password)}
             required
           />
           <TextField label="Confirm New Password" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={!!errors.confirm} helperText={errors.confirm} required />

@@ -19,7 +19,7 @@ import { useDocumentTitle } from "../shared/document-title.ts";
 import { homeOf } from "../shared/guard.tsx";
 import { CardPage, Page } from "../shared/layout.tsx";
 import { browserZone } from "../shared/local-time.ts";
-import { PASSWORD_RULE, validateSignUp, type SignUpErrors, type SignUpInput } from "./login-form.ts";
+import { passwordHelp, validateSignUp, type SignUpErrors, type SignUpInput } from "./login-form.ts";
 import { SendAgain } from "./verification-mail.tsx";
 
 /**
@@ -108,7 +108,7 @@ export function SignUpPage() {
             value={form.password}
             onChange={set("password")}
             error={!!errors.password}
-            helperText={errors.password ?? PASSWORD_RULE}
+            helperText={passwordHelp(errors.password)}
             required
           />
           <Button type="submit" variant="contained" size="large" disabled={busy}>

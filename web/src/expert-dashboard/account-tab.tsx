@@ -12,7 +12,7 @@ import { EmailPreferences } from "../account/email-preferences.tsx";
 import { ApiError, api, errorMessage } from "../shared/api-client.ts";
 import { useAuth } from "../shared/auth.tsx";
 import { useTimedNotice } from "../shared/timed-notices.ts";
-import { PASSWORD_RULE, validateNewPassword } from "../auth/login-form.ts";
+import { passwordHelp, validateNewPassword } from "../auth/login-form.ts";
 
 export type PasswordErrors = { current?: string; password?: string; confirm?: string };
 
@@ -63,7 +63,7 @@ export function PasswordForm() {
       )}
       <Typography color="text.secondary">Changing your password also ends your calendar feed&apos;s address: copy the new one under Calendar Feed.</Typography>
       <TextField label="Current Password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} error={!!errors.current} helperText={errors.current} />
-      <TextField label="New Password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={!!errors.password} helperText={errors.password ?? PASSWORD_RULE} />
+      <TextField label="New Password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={!!errors.password} helperText={passwordHelp(errors.password)} />
       <TextField label="Confirm New Password" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={!!errors.confirm} helperText={errors.confirm} />
       <Box>
         <Button type="submit" variant="contained" disabled={busy}>

@@ -13,6 +13,7 @@ import MenuIcon from "@mui/icons-material/Menu";
 import type { SxProps, Theme } from "@mui/material/styles";
 import { displayName, useAuth } from "./auth.tsx";
 import { HELP_URL, helpIsElsewhere, useFlags } from "./flags.ts";
+import { greetingFor } from "./greeting.ts";
 
 // Shown only after a navigation that carries a notice: not part of a first page (issue 19).
 const Alert = lazy(() => import("@mui/material/Alert"));
@@ -102,7 +103,7 @@ export function Header({ slim = false }: { slim?: boolean }) {
             <Box component="nav" aria-label="Main" sx={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: 1, ...phoneOnly({ display: "none" }) }}>
               {user && (
                 <Typography sx={{ mr: 1 }} data-testid="welcome">
-                  Welcome back, {displayName(user)}!
+                  {greetingFor(user.id)}, {displayName(user)}!
                 </Typography>
               )}
               {links.map((l) =>
