@@ -1,7 +1,7 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { DateTime } from "luxon";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import type { Session } from "../shared/api-types.ts";
 import { browserZone, clockTime } from "../shared/local-time.ts";
 import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
@@ -38,5 +38,18 @@ describe("select time", () => {
     fakeApi({ "GET /sessions/s-1/availability": { status: 200, body: { timezone: "UTC", times } } });
     renderScreen(<TimeStep session={session} preview onBooked={() => undefined} />);
     expect(await screen.findByRole("button", { name: "Continue" })).toBeDisabled();
+  });
+
+  // Issue 27.16: the month header read "November 2026" while only December days were bookable.
+  it("opens the calendar on the first month with a bookable day", async () => {
+    // The walk's day: late November, with the first bookable day in December.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-11-27T12:00:00Z"));
+    onTestFinished(() => void vi.useRealTimers());
+    const nextMonth = DateTime.fromISO("2026-12-02T10:00:00", { zone });
+    fakeApi({ "GET /sessions/s-1/availability": { status: 200, body: { timezone: "UTC", times: [nextMonth.set({ hour: 10 }).toUTC().toISO()!] } } });
+    renderScreen(<TimeStep session={session} preview={false} onBooked={() => undefined} />, { auth: signedInAs("creator") });
+    expect(await screen.findByRole("heading", { name: nextMonth.toFormat("LLLL yyyy") })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: nextMonth.toFormat("cccc, LLLL d, yyyy") })).toBeEnabled();
   });
 });

@@ -175,6 +175,24 @@ function BookingList({ bookings, label, zone, phone }: { bookings: Booking[]; la
   );
 }
 
+/**
+ * The notice over the list: who asks for what when one booking needs the expert, how many of each
+ * kind when several do (issue 27.16: "a new session request" was said with three waiting).
+ */
+export function needsActionNotice(needsAction: readonly Booking[]): string {
+  const [only] = needsAction;
+  if (needsAction.length === 1 && only) {
+    return only.reschedule_to ? `${only.creator_name ?? "A creator"} asks to move a session.` : `You have a new session request from ${only.creator_name ?? "a creator"}.`;
+  }
+  const moves = needsAction.filter((b) => b.reschedule_to).length;
+  const requests = needsAction.length - moves;
+  const parts = [
+    requests ? `${requests} new session request${requests === 1 ? "" : "s"}` : null,
+    moves ? `${moves} request${moves === 1 ? "" : "s"} to move a session` : null,
+  ].filter((p): p is string => p !== null);
+  return `You have ${parts.join(" and ")}.`;
+}
+
 export function BookingsTab() {
   const auth = useAuth();
   const navigate = useNavigate();
@@ -196,7 +214,7 @@ export function BookingsTab() {
     <Box>
       {newRequest && (
         <Alert severity="info" sx={{ mb: 2 }} action={<Button color="inherit" onClick={() => navigate(`/manage-booking/${newRequest.id}`)}>View Request</Button>}>
-          {newRequest.reschedule_to ? `${newRequest.creator_name ?? "A creator"} asks to move a session.` : `You have a new session request from ${newRequest.creator_name ?? "a creator"}.`}
+          {needsActionNotice(needsAction)}
         </Alert>
       )}
       {bookings.data.length === 0 ? (

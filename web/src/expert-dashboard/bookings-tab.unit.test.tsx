@@ -45,4 +45,17 @@ describe("expert bookings tab", () => {
     expect(within(upcoming).getByRole("link", { name: "Manage Booking: Session staying with Cora Quinn" })).toHaveAttribute("href", "/manage-booking/staying");
     expect(within(upcoming).getByRole("button", { name: "Add to calendar: Session staying" })).toBeInTheDocument();
   });
+
+  // Issue 27.16: three waiting requests were announced as "a new session request".
+  it("counts the requests waiting when there are several", async () => {
+    fakeApi({
+      "GET /experts/expert-1/schedule": { status: 200, body: { timezone: "Europe/London", slots: [], booked: [] } },
+      "GET /bookings/expert/me": {
+        status: 200,
+        body: [b("r1", hours(24 * 3), { status: "pending" }), b("r2", hours(24 * 4), { status: "pending" }), b("r3", hours(24 * 5), { status: "pending" }), b("m1", hours(24 * 6), { reschedule_to: hours(24 * 7) })],
+      },
+    });
+    renderScreen(<BookingsTab />, { auth: signedInAs("expert") });
+    expect(await screen.findByText("You have 3 new session requests and 1 request to move a session.")).toBeInTheDocument();
+  });
 });
