@@ -316,10 +316,10 @@ describe("the expert", () => {
     await visible(expert, "Please enter a session title.");
     await visible(expert, "Please enter a valid price of at least $1, in dollars and cents.");
     await visible(expert, "Add between one and three session questions.");
-    await expert.getByRole("button", { name: "Publish Session" }).click();
-    await visible(expert, "Save the session first before publishing");
-    await expert.getByRole("button", { name: "Delete Session" }).click();
-    await visible(expert, "Save the session first before deleting");
+    // Issue 27.19: nothing to publish or delete before the first save.
+    expect(await expert.getByRole("button", { name: "Publish Session" }).isDisabled()).toBe(true);
+    await visible(expert, "Save the session first; then you can publish it.");
+    expect(await expert.getByRole("button", { name: "Delete Session" }).count()).toBe(0);
 
     await expert.getByLabel("Session Title").fill("Brand deal review");
     await expert.getByLabel("Session Price (USD)").fill("1a5$0");

@@ -116,10 +116,7 @@ export function SessionEditor({ session }: { session: Session | null }) {
 
   const togglePublish = async () => {
     setNotice(null);
-    if (!id) {
-      setNotice({ kind: "error", text: "Save the session first before publishing" });
-      return;
-    }
+    if (!id) return;
     const next = status === "published" ? "draft" : "published";
     setBusy(true);
     try {
@@ -138,10 +135,7 @@ export function SessionEditor({ session }: { session: Session | null }) {
   const remove = async () => {
     setConfirmDelete(false);
     setNotice(null);
-    if (!id) {
-      setNotice({ kind: "error", text: "Save the session first before deleting" });
-      return;
-    }
+    if (!id) return;
     setBusy(true);
     try {
       await api.delete(`/sessions/${id}`);
@@ -256,13 +250,21 @@ export function SessionEditor({ session }: { session: Session | null }) {
           <Button type="submit" variant="contained" disabled={busy}>
             Save Session
           </Button>
-          <Button variant="outlined" onClick={togglePublish} disabled={busy}>
+          {/* Issue 27.19: an unsaved session offers neither: publishing waits for the first save, and there is nothing to delete. */}
+          <Button variant="outlined" onClick={togglePublish} disabled={busy || !id} aria-describedby={id ? undefined : "publish-after-save"}>
             {status === "published" ? "Unpublish Session" : "Publish Session"}
           </Button>
-          <Button color="error" variant="outlined" onClick={() => (id ? setConfirmDelete(true) : void remove())} disabled={busy}>
-            Delete Session
-          </Button>
+          {id && (
+            <Button color="error" variant="outlined" onClick={() => setConfirmDelete(true)} disabled={busy}>
+              Delete Session
+            </Button>
+          )}
         </Box>
+        {!id && (
+          <Typography id="publish-after-save" variant="body2" color="text.secondary">
+            Save the session first; then you can publish it.
+          </Typography>
+        )}
       </Box>
       <Dialog open={confirmDelete} onClose={() => setConfirmDelete(false)} aria-labelledby="delete-session-title">
         <DialogTitle id="delete-session-title">Delete this session?</DialogTitle>

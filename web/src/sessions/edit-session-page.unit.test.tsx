@@ -14,17 +14,17 @@ const saved: Session = {
 };
 
 describe("edit session", () => {
-  it("shows the validation messages and the save-first messages of an unsaved session", async () => {
+  it("shows the validation messages of an unsaved session, which offers no Publish until saved and no Delete", async () => {
     const calls = fakeApi({});
     renderScreen(<SessionEditor session={null} />, { auth });
     await userEvent.click(screen.getByRole("button", { name: "Save Session" }));
     expect(screen.getByText("Please enter a session title.")).toBeInTheDocument();
     expect(screen.getByText("Please enter a valid price of at least $1, in dollars and cents.")).toBeInTheDocument();
     expect(screen.getByText("Add between one and three session questions.")).toBeInTheDocument();
-    await userEvent.click(screen.getByRole("button", { name: "Publish Session" }));
-    expect(screen.getByText("Save the session first before publishing")).toBeInTheDocument();
-    await userEvent.click(screen.getByRole("button", { name: "Delete Session" }));
-    expect(screen.getByText("Save the session first before deleting")).toBeInTheDocument();
+    // Issue 27.19: Publish was enabled and then refused; Delete showed on a form with nothing to delete.
+    expect(screen.getByRole("button", { name: "Publish Session" })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Publish Session" })).toHaveAccessibleDescription("Save the session first; then you can publish it.");
+    expect(screen.queryByRole("button", { name: "Delete Session" })).toBeNull();
     expect(calls).toHaveLength(0);
   });
 
