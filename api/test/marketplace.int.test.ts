@@ -190,7 +190,8 @@ describe("bookings", () => {
     expectError(await api.call("GET", `${V1}/bookings/${bookingId}`, { user: otherCreator }), 404, "booking_not_found", "No booking found");
     expectError(await api.call("GET", `${V1}/bookings/not-a-booking`, { user: creator }), 404, "booking_not_found");
     expect((await api.call("GET", `${V1}/bookings/creator/me`, { user: creator })).json().map((b: { id: string }) => b.id)).toEqual([bookingId]);
-    expect((await api.call("GET", `${V1}/bookings/expert/me`, { user: expert })).json().map((b: { id: string }) => b.id)).toContain(bookingId);
+    // Issue 27.9: the expert sees a request once it is paid; an unpaid hold is not theirs to act on.
+    expect((await api.call("GET", `${V1}/bookings/expert/me`, { user: expert })).json().map((b: { id: string }) => b.id)).not.toContain(bookingId);
     expectError(await api.call("GET", `${V1}/bookings/expert/me`, { user: creator }), 403, "forbidden");
   });
   it("the expert cannot confirm before payment; after it the lifecycle runs to notes", async () => {
@@ -198,6 +199,7 @@ describe("bookings", () => {
     const paid = await api.ctx.calendar.handle(calendarStream(expert.id), { type: "RecordPayment", expertId: expert.id, bookingId, actor: { userId: "payments", role: "system" }, paymentId: "pi_1", amountCents: 12_000, provider: "test" });
     expect(paid.ok).toBe(true);
     if (paid.ok) await api.ctx.projected(paid.value);
+    expect((await api.call("GET", `${V1}/bookings/expert/me`, { user: expert })).json().map((b: { id: string }) => b.id)).toContain(bookingId);
 
     expectError(await api.call("PATCH", `${V1}/bookings/${bookingId}/status`, { user: expert, body: { status: "more_info_requested", info_request_note: " " } }), 400, "info_note_required");
     const info = await api.call("PATCH", `${V1}/bookings/${bookingId}/status`, { user: expert, body: { status: "more_info_requested", info_request_note: "Which brands?" } });

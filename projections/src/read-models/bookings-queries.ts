@@ -48,8 +48,12 @@ export async function bookingsOfCreator(db: Queryable, creatorId: string): Promi
   return (await db.query(`${WITH_PARTIES} WHERE b.creator_id = $1 ORDER BY b.scheduled_time DESC, b.booking_id LIMIT 500`, [creatorId])).rows.map(withParties);
 }
 
+/**
+ * An expert's bookings: the ones a creator paid for (issue 27.9). A hold still being paid, or one
+ * released unpaid, is the creator's business; the expert saw those as cancelled bookings.
+ */
 export async function bookingsOfExpertUser(db: Queryable, expertUserId: string): Promise<BookingWithParties[]> {
-  return (await db.query(`${WITH_PARTIES} WHERE b.expert_user_id = $1 ORDER BY b.scheduled_time DESC, b.booking_id LIMIT 500`, [expertUserId])).rows.map(withParties);
+  return (await db.query(`${WITH_PARTIES} WHERE b.expert_user_id = $1 AND b.paid_cents > 0 ORDER BY b.scheduled_time DESC, b.booking_id LIMIT 500`, [expertUserId])).rows.map(withParties);
 }
 
 const name = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(" ") || null;
