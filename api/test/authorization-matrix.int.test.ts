@@ -459,7 +459,8 @@ const ROWS: Row[] = [
     make: () => ({ body: { session_id: ids.publishedSession, scheduled_time: takeTime(false) } }),
   },
   { route: "GET /bookings/creator/me", expect: cells(NO_TOKEN, "ok +A's", OK, FORBIDDEN, FORBIDDEN, OK), make: () => ({ note: (r) => listed(r, ids.booking, "A's") }) },
-  { route: "GET /bookings/expert/me", expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, "ok +A's", OK, OK), make: () => ({ note: (r) => listed(r, ids.booking, "A's") }) },
+  // An expert's list holds paid bookings only (issue 27.9): A's paid and confirmed one with X.
+  { route: "GET /bookings/expert/me", expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, "ok +A's", OK, OK), make: () => ({ note: (r) => listed(r, ids.notesBooking, "A's") }) },
   // By id: the user themselves, or an admin opening their dashboard (sees A's bookings, not their own).
   {
     route: "GET /bookings/creator/:userId",
@@ -471,7 +472,7 @@ const ROWS: Row[] = [
     route: "GET /bookings/expert/:userId",
     label: "X's",
     expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, "ok +A's", FORBIDDEN, "ok +A's"),
-    make: () => ({ params: { userId: users.X.id }, note: (r) => listed(r, ids.booking, "A's") }),
+    make: () => ({ params: { userId: users.X.id }, note: (r) => listed(r, ids.notesBooking, "A's") }),
   },
   { route: "GET /bookings/:id", label: "A's with X", expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK), make: () => ({ params: { id: ids.booking } }) },
   {
