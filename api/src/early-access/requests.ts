@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
+import { inTransaction } from "@booking/projections";
 import type { EarlyAccessBody, EarlyAccessEarlierVersion, EarlyAccessRequestRecord } from "@booking/contracts";
 
 // The early_access_requests table (schema.ts): its row is contracts' EarlyAccessRequestRecord.
@@ -22,22 +23,14 @@ type Latest = { id: string; name: string; role: string; need: string; updated_at
  * kept as an earlier version. The same request sent again adds no version.
  */
 export async function saveEarlyAccessRequest(db: pg.Pool, request: EarlyAccessBody, at: string): Promise<void> {
-  const client = await db.connect();
-  try {
-    await client.query("BEGIN");
+  await inTransaction(db, async (client) => {
     // A racing first request for the same address commits or rolls back before this returns.
     const inserted = await client.query(
       `INSERT INTO early_access_requests (id, email, name, role, need, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (email) DO NOTHING`,
       [randomUUID(), request.email, request.name, request.role, request.need, at],
     );
     if (inserted.rowCount === 0) await replaceRequest(client, request, at);
-    await client.query("COMMIT");
-  } catch (e) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw e;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** Under the row's lock, so two requests for one address keep both versions. */
