@@ -1,4 +1,5 @@
-import { EarlyAccessBody, errorCatalogue, isErrorCode } from "@booking/contracts";
+import { EarlyAccessBody } from "@booking/contracts";
+import { checkForm, type FormCheck } from "../shared/form-check.ts";
 
 // The early-access form's checks, before anything is sent: the API's own body schema, so the
 // browser and the server refuse the same things with the same words.
@@ -6,15 +7,6 @@ import { EarlyAccessBody, errorCatalogue, isErrorCode } from "@booking/contracts
 export type EarlyAccessInput = { name: string; email: string; role: "creator" | "expert" | ""; need: string };
 export type EarlyAccessErrors = Partial<Record<keyof EarlyAccessInput, string>>;
 
-export type EarlyAccessCheck = { ok: true; body: EarlyAccessBody } | { ok: false; errors: EarlyAccessErrors };
+export type EarlyAccessCheck = FormCheck<EarlyAccessBody, keyof EarlyAccessInput>;
 
-export function checkEarlyAccess(input: EarlyAccessInput): EarlyAccessCheck {
-  const parsed = EarlyAccessBody.safeParse({ ...input, role: input.role || undefined });
-  if (parsed.success) return { ok: true, body: parsed.data };
-  const errors: EarlyAccessErrors = {};
-  for (const issue of parsed.error.issues) {
-    const field = issue.path[0] as keyof EarlyAccessInput;
-    if (errors[field] === undefined) errors[field] = isErrorCode(issue.message) ? errorCatalogue[issue.message].message : errorCatalogue.invalid_request.message;
-  }
-  return { ok: false, errors };
-}
+export const checkEarlyAccess = (input: EarlyAccessInput): EarlyAccessCheck => checkForm(EarlyAccessBody, { ...input, role: input.role || undefined });

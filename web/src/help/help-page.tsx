@@ -6,10 +6,11 @@ import MenuItem from "@mui/material/MenuItem";
 import Paper from "@mui/material/Paper";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { SUPPORT_MESSAGE_MAX, SupportMessageBody, errorCatalogue, isErrorCode, type SupportTopic } from "@booking/contracts";
+import { SUPPORT_MESSAGE_MAX, SupportMessageBody, type SupportTopic } from "@booking/contracts";
 import { api, errorMessage } from "../shared/api-client.ts";
 import { useAuth } from "../shared/auth.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
+import { checkForm, type FormCheck } from "../shared/form-check.ts";
 import { Page } from "../shared/layout.tsx";
 import { FAQ } from "../landing/landing-content.ts";
 import { HOW_IT_WORKS } from "./help-content.ts";
@@ -24,24 +25,13 @@ const TOPIC_LABELS: Record<SupportTopic, string> = {
 };
 
 type ContactInput = { name: string; email: string; topic: SupportTopic | ""; message: string };
-type ContactErrors = Partial<Record<keyof ContactInput, string>>;
 
-/** The API's own schema, so the browser and the server refuse the same things with the same words. */
-function checkContact(input: ContactInput): { ok: true; body: SupportMessageBody } | { ok: false; errors: ContactErrors } {
-  const parsed = SupportMessageBody.safeParse({ ...input, topic: input.topic || undefined });
-  if (parsed.success) return { ok: true, body: parsed.data };
-  const errors: ContactErrors = {};
-  for (const issue of parsed.error.issues) {
-    const field = issue.path[0] as keyof ContactInput;
-    errors[field] ??= isErrorCode(issue.message) ? errorCatalogue[issue.message].message : errorCatalogue.invalid_request.message;
-  }
-  return { ok: false, errors };
-}
+const checkContact = (input: ContactInput): FormCheck<SupportMessageBody, keyof ContactInput> => checkForm(SupportMessageBody, { ...input, topic: input.topic || undefined });
 
 function ContactForm() {
   const { user } = useAuth();
   const [form, setForm] = useState<ContactInput>({ name: user ? [user.first_name, user.last_name].filter(Boolean).join(" ") : "", email: user?.email ?? "", topic: "", message: "" });
-  const [errors, setErrors] = useState<ContactErrors>({});
+  const [errors, setErrors] = useState<Partial<Record<keyof ContactInput, string>>>({});
   const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
