@@ -38,3 +38,16 @@ export function slotErrors(slots: WeeklySlot[]): (string | null)[] {
     return other ? `${slotName(s)} overlaps ${slotName(other)}` : null;
   });
 }
+
+const WORKING_WEEK = WEEKDAYS.slice(0, 5);
+const weekOrder = (s: WeeklySlot) => WEEKDAYS.indexOf(s.weekday) * 24 * 60 + minutesOfDay(s.start_local);
+
+/**
+ * "Copy to weekdays": Monday to Friday get `source`'s hours, one action instead of a row per day.
+ * Weekday slots that would clash with those hours give way; other hours (an evening, the weekend) stay.
+ */
+export function copyToWeekdays(slots: WeeklySlot[], source: WeeklySlot): WeeklySlot[] {
+  const hours = { start_local: source.start_local, end_local: source.end_local };
+  const kept = slots.filter((s) => !WORKING_WEEK.some((weekday) => overlapping(s, { weekday, ...hours })));
+  return [...kept, ...WORKING_WEEK.map((weekday) => ({ weekday, ...hours }))].sort((a, b) => weekOrder(a) - weekOrder(b));
+}

@@ -13,7 +13,7 @@ import { browserZone, zoneLabel } from "../shared/local-time.ts";
 import { useTimedNotice } from "../shared/timed-notices.ts";
 import { TimezoneField } from "../shared/timezone-field.tsx";
 import { useSchedule } from "./dashboard-queries.ts";
-import { END_BEFORE_START, endOptions, newSlot, slotErrors, TIME_OPTIONS, WEEKDAY_OPTIONS } from "./schedule-form.ts";
+import { copyToWeekdays, END_BEFORE_START, endOptions, newSlot, slotErrors, TIME_OPTIONS, WEEKDAY_OPTIONS } from "./schedule-form.ts";
 import { TimeSelect } from "./time-select.tsx";
 import { BookingRulesSection } from "./booking-rules.tsx";
 import { ExtraHoursSection } from "./extra-hours.tsx";
@@ -103,6 +103,10 @@ export function ScheduleEditor({ expertId, schedule }: { expertId: string; sched
                 Remove
               </Button>
             )}
+            {/* Monday to Friday in one click, rather than a row and a day pick per weekday (issue 27.18). */}
+            <Button onClick={() => setSlots((all) => copyToWeekdays(all, slot))} disabled={errors[i] === END_BEFORE_START} sx={{ gridColumn: { sm: "1 / -1" }, justifySelf: "start" }}>
+              Copy to weekdays
+            </Button>
           </Box>
           {errors[i] && errors[i] !== END_BEFORE_START && (
             <Typography role="alert" color="error" variant="body2" sx={{ mt: 1 }}>

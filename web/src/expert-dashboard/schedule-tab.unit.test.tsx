@@ -59,6 +59,33 @@ describe("schedule tab", () => {
     expect(screen.getByRole("button", { name: "Save all" })).toBeEnabled();
   });
 
+  it("sets Monday to Friday to one row's hours in one click, keeping the weekend and hours that do not clash", async () => {
+    const slots = [
+      { weekday: "monday" as const, start_local: "09:00", end_local: "17:00" },
+      { weekday: "wednesday" as const, start_local: "10:00", end_local: "12:00" },
+      { weekday: "thursday" as const, start_local: "18:00", end_local: "20:00" },
+      { weekday: "saturday" as const, start_local: "10:00", end_local: "14:00" },
+    ];
+    const calls = fakeApi({ "POST /experts/expert-1/schedule": () => ({ status: 200, body: {} as never }) });
+    renderScreen(<ScheduleEditor expertId="expert-1" schedule={{ ...schedule, slots }} />, { auth });
+    await userEvent.click(slot(1).getByRole("button", { name: "Copy to weekdays" }));
+    const rows = screen.getAllByTestId("schedule-slot").map((row) => within(row).getByLabelText("Day"));
+    expect(rows.map((day) => (day as HTMLSelectElement).value)).toEqual(["monday", "tuesday", "wednesday", "thursday", "thursday", "friday", "saturday"]);
+    await userEvent.click(screen.getByRole("button", { name: "Save all" }));
+    expect(calls[0]!.body).toEqual({
+      timezone: "Europe/London",
+      slots: [
+        { weekday: "monday", start_local: "09:00", end_local: "17:00" },
+        { weekday: "tuesday", start_local: "09:00", end_local: "17:00" },
+        { weekday: "wednesday", start_local: "09:00", end_local: "17:00" },
+        { weekday: "thursday", start_local: "09:00", end_local: "17:00" },
+        { weekday: "thursday", start_local: "18:00", end_local: "20:00" },
+        { weekday: "friday", start_local: "09:00", end_local: "17:00" },
+        { weekday: "saturday", start_local: "10:00", end_local: "14:00" },
+      ],
+    });
+  });
+
   it("rules: 48 half-hour options, zones with their offsets", () => {
     expect(TIME_OPTIONS).toHaveLength(48);
     expect(TIME_OPTIONS.at(-1)).toBe("23:30");
