@@ -24,3 +24,4 @@ export * from "./mail.ts";
 export * from "./calendar-invites.ts";
 export * from "./time-travel.ts";
 export * from "./csv.ts";
+export * from "./dates.ts";
