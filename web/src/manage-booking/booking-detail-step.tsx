@@ -1,0 +1,124 @@
+import type { Dispatch, ReactNode } from "react";
+import { Link as RouterLink } from "react-router-dom";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Chip from "@mui/material/Chip";
+import Link from "@mui/material/Link";
+import Typography from "@mui/material/Typography";
+import type { Booking } from "../shared/api-types.ts";
+import { useAuth } from "../shared/auth.tsx";
+import { bookingBadge } from "../shared/booking-status.ts";
+import { AddToCalendarButton, inCalendar } from "../shared/add-to-calendar.tsx";
+import { CancelBookingButton } from "../shared/cancel-booking.tsx";
+import { JoinSession } from "../join-link/join-session.tsx";
+import { MeetingLinkForm } from "../join-link/meeting-link-form.tsx";
+import { OpenMoveRequest } from "../reschedule/open-move-request.tsx";
+import { localMoment } from "../shared/local-time.ts";
+import { CancellationPolicyForExpert } from "../booking/cancellation-policy.tsx";
+import { prepQuestionsOf } from "../booking/prep-answers.ts";
+import type { ManageAction } from "./manage-steps.ts";
+
+function BackToDashboard({ label = "Back" }: { label?: string }) {
+  const auth = useAuth();
+  return (
+    <Link component={RouterLink} to={`/expert-dashboard/${auth.user?.id ?? ""}/bookings`}>
+      {label}
+    </Link>
+  );
+}
+
+/** The booking as the expert first sees it: who, when, the answers, and what they may do with it. */
+export function BookingDetailStep({ booking, zone, dispatch, failure }: { booking: Booking; zone: string; dispatch: Dispatch<ManageAction>; failure: ReactNode }) {
+  const questions = prepQuestionsOf(booking);
+  const answers = [booking.prep_response_1, booking.prep_response_2, booking.prep_response_3];
+  const badge = bookingBadge(booking.status, "expert");
+  const decidable = booking.status === "pending" || booking.status === "more_info_requested";
+  // An expert may decline any request still open; a confirmed booking is cancelled instead (the dialog below).
+  const declinable = decidable || booking.status === "time_proposed";
+  return (
+    <Box sx={{ maxWidth: 760 }}>
+      <BackToDashboard />
+      <Box sx={{ display: "flex", alignItems: "center", gap: 2, flexWrap: "wrap", mt: 2 }}>
+        <Typography variant="h4" component="h1">
+          {booking.creator_name ?? "Creator"}
+        </Typography>
+        <Chip label={badge.label} color={badge.color} data-testid="manage-status" />
+      </Box>
+      <Typography sx={{ mt: 1 }}>
+        {booking.session_title} · {localMoment(booking.scheduled_time, zone)} · {booking.paid ? "Paid" : "Awaiting payment"}
+      </Typography>
+      {booking.status === "more_info_requested" && booking.info_request_note && (
+        <Alert severity="info" sx={{ mt: 2 }}>
+          You asked: {booking.info_request_note}
+        </Alert>
+      )}
+      {booking.status === "time_proposed" && (
+        <Alert severity="info" sx={{ mt: 2 }}>
+          You proposed this time; waiting for {booking.creator_name ?? "the creator"} to accept it.
+        </Alert>
+      )}
+      <Box sx={{ display: "grid", gap: 2, mt: 2, "&:empty": { display: "none" } }}>
+        <OpenMoveRequest booking={booking} viewer="expert" zone={zone} />
+        {booking.status === "confirmed" && <JoinSession booking={booking} />}
+      </Box>
+      {booking.status !== "cancelled" && booking.status !== "completed" && <CancellationPolicyForExpert creatorName={booking.creator_name} />}
+      {booking.status === "confirmed" && (
+        <Box sx={{ mt: 3 }}>
+          <MeetingLinkForm booking={booking} zone={zone} />
+        </Box>
+      )}
+      <Typography variant="h5" component="h2" sx={{ mt: 3, mb: 1 }}>
+        Preparation answers
+      </Typography>
+      <Box component="dl" sx={{ m: 0 }}>
+        {questions.map((q, i) => (
+          <Box key={i} sx={{ mb: 2 }}>
+            <Typography component="dt" sx={{ fontWeight: 700 }}>
+              {q}
+            </Typography>
+            <Typography component="dd" sx={{ ml: 0 }} data-testid={`prep-answer-${i + 1}`}>
+              {answers[i] ?? <em>Not answered yet</em>}
+            </Typography>
+          </Box>
+        ))}
+      </Box>
+      {failure}
+      {decidable && !booking.paid && (
+        <Typography id="awaiting-payment-hint" variant="body2" color="text.secondary" sx={{ mt: 3 }}>
+          {booking.creator_name ?? "The creator"} has not paid yet. You can accept once the payment arrives.
+        </Typography>
+      )}
+      <Box sx={{ display: "flex", gap: 2, mt: 3, flexWrap: "wrap" }}>
+        {/* A booking is accepted once paid (the server refuses before): until then it says so. */}
+        {decidable && booking.paid && (
+          <Button variant="contained" onClick={() => dispatch({ type: "go", step: "time" })}>
+            Accept Booking
+          </Button>
+        )}
+        {decidable && !booking.paid && (
+          <Button variant="contained" disabled aria-describedby="awaiting-payment-hint">
+            Awaiting payment
+          </Button>
+        )}
+        {booking.status === "pending" && (
+          <Button variant="outlined" onClick={() => dispatch({ type: "go", step: "more-info" })}>
+            Request More Info
+          </Button>
+        )}
+        {declinable && (
+          <Button variant="outlined" color="error" onClick={() => dispatch({ type: "go", step: "decline" })}>
+            Decline
+          </Button>
+        )}
+        {inCalendar(booking) && (
+          <>
+            <AddToCalendarButton booking={booking} size="medium" />
+            {/* Here too, not only on the dashboard: time off lists the bookings inside it with a link to this page. */}
+            <CancelBookingButton booking={booking} />
+          </>
+        )}
+      </Box>
+    </Box>
+  );
+}
