@@ -9,6 +9,8 @@ const services = { globalSetup: ["../testkit/src/global-setup.ts"], testTimeout:
 
 export default defineConfig({
   test: {
+    // Once per run, before any project: a Kafka broker unless KAFKA_BROKERS is given (testkit/src/kafka-setup.ts).
+    globalSetup: ["./testkit/src/kafka-setup.ts"],
     reporters: ["default", "./testkit/src/summary-reporter.ts"],
     projects: [
       { test: { name: "contracts", root: "./contracts", include: ["test/**/*.unit.test.ts"] } },

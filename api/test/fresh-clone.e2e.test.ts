@@ -38,8 +38,12 @@ it("a clean clone: npm ci, then npm start serves the landing page, the seeded ex
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const v of ["DATABASE_URL", "KAFKA_BROKERS", "ESDB_URL", "JWT_SECRET", "ADMIN_EMAIL", "ADMIN_PASSWORD", "DATA_DIR", "NODE_ENV", "VITEST", "VITEST_POOL_ID", "VITEST_WORKER_ID"]) delete env[v];
 
-  const install = await runToEnd("npm", ["ci", "--no-audit", "--no-fund"], dir, env);
+  // A fresh shell's PATH (no node_modules/.bin of this checkout) and the README's install command:
+  // npm ci on Node 24 from the npm registry, whatever the system's Node is (issue 28.6).
+  env.PATH = (env.PATH ?? "").split(":").filter((p) => !p.includes("node_modules")).join(":");
+  const install = await runToEnd("npx", ["--yes", "--package", "node@24", "--", "npm", "ci", "--no-audit", "--no-fund"], dir, env);
   expect(install.code, install.output.slice(-2000)).toBe(0);
+  expect(install.output, "a dependency's engines refuse the runtime").not.toContain("EBADENGINE");
 
   const [port, pgPort] = [await freePort(), await freePort()];
   const started = Date.now();
@@ -72,5 +76,6 @@ it("a clean clone: npm ci, then npm start serves the landing page, the seeded ex
   const seconds = (Date.now() - started) / 1000;
   console.log(`[fresh clone] npm install ${install.code === 0 ? "ok" : "failed"}; npm start served everything after ${seconds.toFixed(1)} s`);
   expect(seconds).toBeLessThan(90);
+  expect(output, "npm start runs on the LTS line named in package.json's engines").toMatch(/on Node v24\./);
   process.kill(-child.pid!, "SIGTERM");
 });

@@ -63,7 +63,7 @@ const base = `http://localhost:${config.PORT}`;
 console.log(
   [
     "",
-    `Expert sessions is running at ${base}  (API ${base}/api/v1, admin console ${base}/admin/)`,
+    `Expert sessions is running at ${base}  (API ${base}/api/v1, admin console ${base}/admin/), on Node ${process.version}`,
     seeded ? "Demo data seeded." : `Using the existing data in ${dataDir}.`,
     `  creator:  ${DEMO_CREATOR.email} / ${DEMO_PASSWORD}`,
     `  experts:  ${demoExpertEmails(api.ctx).join(", ")} / ${DEMO_PASSWORD}`,
