@@ -61,6 +61,13 @@ export const MeetingLink = z
   .refine(isMeetingLink, { error: "join_link_invalid" })
   .transform((url) => new URL(url).href);
 
+/**
+ * A generated meeting room's name: at least 128 random bits, URL-safe (base64url), chosen once by
+ * the caller of a command that may confirm a booking and recorded in its `Confirmed`, so every
+ * replay and rebuild gives the same room (the decider itself draws no randomness).
+ */
+export const MeetingRoomName = z.string().regex(/^[A-Za-z0-9_-]{22,64}$/);
+
 /** Facts from other streams that a booking request needs; the command handler reads them. */
 export const BookedSessionFacts = z.object({
   sessionId: Id,
@@ -70,6 +77,8 @@ export const BookedSessionFacts = z.object({
   priceCents: PriceCents,
   published: z.boolean(),
   prepQuestions: z.array(z.string()),
+  /** The session is accepted on payment (instant booking) rather than a request the expert answers (absent: not). */
+  instantBooking: z.boolean().optional(),
 });
 export type BookedSessionFacts = z.infer<typeof BookedSessionFacts>;
 
@@ -138,12 +147,20 @@ export const CalendarCommand = z.discriminatedUnion("type", [
     creatorBookings: z.array(CreatorBookingFacts),
     holdMinutes: z.number().int().positive(),
   }),
-  z.object({ type: z.literal("RecordPayment"), ...onBooking, paymentId: z.string().min(1).max(255), amountCents: z.number().int().nonnegative(), provider: z.string() }),
+  /** `meetingRoom`: the room the booking meets in should this payment confirm it (instant booking), chosen by the caller (see MeetingRoomName). */
+  z.object({
+    type: z.literal("RecordPayment"),
+    ...onBooking,
+    paymentId: z.string().min(1).max(255),
+    amountCents: z.number().int().nonnegative(),
+    provider: z.string(),
+    meetingRoom: MeetingRoomName.optional(),
+  }),
   z.object({ type: z.literal("RecordPaymentFailure"), ...onBooking, paymentId: z.string().min(1).max(255), reason: z.string().max(500) }),
   z.object({ type: z.literal("SubmitPrep"), ...onBooking, answers: PrepAnswers }),
   z.object({ type: z.literal("RequestInfo"), ...onBooking, note: note("info_note_required") }),
   z.object({ type: z.literal("ProposeTime"), ...onBooking, scheduledTime: Instant }),
-  z.object({ type: z.literal("ConfirmBooking"), ...onBooking }),
+  z.object({ type: z.literal("ConfirmBooking"), ...onBooking, meetingRoom: MeetingRoomName.optional() }),
   z.object({ type: z.literal("CancelBooking"), ...onBooking, reason: z.string().trim().max(500).default("") }),
   z.object({ type: z.literal("ExpireHold"), ...onBooking }),
   z.object({ type: z.literal("CompleteBooking"), ...onBooking }),
@@ -198,14 +215,21 @@ export const CalendarEvent = z.discriminatedUnion("type", [
       prepQuestions: z.array(z.string()),
       scheduledTime: z.string(),
       heldUntil: z.string(),
+      /** Accepted on payment (the session's instant booking when requested); absent before issue 27.6: false. */
+      instantBooking: z.boolean().optional(),
     }),
   }),
-  z.object({ type: z.literal("PaymentSucceeded"), data: z.object({ ...booking, paymentId: z.string(), amountCents: z.number().int(), provider: z.string() }) }),
+  /** `respondBy`: the paid request's deadline for the expert to accept (see `respondByOf`); absent when none was set. */
+  z.object({
+    type: z.literal("PaymentSucceeded"),
+    data: z.object({ ...booking, paymentId: z.string(), amountCents: z.number().int(), provider: z.string(), respondBy: z.string().optional() }),
+  }),
   z.object({ type: z.literal("PaymentFailed"), data: z.object({ ...booking, paymentId: z.string(), reason: z.string() }) }),
   z.object({ type: z.literal("PrepSubmitted"), data: z.object({ ...booking, answers: z.array(z.string()) }) }),
   z.object({ type: z.literal("InfoRequested"), data: z.object({ ...booking, note: z.string() }) }),
   z.object({ type: z.literal("TimeProposed"), data: z.object({ ...booking, scheduledTime: z.string(), previousTime: z.string() }) }),
-  z.object({ type: z.literal("Confirmed"), data: z.object({ ...booking, by: CancelledBy }) }),
+  /** `instant`: confirmed by the payment itself (instant booking, `by` system); `meetingRoom`: the generated room's name (absent: none chosen). */
+  z.object({ type: z.literal("Confirmed"), data: z.object({ ...booking, by: CancelledBy, instant: z.boolean().optional(), meetingRoom: z.string().optional() }) }),
   z.object({
     type: z.literal("Cancelled"),
     data: z.object({ ...booking, by: CancelledBy, reason: z.string(), refundCents: z.number().int().nonnegative() }),

@@ -27,6 +27,11 @@ export const MIN_SESSION_PRICE_CENTS = 100;
  * always refunds in full.
  */
 export const FULL_REFUND_NOTICE_HOURS = 24;
+/**
+ * Rule (issue 27.6): a paid request waits this many hours for the expert to accept, and never past
+ * the session's start; unanswered by then, the system cancels it and everything paid goes back.
+ */
+export const REQUEST_ANSWER_HOURS = 48;
 /** Unpaid holds one creator may keep at once, across all experts: nobody can hold an expert's month. */
 export const MAX_UNPAID_HOLDS_PER_CREATOR = 3;
 

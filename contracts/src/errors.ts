@@ -107,6 +107,7 @@ export const errorCatalogue = {
   creator_time_overlap: { status: 409, message: "You already have a session booked at that time. Please pick another time." },
   booking_transition_refused: { status: 409, message: "This booking is {status} and can no longer be {action}." },
   payment_required: { status: 409, message: "This booking has to be paid before it can be confirmed." },
+  booking_request_lapsed: { status: 409, message: "This request was not accepted in time, so it can no longer be confirmed. The creator gets a full refund." },
   payment_amount_mismatch: { status: 409, message: "The payment amount does not match the session price." },
   booking_already_paid: { status: 409, message: "This booking has already been paid." },
   payment_declined: { status: 402, message: "Your card was declined." },

@@ -23,6 +23,8 @@ export const SessionDefinition = z.object({
     .max(MAX_PREP_QUESTIONS, { error: "session_prep_questions_invalid" }),
   sessionDetails: trimmedText(10_000).default(""),
   idealFor: z.array(trimmedText(200)).max(20, { error: "invalid_request" }).default([]),
+  /** Accepted on payment, with no request for the expert to answer (issue 27.6); absent (sessions saved before it existed): off. */
+  instantBooking: z.boolean({ error: "invalid_request" }).optional(),
 });
 export type SessionDefinition = z.infer<typeof SessionDefinition>;
 

@@ -25,9 +25,11 @@ import { fallsInTimeOff, isBookableStart, localDateTime, isProposableStart, type
 import type { Decider, DecisionContext } from "../decider.ts";
 import { refundOnCancel, refundableCents } from "./refund-policy.ts";
 import type { LeftOut } from "./left-out.ts";
+import { awaitsExpert, lapsedRequestCancelled, requestLapsed, respondByOf } from "./request-answer.ts";
 
 export * from "./refund-policy.ts";
 export * from "./join-link.ts";
+export * from "./request-answer.ts";
 
 // Stream `calendar-{expertId}`: the expert's weekly schedule, time off, extra hours and booking
 // rules, and every booking with that expert. One decision sees them all, so two overlapping
@@ -58,6 +60,12 @@ export type Booking = {
   rescheduleTo: string | null;
   /** The expert's video meeting link; null until set (a generated room link may stand in, see join-link.ts). */
   joinLink: string | null;
+  /** Accepted on payment (the session's instant booking, issue 27.6). */
+  instantBooking: boolean;
+  /** The paid request's deadline for the expert to accept (request-answer.ts); null when none was recorded. */
+  respondBy: string | null;
+  /** The generated room's name its confirmation recorded (issue 27.13); null: none. */
+  meetingRoom: string | null;
 };
 
 export type CalendarState = {
@@ -200,10 +208,13 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
           hasNotes: false,
           rescheduleTo: null,
           joinLink: null,
+          instantBooking: e.data.instantBooking ?? false,
+          respondBy: null,
+          meetingRoom: null,
         });
         break;
       case "PaymentSucceeded":
-        update(e.data.bookingId, (b) => ({ paidCents: b.paidCents + e.data.amountCents, paymentIds: [...b.paymentIds, e.data.paymentId] }));
+        update(e.data.bookingId, (b) => ({ paidCents: b.paidCents + e.data.amountCents, paymentIds: [...b.paymentIds, e.data.paymentId], respondBy: e.data.respondBy ?? b.respondBy }));
         break;
       case "PaymentFailed":
         break;
@@ -218,7 +229,7 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
         update(e.data.bookingId, () => ({ status: "time_proposed", scheduledTime: e.data.scheduledTime, rescheduleTo: null }));
         break;
       case "Confirmed":
-        update(e.data.bookingId, () => ({ status: "confirmed" }));
+        update(e.data.bookingId, (b) => ({ status: "confirmed", meetingRoom: e.data.meetingRoom ?? b.meetingRoom }));
         break;
       case "Cancelled":
         // An open request to move it ends with the booking.
@@ -342,6 +353,7 @@ function requestBooking(c: Extract<CalendarCommand, { type: "RequestBooking" }>,
         prepQuestions: c.session.prepQuestions,
         scheduledTime: c.scheduledTime,
         heldUntil,
+        ...(c.session.instantBooking && { instantBooking: true }),
       },
     },
   ]);
@@ -365,7 +377,13 @@ function recordPayment(c: Extract<CalendarCommand, { type: "RecordPayment" }>, b
       return ok([paid, { type: "Cancelled", data: { bookingId: b.bookingId, by: "system", reason: "payment_timeout", refundCents } }]);
     }
   }
-  return ok([paid]);
+  if (!isPaid({ ...b, paidCents: b.paidCents + c.amountCents }) || !awaitsExpert(b)) return ok([paid]);
+  // Instant booking: the payment is the acceptance, in the same decision (the time is held, or free again, as checked above).
+  if (b.instantBooking && b.status === "pending") {
+    return ok([paid, { type: "Confirmed", data: { bookingId: b.bookingId, by: "system", instant: true, ...(c.meetingRoom && { meetingRoom: c.meetingRoom }) } }]);
+  }
+  // A request: the expert has until this deadline to accept it (recorded, so the booking's reply and the sweeper agree).
+  return ok([{ ...paid, data: { ...paid.data, respondBy: respondByOf(now, b.scheduledTime) } }]);
 }
 
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
@@ -510,7 +528,8 @@ function decideOnBooking(c: Exclude<CalendarCommand, { type: "SetSchedule" | "Re
       if (!creator && !expert) return refused("not_booking_party");
       if (!byExpert && !byCreator) return transitionRefused(b, "confirmed");
       if (!isPaid(b)) return refused("payment_required");
-      return ok([{ type: "Confirmed", data: { bookingId: id, by: partyWord(a, b) } }]);
+      if (byExpert && requestLapsed(b, now)) return refused("booking_request_lapsed");
+      return ok([{ type: "Confirmed", data: { bookingId: id, by: partyWord(a, b), ...(c.meetingRoom && { meetingRoom: c.meetingRoom }) } }]);
     }
 
     case "CancelBooking":
@@ -520,6 +539,8 @@ function decideOnBooking(c: Exclude<CalendarCommand, { type: "SetSchedule" | "Re
 
     case "ExpireHold":
       if (!isSystem(a) && !isAdmin(a)) return refused("forbidden");
+      // A paid request with a deadline lapses once the expert let it pass (issue 27.6).
+      if (isPaid(b) && awaitsExpert(b) && b.respondBy !== null) return requestLapsed(b, now) ? ok([lapsedRequestCancelled(b)]) : refused("hold_not_expired");
       if (b.status !== "pending" || isPaid(b)) return transitionRefused(b, "expired");
       if (!holdExpired(b, now)) return refused("hold_not_expired");
       return ok([{ type: "Cancelled", data: { bookingId: id, by: "system", reason: "payment_timeout", refundCents: refundOnCancel(b, "system", now) } }]);

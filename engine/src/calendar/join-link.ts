@@ -4,13 +4,17 @@ import { JOIN_LINK_OPENS_MINUTES_BEFORE, type BookingStatus } from "@booking/con
 // the deployment's room template come in as arguments.
 
 /** What of a booking the join link rules read. */
-export type JoinLinkFacts = { bookingId: string; status: BookingStatus; scheduledTime: string; joinLink: string | null };
+export type JoinLinkFacts = { bookingId: string; status: BookingStatus; scheduledTime: string; joinLink: string | null; /** The room its confirmation recorded (absent or null: none). */ meetingRoom?: string | null };
 
 /** A booking's meeting link and where it came from: the expert set it, or a room was generated from the template. */
 export type JoinLink = { url: string; source: "expert" | "generated" };
 
-/** `{bookingId}` in the template is the booking's id, so each booking gets a room of its own. */
-export const roomLinkOf = (template: string, bookingId: string): string => template.replaceAll("{bookingId}", encodeURIComponent(bookingId));
+/**
+ * `{room}` in the template is the room name the booking's confirmation recorded (random, so nobody
+ * guesses a room; a booking confirmed before rooms were recorded uses its id), `{bookingId}` its id.
+ */
+export const roomLinkOf = (template: string, bookingId: string, room: string | null = null): string =>
+  template.replaceAll("{room}", encodeURIComponent(room ?? bookingId)).replaceAll("{bookingId}", encodeURIComponent(bookingId));
 
 /**
  * Rule: a confirmed booking meets at the link its expert set, else in a room generated from the
@@ -19,7 +23,7 @@ export const roomLinkOf = (template: string, bookingId: string): string => templ
 export function meetingLinkOf(b: JoinLinkFacts, roomTemplate: string | null): JoinLink | null {
   if (b.status !== "confirmed") return null;
   if (b.joinLink) return { url: b.joinLink, source: "expert" };
-  return roomTemplate ? { url: roomLinkOf(roomTemplate, b.bookingId), source: "generated" } : null;
+  return roomTemplate ? { url: roomLinkOf(roomTemplate, b.bookingId, b.meetingRoom ?? null), source: "generated" } : null;
 }
 
 /** Rule: both parties see the link from JOIN_LINK_OPENS_MINUTES_BEFORE minutes before the start. */

@@ -71,7 +71,7 @@ describe("a booking as of each event", () => {
 
   it("says what each event changed, field by field, and nothing else", () => {
     const changes = (type: string) => Object.fromEntries(steps.find((s) => s.event.type === type)!.changes.map((c) => [c.field, [c.before, c.after]]));
-    expect(changes("PaymentSucceeded")).toEqual({ paidCents: [0, PRICE], paymentIds: [[], ["pi_1"]] });
+    expect(changes("PaymentSucceeded")).toEqual({ paidCents: [0, PRICE], paymentIds: [[], ["pi_1"]], respondBy: [null, T1] });
     expect(changes("InfoRequested")).toEqual({ status: ["pending", "more_info_requested"], infoRequestNote: [null, "What niche are you in?"] });
     expect(changes("TimeProposed")).toEqual({ status: ["pending", "time_proposed"], scheduledTime: [T1, "2026-03-05T14:30:00.000Z"], previousTime: [null, T1] });
     expect(changes("Cancelled")).toEqual({
