@@ -205,7 +205,7 @@ function template(route: CatalogueRoute): { params: Record<string, string>; quer
     case "PATCH /bookings/:bookingId/schedule":
       return { params, body: { scheduled_time: soon.toISOString() } };
     case "PATCH /bookings/:bookingId/prep":
-      return { params, body: { prep_response_1: "a", prep_response_2: "b", prep_response_3: "c" } };
+      return { params, body: { prep_response_1: "a" } };
     case "POST /bookings/:bookingId/notes":
       return { params: { bookingId: real.paidBooking }, body: { summary: "S", recap: "R", takeaways: ["t"], suggested_actions: ["s"] } };
     case "GET /bookings/:bookingId/notes":

@@ -96,7 +96,7 @@ function template(route: Route): unknown {
     "POST /bookings": { session_id: real.session, scheduled_time: soon() },
     "PATCH /bookings/{bookingId}/status": { status: "more_info_requested", info_request_note: "More?" },
     "PATCH /bookings/{bookingId}/schedule": { scheduled_time: soon() },
-    "PATCH /bookings/{bookingId}/prep": { prep_response_1: "a", prep_response_2: "b", prep_response_3: "c" },
+    "PATCH /bookings/{bookingId}/prep": { prep_response_1: "a" },
     "POST /bookings/{bookingId}/notes": { summary: "S", recap: "R", takeaways: ["t"], suggested_actions: ["s"] },
     "POST /stripe/test-intent": { bookingId: real.booking },
     "POST /payments/test/confirm": { client_secret: real.clientSecret, card_number: TEST_CARD_SUCCEEDS },

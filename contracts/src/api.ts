@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_PREP_QUESTIONS, MIN_SESSION_PRICE_CENTS, PREP_ANSWER_COUNT } from "./constants.ts";
+import { MAX_PREP_QUESTIONS, MIN_SESSION_PRICE_CENTS } from "./constants.ts";
 import { Id, Instant, LocalTime, Timezone, Weekday, multiLine, oneLine } from "./primitives.ts";
 
 // Bodies, params and queries of /api/v1, as the spec (section 7) names their fields. Objects are
@@ -75,11 +75,16 @@ export const BookingStatusBody = z.strictObject({
   reason: multiLine(z.string().max(500)).optional(),
 });
 export const BookingScheduleBody = z.strictObject({ scheduled_time: Instant });
+const prepResponse = multiLine(z.string({ error: "prep_answers_required" }).max(5000));
+/** One answer per question the session asked (1 to 3): `prep_response_2` and `_3` only when it asked that many. */
 export const BookingPrepBody = z.strictObject({
-  prep_response_1: multiLine(z.string({ error: "prep_answers_required" }).max(5000)),
-  prep_response_2: multiLine(z.string({ error: "prep_answers_required" }).max(5000)),
-  prep_response_3: multiLine(z.string({ error: "prep_answers_required" }).max(5000)),
-});
+  prep_response_1: prepResponse,
+  prep_response_2: prepResponse.optional(),
+  prep_response_3: prepResponse.optional(),
+}).refine((b) => b.prep_response_3 === undefined || b.prep_response_2 !== undefined, { error: "prep_answers_required" });
+/** The answers in the order of the questions they answer. */
+export const prepAnswersOf = (b: z.infer<typeof BookingPrepBody>): string[] =>
+  [b.prep_response_1, b.prep_response_2, b.prep_response_3].filter((a): a is string => a !== undefined);
 export const BookingNotesBody = z.strictObject({
   summary: multiLine(z.string({ error: "notes_required" }).max(5000)),
   recap: multiLine(z.string().max(10_000)).optional(),
@@ -87,4 +92,4 @@ export const BookingNotesBody = z.strictObject({
   suggested_actions: z.array(multiLine(z.string().max(1000))).max(20).optional(),
 });
 
-export const API_LIMITS = { prepQuestions: MAX_PREP_QUESTIONS, prepAnswers: PREP_ANSWER_COUNT } as const;
+export const API_LIMITS = { prepQuestions: MAX_PREP_QUESTIONS, prepAnswers: MAX_PREP_QUESTIONS } as const;

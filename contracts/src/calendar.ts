@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PREP_ANSWER_COUNT } from "./constants.ts";
+import { MAX_PREP_QUESTIONS, MIN_PREP_QUESTIONS } from "./constants.ts";
 import { Actor, Id, Instant, PriceCents, SessionLength } from "./primitives.ts";
 import { BookingRules, DateOverride, TimeOff, WeeklySchedule } from "./schedule.ts";
 
@@ -106,7 +106,9 @@ export const PrepAnswers = z
   .array(z.string({ error: "prep_answers_required" }).trim().min(1, { error: "prep_answers_required" }).max(5000, { error: "prep_answers_required" }), {
     error: "prep_answers_required",
   })
-  .length(PREP_ANSWER_COUNT, { error: "prep_answers_required" });
+  // One per question the booking's session asked: the calendar checks the count against the booking.
+  .min(MIN_PREP_QUESTIONS, { error: "prep_answers_required" })
+  .max(MAX_PREP_QUESTIONS, { error: "prep_answers_required" });
 
 export const SessionNotes = z.object({
   summary: note("notes_required"),

@@ -6,8 +6,7 @@ export const DEFAULT_SESSION_LENGTH_MINUTES: SessionLengthMinutes = 30;
 
 export const MIN_PREP_QUESTIONS = 1;
 export const MAX_PREP_QUESTIONS = 3;
-/** Creators answer every prep question; the booking form always sends three answers. */
-export const PREP_ANSWER_COUNT = 3;
+// A creator answers each prep question the session asked, one answer per question (issue 27.10): 1 to MAX_PREP_QUESTIONS.
 
 export const BOOKING_WINDOW_DAYS = 28;
 export const SLOT_STEP_MINUTES = 30;

@@ -117,7 +117,7 @@ export const errorCatalogue = {
   webhook_signature_invalid: { status: 400, message: "The webhook signature is not valid." },
   hold_not_expired: { status: 409, message: "This booking's hold has not expired yet." },
   session_not_over: { status: 409, message: "A session can be completed only after its end time." },
-  prep_answers_required: { status: 400, message: "Please answer all three preparation questions." },
+  prep_answers_required: { status: 400, message: "Please answer each preparation question." },
   info_note_required: { status: 400, message: "Please describe what information you need." },
   notes_required: { status: 400, message: "Please add a session summary." },
   // Refunds (issue 15: the cancellation policy and admin refunds)

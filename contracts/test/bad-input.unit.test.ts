@@ -92,9 +92,11 @@ describe("booking commands", () => {
     const r = parseInput(CalendarCommand, { type: "ProposeTime", ...base, scheduledTime: "2026-03-03T10:00:00+05:30" });
     expect(r.ok && r.value.type === "ProposeTime" && r.value.scheduledTime).toBe("2026-03-03T04:30:00.000Z");
   });
-  it("requires three prep answers and a more-info note", () => {
-    refusedWith(CalendarCommand, { type: "SubmitPrep", ...base, answers: ["a", "b"] }, "prep_answers_required");
+  it("requires one to three non-empty prep answers (one per question, issue 27.10) and a more-info note", () => {
+    refusedWith(CalendarCommand, { type: "SubmitPrep", ...base, answers: [] }, "prep_answers_required");
+    refusedWith(CalendarCommand, { type: "SubmitPrep", ...base, answers: ["a", "b", "c", "d"] }, "prep_answers_required");
     refusedWith(CalendarCommand, { type: "SubmitPrep", ...base, answers: ["a", "", "c"] }, "prep_answers_required");
+    expect(parseInput(CalendarCommand, { type: "SubmitPrep", ...base, answers: ["a", "b"] }).ok).toBe(true);
     refusedWith(CalendarCommand, { type: "RequestInfo", ...base, note: "   " }, "info_note_required");
   });
   it("refuses an unknown command", () => {

@@ -67,7 +67,7 @@ function engineState() {
   const bookings = new Map(
     moves.map((m) => {
       const r = moveRow(m);
-      const b = { bookingId: r.booking_id, status: r.status, creatorId: r.creator_id, expertUserId: r.expert_user_id, sessionId: r.session_id, sessionTitle: r.session_title, scheduledTime: r.scheduled_time, lengthMinutes: r.length_minutes, priceCents: r.price_cents, heldUntil: r.held_until, paidCents: r.paid_cents, paymentIds: [], owedCents: 0, refundedCents: 0, refundKeys: [], hasNotes: false, rescheduleTo: r.reschedule_to, joinLink: null };
+      const b = { bookingId: r.booking_id, status: r.status, creatorId: r.creator_id, expertUserId: r.expert_user_id, sessionId: r.session_id, sessionTitle: r.session_title, scheduledTime: r.scheduled_time, lengthMinutes: r.length_minutes, priceCents: r.price_cents, heldUntil: r.held_until, prepQuestionCount: 0, paidCents: r.paid_cents, paymentIds: [], owedCents: 0, refundedCents: 0, refundKeys: [], hasNotes: false, rescheduleTo: r.reschedule_to, joinLink: null, instantBooking: r.instant_booking, respondBy: r.respond_by, meetingRoom: r.meeting_room };
       return [b.bookingId, b] as const;
     }),
   );

@@ -529,7 +529,7 @@ describe("the creator", () => {
     bookingId = (await expert.getByTestId("expert-booking").first().getAttribute("data-booking-id"))!;
     await visible(expert, /You have a new session request from Cora Quinn/);
     await creator.getByRole("button", { name: "Submit" }).click();
-    await visible(creator, "Please answer all three preparation questions.");
+    await visible(creator, "Please answer each preparation question.");
     await screenshot(creator, "wizard-4-preparation");
     await checkAxe(creator, "wizard: preparation");
     await creator.getByLabel("Which brand is it?").fill("A sportswear brand");

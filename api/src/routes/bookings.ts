@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { z } from "zod";
-import { CURRENT_TERMS_VERSION, type SessionDefinition, UserIdParams, BookingIdParams, BookingNotesBody, BookingReply, BookingRequestedReply, BookingPrepBody, BookingScheduleBody, BookingStatusBody, CalendarCommand, CreateBookingBody, IdParams, SessionNotesReply, parseInput } from "@booking/contracts";
+import { CURRENT_TERMS_VERSION, type SessionDefinition, UserIdParams, BookingIdParams, BookingNotesBody, BookingReply, BookingRequestedReply, BookingPrepBody, prepAnswersOf, BookingScheduleBody, BookingStatusBody, CalendarCommand, CreateBookingBody, IdParams, SessionNotesReply, parseInput } from "@booking/contracts";
 import { calendarStream, joinLinkView, openReschedule, sessionStream, type SessionState } from "@booking/engine";
 import { bookingReply, bookingsOfCreator, bookingsOfExpertUser, creatorBookingFacts, evolveBooking, findAdminTermsAcceptance, findBooking, findExpert, findExpertOfSession, findUser, sessionRecord, toProjected, type BookingRow, type BookingWithParties, type SessionRow } from "@booking/projections";
 import type { CalendarCommands, SessionCommands, TermsCommands } from "../commands.ts";
@@ -211,8 +211,7 @@ export const bookingRoutes: RoutePlugin<BookingRouteDeps> = async (app, deps) =>
 
   app.patch("/bookings/:bookingId/prep", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingPrepBody, ...oneBooking } }, async (request) => {
     const actor = actorOf(request);
-    const b = request.body;
-    return replyOf(await onBooking(actor, await bookingFor(db, actor, request.params.bookingId), { type: "SubmitPrep", answers: [b.prep_response_1, b.prep_response_2, b.prep_response_3] }));
+    return replyOf(await onBooking(actor, await bookingFor(db, actor, request.params.bookingId), { type: "SubmitPrep", answers: prepAnswersOf(request.body) }));
   });
 
   app.post("/bookings/:bookingId/notes", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingNotesBody, response: { 201: SessionNotesReply } } }, async (request, reply) => {

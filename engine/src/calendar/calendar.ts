@@ -46,6 +46,8 @@ export type Booking = {
   lengthMinutes: number;
   priceCents: number;
   heldUntil: string;
+  /** How many preparation questions the session asked when booked: the creator answers each, no more (issue 27.10). */
+  prepQuestionCount: number;
   /** Every cent received, never lowered by a refund (so a refunded booking still counts as paid for). */
   paidCents: number;
   paymentIds: readonly string[];
@@ -200,6 +202,7 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
           lengthMinutes: e.data.lengthMinutes,
           priceCents: e.data.priceCents,
           heldUntil: e.data.heldUntil,
+          prepQuestionCount: e.data.prepQuestions.length,
           paidCents: 0,
           paymentIds: [],
           owedCents: 0,
@@ -503,6 +506,8 @@ function decideOnBooking(c: Exclude<CalendarCommand, { type: "SetSchedule" | "Re
     case "SubmitPrep":
       if (!creator) return refused("not_booking_party");
       if (!["pending", "more_info_requested", "time_proposed", "confirmed"].includes(b.status)) return transitionRefused(b, "given preparation answers");
+      // One answer per question asked; a booking from before sessions had to ask one takes a single answer.
+      if (c.answers.length !== Math.max(1, b.prepQuestionCount)) return refused("prep_answers_required");
       return ok([{ type: "PrepSubmitted", data: { bookingId: id, answers: c.answers } }]);
 
     case "RequestInfo":

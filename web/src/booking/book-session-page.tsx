@@ -184,6 +184,7 @@ function ConfirmationStep() {
 
 function BookingWizard({ session, preview }: { session: Session; preview: boolean }) {
   const flow = useBookingFlow();
+  const questions = prepQuestionsOf(flow.bookingData ?? session);
   const top = useRef<HTMLDivElement>(null);
   useEffect(() => {
     // Not returned: newer browsers answer scrollIntoView with a promise, and an effect may return only a cleanup.
@@ -236,10 +237,12 @@ function BookingWizard({ session, preview }: { session: Session; preview: boolea
             <Typography variant="h5" component="h2" gutterBottom>
               Preparation
             </Typography>
-            <Typography sx={{ mb: 2 }}>Help {session.expert.first_name ?? "your expert"} prepare: answer these three questions.</Typography>
+            <Typography sx={{ mb: 2 }}>
+              Help {session.expert.first_name ?? "your expert"} prepare: {questions.length === 1 ? "answer this question" : `answer these ${questions.length} questions`}.
+            </Typography>
             <PrepAnswersForm
               bookingId={flow.bookingId}
-              questions={prepQuestionsOf(flow.bookingData ?? session)}
+              questions={questions}
               onSubmitted={(booking) => {
                 flow.update({ bookingData: booking });
                 flow.goTo(4);

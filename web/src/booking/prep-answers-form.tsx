@@ -7,16 +7,16 @@ import { api, ApiError } from "../shared/api-client.ts";
 import type { Booking } from "../shared/api-types.ts";
 import { PREP_SUBMIT_FAILED, prepBody, validatePrepAnswers, type PrepErrors } from "./prep-answers.ts";
 
-/** Three required answers, sent as PATCH /bookings/{id}/prep. */
-export function PrepAnswersForm(props: { bookingId: string | null; questions: [string, string, string]; initial?: (string | null)[]; submitLabel?: string; onSubmitted: (booking: Booking) => void }) {
-  const [answers, setAnswers] = useState<string[]>(() => [0, 1, 2].map((i) => props.initial?.[i] ?? ""));
-  const [errors, setErrors] = useState<PrepErrors>({ fields: [null, null, null], summary: null });
+/** One required answer per question the session asked, sent as PATCH /bookings/{id}/prep. */
+export function PrepAnswersForm(props: { bookingId: string | null; questions: readonly string[]; initial?: (string | null)[]; submitLabel?: string; onSubmitted: (booking: Booking) => void }) {
+  const [answers, setAnswers] = useState<string[]>(() => props.questions.map((_, i) => props.initial?.[i] ?? ""));
+  const [errors, setErrors] = useState<PrepErrors>({ fields: [], summary: null });
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const found = validatePrepAnswers(answers);
+    const found = validatePrepAnswers(answers, props.questions.length);
     setErrors(found);
     setFailure(null);
     if (found.summary) return;
