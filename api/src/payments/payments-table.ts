@@ -53,11 +53,6 @@ export async function paymentByClientSecret(db: Queryable, clientSecret: string)
   return rows[0] ? toPayment(rows[0]) : null;
 }
 
-export async function paymentById(db: Queryable, paymentId: string): Promise<PaymentRow | null> {
-  const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM payments WHERE payment_id = $1`, [paymentId]);
-  return rows[0] ? toPayment(rows[0]) : null;
-}
-
 /**
  * The provider's verdict on a payment. A payment created elsewhere (say, a Stripe intent whose row
  * was never written) gets its row here, with the parties taken from the booking read model.

@@ -81,8 +81,3 @@ export async function takeDueRefunds(db: Queryable, now: string, leaseUntil: str
   );
   return rows.map(refundFromPg);
 }
-
-export async function findRefund(db: Queryable, refundKey: string): Promise<RefundRow | null> {
-  const raw = (await db.query<Raw>(`SELECT ${refundColumns} FROM refunds WHERE refund_key = $1`, [refundKey])).rows[0];
-  return raw ? refundFromPg(raw) : null;
-}

@@ -23,9 +23,4 @@ export function bookingBadge(status: BookingStatus, viewer: "creator" | "expert"
   return (viewer === "creator" ? creatorBadges : expertBadges)[status] ?? { label: status, color: "default" };
 }
 
-/** Still to be decided: the expert reviews these. */
-export const awaitingExpert = (b: Pick<Booking, "status">) => b.status === "pending" || b.status === "more_info_requested";
-
-export const isOpen = (b: Pick<Booking, "status">) => b.status !== "cancelled" && b.status !== "completed";
-
 export const prepAnswered = (b: Pick<Booking, "prep_response_1" | "prep_response_2" | "prep_response_3">) => !!(b.prep_response_1 && b.prep_response_2 && b.prep_response_3);
