@@ -38,6 +38,7 @@ describe("blue-green rebuild in the console", () => {
       await reader.query("SELECT count(*) FROM bookings");
       const head = await api.ctx.store.countEvents();
       await page.getByRole("button", { name: "Rebuild bookings" }).click();
+      await page.getByRole("dialog", { name: "Rebuild bookings?" }).getByRole("button", { name: "Rebuild", exact: true }).click();
       await eventually(shown).toEqual(["g1 live", "g2 building"]);
       // The new generation's progress moves on screen up to the head of the log as it was at the
       // click (the log grows meanwhile: the completion sweeper completes the seeded past sessions).

@@ -453,7 +453,11 @@ describe("the admin console", () => {
 
     const put = page.waitForRequest((r) => r.method() === "PUT" && r.url().endsWith(`/admin/experts/${made.newcomer.id}`));
     await page.getByRole("button", { name: "Verify", exact: true }).click();
-    expect((await put).postDataJSON()).toEqual({ verified: true });
+    // Issue 27.20: the decision is confirmed with a reason, kept with the event.
+    const vetting = page.getByRole("dialog", { name: "Verify Noor Haddad?" });
+    await vetting.getByLabel(/Reason/).fill("Portfolio and two references checked");
+    await vetting.getByRole("button", { name: "Verify expert" }).click();
+    expect((await put).postDataJSON()).toEqual({ verified: true, reason: "Portfolio and two references checked" });
     await page.getByTestId("verified-badge").first().waitFor();
     await page.getByRole("button", { name: "Unverify", exact: true }).waitFor();
 
@@ -462,8 +466,9 @@ describe("the admin console", () => {
     const publicProfile = await must<{ verified: boolean; slug: string }>("GET", `/experts/${made.newcomer.slug}`);
     expect(publicProfile).toMatchObject({ verified: true, slug: made.newcomer.slug });
     expect((await must<{ id: string; verified: boolean }[]>("GET", "/experts")).find((e) => e.id === made.newcomer.id)?.verified).toBe(true);
-    // The vetting history on the page names the admin.
+    // The vetting history on the page names the admin and the reason.
     await eventually(() => page.getByText(/Verified on .* by/).count()).toBeGreaterThan(0);
+    await page.getByText(/Portfolio and two references checked/).waitFor();
     await page.screenshot({ path: join(artifacts, "expert-verified.png"), fullPage: true, animations: "disabled" });
 
     if (existsSync(join(repoRoot, "web/dist/index.html"))) {
@@ -504,6 +509,7 @@ describe("the admin console", () => {
       await hold.query("LOCK TABLE bookings IN ACCESS SHARE MODE");
       const started = page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith("/admin/projections/bookings/rebuild"));
       await row.getByRole("button", { name: "Rebuild bookings" }).click();
+      await page.getByRole("dialog", { name: "Rebuild bookings?" }).getByRole("button", { name: "Rebuild", exact: true }).click();
       const accepted = await started;
       expect(accepted.status()).toBe(202);
       expect(((await accepted.json()) as { rebuild: { state: string } }).rebuild.state).toBe("running");

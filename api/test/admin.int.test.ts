@@ -87,7 +87,7 @@ describe("admin access", () => {
       expect(anonymous.statusCode).toBe(401);
       expect(anonymous.json().code).toBe("no_access_token");
     }
-    expect((await api.call("PUT", `/api/v1/admin/experts/${expertId}`, { user: expertUser, body: { verified: true } })).statusCode).toBe(403);
+    expect((await api.call("PUT", `/api/v1/admin/experts/${expertId}`, { user: expertUser, body: { verified: true, reason: "Vetted" } })).statusCode).toBe(403);
     expect((await api.call("POST", "/api/v1/admin/projections/bookings/rebuild", { user: creator })).statusCode).toBe(403);
     expect((await api.call("GET", "/api/v1/admin/bookings?sort=nope")).statusCode).toBe(401);
   });
@@ -235,11 +235,11 @@ describe("users, experts, sessions", () => {
   });
 
   it("refuses vetting an unknown expert, and any change but the vetting decision", async () => {
-    const unknown = await api.call("PUT", "/api/v1/admin/experts/nobody", { user: admin, body: { verified: true } });
+    const unknown = await api.call("PUT", "/api/v1/admin/experts/nobody", { user: admin, body: { verified: true, reason: "Vetted" } });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().code).toBe("profile_not_found");
-    expect((await api.call("PUT", `/api/v1/admin/experts/${expertId}`, { user: admin, body: { verified: true, title: "Hacker" } })).statusCode).toBe(400);
-    expect((await api.call("PUT", `/api/v1/admin/experts/${expertId}`, { user: admin, body: { verified: "yes" } })).statusCode).toBe(400);
+    expect((await api.call("PUT", `/api/v1/admin/experts/${expertId}`, { user: admin, body: { verified: true, reason: "Vetted", title: "Hacker" } })).statusCode).toBe(400);
+    expect((await api.call("PUT", `/api/v1/admin/experts/${expertId}`, { user: admin, body: { verified: "yes", reason: "Vetted" } })).statusCode).toBe(400);
   });
 });
 
@@ -278,7 +278,7 @@ describe("through ra-data-simple-rest, the admin console's own client", () => {
 
   it("verifies and unverifies an expert as the admin, through the decider", async () => {
     const before = await provider.getOne("experts", { id: expertId });
-    const updated = await provider.update("experts", { id: expertId, data: { verified: true }, previousData: before.data });
+    const updated = await provider.update("experts", { id: expertId, data: { verified: true, reason: "References checked" }, previousData: before.data });
     expect(updated.data).toMatchObject({ id: expertId, verified: true, vetted_by: admin.id });
     const { rows } = await api.ctx.db.query("SELECT verified, vetted_by FROM experts WHERE expert_id = $1", [expertId]);
     expect(rows).toEqual([{ verified: true, vetted_by: admin.id }]);
@@ -288,7 +288,7 @@ describe("through ra-data-simple-rest, the admin console's own client", () => {
     const verified = await provider.getList("experts", { pagination: { page: 1, perPage: 10 }, sort: { field: "last_name", order: "ASC" }, filter: { verified: true, id: expertId } });
     expect(verified.total).toBe(1);
 
-    const again = await provider.update("experts", { id: expertId, data: { verified: false }, previousData: updated.data });
+    const again = await provider.update("experts", { id: expertId, data: { verified: false, reason: "Complaints" }, previousData: updated.data });
     expect(again.data.verified).toBe(false);
     expect((await api.ctx.db.query("SELECT verified FROM experts WHERE expert_id = $1", [expertId])).rows).toEqual([{ verified: false }]);
   });

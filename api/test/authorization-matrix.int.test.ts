@@ -720,7 +720,7 @@ const ROWS: Row[] = [
     route: "PUT /admin/experts/:id",
     label: "verify X",
     expect: adminOnly,
-    make: () => ({ params: { id: users.X.id }, body: { verified: true }, state: () => expertRows(users.X.id) }),
+    make: () => ({ params: { id: users.X.id }, body: { verified: true, reason: "Vetted" }, state: () => expertRows(users.X.id) }),
   },
   {
     route: "PUT /admin/reviews/:id",

@@ -96,7 +96,7 @@ describe("catalogue replies are contracts' schemas", () => {
   it("the console's expert and session records are the read models' rows, keyed by id", async () => {
     for (const row of await ok("GET", "/admin/experts", admin)) exactly(AdminExpertReply, row);
     exactly(AdminExpertReply, await ok("GET", `/admin/experts/${expert.id}`, admin));
-    const vetted = await ok("PUT", `/admin/experts/${expert.id}`, admin, { verified: true });
+    const vetted = await ok("PUT", `/admin/experts/${expert.id}`, admin, { verified: true, reason: "Vetted" });
     exactly(AdminExpertReply, vetted);
     expect(vetted).toMatchObject({ verified: true, vetted_by: admin.id });
     for (const row of await ok("GET", "/admin/sessions", admin)) exactly(AdminSessionReply, row);

@@ -79,7 +79,7 @@ describe("a write through this instance shows on the next GET (the cache's clock
     expect((await mine())?.role).toBe("Audio strategist");
     expect((await mine("/experts/search?search=quillfeather"))?.role).toBe("Audio strategist");
 
-    expect((await api.call("PUT", `${V1}/admin/experts/${expert.id}`, { user: admin, body: { verified: true } })).statusCode).toBe(200);
+    expect((await api.call("PUT", `${V1}/admin/experts/${expert.id}`, { user: admin, body: { verified: true, reason: "Vetted" } })).statusCode).toBe(200);
     expect((await mine())?.verified).toBe(true);
 
     await api.call("PATCH", `${V1}/experts/me`, { user: expert, body: { ...profile, published: false } });

@@ -260,7 +260,7 @@ function template(route: CatalogueRoute): { params: Record<string, string>; quer
     case "POST /early-access":
       return { params, body: { name: "Fuzz Visitor", email: "visitor@example.com", role: "expert", need: "Help with a brand deal" } };
     case "PUT /admin/experts/:id":
-      return { params: { id: expert.id }, body: { verified: true } };
+      return { params: { id: expert.id }, body: { verified: true, reason: "Vetted" } };
     case "POST /admin/projections/:id/rebuild":
     case "GET /admin/projections/:id":
       return { params: { id: "terms_acceptances" } };

@@ -112,7 +112,7 @@ function template(route: Route): unknown {
     "POST /auth/reset": { token: "x.y", password: "another-Passw0rd-3" },
     "PUT /auth/me/preferences": { timezone: "UTC", reminder_mails: true },
     "POST /mail/unsubscribe": { token: "x.y" },
-    "PUT /admin/experts/{id}": { verified: true },
+    "PUT /admin/experts/{id}": { verified: true, reason: "Vetted" },
   };
   return templates[key] ?? (route.method === "GET" || route.method === "DELETE" ? undefined : {});
 }

@@ -97,7 +97,7 @@ export const errorCatalogue = {
   // Booking (spec sections 4, 5 and 8; lifecycle from the architecture page)
   slot_unavailable: { status: 409, message: "That time slot is no longer available. Please pick another." },
   scheduled_time_invalid: { status: 400, message: "Please choose a date and time." },
-  proposed_time_invalid: { status: 409, message: "Please propose a time between 9:00 AM and 5:30 PM within the next 28 days that does not clash with another booking." },
+  proposed_time_invalid: { status: 409, message: "Please propose one of your bookable times: inside your weekly hours, within the next 28 days, the whole session fitting and clear of other bookings." },
   booking_not_found: { status: 404, message: "No booking found" },
   booking_already_exists: { status: 409, message: "This booking already exists." },
   not_booking_party: { status: 403, message: "Only the creator or expert of this booking can do that." },
@@ -158,6 +158,7 @@ export const errorCatalogue = {
   review_reply_exists: { status: 409, message: "This review already has a reply." },
   review_reply_text_invalid: { status: 400, message: "Please write a reply of 1 to 2,000 characters." },
   review_hide_reason_required: { status: 400, message: "Please give a reason (up to 500 characters) for hiding this review." },
+  vetting_reason_required: { status: 400, message: "Please give a reason (up to 500 characters) for verifying or unverifying this expert." },
 
   // Early access (the landing page's request form)
   early_access_name_required: { status: 400, message: "Please enter your name." },

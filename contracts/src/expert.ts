@@ -24,14 +24,18 @@ export const ExpertProfileFields = z.object({
 });
 export type ExpertProfileFields = z.infer<typeof ExpertProfileFields>;
 
+/** Why an admin verified or unverified an expert: kept with the decision, shown in the expert's vetting history. */
+export const VettingReason = z.string({ error: "vetting_reason_required" }).trim().min(1, { error: "vetting_reason_required" }).max(500, { error: "vetting_reason_required" });
+
 export const ExpertCommand = z.discriminatedUnion("type", [
   /**
    * Publish Profile sends published true, Unpublish false; Save Profile sends none and keeps the
    * profile as it is (the spec's "Save sends published false" silently took experts off the listing).
    */
   z.object({ type: z.literal("SaveExpertProfile"), expertId: Id, actor: Actor, userId: Id, profile: ExpertProfileFields, published: z.boolean().optional() }),
-  z.object({ type: z.literal("VerifyExpert"), expertId: Id, actor: Actor }),
-  z.object({ type: z.literal("UnverifyExpert"), expertId: Id, actor: Actor }),
+  /** The console always gives a reason (PUT /admin/experts/{id}); the seed's vetting has none. */
+  z.object({ type: z.literal("VerifyExpert"), expertId: Id, actor: Actor, reason: VettingReason.optional() }),
+  z.object({ type: z.literal("UnverifyExpert"), expertId: Id, actor: Actor, reason: VettingReason.optional() }),
 ]);
 export type ExpertCommand = z.infer<typeof ExpertCommand>;
 
@@ -40,7 +44,8 @@ export const ExpertEvent = z.discriminatedUnion("type", [
     type: z.literal("ExpertProfileSaved"),
     data: z.object({ expertId: Id, userId: Id, slug: z.string(), profile: ExpertProfileFields, published: z.boolean() }),
   }),
-  z.object({ type: z.literal("ExpertVerified"), data: z.object({ expertId: Id, by: Id }) }),
-  z.object({ type: z.literal("ExpertUnverified"), data: z.object({ expertId: Id, by: Id }) }),
+  // Decisions recorded before issue 27.20 have no reason.
+  z.object({ type: z.literal("ExpertVerified"), data: z.object({ expertId: Id, by: Id, reason: z.string().optional() }) }),
+  z.object({ type: z.literal("ExpertUnverified"), data: z.object({ expertId: Id, by: Id, reason: z.string().optional() }) }),
 ]);
 export type ExpertEvent = z.infer<typeof ExpertEvent>;

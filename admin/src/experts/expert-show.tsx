@@ -48,7 +48,7 @@ function ExpertActions() {
   );
 }
 
-type LoggedEvent = RaRecord & { type: string; recorded_at: string; data: { by?: string }; metadata: { actor?: { userId: string; role: string } } };
+type LoggedEvent = RaRecord & { type: string; recorded_at: string; data: { by?: string; reason?: string }; metadata: { actor?: { userId: string; role: string } } };
 
 /** The vetting decisions recorded in the expert's stream, newest first. */
 function VettingHistory() {
@@ -78,6 +78,8 @@ function VettingHistory() {
           <ReferenceField record={{ id: e.id, by: e.metadata.actor?.userId ?? e.data.by }} source="by" reference="users" link="show" emptyText="unknown">
             <TextField source="email" />
           </ReferenceField>
+          {/* Decisions before issue 27.20 were recorded without a reason. */}
+          {e.data.reason ? <Typography variant="body2" component="span">: {e.data.reason}</Typography> : null}
         </li>
       ))}
     </Stack>

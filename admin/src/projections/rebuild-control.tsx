@@ -2,9 +2,10 @@ import RefreshIcon from "@mui/icons-material/Refresh";
 import { Alert, Box, LinearProgress, Stack, Typography } from "@mui/material";
 import { useMutation } from "@tanstack/react-query";
 import type React from "react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Button, useDataProvider, useNotify, useRefresh } from "react-admin";
 import type { ConsoleDataProvider } from "../data-provider.ts";
+import { ConfirmDialog } from "../layout/confirm-dialog.tsx";
 import { useWatchedProjection } from "./projection-generations.tsx";
 import type { RebuildProgress } from "./projection-record.ts";
 
@@ -49,6 +50,7 @@ export function RebuildControl(_props: { label?: string }) {
   const name = current?.id ?? "";
   const state = current?.rebuild?.state;
   const wasRunning = useRef(false);
+  const [asking, setAsking] = useState(false);
 
   useEffect(() => {
     if (state === "running") wasRunning.current = true;
@@ -68,6 +70,10 @@ export function RebuildControl(_props: { label?: string }) {
   if (!current) return null;
   const onClick = (event: React.MouseEvent) => {
     event.stopPropagation();
+    setAsking(true);
+  };
+  const confirmed = () => {
+    setAsking(false);
     start.mutate();
   };
   return (
@@ -76,6 +82,14 @@ export function RebuildControl(_props: { label?: string }) {
         <RefreshIcon />
       </Button>
       {current?.rebuild ? <Progress rebuild={current.rebuild} /> : null}
+      <ConfirmDialog
+        open={asking}
+        title={`Rebuild ${name}?`}
+        explanation="The read model is rebuilt from the event store into a new generation while the live one keeps serving; a large one takes a while and loads the database."
+        confirmLabel="Rebuild"
+        onCancel={() => setAsking(false)}
+        onConfirm={confirmed}
+      />
     </Stack>
   );
 }

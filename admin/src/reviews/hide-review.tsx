@@ -1,8 +1,9 @@
 import VisibilityOffIcon from "@mui/icons-material/VisibilityOff";
-import { Chip, Dialog, DialogActions, DialogContent, DialogTitle, TextField, Typography } from "@mui/material";
+import { Chip } from "@mui/material";
 import type React from "react";
 import { useState } from "react";
 import { Button, useNotify, useRecordContext, useUpdate } from "react-admin";
+import { ConfirmDialog } from "../layout/confirm-dialog.tsx";
 import type { Review } from "./review-record.ts";
 
 /** Visible, or Hidden (with the reason on hover). */
@@ -26,14 +27,13 @@ export function HideReviewButton() {
   // The body is the reason alone, not a changed review: the API takes exactly `{ reason }`.
   const [update, { isPending }] = useUpdate();
   const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState("");
   if (!review || review.hidden) return null;
   const openDialog = (event: React.MouseEvent) => {
     // Inside a list row, the click must not also open the review.
     event.stopPropagation();
     setOpen(true);
   };
-  const hide = () =>
+  const hide = (reason: string) =>
     void update(
       "reviews",
       { id: review.id, data: { reason }, previousData: review },
@@ -51,19 +51,17 @@ export function HideReviewButton() {
       <Button label="Hide" onClick={openDialog} color="warning">
         <VisibilityOffIcon />
       </Button>
-      <Dialog open={open} onClose={() => setOpen(false)} onClick={(e) => e.stopPropagation()} aria-labelledby="hide-review-title">
-        <DialogTitle id="hide-review-title">Hide this review</DialogTitle>
-        <DialogContent>
-          <Typography variant="body2" sx={{ mb: 2 }}>
-            It leaves the expert's profile and rating. The reason is kept in the review's history.
-          </Typography>
-          <TextField autoFocus fullWidth label="Reason" value={reason} onChange={(e) => setReason(e.target.value)} slotProps={{ htmlInput: { maxLength: 500 } }} />
-        </DialogContent>
-        <DialogActions>
-          <Button label="Cancel" onClick={() => setOpen(false)} />
-          <Button label="Hide review" onClick={hide} disabled={isPending || !reason.trim()} variant="contained" color="warning" />
-        </DialogActions>
-      </Dialog>
+      <ConfirmDialog
+        open={open}
+        title="Hide this review"
+        explanation="It leaves the expert's profile and rating. The reason is kept in the review's history."
+        confirmLabel="Hide review"
+        askReason
+        busy={isPending}
+        color="warning"
+        onCancel={() => setOpen(false)}
+        onConfirm={hide}
+      />
     </>
   );
 }

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { z } from "zod";
-import { AdminExpertReply, Id, type Actor } from "@booking/contracts";
+import { AdminExpertReply, Id, VettingReason, type Actor } from "@booking/contracts";
 import { expertStream } from "@booking/engine";
 import { expertFromPg, expertListSort, expertSelectList, findExpert, type ExpertRow } from "@booking/projections";
 import type { ExpertCommands } from "../commands.ts";
@@ -32,8 +32,8 @@ const spec: ListSpec<typeof ExpertFilter> = {
   filter: ExpertFilter,
 };
 
-/** The one change an admin makes to an expert: the vetting decision. */
-export const ExpertVettingBody = z.object({ verified: z.boolean() }).strict();
+/** The one change an admin makes to an expert: the vetting decision, and why (issue 27.20). */
+export const ExpertVettingBody = z.object({ verified: z.boolean(), reason: VettingReason }).strict();
 
 /** A row as the console gets it: the read model's own, keyed by `id` for react-admin. */
 const toRecord = (row: ExpertRow): AdminExpertReply => ({ id: row.expert_id, ...row });
@@ -69,7 +69,8 @@ export const expertsAdmin: RoutePlugin<ExpertAdminDeps> = async (app, { db, expe
     const admin = actorOf(request);
     const actor: Actor = { userId: admin.userId, role: "admin" };
     const expertId = request.params.id;
-    const command = request.body.verified ? { type: "VerifyExpert" as const, expertId, actor } : { type: "UnverifyExpert" as const, expertId, actor };
+    const { verified, reason } = request.body;
+    const command = { type: verified ? ("VerifyExpert" as const) : ("UnverifyExpert" as const), expertId, actor, reason };
     await projected(valueOf(await experts.handle(expertStream(expertId), command, { actor })));
     return expertRecord(expertId);
   });

@@ -59,7 +59,8 @@ export function decideExpert(c: ExpertCommand, s: ExpertState): Result<ExpertEve
       if (s.kind === "none") return refused("profile_not_found");
       const verify = c.type === "VerifyExpert";
       if (s.verified === verify) return ok([]);
-      return ok([{ type: verify ? "ExpertVerified" : "ExpertUnverified", data: { expertId: c.expertId, by: c.actor.userId } }]);
+      const reason = c.reason === undefined ? {} : { reason: c.reason };
+      return ok([{ type: verify ? "ExpertVerified" : "ExpertUnverified", data: { expertId: c.expertId, by: c.actor.userId, ...reason } }]);
     }
   }
 }
