@@ -1,15 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DateTime } from "luxon";
+import type { WeeklySlot } from "@booking/contracts";
 import { proposableStarts } from "@booking/engine";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 
 // GET /bookings/{id}/proposable-times: the times the Manage Booking page offers an expert, computed
 // by the engine's proposableStarts over the expert's calendar (the rule the ProposeTime decision
-// applies), on a fixed clock so the 28-day window and the DST changes are known.
+// applies), on a fixed clock so the 28-day window and the DST changes are known. Since issue 27.12
+// they are the expert's bookable times: inside the weekly hours, the whole session fitting.
 
 const V1 = "/api/v1";
 const NOW = "2026-03-02T08:00:00.000Z"; // a Monday; New York springs forward on 8 March, London on 29 March
-const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({ weekday, start_local: "00:00", end_local: "23:30" }));
+const nineToFive = (weekdays: WeeklySlot["weekday"][]): WeeklySlot[] => weekdays.map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" }));
+const WORKDAYS: WeeklySlot["weekday"][] = ["monday", "tuesday", "wednesday", "thursday", "friday"];
+const everyDay = nineToFive([...WORKDAYS, "saturday", "sunday"]);
 
 let api: TestApi;
 let creator: TestUser;
@@ -23,11 +27,11 @@ async function must(user: TestUser, method: "POST" | "PATCH", url: string, body:
   return r.json();
 }
 
-/** An expert in `timezone`, free every day, with a published one-hour session. */
-async function expertIn(timezone: string) {
+/** An expert in `timezone`, working 9:00 to 17:00 on `slots`' days (every day unless told), with a published one-hour session. */
+async function expertIn(timezone: string, slots = everyDay) {
   const expert = await api.user("expert");
   await must(expert, "PATCH", `${V1}/experts/me`, { first_name: "Maya", last_name: "Lind", title: "Advisor", published: true });
-  await must(expert, "POST", `${V1}/experts/${expert.id}/schedule`, { timezone, slots: everyDay });
+  await must(expert, "POST", `${V1}/experts/${expert.id}/schedule`, { timezone, slots });
   const sessionId: string = (await must(expert, "POST", `${V1}/sessions`, { title: "Deck review", price: 100, length_minutes: 60, prep_question_1: "Goal?", status: "published" })).session.id;
   return { expert, sessionId };
 }
@@ -53,32 +57,40 @@ beforeAll(async () => {
   otherCreator = await api.user("creator");
   otherExpert = await api.user("expert");
   admin = await api.user("admin");
-  london = await expertIn("Europe/London");
+  london = await expertIn("Europe/London", nineToFive(WORKDAYS));
   booking = await book(creator, london.sessionId, OWN);
   await book(otherCreator, london.sessionId, OTHER);
 });
 afterAll(async () => api?.close());
 
 describe("times an expert may propose for a booking", () => {
-  it("are 9:00 to 17:30 half-hourly in the expert's zone, without the times another booking takes, the booking's own time included", async () => {
+  it("are the expert's bookable times: in the weekly hours with the whole session fitting, without the times another booking takes, its own time included", async () => {
     const r = await ask(london.expert, booking, "2026-03-04");
     expect(r.json()).toMatchObject({ timezone: "Europe/London" });
     const day = local(r.json<{ times: string[] }>().times, "Europe/London").map((t) => t.slice(11));
-    const halfHours = Array.from({ length: 18 }, (_, i) => `${String(9 + Math.floor(i / 2)).padStart(2, "0")}:${i % 2 ? "30" : "00"}`);
+    // 9:00 to 16:00: a one-hour session starting later would run past 17:00.
+    const halfHours = Array.from({ length: 15 }, (_, i) => `${String(9 + Math.floor(i / 2)).padStart(2, "0")}:${i % 2 ? "30" : "00"}`);
     // The other booking (13:00-14:00) rules out 12:30, 13:00 and 13:30 for a one-hour session.
     expect(day).toEqual(halfHours.filter((t) => !["12:30", "13:00", "13:30"].includes(t)));
     expect(r.json<{ times: string[] }>().times).toContain(OWN);
   });
 
+  it("offer nothing on a day outside the weekly hours (a weekday expert's Saturday and Sunday)", async () => {
+    expect(await timesOf(london.expert, booking, "2026-03-07")).toEqual([]);
+    expect(await timesOf(london.expert, booking, "2026-03-08")).toEqual([]);
+  });
+
   it("without a date, are the whole 28-day window exactly as the engine's proposableStarts gives them", async () => {
     const times = await timesOf(london.expert, booking);
-    expect(times).toEqual(proposableStarts({ timezone: "Europe/London", lengthMinutes: 60, busy: [{ start: OTHER, lengthMinutes: 60 }], now: NOW }));
+    const schedule = { timezone: "Europe/London", slots: nineToFive(WORKDAYS) };
+    expect(times).toEqual(proposableStarts({ schedule, lengthMinutes: 60, busy: [{ start: OTHER, lengthMinutes: 60 }], now: NOW }));
     expect(times[0]).toBe("2026-03-02T09:00:00.000Z");
     expect(Date.parse(times.at(-1)!)).toBeLessThanOrEqual(Date.parse(NOW) + 28 * 86_400_000);
     // London moves to summer time on 29 March: 9:00 there is 08:00 UTC from then on.
-    expect(times).toContain("2026-03-28T09:00:00.000Z");
-    expect(times).toContain("2026-03-29T08:00:00.000Z");
-    expect(times.filter((t) => t.startsWith("2026-03-29")).at(-1)).toBe("2026-03-29T16:30:00.000Z");
+    expect(times).toContain("2026-03-27T09:00:00.000Z");
+    expect(times).toContain("2026-03-30T08:00:00.000Z");
+    expect(times.filter((t) => t.startsWith("2026-03-27")).at(-1)).toBe("2026-03-27T16:00:00.000Z"); // 16:00 GMT, ending at 17:00
+    expect(times.at(-1)).toBe("2026-03-30T08:00:00.000Z"); // 9:00 BST on Monday 30 March is where the 28 days end
   });
 
   it("follow a zone's DST change: New York's 9:00 is 14:00 UTC before 8 March and 13:00 UTC after", async () => {
@@ -86,16 +98,18 @@ describe("times an expert may propose for a booking", () => {
     const id = await book(creator, ny.sessionId, "2026-03-10T15:00:00.000Z");
     const before = await timesOf(ny.expert, id, "2026-03-07");
     const after = await timesOf(ny.expert, id, "2026-03-09");
-    expect([before.length, before[0], before.at(-1)]).toEqual([18, "2026-03-07T14:00:00.000Z", "2026-03-07T22:30:00.000Z"]);
-    expect([after.length, after[0], after.at(-1)]).toEqual([18, "2026-03-09T13:00:00.000Z", "2026-03-09T21:30:00.000Z"]);
-    expect(await timesOf(ny.expert, id, "2026-03-08")).toEqual(proposableStarts({ timezone: "America/New_York", lengthMinutes: 60, busy: [], now: NOW, from: "2026-03-08T05:00:00.000Z", to: "2026-03-09T03:59:59.999Z" }));
+    expect([before.length, before[0], before.at(-1)]).toEqual([15, "2026-03-07T14:00:00.000Z", "2026-03-07T21:00:00.000Z"]);
+    expect([after.length, after[0], after.at(-1)]).toEqual([15, "2026-03-09T13:00:00.000Z", "2026-03-09T20:00:00.000Z"]);
+    const schedule = { timezone: "America/New_York", slots: everyDay };
+    const dstDay = { from: "2026-03-08T05:00:00.000Z", to: "2026-03-09T03:59:59.999Z" };
+    expect(await timesOf(ny.expert, id, "2026-03-08")).toEqual(proposableStarts({ schedule, lengthMinutes: 60, busy: [], now: NOW, ...dstDay }));
   });
 
   it("take the date as the expert's calendar day, not UTC's: Auckland's 10 March starts on 9 March in UTC", async () => {
     const auckland = await expertIn("Pacific/Auckland");
     const id = await book(creator, auckland.sessionId, "2026-03-12T01:00:00.000Z");
     const times = await timesOf(auckland.expert, id, "2026-03-10");
-    expect([times.length, times[0], times.at(-1)]).toEqual([18, "2026-03-09T20:00:00.000Z", "2026-03-10T04:30:00.000Z"]);
+    expect([times.length, times[0], times.at(-1)]).toEqual([15, "2026-03-09T20:00:00.000Z", "2026-03-10T03:00:00.000Z"]);
   });
 
   it("stay inside the booking window: none today before now, none after 28 days", async () => {

@@ -25,3 +25,4 @@ export * from "./calendar-invites.ts";
 export * from "./time-travel.ts";
 export * from "./csv.ts";
 export * from "./dates.ts";
+export * from "./booking-moves.ts";

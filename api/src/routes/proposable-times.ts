@@ -1,15 +1,15 @@
 import { DateTime } from "luxon";
 import type pg from "pg";
 import { BookingIdParams, ProposableTimesQuery, ProposableTimesReply } from "@booking/contracts";
-import { busyPeriods, calendarStream, proposableStarts } from "@booking/engine";
+import { busyPeriods, calendarStream, expertHours, proposableStarts } from "@booking/engine";
 import { findBooking } from "@booking/projections";
 import type { CalendarCommands } from "../commands.ts";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
 import { refuse } from "../http/errors.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
 
-// The times an expert may propose for a booking, computed by the engine's rule over the expert's
-// calendar as the ProposeTime decision will see it, so the page never offers a time it refuses.
+// The times an expert may propose for a booking (their bookable times), computed by the engine's rule
+// over the expert's calendar as the ProposeTime decision will see it, so the page never offers a time it refuses.
 
 export type ProposableTimesRouteDeps = {
   /** The bookings read model (who the booking's parties are). */
@@ -32,15 +32,14 @@ export const proposableTimesRoutes: RoutePlugin<ProposableTimesRouteDeps> = asyn
       if (actor.role !== "admin" && !expert) refuse("not_booking_party");
       const { state } = await calendar.load(calendarStream(row.expert_id));
       const booking = state.bookings.get(row.booking_id);
-      if (!state.schedule || !booking) return { timezone: state.schedule?.timezone ?? null, times: [] };
-      const zone = state.schedule.timezone;
+      const hours = expertHours(state);
+      if (!hours || !booking) return { timezone: state.schedule?.timezone ?? null, times: [] };
+      const zone = hours.schedule.timezone;
       const day = request.query.date ? DateTime.fromISO(request.query.date, { zone }) : null;
       const now = clock();
       const times = proposableStarts({
-        timezone: zone,
-        // Time off, buffers and notice hold for the expert's proposals as for bookings.
-        timeOff: [...state.timeOff.values()],
-        rules: state.rules,
+        // Weekly and extra hours, time off, buffers and notice hold for the expert's proposals as for bookings (issue 27.12).
+        ...hours,
         lengthMinutes: booking.lengthMinutes,
         // The booking's own time is not in the way of moving it.
         busy: busyPeriods(state, now, booking.bookingId),

@@ -2,8 +2,6 @@ import { DateTime, IANAZone } from "luxon";
 import {
   BOOKING_WINDOW_DAYS,
   NO_BOOKING_RULES,
-  PROPOSED_TIME_FIRST,
-  PROPOSED_TIME_LAST,
   SLOT_STEP_MINUTES,
   WEEKDAYS,
   minutesOfDay,
@@ -343,49 +341,12 @@ export function fallsInTimeOff(timezone: string, timeOff: ExpertHours["timeOff"]
   return !clearOfTimeOff(Date.parse(start), lengthMinutes, timeOff, wallClockReader(timezone));
 }
 
-export type ProposalQuery = {
-  timezone: string;
-  timeOff?: ExpertHours["timeOff"];
-  rules?: BookingRules;
-  lengthMinutes: number;
-  busy: readonly BusyPeriod[];
-  now: string;
-  from?: string;
-  to?: string;
-};
-
 /**
- * Rule: an expert may propose any start from 9:00 to 17:30, half-hourly, in the expert's timezone,
- * weekly hours or not, within the booking window (minimum notice included), outside time off, that
- * with its buffers overlaps no other active booking with its buffers.
+ * Rule: an expert may propose exactly the times a creator could book (issue 27.12): inside their
+ * weekly hours and extra hours, the whole session fitting, outside time off, within the booking
+ * window and notice, clear of other bookings with their buffers. The booking being moved leaves
+ * its own time out of `busy`.
  */
-export function proposableStarts(q: ProposalQuery): string[] {
-  const zone = q.timezone;
-  if (!isKnownZone(zone)) return [];
-  const rules = q.rules ?? NO_BOOKING_RULES;
-  const window = bookingWindow(q);
-  if (window.end < window.start) return [];
-  const busy = busyIntervals(q.busy, window, Math.max(q.lengthMinutes, 240), rules);
-  const wall = wallClockReader(zone);
-  const timeOff = timeOffNear(q.timeOff, window, zone);
-  const first = minutesOfDay(PROPOSED_TIME_FIRST);
-  const last = minutesOfDay(PROPOSED_TIME_LAST);
-  const found: number[] = [];
-  const atLocal = localInstantReader(zone);
-  for (const day of localDays(window, wall)) {
-    for (let m = first; m <= last; m += SLOT_STEP_MINUTES) {
-      const at = atLocal(day.date, m);
-      if (at.minute !== m) continue; // the wall time does not exist that day (DST gap)
-      const t = at.millis;
-      if (t < window.start || t > window.end) continue;
-      if (!clearOfTimeOff(t, q.lengthMinutes, timeOff, wall) || !clearOfBookings(t, q.lengthMinutes, busy, rules)) continue;
-      found.push(t);
-    }
-  }
-  return found.sort((a, b) => a - b).map((t) => new Date(t).toISOString());
-}
+export const proposableStarts = (q: AvailabilityQuery): string[] => bookableStarts(q);
 
-export function isProposableStart(q: Omit<ProposalQuery, "from" | "to">, start: string): boolean {
-  const iso = new Date(start).toISOString();
-  return proposableStarts({ ...q, from: iso, to: iso }).includes(iso);
-}
+export const isProposableStart = (q: Omit<AvailabilityQuery, "from" | "to">, start: string): boolean => isBookableStart(q, start);

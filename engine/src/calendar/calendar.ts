@@ -1,6 +1,8 @@
 import { DateTime } from "luxon";
 import {
   MAX_UNPAID_HOLDS_PER_CREATOR,
+  MOVABLE_STATUSES,
+  movableUntil,
   RESCHEDULE_NOTICE_HOURS,
   isMeetingLink,
   MAX_UPCOMING_DATE_OVERRIDES,
@@ -411,7 +413,7 @@ const isHoursCommand = (c: CalendarCommand): c is HoursCommand => HOURS_COMMANDS
 
 /** Why a proposed time is refused, most specific first (the check itself is isProposableStart). */
 function whyNotProposable(proposal: Parameters<typeof isProposableStart>[0], start: string): "proposed_time_in_time_off" | "proposed_time_too_soon" | "proposed_time_invalid" {
-  if (fallsInTimeOff(proposal.timezone, proposal.timeOff, start, proposal.lengthMinutes)) return "proposed_time_in_time_off";
+  if (fallsInTimeOff(proposal.schedule.timezone, proposal.timeOff, start, proposal.lengthMinutes)) return "proposed_time_in_time_off";
   const notice = proposal.rules?.minNoticeHours ?? 0;
   if (notice > 0 && Date.parse(start) >= Date.parse(proposal.now) && Date.parse(start) < Date.parse(proposal.now) + notice * 3_600_000) return "proposed_time_too_soon";
   return "proposed_time_invalid";
@@ -520,8 +522,9 @@ function decideOnBooking(c: Exclude<CalendarCommand, { type: "SetSchedule" | "Re
       if (b.status !== "pending" && b.status !== "more_info_requested") return transitionRefused(b, "moved to another time");
       // The creator's own request to move it is answered first: two new times at once would leave one booking with three.
       if (openReschedule(b, now)) return refused("reschedule_pending");
-      if (!s.schedule) return refused("schedule_required");
-      const proposal = { timezone: s.schedule.timezone, timeOff: [...s.timeOff.values()], rules: s.rules, lengthMinutes: b.lengthMinutes, busy: busyPeriods(s, now, id), now };
+      const hours = expertHours(s);
+      if (!hours) return refused("schedule_required");
+      const proposal = { ...hours, lengthMinutes: b.lengthMinutes, busy: busyPeriods(s, now, id), now };
       if (!isProposableStart(proposal, c.scheduledTime)) return refused(whyNotProposable(proposal, c.scheduledTime));
       return ok([{ type: "TimeProposed", data: { bookingId: id, scheduledTime: c.scheduledTime, previousTime: b.scheduledTime } }]);
     }
@@ -600,17 +603,12 @@ function decideOnBooking(c: Exclude<CalendarCommand, { type: "SetSchedule" | "Re
 
 // ---- moving a booking ---------------------------------------------------------------------------
 
-/**
- * Rule: the bookings a creator may ask to move: confirmed ones, and paid requests before
- * confirmation that hold their time (pending, more information requested). A time the expert
- * proposed (time_proposed) is answered by accepting it or cancelling; an unpaid hold is released
- * and booked again, so that one hold never keeps two times.
- */
-const MOVABLE: ReadonlySet<BookingStatus> = new Set<BookingStatus>(["pending", "more_info_requested", "confirmed"]);
+/** Rule (contracts' MOVABLE_STATUSES, which the web app reads too): a time the expert proposed may be answered with another (issue 27.11). */
+const MOVABLE: ReadonlySet<BookingStatus> = new Set<BookingStatus>(MOVABLE_STATUSES);
 
 /** Rule: a booking may be asked to move until RESCHEDULE_NOTICE_HOURS before its current start. */
 export function rescheduleNoticeMet(b: Pick<Booking, "scheduledTime">, now: string): boolean {
-  return Date.parse(now) <= Date.parse(b.scheduledTime) - RESCHEDULE_NOTICE_HOURS * 3_600_000;
+  return Date.parse(now) <= movableUntil(b.scheduledTime);
 }
 
 /**
@@ -621,7 +619,6 @@ export function rescheduleNoticeMet(b: Pick<Booking, "scheduledTime">, now: stri
 function requestReschedule(c: Extract<CalendarCommand, { type: "RequestReschedule" }>, b: Booking, s: CalendarState, now: string): Decision {
   const a = c.actor;
   if (!isCreatorOf(a, b) && !isAdmin(a)) return refused(isExpertOf(a, b) ? "reschedule_creator_only" : "not_booking_party");
-  if (b.status === "time_proposed") return refused("reschedule_answer_proposal");
   if (!MOVABLE.has(b.status)) return transitionRefused(b, "moved");
   if (!isPaid(b)) return refused("reschedule_unpaid");
   if (openReschedule(b, now)) return refused("reschedule_already_requested");
@@ -648,6 +645,8 @@ function answerReschedule(c: Extract<CalendarCommand, { type: "AcceptReschedule"
   switch (c.type) {
     case "AcceptReschedule":
       if (!openReschedule(b, now)) return refused("reschedule_lapsed");
+      // The creator's answer to a proposed time, accepted: both have agreed to it, so it is confirmed.
+      if (b.status === "time_proposed") return ok([{ type: "RescheduleAccepted", data }, { type: "Confirmed", data: { bookingId: b.bookingId, by: data.by } }]);
       return ok([{ type: "RescheduleAccepted", data }]);
     case "DeclineReschedule":
       return ok([{ type: "RescheduleDeclined", data: { ...data, reason: c.reason } }]);

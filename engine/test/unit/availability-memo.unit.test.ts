@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BUFFER_OPTIONS_MINUTES, SESSION_LENGTHS_MINUTES, WEEKDAYS, type WeeklySchedule } from "@booking/contracts";
-import { bookableStarts, proposableStarts } from "../../src/availability/availability.ts";
+import { bookableStarts } from "../../src/availability/availability.ts";
 import * as reference from "./availability-reference.ts";
 
 // The availability module remembers luxon's answers (local dates, wall-clock times to instants)
@@ -56,17 +56,6 @@ describe("availability, remembering luxon's answers", () => {
         expect(bookableStarts(q)).toEqual(reference.bookableStarts(q));
       }),
       { numRuns: 400 },
-    );
-  });
-
-  it("lists exactly the times an expert may propose that the module before it listed", () => {
-    fc.assert(
-      fc.property(caseArb, (c) => {
-        const q = queryOf(c);
-        const p = { timezone: q.schedule.timezone, timeOff: q.timeOff, rules: q.rules, lengthMinutes: q.lengthMinutes, busy: q.busy, now: q.now, ...(q.from && { from: q.from, to: q.to }) };
-        expect(proposableStarts(p)).toEqual(reference.proposableStarts(p));
-      }),
-      { numRuns: 200 },
     );
   });
 });

@@ -13,6 +13,7 @@ import { ADMIN, BOOKING, CREATOR, EXPERT, EXPERT_ID, NOW, OTHER_CREATOR, OTHER_E
 const spec = deciderSpec(calendarDecider, NOW);
 const on = { expertId: EXPERT_ID, bookingId: BOOKING };
 const TO = "2026-03-04T13:00:00.000Z"; // Wednesday 13:00 London: free, in open hours
+const PROPOSED = "2026-03-04T09:00:00.000Z"; // the time the expert proposes in the fixtures' time_proposed booking
 
 const reschedule = (over: { actor?: Actor; to?: string; creatorBookings?: CreatorBookingFacts[]; bookingId?: string } = {}): CalendarCommand => ({
   type: "RequestReschedule",
@@ -41,12 +42,12 @@ const after = (given: readonly CalendarEvent[], c: CalendarCommand, now = NOW): 
 const canBook = (given: readonly CalendarEvent[], at: string, now = NOW) => spec(given).when(requestBooking({ actor: OTHER_CREATOR, scheduledTime: at }), now).result.ok;
 
 describe("asking to move a booking, in every state", () => {
-  const allowed: BookingStatus[] = ["pending", "more_info_requested", "confirmed"];
+  const allowed: BookingStatus[] = ["pending", "more_info_requested", "confirmed", "time_proposed"];
   for (const status of BookingStatus.options) {
     it(`${status}: ${allowed.includes(status) ? "held beside the old time until answered" : "refused"}`, () => {
       const when = spec(bookingIn(status)).when(reschedule());
-      if (allowed.includes(status)) when.then([rescheduleRequested()]);
-      else if (status === "time_proposed") when.thenRefused("reschedule_answer_proposal", "Your expert proposed another time for this booking. Accept that time or cancel the booking instead.");
+      // A proposed time is the booking's time: the creator's answer moves from it (issue 27.11).
+      if (allowed.includes(status)) when.then([rescheduleRequested(TO, status === "time_proposed" ? PROPOSED : T1)]);
       else when.thenRefused("booking_transition_refused", `This booking is ${status === "completed" ? "complete" : "cancelled"} and can no longer be moved.`);
     });
   }
@@ -224,6 +225,33 @@ describe("answering", () => {
   it("a completed booking's request ends too", () => {
     const given = [...bookingIn("confirmed"), rescheduleRequested(), { type: "Completed", data: { bookingId: BOOKING } } as CalendarEvent];
     expect(stateOf(given).bookings.get(BOOKING)!.rescheduleTo).toBeNull();
+  });
+});
+
+describe("the creator answers a proposed time with another (issue 27.11)", () => {
+  const countered = [...bookingIn("time_proposed"), rescheduleRequested(TO, PROPOSED)];
+  it("the proposed time and the creator's time are both held until the expert answers", () => {
+    expect(canBook(countered, PROPOSED)).toBe(false);
+    expect(canBook(countered, TO)).toBe(false);
+    expect(canBook(countered, T1)).toBe(true); // the time first asked for was given up when the expert proposed
+  });
+  it("the expert accepting it confirms the booking at the creator's time: both have now agreed to it", () => {
+    spec(countered).when(accept()).then([
+      { type: "RescheduleAccepted", data: moveData(TO, "expert", PROPOSED) },
+      { type: "Confirmed", data: { bookingId: BOOKING, by: "expert" } },
+    ]);
+    expect(after(countered, accept()).bookings.get(BOOKING)).toMatchObject({ status: "confirmed", scheduledTime: TO, rescheduleTo: null });
+    expect(after(countered, accept(ADMIN)).bookings.get(BOOKING)).toMatchObject({ status: "confirmed", scheduledTime: TO });
+  });
+  it("declined, the proposed time stands: the creator may still accept it, or ask for another", () => {
+    const declined = after(countered, decline(EXPERT, "Only mornings that week"));
+    expect(declined.bookings.get(BOOKING)).toMatchObject({ status: "time_proposed", scheduledTime: PROPOSED, rescheduleTo: null });
+    const given = [...countered, { type: "RescheduleDeclined", data: { ...moveData(TO, "expert", PROPOSED), reason: "" } } as CalendarEvent];
+    expect(spec(given).when(commands.confirm(CREATOR)).result.ok).toBe(true);
+    expect(spec(given).when(reschedule({ to: "2026-03-05T10:00:00.000Z" })).result.ok).toBe(true);
+  });
+  it("the notice counts from the proposed time", () => {
+    spec(bookingIn("time_proposed")).when(reschedule(), "2026-03-03T09:00:00.001Z").thenRefused("reschedule_too_late");
   });
 });
 

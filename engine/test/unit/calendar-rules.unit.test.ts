@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_UNPAID_HOLDS_PER_CREATOR, type CreatorBookingFacts } from "@booking/contracts";
+import { MAX_UNPAID_HOLDS_PER_CREATOR, type CalendarEvent, type CreatorBookingFacts } from "@booking/contracts";
 import { calendarDecider } from "../../src/calendar/calendar.ts";
 import { deciderSpec } from "./decider-spec.ts";
 import {
@@ -196,10 +196,18 @@ describe("details of each transition", () => {
   ])("refuses a proposed time %s", (_why, time) => {
     spec(bookingIn("pending")).when(commands.proposeTime(EXPERT, time)).thenRefused("proposed_time_invalid");
   });
-  it("accepts a proposed time outside the weekly slots but within 9:00-17:30", () => {
-    const slotsEndAtNoon = { ...scheduleSet, data: { ...scheduleSet.data, slots: [{ weekday: "tuesday" as const, start_local: "09:00", end_local: "12:00" }] } };
-    const r = spec([slotsEndAtNoon, requested(), paid()]).when(commands.proposeTime(EXPERT, "2026-03-05T17:30:00.000Z")).result;
-    expect(r.ok).toBe(true);
+  it("refuses a proposed time outside the expert's weekly hours, or that does not fit in them (issue 27.12)", () => {
+    // Weekdays 9:00 to 17:00 only: Saturday, 17:30 and a 60-minute session at 16:30 are not the expert's times.
+    const weekdays = (["monday", "tuesday", "wednesday", "thursday", "friday"] as const).map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" }));
+    const given = [{ ...scheduleSet, data: { ...scheduleSet.data, slots: weekdays } }, requested(), paid()];
+    for (const time of ["2026-03-07T10:00:00.000Z", "2026-03-05T17:30:00.000Z", "2026-03-05T16:30:00.000Z"]) {
+      spec(given).when(commands.proposeTime(EXPERT, time)).thenRefused("proposed_time_invalid");
+    }
+    expect(spec(given).when(commands.proposeTime(EXPERT, "2026-03-05T16:00:00.000Z")).result.ok).toBe(true);
+  });
+  it("takes a proposed time in extra hours on a date, as a booking does", () => {
+    const evening: CalendarEvent = { type: "DateOverrideAdded", data: { expertId: EXPERT_ID, overrideId: "x", date: "2026-03-05", start_local: "17:00", end_local: "20:00" } };
+    expect(spec([...bookingIn("pending"), evening]).when(commands.proposeTime(EXPERT, "2026-03-05T18:00:00.000Z")).result.ok).toBe(true);
   });
   it("refuses a proposed time that overlaps another active booking, but not the booking's own time", () => {
     const given = [...bookingIn("pending"), requested("b9", "2026-03-05T14:00:00.000Z", OTHER_CREATOR.userId), paid("b9", "pi_9")];
