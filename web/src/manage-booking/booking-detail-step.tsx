@@ -17,6 +17,7 @@ import { OpenMoveRequest } from "../reschedule/open-move-request.tsx";
 import { localMoment } from "../shared/local-time.ts";
 import { CancellationPolicyForExpert } from "../booking/cancellation-policy.tsx";
 import { prepQuestionsOf } from "../booking/prep-answers.ts";
+import { expertActions } from "./expert-actions.ts";
 import type { ManageAction } from "./manage-steps.ts";
 
 function BackToDashboard({ label = "Back" }: { label?: string }) {
@@ -33,9 +34,7 @@ export function BookingDetailStep({ booking, zone, dispatch, failure }: { bookin
   const questions = prepQuestionsOf(booking);
   const answers = [booking.prep_response_1, booking.prep_response_2, booking.prep_response_3];
   const badge = bookingBadge(booking.status, "expert");
-  const decidable = booking.status === "pending" || booking.status === "more_info_requested";
-  // An expert may decline any request still open; a confirmed booking is cancelled instead (the dialog below).
-  const declinable = decidable || booking.status === "time_proposed";
+  const may = expertActions(booking);
   return (
     <Box sx={{ maxWidth: 760 }}>
       <BackToDashboard />
@@ -84,29 +83,40 @@ export function BookingDetailStep({ booking, zone, dispatch, failure }: { bookin
         ))}
       </Box>
       {failure}
-      {decidable && !booking.paid && (
+      {may.awaitingPayment && (
         <Typography id="awaiting-payment-hint" variant="body2" color="text.secondary" sx={{ mt: 3 }}>
           {booking.creator_name ?? "The creator"} has not paid yet. You can accept once the payment arrives.
         </Typography>
       )}
+      {may.proposeMissing && (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 3 }}>
+          {may.proposeMissing}
+        </Typography>
+      )}
       <Box sx={{ display: "flex", gap: 2, mt: 3, flexWrap: "wrap" }}>
         {/* A booking is accepted once paid (the server refuses before): until then it says so. */}
-        {decidable && booking.paid && (
-          <Button variant="contained" onClick={() => dispatch({ type: "go", step: "time" })}>
+        {may.accept && (
+          <Button variant="contained" onClick={() => dispatch({ type: "go", step: "accept" })}>
             Accept Booking
           </Button>
         )}
-        {decidable && !booking.paid && (
+        {/* Beside Accept, so an expert who cannot make the time offers another instead of declining (issue 27.12). */}
+        {may.propose && (
+          <Button variant="outlined" onClick={() => dispatch({ type: "go", step: "propose" })}>
+            Propose another time
+          </Button>
+        )}
+        {may.awaitingPayment && (
           <Button variant="contained" disabled aria-describedby="awaiting-payment-hint">
             Awaiting payment
           </Button>
         )}
-        {booking.status === "pending" && (
+        {may.requestInfo && (
           <Button variant="outlined" onClick={() => dispatch({ type: "go", step: "more-info" })}>
             Request More Info
           </Button>
         )}
-        {declinable && (
+        {may.decline && (
           <Button variant="outlined" color="error" onClick={() => dispatch({ type: "go", step: "decline" })}>
             Decline
           </Button>

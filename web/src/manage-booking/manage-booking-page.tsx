@@ -11,9 +11,10 @@ import { browserZone, dayOf } from "../shared/local-time.ts";
 import { BOOKINGS_KEY } from "../shared/query-client.ts";
 import { scheduleQuery } from "../expert-dashboard/dashboard-queries.ts";
 import { BookingDetailStep } from "./booking-detail-step.tsx";
-import { ChooseTimeStep, keepsRequested } from "./choose-time-step.tsx";
+import { AcceptStep } from "./accept-step.tsx";
 import { DoneScreen } from "./done-step.tsx";
 import { initialManageState, manageReducer, type ManageStep } from "./manage-steps.ts";
+import { ProposeTimeStep } from "./propose-time-step.tsx";
 import { WrittenStep } from "./written-step.tsx";
 
 export const bookingQuery = (bookingId: string) => ({
@@ -49,7 +50,7 @@ function ManageBooking({ booking }: { booking: Booking }) {
 export function ManageBookingSteps({ booking, schedule }: { booking: Booking; schedule: Schedule | null }) {
   const queryClient = useQueryClient();
   const zone = schedule?.timezone ?? browserZone();
-  const [state, dispatch] = useReducer(manageReducer, undefined, () => initialManageState(dayOf(booking.scheduled_time, zone), booking.scheduled_time));
+  const [state, dispatch] = useReducer(manageReducer, undefined, () => initialManageState(dayOf(booking.scheduled_time, zone)));
   const creator = booking.creator_name ?? "The creator";
 
   const act = async (work: () => Promise<Booking>, next: ManageStep) => {
@@ -65,14 +66,15 @@ export function ManageBookingSteps({ booking, schedule }: { booking: Booking; sc
     }
   };
 
-  const confirmTime = () => {
+  const accept = () => void act(() => api.patch<Booking>(`/bookings/${booking.id}/status`, { status: "confirmed" }), "confirmation");
+
+  const propose = () => {
     const { time } = state;
     if (!time) {
       dispatch({ type: "failed", failure: "Please choose a date and time." });
       return;
     }
-    if (keepsRequested(booking, time)) void act(() => api.patch<Booking>(`/bookings/${booking.id}/status`, { status: "confirmed" }), "confirmation");
-    else void act(() => api.patch<Booking>(`/bookings/${booking.id}/schedule`, { scheduled_time: time }), "proposed");
+    void act(() => api.patch<Booking>(`/bookings/${booking.id}/schedule`, { scheduled_time: time }), "proposed");
   };
 
   const requestInfo = () => {
@@ -107,8 +109,10 @@ export function ManageBookingSteps({ booking, schedule }: { booking: Booking; sc
     case "more-info-confirmation":
     case "declined":
       return <DoneScreen step={state.step} booking={booking} result={state.result} zone={zone} />;
-    case "time":
-      return <ChooseTimeStep booking={booking} zone={zone} state={state} dispatch={dispatch} failure={failure} onConfirm={confirmTime} />;
+    case "accept":
+      return <AcceptStep booking={booking} zone={zone} busy={state.busy} failure={failure} onConfirm={accept} onBack={back} />;
+    case "propose":
+      return <ProposeTimeStep booking={booking} zone={zone} state={state} dispatch={dispatch} failure={failure} onPropose={propose} />;
     case "decline":
       return (
         <WrittenStep

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { aBooking } from "../shared/booking-fixture.ts";
-import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen, signedInAs, writes } from "../shared/screen-harness.tsx";
+import { clockTime } from "../shared/local-time.ts";
 import { ManageBookingSteps } from "./manage-booking-page.tsx";
 import { validateCard } from "../booking/payment-step.tsx";
 import { calendarDays } from "../shared/month-calendar.tsx";
@@ -40,36 +41,58 @@ describe("managing a request", () => {
     expect(screen.queryByRole("button", { name: "Awaiting payment" })).not.toBeInTheDocument();
   });
 
-  it("offers the times the API gives for the chosen day, and always the requested time; a proposal sends the chosen one", async () => {
+  it("offers Propose another time beside Accept and Decline on the first screen (issue 27.12)", () => {
+    fakeApi({});
+    renderScreen(<ManageBookingSteps booking={{ ...request, paid: true, payment_state: "paid" }} schedule={null} />, { auth });
+    const actions = screen.getAllByRole("button").map((b) => b.textContent);
+    expect(actions).toEqual(expect.arrayContaining(["Accept Booking", "Propose another time", "Request More Info", "Decline"]));
+    expect(actions.indexOf("Propose another time")).toBe(actions.indexOf("Accept Booking") + 1);
+  });
+
+  it("Accept confirms the requested time; nothing else is asked", async () => {
+    const calls = fakeApi({ "PATCH /bookings/b1/status": { status: 200, body: { ...request, status: "confirmed", paid: true } } });
+    renderScreen(<ManageBookingSteps booking={{ ...request, paid: true, payment_state: "paid" }} schedule={null} />, { auth });
+    await userEvent.click(screen.getByRole("button", { name: "Accept Booking" }));
+    await userEvent.click(screen.getByRole("button", { name: "Confirm Date & Time" }));
+    expect(await screen.findByText("Booking Confirmed")).toBeInTheDocument();
+    expect(calls).toEqual([{ method: "PATCH", path: "/bookings/b1/status", body: { status: "confirmed" } }]);
+  });
+
+  it("Propose offers only the times the API gives (the expert's bookable times), not the requested one, and sends the chosen one", async () => {
     const zone = "Europe/London";
     const schedule: Schedule = { timezone: zone, slots: [], booked: [] };
     const day = DateTime.now().setZone(zone).plus({ days: 2 }).startOf("day");
     const at = (d: DateTime, hour: number, minute = 0) => d.set({ hour, minute }).toUTC().toISO()!;
     const next = day.plus({ days: 1 });
-    const requested = at(day, 20); // 8:00 PM: outside 9:00 to 5:30, so only the page's own rule offers it
+    const requested = at(day, 10);
     const calls = fakeApi({
-      // Deliberately not what a local 9:00-17:30 rule would give: the page shows the API's answer.
-      [`GET /bookings/b1/proposable-times?date=${day.toISODate()}`]: { status: 200, body: { timezone: zone, times: [at(day, 9), at(day, 14, 30)] } },
+      // The API's answer includes the booking's own time (it may stay there); proposing it would change nothing.
+      [`GET /bookings/b1/proposable-times?date=${day.toISODate()}`]: { status: 200, body: { timezone: zone, times: [at(day, 9), requested, at(day, 14, 30)] } },
       [`GET /bookings/b1/proposable-times?date=${next.toISODate()}`]: { status: 200, body: { timezone: zone, times: [at(next, 11)] } },
       "PATCH /bookings/b1/schedule": (body) => ({ status: 200, body: { ...request, status: "time_proposed", scheduled_time: (body as { scheduled_time: string }).scheduled_time } }),
     });
     const paid = { ...request, scheduled_time: requested, paid: true, payment_state: "paid" as const };
     renderScreen(<ManageBookingSteps booking={paid} schedule={schedule} />, { auth });
-    expect(calls).toHaveLength(0); // nothing is asked until the expert chooses a time
-    await userEvent.click(screen.getByRole("button", { name: "Accept Booking" }));
+    expect(calls).toHaveLength(0); // nothing is asked until the expert chooses to propose
+    await userEvent.click(screen.getByRole("button", { name: "Propose another time" }));
     const offered = async () => within(await screen.findByRole("group", { name: "Times" })).getAllByRole("button").map((b) => b.textContent);
-    expect(await offered()).toEqual(["9:00 AM", "2:30 PM", "8:00 PM (requested)"]);
+    expect(await offered()).toEqual([clockTime(at(day, 9), zone), clockTime(at(day, 14, 30), zone)]);
+    expect(screen.getByRole("button", { name: "Propose this time" })).toBeDisabled();
     if (next.month !== day.month) await userEvent.click(screen.getByRole("button", { name: "Next month" }));
-    await userEvent.click(screen.getByRole("button", { name: next.toFormat("cccc, LLLL d, yyyy") }));
-    expect(await offered()).toEqual(["11:00 AM"]);
-    await userEvent.click(screen.getByRole("button", { name: "11:00 AM" }));
-    await userEvent.click(screen.getByRole("button", { name: "Confirm Date & Time" }));
+    await userEvent.click(document.querySelector<HTMLElement>(`[data-day="${next.toISODate()}"]`)!);
+    expect(await offered()).toEqual([clockTime(at(next, 11), zone)]);
+    await userEvent.click(screen.getByRole("button", { name: clockTime(at(next, 11), zone) }));
+    await userEvent.click(screen.getByRole("button", { name: "Propose this time" }));
     expect(await screen.findByText("New Time Proposed")).toBeInTheDocument();
-    // (The write refreshes every booking query, these times included.)
-    expect(new Set(calls.map((c) => `${c.method} ${c.path}`))).toEqual(
-      new Set([`GET /bookings/b1/proposable-times?date=${day.toISODate()}`, `GET /bookings/b1/proposable-times?date=${next.toISODate()}`, "PATCH /bookings/b1/schedule"]),
-    );
-    expect(calls.find((c) => c.method === "PATCH")?.body).toEqual({ scheduled_time: at(next, 11) });
+    expect(writes(calls)).toEqual([{ method: "PATCH", path: "/bookings/b1/schedule", body: { scheduled_time: at(next, 11) } }]);
+  });
+
+  it("while the creator's request to move is open, Propose is not offered and the page says why", () => {
+    fakeApi({});
+    const asked = { ...request, paid: true, payment_state: "paid" as const, reschedule_to: "2030-03-06T10:00:00.000Z", reschedule_requested_at: "2030-03-01T10:00:00.000Z" };
+    renderScreen(<ManageBookingSteps booking={asked} schedule={null} />, { auth });
+    expect(screen.queryByRole("button", { name: "Propose another time" })).not.toBeInTheDocument();
+    expect(screen.getByText("The creator asked to move this booking. Accept or decline that request first.")).toBeInTheDocument();
   });
 
   it("shows the expert the cancellation policy the creator was promised", () => {

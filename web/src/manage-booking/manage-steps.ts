@@ -1,14 +1,14 @@
 import type { Booking } from "../shared/api-types.ts";
 
 /** The screens of Manage Booking: the booking itself, a step to act on it, and the answer once the API took the action. */
-export type ManageStep = "detail" | "time" | "confirmation" | "proposed" | "more-info" | "more-info-confirmation" | "decline" | "declined";
+export type ManageStep = "detail" | "accept" | "propose" | "confirmation" | "proposed" | "more-info" | "more-info-confirmation" | "decline" | "declined";
 
 /** The screens shown after an action succeeded. */
 export type DoneStep = Extract<ManageStep, "confirmation" | "proposed" | "more-info-confirmation" | "declined">;
 
 export type ManageState = {
   step: ManageStep;
-  /** The day shown in the time grid, in the expert's zone, and the time chosen on it. */
+  /** The day shown in the propose grid, in the expert's zone, and the time chosen on it. */
   day: string;
   time: string | null;
   note: string;
@@ -35,10 +35,10 @@ export type ManageAction =
   | { type: "sent"; result: Booking; next: ManageStep }
   | { type: "refused"; failure: string };
 
-export const initialManageState = (day: string, time: string | null): ManageState => ({
+export const initialManageState = (day: string): ManageState => ({
   step: "detail",
   day,
-  time,
+  time: null,
   note: "",
   noteError: null,
   reason: "",

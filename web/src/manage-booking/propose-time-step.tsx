@@ -8,12 +8,15 @@ import Button from "@mui/material/Button";
 import Typography from "@mui/material/Typography";
 import { api, errorMessage } from "../shared/api-client.ts";
 import type { Booking } from "../shared/api-types.ts";
-import { clockTime, dayOf, longDate, localMoment, zoneLabel } from "../shared/local-time.ts";
+import { clockTime, localMoment, longDate, zoneLabel } from "../shared/local-time.ts";
 import { MonthCalendar } from "../shared/month-calendar.tsx";
 import { BOOKINGS_KEY } from "../shared/query-client.ts";
 import type { ManageAction, ManageState } from "./manage-steps.ts";
 
-/** The times the expert may propose on one day (in their zone): the API asks the engine, which decides a proposal by the same rule. */
+/**
+ * The times the expert may propose on one day (in their zone): their bookable times, as the creator's
+ * picker offers them, which the engine's ProposeTime decision checks by the same rule (issue 27.12).
+ */
 export const proposableTimesQuery = (bookingId: string, day: string) => ({
   queryKey: [...BOOKINGS_KEY, "proposable-times", bookingId, day],
   queryFn: ({ signal }: { signal: AbortSignal }) => api.get<ProposableTimesReply>(`/bookings/${bookingId}/proposable-times?date=${day}`, { signal }),
@@ -21,27 +24,22 @@ export const proposableTimesQuery = (bookingId: string, day: string) => ({
   retry: false,
 });
 
-export const keepsRequested = (booking: Booking, time: string | null) => !!time && Date.parse(time) === Date.parse(booking.scheduled_time);
-
-export function ChooseTimeStep(props: { booking: Booking; zone: string; state: ManageState; dispatch: Dispatch<ManageAction>; failure: ReactNode; onConfirm: () => void }) {
+/** The expert proposes another time for the creator to accept. */
+export function ProposeTimeStep(props: { booking: Booking; zone: string; state: ManageState; dispatch: Dispatch<ManageAction>; failure: ReactNode; onPropose: () => void }) {
   const { booking, zone, state, dispatch } = props;
   const { day, time } = state;
   const today = DateTime.now().setZone(zone).toISODate()!;
   const lastDay = DateTime.now().setZone(zone).plus({ days: BOOKING_WINDOW_DAYS }).toISODate()!;
   const proposable = useQuery(proposableTimesQuery(booking.id, day));
-  const times = useMemo(() => {
-    const list = [...(proposable.data?.times ?? [])];
-    // The requested time is always offered, even outside 9:00 to 5:30.
-    if (dayOf(booking.scheduled_time, zone) === day && !list.some((t) => Date.parse(t) === Date.parse(booking.scheduled_time))) list.unshift(booking.scheduled_time);
-    return list.sort();
-  }, [day, zone, booking, proposable.data]);
+  // The booking's own time is bookable for it, but proposing it would change nothing.
+  const times = useMemo(() => (proposable.data?.times ?? []).filter((t) => Date.parse(t) !== Date.parse(booking.scheduled_time)), [booking, proposable.data]);
   return (
     <Box>
       <Typography variant="h4" component="h1" gutterBottom>
-        Choose the session time
+        Propose another time
       </Typography>
       <Typography sx={{ mb: 1 }}>
-        {booking.creator_name ?? "The creator"} asked for <strong>{localMoment(booking.scheduled_time, zone)}</strong>. Confirm it, or propose another time for them to accept.
+        {booking.creator_name ?? "The creator"} asked for <strong>{localMoment(booking.scheduled_time, zone)}</strong>. Choose one of your free times for them to accept instead.
       </Typography>
       <Typography sx={{ mb: 2 }}>Times are shown in your timezone: {zoneLabel(zone)}</Typography>
       <Box sx={{ display: "grid", gap: 4, gridTemplateColumns: { xs: "1fr", md: "380px 1fr" } }}>
@@ -61,28 +59,24 @@ export function ChooseTimeStep(props: { booking: Booking; zone: string; state: M
             <Typography>No free times on this day.</Typography>
           ) : (
             <Box role="group" aria-label="Times" sx={{ display: "grid", gap: 1, gridTemplateColumns: "repeat(auto-fill, minmax(120px, 1fr))" }}>
-              {times.map((t) => {
-                const requested = Date.parse(t) === Date.parse(booking.scheduled_time);
-                return (
-                  <Button key={t} variant={time === t ? "contained" : "outlined"} aria-pressed={time === t} data-time={t} onClick={() => dispatch({ type: "time", time: t })}>
-                    {clockTime(t, zone)}
-                    {requested ? " (requested)" : ""}
-                  </Button>
-                );
-              })}
+              {times.map((t) => (
+                <Button key={t} variant={time === t ? "contained" : "outlined"} aria-pressed={time === t} data-time={t} onClick={() => dispatch({ type: "time", time: t })}>
+                  {clockTime(t, zone)}
+                </Button>
+              ))}
             </Box>
           )}
         </Box>
       </Box>
-      {!keepsRequested(booking, time) && time && (
+      {time && (
         <Alert severity="info" sx={{ mt: 2 }}>
           {localMoment(time, zone)} will be sent to {booking.creator_name ?? "the creator"} as a proposal to accept.
         </Alert>
       )}
       {props.failure}
       <Box sx={{ display: "flex", gap: 2, mt: 3, alignItems: "center", flexWrap: "wrap" }}>
-        <Button variant="contained" size="large" onClick={props.onConfirm} disabled={state.busy || !time}>
-          Confirm Date & Time
+        <Button variant="contained" size="large" onClick={props.onPropose} disabled={state.busy || !time}>
+          Propose this time
         </Button>
         <Button onClick={() => dispatch({ type: "go", step: "detail" })}>Back</Button>
       </Box>
