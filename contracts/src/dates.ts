@@ -44,6 +44,8 @@ function formatter(locale: string, options: Intl.DateTimeFormatOptions): Intl.Da
 }
 
 function write(iso: string, reader: Reader, options: Intl.DateTimeFormatOptions): string {
+  // Not an instant (a corrupt or hand-typed value): shown as it is rather than breaking the screen.
+  if (Number.isNaN(new Date(iso).getTime())) return iso;
   return plainSpaces(formatter(readableLocale(reader.locale), { ...options, timeZone: knownZone(reader.zone) }).format(new Date(iso)));
 }
 
@@ -92,9 +94,12 @@ export function dayText(day: string, locale: string): string {
   return write(`${day.slice(0, 10)}T12:00:00Z`, { locale, zone: "UTC" }, DAY);
 }
 
-/** "14:00" (en-GB), "2:00 PM" (en-US): the clock where the reader is; the page or line names the zone. */
-export function clockText(iso: string, reader: Reader): string {
-  return write(iso, reader, clockFor(reader.locale));
+/**
+ * "14:00" (en-GB), "2:00 PM" (en-US): the clock where the reader is; the page or line names the zone. An audit
+ * trail asks for `seconds` ("14:00:05"): a request and its payment often share a minute.
+ */
+export function clockText(iso: string, reader: Reader, precision: "minutes" | "seconds" = "minutes"): string {
+  return write(iso, reader, { ...clockFor(reader.locale), ...(precision === "seconds" ? { second: "2-digit" } : {}) });
 }
 
 /** A wall-clock time of no particular day ("14:00" as stored for a weekly slot): "14:00", "2:00 PM". */
@@ -103,8 +108,9 @@ export function wallClockText(hhmm: string, locale: string): string {
 }
 
 /** "Wednesday, 2 December 2026, 14:00 (Europe/London, GMT)": a moment with its day, clock and zone. */
-export function momentText(iso: string, reader: Reader): string {
-  return `${dateText(iso, reader)}, ${clockText(iso, reader)} (${zoneText(iso, reader.zone)})`;
+export function momentText(iso: string, reader: Reader, precision: "minutes" | "seconds" = "minutes"): string {
+  if (Number.isNaN(new Date(iso).getTime())) return iso;
+  return `${dateText(iso, reader)}, ${clockText(iso, reader, precision)} (${zoneText(iso, reader.zone)})`;
 }
 
 /** "Wed 2 Dec, 14:00" (en-GB), "Wed, Dec 2, 2:00 PM" (en-US): short enough for a mail's subject line; the body names the zone. */

@@ -44,9 +44,11 @@ describe("dates as people read them (issue 27.14)", () => {
     expect(dayText("2026-12-02", "en-GB")).toBe("Wednesday, 2 December 2026");
     expect(monthText("2026-12", "en-US")).toBe("December 2026");
     expect(briefMomentText(NOON_UTC, uk)).toBe("Wed 2 Dec, 12:00");
+    expect(momentText("2026-12-02T12:00:05.000Z", us, "seconds")).toBe("Wednesday, December 2, 2026, 7:00:05 AM (America/New_York, GMT-5)");
   });
 
   it("falls back to British English and UTC for a locale or zone the runtime does not know", () => {
     expect(momentText(NOON_UTC, { locale: "not a locale!", zone: "Mars/Olympus" })).toBe("Wednesday, 2 December 2026, 12:00 (UTC)");
+    expect(momentText("not a time", uk)).toBe("not a time");
   });
 });

@@ -4,6 +4,7 @@ import { Link as RouterLink } from "react-router-dom";
 import { useDataProvider } from "react-admin";
 import type { BookingAsOfReply, BookingAsOfState, BookingStatus } from "@booking/contracts";
 import type { ConsoleDataProvider } from "../data-provider.ts";
+import { consoleMoment } from "../fields/date-time-field.tsx";
 import { formatCents } from "../fields/money-field.tsx";
 import { calendarAtPath } from "../calendar-at/calendar-at-path.ts";
 import { eventLabel, statusLabels } from "./booking-record.ts";
@@ -12,7 +13,6 @@ import { eventLabel, statusLabels } from "./booking-record.ts";
 // from its calendar stream by the engine (GET /admin/bookings/{id}/as-of), beside the booking just
 // before it, with what the event changed highlighted.
 
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
 
 /** The fields in the order shown, in words; a field the API adds later follows them under its own name. */
 const LABELS: Partial<Record<keyof BookingAsOfState, string>> = {
@@ -58,7 +58,7 @@ function shown(field: string, value: unknown): string {
   if (typeof value === "boolean") return value ? "Yes" : "No";
   if (typeof value === "number") return field.endsWith("_cents") ? formatCents(value) : String(value);
   if (field === "status" && typeof value === "string") return statusLabels[value as BookingStatus] ?? value;
-  if (typeof value === "string") return ISO_INSTANT.test(value) ? when.format(new Date(value)) : value;
+  if (typeof value === "string") return ISO_INSTANT.test(value) ? consoleMoment(value, "seconds") : value;
   if (Array.isArray(value)) return value.length ? value.map((v) => (typeof v === "string" ? v : JSON.stringify(v))).join(" · ") : "none";
   return JSON.stringify(value);
 }

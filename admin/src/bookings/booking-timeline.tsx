@@ -2,11 +2,11 @@ import { Box, Button, Card, CardContent, Chip, Link, Stack, Typography } from "@
 import { useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import { RecordContextProvider, ReferenceField, TextField, useCreatePath, useRecordContext } from "react-admin";
+import { consoleMoment } from "../fields/date-time-field.tsx";
 import { JsonBlock } from "../fields/json-payload.tsx";
 import { BookingAsOf } from "./booking-as-of.tsx";
 import { eventLabel, type Actor, type Booking, type TimelineEntry } from "./booking-record.ts";
 
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
 
 
 /** Who caused an event: the user (linked) with their role, or the system process by name. */
@@ -41,7 +41,7 @@ function TimelineItem({ entry, index, selection }: { entry: TimelineEntry; index
             </Typography>
           </Typography>
           <Typography variant="body2" color="text.secondary" component="time" dateTime={entry.time} title={entry.time}>
-            {when.format(new Date(entry.time))}
+            {consoleMoment(entry.time, "seconds")}
           </Typography>
         </Stack>
         <Stack direction="row" spacing={1} sx={{ my: 1, alignItems: "center", flexWrap: "wrap" }}>

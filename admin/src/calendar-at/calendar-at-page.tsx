@@ -3,10 +3,11 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { Link as RouterLink, useSearchParams } from "react-router-dom";
 import { ReferenceField, TextField as RaTextField, Title, useCreatePath, useDataProvider, useGetList, useGetOne } from "react-admin";
-import { SESSION_LENGTHS_MINUTES, type CalendarAsOfReply, type HeldTimeReply } from "@booking/contracts";
+import { SESSION_LENGTHS_MINUTES, clockText, type CalendarAsOfReply, type HeldTimeReply } from "@booking/contracts";
 import { BookingStatusChip } from "../bookings/booking-status.tsx";
 import { eventLabel } from "../bookings/booking-record.ts";
 import type { ConsoleDataProvider } from "../data-provider.ts";
+import { adminReader, consoleMoment } from "../fields/date-time-field.tsx";
 import { expertName, type Expert } from "../experts/expert-record.ts";
 import { calendarAtPath, localDateIn, type CalendarAtParams } from "./calendar-at-path.ts";
 
@@ -14,7 +15,6 @@ import { calendarAtPath, localDateIn, type CalendarAtParams } from "./calendar-a
 // times of a date could be booked then, and which bookings held which times. The one-screen
 // answer to "the creator says the slot was free at 10:02". The question lives in the address.
 
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
 const pad = (n: number) => String(n).padStart(2, "0");
 
 /** An instant as a datetime-local input shows it: the browser's wall clock, to the millisecond (a request and its payment often share a second). */
@@ -23,9 +23,8 @@ function localInput(instant: string): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, "0")}`;
 }
 
-/** A wall-clock time in the expert's timezone (24-hour). */
-const clock = (instant: string, timezone: string | null) =>
-  new Intl.DateTimeFormat("en-GB", { timeZone: timezone ?? "UTC", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(new Date(instant));
+/** A wall-clock time in the expert's timezone, in the admin's locale (the page names the zone). */
+const clock = (instant: string, timezone: string | null) => clockText(instant, { locale: adminReader().locale, zone: timezone ?? "UTC" });
 
 function ExpertPicker({ value, onChange }: { value: string; onChange: (id: string) => void }) {
   const [input, setInput] = useState("");
@@ -140,14 +139,14 @@ function Answer({ reply }: { reply: CalendarAsOfReply }) {
   return (
     <Stack spacing={2} data-testid="calendar-at" data-date={reply.date} data-at={reply.at}>
       <Typography variant="h6" component="h2">
-        {reply.date} {zone ? `(${zone})` : ""} as it stood at {when.format(new Date(reply.at))}{" "}
+        {reply.date} {zone ? `(${zone})` : ""} as it stood at {consoleMoment(reply.at, "seconds")}{" "}
         <Typography component="code" variant="body2" color="text.secondary">
           {reply.at}
         </Typography>
       </Typography>
       <Typography variant="body2" color="text.secondary" data-testid="calendar-at-folded">
         {reply.last_event
-          ? `Folded from the expert's calendar stream: ${reply.events_folded} event${reply.events_folded === 1 ? "" : "s"}, the last ${eventLabel(reply.last_event.type)} (version ${reply.last_event.version}) at ${when.format(new Date(reply.last_event.time))}.`
+          ? `Folded from the expert's calendar stream: ${reply.events_folded} event${reply.events_folded === 1 ? "" : "s"}, the last ${eventLabel(reply.last_event.type)} (version ${reply.last_event.version}) at ${consoleMoment(reply.last_event.time, "seconds")}.`
           : "No event of the expert's calendar was recorded by then."}
       </Typography>
       {zone ? (

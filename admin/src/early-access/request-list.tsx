@@ -2,7 +2,7 @@ import { DataTable, DateInput, FilterButton, FunctionField, List, SearchInput, S
 import Box from "@mui/material/Box";
 import Typography from "@mui/material/Typography";
 import type { EarlyAccessRequestRecord } from "@booking/contracts";
-import { DateTimeField } from "../fields/date-time-field.tsx";
+import { consoleMoment, DateTimeField } from "../fields/date-time-field.tsx";
 import { ExportCsvButton } from "../layout/export-csv-button.tsx";
 
 /**
@@ -34,7 +34,7 @@ function RequestActions() {
 }
 
 const wrapped = { whiteSpace: "pre-wrap", overflowWrap: "anywhere" } as const;
-const askedAt = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+const askedAt = (iso: string) => consoleMoment(iso);
 
 /** The whole need, under its row (the column shows the first lines only), then the versions it replaced, newest first. */
 function WholeRequest() {

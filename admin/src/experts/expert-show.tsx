@@ -18,7 +18,7 @@ import {
 } from "react-admin";
 import { RelatedBookings } from "../bookings/related-bookings.tsx";
 import { calendarAtPath } from "../calendar-at/calendar-at-path.ts";
-import { DateTimeField } from "../fields/date-time-field.tsx";
+import { consoleMoment, DateTimeField } from "../fields/date-time-field.tsx";
 import { MoneyField } from "../fields/money-field.tsx";
 import { expertName, publicProfilePath, type Expert } from "./expert-record.ts";
 import { VerifiedBadge, VettingButton } from "./vetting.tsx";
@@ -73,7 +73,7 @@ function VettingHistory() {
       {decisions.map((e) => (
         <li key={e.id}>
           <Typography variant="body2" component="span">
-            {e.type === "ExpertVerified" ? "Verified" : "Unverified"} on {new Date(e.recorded_at).toLocaleString()} by{" "}
+            {e.type === "ExpertVerified" ? "Verified" : "Unverified"} on {consoleMoment(e.recorded_at)} by{" "}
           </Typography>
           <ReferenceField record={{ id: e.id, by: e.metadata.actor?.userId ?? e.data.by }} source="by" reference="users" link="show" emptyText="unknown">
             <TextField source="email" />

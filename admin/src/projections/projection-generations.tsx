@@ -1,5 +1,6 @@
 import { Box, Chip, LinearProgress, Stack, Tooltip, Typography } from "@mui/material";
 import { useGetOne, useRecordContext } from "react-admin";
+import { consoleMoment } from "../fields/date-time-field.tsx";
 import type { ProjectionGeneration, ProjectionRecord } from "./projection-record.ts";
 
 const POLL_MS = 400;
@@ -41,7 +42,7 @@ function Generation({ g, head }: { g: ProjectionGeneration; head: number | null 
       </Stack>
       {g.state === "retired" ? (
         <Typography variant="caption" color="text.secondary" component="div">
-          Kept until the next rebuild{g.retired_at ? `; retired at ${new Date(g.retired_at).toLocaleTimeString()}` : ""}
+          Kept until the next rebuild{g.retired_at ? `; retired at ${consoleMoment(g.retired_at)}` : ""}
         </Typography>
       ) : (
         <>

@@ -5,6 +5,7 @@ import type React from "react";
 import { useEffect, useRef, useState } from "react";
 import { Button, useDataProvider, useNotify, useRefresh } from "react-admin";
 import type { ConsoleDataProvider } from "../data-provider.ts";
+import { consoleMoment } from "../fields/date-time-field.tsx";
 import { ConfirmDialog } from "../layout/confirm-dialog.tsx";
 import { useWatchedProjection } from "./projection-generations.tsx";
 import type { RebuildProgress } from "./projection-record.ts";
@@ -21,7 +22,7 @@ function Progress({ rebuild }: { rebuild: RebuildProgress }) {
   if (rebuild.state === "done") {
     return (
       <Typography variant="body2" color="success.main" data-testid="rebuild-done">
-        Rebuilt from {rebuild.total} events{rebuild.finished_at ? ` at ${new Date(rebuild.finished_at).toLocaleTimeString()}` : ""}
+        Rebuilt from {rebuild.total} events{rebuild.finished_at ? ` at ${consoleMoment(rebuild.finished_at)}` : ""}
       </Typography>
     );
   }

@@ -1,5 +1,5 @@
 import { DataTable, FunctionField, List, ReferenceField, SelectArrayInput, TextField } from "react-admin";
-import { DateTimeField } from "../fields/date-time-field.tsx";
+import { consoleMoment, DateTimeField } from "../fields/date-time-field.tsx";
 import { MoneyField } from "../fields/money-field.tsx";
 import { listExporter } from "../layout/list-exporter.ts";
 import { refundStatusChoices, type Refund } from "./refund-record.ts";
@@ -31,7 +31,7 @@ export function RefundList() {
         </Column>
         <Column source="attempts" label="Failed attempts" align="right" />
         <Column label="Last error / next try" disableSort>
-          <FunctionField<Refund> render={(r) => (r.status === "issued" ? `Issued ${new Date(r.issued_at ?? r.updated_at).toLocaleString()}` : r.last_error ? `${r.last_error} Next try ${new Date(r.next_attempt_at).toLocaleString()}.` : "—")} />
+          <FunctionField<Refund> render={(r) => (r.status === "issued" ? `Issued ${consoleMoment(r.issued_at ?? r.updated_at)}` : r.last_error ? `${r.last_error} Next try ${consoleMoment(r.next_attempt_at)}.` : "—")} />
         </Column>
       </DataTable>
     </List>

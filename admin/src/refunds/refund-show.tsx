@@ -1,5 +1,5 @@
 import { FunctionField, ReferenceField, Show, SimpleShowLayout, TextField } from "react-admin";
-import { DateTimeField } from "../fields/date-time-field.tsx";
+import { consoleMoment, DateTimeField } from "../fields/date-time-field.tsx";
 import { MoneyField } from "../fields/money-field.tsx";
 import type { Refund } from "./refund-record.ts";
 import { RefundStatusField } from "./refund-status.tsx";
@@ -17,7 +17,7 @@ export function RefundShow() {
         <TextField source="payment_id" label="Payment" emptyText="No payment known" />
         <FunctionField<Refund> label="Failed attempts" render={(r) => String(r.attempts)} />
         <TextField source="last_error" label="Last error" emptyText="—" />
-        <FunctionField<Refund> label="Next try" render={(r) => (r.status === "issued" ? "—" : new Date(r.next_attempt_at).toLocaleString())} />
+        <FunctionField<Refund> label="Next try" render={(r) => (r.status === "issued" ? "—" : consoleMoment(r.next_attempt_at))} />
         <TextField source="refund_id" label="Provider's refund" emptyText="—" />
         <TextField source="provider" label="Provider" emptyText="—" />
         <DateTimeField source="issued_at" label="Issued" />

@@ -1,5 +1,6 @@
 import { Chip, Tooltip } from "@mui/material";
 import { useRecordContext } from "react-admin";
+import { consoleMoment } from "../fields/date-time-field.tsx";
 import type { User } from "./user-record.ts";
 
 /** Accepted the current terms (and when), or which version they last accepted. */
@@ -7,7 +8,7 @@ export function TermsStatusField(_props: { label?: string; source?: string; sort
   const user = useRecordContext<User>();
   if (!user) return null;
   if (user.accepted_current_terms) {
-    const at = user.current_terms_accepted_at ? new Date(user.current_terms_accepted_at).toLocaleString() : "";
+    const at = user.current_terms_accepted_at ? consoleMoment(user.current_terms_accepted_at) : "";
     return (
       <Tooltip title={`Accepted ${user.current_terms_version} on ${at}`}>
         <Chip size="small" color="success" label={`Accepted ${user.current_terms_version}`} />
