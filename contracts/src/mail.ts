@@ -22,6 +22,8 @@ export const MailboxListItem = z.strictObject({
   send_after: Time,
   sent_at: Time.nullable(),
   booking_id: z.string().nullable(),
+  /** Why it was skipped, or the last delivery error (failed, or pending a retry): in the list, not only on the message's page. */
+  note: z.string().nullable(),
 });
 export type MailboxListItem = z.infer<typeof MailboxListItem>;
 
@@ -33,7 +35,5 @@ export const MailboxMessageReply = MailboxListItem.extend({
   text: z.string(),
   html: z.string(),
   attachments: z.array(z.strictObject({ filename: z.string(), content_type: z.string() })),
-  /** Why it was skipped, or the last delivery error (failed, or pending a retry). */
-  note: z.string().nullable(),
 });
 export type MailboxMessageReply = z.infer<typeof MailboxMessageReply>;

@@ -31,7 +31,7 @@ export function MailboxList() {
           <TextField source="subject" />
         </Column>
         <Column source="status" label="Status">
-          <MailStatusField />
+          <MailStatusField withNote />
         </Column>
       </DataTable>
     </List>

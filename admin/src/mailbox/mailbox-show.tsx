@@ -47,7 +47,7 @@ export function MailboxShow() {
         <TextField source="note" label="Why not sent / last error" emptyText="—" />
         <DateTimeField source="created_at" label="Created" />
         <DateTimeField source="send_after" label="Not before" />
-        <DateTimeField source="sent_at" label="Sent" />
+        <DateTimeField source="sent_at" label="Logged at" />
         <ReferenceField source="booking_id" reference="bookings" link="show" label="Booking" emptyText="—" />
         <FunctionField<ShownMail>
           label="Other headers"

@@ -51,6 +51,8 @@ type ListRow = {
   send_after: Date;
   sent_at: Date | null;
   booking_id: string | null;
+  skipped_reason: string | null;
+  last_error: string | null;
 };
 
 type MessageRow = ListRow & {
@@ -58,11 +60,9 @@ type MessageRow = ListRow & {
   text_body: string;
   html_body: string;
   attachments: { filename: string; contentType: string }[];
-  skipped_reason: string | null;
-  last_error: string | null;
 };
 
-const listColumns = "m.message_id, m.kind, m.to_address, m.subject, m.status, m.created_at, m.send_after, m.sent_at, m.booking_id";
+const listColumns = "m.message_id, m.kind, m.to_address, m.subject, m.status, m.created_at, m.send_after, m.sent_at, m.booking_id, m.skipped_reason, m.last_error";
 
 const listItem = (row: ListRow): MailboxListItem => ({
   id: row.message_id,
@@ -74,6 +74,7 @@ const listItem = (row: ListRow): MailboxListItem => ({
   send_after: row.send_after.toISOString(),
   sent_at: isoTime(row.sent_at),
   booking_id: row.booking_id,
+  note: row.skipped_reason ?? row.last_error,
 });
 
 export type MailboxAdminDeps = { db: pg.Pool; /** The From every message goes out with. */ from: string };
@@ -83,7 +84,7 @@ export const mailboxAdmin: RoutePlugin<MailboxAdminDeps> = async (app, { db, fro
 
   app.get("/mailbox/:id", { schema: { params: RecordIdParams, response: { 200: MailboxMessageReply } } }, async (request) => {
     const { rows } = await db.query<MessageRow>(
-      `SELECT ${listColumns}, m.headers, m.text_body, m.html_body, m.attachments, m.skipped_reason, m.last_error FROM mail_outbox m WHERE m.message_id = $1`,
+      `SELECT ${listColumns}, m.headers, m.text_body, m.html_body, m.attachments FROM mail_outbox m WHERE m.message_id = $1`,
       [request.params.id],
     );
     const row = rows[0];
@@ -95,7 +96,6 @@ export const mailboxAdmin: RoutePlugin<MailboxAdminDeps> = async (app, { db, fro
       text: row.text_body,
       html: row.html_body,
       attachments: row.attachments.map((a) => ({ filename: a.filename, content_type: a.contentType })),
-      note: row.skipped_reason ?? row.last_error,
     };
   });
 };
