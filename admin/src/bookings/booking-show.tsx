@@ -77,7 +77,7 @@ function BookingDetails() {
       <DateTimeField source="created_at" label="Booked" />
       <DateTimeField source="updated_at" label="Last change" />
       <ReferenceField source="session_id" reference="sessions" link="show" label="Session definition" />
-      <OtherColumns columns={COLUMNS} shown={PLACED} />
+      <OtherColumns label="Other columns" columns={COLUMNS} shown={PLACED} />
     </SimpleShowLayout>
   );
 }

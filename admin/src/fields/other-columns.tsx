@@ -1,4 +1,5 @@
-import { Labeled, useRecordContext } from "react-admin";
+import { Box, Typography } from "@mui/material";
+import { useRecordContext } from "react-admin";
 import { DateTimeField } from "./date-time-field.tsx";
 import { JsonField } from "./json-payload.tsx";
 import { MoneyField } from "./money-field.tsx";
@@ -21,17 +22,24 @@ function ColumnValue({ column }: { column: string }) {
   return <span>{String(value)}</span>;
 }
 
-/** The record's columns (`columns`: the Record schema's keys) that the page has not placed (`shown`). */
-export function OtherColumns({ columns, shown }: { columns: readonly string[]; shown: ReadonlySet<string> }) {
+/**
+ * The record's columns (`columns`: the Record schema's keys) that the page has not placed (`shown`),
+ * as label/value pairs in two columns: one SimpleShowLayout row holds them all, where Labeled
+ * fields ran their labels into each other (issue 27.20).
+ */
+export function OtherColumns({ columns, shown }: { label?: string; columns: readonly string[]; shown: ReadonlySet<string> }) {
   return (
-    <>
+    <Box component="dl" data-testid="other-columns" sx={{ display: "grid", gridTemplateColumns: "minmax(8rem, max-content) minmax(0, 1fr)", columnGap: 2, rowGap: 1, m: 0 }}>
       {columns
         .filter((column) => !shown.has(column))
-        .map((column) => (
-          <Labeled key={column} label={columnLabel(column)}>
+        .flatMap((column) => [
+          <Typography key={`${column}-label`} component="dt" variant="body2" color="text.secondary">
+            {columnLabel(column)}
+          </Typography>,
+          <Box key={`${column}-value`} component="dd" sx={{ m: 0, overflowWrap: "anywhere" }}>
             <ColumnValue column={column} />
-          </Labeled>
-        ))}
-    </>
+          </Box>,
+        ])}
+    </Box>
   );
 }
