@@ -3,6 +3,9 @@ import { isMeetingLink } from "@booking/contracts";
 
 // Every process validates its configuration at start and fails with one line naming the variable.
 
+/** Jitsi Meet's public service: free, no account, a room for whoever has its (here unguessable) name. */
+export const DEFAULT_MEETING_ROOM_URL_TEMPLATE = "https://meet.jit.si/{room}";
+
 const url = (schemes: string[]) =>
   z.string().refine((v) => {
     try {
@@ -85,12 +88,17 @@ export const apiConfig = storeConfig.extend({
   /** Readiness fails while the projector is this many events behind. */
   READY_MAX_LAG_EVENTS: z.coerce.number().int().min(0).default(1000),
   /**
-   * A video room per booking where its expert set no meeting link, e.g. https://meet.example.com/{bookingId}
-   * ({bookingId} is replaced); without it a booking has a link only once its expert sets one.
+   * A video room per confirmed booking where its expert set no meeting link (issue 27.13): {room} is replaced by
+   * the unguessable room name the confirmation recorded ({bookingId}, by the booking's id). Default: an open
+   * Jitsi Meet room; empty: no rooms, a booking has a link only once its expert sets one.
    */
   MEETING_ROOM_URL_TEMPLATE: z
     .string()
-    .refine((v) => v.includes("{bookingId}") && isMeetingLink(v.replaceAll("{bookingId}", "booking")), "must be an https URL with {bookingId} in it")
-    .optional(),
+    .default(DEFAULT_MEETING_ROOM_URL_TEMPLATE)
+    .refine(
+      (v) => v === "" || ((v.includes("{room}") || v.includes("{bookingId}")) && isMeetingLink(v.replaceAll("{room}", "room").replaceAll("{bookingId}", "booking"))),
+      "must be an https URL with {room} or {bookingId} in it, or empty for no rooms",
+    )
+    .transform((v) => v || null),
 });
 export type ApiConfig = z.output<typeof apiConfig>;

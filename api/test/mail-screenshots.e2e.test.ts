@@ -30,10 +30,10 @@ const state: BookingState = {
 };
 const read = { at: now, version: 9 };
 const facts: BookingFact[] = [
-  { ...read, eventId: "e1", kind: "paid", bookingId: "bk-7f3a", amountCents: 15_000 },
+  { ...read, eventId: "e1", kind: "paid", bookingId: "bk-7f3a", amountCents: 15_000, respondBy: "2027-03-12T12:00:00.000Z" },
   { ...read, eventId: "e2", kind: "info_requested", bookingId: "bk-7f3a", note: "Which pricing page should we look at: the current one, or the draft you sent?\nA link to both helps." },
   { ...read, eventId: "e3", kind: "time_proposed", bookingId: "bk-7f3a", startsAt: "2027-03-30T15:00:00.000Z", previousTime: "2027-03-26T16:00:00.000Z" },
-  { ...read, eventId: "e4", kind: "confirmed", bookingId: "bk-7f3a", by: "expert" },
+  { ...read, eventId: "e4", kind: "confirmed", bookingId: "bk-7f3a", by: "expert", instant: false, meetingRoom: null },
   { ...read, eventId: "e5", kind: "cancelled", bookingId: "bk-7f3a", by: "expert", reason: "I am travelling that week, sorry.", refundCents: 15_000 },
   { ...read, eventId: "e6", kind: "refund_issued", bookingId: "bk-7f3a", amountCents: 15_000 },
   { ...read, eventId: "e7", kind: "notes_added", bookingId: "bk-7f3a" },

@@ -53,6 +53,8 @@ export const SessionBody = z.strictObject({
   session_details: multiLine(z.string().max(10_000)).nullable().optional(),
   ideal_for: z.union([z.array(oneLine(z.string().trim().max(200))).max(20), multiLine(z.string().max(2000))]).optional(),
   status: z.enum(["draft", "published"]).optional(),
+  /** Accepted on payment instead of a request the expert answers (issue 27.6); left out on an update: unchanged. */
+  instant_booking: z.boolean({ error: "invalid_request" }).optional(),
 });
 export const SessionStatusBody = z.strictObject({ status: z.enum(["draft", "published"]) });
 export const SessionUpdateBody = z.union([SessionStatusBody, SessionBody]);

@@ -44,6 +44,8 @@ export const SessionRecord = z.strictObject({
   prep_questions: z.array(z.string()),
   session_details: z.string(),
   ideal_for: z.array(z.string()),
+  /** Accepted on payment (issue 27.6). */
+  instant_booking: z.boolean(),
   status: SessionStatus,
   deleted: z.boolean(),
   created_at: Time,
@@ -129,6 +131,8 @@ export const SessionReply = z.strictObject({
   prep_questions: z.array(z.string()),
   session_details: z.string(),
   ideal_for: z.array(z.string()),
+  /** Booked instantly: the payment confirms the booking, with no request for the expert to accept (issue 27.6). */
+  instant_booking: z.boolean(),
   status: SessionStatus,
   expert: z.strictObject({ id: z.string(), name: z.string(), first_name: z.string().nullable() }),
 });

@@ -67,6 +67,15 @@ export const BookingRecord = z.strictObject({
   reschedule_decline_reason: z.string().nullable(),
   /** The meeting link the expert set; null until set. Shown to the parties only from shortly before the start (BookingReply.join_link). */
   join_link: z.string().nullable(),
+  /** Booked with instant booking: accepted on payment, no request for the expert to answer (issue 27.6). */
+  instant_booking: z.boolean(),
+  /**
+   * The expert's deadline to accept a paid request, while it waits for them (pending, more_info_requested); null otherwise.
+   * Unanswered by then, the system cancels it and everything paid goes back (issue 27.6).
+   */
+  respond_by: Time.nullable(),
+  /** The generated room its confirmation recorded (issue 27.13); null: none. Replies show the room's link, not this. */
+  meeting_room: z.string().nullable(),
   created_at: Time,
   updated_at: Time,
   stream_version: z.number(),
@@ -77,7 +86,7 @@ export type BookingRecord = z.infer<typeof BookingRecord>;
 export const bookingReplyColumns = {
   status: true, scheduled_time: true, previous_time: true, length_minutes: true, session_id: true, session_title: true, expert_id: true, creator_id: true,
   info_request_note: true, payment_state: true, paid_cents: true, refund_due_cents: true, refunded_cents: true, refund_state: true, held_until: true, cancelled_by: true, cancel_reason: true, cancelled_at: true, confirmed_at: true, created_at: true,
-  reschedule_declined_to: true, reschedule_decline_reason: true,
+  reschedule_declined_to: true, reschedule_decline_reason: true, instant_booking: true, respond_by: true,
 } as const;
 
 /** A booking as both parties see it (spec section 3, plus what the lifecycle adds: payment, hold, cancellation). */

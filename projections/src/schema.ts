@@ -4,6 +4,7 @@ import { reviewMigrations } from "./read-models/reviews.ts";
 import { earningsMigrations } from "./read-models/earnings.ts";
 import { userMigrations } from "./read-models/users.ts";
 import { scheduleMigrations } from "./read-models/schedules.ts";
+import { sessionMigrations } from "./read-models/sessions.ts";
 
 // Read models. Every row remembers the version of the stream it reflects (`stream_version`):
 // a projection writes only when the event is newer, so a redelivered or older event is a no-op.
@@ -156,6 +157,7 @@ export const readModelMigrations: readonly Migration[] = [
   ...earningsMigrations,
   ...userMigrations,
   ...scheduleMigrations,
+  ...sessionMigrations,
   {
     // Blue-green rebuilds (generations.ts): the live generation's number and the version of the
     // rule that built it, beside its checkpoint; other generations (one being built, old ones

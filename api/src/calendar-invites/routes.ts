@@ -28,6 +28,9 @@ const FEED_KEEPS_PAST_MS = 30 * 24 * 60 * 60 * 1000;
 
 const ICS_TYPE = "text/calendar; charset=utf-8";
 
+/** Each booking's link the expert set and room its confirmation recorded (joinLinksOf). */
+type Links = Awaited<ReturnType<typeof joinLinksOf>>;
+
 export const calendarInviteRoutes: RoutePlugin<CalendarInviteRouteDeps> = async (app, { db, jwtSecret, mail, clock, meetingRoomUrlTemplate }) => {
   const host = new URL(mail.publicUrl).host;
 
@@ -37,10 +40,12 @@ export const calendarInviteRoutes: RoutePlugin<CalendarInviteRouteDeps> = async 
    * without the link is no use at the meeting (Calendly puts it in the invite too). The file and the
    * feed reach only the booking's parties, as the app does.
    */
-  const joinLinkOf = (b: BookingInviteFacts, expertLinks: ReadonlyMap<string, string>): string | null =>
-    meetingLinkOf({ bookingId: b.booking_id, status: b.status, scheduledTime: b.scheduled_time, joinLink: expertLinks.get(b.booking_id) ?? null }, meetingRoomUrlTemplate)?.url ?? null;
+  const joinLinkOf = (b: BookingInviteFacts, expertLinks: Links): string | null => {
+    const { joinLink = null, meetingRoom = null } = expertLinks.get(b.booking_id) ?? {};
+    return meetingLinkOf({ bookingId: b.booking_id, status: b.status, scheduledTime: b.scheduled_time, joinLink, meetingRoom }, meetingRoomUrlTemplate)?.url ?? null;
+  };
 
-  const inviteOf = (b: BookingInviteFacts, forUserId: string, expertLinks: ReadonlyMap<string, string>): BookingInvite => ({
+  const inviteOf = (b: BookingInviteFacts, forUserId: string, expertLinks: Links): BookingInvite => ({
     bookingId: b.booking_id,
     sequence: b.stream_version,
     status: b.status === "cancelled" ? "cancelled" : "confirmed",

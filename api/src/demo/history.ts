@@ -12,6 +12,7 @@ import type { DemoAccount } from "./accounts.ts";
 import { WORKING_WEEK, type CreatorKey, type DemoExpert, type ExpertKey } from "./cast.ts";
 import { BOOKING_TO_CANCEL, PAST_BOOKINGS, type PastBooking } from "./stories.ts";
 import type { Timeline } from "./timeline.ts";
+import { newMeetingRoom } from "../meeting-room.ts";
 
 // The demo's past through the command handlers, each decided at its own moment (timeline.ts):
 // schedules set weeks ago, then bookings requested, paid with the test provider, prepared for and
@@ -157,7 +158,7 @@ export function planHistory(deps: HistoryDeps, market: DemoMarket, timeline: Tim
     });
     plan(requested + 4 * MINUTE, () => decide(expertId, { type: "SubmitPrep", ...on, actor: asCreator(creator), answers: story.prep }));
     const startMs = Date.parse(start);
-    plan(Math.min(requested + 5 * HOUR, startMs - HOUR), () => decide(expertId, { type: "ConfirmBooking", ...on, actor: asExpert(seeded.account) }));
+    plan(Math.min(requested + 5 * HOUR, startMs - HOUR), () => decide(expertId, { type: "ConfirmBooking", ...on, actor: asExpert(seeded.account), meetingRoom: newMeetingRoom() }));
     if (startMs < nowMs) planAfterSession(story, seeded.account, creator, on, startMs + row.length_minutes * MINUTE);
     return bookingId;
   }

@@ -31,20 +31,25 @@ export async function applyFact(db: Queryable, fact: MailFact): Promise<boolean>
       );
     case "requested":
       return run(
-        `INSERT INTO mail_bookings (booking_id, expert_id, expert_user_id, creator_id, title, starts_at, length_minutes, price_cents, version)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+        `INSERT INTO mail_bookings (booking_id, expert_id, expert_user_id, creator_id, title, starts_at, length_minutes, price_cents, version, instant)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
          ON CONFLICT (booking_id) DO NOTHING`,
-        [fact.bookingId, fact.expertId, fact.expertUserId, fact.creatorId, fact.title, fact.startsAt, fact.lengthMinutes, fact.priceCents, v],
+        [fact.bookingId, fact.expertId, fact.expertUserId, fact.creatorId, fact.title, fact.startsAt, fact.lengthMinutes, fact.priceCents, v, fact.instant],
       );
     case "paid":
-      return run("UPDATE mail_bookings SET paid_cents = paid_cents + $2, version = $3 WHERE booking_id = $1 AND version < $3", [fact.bookingId, fact.amountCents, v]);
+      return run("UPDATE mail_bookings SET paid_cents = paid_cents + $2, respond_by = coalesce($4, respond_by), version = $3 WHERE booking_id = $1 AND version < $3", [
+        fact.bookingId,
+        fact.amountCents,
+        v,
+        fact.respondBy,
+      ]);
     case "time_proposed":
     case "rescheduled":
       return run("UPDATE mail_bookings SET starts_at = $2, version = $3 WHERE booking_id = $1 AND version < $3", [fact.bookingId, fact.startsAt, v]);
     case "join_link_set":
       return run("UPDATE mail_bookings SET join_link = $2, version = $3 WHERE booking_id = $1 AND version < $3", [fact.bookingId, fact.url, v]);
     case "confirmed":
-      return run("UPDATE mail_bookings SET confirmed = true, version = $2 WHERE booking_id = $1 AND version < $2", [fact.bookingId, v]);
+      return run("UPDATE mail_bookings SET confirmed = true, meeting_room = coalesce($3, meeting_room), version = $2 WHERE booking_id = $1 AND version < $2", [fact.bookingId, v, fact.meetingRoom]);
     case "info_requested":
     case "reschedule_requested":
     case "reschedule_declined":
@@ -63,6 +68,9 @@ type StateRow = {
   starts_at: Date;
   confirmed: boolean;
   join_link: string | null;
+  instant: boolean;
+  respond_by: Date | null;
+  meeting_room: string | null;
   length_minutes: number;
   price_cents: string;
   paid_cents: string;
@@ -84,7 +92,7 @@ export async function loadBookingState(db: Queryable, bookingId: string): Promis
   const people = (p: "e" | "c") => `${p}.email AS ${p}_email, ${p}.first_name AS ${p}_first_name, ${p}.last_name AS ${p}_last_name, ${p}.timezone AS ${p}_timezone, ${p}.reminder_mails AS ${p}_reminder_mails, ${p}.version AS ${p}_version`;
   const r = (
     await db.query<StateRow>(
-      `SELECT b.booking_id, b.title, b.starts_at, b.length_minutes, b.price_cents, b.paid_cents, b.confirmed, b.join_link, b.expert_user_id, b.creator_id, cal.timezone AS schedule_zone, ${people("e")}, ${people("c")}
+      `SELECT b.booking_id, b.title, b.starts_at, b.length_minutes, b.price_cents, b.paid_cents, b.confirmed, b.join_link, b.instant, b.respond_by, b.meeting_room, b.expert_user_id, b.creator_id, cal.timezone AS schedule_zone, ${people("e")}, ${people("c")}
        FROM mail_bookings b
        LEFT JOIN mail_calendars cal ON cal.expert_id = b.expert_id
        LEFT JOIN mail_people e ON e.user_id = b.expert_user_id
@@ -95,7 +103,17 @@ export async function loadBookingState(db: Queryable, bookingId: string): Promis
   ).rows[0];
   if (!r) return null;
   return {
-    booking: { bookingId: r.booking_id, title: r.title, startsAt: r.starts_at.toISOString(), lengthMinutes: r.length_minutes, priceCents: Number(r.price_cents), joinLink: r.join_link },
+    booking: {
+      bookingId: r.booking_id,
+      title: r.title,
+      startsAt: r.starts_at.toISOString(),
+      lengthMinutes: r.length_minutes,
+      priceCents: Number(r.price_cents),
+      joinLink: r.join_link,
+      instant: r.instant,
+      respondBy: r.respond_by?.toISOString() ?? null,
+      meetingRoom: r.meeting_room,
+    },
     paidCents: Number(r.paid_cents),
     confirmed: r.confirmed,
     // The expert's times follow their schedule's zone (what they set their hours in), else their own.

@@ -23,11 +23,15 @@ export type MailFact = Read &
         startsAt: string;
         lengthMinutes: number;
         priceCents: number;
+        /** Instant booking: the payment confirms it (issue 27.6). */
+        instant: boolean;
       }
-    | { kind: "paid"; bookingId: string; amountCents: number }
+    /** `respondBy`: the expert's deadline to accept, when the payment made it a request waiting for them. */
+    | { kind: "paid"; bookingId: string; amountCents: number; respondBy: string | null }
     | { kind: "info_requested"; bookingId: string; note: string }
     | { kind: "time_proposed"; bookingId: string; startsAt: string; previousTime: string }
-    | { kind: "confirmed"; bookingId: string; by: Who }
+    /** `meetingRoom`: the generated room the confirmation recorded (issue 27.13). */
+    | { kind: "confirmed"; bookingId: string; by: Who; instant: boolean; meetingRoom: string | null }
     | { kind: "cancelled"; bookingId: string; by: Who; reason: string; refundCents: number }
     | { kind: "refund_issued"; bookingId: string; amountCents: number }
     | { kind: "notes_added"; bookingId: string }
@@ -93,16 +97,17 @@ export function mailFact(stored: StoredEvent): MailFact | null {
         startsAt: d.scheduledTime,
         lengthMinutes: d.lengthMinutes,
         priceCents: d.priceCents,
+        instant: d.instantBooking ?? false,
       };
     }
     case "PaymentSucceeded":
-      return { ...read, kind: "paid", bookingId: event.data.bookingId, amountCents: event.data.amountCents };
+      return { ...read, kind: "paid", bookingId: event.data.bookingId, amountCents: event.data.amountCents, respondBy: event.data.respondBy ?? null };
     case "InfoRequested":
       return { ...read, kind: "info_requested", bookingId: event.data.bookingId, note: event.data.note };
     case "TimeProposed":
       return { ...read, kind: "time_proposed", bookingId: event.data.bookingId, startsAt: event.data.scheduledTime, previousTime: event.data.previousTime };
     case "Confirmed":
-      return { ...read, kind: "confirmed", bookingId: event.data.bookingId, by: event.data.by };
+      return { ...read, kind: "confirmed", bookingId: event.data.bookingId, by: event.data.by, instant: event.data.instant ?? false, meetingRoom: event.data.meetingRoom ?? null };
     case "Cancelled": {
       const { bookingId, by, reason, refundCents } = event.data;
       return { ...read, kind: "cancelled", bookingId, by, reason, refundCents };

@@ -7,6 +7,7 @@ import {
   bookingConfirmedBody,
   bookingRequestedBody,
   infoRequestedBody,
+  requestSentBody,
   joinLinkSetBody,
   notesAddedBody,
   refundIssuedBody,
@@ -61,7 +62,9 @@ export const messageIdOf = (eventId: string, kind: MailKind, userId: string) => 
 export function owedMails(fact: BookingFact, state: BookingState, env: MailEnv): OutgoingMail[] {
   const mails: OutgoingMail[] = [];
   // The engine's rule: a confirmed booking meets at its expert's link, else in the generated room.
-  const meeting = meetingLinkOf({ bookingId: state.booking.bookingId, status: state.confirmed ? "confirmed" : "pending", scheduledTime: state.booking.startsAt, joinLink: state.booking.joinLink }, env.meetingRoomUrlTemplate);
+  const b = state.booking;
+  const status = state.confirmed ? "confirmed" : "pending";
+  const meeting = meetingLinkOf({ bookingId: b.bookingId, status, scheduledTime: b.startsAt, joinLink: b.joinLink, meetingRoom: b.meetingRoom ?? null }, env.meetingRoomUrlTemplate);
   const input = (side: Side): BookingMailInput | null => {
     const [to, other] = side === "expert" ? [state.expert, state.creator] : [state.creator, state.expert];
     return to ? { booking: state.booking, to, side, other, publicUrl: env.publicUrl, meetingLink: meeting?.url ?? null } : null;
@@ -94,7 +97,12 @@ export function owedMails(fact: BookingFact, state: BookingState, env: MailEnv):
       // expert hears of it once it is paid.
       return [];
     case "paid":
-      if (state.paidCents === fact.amountCents) owe("booking_requested", "expert", bookingRequestedBody);
+      // Paid in full by this payment: a request for the expert and "request sent" for the creator (issue 27.7). An
+      // instant booking's payment confirms it in the same decision, and the confirmation's mails say so instead.
+      if (state.paidCents === fact.amountCents && !state.booking.instant) {
+        owe("booking_requested", "expert", bookingRequestedBody);
+        owe("booking_requested", "creator", requestSentBody);
+      }
       return mails;
     case "info_requested":
       owe("info_requested", "creator", (i) => infoRequestedBody(i, fact.note));

@@ -103,4 +103,9 @@ export const mailMigrations: readonly Migration[] = [
     name: "005_mail_bookings_join_link",
     sql: `ALTER TABLE mail_bookings ADD COLUMN join_link text;`,
   },
+  {
+    // Issue 27.6 and 27.13: instant booking (its payment owes no request mail), the expert's deadline the creator's mail names, the generated room.
+    name: "006_mail_bookings_instant_respond_by_room",
+    sql: `ALTER TABLE mail_bookings ADD COLUMN instant boolean NOT NULL DEFAULT false, ADD COLUMN respond_by timestamptz, ADD COLUMN meeting_room text;`,
+  },
 ];

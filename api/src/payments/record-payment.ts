@@ -3,6 +3,7 @@ import { calendarStream } from "@booking/engine";
 import type { CommandResult } from "@booking/event-store";
 import type pg from "pg";
 import type { CalendarCommands } from "../commands.ts";
+import { newMeetingRoom } from "../meeting-room.ts";
 import type { Projected } from "../read-your-writes.ts";
 import { markPayment } from "./payments-table.ts";
 
@@ -39,7 +40,8 @@ export async function recordPaymentSucceeded({ db, calendar, projected }: Paymen
   await markPayment(db, { ...p, status: "succeeded", lastError: null });
   const result = await calendar.handle(
     calendarStream(p.expertId),
-    { type: "RecordPayment", expertId: p.expertId, bookingId: p.bookingId, actor: PAYMENTS, paymentId: p.paymentId, amountCents: p.amountCents, provider: p.provider },
+    // The room an instant booking meets in should this payment confirm it (issue 27.13): drawn here, recorded by the confirmation.
+    { type: "RecordPayment", expertId: p.expertId, bookingId: p.bookingId, actor: PAYMENTS, paymentId: p.paymentId, amountCents: p.amountCents, provider: p.provider, meetingRoom: newMeetingRoom() },
     { actor: PAYMENTS, idempotencyKey: `payment-${p.paymentId}` },
   );
   if (result.ok) await projected(result.value);

@@ -13,6 +13,7 @@ import type { Projected } from "../read-your-writes.ts";
 import { commandActor } from "./guards.ts";
 import { acceptedCurrentTerms } from "./terms.ts";
 import { idempotencyKeyOf } from "./sessions.ts";
+import { newMeetingRoom } from "../meeting-room.ts";
 
 // A booking's path: the route gathers the facts (the session, the creator's terms and other
 // bookings) from the read models in the round trip that takes the creator's lock, sends a command
@@ -38,7 +39,7 @@ export type BookingRouteDeps = {
 
 /** A booking's reply as of `now`: the engine's rules decide whether its request to move is open and what of its meeting link shows. */
 export function replyAsOf(row: BookingWithParties, now: string, meetingRoomUrlTemplate: string | null): BookingReply {
-  const facts = { bookingId: row.booking_id, status: row.status, scheduledTime: row.scheduled_time, joinLink: row.join_link };
+  const facts = { bookingId: row.booking_id, status: row.status, scheduledTime: row.scheduled_time, joinLink: row.join_link, meetingRoom: row.meeting_room };
   return bookingReply(row, {
     rescheduleOpen: openReschedule({ rescheduleTo: row.reschedule_to, scheduledTime: row.scheduled_time }, now) !== null,
     joinLink: joinLinkView(facts, now, meetingRoomUrlTemplate),
@@ -68,7 +69,15 @@ export async function runOnBooking(
   return (await findBooking(db, row.booking_id)) ?? row;
 }
 
-type BookableSession = { expertId: string; title: string; lengthMinutes: SessionDefinition["lengthMinutes"]; priceCents: number; published: boolean; prepQuestions: string[] };
+type BookableSession = {
+  expertId: string;
+  title: string;
+  lengthMinutes: SessionDefinition["lengthMinutes"];
+  priceCents: number;
+  published: boolean;
+  prepQuestions: string[];
+  instantBooking: boolean;
+};
 
 /**
  * The session as the booking request states it: from its read model row when that shows it
@@ -80,12 +89,20 @@ async function bookableSession(row: SessionRow | null, fromStream: () => Promise
   if (row && !row.deleted && row.status === "published") {
     // The row holds what a SessionCreated/Updated event set: one of the lengths a definition allows.
     const lengthMinutes = row.length_minutes as SessionDefinition["lengthMinutes"];
-    return { expertId: row.expert_id, title: row.title, lengthMinutes, priceCents: row.price_cents, published: true, prepQuestions: row.prep_questions };
+    return { expertId: row.expert_id, title: row.title, lengthMinutes, priceCents: row.price_cents, published: true, prepQuestions: row.prep_questions, instantBooking: row.instant_booking };
   }
   const state = await fromStream();
   if (state.kind !== "saved") return null;
   const d = state.definition;
-  return { expertId: state.expertId, title: d.title, lengthMinutes: d.lengthMinutes, priceCents: d.priceCents, published: state.status === "published", prepQuestions: d.prepQuestions };
+  return {
+    expertId: state.expertId,
+    title: d.title,
+    lengthMinutes: d.lengthMinutes,
+    priceCents: d.priceCents,
+    published: state.status === "published",
+    prepQuestions: d.prepQuestions,
+    instantBooking: d.instantBooking ?? false,
+  };
 }
 
 /** Replies sent through contracts' schemas: the OpenAPI document shows them, and a reply that strays from one fails (a 500 in tests), never a field silently dropped. */
@@ -130,7 +147,7 @@ export const bookingRoutes: RoutePlugin<BookingRouteDeps> = async (app, deps) =>
               bookingId,
               actor: commandActor(actor),
               scheduledTime: request.body.scheduled_time,
-              session: { sessionId, expertId, title: session.title, lengthMinutes: session.lengthMinutes, priceCents: session.priceCents, published: session.published, prepQuestions: session.prepQuestions },
+              session: { sessionId, ...session },
               expertUserId: expertId,
               creatorAcceptedTerms,
               creatorBookings: facts.creatorFacts,
@@ -194,7 +211,8 @@ export const bookingRoutes: RoutePlugin<BookingRouteDeps> = async (app, deps) =>
     const b = request.body;
     switch (b.status) {
       case "confirmed":
-        return replyOf(await onBooking(actor, row, { type: "ConfirmBooking" }));
+        // The room it meets in unless the expert sets a link: drawn here, recorded by the confirmation (issue 27.13).
+        return replyOf(await onBooking(actor, row, { type: "ConfirmBooking", meetingRoom: newMeetingRoom() }));
       case "cancelled":
         return replyOf(await onBooking(actor, row, { type: "CancelBooking", reason: b.reason ?? "" }));
       case "more_info_requested":

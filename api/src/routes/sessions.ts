@@ -28,8 +28,11 @@ export type SessionRouteDeps = {
   log: Pick<EventLog, "watchAppends">;
 };
 
-/** The spec's session form to the engine's definition: dollars to cents, 1-3 questions, "who it is for" split on commas. */
-function definitionFrom(b: z.infer<typeof SessionBody>) {
+/**
+ * The spec's session form to the engine's definition: dollars to cents, 1-3 questions, "who it is for" split on commas;
+ * instant booking as sent, else as it was (`instantBefore`: an update from a form that does not show it keeps it).
+ */
+function definitionFrom(b: z.infer<typeof SessionBody>, instantBefore = false) {
   const idealFor = Array.isArray(b.ideal_for) ? b.ideal_for : (b.ideal_for ?? "").split(",");
   return valueOf(
     parseInput(SessionDefinition, {
@@ -40,6 +43,7 @@ function definitionFrom(b: z.infer<typeof SessionBody>) {
       prepQuestions: [b.prep_question_1, b.prep_question_2, b.prep_question_3].filter((q): q is string => !!q && q.trim() !== ""),
       sessionDetails: b.session_details ?? "",
       idealFor: idealFor.map((s) => s.trim()).filter(Boolean),
+      instantBooking: b.instant_booking ?? instantBefore,
     }),
   );
 }
@@ -81,7 +85,7 @@ export const sessionRoutes: RoutePlugin<SessionRouteDeps> = async (app, deps) =>
     const base = { sessionId, expertId: actor.role === "admin" ? expertId : actor.userId, actor: commandActor(actor) };
     const body = request.body;
     const commands: SessionCommand[] = [];
-    if ("title" in body) commands.push({ type: "UpdateSession", ...base, definition: definitionFrom(body) });
+    if ("title" in body) commands.push({ type: "UpdateSession", ...base, definition: definitionFrom(body, existing?.instant_booking) });
     if (body.status) commands.push({ type: body.status === "published" ? "PublishSession" : "UnpublishSession", ...base });
     for (const command of commands) await projected(valueOf(await sessions.handle(sessionStream(sessionId), command, meta)));
     return { session: await writtenReply(deps, sessionId) };

@@ -36,9 +36,6 @@ const withParties = (raw: BookingRow & PartyNames): BookingWithParties => ({
   expert_image: raw.expert_image,
 });
 
-/** A booking written but not yet read back has no names to show: its parties show unnamed. */
-export const unnamedParties: PartyNames = { creator_first_name: null, creator_last_name: null, expert_first_name: null, expert_last_name: null, expert_image: null };
-
 export async function findBooking(db: Queryable, bookingId: string): Promise<BookingWithParties | null> {
   const raw = (await db.query(`${WITH_PARTIES} WHERE b.booking_id = $1`, [bookingId])).rows[0];
   return raw ? withParties(raw) : null;
@@ -156,16 +153,31 @@ export async function bookedPeriods(db: Queryable, expertId: string, now: string
   return rows.map((r) => ({ scheduled_time: r.scheduled_time.toISOString(), length_minutes: r.length_minutes }));
 }
 
-/** The meeting links experts set on these bookings (those without one are absent). */
-export async function joinLinksOf(db: Queryable, bookingIds: readonly string[]): Promise<Map<string, string>> {
-  const { rows } = await db.query<{ booking_id: string; join_link: string }>("SELECT booking_id, join_link FROM bookings WHERE booking_id = ANY($1::text[]) AND join_link IS NOT NULL", [bookingIds]);
-  return new Map(rows.map((r) => [r.booking_id, r.join_link]));
+/** The meeting links experts set on these bookings and the rooms their confirmations recorded (bookings with neither are absent). */
+export async function joinLinksOf(db: Queryable, bookingIds: readonly string[]): Promise<Map<string, { joinLink: string | null; meetingRoom: string | null }>> {
+  const { rows } = await db.query<{ booking_id: string; join_link: string | null; meeting_room: string | null }>(
+    "SELECT booking_id, join_link, meeting_room FROM bookings WHERE booking_id = ANY($1::text[]) AND (join_link IS NOT NULL OR meeting_room IS NOT NULL)",
+    [bookingIds],
+  );
+  return new Map(rows.map((r) => [r.booking_id, { joinLink: r.join_link, meetingRoom: r.meeting_room }]));
 }
 
 /** Holds that have run out and are not yet recorded as cancelled, oldest first, for the sweeper. */
 export async function expiredHolds(db: Queryable, now: string, limit = 500): Promise<{ booking_id: string; expert_id: string }[]> {
   const { rows } = await db.query<{ booking_id: string; expert_id: string }>(
     `SELECT b.booking_id, b.expert_id FROM bookings b WHERE ${holdExpiredSql("$1")} ORDER BY b.held_until LIMIT $2`,
+    [now, limit],
+  );
+  return rows;
+}
+
+/** requestLapsed: a paid request still waiting for its expert past the deadline recorded with its payment (issue 27.6). */
+export const requestLapsedSql = (now: string) => `(b.status IN ('pending', 'more_info_requested') AND b.respond_by <= ${now}::timestamptz)`;
+
+/** Requests the expert let lapse and that are not yet recorded as cancelled, oldest deadline first, for the sweeper. */
+export async function lapsedRequests(db: Queryable, now: string, limit = 500): Promise<{ booking_id: string; expert_id: string }[]> {
+  const { rows } = await db.query<{ booking_id: string; expert_id: string }>(
+    `SELECT b.booking_id, b.expert_id FROM bookings b WHERE ${requestLapsedSql("$1")} ORDER BY b.respond_by LIMIT $2`,
     [now, limit],
   );
   return rows;

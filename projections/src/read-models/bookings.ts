@@ -14,7 +14,8 @@ const bookingColumnTypes = {
   price_cents: "bigint", length_minutes: "int", scheduled_time: "timestamptz", previous_time: "timestamptz", held_until: "timestamptz",
   status: "text", paid_cents: "bigint", refund_due_cents: "bigint", refunded_cents: "bigint", refund_state: "text", payment_state: "text", prep_questions: "jsonb", prep_answers: "jsonb",
   info_request_note: "text", notes: "jsonb", cancelled_by: "text", cancel_reason: "text", cancelled_at: "timestamptz", confirmed_at: "timestamptz", created_at: "timestamptz", updated_at: "timestamptz",
-  reschedule_to: "timestamptz", reschedule_requested_at: "timestamptz", reschedule_declined_to: "timestamptz", reschedule_decline_reason: "text", join_link: "text", stream_version: "bigint",
+  reschedule_to: "timestamptz", reschedule_requested_at: "timestamptz", reschedule_declined_to: "timestamptz", reschedule_decline_reason: "text", join_link: "text",
+  instant_booking: "boolean", respond_by: "timestamptz", meeting_room: "text", stream_version: "bigint",
 } as const satisfies Record<keyof BookingRow, ColumnType>;
 
 export const bookingColumns = columnsOf<BookingRow>(bookingColumnTypes);
@@ -58,12 +59,19 @@ export const bookingMigrations: readonly Migration[] = [
     name: "014_bookings_partially_refunded",
     sql: "UPDATE bookings SET payment_state = 'partially_refunded' WHERE payment_state = 'refunded' AND refunded_cents < paid_cents;",
   },
+  {
+    // Issue 27.6 and 27.13; version 2 of the projection rebuilds the table, which fills them from the events.
+    name: "015_bookings_instant_respond_by_room",
+    sql: `ALTER TABLE bookings ADD COLUMN instant_booking boolean NOT NULL DEFAULT false, ADD COLUMN respond_by timestamptz, ADD COLUMN meeting_room text;
+          CREATE INDEX bookings_respond_by ON bookings (respond_by) WHERE respond_by IS NOT NULL;`,
+  },
 ];
 
 /** Bookings as both parties see them: time, status, payment state, prep, info note, notes. */
 export const bookingsProjection = entityProjection<BookingRow>({
   name: "bookings",
-  version: 1,
+  // 2: instant_booking, respond_by and meeting_room (issue 27.6, 27.13), filled by a rebuild.
+  version: 2,
   table: "bookings",
   key: ["booking_id"],
   columns: bookingColumns,
@@ -107,6 +115,9 @@ export function evolveBooking(row: BookingRow | undefined, { event, stored }: Pr
       reschedule_requested_at: null,
       ...noDecline,
       join_link: null,
+      instant_booking: d.instantBooking ?? false,
+      respond_by: null,
+      meeting_room: null,
       created_at: at,
       updated_at: at,
       stream_version: stored.version,
@@ -114,10 +125,23 @@ export function evolveBooking(row: BookingRow | undefined, { event, stored }: Pr
   }
   // Every later event updates a booking that was requested; before that there is nothing to update.
   if (!row) return row;
+  const next = evolveRequested(row, { event, stored });
+  // The expert's deadline shows only while the request waits for them.
+  return next && next.respond_by !== null && next.status !== "pending" && next.status !== "more_info_requested" ? { ...next, respond_by: null } : next;
+}
+
+/** A requested booking's row after a later event. */
+function evolveRequested(row: BookingRow, { event, stored }: ProjectedEvent): BookingRow {
+  const at = stored.metadata.at;
   const updated = { ...row, updated_at: at, stream_version: stored.version };
   switch (event.type) {
     case "PaymentSucceeded":
-      return { ...updated, paid_cents: row.paid_cents + event.data.amountCents, payment_state: row.payment_state === "unpaid" ? "paid" : row.payment_state };
+      return {
+        ...updated,
+        paid_cents: row.paid_cents + event.data.amountCents,
+        payment_state: row.payment_state === "unpaid" ? "paid" : row.payment_state,
+        respond_by: event.data.respondBy ?? row.respond_by,
+      };
     case "RefundDue":
       return { ...updated, ...owed(row, event.data.amountCents) };
     case "RefundIssued": {
@@ -136,7 +160,7 @@ export function evolveBooking(row: BookingRow | undefined, { event, stored }: Pr
     case "TimeProposed":
       return { ...updated, ...noRequest, status: "time_proposed", scheduled_time: event.data.scheduledTime, previous_time: event.data.previousTime };
     case "Confirmed":
-      return { ...updated, status: "confirmed", confirmed_at: at };
+      return { ...updated, status: "confirmed", confirmed_at: at, meeting_room: event.data.meetingRoom ?? row.meeting_room };
     case "Cancelled": {
       const { by, reason, refundCents } = event.data;
       // An open request to move it ends with the booking.

@@ -1,4 +1,4 @@
-import type { SessionDefinition, SessionRecord, SessionReply } from "@booking/contracts";
+import type { Migration, SessionDefinition, SessionRecord, SessionReply } from "@booking/contracts";
 import { entityProjection, type ProjectedEvent } from "../projection.ts";
 import type { Queryable } from "./bookings-queries.ts";
 import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
@@ -12,7 +12,7 @@ export type SessionRow = SessionRecord;
 /** What Postgres holds in each column, tied to the Row by the compiler; the column list is its keys. */
 const sessionColumnTypes = {
   session_id: "text", expert_id: "text", title: "text", description: "text", price_cents: "bigint", length_minutes: "int", prep_questions: "jsonb",
-  session_details: "text", ideal_for: "jsonb", status: "text", deleted: "boolean", created_at: "timestamptz", updated_at: "timestamptz", stream_version: "bigint",
+  session_details: "text", ideal_for: "jsonb", instant_booking: "boolean", status: "text", deleted: "boolean", created_at: "timestamptz", updated_at: "timestamptz", stream_version: "bigint",
 } as const satisfies Record<keyof SessionRow, ColumnType>;
 
 export const sessionColumns = columnsOf<SessionRow>(sessionColumnTypes);
@@ -28,7 +28,17 @@ const described = (d: SessionDefinition) => ({
   prep_questions: d.prepQuestions,
   session_details: d.sessionDetails,
   ideal_for: d.idealFor,
+  instant_booking: d.instantBooking ?? false,
 });
+
+/** Changes to the table after 001_read_models (schema.ts), oldest first. */
+export const sessionMigrations: readonly Migration[] = [
+  {
+    // Sessions saved before it have it off, as their events say (no instantBooking): nothing to backfill.
+    name: "015_sessions_instant_booking",
+    sql: "ALTER TABLE sessions ADD COLUMN instant_booking boolean NOT NULL DEFAULT false;",
+  },
+];
 
 /** Bookable sessions of each expert. */
 export const sessionsProjection = entityProjection<SessionRow>({
@@ -131,6 +141,7 @@ export function sessionReply(r: SessionReplySource): SessionReply {
     prep_questions: q,
     session_details: r.session_details,
     ideal_for: r.ideal_for,
+    instant_booking: r.instant_booking,
     status: r.status,
     expert: { id: r.expert_id, name: [r.expert_first_name, r.expert_last_name].filter(Boolean).join(" "), first_name: r.expert_first_name },
   };

@@ -1,3 +1,5 @@
+import { FULL_REFUND_NOTICE_HOURS } from "@booking/contracts";
+import { fullRefundUntil } from "@booking/engine";
 import { dollars, duration, localTime, shortLocalTime } from "./when.ts";
 import type { Who } from "../facts.ts";
 import type { MailBody } from "./layout.ts";
@@ -7,8 +9,21 @@ import type { MailBody } from "./layout.ts";
 
 export type MailPerson = { userId: string; email: string; firstName: string | null; lastName: string | null; zone: string };
 
-/** `joinLink`: the link the expert set (null: none set). */
-export type BookingView = { bookingId: string; title: string; startsAt: string; lengthMinutes: number; priceCents: number; joinLink: string | null };
+/**
+ * `joinLink`: the link the expert set (null: none set); `instant`: booked instantly (issue 27.6); `respondBy`: the expert's
+ * deadline to accept a paid request (null: none); `meetingRoom`: the generated room its confirmation recorded (issue 27.13).
+ */
+export type BookingView = {
+  bookingId: string;
+  title: string;
+  startsAt: string;
+  lengthMinutes: number;
+  priceCents: number;
+  joinLink: string | null;
+  instant?: boolean;
+  respondBy?: string | null;
+  meetingRoom?: string | null;
+};
 
 export type Side = "creator" | "expert";
 
@@ -61,9 +76,34 @@ export function bookingRequestedBody(i: BookingMailInput): MailBody {
     paragraphs: [
       `${creator} booked ${i.booking.title} and paid ${dollars(i.booking.priceCents)}.`,
       "Confirm it, ask for more information, or propose another time.",
+      ...(i.booking.respondBy ? [`Please answer by ${when(i, i.booking.respondBy)}. If it is not accepted by then, it is cancelled and ${creator} is refunded in full.`] : []),
     ],
-    details: details(i, [{ label: "Paid", value: dollars(i.booking.priceCents) }]),
+    details: details(i, [{ label: "Paid", value: dollars(i.booking.priceCents) }, ...(i.booking.respondBy ? [{ label: "Accept by", value: when(i, i.booking.respondBy) }] : [])]),
     action: open(i, "Review the request"),
+  };
+}
+
+/** The cancellation policy as it stands for the creator once the booking is confirmed (engine's refundOnCancel), with its date in their zone. */
+const confirmedTerms = (i: BookingMailInput) =>
+  `Cancel by ${when(i, fullRefundUntil({ scheduledTime: i.booking.startsAt }))} (${FULL_REFUND_NOTICE_HOURS} hours before the start) for a full refund; ` +
+  "after that, a cancellation is not refunded. If the expert cancels, you get everything back.";
+
+/** To the creator, once they have paid for a request (issue 27.7): what they paid, until when the expert may accept, and what cancelling costs. */
+export function requestSentBody(i: BookingMailInput): MailBody {
+  const expert = nameOf(i.other, "creator");
+  const by = i.booking.respondBy;
+  return {
+    subject: `Request sent: ${i.booking.title} with ${expert}, ${short(i)}`,
+    heading: "Your request is sent",
+    preview: by ? `${expert} has until ${when(i, by)} to accept.` : `${expert} will answer your request.`,
+    firstName: i.to.firstName,
+    paragraphs: [
+      `You paid ${dollars(i.booking.priceCents)} and your request is with ${expert}. It is not confirmed until ${expert} accepts it.`,
+      by ? `${expert} has until ${when(i, by)} to accept. If they do not, the request is cancelled and you get everything back automatically.` : `If ${expert} does not accept, you get everything back.`,
+      `Until ${expert} accepts, you can cancel for a full refund. ${confirmedTerms(i)}`,
+    ],
+    details: details(i, [{ label: "Paid", value: dollars(i.booking.priceCents) }, ...(by ? [{ label: "Expert accepts by", value: when(i, by) }] : [])]),
+    action: open(i, "See your request"),
   };
 }
 
@@ -104,6 +144,7 @@ export function timeProposedBody(i: BookingMailInput, previousTime: string): Mai
 function confirmedLine(i: BookingMailInput, by: Who): string {
   const other = nameOf(i.other, i.side);
   if (by === i.side) return i.side === "expert" ? `You confirmed ${other}'s booking.` : "You accepted the new time, so your session is confirmed.";
+  if (i.booking.instant && by === "system") return i.side === "expert" ? `${other} booked and paid: sessions you offer with instant booking are confirmed on payment.` : `${other} takes instant bookings, so your session is confirmed.`;
   if (by === "expert") return `${other} confirmed your session.`;
   if (by === "creator") return `${other} accepted the time you proposed.`;
   return "The session is confirmed.";
@@ -117,8 +158,9 @@ export function bookingConfirmedBody(i: BookingMailInput, by: Who): MailBody {
     heading: "Your session is confirmed",
     preview: `${i.booking.title} with ${other}, ${when(i)}.`,
     firstName: i.to.firstName,
-    paragraphs: [confirmedLine(i, by)],
-    details: details(i),
+    // The creator reads what they paid and what cancelling costs now (issue 27.7).
+    paragraphs: [confirmedLine(i, by), ...(i.side === "creator" ? [confirmedTerms(i)] : [])],
+    details: details(i, i.side === "creator" || i.booking.instant ? [{ label: "Paid", value: dollars(i.booking.priceCents) }] : []),
     action: open(i, i.side === "expert" ? "Open the booking" : "Open the session"),
   };
 }
