@@ -1,5 +1,4 @@
-import { DateTime } from "luxon";
-import { isValidTimezone } from "@booking/contracts";
+import { briefMomentText, isValidTimezone, momentText } from "@booking/contracts";
 
 // Times and money as a mail states them: in the reader's own zone with the zone named, so
 // nobody has to work out what "10:00" meant.
@@ -7,26 +6,14 @@ import { isValidTimezone } from "@booking/contracts";
 /** The zone to write times in: the one given when it is a real IANA zone, else UTC. */
 export const zoneOrUtc = (zone: string | null | undefined): string => (zone && isValidTimezone(zone) ? zone : "UTC");
 
-const at = (iso: string, zone: string) => DateTime.fromISO(iso, { zone: zoneOrUtc(zone) }).setLocale("en-GB");
+/** Recipients have no locale on file yet: mails are written in British English, the zone always named. */
+const MAIL_LOCALE = "en-GB";
 
-/** "GMT+1", "GMT-8", "GMT+5:30": the offset in force at that instant (so a DST change shows). */
-function offsetName(offsetMinutes: number): string {
-  if (offsetMinutes === 0) return "GMT";
-  const sign = offsetMinutes > 0 ? "+" : "-";
-  const hours = Math.floor(Math.abs(offsetMinutes) / 60);
-  const minutes = Math.abs(offsetMinutes) % 60;
-  return `GMT${sign}${hours}${minutes ? `:${String(minutes).padStart(2, "0")}` : ""}`;
-}
-
-/** "Tuesday, 1 December 2026, 10:00 (Europe/Berlin, GMT+1)"; in UTC "… 09:00 (UTC)". */
-export function localTime(iso: string, zone: string): string {
-  const t = at(iso, zone);
-  const named = t.zoneName === "UTC" ? "UTC" : `${t.zoneName}, ${offsetName(t.offset)}`;
-  return `${t.toFormat("cccc, d LLLL yyyy, HH:mm")} (${named})`;
-}
+/** "Tuesday, 1 December 2026, 10:00 (Europe/Berlin, GMT+1)"; in UTC "… 09:00 (UTC)" (the shared formatter, as the app writes it). */
+export const localTime = (iso: string, zone: string, locale = MAIL_LOCALE): string => momentText(iso, { locale, zone: zoneOrUtc(zone) });
 
 /** "Tue 1 Dec, 10:00": short enough for a subject line (the body names the zone). */
-export const shortLocalTime = (iso: string, zone: string): string => at(iso, zone).toFormat("ccc d LLL, HH:mm");
+export const shortLocalTime = (iso: string, zone: string, locale = MAIL_LOCALE): string => briefMomentText(iso, { locale, zone: zoneOrUtc(zone) });
 
 /** "$150", "$49.50". */
 export function dollars(cents: number): string {
