@@ -76,7 +76,8 @@ export function Header({ slim = false }: { slim?: boolean }) {
   return (
     <header>
       <EnvironmentBanner />
-      <AppBar position="static" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: "divider" }}>
+      {/* A div: MUI's AppBar is a <header> of its own, a second banner inside this one (issue 27.21). */}
+      <AppBar component="div" position="static" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: "divider" }}>
         <Toolbar sx={{ flexWrap: "wrap", gap: 1, py: 1, ...phoneOnly({ flexWrap: "nowrap", minHeight: 56, py: 0, px: 1.5 }) }}>
           <Logo />
           <Box sx={{ flexGrow: 1 }} />
