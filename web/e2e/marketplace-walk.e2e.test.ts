@@ -538,7 +538,8 @@ describe("the creator", () => {
     await creator.getByRole("button", { name: "Submit" }).click();
 
     await creator.getByTestId("wizard-step-4").waitFor();
-    await visible(creator, "Session Booking Confirmed");
+    await visible(creator, "Request sent");
+    await visible(creator, /has until .* to accept/);
     await visible(creator, shortDateTimeWithZone(requestedTime, CREATOR_ZONE));
     const dashboardLink = creator.getByRole("link", { name: "Go to your dashboard" });
     expect(await dashboardLink.getAttribute("href")).toBe(`/creator-dashboard/${creatorId}`);

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link as RouterLink, useLocation, useParams, useSearchParams } from "react-router-dom";
 import { useQuery } from "@tanstack/react-query";
 import Alert from "@mui/material/Alert";
@@ -13,16 +13,18 @@ import StepButton from "@mui/material/StepButton";
 import Stepper from "@mui/material/Stepper";
 import Typography from "@mui/material/Typography";
 import useMediaQuery from "@mui/material/useMediaQuery";
-import CheckCircleIcon from "@mui/icons-material/CheckCircle";
 import { api, errorMessage } from "../shared/api-client.ts";
 import type { Booking, Session } from "../shared/api-types.ts";
 import { useAuth } from "../shared/auth.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
 import { Page } from "../shared/layout.tsx";
-import { shortDateTimeWithZone } from "../shared/local-time.ts";
+import { localMoment } from "../shared/local-time.ts";
+import { BOOKINGS_KEY } from "../shared/query-client.ts";
 import { CancellationPolicy } from "./cancellation-policy.tsx";
+import { ConfirmationStep } from "./confirmation-step.tsx";
 import { BookingFlowProvider, STEP_NAMES, stepIsReachable, useBookingFlow, type BookingStep } from "./booking-flow.tsx";
+import { openHoldOn } from "./hold-panel.tsx";
 import { PaymentStep } from "./payment-step.tsx";
 import { PrepAnswersForm } from "./prep-answers-form.tsx";
 import { prepQuestionsOf } from "./prep-answers.ts";
@@ -44,6 +46,21 @@ export function BookSessionPage() {
     retry: false,
     staleTime: 0,
   });
+  // Without ?booking, an open hold of the creator's on this session is taken up again at payment (issue 27.8);
+  // looked for once, so releasing it later does not restart the flow.
+  const isCreator = !preview && auth.status === "authenticated" && auth.user?.role === "creator";
+  const mine = useQuery({
+    queryKey: [...BOOKINGS_KEY, "creator", "me"],
+    queryFn: ({ signal }) => api.get<Booking[]>("/bookings/creator/me", { signal }),
+    enabled: !resumeId && isCreator,
+    retry: false,
+    staleTime: 0,
+  });
+  const [openHold, setOpenHold] = useState<Booking | null | undefined>(undefined);
+  const looked = !mine.isPending || !!resumeId || !isCreator;
+  useEffect(() => {
+    if (openHold === undefined && looked) setOpenHold(mine.data ? openHoldOn(mine.data, id) : null);
+  }, [openHold, looked, mine.data, id]);
   useDocumentTitle(session.data ? `Book: ${session.data.title}` : "Book a session");
 
   if (!preview) {
@@ -64,7 +81,7 @@ export function BookSessionPage() {
       );
     }
   }
-  if (session.isPending || (resumeId && !preview && resume.isPending)) return <Page><LoadingScreen label="Loading Session" /></Page>;
+  if (session.isPending || (resumeId && !preview && resume.isPending) || openHold === undefined) return <Page><LoadingScreen label="Loading Session" /></Page>;
   if (session.isError || !session.data) {
     return (
       <Page>
@@ -84,7 +101,7 @@ export function BookSessionPage() {
     );
   }
   return (
-    <BookingFlowProvider key={resumeId ?? "new"} sessionId={id} session={session.data} resume={preview ? null : resume.data}>
+    <BookingFlowProvider key={resumeId ?? openHold?.id ?? "new"} sessionId={id} session={session.data} resume={preview ? null : (resume.data ?? openHold)}>
       <Page>
         <BookingWizard session={session.data} preview={preview} />
       </Page>
@@ -155,36 +172,18 @@ function DetailStep({ session, preview }: { session: Session; preview: boolean }
   );
 }
 
-function ConfirmationStep() {
-  const flow = useBookingFlow();
-  const auth = useAuth();
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    heading.current?.focus();
-  }, []);
-  return (
-    <Paper variant="outlined" sx={{ p: { xs: 2, sm: 4 }, textAlign: "center" }}>
-      <CheckCircleIcon color="success" sx={{ fontSize: 56 }} aria-hidden="true" />
-      <Typography variant="h4" component="h2" gutterBottom tabIndex={-1} ref={heading}>
-        Session Booking Confirmed
-      </Typography>
-      {flow.bookingData && (
-        <Typography sx={{ mb: 1 }}>
-          {flow.bookingData.session_title} with {flow.bookingData.expert_name ?? "your expert"} on {shortDateTimeWithZone(flow.bookingData.scheduled_time)}
-        </Typography>
-      )}
-      <Typography sx={{ mb: 3 }}>Your expert will review your request and your answers. You can follow it on your dashboard.</Typography>
-      <CancellationPolicy bookingId={flow.bookingId} expertName={flow.bookingData?.session.expertFirstName} />
-      <Button variant="contained" component={RouterLink} to={`/creator-dashboard/${auth.user?.id ?? ""}`}>
-        Go to your dashboard
-      </Button>
-    </Paper>
-  );
-}
-
 function BookingWizard({ session, preview }: { session: Session; preview: boolean }) {
   const flow = useBookingFlow();
   const questions = prepQuestionsOf(flow.bookingData ?? session);
+  // Why the flow came back to the time step without a held time: released, or the hold ran out.
+  const [holdNotice, setHoldNotice] = useState<string | null>(null);
+  const backToTimes = (notice: string) => {
+    setHoldNotice(notice);
+    flow.update({ bookingId: null, bookingData: null, scheduledTime: null, step: 1, reached: 1 });
+  };
+  useEffect(() => {
+    if (flow.step !== 1) setHoldNotice(null);
+  }, [flow.step]);
   const top = useRef<HTMLDivElement>(null);
   useEffect(() => {
     // Not returned: newer browsers answer scrollIntoView with a promise, and an effect may return only a cleanup.
@@ -203,6 +202,11 @@ function BookingWizard({ session, preview }: { session: Session; preview: boolea
       <ProgressMarkers preview={preview} />
       <Box data-testid={`wizard-step-${flow.step}`}>
         {flow.step === 0 && <DetailStep session={session} preview={preview} />}
+        {flow.step === 1 && holdNotice && (
+          <Alert severity="info" sx={{ mb: 2 }} data-testid="hold-notice">
+            {holdNotice}
+          </Alert>
+        )}
         {flow.step === 1 && (
           <TimeStep
             session={session}
@@ -228,6 +232,10 @@ function BookingWizard({ session, preview }: { session: Session; preview: boolea
               }}
               onStartOver={flow.clear}
               onChangeTime={() => flow.goTo(1)}
+              onHoldLapsed={() => {
+                if (!flow.paid && flow.bookingData) backToTimes(`Your hold on ${localMoment(flow.bookingData.scheduled_time)} lapsed: the time to pay ran out and the time was released. Please choose a time again.`);
+              }}
+              onHoldReleased={() => flow.bookingData && backToTimes(`You released ${localMoment(flow.bookingData.scheduled_time)}. It is free to book again.`)}
             />
           ) : (
             <Alert severity="error">No booking found</Alert>

@@ -9,7 +9,7 @@ import { BookSessionPage } from "./book-session-page.tsx";
 
 const session = {
   id: "s-1", expert_id: "e-1", title: "Deck review", description: "", price: 150, length_minutes: 60, prep_question_1: "Goal?", prep_question_2: null, prep_question_3: null,
-  prep_questions: ["Goal?"], session_details: "", ideal_for: [], status: "published", expert: { id: "e-1", name: "Maya Lind", first_name: "Maya" },
+  prep_questions: ["Goal?"], session_details: "", ideal_for: [], status: "published", instant_booking: false, expert: { id: "e-1", name: "Maya Lind", first_name: "Maya" },
 } as Session;
 const zone = browserZone();
 const tomorrow = DateTime.now().setZone(zone).plus({ days: 1 }).startOf("day");

@@ -12,7 +12,7 @@ import { PaymentStep } from "./payment-step.tsx";
 
 const session = {
   id: "s1", expert_id: "ux1", title: "Deck review", description: "", price: 150, length_minutes: 60, prep_question_1: "Goal?", prep_question_2: null, prep_question_3: null,
-  prep_questions: ["Goal?"], session_details: "", ideal_for: [], status: "published", expert: { id: "ux1", name: "Maya Lind", first_name: "Maya" },
+  prep_questions: ["Goal?"], session_details: "", ideal_for: [], status: "published", instant_booking: false, expert: { id: "ux1", name: "Maya Lind", first_name: "Maya" },
 } as Session;
 const booking: Booking = aBooking({ status: "pending", paid: false, payment_state: "unpaid" });
 const DEADLINE = "2030-03-04T10:00:00.000Z";
@@ -44,7 +44,7 @@ describe("the cancellation policy in the booking wizard", () => {
     const paidBooking = { ...booking, paid: true, payment_state: "paid" };
     sessionStorage.setItem("expert-sessions.booking-flow.s1", JSON.stringify({ bookingId: "b1", bookingData: paidBooking, scheduledTime: booking.scheduled_time, step: 4, reached: 4, paid: true }));
     renderScreen(<BookSessionPage />, { route: "/book-session/s1", path: "/book-session/:id", auth });
-    expect(await screen.findByText("Session Booking Confirmed")).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Request sent" })).toBeInTheDocument();
     expect(await screen.findByText(`Cancel before ${shortDateTimeWithZone(DEADLINE)} and you get a full refund.`, { exact: false })).toBeInTheDocument();
   });
 });

@@ -12,6 +12,7 @@ import type { Booking, PaymentIntentReply } from "../shared/api-types.ts";
 import { shortDateTimeWithZone } from "../shared/local-time.ts";
 import { BOOKINGS_KEY } from "../shared/query-client.ts";
 import { CancellationPolicy } from "./cancellation-policy.tsx";
+import { HoldPanel } from "./hold-panel.tsx";
 
 // Payment: Stripe Elements when the server has a publishable key, else the test provider's card
 // form (4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined).
@@ -100,9 +101,13 @@ type PaymentStepProps = {
   onStartOver: () => void;
   /** Back to the time step, while nothing is paid. */
   onChangeTime?: () => void;
+  /** The hold on the time ran out unpaid (issue 27.8). */
+  onHoldLapsed?: () => void;
+  /** The creator released the held time. */
+  onHoldReleased?: () => void;
 };
 
-export function PaymentStep({ booking, onPaid, onCharged, onStartOver, onChangeTime }: PaymentStepProps) {
+export function PaymentStep({ booking, onPaid, onCharged, onStartOver, onChangeTime, onHoldLapsed, onHoldReleased }: PaymentStepProps) {
   const queryClient = useQueryClient();
   const [intent, setIntent] = useState<PaymentIntentReply | null>(null);
   const [loadError, setLoadError] = useState<{ message: string; final: boolean } | null>(null);
@@ -151,6 +156,7 @@ export function PaymentStep({ booking, onPaid, onCharged, onStartOver, onChangeT
           Total: ${booking.price.toFixed(2)}
         </Typography>
       </Paper>
+      {onHoldLapsed && onHoldReleased && !booking.paid && !succeeded && !loadError?.final && <HoldPanel booking={booking} onLapsed={onHoldLapsed} onReleased={onHoldReleased} />}
       <CancellationPolicy bookingId={booking.id} expertName={booking.session?.expertFirstName} />
       {succeeded ? (
         <Alert severity="success" role="status">

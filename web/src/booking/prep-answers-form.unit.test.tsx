@@ -49,7 +49,7 @@ describe("preparation answers", () => {
   it("in the wizard, answers the expert's two questions only and sends two answers (issue 27.10)", async () => {
     const session = {
       id: "s-1", expert_id: "e-1", title: "Deck review", description: "", price: 150, length_minutes: 60, prep_question_1: "Goal?", prep_question_2: "Audience?", prep_question_3: null,
-      prep_questions: ["Goal?", "Audience?"], session_details: "", ideal_for: [], status: "published", expert: { id: "e-1", name: "Maya Lind", first_name: "Maya" },
+      prep_questions: ["Goal?", "Audience?"], session_details: "", ideal_for: [], status: "published", instant_booking: false, expert: { id: "e-1", name: "Maya Lind", first_name: "Maya" },
     } as Session;
     const booking = { id: "b-1", status: "pending", paid: true, session_id: "s-1", session_title: "Deck review", session: { title: "Deck review", price: 150, expertFirstName: "Maya" }, scheduled_time: "2030-01-01T10:00:00.000Z", prep_question_1: "Goal?", prep_question_2: "Audience?", prep_question_3: null } as Booking;
     sessionStorage.setItem("expert-sessions.booking-flow.s-1", JSON.stringify({ bookingId: "b-1", bookingData: booking, scheduledTime: booking.scheduled_time, step: 3, reached: 3, paid: true }));
