@@ -146,6 +146,19 @@ describe("moving a booking", () => {
     expect(bare.statusCode, bare.body).toBe(200);
   });
 
+  it("a creator shown a proposed time answers with another; the expert accepting it confirms the booking there (issue 27.11)", async () => {
+    now = NOW;
+    const { expert, creator, bookingId } = await bookedExpert(WED_10, false);
+    const FRI_10 = "2026-03-06T10:00:00.000Z";
+    await must(expert, "PATCH", `${V1}/bookings/${bookingId}/schedule`, { scheduled_time: FRI_10 });
+    const countered = await post(creator, bookingId, "", { scheduled_time: THU_13 });
+    expect(countered.statusCode, countered.body).toBe(200);
+    expect(countered.json<Booking>()).toMatchObject({ status: "time_proposed", scheduled_time: FRI_10, reschedule_to: THU_13 });
+    const accepted = await post(expert, bookingId, "/accept");
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(await booking(creator, bookingId)).toMatchObject({ status: "confirmed", scheduled_time: THU_13, previous_time: FRI_10, reschedule_to: null });
+  });
+
   it("moves within its own slot", async () => {
     now = NOW;
     const { expert, creator, bookingId } = await bookedExpert();

@@ -4,7 +4,7 @@ import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import type { Booking } from "../shared/api-types.ts";
 import { aBooking } from "../shared/booking-fixture.ts";
-import { browserZone, clockTime, shortDateTimeWithZone } from "../shared/local-time.ts";
+import { browserZone, clockTime, localMoment } from "../shared/local-time.ts";
 import { fakeApi, renderScreen, signedInAs, writes } from "../shared/screen-harness.tsx";
 import { CreatorDashboardPage } from "../creator-dashboard/creator-dashboard-page.tsx";
 import { ManageBookingSteps } from "../manage-booking/manage-booking-page.tsx";
@@ -42,16 +42,16 @@ describe("requesting a new time", () => {
     await screen.findByTestId("creator-booking");
     await userEvent.click(card().getByRole("button", { name: "Request a new time" }));
     const picker = within(screen.getByRole("region", { name: "Request a new time" }));
-    expect(picker.getByText(/Your session stays at/)).toHaveTextContent(`Your session stays at ${shortDateTimeWithZone(current, zone)} until your expert accepts the new time.`);
+    expect(picker.getByText(/Your session stays at/)).toHaveTextContent(`Your session stays at ${localMoment(current, zone)} until your expert accepts the new time.`);
     // The calendar opens on the month of the first day with a time (issue 27.16).
     await userEvent.click(await picker.findByRole("button", { name: newDay.toFormat("cccc, LLLL d, yyyy") }));
     expect(within(picker.getByRole("group", { name: "Available times" })).getAllByRole("button").map((b) => b.textContent)).toEqual(offered.map((t) => clockTime(t, zone)));
     expect(picker.getByRole("button", { name: "Ask for this time" })).toBeDisabled();
     await userEvent.click(picker.getByRole("button", { name: clockTime(offered[1]!, zone) }));
-    await userEvent.click(picker.getByRole("button", { name: `Ask for ${shortDateTimeWithZone(offered[1]!, zone)}` }));
+    await userEvent.click(picker.getByRole("button", { name: `Ask for ${localMoment(offered[1]!, zone)}` }));
 
     const request = await card().findByRole("region", { name: "Request to move this session" });
-    expect(request).toHaveTextContent(`You asked to move this session to ${shortDateTimeWithZone(offered[1]!, zone)}. It stays at ${shortDateTimeWithZone(current, zone)} until Maya Lind accepts.`);
+    expect(request).toHaveTextContent(`You asked to move this session to ${localMoment(offered[1]!, zone)}. It stays at ${localMoment(current, zone)} until Maya Lind accepts.`);
     expect(card().queryByRole("button", { name: "Request a new time" })).not.toBeInTheDocument();
     await userEvent.click(within(request).getByRole("button", { name: "Withdraw request" }));
     await waitFor(() => expect(card().queryByRole("region", { name: "Request to move this session" })).not.toBeInTheDocument());
@@ -68,7 +68,7 @@ describe("requesting a new time", () => {
     const { unmount } = renderScreen(<CreatorDashboardPage />, { auth: creator });
     await screen.findByTestId("creator-booking");
     expect(await card().findByTestId("declined-move")).toHaveTextContent(
-      `${booking.session.expertFirstName} declined your request to move this session to ${shortDateTimeWithZone(offered[0]!, zone)}: I am away that week. It stays at ${shortDateTimeWithZone(current, zone)}.`,
+      `${booking.session.expertFirstName} declined your request to move this session to ${localMoment(offered[0]!, zone)}: I am away that week. It stays at ${localMoment(current, zone)}.`,
     );
     unmount();
     for (const later of [{ reschedule_to: offered[1]!, reschedule_requested_at: new Date().toISOString() }, { status: "cancelled" as const }]) {
@@ -98,22 +98,40 @@ describe("requesting a new time", () => {
     await waitFor(() => expect(calls.filter((c) => c.path === "/sessions/s-1/availability")).toHaveLength(2));
   });
 
-  it("less than 24 hours before the start shows the catalogue's refusal and asks nothing", async () => {
-    const soon = new Date(Date.now() + 20 * 3_600_000).toISOString();
+  it("less than 24 hours before the start offers no Request a new time and says why, asking nothing (issue 27.11)", async () => {
+    const soon = new Date(Date.now() + 6 * 3_600_000).toISOString();
     const calls = fakeApi({ "GET /bookings/creator/me": { status: 200, body: [booked({ scheduled_time: soon })] } });
     renderScreen(<CreatorDashboardPage />, { auth: creator });
     await screen.findByTestId("creator-booking");
-    await userEvent.click(card().getByRole("button", { name: "Request a new time" }));
-    expect(card().getByRole("alert")).toHaveTextContent("A booking can be moved until 24 hours before it starts. This one starts sooner: please contact your expert or cancel it instead.");
-    expect(screen.queryByRole("region", { name: "Request a new time" })).not.toBeInTheDocument();
+    expect(card().queryByRole("button", { name: "Request a new time" })).not.toBeInTheDocument();
+    expect(card().getByTestId("move-unavailable")).toHaveTextContent("A booking can be moved until 24 hours before it starts. This one starts sooner: please contact your expert or cancel it instead.");
     expect(calls.map((c) => c.path)).toEqual(["/bookings/creator/me"]);
+  });
+
+  it("a creator shown a proposed time may accept it, or answer with another time (issue 27.11)", async () => {
+    const proposed = booked({ status: "time_proposed", previous_time: inDays(2, 10).toUTC().toISO()! });
+    const calls = fakeApi({
+      "GET /bookings/creator/me": { status: 200, body: [proposed] },
+      "GET /sessions/s-1/availability": { status: 200, body: { timezone: zone, times: offered } },
+      "POST /bookings/b1/reschedule": (body) => ({ status: 200, body: { ...proposed, reschedule_to: (body as { scheduled_time: string }).scheduled_time } }),
+    });
+    renderScreen(<CreatorDashboardPage />, { auth: creator });
+    await screen.findByTestId("creator-booking");
+    expect(card().getByRole("button", { name: "Accept New Time" })).toBeInTheDocument();
+    await userEvent.click(card().getByRole("button", { name: "Request a new time" }));
+    const picker = within(screen.getByRole("region", { name: "Request a new time" }));
+    expect(picker.getByText(/proposed/)).toHaveTextContent(`Maya proposed ${localMoment(current, zone)}. Ask for another of their times instead: it is held until they answer.`);
+    await userEvent.click(await picker.findByRole("button", { name: newDay.toFormat("cccc, LLLL d, yyyy") }));
+    await userEvent.click(picker.getByRole("button", { name: clockTime(offered[0]!, zone) }));
+    await userEvent.click(picker.getByRole("button", { name: `Ask for ${localMoment(offered[0]!, zone)}` }));
+    await waitFor(() => expect(writes(calls)).toEqual([{ method: "POST", path: "/bookings/b1/reschedule", body: { scheduled_time: offered[0] } }]));
   });
 
   it("rules: who may ask, and when", () => {
     expect(mayAskToMove(booked())).toBe(true);
     expect(mayAskToMove(booked({ status: "pending" }))).toBe(true);
     expect(mayAskToMove(booked({ status: "pending", paid: false }))).toBe(false);
-    expect(mayAskToMove(booked({ status: "time_proposed" }))).toBe(false);
+    expect(mayAskToMove(booked({ status: "time_proposed" }))).toBe(true);
     expect(mayAskToMove(booked({ status: "cancelled" }))).toBe(false);
     expect(mayAskToMove(booked({ reschedule_to: offered[0]! }))).toBe(false);
     const start = Date.parse("2030-03-05T10:00:00Z");
@@ -130,7 +148,7 @@ describe("answering a request to move", () => {
     const calls = fakeApi({ "POST /bookings/b1/reschedule/accept": { status: 200, body: { ...asked, scheduled_time: offered[0], previous_time: current, reschedule_to: null } } });
     renderScreen(<ManageBookingSteps booking={asked} schedule={{ timezone: "Asia/Tokyo", slots: [], booked: [] }} />, { auth: expert });
     const request = screen.getByRole("region", { name: "Request to move this session" });
-    expect(request).toHaveTextContent(`Cora Creator asks to move this session to ${shortDateTimeWithZone(offered[0]!, "Asia/Tokyo")} (now ${shortDateTimeWithZone(current, "Asia/Tokyo")}). Both times are held until you answer.`);
+    expect(request).toHaveTextContent(`Cora Creator asks to move this session to ${localMoment(offered[0]!, "Asia/Tokyo")} (now ${localMoment(current, "Asia/Tokyo")}). Both times are held until you answer.`);
     await userEvent.click(within(request).getByRole("button", { name: "Accept new time" }));
     await waitFor(() => expect(writes(calls).map((c) => c.path)).toEqual(["/bookings/b1/reschedule/accept"]));
   });
