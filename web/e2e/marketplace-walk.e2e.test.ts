@@ -579,24 +579,25 @@ describe("both sides work the booking to confirmed", () => {
     await expect.poll(() => card.getByTestId("booking-status").textContent(), { timeout: 15_000 }).toBe("Pending");
   });
 
-  it("the expert proposes another time (9:00 AM to 5:30 PM in London)", async () => {
+  it("the expert proposes another of their bookable times (09:00 to 16:00 for an hour in London, on the en-GB expert's 24-hour clock)", async () => {
     await expert.goto(url(`/manage-booking/${bookingId}`));
     expect(await expert.getByTestId("prep-answer-3").textContent()).toContain("the draft is attached");
-    await expert.getByRole("button", { name: "Accept Booking" }).click();
+    // Propose sits beside Accept and Decline on the first screen (issue 27.12).
+    await expert.getByRole("button", { name: "Propose another time" }).click();
     const requestedDay = DateTime.fromISO(requestedTime, { zone: EXPERT_ZONE }).toISODate()!;
     const otherDay = DateTime.fromISO(requestedDay).plus({ days: 1 }).toISODate()!;
     if (DateTime.fromISO(otherDay).month !== DateTime.fromISO(requestedDay).month) await expert.getByRole("button", { name: "Next month" }).click();
     await expert.locator(`[data-day="${otherDay}"]`).click();
     // The day's times come from the API: wait for them before reading the list.
-    await expert.getByRole("group", { name: "Times" }).getByRole("button", { name: "5:30 PM" }).waitFor();
+    await expert.getByRole("group", { name: "Times" }).getByRole("button", { name: "16:00" }).waitFor();
     const options = await expert.getByRole("group", { name: "Times" }).getByRole("button").allTextContents();
-    expect(options[0]).toBe("9:00 AM");
-    expect(options.at(-1)).toBe("5:30 PM");
-    expect(options).toHaveLength(18);
-    await expert.getByRole("button", { name: "10:00 AM", exact: true }).click();
+    expect(options[0]).toBe("09:00");
+    expect(options.at(-1)).toBe("16:00"); // the expert's hours end at 17:00: a later start would not fit the hour
+    expect(options).toHaveLength(15);
+    await expert.getByRole("button", { name: "10:00", exact: true }).click();
     proposedTime = DateTime.fromISO(`${otherDay}T10:00`, { zone: EXPERT_ZONE }).toUTC().toISO()!;
     await visible(expert, "as a proposal to accept");
-    await expert.getByRole("button", { name: "Confirm Date & Time" }).click();
+    await expert.getByRole("button", { name: "Propose this time" }).click();
     await visible(expert, "New Time Proposed");
     await expert.getByRole("link", { name: "Back to your dashboard" }).click();
     const row = expert.locator(`[data-booking-id="${bookingId}"]`);
