@@ -643,7 +643,7 @@ describe("the admin console", () => {
 
   it("signs out: the session ends on the server too", async () => {
     const session = (await storedSession())!;
-    await page.getByRole("button", { name: "Profile" }).click();
+    await page.getByRole("button", { name: /account menu/ }).click();
     await page.getByRole("menuitem", { name: "Logout" }).click();
     await eventually(() => page.url()).toContain("#/login");
     expect(await storedSession()).toBeNull();

@@ -4,6 +4,8 @@ import { HashRouter, Route } from "react-router-dom";
 import { authProvider } from "./auth-provider.ts";
 import { CALENDAR_AT_ROUTE } from "./calendar-at/calendar-at-path.ts";
 import { dataProvider } from "./data-provider.ts";
+import { ConsoleLayout } from "./layout/console-layout.tsx";
+import { consoleTheme } from "./layout/console-theme.ts";
 import { SignInPage } from "./layout/sign-in-page.tsx";
 
 const Dashboard = lazy(async () => ({ default: (await import("./dashboard/dashboard.tsx")).Dashboard }));
@@ -62,7 +64,7 @@ export async function resources(permissions: unknown) {
 export function App() {
   return (
     <HashRouter useTransitions={false}>
-      <Admin title="Expert sessions admin" dataProvider={dataProvider} authProvider={authProvider} loginPage={SignInPage} dashboard={Dashboard} requireAuth disableTelemetry>
+      <Admin title="Expert sessions admin" theme={consoleTheme} layout={ConsoleLayout} dataProvider={dataProvider} authProvider={authProvider} loginPage={SignInPage} dashboard={Dashboard} requireAuth disableTelemetry>
         {resources}
         <CustomRoutes>
           <Route path={CALENDAR_AT_ROUTE} element={<CalendarAtPage />} />

@@ -65,7 +65,8 @@ function Bars({ days, value, label, format }: { days: Day[]; value: (d: Day) => 
         {days.map((d, i) => {
           const h = Math.max(value(d) > 0 ? 3 : 1, (Math.max(0, value(d)) / max) * (height - 4));
           return (
-            <Tooltip key={d.date} title={`${d.date}: ${format(value(d))}`}>
+            // describeChild: the day goes in a title, not an aria-label, which a bar inside an image may not carry.
+            <Tooltip key={d.date} title={`${d.date}: ${format(value(d))}`} describeChild>
               <rect x={i * (bar + gap)} y={height - h} width={bar} height={h} rx={2} fill={value(d) > 0 ? "#1976d2" : "#cfd8dc"} />
             </Tooltip>
           );

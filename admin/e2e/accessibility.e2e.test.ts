@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/seed.ts";
+import { seriousViolations, type AxeViolation } from "../../web/e2e/chromium.ts";
+import { consoleWalk } from "./console-walk.ts";
+
+// Issue 27.21: axe-core reports no serious or critical violation on the console's main screens
+// (it found colour contrast on the bookings list, a label/name mismatch and no h1). Each screen
+// is opened with data in it: the demo's experts, a booking paid and confirmed, one cancelled and refunded.
+
+const made = { bookingId: "" };
+
+const walk = consoleWalk(async ({ api, must, signIn }) => {
+  await seedDemoData(api.app, api.ctx, { history: false });
+  const creator = await signIn(DEMO_CREATOR.email, DEMO_PASSWORD);
+  const ava = await signIn("ava@example.com", DEMO_PASSWORD);
+  const avaId = (await must<{ id: string }>("GET", "/auth/me", { token: ava })).id;
+  const sessions = await must<{ id: string; title: string }[]>("GET", `/experts/${avaId}/sessions`);
+  const session = sessions.find((s) => s.title === "Audience growth plan")!;
+  const { times } = await must<{ times: string[] }>("GET", `/sessions/${session.id}/availability`);
+  const later = times.filter((t) => Date.parse(t) > Date.now() + 36 * 3_600_000);
+  const bookPaid = async (scheduled_time: string) => {
+    const { booking } = await must<{ booking: { id: string } }>("POST", "/bookings", { token: creator, body: { session_id: session.id, scheduled_time } });
+    const intent = await must<{ clientSecret: string }>("POST", "/stripe/test-intent", { token: creator, body: { bookingId: booking.id } });
+    await must("POST", "/payments/test/confirm", { token: creator, body: { client_secret: intent.clientSecret, card_number: "4242 4242 4242 4242" } });
+    return booking.id;
+  };
+  made.bookingId = await bookPaid(later[0]!);
+  await must("PATCH", `/bookings/${made.bookingId}/status`, { token: ava, body: { status: "confirmed" } });
+  const cancelled = await bookPaid(later.find((t) => t.slice(0, 10) !== later[0]!.slice(0, 10))!);
+  await must("PATCH", `/bookings/${cancelled}/status`, { token: creator, body: { status: "cancelled", reason: "Schedule clash" } });
+});
+
+/** The console's main screens, each with what shows it has loaded. */
+const screens: { name: string; path: string; loaded: string }[] = [
+  { name: "dashboard", path: "/", loaded: "[data-testid=bookings-by-status]" },
+  { name: "bookings", path: "/bookings", loaded: "table tbody tr.RaDataTable-row" },
+  { name: "booking", path: "", loaded: "[data-testid=timeline-entry]" },
+  { name: "users", path: "/users", loaded: "table tbody tr.RaDataTable-row" },
+  { name: "experts", path: "/experts", loaded: "table tbody tr.RaDataTable-row" },
+  { name: "sessions", path: "/sessions", loaded: "table tbody tr.RaDataTable-row" },
+  { name: "refunds", path: "/refunds", loaded: "table tbody tr.RaDataTable-row" },
+  { name: "events", path: "/events", loaded: "table tbody tr.RaDataTable-row" },
+  { name: "mailbox", path: "/mailbox", loaded: "table tbody tr.RaDataTable-row" },
+];
+
+describe("the console's accessibility", () => {
+  it("has no serious or critical axe violation on its main screens, and one h1 on each", async () => {
+    const found: Record<string, AxeViolation[]> = {};
+    const headings: Record<string, number> = {};
+    for (const screen of screens) {
+      await walk.page.goto(walk.consoleUrl(screen.path || `/bookings/${made.bookingId}/show`));
+      await walk.page.locator(screen.loaded).first().waitFor();
+      // The list's or record's data settles (react-admin shows placeholders while it loads).
+      await walk.page.waitForLoadState("networkidle");
+      found[screen.name] = await seriousViolations(walk.page);
+      headings[screen.name] = await walk.page.locator("h1").count();
+    }
+    const summary = Object.fromEntries(Object.entries(found).map(([name, violations]) => [name, violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)]));
+    expect(summary).toEqual(Object.fromEntries(screens.map((s) => [s.name, []])));
+    expect(headings).toEqual(Object.fromEntries(screens.map((s) => [s.name, 1])));
+  }, 300_000);
+});
