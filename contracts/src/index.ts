@@ -25,4 +25,5 @@ export * from "./calendar-invites.ts";
 export * from "./time-travel.ts";
 export * from "./csv.ts";
 export * from "./dates.ts";
+export * from "./return-path.ts";
 export * from "./booking-moves.ts";
