@@ -31,22 +31,25 @@ export type Recipient = Pick<Account, "userId" | "email" | "firstName">;
 const pages = { verify_email: "verify-email", password_reset: "reset-password" } as const satisfies Partial<Record<LinkPurpose, string>>;
 type AddressLink = keyof typeof pages;
 
-/** The web page a mail's link opens, with the signed token for `purpose`. */
-export function linkFor(settings: LinkSettings, purpose: AddressLink, userId: string, now: string): string {
-  return `${settings.mail.publicUrl}/${pages[purpose]}?token=${signLink(settings.jwtSecret, purpose, userId, now)}`;
+/** `&next=…` or `?next=…` for a destination (a return path, issue 27.4), or nothing. */
+const nextParam = (separator: "?" | "&", destination: string | null) => (destination === null ? "" : `${separator}next=${encodeURIComponent(destination)}`);
+
+/** The web page a mail's link opens, with the signed token for `purpose` and the destination it signs. */
+export function linkFor(settings: LinkSettings, purpose: AddressLink, userId: string, now: string, destination: string | null = null): string {
+  return `${settings.mail.publicUrl}/${pages[purpose]}?token=${signLink(settings.jwtSecret, purpose, userId, now, destination)}${nextParam("&", destination)}`;
 }
 
 const render = { verify_email: verificationMail, password_reset: passwordResetMail } as const satisfies Record<AddressLink, unknown>;
 const idPrefix = { verify_email: "verify", password_reset: "reset" } as const satisfies Record<AddressLink, string>;
 
 /** The message with a fresh link: its id is new at every sending (a resend is a new message). */
-export function addressMail(settings: LinkSettings, purpose: AddressLink, to: Recipient, now: string): OutgoingMail {
+export function addressMail(settings: LinkSettings, purpose: AddressLink, to: Recipient, now: string, destination: string | null = null): OutgoingMail {
   return render[purpose]({
     messageId: `${idPrefix[purpose]}:${to.userId}:${randomUUID()}`,
     userId: to.userId,
     to: to.email,
     firstName: to.firstName,
-    link: linkFor(settings, purpose, to.userId, now),
+    link: linkFor(settings, purpose, to.userId, now, destination),
     now,
   });
 }
@@ -59,13 +62,21 @@ const kindOf = { verify_email: "verify_email", password_reset: "password_reset" 
  * and the promise settles EVEN_ANSWER_MS after the call, so an address with no account is not
  * answered measurably faster. Resolves to whether a mail was queued.
  */
-export async function sendAddressMail(db: Pick<pg.Pool, "query">, settings: LinkSettings, purpose: AddressLink, address: string, owed: Recipient | null, now: string): Promise<boolean> {
+export async function sendAddressMail(
+  db: Pick<pg.Pool, "query">,
+  settings: LinkSettings,
+  purpose: AddressLink,
+  address: string,
+  owed: Recipient | null,
+  now: string,
+  destination: string | null = null,
+): Promise<boolean> {
   const started = performance.now();
   try {
     const hourAgo = new Date(Date.parse(now) - 3_600_000).toISOString();
     const sent = await mailsSentTo(db, address, [kindOf[purpose]], hourAgo);
     // Rendered for nobody too (the signing and templating cost the same), then dropped.
-    const mail = addressMail(settings, purpose, owed ?? { userId: randomUUID(), email: address, firstName: null }, now);
+    const mail = addressMail(settings, purpose, owed ?? { userId: randomUUID(), email: address, firstName: null }, now, destination);
     if (!owed || sent >= ADDRESS_MAILS_PER_HOUR) return false;
     return await enqueueMail(db, mail);
   } finally {
@@ -78,7 +89,13 @@ export async function sendAddressMail(db: Pick<pg.Pool, "query">, settings: Link
  * password), unless the address had its hourly share of these mails already. The mail carries no
  * token: anyone can make us send it. Resolves to whether a mail was queued.
  */
-export async function sendAccountExistsMail(db: Pick<pg.Pool, "query">, settings: Pick<LinkSettings, "mail">, owner: Recipient, now: string): Promise<boolean> {
+export async function sendAccountExistsMail(
+  db: Pick<pg.Pool, "query">,
+  settings: Pick<LinkSettings, "mail">,
+  owner: Recipient,
+  now: string,
+  destination: string | null = null,
+): Promise<boolean> {
   const hourAgo = new Date(Date.parse(now) - 3_600_000).toISOString();
   if ((await mailsSentTo(db, owner.email, ["account_exists"], hourAgo)) >= ADDRESS_MAILS_PER_HOUR) return false;
   const { publicUrl } = settings.mail;
@@ -89,7 +106,8 @@ export async function sendAccountExistsMail(db: Pick<pg.Pool, "query">, settings
       userId: owner.userId,
       to: owner.email,
       firstName: owner.firstName,
-      signInUrl: `${publicUrl}/login`,
+      // Unsigned (anyone can make us send this mail): the login page follows only a path on this site.
+      signInUrl: `${publicUrl}/login${nextParam("?", destination)}`,
       forgotPasswordUrl: `${publicUrl}/forgot-password`,
       now,
     }),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PersonName, Timezone } from "@booking/contracts";
+import { isReturnPath, PersonName, Timezone } from "@booking/contracts";
 import { isWeakPassword } from "./password.ts";
 
 // Bodies of /auth/* (their replies are contracts' AuthSessionReply and MeReply). Objects are
@@ -14,6 +14,9 @@ const NewPassword = z.string().refine((p) => !isWeakPassword(p), { error: "weak_
 /** A password being presented: any string, bounded so nobody can make us hash megabytes. */
 const PresentedPassword = z.string().max(1024);
 
+/** Where the web app goes once the address is confirmed (issue 27.4): a path on this site, never another host. */
+const ReturnPath = z.string().refine(isReturnPath, { error: "invalid_request" });
+
 /** A name given at sign-up (optional; one line, see PersonName). */
 const Name = PersonName.transform((s) => s || null).nullable().optional();
 
@@ -26,6 +29,8 @@ export const SignupBody = z.strictObject({
   last_name: Name,
   /** The IANA zone the browser reports: mails give times in it. */
   timezone: Timezone.optional(),
+  /** Signed into the verification mail's link. */
+  next: ReturnPath.optional(),
 });
 export type SignupBody = z.infer<typeof SignupBody>;
 
@@ -47,11 +52,14 @@ export const RenameBody = z.strictObject({ first_name: KeptName, last_name: Kept
 /** A mail link's token: whatever is wrong with it, the link is not valid. */
 export const LinkToken = z.string({ error: "email_link_invalid" }).min(1, { error: "email_link_invalid" }).max(512, { error: "email_link_invalid" });
 
-/** POST /auth/verify: the token of a verification link. */
-export const VerifyBody = z.strictObject({ token: LinkToken });
+/** POST /auth/verify: the token of a verification link and the destination the link carries beside it, if any. */
+export const VerifyBody = z.strictObject({ token: LinkToken, next: z.string().refine(isReturnPath, { error: "email_link_invalid" }).optional() });
 
-/** POST /auth/verify/resend and /auth/recover: the address to send a link to. */
+/** POST /auth/recover: the address to send a link to. */
 export const AddressBody = z.strictObject({ email: Email });
+
+/** POST /auth/verify/resend: the address, and where the new link goes on to. */
+export const ResendBody = AddressBody.extend({ next: ReturnPath.optional() });
 
 /** POST /auth/reset: the token of a reset link and the new password. */
 export const ResetBody = z.strictObject({ token: LinkToken, password: NewPassword });

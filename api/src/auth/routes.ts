@@ -12,7 +12,8 @@ import type { RoutePlugin, ZodApp } from "../http/route-plugin.ts";
 import { acceptedCurrentTerms } from "../routes/terms.ts";
 import { findAccount, findAccountByEmail, registerAccount, renameAccount, resetLinkSpent, resetPassword, setPasswordHash, verifyEmail, type Account, type AccountWriteDeps } from "./accounts.ts";
 import { addressMail, sendAccountExistsMail, sendAddressMail, type LinkSettings } from "./address-mails.ts";
-import { AddressBody, ChangePasswordBody, LoginBody, LogoutBody, PreferencesBody, RefreshBody, RenameBody, ResetBody, SignupBody, VerifyBody } from "./bodies.ts";
+import { AddressBody, ChangePasswordBody, LoginBody, LogoutBody, PreferencesBody, RefreshBody, RenameBody } from "./bodies.ts";
+import { ResendBody, ResetBody, SignupBody, VerifyBody } from "./bodies.ts";
 import { admitLogin, deviceTokenOf, passwordProven, rememberDevice, waitInWords } from "./login-back-off.ts";
 import { decoyHash, hashPassword, verifyPassword } from "./password.ts";
 import { setPreferences } from "./preferences.ts";
@@ -120,14 +121,14 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
         ...(body.timezone && { timezone: body.timezone }),
       },
       // No session until the owner follows the link: queued with the account row, in its transaction.
-      { mail: (account, at) => ((sentAt = at), addressMail(deps, "verify_email", account, at)) },
+      { mail: (account, at) => ((sentAt = at), addressMail(deps, "verify_email", account, at, body.next ?? null)) },
     );
     if (created === "email_taken") {
       // Answered like a new sign-up (what the caller sent, an id of no one), so the form does not
       // tell who has an account; the owner hears of it by mail. The account stays as it was.
       const now = clock();
       const owner = await findAccountByEmail(db, body.email);
-      if (owner) await sendAccountExistsMail(db, deps, owner, now);
+      if (owner) await sendAccountExistsMail(db, deps, owner, now, body.next ?? null);
       await signUpTiming.evenOut(writing);
       return reply.status(201).send({ user: { id: randomUUID(), email: body.email, role: body.role, first_name: body.first_name ?? null }, confirmation_sent_at: now });
     }
@@ -158,7 +159,8 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
   });
 
   app.post("/auth/verify", { config: { rateLimit }, schema: { body: VerifyBody, response: { 200: AuthSessionReply } } }, async (request) => {
-    const link = readLink(jwtSecret, request.body.token, "verify_email", clock());
+    // The destination beside the token must be the one it signs: an altered link is not valid.
+    const link = readLink(jwtSecret, request.body.token, "verify_email", clock(), request.body.next ?? null);
     if (!link.ok) refuse(link.problem === "expired" ? "email_link_expired" : "email_link_invalid");
     const account = await findAccount(db, link.claims.userId);
     // Spent once the address is verified: a second click, or a link of an older sending.
@@ -169,10 +171,11 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
   });
 
   // One answer whatever the address (unknown, verified, waiting): who has an account stays unsaid.
-  app.post("/auth/verify/resend", { config: { rateLimit: mailRateLimit }, schema: { body: AddressBody, response: { 204: NoContent } } }, async (request, reply) => {
-    const { email } = request.body;
+  const resendSchema = { body: ResendBody, response: { 204: NoContent } };
+  app.post("/auth/verify/resend", { config: { rateLimit: mailRateLimit }, schema: resendSchema }, async (request, reply) => {
+    const { email, next } = request.body;
     const account = await findAccountByEmail(db, email);
-    await sendAddressMail(db, deps, "verify_email", email, account?.emailVerifiedAt === null ? account : null, clock());
+    await sendAddressMail(db, deps, "verify_email", email, account?.emailVerifiedAt === null ? account : null, clock(), next ?? null);
     return reply.status(204).send(null);
   });
 
