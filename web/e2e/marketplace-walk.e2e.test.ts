@@ -222,7 +222,7 @@ describe("visitors", () => {
     await page.goto(url("/about"));
     await visible(page, "About Expert Sessions");
     await page.goto(url("/login"));
-    await page.getByRole("heading", { name: "Expert Login" }).waitFor();
+    await page.getByRole("heading", { name: "Login", exact: true }).waitFor();
     await page.getByRole("button", { name: "Login" }).click();
     await visible(page, "Please enter your email address.");
     await page.getByLabel("Email").fill("nobody@example.com");

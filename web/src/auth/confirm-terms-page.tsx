@@ -12,7 +12,7 @@ import { useAuth } from "../shared/auth.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { Page } from "../shared/layout.tsx";
 import { TermsSections } from "../terms/terms-text.tsx";
-import { fromOf } from "./login-page.tsx";
+import { destinationOf } from "./destination.ts";
 
 export function ConfirmTermsPage() {
   useDocumentTitle("Accept the Terms and Conditions");
@@ -24,9 +24,9 @@ export function ConfirmTermsPage() {
   const [error, setError] = useState<string | null>(null);
 
   const next = (user: { id: string; role: string }) => {
-    const from = fromOf(location.state);
+    const from = destinationOf(location);
     if (user.role === "expert") return `/expert-dashboard/${user.id}/profile`;
-    return from ?? (user.role === "creator" ? "/search" : "/search");
+    return from ?? "/search";
   };
 
   const accept = async () => {

@@ -13,20 +13,15 @@ import { useAuth } from "../shared/auth.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { homeOf } from "../shared/guard.tsx";
 import { Page } from "../shared/layout.tsx";
+import { authPageFor, destinationOf } from "./destination.ts";
 import { validateLogin, type LoginErrors } from "./login-form.ts";
 import { SendAgain } from "./verification-mail.tsx";
-
-/** Where the guard sent the user from, if anywhere. */
-export function fromOf(state: unknown): string | null {
-  const from = (state as { from?: unknown } | null)?.from;
-  return typeof from === "string" && from.startsWith("/") && !from.startsWith("//") ? from : null;
-}
 
 /** Whether the guard sent the user here because their session expired. */
 const expiredOf = (state: unknown): boolean => (state as { expired?: unknown } | null)?.expired === true;
 
 export function LoginPage() {
-  useDocumentTitle("Expert Login");
+  useDocumentTitle("Login");
   const auth = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
@@ -37,7 +32,7 @@ export function LoginPage() {
   /** The address the server refused as not confirmed yet: it may get another link. */
   const [unconfirmed, setUnconfirmed] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const from = fromOf(location.state);
+  const from = destinationOf(location);
   const expired = expiredOf(location.state);
 
   if (auth.status === "authenticated" && auth.user && !busy) return <Navigate to={from ?? homeOf(auth.user)} replace />;
@@ -63,9 +58,11 @@ export function LoginPage() {
   return (
     <Page slim>
       <Paper component="section" variant="outlined" sx={{ maxWidth: 440, mx: "auto", p: { xs: 3, sm: 4 } }}>
+        {/* Both roles sign in here (issue 27.4): creators come from a session they chose to book. */}
         <Typography variant="h4" component="h1" gutterBottom>
-          Expert Login
+          Login
         </Typography>
+        <Typography sx={{ mb: 1 }}>For experts, and for creators booking a session.</Typography>
         <Typography color="text.secondary" sx={{ mb: 3 }}>
           A curated network of trusted experts, made for creators.
         </Typography>
@@ -92,12 +89,12 @@ export function LoginPage() {
         {unconfirmed && (
           <Box sx={{ mt: 2, display: "grid", gap: 1 }}>
             <Typography>The link to confirm it went to {unconfirmed}. No mail?</Typography>
-            <SendAgain email={unconfirmed} />
+            <SendAgain email={unconfirmed} next={from} />
           </Box>
         )}
         <Typography sx={{ mt: 3 }}>
           New here?{" "}
-          <Link component={RouterLink} to="/signup" state={location.state}>
+          <Link component={RouterLink} to={authPageFor("/signup", from)}>
             Create your account
           </Link>
         </Typography>

@@ -12,7 +12,7 @@ describe("login form", () => {
   it("asks for the email and the password before calling the server", async () => {
     const calls = fakeApi({});
     renderScreen(<LoginPage />, { route: "/login", path: "/login" });
-    expect(screen.getByRole("heading", { name: "Expert Login" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Login" })).toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Login" }));
     expect(screen.getByText("Please enter your email address.")).toBeInTheDocument();
     expect(screen.getByText("Please enter your password.")).toBeInTheDocument();

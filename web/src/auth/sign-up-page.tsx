@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { Link as RouterLink, Navigate, useLocation } from "react-router-dom";
+import { Link as RouterLink, Navigate, useLocation, useSearchParams } from "react-router-dom";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -19,6 +19,7 @@ import { useDocumentTitle } from "../shared/document-title.ts";
 import { homeOf } from "../shared/guard.tsx";
 import { CardPage, Page } from "../shared/layout.tsx";
 import { browserZone } from "../shared/local-time.ts";
+import { authPageFor, destinationOf, isBookingPath } from "./destination.ts";
 import { passwordHelp, validateSignUp, type SignUpErrors, type SignUpInput } from "./login-form.ts";
 import { SendAgain } from "./verification-mail.tsx";
 
@@ -27,7 +28,7 @@ import { SendAgain } from "./verification-mail.tsx";
  * API answers an address that already has an account alike (and mails its owner how to sign in),
  * so this screen says nothing about which it was.
  */
-function CheckInbox({ email }: { email: string }) {
+function CheckInbox({ email, next }: { email: string; next: string | null }) {
   return (
     <CardPage title="Check your inbox" width={520}>
       <Typography>
@@ -35,10 +36,10 @@ function CheckInbox({ email }: { email: string }) {
       </Typography>
       <Typography color="text.secondary">If this address already has an account, the mail tells you how to sign in instead.</Typography>
       <Typography color="text.secondary">No mail? Look in your spam folder, or send it again.</Typography>
-      <SendAgain email={email} />
+      <SendAgain email={email} next={next} />
       <Typography>
         Confirmed already?{" "}
-        <Link component={RouterLink} to="/login">
+        <Link component={RouterLink} to={authPageFor("/login", next)}>
           Login
         </Link>
       </Typography>
@@ -50,14 +51,18 @@ export function SignUpPage() {
   useDocumentTitle("Create Your Account");
   const auth = useAuth();
   const location = useLocation();
-  const [form, setForm] = useState<SignUpInput>({ role: "", firstName: "", lastName: "", email: "", password: "" });
+  const [search] = useSearchParams();
+  // Where to go once the address is confirmed: the API signs it into the mail's link (issue 27.4).
+  const next = destinationOf(location);
+  const creatorFirst = isBookingPath(next) || search.get("role") === "creator";
+  const [form, setForm] = useState<SignUpInput>({ role: creatorFirst ? "creator" : "", firstName: "", lastName: "", email: "", password: "" });
   const [errors, setErrors] = useState<SignUpErrors>({});
   const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [signedUp, setSignedUp] = useState<string | null>(null);
 
-  if (signedUp) return <CheckInbox email={signedUp} />;
-  if (auth.status === "authenticated" && auth.user && !busy) return <Navigate to={homeOf(auth.user)} replace />;
+  if (signedUp) return <CheckInbox email={signedUp} next={next} />;
+  if (auth.status === "authenticated" && auth.user && !busy) return <Navigate to={next ?? homeOf(auth.user)} replace />;
 
   const set = (field: keyof SignUpInput) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [field]: e.target.value }));
 
@@ -70,7 +75,9 @@ export function SignUpPage() {
     setBusy(true);
     try {
       // The zone the browser reports: the account's mails give times in it until the user picks another.
-      const reply = await signUp({ email: form.email.trim(), password: form.password, role: form.role, first_name: form.firstName.trim(), last_name: form.lastName.trim(), timezone: browserZone() });
+      const names = { first_name: form.firstName.trim(), last_name: form.lastName.trim() };
+      const where = { timezone: browserZone(), ...(next && { next }) };
+      const reply = await signUp({ email: form.email.trim(), password: form.password, role: form.role, ...names, ...where });
       setSignedUp(reply.user.email);
     } catch (error) {
       setServerError(errorMessage(error));
@@ -122,7 +129,7 @@ export function SignUpPage() {
         )}
         <Typography sx={{ mt: 3 }}>
           Already have an account?{" "}
-          <Link component={RouterLink} to="/login" state={location.state}>
+          <Link component={RouterLink} to={authPageFor("/login", next)}>
             Login
           </Link>
         </Typography>

@@ -12,12 +12,13 @@ import { validateEmail } from "./login-form.ts";
 
 type Sending = { state: "idle" | "sending" } | { state: "sent"; email: string } | { state: "failed"; message: string };
 
-function useSendVerification() {
+/** `next`: where the new link goes on to, once the address is confirmed (issue 27.4). */
+function useSendVerification(next: string | null) {
   const [sending, setSending] = useState<Sending>({ state: "idle" });
   const send = async (email: string) => {
     setSending({ state: "sending" });
     try {
-      await api.post("/auth/verify/resend", { email }, { auth: false });
+      await api.post("/auth/verify/resend", { email, ...(next && { next }) }, { auth: false });
       setSending({ state: "sent", email });
     } catch (error) {
       setSending({ state: "failed", message: errorMessage(error) });
@@ -43,8 +44,8 @@ function Outcome({ sending, sent }: { sending: Sending; sent: (email: string) =>
 }
 
 /** "Send again" for an address known to be waiting for confirmation (just signed up, or refused at login). */
-export function SendAgain({ email }: { email: string }) {
-  const { sending, send } = useSendVerification();
+export function SendAgain({ email, next = null }: { email: string; next?: string | null }) {
+  const { sending, send } = useSendVerification(next);
   return (
     <Box sx={{ display: "grid", gap: 1.5, justifyItems: "start" }}>
       <Button variant="outlined" onClick={() => void send(email)} disabled={sending.state === "sending"}>
@@ -56,10 +57,10 @@ export function SendAgain({ email }: { email: string }) {
 }
 
 /** An address to send a new verification link to (after a link that no longer works). */
-export function NewVerificationLinkForm() {
+export function NewVerificationLinkForm({ next = null }: { next?: string | null }) {
   const [email, setEmail] = useState("");
   const [invalid, setInvalid] = useState<string | undefined>();
-  const { sending, send } = useSendVerification();
+  const { sending, send } = useSendVerification(next);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const problem = validateEmail(email);

@@ -3,6 +3,7 @@ import { useNavigate, useSearchParams } from "react-router-dom";
 import Alert from "@mui/material/Alert";
 import Typography from "@mui/material/Typography";
 import { errorCatalogue } from "@booking/contracts";
+import { returnPathOf } from "@booking/contracts";
 import { errorMessage, verifyEmail } from "../shared/api-client.ts";
 import type { AuthUser } from "../shared/api-types.ts";
 import { useAuth } from "../shared/auth.tsx";
@@ -13,22 +14,25 @@ import { NewVerificationLinkForm } from "./verification-mail.tsx";
 
 export const EMAIL_CONFIRMED = "Your email is confirmed.";
 
-/** Where a newly confirmed user goes: creators to the experts, experts to their dashboard. */
-export function afterConfirming(user: Pick<AuthUser, "id" | "role">): string {
-  return user.role === "creator" ? "/search" : homeOf(user);
+/** Where a newly confirmed user goes: where the link says (the session a creator chose), else creators to the experts, experts to their dashboard. */
+export function afterConfirming(user: Pick<AuthUser, "id" | "role">, next: string | null): string {
+  return next ?? (user.role === "creator" ? "/search" : homeOf(user));
 }
 
 type Outcome = { state: "verifying" } | { state: "verified"; user: AuthUser } | { state: "failed"; message: string };
 
 /**
- * The verification mail's link (/verify-email?token=…): the token is sent once, the user is signed
+ * The verification mail's link (/verify-email?token=…[&next=…]): the token is sent once, with the
+ * destination the API signed into it (an altered one makes the link invalid), the user is signed
  * in and sent on (through the terms first, as every new account is); a link that no longer works
- * says so in the catalogue's words and offers a new one.
+ * says so in the catalogue's words and offers a new one, going to the same destination.
  */
 export function VerifyEmailPage() {
   useDocumentTitle("Confirm Your Email");
   const [search] = useSearchParams();
   const token = search.get("token") ?? "";
+  // Off-site destinations are dropped before asking: the API then reads the link as one without.
+  const next = returnPathOf(search.get("next"));
   const auth = useAuth();
   const navigate = useNavigate();
   const [outcome, setOutcome] = useState<Outcome>(token ? { state: "verifying" } : { state: "failed", message: errorCatalogue.email_link_invalid.message });
@@ -38,20 +42,20 @@ export function VerifyEmailPage() {
   useEffect(() => {
     if (!token || sent.current === token) return;
     sent.current = token;
-    verifyEmail(token).then(
+    verifyEmail(token, next).then(
       (session) => setOutcome({ state: "verified", user: session.user }),
       (error: unknown) => setOutcome({ state: "failed", message: errorMessage(error) }),
     );
-  }, [token]);
+  }, [token, next]);
 
   // On once the profile of the new session is loaded: it says whether the terms are accepted yet.
   const ready = outcome.state === "verified" && auth.status === "authenticated" && auth.user?.id === outcome.user.id && auth.termsAccepted !== null;
   useEffect(() => {
     if (!ready || !auth.user) return;
-    const next = afterConfirming(auth.user);
-    if (auth.termsAccepted) navigate(next, { replace: true, state: { notice: EMAIL_CONFIRMED } });
-    else navigate("/confirm-terms", { replace: true, state: { from: next, notice: EMAIL_CONFIRMED } });
-  }, [ready, auth.user, auth.termsAccepted, navigate]);
+    const to = afterConfirming(auth.user, next);
+    if (auth.termsAccepted) navigate(to, { replace: true, state: { notice: EMAIL_CONFIRMED } });
+    else navigate("/confirm-terms", { replace: true, state: { from: to, notice: EMAIL_CONFIRMED } });
+  }, [ready, auth.user, auth.termsAccepted, navigate, next]);
 
   return (
     <CardPage title="Confirm Your Email" width={480}>
@@ -61,7 +65,7 @@ export function VerifyEmailPage() {
             {outcome.message}
           </Alert>
           <Typography>Enter your email and we will send you a new link.</Typography>
-          <NewVerificationLinkForm />
+          <NewVerificationLinkForm next={next} />
         </>
       ) : (
         <LoadingScreen label={outcome.state === "verified" ? `${EMAIL_CONFIRMED} Signing you in...` : "Confirming your email..."} />

@@ -13,6 +13,7 @@ import StepButton from "@mui/material/StepButton";
 import Stepper from "@mui/material/Stepper";
 import Typography from "@mui/material/Typography";
 import useMediaQuery from "@mui/material/useMediaQuery";
+import { authPageFor } from "../auth/destination.ts";
 import { api, errorMessage } from "../shared/api-client.ts";
 import type { Booking, Session } from "../shared/api-types.ts";
 import { useAuth } from "../shared/auth.tsx";
@@ -67,7 +68,7 @@ export function BookSessionPage() {
     if (auth.status !== "authenticated" || !auth.user) {
       return (
         <Page>
-          <Alert severity="info" action={<Button color="inherit" component={RouterLink} to="/login" state={{ from: `${location.pathname}${location.search}` }}>Login</Button>}>
+          <Alert severity="info" action={<Button color="inherit" component={RouterLink} to={authPageFor("/login", `${location.pathname}${location.search}`)}>Login</Button>}>
             Please log in as a creator to book a session.
           </Alert>
         </Page>

@@ -14,6 +14,7 @@ import Typography from "@mui/material/Typography";
 import useMediaQuery from "@mui/material/useMediaQuery";
 import ShareIcon from "@mui/icons-material/Share";
 import VerifiedIcon from "@mui/icons-material/Verified";
+import { loginToBook } from "../auth/destination.ts";
 import type { Session } from "../shared/api-types.ts";
 import { useAuth } from "../shared/auth.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
@@ -40,7 +41,7 @@ function BookButton({ session, preview }: { session: Session; preview: boolean }
   }
   if (!user) {
     return (
-      <Button component={RouterLink} to="/login" fullWidth variant="outlined">
+      <Button component={RouterLink} to={loginToBook(session.id)} fullWidth variant="outlined">
         Login as a creator to book
       </Button>
     );

@@ -144,13 +144,22 @@ export async function login(email: string, password: string): Promise<AuthSessio
 }
 
 /** Creates the account, unverified: no session until the link in the verification mail is opened. */
-export function signUp(input: { email: string; password: string; role: "creator" | "expert"; first_name?: string; last_name?: string; timezone?: string }): Promise<SignUpReply> {
+export function signUp(input: {
+  email: string;
+  password: string;
+  role: "creator" | "expert";
+  first_name?: string;
+  last_name?: string;
+  timezone?: string;
+  /** Where the verification mail's link goes on to (issue 27.4). */
+  next?: string;
+}): Promise<SignUpReply> {
   return api.post<SignUpReply>("/auth/signup", input, { auth: false });
 }
 
-/** The verification link's token: the address is confirmed and this browser signed in. */
-export async function verifyEmail(token: string): Promise<AuthSession> {
-  const session = await api.post<AuthSession>("/auth/verify", { token }, { auth: false });
+/** The verification link's token and the destination signed with it: the address is confirmed and this browser signed in. */
+export async function verifyEmail(token: string, next: string | null = null): Promise<AuthSession> {
+  const session = await api.post<AuthSession>("/auth/verify", { token, ...(next && { next }) }, { auth: false });
   setSession(session);
   return session;
 }
