@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ChangeEvent } from "react";
 import { Link as RouterLink, useLocation, useNavigate, useParams } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { MAX_PREP_QUESTIONS, SESSION_LENGTHS_MINUTES, TIMERS_MS } from "@booking/contracts";
+import { MAX_PREP_QUESTIONS, REQUEST_ANSWER_HOURS, SESSION_LENGTHS_MINUTES, TIMERS_MS } from "@booking/contracts";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -11,8 +11,11 @@ import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogContentText from "@mui/material/DialogContentText";
 import DialogTitle from "@mui/material/DialogTitle";
+import FormControlLabel from "@mui/material/FormControlLabel";
+import FormHelperText from "@mui/material/FormHelperText";
 import InputAdornment from "@mui/material/InputAdornment";
 import Link from "@mui/material/Link";
+import Switch from "@mui/material/Switch";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import AddIcon from "@mui/icons-material/Add";
@@ -212,6 +215,21 @@ export function SessionEditor({ session }: { session: Session | null }) {
         <TextField label="Short Description" value={form.description} onChange={set("description")} multiline minRows={2} />
         <TextField label="Long Description" value={form.session_details} onChange={set("session_details")} multiline minRows={4} helperText="What is included in the session." />
         <TextField label="Who is this session for?" value={form.ideal_for} onChange={set("ideal_for")} helperText="Comma-separated, e.g. podcasters, YouTubers, makers" />
+        <Box>
+          <FormControlLabel
+            label="Instant booking"
+            control={
+              <Switch
+                checked={form.instant_booking}
+                onChange={(e) => setForm((f) => ({ ...f, instant_booking: e.target.checked }))}
+                slotProps={{ input: { "aria-describedby": "instant-booking-help" } }}
+              />
+            }
+          />
+          <FormHelperText id="instant-booking-help" sx={{ mt: 0 }}>
+            Bookings are confirmed as soon as the creator pays; otherwise you have {REQUEST_ANSWER_HOURS} hours to accept each request.
+          </FormHelperText>
+        </Box>
         <Box component="fieldset" sx={{ border: 1, borderColor: errors.questions ? "error.main" : "divider", borderRadius: 2, p: 2, m: 0, display: "grid", gap: 2 }}>
           <Typography component="legend" sx={{ px: 1 }}>
             Session Questions

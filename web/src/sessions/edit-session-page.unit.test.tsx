@@ -9,7 +9,7 @@ import { idealForList, sanitizePrice, sessionBody, validateSession, emptySession
 const auth = signedInAs("expert");
 const saved: Session = {
   id: "s-1", expert_id: "expert-1", title: "Deck review", description: "", price: 150, length_minutes: 60,
-  prep_question_1: "Goal?", prep_question_2: null, prep_question_3: null, prep_questions: ["Goal?"], session_details: "", ideal_for: [], status: "draft",
+  prep_question_1: "Goal?", prep_question_2: null, prep_question_3: null, prep_questions: ["Goal?"], session_details: "", ideal_for: [], instant_booking: false, status: "draft",
   expert: { id: "expert-1", name: "Maya Lind", first_name: "Maya" },
 };
 
@@ -85,6 +85,23 @@ describe("edit session", () => {
     expect(calls[0]!.body).toEqual({ status: "published" });
     await waitFor(() => expect(screen.getByRole("button", { name: "Unpublish Session" })).toBeInTheDocument());
     expect(screen.getByTestId("session-status")).toHaveTextContent("Live");
+  });
+
+  it("offers instant booking with what it means, and saves the expert's choice (issue 27.6)", async () => {
+    const calls = fakeApi({ "PUT /sessions/s-1": { status: 200, body: { session: { ...saved, instant_booking: true } } } });
+    renderScreen(<SessionEditor session={saved} />, { auth });
+    const toggle = screen.getByRole("switch", { name: "Instant booking" });
+    expect(toggle).not.toBeChecked();
+    expect(toggle).toHaveAccessibleDescription("Bookings are confirmed as soon as the creator pays; otherwise you have 48 hours to accept each request.");
+    await userEvent.click(toggle);
+    await userEvent.click(screen.getByRole("button", { name: "Save Session" }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]!.body).toMatchObject({ instant_booking: true });
+  });
+
+  it("shows a session's instant booking as it was saved", () => {
+    renderScreen(<SessionEditor session={{ ...saved, instant_booking: true }} />, { auth });
+    expect(screen.getByRole("switch", { name: "Instant booking" })).toBeChecked();
   });
 
   it("rules", () => {

@@ -11,11 +11,13 @@ export type SessionForm = {
   /** Comma-separated. */
   ideal_for: string;
   questions: string[];
+  /** Accepted on payment, no request to answer (issue 27.6). */
+  instant_booking: boolean;
 };
 
 export type SessionErrors = { title?: string; price?: string; length?: string; questions?: string };
 
-export const emptySessionForm = (): SessionForm => ({ title: "", price: "", length_minutes: DEFAULT_SESSION_LENGTH_MINUTES, description: "", session_details: "", ideal_for: "", questions: [""] });
+export const emptySessionForm = (): SessionForm => ({ title: "", price: "", length_minutes: DEFAULT_SESSION_LENGTH_MINUTES, description: "", session_details: "", ideal_for: "", questions: [""], instant_booking: false });
 
 export function formFromSession(s: Session): SessionForm {
   const questions = [s.prep_question_1, s.prep_question_2, s.prep_question_3].filter((q): q is string => !!q);
@@ -27,6 +29,7 @@ export function formFromSession(s: Session): SessionForm {
     session_details: s.session_details ?? "",
     ideal_for: s.ideal_for.join(", "),
     questions: questions.length ? questions.slice(0, MAX_PREP_QUESTIONS) : [""],
+    instant_booking: s.instant_booking,
   };
 }
 
@@ -67,5 +70,6 @@ export function sessionBody(form: SessionForm) {
     prep_question_1: questions[0] ?? null,
     prep_question_2: questions[1] ?? null,
     prep_question_3: questions[2] ?? null,
+    instant_booking: form.instant_booking,
   };
 }

@@ -14,6 +14,7 @@ export function aBooking(overrides: Partial<Booking> = {}): Booking {
     has_notes: false, cancelled_by: null, cancel_reason: null, cancelled_at: null, confirmed_at: null, created_at: "2030-03-01T10:00:00.000Z",
     paid_cents: 15_000, refund_due_cents: 0, refunded_cents: 0, refund_state: "none",
     reschedule_to: null, reschedule_requested_at: null, reschedule_declined_to: null, reschedule_decline_reason: null, join_link: null, join_link_opens_at: null, join_link_source: null,
+    instant_booking: false, respond_by: null,
     ...overrides,
   };
 }
