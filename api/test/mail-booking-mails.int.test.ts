@@ -73,12 +73,18 @@ const LA_PROPOSED = "Tuesday, 30 March 2027, 08:00 (America/Los_Angeles, GMT-7)"
 describe("booking mails over SMTP, one per event and person, in each reader's zone", () => {
   let walk: string;
 
-  it("an unpaid hold owes no mail; once paid, the expert gets the request in Berlin time with a link to manage it", async () => {
+  it("an unpaid hold owes no mail; once paid, the expert gets the request in Berlin time with a link to manage it, the creator 'Request sent'", async () => {
     walk = await calendar.request(creator, "2027-03-26T16:00:00.000Z");
     expect(await deliver()).toEqual([]);
     await calendar.pay(walk);
     const mails = await deliver();
-    expect(mails.map(who)).toEqual(["booking_requested -> expert"]);
+    expect(mails.map(who).sort()).toEqual(["booking_requested -> creator", "booking_requested -> expert"]);
+    // Issue 27.7: the creator hears what they paid, until when the expert may accept (16 days off: 48 hours after paying), and the terms.
+    const sent = one(mails, "booking_requested", creator);
+    expect(sent.subject).toBe("Request sent: Pricing review with Ava Weber, Fri 26 Mar, 09:00");
+    expect(sent.text).toContain("You paid $150 and your request is with Ava Weber.");
+    expect(sent.text).toContain("Ava Weber has until Friday, 12 March 2027, 04:00 (America/Los_Angeles, GMT-8) to accept.");
+    expect(sent.text).toContain("Cancel by Thursday, 25 March 2027, 09:00 (America/Los_Angeles, GMT-7) (24 hours before the start) for a full refund");
     const m = one(mails, "booking_requested", expert);
     expect(m.subject).toBe("New request: Pricing review with Cole Rivera, Fri 26 Mar, 17:00");
     expect(m.text).toContain("Hi Ava,");
@@ -157,7 +163,7 @@ describe("booking mails over SMTP, one per event and person, in each reader's zo
     await calendar.pay(b);
     await calendar.confirm(b);
     let mails = await deliver();
-    expect(mails.map(who).sort()).toEqual(["booking_confirmed -> creator", "booking_confirmed -> expert", "booking_requested -> expert"]);
+    expect(mails.map(who).sort()).toEqual(["booking_confirmed -> creator", "booking_confirmed -> expert", "booking_requested -> creator", "booking_requested -> expert"]);
     const confirmed = one(mails, "booking_confirmed", creator);
     expect(confirmed.text).toContain("Ava Weber confirmed your session.");
     expect(confirmed.text).toContain("When: Friday, 12 March 2027, 10:00 (America/Los_Angeles, GMT-8)");

@@ -262,10 +262,10 @@ describe("the meeting link", () => {
     now = NOW;
   });
 
-  it("MEETING_ROOM_URL_TEMPLATE must be an https address with {bookingId} in it", () => {
+  it("MEETING_ROOM_URL_TEMPLATE must be an https address with {room} or {bookingId} in it", () => {
     const env = { DATABASE_URL: "postgres://x@127.0.0.1/db", JWT_SECRET: "x".repeat(32) };
     expect(parseConfig(apiConfig, { ...env, MEETING_ROOM_URL_TEMPLATE: ROOMS }).ok).toBe(true);
     for (const bad of ["https://rooms.example.com/fixed", "http://rooms.example.com/{bookingId}", "rooms/{bookingId}"])
-      expect(parseConfig(apiConfig, { ...env, MEETING_ROOM_URL_TEMPLATE: bad })).toEqual({ ok: false, error: { variable: "MEETING_ROOM_URL_TEMPLATE", problem: "must be an https URL with {bookingId} in it" } });
+      expect(parseConfig(apiConfig, { ...env, MEETING_ROOM_URL_TEMPLATE: bad })).toEqual({ ok: false, error: { variable: "MEETING_ROOM_URL_TEMPLATE", problem: "must be an https URL with {room} or {bookingId} in it, or empty for no rooms" } });
   });
 });
