@@ -21,15 +21,46 @@ export async function sweepBookings(calendar: CalendarCommands, actor: Actor, fo
   return changed;
 }
 
-/** Run a sweep every `everyMs`, never two at once; a failed run is retried on the next tick. */
-export function sweepEvery(sweep: () => Promise<number>, everyMs: number): { stop: () => void } {
+/**
+ * Keeps the sweepers of this process away while work that writes a simulated past runs (the demo
+ * seed plays months of bookings with the clock set back): on the real clock, a sweeper would
+ * expire or complete those bookings between the seed's steps.
+ */
+export class SweepGate {
+  private holders = 0;
+  private readonly sweeps = new Set<Promise<unknown>>();
+
+  get open(): boolean {
+    return this.holders === 0;
+  }
+
+  /** Run `work` once the sweeps under way have ended, with no sweep starting until it is done. */
+  async paused<T>(work: () => Promise<T>): Promise<T> {
+    this.holders++;
+    try {
+      await Promise.all([...this.sweeps]);
+      return await work();
+    } finally {
+      this.holders--;
+    }
+  }
+
+  track(sweep: Promise<unknown>): void {
+    this.sweeps.add(sweep);
+    void sweep.finally(() => this.sweeps.delete(sweep));
+  }
+}
+
+/** Run a sweep every `everyMs`, never two at once, none while the gate is held; a failed run is retried on the next tick. */
+export function sweepEvery(sweep: () => Promise<number>, everyMs: number, gate?: SweepGate): { stop: () => void } {
   let running = false;
   const timer = setInterval(() => {
-    if (running) return;
+    if (running || (gate && !gate.open)) return;
     running = true;
-    sweep()
+    const run = sweep()
       .catch(() => undefined)
       .finally(() => (running = false));
+    gate?.track(run);
   }, everyMs);
   return { stop: () => clearInterval(timer) };
 }

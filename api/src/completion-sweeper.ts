@@ -1,7 +1,7 @@
 import type pg from "pg";
 import type { Actor } from "@booking/contracts";
 import { sessionsOver } from "@booking/projections";
-import { sweepBookings, sweepEvery } from "./booking-sweep.ts";
+import { sweepBookings, sweepEvery, type SweepGate } from "./booking-sweep.ts";
 import type { CalendarCommands } from "./commands.ts";
 
 /** The bookings read model finds the sessions that are over; the calendar completes each. */
@@ -17,4 +17,5 @@ export async function completeSessionsOver({ db, calendar, clock }: CompletionSw
   return sweepBookings(calendar, SYSTEM, await sessionsOver(db, clock()), (b) => ({ type: "CompleteBooking", expertId: b.expert_id, bookingId: b.booking_id, actor: SYSTEM }));
 }
 
-export const startCompletionSweeper = (deps: CompletionSweeperDeps, everyMs = 60_000) => sweepEvery(() => completeSessionsOver(deps), everyMs);
+export const startCompletionSweeper = (deps: CompletionSweeperDeps, gate: SweepGate, everyMs = 60_000) =>
+  sweepEvery(() => completeSessionsOver(deps), everyMs, gate);

@@ -4,6 +4,7 @@ import { CommandHandler, type EventStore, type SnapshotStore } from "@booking/ev
 import type { BookingFeed } from "./booking-feed.ts";
 import { commandHandlers, type CalendarCommands, type ExpertCommands, type SessionCommands, type TermsCommands } from "./commands.ts";
 import type { ReviewCommands } from "./commands.ts";
+import { SweepGate } from "./booking-sweep.ts";
 import { CreatorBookingLock } from "./creator-booking-lock.ts";
 import { mailSettings, type MailSettings } from "./mail/settings.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
@@ -39,13 +40,15 @@ export type AppContext = {
   listings: ReplyCache;
   /** Serialises one creator's booking requests across processes (see creator-booking-lock.ts). */
   creatorBookings: CreatorBookingLock;
+  /** Holds this process's sweepers back while the demo seed writes its past. */
+  sweepGate: SweepGate;
   /** MEETING_ROOM_URL_TEMPLATE: a generated room per booking where the expert set no link (absent: none). */
   meetingRoomUrlTemplate?: string | null;
   /** SUPPORT_EMAIL: where the help page's contact form mails (absent: support@localhost). */
   supportAddress?: string;
 };
 
-export type ContextInput = Omit<AppContext, "calendar" | "sessions" | "experts" | "terms" | "reviews" | "projected" | "listings" | "creatorBookings" | "mail"> & {
+export type ContextInput = Omit<AppContext, "calendar" | "sessions" | "experts" | "terms" | "reviews" | "projected" | "listings" | "creatorBookings" | "sweepGate" | "mail"> & {
   /** Mail settings (default: links to http://localhost:3000, the dev mailbox). */
   mail?: MailSettings;
   /** Overrides of the listings cache's defaults (tests). */
@@ -79,5 +82,6 @@ export function createContext(input: ContextInput): AppContext {
     projected: projectedThrough(input.db, listings, readModelFeed),
     listings,
     creatorBookings: new CreatorBookingLock(input.db.options),
+    sweepGate: new SweepGate(),
   };
 }

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { expiredHolds, lapsedRequests } from "@booking/projections";
-import { sweepBookings, sweepEvery } from "./booking-sweep.ts";
+import { sweepBookings, sweepEvery, type SweepGate } from "./booking-sweep.ts";
 import type { CalendarCommands } from "./commands.ts";
 
 /** The bookings read model finds the expired holds; the calendar records each expiry. */
@@ -19,4 +19,4 @@ export async function expireHolds({ db, calendar, clock }: HoldSweeperDeps): Pro
   return (await sweepBookings(calendar, SYSTEM, await expiredHolds(db, now), expire)) + (await sweepBookings(calendar, SYSTEM, await lapsedRequests(db, now), expire));
 }
 
-export const startHoldSweeper = (deps: HoldSweeperDeps, everyMs = 30_000) => sweepEvery(() => expireHolds(deps), everyMs);
+export const startHoldSweeper = (deps: HoldSweeperDeps, gate: SweepGate, everyMs = 30_000) => sweepEvery(() => expireHolds(deps), everyMs, gate);

@@ -20,7 +20,7 @@ export { DEMO_PASSWORD } from "./demo/accounts.ts";
 export { DEMO_CREATOR } from "./demo/cast.ts";
 
 /** What the seed uses of the API process: the read models, the event store, the payment provider, the clock. */
-export type SeedDeps = Pick<AppContext, "db" | "store" | "experts" | "calendar" | "projected" | "payments" | "clock" | "mail">;
+export type SeedDeps = Pick<AppContext, "db" | "store" | "experts" | "calendar" | "projected" | "payments" | "clock" | "mail" | "sweepGate">;
 
 export type SeedOptions = {
   /**
@@ -70,7 +70,12 @@ async function seedExpert(app: FastifyInstance, deps: SeedDeps, e: DemoExpert, s
  * Seed once (nothing when any expert exists): verified experts with photos, sessions and schedules,
  * and creators; with the history, their past and upcoming bookings. Resolves to whether it seeded.
  */
-export async function seedDemoData(app: FastifyInstance, deps: SeedDeps, options: SeedOptions = {}): Promise<boolean> {
+export function seedDemoData(app: FastifyInstance, deps: SeedDeps, options: SeedOptions = {}): Promise<boolean> {
+  // The history is written with the clock set back: this process's sweepers wait until it is all there.
+  return deps.sweepGate.paused(() => seed(app, deps, options));
+}
+
+async function seed(app: FastifyInstance, deps: SeedDeps, options: SeedOptions): Promise<boolean> {
   const { rows } = await deps.db.query("SELECT 1 FROM experts LIMIT 1");
   if (rows.length) return false;
   const nowMs = Date.parse(deps.clock());

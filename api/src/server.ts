@@ -64,10 +64,10 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
   const app = await buildApp(ctx, { logger: options.logger, trustProxy: config.TRUST_PROXY || false, ...(config.REDIS_URL && { redisUrl: config.REDIS_URL }) });
   logSnapshotError = (error) => app.log.warn({ err: error }, "calendar snapshot not written");
   await serveBuiltApps(app, options.builtApps);
-  const sweeper = startHoldSweeper({ db, calendar, clock });
+  const sweeper = startHoldSweeper({ db, calendar, clock }, ctx.sweepGate);
   // Refunds owed are paid from here in the embedded default; with Kafka, by the refunds process.
   const refunds = config.KAFKA_BROKERS ? null : new RefundReactor({ log: store, db, calendar, provider: payments, clock }).start();
-  const completions = startCompletionSweeper({ db, calendar, clock });
+  const completions = startCompletionSweeper({ db, calendar, clock }, ctx.sweepGate);
   // Mail is queued and sent from here in the embedded default; with Kafka, by the mail process.
   const mail = config.KAFKA_BROKERS ? null : runMail({ log: store, db, settings: ctx.mail, linkSecret: config.JWT_SECRET, clock, meetingRoomUrlTemplate: config.MEETING_ROOM_URL_TEMPLATE ?? null });
   const url = await app.listen({ port: config.PORT, host: config.HOST });
