@@ -14,6 +14,7 @@ afterAll(async () => api.close());
 const { call, freshEmail } = authClient(() => api, "198.27");
 
 const BOOKING = "/book-session/s-1?booking=b-2";
+const BACK_TO_BOOKING = "Once it is confirmed, the link takes you straight back to the session you chose to book.";
 const offSite = ["//evil.example/book-session/s-1", "/\\evil.example", "https://evil.example/", "javascript:alert(1)", "/\t/evil.example"];
 
 const signUp = (email: string, extra: Record<string, unknown> = {}) =>
@@ -46,6 +47,8 @@ describe("the verification link's destination", () => {
     expect((await signUp(email, { next: BOOKING })).statusCode).toBe(201);
     const link = await verificationLink(email);
     expect(link.searchParams.get("next")).toBe(BOOKING);
+    // The mail says where the link goes on to; one sent without a booking to go back to does not.
+    expect((await lastMail(email, "verify_email")).text_body).toContain(BACK_TO_BOOKING);
     const r = await verify({ token: link.searchParams.get("token"), next: link.searchParams.get("next") });
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json()).toMatchObject({ user: { email, role: "creator" } });
@@ -68,6 +71,7 @@ describe("the verification link's destination", () => {
     await signUp(email);
     const link = await verificationLink(email);
     expect(link.searchParams.has("next")).toBe(false);
+    expect((await lastMail(email, "verify_email")).text_body).not.toContain(BACK_TO_BOOKING);
     const token = link.searchParams.get("token");
     expect((await verify({ token, next: BOOKING })).json()).toEqual(refusals.email_link_invalid);
     expect((await verify({ token })).statusCode).toBe(200);

@@ -14,5 +14,8 @@ export function isReturnPath(value: string): boolean {
   return value.length <= RETURN_PATH_MAX_LENGTH && /^\/(?!\/)[\x21-\x5b\x5d-\x7e]*$/.test(value);
 }
 
+/** Only creators book: a user on their way to a booking page signs up as one, and the mail says where its link goes on to. */
+export const isBookingPath = (path: string | null): boolean => path !== null && path.startsWith("/book-session/");
+
 /** The return path in `value`, or null when there is none this site would follow. */
 export const returnPathOf = (value: unknown): string | null => (typeof value === "string" && isReturnPath(value) ? value : null);

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import type pg from "pg";
+import { isBookingPath } from "@booking/contracts";
 import { accountExistsMail, passwordResetMail, verificationMail } from "../mail/account-mails.ts";
 import { enqueueMail, mailsSentTo, type MailKind, type OutgoingMail } from "../mail/outbox.ts";
 import type { MailSettings } from "../mail/settings.ts";
@@ -50,6 +51,7 @@ export function addressMail(settings: LinkSettings, purpose: AddressLink, to: Re
     to: to.email,
     firstName: to.firstName,
     link: linkFor(settings, purpose, to.userId, now, destination),
+    toBooking: isBookingPath(destination),
     now,
   });
 }

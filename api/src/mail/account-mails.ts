@@ -23,7 +23,14 @@ function accountMail(kind: AccountMailKind, body: MailBody, input: Addressed): O
   return { messageId: input.messageId, kind, essential: true, userId: input.userId, to: input.to, ...renderMail(body), sendAfter: input.now, createdAt: input.now };
 }
 
-export const verificationMail = (input: AccountMailInput): OutgoingMail => accountMail("verify_email", verifyEmailBody(input), input);
+/** Said when the link goes on to a session the person chose to book (issue 27.4). */
+const BACK_TO_BOOKING = "Once it is confirmed, the link takes you straight back to the session you chose to book.";
+
+export const verificationMail = (input: AccountMailInput & { toBooking?: boolean }): OutgoingMail => {
+  const body = verifyEmailBody(input);
+  const paragraphs = input.toBooking ? [...body.paragraphs.slice(0, 1), BACK_TO_BOOKING, ...body.paragraphs.slice(1)] : body.paragraphs;
+  return accountMail("verify_email", { ...body, paragraphs }, input);
+};
 
 export const passwordResetMail = (input: AccountMailInput): OutgoingMail => accountMail("password_reset", passwordResetBody(input), input);
 

@@ -1,5 +1,7 @@
 import { returnPathOf } from "@booking/contracts";
 
+export { isBookingPath } from "@booking/contracts";
+
 // Where a user was going when they had to log in or sign up first (issue 27.4): usually the
 // session they chose to book. It travels as ?next= (links, the verification mail's link) or as the
 // guard's state; only a path on this site is followed (contracts' isReturnPath), never another host.
@@ -9,9 +11,6 @@ export function destinationOf(location: { search: string; state: unknown }): str
   const next = new URLSearchParams(location.search).get("next");
   return returnPathOf(next) ?? returnPathOf((location.state as { from?: unknown } | null)?.from);
 }
-
-/** Only creators book, so sign-up offers "A creator" to someone on their way to a booking. */
-export const isBookingPath = (path: string | null): boolean => path !== null && path.startsWith("/book-session/");
 
 /** The login or sign-up page, coming back to `destination` afterwards. */
 export const authPageFor = (page: "/login" | "/signup", destination: string | null): string =>

@@ -9,7 +9,7 @@ import Typography from "@mui/material/Typography";
 import type { Theme } from "@mui/material/styles";
 import { api, ApiError, errorMessage } from "../shared/api-client.ts";
 import type { Availability, Booking, Session } from "../shared/api-types.ts";
-import { browserZone, clockTime, dayOf, longDate, shortDateTimeWithZone, zoneLabel } from "../shared/local-time.ts";
+import { browserZone, clockTime, dayOf, longDate, localMoment, zoneLabel } from "../shared/local-time.ts";
 import { MonthCalendar } from "../shared/month-calendar.tsx";
 import { BOOKINGS_KEY } from "../shared/query-client.ts";
 
@@ -106,7 +106,7 @@ export function TimeStep({ session, preview, onBooked, held = null, onReleased, 
             )
           }
         >
-          You are holding {shortDateTimeWithZone(held.scheduled_time)}. Choosing another time releases it.
+          You are holding {localMoment(held.scheduled_time)}. Choosing another time releases it.
         </Alert>
       )}
       <Typography sx={{ mb: 2 }} data-testid="creator-zone">
