@@ -4,7 +4,7 @@ import { DateTime } from "luxon";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import type { BookingReply, ScheduleReply } from "@booking/contracts";
-import { shortDateTimeWithZone } from "../src/shared/local-time.ts";
+import { localMoment } from "../src/shared/local-time.ts"; // both people read en-US here (newContext below)
 import { launchChromium, screenshot, seriousViolations, takeCspViolations, type AxeViolation } from "./chromium.ts";
 import { adminToken, signUpVerified } from "./mailbox.ts";
 import { callApi } from "./product-api.ts";
@@ -284,9 +284,9 @@ describe("moving the session", () => {
     expect(await offeredOn(picker, MOVE_DAY)).toContain("15:00");
     await picker.locator(`[data-time="${MOVED}"]`).click();
     await checkAxe(creatorPage, "request-new-time");
-    await picker.getByRole("button", { name: `Ask for ${shortDateTimeWithZone(MOVED, CREATOR_ZONE)}` }).click();
+    await picker.getByRole("button", { name: `Ask for ${localMoment(MOVED, CREATOR_ZONE, "en-US")}` }).click();
     const request = card.getByRole("region", { name: "Request to move this session" });
-    await request.getByText(`You asked to move this session to ${shortDateTimeWithZone(MOVED, CREATOR_ZONE)}.`, { exact: false }).waitFor();
+    await request.getByText(`You asked to move this session to ${localMoment(MOVED, CREATOR_ZONE, "en-US")}.`, { exact: false }).waitFor();
     await checkAxe(creatorPage, "move-requested");
     expect(await booking(creator.session.access_token)).toMatchObject({ scheduled_time: BOOKED, reschedule_to: MOVED });
   });
@@ -294,20 +294,20 @@ describe("moving the session", () => {
   it("the expert finds it among the bookings to act on and accepts; both see the new time", async () => {
     await expertPage.goto(url(`/expert-dashboard/${expert.id}/bookings`));
     const row = expertPage.getByRole("region", { name: "Needs your action" }).locator(`[data-booking-id="${bookingId}"]`);
-    await row.getByText(`Asks to move to ${shortDateTimeWithZone(MOVED, EXPERT_ZONE)}`).waitFor();
+    await row.getByText(`Asks to move to ${localMoment(MOVED, EXPERT_ZONE, "en-US")}`).waitFor();
     await row.getByRole("link", { name: /^Review Move Request/ }).click();
     const request = expertPage.getByRole("region", { name: "Request to move this session" });
-    await request.getByText(`${creator.name} asks to move this session to ${shortDateTimeWithZone(MOVED, EXPERT_ZONE)}`, { exact: false }).waitFor();
+    await request.getByText(`${creator.name} asks to move this session to ${localMoment(MOVED, EXPERT_ZONE, "en-US")}`, { exact: false }).waitFor();
     await checkAxe(expertPage, "move-request-to-answer");
     await request.getByRole("button", { name: "Accept new time" }).click();
     await request.waitFor({ state: "detached" });
-    await expertPage.getByText(`Deal review · ${shortDateTimeWithZone(MOVED, EXPERT_ZONE)}`, { exact: false }).waitFor();
+    await expertPage.getByText(`Deal review · ${localMoment(MOVED, EXPERT_ZONE, "en-US")}`, { exact: false }).waitFor();
 
     await expertPage.goto(url(`/expert-dashboard/${expert.id}/bookings`));
-    await expertPage.getByRole("region", { name: "Upcoming" }).locator(`[data-booking-id="${bookingId}"]`).getByTestId("booking-time").getByText(shortDateTimeWithZone(MOVED, EXPERT_ZONE)).waitFor();
+    await expertPage.getByRole("region", { name: "Upcoming" }).locator(`[data-booking-id="${bookingId}"]`).getByTestId("booking-time").getByText(localMoment(MOVED, EXPERT_ZONE, "en-US")).waitFor();
     await creatorPage.goto(url(`/creator-dashboard/${creator.id}`));
     const card = creatorPage.locator(`[data-booking-id="${bookingId}"]`);
-    await expect.poll(() => card.getByTestId("booking-time").textContent()).toBe(shortDateTimeWithZone(MOVED, CREATOR_ZONE));
+    await expect.poll(() => card.getByTestId("booking-time").textContent()).toBe(localMoment(MOVED, CREATOR_ZONE, "en-US"));
     expect(await card.getByRole("region", { name: "Request to move this session" }).count()).toBe(0);
     expect(await booking(creator.session.access_token)).toMatchObject({ status: "confirmed", scheduled_time: MOVED, previous_time: BOOKED, reschedule_to: null });
 
@@ -327,7 +327,7 @@ describe("moving the session", () => {
     await form.getByLabel("Video meeting link").fill(ROOM);
     await form.getByRole("button", { name: "Save meeting link" }).click();
     const opens = new Date(Date.parse(MOVED) - 15 * 60_000).toISOString();
-    await form.getByRole("status").filter({ hasText: `Both of you see the link from ${shortDateTimeWithZone(opens, EXPERT_ZONE)}` }).waitFor();
+    await form.getByRole("status").filter({ hasText: `Both of you see the link from ${localMoment(opens, EXPERT_ZONE, "en-US")}` }).waitFor();
     await checkAxe(expertPage, "meeting-link");
 
     await creatorPage.goto(url(`/session-details/${bookingId}`));

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { DateTime } from "luxon";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { clockTime, shortDateTimeWithZone } from "../src/shared/local-time.ts";
+import { clockTime, localMoment, longDate } from "../src/shared/local-time.ts";
 import { buildWebApp, serveVariant } from "./build-web.ts";
 import { launchChromium, screenshot, seriousViolations, takeCspViolations, type AxeViolation, type CspViolation } from "./chromium.ts";
 import { adminToken, mailedLink } from "./mailbox.ts";
@@ -378,8 +378,8 @@ describe("the expert", () => {
     await visible(expert, "End time must be after start time");
     expect(await expert.getByRole("button", { name: "Save all" }).isDisabled()).toBe(true);
     const endOptions = await slot(1).getByLabel("End").locator("option:not([disabled])").allTextContents();
-    expect(endOptions[0]).toBe("6:30 PM");
-    expect(endOptions.at(-1)).toBe("11:30 PM");
+    expect(endOptions[0]).toBe("18:30"); // the expert reads en-GB: a 24-hour clock
+    expect(endOptions.at(-1)).toBe("23:30");
     await slot(1).getByLabel("Start").selectOption("09:00");
     await slot(1).getByLabel("End").selectOption("17:00");
     expect(await expert.getByRole("button", { name: "Save all" }).isDisabled()).toBe(false);
@@ -491,7 +491,7 @@ describe("the creator", () => {
     // Every time reads in New York time: 9:00-17:00 London is 4:00 AM-11:00 AM (EST) here.
     for (const button of (await times.all()).slice(0, 4)) {
       const iso = (await button.getAttribute("data-time"))!;
-      expect(await button.textContent()).toBe(clockTime(iso, CREATOR_ZONE));
+      expect(await button.textContent()).toBe(clockTime(iso, CREATOR_ZONE, "en-US"));
       const london = DateTime.fromISO(iso, { zone: EXPERT_ZONE });
       expect(london.hour * 60 + london.minute).toBeGreaterThanOrEqual(9 * 60);
     }
@@ -509,7 +509,7 @@ describe("the creator", () => {
     await creator.getByTestId("amount").filter({ hasText: "$150.00" }).waitFor();
     // On the payment step, the held time's own deadline for a full refund (24 hours before it).
     const fullRefundUntil = DateTime.fromISO(requestedTime).minus({ hours: 24 }).toISO()!;
-    await expect.poll(() => creator.getByTestId("cancellation-policy").textContent()).toContain(`Cancel before ${shortDateTimeWithZone(fullRefundUntil, CREATOR_ZONE)} and you get a full refund.`);
+    await expect.poll(() => creator.getByTestId("cancellation-policy").textContent()).toContain(`Cancel before ${localMoment(fullRefundUntil, CREATOR_ZONE, "en-US")} and you get a full refund.`);
     await screenshot(creator, "wizard-3-payment");
     await checkAxe(creator, "wizard: payment");
     await creator.getByLabel("Card number").fill("4000 0000 0000 0002");
@@ -540,7 +540,7 @@ describe("the creator", () => {
     await creator.getByTestId("wizard-step-4").waitFor();
     await visible(creator, "Request sent");
     await visible(creator, /has until .* to accept/);
-    await visible(creator, shortDateTimeWithZone(requestedTime, CREATOR_ZONE));
+    await visible(creator, localMoment(requestedTime, CREATOR_ZONE, "en-US"));
     const dashboardLink = creator.getByRole("link", { name: "Go to your dashboard" });
     expect(await dashboardLink.getAttribute("href")).toBe(`/creator-dashboard/${creatorId}`);
     await screenshot(creator, "wizard-5-confirmation");
@@ -607,16 +607,16 @@ describe("both sides work the booking to confirmed", () => {
   it("the creator accepts, and both dashboards show it confirmed at their own local times", async () => {
     const card = creator.locator(`[data-booking-id="${bookingId}"]`);
     await expect.poll(() => card.getByTestId("booking-status").textContent(), { timeout: 15_000 }).toBe("Time proposed");
-    expect(await card.getByTestId("booking-time").textContent()).toContain(shortDateTimeWithZone(proposedTime, CREATOR_ZONE));
+    expect(await card.getByTestId("booking-time").textContent()).toContain(localMoment(proposedTime, CREATOR_ZONE, "en-US"));
     await card.getByRole("button", { name: "Accept New Time" }).click();
     await expect.poll(() => card.getByTestId("booking-status").textContent()).toBe("Confirmed");
-    expect(await card.getByTestId("booking-time").textContent()).toBe(shortDateTimeWithZone(proposedTime, CREATOR_ZONE));
+    expect(await card.getByTestId("booking-time").textContent()).toBe(localMoment(proposedTime, CREATOR_ZONE, "en-US"));
     await screenshot(creator, "creator-dashboard");
     await checkAxe(creator, "creator dashboard");
 
     const row = expert.locator(`[data-booking-id="${bookingId}"]`);
     await expect.poll(() => row.getByTestId("booking-status").textContent(), { timeout: 15_000 }).toBe("Confirmed");
-    expect(await row.getByTestId("booking-time").textContent()).toBe(shortDateTimeWithZone(proposedTime, EXPERT_ZONE));
+    expect(await row.getByTestId("booking-time").textContent()).toBe(localMoment(proposedTime, EXPERT_ZONE, "en-GB"));
     await screenshot(expert, "expert-dashboard");
     await checkAxe(expert, "expert dashboard: bookings");
     await expert.getByRole("tab", { name: "Payments" }).click();
@@ -759,14 +759,14 @@ describe("a completed session is reviewed", () => {
     await creator.getByRole("button", { name: "Edit Review" }).waitFor();
     await checkAxe(creator, "session notes: review");
 
-    // The profile's reviews block: stars, text, the creator's first name and last initial, a long US date.
+    // The profile's reviews block: stars, text, the creator's first name and last initial, a long date in the creator's locale.
     await creator.goto(url(`/expert-profile/${slug}`));
     const review = creator.getByTestId("review");
     await review.waitFor();
     expect(await review.count()).toBe(1);
     await review.getByRole("img", { name: "4 out of 5 stars" }).waitFor();
     const [written] = (await publicReviews()).reviews;
-    const writtenOn = DateTime.fromISO(written!.created_at, { zone: CREATOR_ZONE }).setLocale("en-US").toLocaleString(DateTime.DATE_FULL);
+    const writtenOn = longDate(written!.created_at, CREATOR_ZONE, "en-US");
     expect(await review.textContent()).toBe(`${reviewText}${creatorUser.first} ${creatorUser.last[0]}. · ${writtenOn}`);
     await checkAxe(creator, "expert profile: reviews");
 

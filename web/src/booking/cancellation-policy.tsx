@@ -3,7 +3,7 @@ import { FULL_REFUND_NOTICE_HOURS } from "@booking/contracts";
 import Alert from "@mui/material/Alert";
 import AlertTitle from "@mui/material/AlertTitle";
 import { cancellationQuery } from "../shared/cancel-booking.tsx";
-import { shortDateTimeWithZone } from "../shared/local-time.ts";
+import { localMoment } from "../shared/local-time.ts";
 
 // The cancellation policy as users see it before they pay and after: the words name the
 // contracts' notice period; a booked time's exact deadline comes from the API, which asks the
@@ -12,7 +12,7 @@ import { shortDateTimeWithZone } from "../shared/local-time.ts";
 /** For the creator: before a time is held (no booking yet) the rule in words, after it the booking's own deadline. */
 export function CancellationPolicy({ bookingId, expertName }: { bookingId?: string | null; expertName?: string | null }) {
   const policy = useQuery({ ...cancellationQuery(bookingId ?? ""), enabled: !!bookingId });
-  const until = bookingId && policy.data ? shortDateTimeWithZone(policy.data.full_refund_until) : null;
+  const until = bookingId && policy.data ? localMoment(policy.data.full_refund_until) : null;
   const expert = expertName ?? "your expert";
   return (
     <Alert severity="info" sx={{ my: 2 }} data-testid="cancellation-policy">

@@ -2,7 +2,7 @@ import { screen } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Booking, Session } from "../shared/api-types.ts";
 import { aBooking } from "../shared/booking-fixture.ts";
-import { shortDateTimeWithZone } from "../shared/local-time.ts";
+import { localMoment } from "../shared/local-time.ts";
 import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
 import { BookSessionPage } from "./book-session-page.tsx";
 import { PaymentStep } from "./payment-step.tsx";
@@ -35,7 +35,7 @@ describe("the cancellation policy in the booking wizard", () => {
   it("the payment step gives the booking's own deadline, from the API", async () => {
     fakeApi({ "POST /stripe/test-intent": { status: 200, body: { clientSecret: "secret", paymentId: "p", amount: 15000, publishableKey: null } }, "GET /bookings/b1/cancellation": policyReply });
     renderScreen(<PaymentStep booking={booking} onPaid={() => undefined} onStartOver={() => undefined} />, { auth });
-    expect(await screen.findByText(`Cancel before ${shortDateTimeWithZone(DEADLINE)} and you get a full refund.`, { exact: false })).toBeInTheDocument();
+    expect(await screen.findByText(`Cancel before ${localMoment(DEADLINE)} and you get a full refund.`, { exact: false })).toBeInTheDocument();
     expect(screen.getByTestId("cancellation-policy")).toHaveTextContent(AFTER);
   });
 
@@ -45,6 +45,6 @@ describe("the cancellation policy in the booking wizard", () => {
     sessionStorage.setItem("expert-sessions.booking-flow.s1", JSON.stringify({ bookingId: "b1", bookingData: paidBooking, scheduledTime: booking.scheduled_time, step: 4, reached: 4, paid: true }));
     renderScreen(<BookSessionPage />, { route: "/book-session/s1", path: "/book-session/:id", auth });
     expect(await screen.findByRole("heading", { name: "Request sent" })).toBeInTheDocument();
-    expect(await screen.findByText(`Cancel before ${shortDateTimeWithZone(DEADLINE)} and you get a full refund.`, { exact: false })).toBeInTheDocument();
+    expect(await screen.findByText(`Cancel before ${localMoment(DEADLINE)} and you get a full refund.`, { exact: false })).toBeInTheDocument();
   });
 });

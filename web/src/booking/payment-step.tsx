@@ -9,7 +9,7 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { api, ApiError, errorMessage } from "../shared/api-client.ts";
 import type { Booking, PaymentIntentReply } from "../shared/api-types.ts";
-import { shortDateTimeWithZone } from "../shared/local-time.ts";
+import { localMoment } from "../shared/local-time.ts";
 import { BOOKINGS_KEY } from "../shared/query-client.ts";
 import { CancellationPolicy } from "./cancellation-policy.tsx";
 import { HoldPanel } from "./hold-panel.tsx";
@@ -151,7 +151,7 @@ export function PaymentStep({ booking, onPaid, onCharged, onStartOver, onChangeT
       </Typography>
       <Paper variant="outlined" sx={{ p: 2, mb: 3, maxWidth: 420 }}>
         <Typography sx={{ fontWeight: 700 }}>{booking.session_title}</Typography>
-        <Typography>{shortDateTimeWithZone(booking.scheduled_time)}</Typography>
+        <Typography>{localMoment(booking.scheduled_time)}</Typography>
         <Typography sx={{ fontWeight: 800, fontSize: 22, mt: 1 }} data-testid="amount">
           Total: ${booking.price.toFixed(2)}
         </Typography>

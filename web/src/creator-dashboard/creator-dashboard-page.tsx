@@ -22,7 +22,7 @@ import { CancelBookingButton, RELEASE } from "../shared/cancel-booking.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
 import { Page } from "../shared/layout.tsx";
-import { browserZone, shortDateTimeWithZone, zoneLabel } from "../shared/local-time.ts";
+import { browserZone, localMoment, zoneLabel } from "../shared/local-time.ts";
 import { BOOKINGS_KEY } from "../shared/query-client.ts";
 import { useDashboardSubject } from "../shared/dashboard-subject.ts";
 import { AdminViewingNotice } from "../shared/admin-viewing-notice.tsx";
@@ -79,23 +79,23 @@ function BookingCard({ booking }: { booking: Booking }) {
         </Box>
         <Typography data-testid="booking-time">
           {booking.status === "time_proposed" ? "Proposed time: " : ""}
-          <strong>{shortDateTimeWithZone(booking.scheduled_time)}</strong>
-          {booking.status === "time_proposed" && booking.previous_time && <> (you asked for {shortDateTimeWithZone(booking.previous_time)})</>}
+          <strong>{localMoment(booking.scheduled_time)}</strong>
+          {booking.status === "time_proposed" && booking.previous_time && <> (you asked for {localMoment(booking.previous_time)})</>}
         </Typography>
         {booking.status === "pending" && (
           <Typography variant="body2" color="text.secondary">
-            {booking.paid ? "Paid · awaiting the expert's confirmation" : `Awaiting payment · the time is held for you until ${shortDateTimeWithZone(booking.held_until)}`}
+            {booking.paid ? "Paid · awaiting the expert's confirmation" : `Awaiting payment · the time is held for you until ${localMoment(booking.held_until)}`}
           </Typography>
         )}
         {booking.status === "confirmed" && booking.confirmed_at && (
           <Typography variant="body2" color="text.secondary" data-testid="booking-confirmed-at">
-            Confirmed on {shortDateTimeWithZone(booking.confirmed_at)}
+            Confirmed on {localMoment(booking.confirmed_at)}
           </Typography>
         )}
         {booking.status === "cancelled" && (
           <Typography variant="body2" color="text.secondary">
             Cancelled{booking.cancelled_by === "creator" ? " by you" : booking.cancelled_by === "expert" ? " by the expert" : booking.cancel_reason === "payment_timeout" ? " (not paid in time)" : ""}
-            {booking.cancelled_at ? ` on ${shortDateTimeWithZone(booking.cancelled_at)}` : ""}
+            {booking.cancelled_at ? ` on ${localMoment(booking.cancelled_at)}` : ""}
           </Typography>
         )}
         {moneyLine(booking) && (

@@ -5,7 +5,7 @@ import type { Booking } from "../shared/api-types.ts";
 import { aBooking } from "../shared/booking-fixture.ts";
 import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
 import { CreatorDashboardPage } from "./creator-dashboard-page.tsx";
-import { shortDateTimeWithZone } from "../shared/local-time.ts";
+import { localMoment } from "../shared/local-time.ts";
 
 const hours = (n: number) => new Date(Date.now() + n * 3_600_000).toISOString();
 const booking = (id: string, scheduled_time: string, more: Partial<Booking> = {}): Booking =>
@@ -55,7 +55,7 @@ describe("creator dashboard", () => {
   it("says when a confirmed booking was confirmed", async () => {
     fakeApi({ "GET /bookings/creator/me": { status: 200, body: [booking("accepted", hours(48), { confirmed_at: "2030-03-02T09:30:00.000Z" })] } });
     renderScreen(<CreatorDashboardPage />, { auth });
-    expect(await screen.findByTestId("booking-confirmed-at")).toHaveTextContent(`Confirmed on ${shortDateTimeWithZone("2030-03-02T09:30:00.000Z")}`);
+    expect(await screen.findByTestId("booking-confirmed-at")).toHaveTextContent(`Confirmed on ${localMoment("2030-03-02T09:30:00.000Z")}`);
   });
   it("shows where the money is: paid, a refund pending, refunded, with amounts", async () => {
     const cancelled = { status: "cancelled" as const, cancelled_by: "creator", payment_state: "refund_due" as const, refund_due_cents: 15_000 };

@@ -23,7 +23,7 @@ import { AddToCalendarButton } from "../shared/add-to-calendar.tsx";
 import { bookingBadge } from "../shared/booking-status.ts";
 import { CancelBookingButton } from "../shared/cancel-booking.tsx";
 import { LoadingScreen } from "../shared/guard.tsx";
-import { browserZone, shortDateTimeWithZone } from "../shared/local-time.ts";
+import { browserZone, localMoment } from "../shared/local-time.ts";
 import { BOOKINGS_KEY } from "../shared/query-client.ts";
 import { initials } from "../experts/expert-card.tsx";
 import { useDashboardSubject } from "../shared/dashboard-subject.ts";
@@ -82,7 +82,7 @@ function BookingActions({ booking }: { booking: Booking }) {
 function BookingTime({ booking, zone }: { booking: Booking; zone: string }) {
   return (
     <>
-      {shortDateTimeWithZone(booking.scheduled_time, zone)}
+      {localMoment(booking.scheduled_time, zone)}
       {booking.status === "time_proposed" && (
         <Typography variant="body2" color="text.secondary">
           Proposed, awaiting the creator
@@ -95,7 +95,7 @@ function BookingTime({ booking, zone }: { booking: Booking; zone: string }) {
       )}
       {booking.reschedule_to && (
         <Typography variant="body2" color="warning.dark">
-          Asks to move to {shortDateTimeWithZone(booking.reschedule_to, zone)}
+          Asks to move to {localMoment(booking.reschedule_to, zone)}
         </Typography>
       )}
     </>

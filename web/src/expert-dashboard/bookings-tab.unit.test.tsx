@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Booking } from "../shared/api-types.ts";
 import { aBooking } from "../shared/booking-fixture.ts";
 import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
-import { shortDateTimeWithZone } from "../shared/local-time.ts";
+import { localMoment } from "../shared/local-time.ts";
 import { BookingsTab } from "./bookings-tab.tsx";
 
 const hours = (n: number) => new Date(Date.now() + n * 3_600_000).toISOString();
@@ -39,7 +39,7 @@ describe("expert bookings tab", () => {
     expect(await screen.findByText("Cora Quinn asks to move a session.")).toBeInTheDocument();
     const needsAction = screen.getByRole("region", { name: "Needs your action" });
     expect(ids(needsAction)).toEqual(["moving"]);
-    expect(within(needsAction).getByText(`Asks to move to ${shortDateTimeWithZone(asked, "Europe/London")}`)).toBeInTheDocument();
+    expect(within(needsAction).getByText(`Asks to move to ${localMoment(asked, "Europe/London")}`)).toBeInTheDocument();
     expect(within(needsAction).getByRole("link", { name: "Review Move Request: Session moving with Cora Quinn" })).toHaveAttribute("href", "/manage-booking/moving");
     const upcoming = screen.getByRole("region", { name: "Upcoming" });
     expect(within(upcoming).getByRole("link", { name: "Manage Booking: Session staying with Cora Quinn" })).toHaveAttribute("href", "/manage-booking/staying");

@@ -1,5 +1,4 @@
 import { Fragment, useState } from "react";
-import { DateTime } from "luxon";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
@@ -10,10 +9,11 @@ import TableCell from "@mui/material/TableCell";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
-import type { EarningsBookingReply, ExpertEarningsReply, ExpertMonthEarningsReply } from "@booking/contracts";
+import { monthText, type EarningsBookingReply, type ExpertEarningsReply, type ExpertMonthEarningsReply } from "@booking/contracts";
 import { api } from "../shared/api-client.ts";
 import type { Booking } from "../shared/api-types.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
+import { localMoment, viewerLocale } from "../shared/local-time.ts";
 import { useDashboardSubject } from "../shared/dashboard-subject.ts";
 import { BOOKINGS_KEY } from "../shared/query-client.ts";
 import { useExpertBookings } from "./dashboard-queries.ts";
@@ -36,7 +36,7 @@ const dollars = (cents: number) => `$${(cents / 100).toLocaleString("en-US", { m
 /** Refunds as a deduction, or a dash when there are none. */
 const deducted = (cents: number) => (cents > 0 ? `−${dollars(cents)}` : "—");
 
-const monthLabel = (month: string) => DateTime.fromFormat(month, "yyyy-MM", { zone: "utc" }).toFormat("LLLL yyyy");
+const monthLabel = (month: string) => monthText(month, viewerLocale());
 
 /** Paid but not yet accepted: the money is held, and goes back if the expert declines. */
 const awaitingAcceptance = (b: Booking) => b.paid && (b.status === "pending" || b.status === "more_info_requested" || b.status === "time_proposed");
@@ -81,7 +81,7 @@ function MonthBookings({ who, month }: { who: string; month: string }) {
               {b.session_title}
               {b.status === "cancelled" && " (cancelled)"}
             </TableCell>
-            <TableCell>{DateTime.fromISO(b.scheduled_time).toFormat("LLL d, h:mm a")}</TableCell>
+            <TableCell>{localMoment(b.scheduled_time)}</TableCell>
             <TableCell align="right">{dollars(b.gross_cents)}</TableCell>
             <TableCell align="right">
               {deducted(b.refunds_cents)} {REFUND_STATE[b.refund_state]}

@@ -1,6 +1,6 @@
-import { DateTime } from "luxon";
-import { DEFAULT_NEW_SLOT, SLOT_OPTIONS_PER_DAY, SLOT_STEP_MINUTES, WEEKDAYS, minutesOfDay } from "@booking/contracts";
+import { DEFAULT_NEW_SLOT, SLOT_OPTIONS_PER_DAY, SLOT_STEP_MINUTES, WEEKDAYS, minutesOfDay, wallClockText } from "@booking/contracts";
 import type { WeeklySlot } from "../shared/api-types.ts";
+import { viewerLocale } from "../shared/local-time.ts";
 
 /** The 48 half-hour times of a day, "00:00" to "23:30". */
 export const TIME_OPTIONS: string[] = Array.from({ length: SLOT_OPTIONS_PER_DAY }, (_, i) => {
@@ -8,9 +8,9 @@ export const TIME_OPTIONS: string[] = Array.from({ length: SLOT_OPTIONS_PER_DAY 
   return `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
 });
 
-/** "09:30" -> "9:30 AM". */
-export function timeLabel(hhmm: string): string {
-  return DateTime.fromFormat(hhmm, "HH:mm").toFormat("h:mm a");
+/** "09:30" -> "9:30 AM" (en-US) or "09:30" (en-GB): the viewer's own clock. */
+export function timeLabel(hhmm: string, locale = viewerLocale()): string {
+  return wallClockText(hhmm, locale);
 }
 
 /** End options: only the times after the start. */

@@ -14,7 +14,7 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { api, errorMessage } from "../shared/api-client.ts";
 import type { BookingInTimeOff } from "../shared/api-types.ts";
-import { shortDateTimeWithZone } from "../shared/local-time.ts";
+import { localMoment } from "../shared/local-time.ts";
 import { useTimedNotice } from "../shared/timed-notices.ts";
 import { endOptions, TIME_OPTIONS } from "./schedule-form.ts";
 import { TimeSelect } from "./time-select.tsx";
@@ -41,7 +41,7 @@ export function BookingsInTimeOff({ bookings, zone }: { bookings: BookingInTimeO
       <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
         {bookings.map((b) => (
           <li key={b.booking_id}>
-            {b.session_title} · {shortDateTimeWithZone(b.scheduled_time, zone)} ·{" "}
+            {b.session_title} · {localMoment(b.scheduled_time, zone)} ·{" "}
             <Link component={RouterLink} to={`/manage-booking/${b.booking_id}`}>
               Manage this booking
             </Link>

@@ -64,7 +64,7 @@ describe("time off", () => {
     expect(calls.find((c) => c.method === "POST")?.body).toEqual({ start_date: "2030-07-01", end_date: "2030-07-02", reason: "Conference" });
     const handle = screen.getByTestId("bookings-in-time-off");
     expect(handle).toHaveTextContent("These bookings fall in your time off: handle them");
-    expect(handle).toHaveTextContent("Deck review · 7/2/30 10:00 AM GMT+1");
+    expect(handle).toHaveTextContent("Deck review · Tuesday, July 2, 2030, 10:00 AM (Europe/London, GMT+1)");
     expect(within(handle).getByRole("link", { name: "Manage this booking" })).toHaveAttribute("href", "/manage-booking/b7");
   });
 

@@ -1,4 +1,3 @@
-import { DateTime } from "luxon";
 import { REVIEW_SCALE } from "@booking/contracts";
 import Box from "@mui/material/Box";
 import Paper from "@mui/material/Paper";
@@ -6,12 +5,13 @@ import Typography from "@mui/material/Typography";
 import StarIcon from "@mui/icons-material/Star";
 import StarBorderIcon from "@mui/icons-material/StarBorder";
 import type { Review } from "../shared/api-types.ts";
+import { longDate } from "../shared/local-time.ts";
 
-// The profile's reviews block (spec section 2): stars 1 to 5, the text, a long US date, the
-// creator's first name plus last initial; and the expert's public reply under it.
+// The profile's reviews block (spec section 2): stars 1 to 5, the text, a long date in the viewer's
+// locale (issue 27.14), the creator's first name plus last initial; and the expert's public reply under it.
 
-/** "August 4, 2025": the date a review was written, in US English. */
-export const reviewDate = (iso: string) => DateTime.fromISO(iso).setLocale("en-US").toLocaleString(DateTime.DATE_FULL);
+/** "Monday, 4 August 2025" (en-GB), "Monday, August 4, 2025" (en-US): the day a review was written. */
+export const reviewDate = (iso: string) => longDate(iso);
 
 /** "Cleo T." (or "Cleo" without a last name). */
 export const reviewerName = (r: Review) => [r.creator.first_name, r.creator.last_initial].filter(Boolean).join(" ") || "A creator";

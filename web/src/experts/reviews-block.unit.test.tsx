@@ -4,7 +4,7 @@ import { AppRoutes } from "../routes.tsx";
 import type { ExpertDetail, ExpertListItem, Review } from "../shared/api-types.ts";
 import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
 
-// Issue 15.4: the profile's reviews block (stars 1 to 5, text, long US date, creator first name
+// Issue 15.4: the profile's reviews block (stars 1 to 5, text, long date in the viewer's locale (issue 27.14), creator first name
 // plus last initial, the expert's public reply) and the listing card's average and count.
 
 afterEach(() => vi.unstubAllGlobals());
@@ -21,17 +21,17 @@ const detail = (reviews: Review[]): ExpertDetail => ({
 const maya = (rating: number | null, review_count: number): ExpertListItem => ({ id: "e1", user_id: "e1", slug: "maya-lind-e1", name: "Maya Lind", role: "Advisor", startingprice: 150, rating, review_count, image: null, verified: true });
 
 describe("the profile's reviews", () => {
-  it("shows each review's stars, text, long US date and the creator's first name and last initial, with the expert's reply", async () => {
+  it("shows each review's stars, text, long date (the viewer's locale: en-US here) and the creator's first name and last initial, with the expert's reply", async () => {
     fakeApi({ "GET /experts/maya-lind-e1": { status: 200, body: detail([cleo, dan]) } });
     renderScreen(<AppRoutes />, { route: "/expert-profile/maya-lind-e1", path: "/*", auth: signedInAs("creator") });
     expect(await screen.findByRole("heading", { name: "Reviews" })).toBeInTheDocument();
     const [first, second] = screen.getAllByTestId("review");
     expect(within(first!).getByRole("img", { name: "4 out of 5 stars" })).toBeInTheDocument();
     expect(within(first!).getByText("Clear pricing tiers.")).toBeInTheDocument();
-    expect(within(first!).getByText("Cleo T. · March 5, 2030")).toBeInTheDocument();
+    expect(within(first!).getByText("Cleo T. · Tuesday, March 5, 2030")).toBeInTheDocument();
     expect(within(first!).getByTestId("review-reply")).toHaveTextContent("Reply from MayaThank you, Cleo!");
     expect(within(second!).getByRole("img", { name: "5 out of 5 stars" })).toBeInTheDocument();
-    expect(within(second!).getByText("Dan · February 1, 2030")).toBeInTheDocument();
+    expect(within(second!).getByText("Dan · Friday, February 1, 2030")).toBeInTheDocument();
     expect(within(second!).queryByTestId("review-reply")).toBeNull();
   });
 

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Booking } from "../shared/api-types.ts";
 import { aBooking } from "../shared/booking-fixture.ts";
-import { shortDateTimeWithZone } from "../shared/local-time.ts";
+import { localMoment } from "../shared/local-time.ts";
 import { fakeApi, renderScreen, signedInAs, writes } from "../shared/screen-harness.tsx";
 import { CreatorDashboardPage } from "../creator-dashboard/creator-dashboard-page.tsx";
 import { ManageBookingSteps } from "../manage-booking/manage-booking-page.tsx";
@@ -76,7 +76,7 @@ describe("the expert's meeting link", () => {
     await userEvent.clear(form.getByLabelText("Video meeting link"));
     await userEvent.type(form.getByLabelText("Video meeting link"), ` ${ROOM} `);
     await userEvent.click(form.getByRole("button", { name: "Save meeting link" }));
-    expect(await form.findByRole("status")).toHaveTextContent(`Both of you see the link from ${shortDateTimeWithZone(opensAt, "Europe/London")}, 15 minutes before the start.`);
+    expect(await form.findByRole("status")).toHaveTextContent(`Both of you see the link from ${localMoment(opensAt, "Europe/London")}, 15 minutes before the start.`);
     expect(form.getByText(`Saved: ${ROOM} (opens meet.example.com)`)).toBeInTheDocument();
     expect(writes(calls)).toEqual([{ method: "PUT", path: "/bookings/b1/join-link", body: { url: ROOM } }]);
   });

@@ -7,7 +7,7 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { api } from "../shared/api-client.ts";
 import type { Booking } from "../shared/api-types.ts";
-import { browserZone, shortDateTimeWithZone } from "../shared/local-time.ts";
+import { browserZone, localMoment } from "../shared/local-time.ts";
 import { useBookingAction } from "../reschedule/booking-action.ts";
 
 /** What the expert is told of the booking's link as it stands. */
@@ -52,7 +52,7 @@ export function MeetingLinkForm({ booking, zone = browserZone() }: { booking: Pi
       </Typography>
       {saved && (
         <Alert severity="success" role="status">
-          Both of you see the link from {shortDateTimeWithZone(saved.opens_at, zone)}, {JOIN_LINK_OPENS_MINUTES_BEFORE} minutes before the start.
+          Both of you see the link from {localMoment(saved.opens_at, zone)}, {JOIN_LINK_OPENS_MINUTES_BEFORE} minutes before the start.
         </Alert>
       )}
       <TextField

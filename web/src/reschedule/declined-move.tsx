@@ -1,6 +1,6 @@
 import Alert from "@mui/material/Alert";
 import type { Booking } from "../shared/api-types.ts";
-import { browserZone, shortDateTimeWithZone } from "../shared/local-time.ts";
+import { browserZone, localMoment } from "../shared/local-time.ts";
 
 type Declined = Pick<Booking, "status" | "scheduled_time" | "reschedule_to" | "reschedule_declined_to" | "reschedule_decline_reason" | "session">;
 
@@ -16,8 +16,8 @@ export function DeclinedMove({ booking, zone = browserZone() }: { booking: Decli
   const why = booking.reschedule_decline_reason ? `: ${booking.reschedule_decline_reason}` : ".";
   return (
     <Alert severity="info" data-testid="declined-move">
-      {who} declined your request to move this session to {shortDateTimeWithZone(booking.reschedule_declined_to, zone)}
-      {why} It stays at {shortDateTimeWithZone(booking.scheduled_time, zone)}.
+      {who} declined your request to move this session to {localMoment(booking.reschedule_declined_to, zone)}
+      {why} It stays at {localMoment(booking.scheduled_time, zone)}.
     </Alert>
   );
 }

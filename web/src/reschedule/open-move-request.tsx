@@ -6,7 +6,7 @@ import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { api } from "../shared/api-client.ts";
 import type { Booking } from "../shared/api-types.ts";
-import { browserZone, shortDateTimeWithZone } from "../shared/local-time.ts";
+import { browserZone, localMoment } from "../shared/local-time.ts";
 import { useBookingAction } from "./booking-action.ts";
 
 type Asked = Pick<Booking, "id" | "scheduled_time" | "reschedule_to" | "creator_name" | "expert_name">;
@@ -21,8 +21,8 @@ export function OpenMoveRequest({ booking, viewer, zone = browserZone() }: { boo
   const [declining, setDeclining] = useState(false);
   const [reason, setReason] = useState("");
   if (!booking.reschedule_to) return null;
-  const to = shortDateTimeWithZone(booking.reschedule_to, zone);
-  const from = shortDateTimeWithZone(booking.scheduled_time, zone);
+  const to = localMoment(booking.reschedule_to, zone);
+  const from = localMoment(booking.scheduled_time, zone);
   const answer = (path: "withdraw" | "accept" | "decline", body?: { reason?: string }) => void action.run(() => api.post<Booking>(`/bookings/${booking.id}/reschedule/${path}`, body));
   const decline = () => answer("decline", reason.trim() ? { reason: reason.trim() } : {});
   return (

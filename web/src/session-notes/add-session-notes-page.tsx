@@ -12,7 +12,7 @@ import type { Booking, SessionNotes } from "../shared/api-types.ts";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
 import { Page } from "../shared/layout.tsx";
-import { shortDateTimeWithZone } from "../shared/local-time.ts";
+import { localMoment } from "../shared/local-time.ts";
 import { BOOKINGS_KEY } from "../shared/query-client.ts";
 import { bookingQuery } from "../manage-booking/manage-booking-page.tsx";
 import { ChooseBooking } from "./choose-booking.tsx";
@@ -73,7 +73,7 @@ export function NotesForm({ booking, notes }: { booking: Booking; notes: Session
         {notes ? "Edit Session Notes" : "Add Session Notes"}
       </Typography>
       <Typography color="text.secondary">
-        {booking.session_title} with {booking.creator_name ?? "your client"} · {shortDateTimeWithZone(booking.scheduled_time)}
+        {booking.session_title} with {booking.creator_name ?? "your client"} · {localMoment(booking.scheduled_time)}
       </Typography>
       <TextField label="Session Summary" value={summary} onChange={(e) => setSummary(e.target.value)} multiline minRows={3} required error={!!summaryError} helperText={summaryError ?? undefined} />
       <TextField label="Session Recap" value={recap} onChange={(e) => setRecap(e.target.value)} multiline minRows={4} />

@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
 import type { Booking, SessionNotes } from "../shared/api-types.ts";
+import { localMoment } from "../shared/local-time.ts";
 import { saveFile } from "../shared/save-file.ts";
 
 /** Takeaways and actions are typed one per line. */
@@ -9,7 +10,7 @@ export const NOTES_SUMMARY_REQUIRED = "Please add a session summary.";
 
 /** The notes as a Markdown document, for Download Notes. */
 export function notesDocument(booking: Pick<Booking, "session_title" | "creator_name" | "expert_name" | "scheduled_time" | "length_minutes">, notes: SessionNotes): string {
-  const date = DateTime.fromISO(booking.scheduled_time).toFormat("cccc, LLLL d, yyyy h:mm a ZZZZ");
+  const date = localMoment(booking.scheduled_time);
   const list = (items: string[]) => (items.length ? items.map((i) => `- ${i}`).join("\n") : "_None_");
   return [
     `# Session Notes: ${booking.session_title}`,

@@ -18,7 +18,7 @@ import { bookingBadge } from "../shared/booking-status.ts";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
 import { Page } from "../shared/layout.tsx";
-import { shortDateTimeWithZone } from "../shared/local-time.ts";
+import { localMoment } from "../shared/local-time.ts";
 import { prepQuestionsOf } from "../booking/prep-answers.ts";
 import { bookingQuery } from "../manage-booking/manage-booking-page.tsx";
 import { BookingReview } from "./booking-review.tsx";
@@ -62,7 +62,7 @@ function SessionDetails({ bookingId }: { bookingId: string }) {
           <strong>Expert:</strong> {b.expert_name ?? "Expert"}
         </Typography>
         <Typography>
-          <strong>Time:</strong> {shortDateTimeWithZone(b.scheduled_time)}
+          <strong>Time:</strong> {localMoment(b.scheduled_time)}
         </Typography>
         {b.info_request_note && (
           <Typography>

@@ -14,7 +14,7 @@ import { useAuth } from "../shared/auth.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
 import { Page } from "../shared/layout.tsx";
-import { longDate, shortDateTimeWithZone } from "../shared/local-time.ts";
+import { longDate, localMoment } from "../shared/local-time.ts";
 import { useCopyLink } from "../shared/timed-notices.ts";
 import { bookingQuery } from "../manage-booking/manage-booking-page.tsx";
 import { BookingReview } from "./booking-review.tsx";
@@ -52,7 +52,7 @@ function SessionNotes({ bookingId }: { bookingId: string }) {
         {b.session_title}
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 2 }}>
-        Client: {b.creator_name ?? "Creator"} · Expert: {b.expert_name ?? "Expert"} · {longDate(b.scheduled_time)} ({shortDateTimeWithZone(b.scheduled_time)}) · {b.length_minutes} minute session
+        Client: {b.creator_name ?? "Creator"} · Expert: {b.expert_name ?? "Expert"} · {longDate(b.scheduled_time)} ({localMoment(b.scheduled_time)}) · {b.length_minutes} minute session
       </Typography>
       <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", mb: 3 }}>
         {isExpert && (

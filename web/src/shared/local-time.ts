@@ -1,4 +1,5 @@
 import { DateTime } from "luxon";
+import { clockText, dateText, momentText, readableLocale } from "@booking/contracts";
 
 // Times are stored as UTC instants and shown in the viewer's own timezone, with the zone named.
 
@@ -6,40 +7,30 @@ export function browserZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 }
 
-/** "8/4/25 2:00 PM" (spec section 4), in `zone`. */
-export function shortDateTime(iso: string, zone = browserZone()): string {
-  return DateTime.fromISO(iso, { zone }).toFormat("M/d/yy h:mm a");
+/** The viewer's locale (the browser's language): it decides the words and order of every date the app writes. */
+export function viewerLocale(): string {
+  return readableLocale(typeof navigator === "undefined" ? undefined : navigator.language);
 }
 
-/** "EST" / "GMT+1": the zone's abbreviation at that instant. */
-export function zoneAbbreviation(iso: string, zone = browserZone()): string {
-  return DateTime.fromISO(iso, { zone }).toFormat("ZZZZ");
+/** "Wednesday, 2 December 2026, 14:00 (Europe/London, GMT)" for a UK viewer: a moment in `zone`, the zone named (issue 27.14). */
+export function localMoment(iso: string, zone = browserZone(), locale = viewerLocale()): string {
+  return momentText(iso, { locale, zone });
 }
 
-/** "8/4/25 2:00 PM EST". */
-export function shortDateTimeWithZone(iso: string, zone = browserZone()): string {
-  return `${shortDateTime(iso, zone)} ${zoneAbbreviation(iso, zone)}`;
+/** "14:00" or "2:00 PM": the clock in `zone`, for lists whose heading names the zone. */
+export function clockTime(iso: string, zone = browserZone(), locale = viewerLocale()): string {
+  return clockText(iso, { locale, zone });
 }
 
-/** "2:00 PM". */
-export function clockTime(iso: string, zone = browserZone()): string {
-  return DateTime.fromISO(iso, { zone }).toFormat("h:mm a");
-}
-
-/** "Monday, August 4, 2025". */
-export function longDate(iso: string, zone = browserZone()): string {
-  return DateTime.fromISO(iso, { zone }).toFormat("cccc, LLLL d, yyyy");
+/** "Wednesday, 2 December 2026" or "Wednesday, December 2, 2026": the day in `zone`. */
+export function longDate(iso: string, zone = browserZone(), locale = viewerLocale()): string {
+  return dateText(iso, { locale, zone });
 }
 
 /** "New York time (America/New_York)": the zone named for people. */
 export function zoneLabel(zone = browserZone()): string {
   const city = zone.split("/").pop()?.replace(/_/g, " ") ?? zone;
   return `${city} time (${zone})`;
-}
-
-/** "(UTC+01:00) Europe/London": a zone with its current offset. */
-export function zoneWithOffset(zone: string, at = DateTime.now()): string {
-  return `(UTC${at.setZone(zone).toFormat("ZZ")}) ${zone}`;
 }
 
 /** The calendar day (yyyy-MM-dd) of an instant in `zone`. */

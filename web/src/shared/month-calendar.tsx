@@ -1,12 +1,13 @@
 import { useState } from "react";
 import { DateTime } from "luxon";
-import { CALENDAR_GRID_DAYS } from "@booking/contracts";
+import { CALENDAR_GRID_DAYS, dayText, monthText } from "@booking/contracts";
 import Box from "@mui/material/Box";
 import ButtonBase from "@mui/material/ButtonBase";
 import IconButton from "@mui/material/IconButton";
 import Typography from "@mui/material/Typography";
 import ChevronLeft from "@mui/icons-material/ChevronLeft";
 import ChevronRight from "@mui/icons-material/ChevronRight";
+import { viewerLocale } from "./local-time.ts";
 
 const WEEKDAY_HEADINGS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 
@@ -42,7 +43,7 @@ export function MonthCalendar(props: { today: string; selected: string | null; o
           <ChevronLeft />
         </IconButton>
         <Typography component="h3" sx={{ fontWeight: 700 }} aria-live="polite">
-          {month.toFormat("LLLL yyyy")}
+          {monthText(month.toFormat("yyyy-MM"), viewerLocale())}
         </Typography>
         <IconButton aria-label="Next month" onClick={() => setMonth(month.plus({ months: 1 }))} disabled={month >= lastMonth}>
           <ChevronRight />
@@ -66,7 +67,7 @@ export function MonthCalendar(props: { today: string; selected: string | null; o
               onClick={() => props.onSelect(iso)}
               disabled={!selectable}
               aria-pressed={selected}
-              aria-label={day.toFormat("cccc, LLLL d, yyyy")}
+              aria-label={dayText(iso, viewerLocale())}
               sx={{
                 height: 40,
                 borderRadius: 2,
