@@ -261,10 +261,10 @@ describe("the fill: the log folded in memory and written with COPY, indexes afte
   }, 120_000);
 });
 
-/** Version 2 of the bookings read model: a changed rule (titles in capitals). */
+/** The next version of the bookings read model ("version 2" below): a changed rule (titles in capitals). */
 const bookingsV2: Projection = {
   ...bookingsProjection,
-  version: 2,
+  version: bookingsProjection.version + 1,
   evolve: (row, e) => {
     const after = evolveBooking(row as Parameters<typeof evolveBooking>[0], e);
     return after && after !== row ? { ...after, session_title: after.session_title.toUpperCase() } : after;
@@ -294,7 +294,7 @@ describe("projection versions", () => {
     const options = { batchSize: 200, idleMs: 5, onError: (e: unknown) => errors.push(e), versions: { batchSize: 300, retryMs: 50, onRebuilt: (names: readonly string[]) => rebuilt.push([...names]) } };
     const a = new InProcessProjector(store, pool, withV2, options).start();
     const b = new InProcessProjector(store, pool, withV2, options).start();
-    for (const deadline = Date.now() + 120_000; (await readCheckpoints(pool, ["bookings"]))[0]!.version !== 2; ) {
+    for (const deadline = Date.now() + 120_000; (await readCheckpoints(pool, ["bookings"]))[0]!.version !== bookingsV2.version; ) {
       if (Date.now() > deadline) throw new Error("bookings did not reach version 2");
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -305,7 +305,7 @@ describe("projection versions", () => {
 
     expect(errors).toEqual([]);
     expect(rebuilt).toEqual([["bookings"]]);
-    expect((await readCheckpoints(pool, ["bookings"]))[0]).toMatchObject({ generation: 2, version: 2, status: "live" });
+    expect((await readCheckpoints(pool, ["bookings"]))[0]).toMatchObject({ generation: 2, version: bookingsV2.version, status: "live" });
     const before = titles.filter((t) => t.generation === 1);
     const after = titles.filter((t) => t.generation === 2);
     console.log(`[versions] ${before.length} reads of version 1, ${after.length} of version 2`);

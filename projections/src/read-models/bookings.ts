@@ -62,8 +62,7 @@ export const bookingMigrations: readonly Migration[] = [
   {
     // Issue 27.6 and 27.13; version 2 of the projection rebuilds the table, which fills them from the events.
     name: "015_bookings_instant_respond_by_room",
-    sql: `ALTER TABLE bookings ADD COLUMN instant_booking boolean NOT NULL DEFAULT false, ADD COLUMN respond_by timestamptz, ADD COLUMN meeting_room text;
-          CREATE INDEX bookings_respond_by ON bookings (respond_by) WHERE respond_by IS NOT NULL;`,
+    sql: `ALTER TABLE bookings ADD COLUMN instant_booking boolean NOT NULL DEFAULT false, ADD COLUMN respond_by timestamptz, ADD COLUMN meeting_room text;`,
   },
 ];
 
