@@ -33,6 +33,16 @@ export function useTimeLeft(heldUntil: string | null | undefined): number | null
 export const openHoldOn = (bookings: readonly Booking[], sessionId: string, now = Date.now()): Booking | null =>
   bookings.find((b) => b.session_id === sessionId && b.status === "pending" && !b.paid && Date.parse(b.held_until) > now) ?? null;
 
+/** Cancel an unpaid booking to free its time: null once released, else why not. Already cancelled (the hold ran out) counts as released. */
+export async function releaseHold(bookingId: string): Promise<string | null> {
+  try {
+    await api.patch(`/bookings/${bookingId}/status`, { status: "cancelled" });
+    return null;
+  } catch (error) {
+    return error instanceof ApiError && error.code === "booking_transition_refused" ? null : errorMessage(error);
+  }
+}
+
 type HoldPanelProps = {
   booking: Booking;
   /** The hold ran out before a payment. */
@@ -56,16 +66,11 @@ export function HoldPanel({ booking, onLapsed, onReleased }: HoldPanelProps) {
 
   const release = async () => {
     setBusy(true);
-    setFailure(null);
-    try {
-      await api.patch(`/bookings/${booking.id}/status`, { status: "cancelled" });
-    } catch (error) {
-      // Refused as already cancelled: the hold has run out, the time is free all the same.
-      if (!(error instanceof ApiError && error.code === "booking_transition_refused")) {
-        setFailure(errorMessage(error));
-        setBusy(false);
-        return;
-      }
+    const failed = await releaseHold(booking.id);
+    setFailure(failed);
+    if (failed) {
+      setBusy(false);
+      return;
     }
     void queryClient.invalidateQueries({ queryKey: BOOKINGS_KEY });
     void queryClient.invalidateQueries({ queryKey: ["availability", booking.session_id] });

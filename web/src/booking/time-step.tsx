@@ -12,6 +12,7 @@ import type { Availability, Booking, Session } from "../shared/api-types.ts";
 import { browserZone, clockTime, dayOf, longDate, localMoment, zoneLabel } from "../shared/local-time.ts";
 import { MonthCalendar } from "../shared/month-calendar.tsx";
 import { BOOKINGS_KEY } from "../shared/query-client.ts";
+import { releaseHold } from "./hold-panel.tsx";
 
 export const availabilityQuery = (sessionId: string) => ({
   queryKey: ["availability", sessionId],
@@ -63,15 +64,11 @@ export function TimeStep({ session, preview, onBooked, held = null, onReleased, 
     }
     setBusy(true);
     if (held) {
-      try {
-        await api.patch(`/bookings/${held.id}/status`, { status: "cancelled" });
-      } catch (error) {
-        // Already cancelled (its hold ran out): there is nothing left to release.
-        if (!(error instanceof ApiError && error.code === "booking_transition_refused")) {
-          setMessage(errorMessage(error));
-          setBusy(false);
-          return;
-        }
+      const failed = await releaseHold(held.id);
+      if (failed) {
+        setMessage(failed);
+        setBusy(false);
+        return;
       }
       onReleased?.();
     }
