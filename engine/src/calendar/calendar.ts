@@ -537,7 +537,14 @@ function decideOnBooking(c: Exclude<CalendarCommand, { type: "SetSchedule" | "Re
       if (!byExpert && !byCreator) return transitionRefused(b, "confirmed");
       if (!isPaid(b)) return refused("payment_required");
       if (byExpert && requestLapsed(b, now)) return refused("booking_request_lapsed");
-      return ok([{ type: "Confirmed", data: { bookingId: id, by: partyWord(a, b), ...(c.meetingRoom && { meetingRoom: c.meetingRoom }) } }]);
+      const confirmed: CalendarEvent = {
+        type: "Confirmed",
+        data: { bookingId: id, by: partyWord(a, b), ...(c.meetingRoom && { meetingRoom: c.meetingRoom }) },
+      };
+      // The creator takes the proposed time after answering it with another (issue 27.11): their own request is withdrawn with it.
+      if (!byCreator || b.rescheduleTo === null) return ok([confirmed]);
+      const withdrawn = { bookingId: id, from: b.scheduledTime, to: b.rescheduleTo, by: isAdmin(a) ? "admin" : "creator" } as const;
+      return ok([{ type: "RescheduleWithdrawn", data: withdrawn }, confirmed]);
     }
 
     case "CancelBooking":

@@ -250,6 +250,15 @@ describe("the creator answers a proposed time with another (issue 27.11)", () =>
     expect(spec(given).when(commands.confirm(CREATOR)).result.ok).toBe(true);
     expect(spec(given).when(reschedule({ to: "2026-03-05T10:00:00.000Z" })).result.ok).toBe(true);
   });
+  it("the creator accepting the proposed time after all withdraws their own request: nothing is left to answer", () => {
+    spec(countered).when(commands.confirm(CREATOR)).then([
+      { type: "RescheduleWithdrawn", data: moveData(TO, "creator", PROPOSED) },
+      { type: "Confirmed", data: { bookingId: BOOKING, by: "creator" } },
+    ]);
+    expect(canBook(countered, TO)).toBe(false);
+    const confirmed = after(countered, commands.confirm(CREATOR));
+    expect(confirmed.bookings.get(BOOKING)).toMatchObject({ status: "confirmed", scheduledTime: PROPOSED, rescheduleTo: null });
+  });
   it("the notice counts from the proposed time", () => {
     spec(bookingIn("time_proposed")).when(reschedule(), "2026-03-03T09:00:00.001Z").thenRefused("reschedule_too_late");
   });
