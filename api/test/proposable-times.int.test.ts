@@ -64,7 +64,7 @@ beforeAll(async () => {
 afterAll(async () => api?.close());
 
 describe("times an expert may propose for a booking", () => {
-  it("are the expert's bookable times: in the weekly hours with the whole session fitting, without the times another booking takes, its own time included", async () => {
+  it("are the expert's bookable times: in weekly hours, the whole session fitting, not those another booking takes, its own included", async () => {
     const r = await ask(london.expert, booking, "2026-03-04");
     expect(r.json()).toMatchObject({ timezone: "Europe/London" });
     const day = local(r.json<{ times: string[] }>().times, "Europe/London").map((t) => t.slice(11));

@@ -21,7 +21,9 @@ export type MovableBooking = { status: BookingStatus; paid: boolean; scheduled_t
  * Why the creator may not ask to move this booking at `now`, as the catalogue's code, or null when
  * they may. The calendar refuses by the same rules (and checks the new time itself).
  */
-export function moveRefusal(b: MovableBooking, now: number): "booking_transition_refused" | "reschedule_unpaid" | "reschedule_already_requested" | "reschedule_too_late" | null {
+export type MoveRefusal = "booking_transition_refused" | "reschedule_unpaid" | "reschedule_already_requested" | "reschedule_too_late";
+
+export function moveRefusal(b: MovableBooking, now: number): MoveRefusal | null {
   if (!(MOVABLE_STATUSES as readonly BookingStatus[]).includes(b.status)) return "booking_transition_refused";
   if (!b.paid) return "reschedule_unpaid";
   if (b.reschedule_to) return "reschedule_already_requested";

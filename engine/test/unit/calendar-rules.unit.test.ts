@@ -198,7 +198,8 @@ describe("details of each transition", () => {
   });
   it("refuses a proposed time outside the expert's weekly hours, or that does not fit in them (issue 27.12)", () => {
     // Weekdays 9:00 to 17:00 only: Saturday, 17:30 and a 60-minute session at 16:30 are not the expert's times.
-    const weekdays = (["monday", "tuesday", "wednesday", "thursday", "friday"] as const).map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" }));
+    const workdays = ["monday", "tuesday", "wednesday", "thursday", "friday"] as const;
+    const weekdays = workdays.map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" }));
     const given = [{ ...scheduleSet, data: { ...scheduleSet.data, slots: weekdays } }, requested(), paid()];
     for (const time of ["2026-03-07T10:00:00.000Z", "2026-03-05T17:30:00.000Z", "2026-03-05T16:30:00.000Z"]) {
       spec(given).when(commands.proposeTime(EXPERT, time)).thenRefused("proposed_time_invalid");
@@ -206,7 +207,10 @@ describe("details of each transition", () => {
     expect(spec(given).when(commands.proposeTime(EXPERT, "2026-03-05T16:00:00.000Z")).result.ok).toBe(true);
   });
   it("takes a proposed time in extra hours on a date, as a booking does", () => {
-    const evening: CalendarEvent = { type: "DateOverrideAdded", data: { expertId: EXPERT_ID, overrideId: "x", date: "2026-03-05", start_local: "17:00", end_local: "20:00" } };
+    const evening: CalendarEvent = {
+      type: "DateOverrideAdded",
+      data: { expertId: EXPERT_ID, overrideId: "x", date: "2026-03-05", start_local: "17:00", end_local: "20:00" },
+    };
     expect(spec([...bookingIn("pending"), evening]).when(commands.proposeTime(EXPERT, "2026-03-05T18:00:00.000Z")).result.ok).toBe(true);
   });
   it("refuses a proposed time that overlaps another active booking, but not the booking's own time", () => {

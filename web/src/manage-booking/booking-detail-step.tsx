@@ -30,7 +30,8 @@ function BackToDashboard({ label = "Back" }: { label?: string }) {
 }
 
 /** The booking as the expert first sees it: who, when, the answers, and what they may do with it. */
-export function BookingDetailStep({ booking, zone, dispatch, failure }: { booking: Booking; zone: string; dispatch: Dispatch<ManageAction>; failure: ReactNode }) {
+export function BookingDetailStep(props: { booking: Booking; zone: string; dispatch: Dispatch<ManageAction>; failure: ReactNode }) {
+  const { booking, zone, dispatch, failure } = props;
   const questions = prepQuestionsOf(booking);
   const answers = [booking.prep_response_1, booking.prep_response_2, booking.prep_response_3];
   const badge = bookingBadge(booking.status, "expert");

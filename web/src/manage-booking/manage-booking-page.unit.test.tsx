@@ -89,7 +89,8 @@ describe("managing a request", () => {
 
   it("while the creator's request to move is open, Propose is not offered and the page says why", () => {
     fakeApi({});
-    const asked = { ...request, paid: true, payment_state: "paid" as const, reschedule_to: "2030-03-06T10:00:00.000Z", reschedule_requested_at: "2030-03-01T10:00:00.000Z" };
+    const moveAsked = { reschedule_to: "2030-03-06T10:00:00.000Z", reschedule_requested_at: "2030-03-01T10:00:00.000Z" };
+    const asked = { ...request, paid: true, payment_state: "paid" as const, ...moveAsked };
     renderScreen(<ManageBookingSteps booking={asked} schedule={null} />, { auth });
     expect(screen.queryByRole("button", { name: "Propose another time" })).not.toBeInTheDocument();
     expect(screen.getByText("The creator asked to move this booking. Accept or decline that request first.")).toBeInTheDocument();

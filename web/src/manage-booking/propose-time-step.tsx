@@ -25,7 +25,9 @@ export const proposableTimesQuery = (bookingId: string, day: string) => ({
 });
 
 /** The expert proposes another time for the creator to accept. */
-export function ProposeTimeStep(props: { booking: Booking; zone: string; state: ManageState; dispatch: Dispatch<ManageAction>; failure: ReactNode; onPropose: () => void }) {
+type ProposeProps = { booking: Booking; zone: string; state: ManageState; dispatch: Dispatch<ManageAction>; failure: ReactNode; onPropose: () => void };
+
+export function ProposeTimeStep(props: ProposeProps) {
   const { booking, zone, state, dispatch } = props;
   const { day, time } = state;
   const today = DateTime.now().setZone(zone).toISODate()!;
@@ -39,11 +41,19 @@ export function ProposeTimeStep(props: { booking: Booking; zone: string; state: 
         Propose another time
       </Typography>
       <Typography sx={{ mb: 1 }}>
-        {booking.creator_name ?? "The creator"} asked for <strong>{localMoment(booking.scheduled_time, zone)}</strong>. Choose one of your free times for them to accept instead.
+        {booking.creator_name ?? "The creator"} asked for <strong>{localMoment(booking.scheduled_time, zone)}</strong>.{" "}
+        Choose one of your free times for them to accept instead.
       </Typography>
       <Typography sx={{ mb: 2 }}>Times are shown in your timezone: {zoneLabel(zone)}</Typography>
       <Box sx={{ display: "grid", gap: 4, gridTemplateColumns: { xs: "1fr", md: "380px 1fr" } }}>
-        <MonthCalendar today={today} lastDay={lastDay} selected={day} onSelect={(d) => dispatch({ type: "day", day: d })} isSelectable={(d) => d >= today && d <= lastDay} label="Choose the session date" />
+        <MonthCalendar
+          today={today}
+          lastDay={lastDay}
+          selected={day}
+          onSelect={(d) => dispatch({ type: "day", day: d })}
+          isSelectable={(d) => d >= today && d <= lastDay}
+          label="Choose the session date"
+        />
         <Box>
           <Typography component="h2" sx={{ fontWeight: 700, mb: 1 }}>
             {longDate(`${day}T12:00:00`, zone)}
@@ -60,7 +70,13 @@ export function ProposeTimeStep(props: { booking: Booking; zone: string; state: 
           ) : (
             <Box role="group" aria-label="Times" sx={{ display: "grid", gap: 1, gridTemplateColumns: "repeat(auto-fill, minmax(120px, 1fr))" }}>
               {times.map((t) => (
-                <Button key={t} variant={time === t ? "contained" : "outlined"} aria-pressed={time === t} data-time={t} onClick={() => dispatch({ type: "time", time: t })}>
+                <Button
+                  key={t}
+                  variant={time === t ? "contained" : "outlined"}
+                  aria-pressed={time === t}
+                  data-time={t}
+                  onClick={() => dispatch({ type: "time", time: t })}
+                >
                   {clockTime(t, zone)}
                 </Button>
               ))}

@@ -104,7 +104,9 @@ describe("requesting a new time", () => {
     renderScreen(<CreatorDashboardPage />, { auth: creator });
     await screen.findByTestId("creator-booking");
     expect(card().queryByRole("button", { name: "Request a new time" })).not.toBeInTheDocument();
-    expect(card().getByTestId("move-unavailable")).toHaveTextContent("A booking can be moved until 24 hours before it starts. This one starts sooner: please contact your expert or cancel it instead.");
+    expect(card().getByTestId("move-unavailable")).toHaveTextContent(
+      "A booking can be moved until 24 hours before it starts. This one starts sooner: please contact your expert or cancel it instead.",
+    );
     expect(calls.map((c) => c.path)).toEqual(["/bookings/creator/me"]);
   });
 
@@ -120,7 +122,8 @@ describe("requesting a new time", () => {
     expect(card().getByRole("button", { name: "Accept New Time" })).toBeInTheDocument();
     await userEvent.click(card().getByRole("button", { name: "Request a new time" }));
     const picker = within(screen.getByRole("region", { name: "Request a new time" }));
-    expect(picker.getByText(/proposed/)).toHaveTextContent(`Maya proposed ${localMoment(current, zone)}. Ask for another of their times instead: it is held until they answer.`);
+    const intro = `Maya proposed ${localMoment(current, zone)}. Ask for another of their times instead: it is held until they answer.`;
+    expect(picker.getByText(/proposed/)).toHaveTextContent(intro);
     await userEvent.click(await picker.findByRole("button", { name: newDay.toFormat("cccc, LLLL d, yyyy") }));
     await userEvent.click(picker.getByRole("button", { name: clockTime(offered[0]!, zone) }));
     await userEvent.click(picker.getByRole("button", { name: `Ask for ${localMoment(offered[0]!, zone)}` }));
