@@ -102,6 +102,11 @@ export function clockText(iso: string, reader: Reader, precision: "minutes" | "s
   return write(iso, reader, { ...clockFor(reader.locale), ...(precision === "seconds" ? { second: "2-digit" } : {}) });
 }
 
+/** A calendar day, short, for lists of days: "Wed, 2 Dec 2026" (en-GB), "Wed, Dec 2, 2026" (en-US). */
+export function shortDayText(day: string, locale: string): string {
+  return write(`${day.slice(0, 10)}T12:00:00Z`, { locale, zone: "UTC" }, { weekday: "short", day: "numeric", month: "short", year: "numeric" });
+}
+
 /** A wall-clock time of no particular day ("14:00" as stored for a weekly slot): "14:00", "2:00 PM". */
 export function wallClockText(hhmm: string, locale: string): string {
   return write(`2000-01-01T${hhmm.slice(0, 5)}:00Z`, { locale, zone: "UTC" }, clockFor(locale));

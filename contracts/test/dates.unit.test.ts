@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { briefMomentText, clockText, dateText, dayText, momentText, monthText, timeRangeText, wallClockText, zoneText } from "../src/index.ts";
+import { briefMomentText, clockText, dateText, dayText, momentText, monthText, shortDayText, timeRangeText, wallClockText, zoneText } from "../src/index.ts";
 
 // One instant, two readers: a UK reader must never take 2 December for 12 February, and every moment says its zone.
 const NOON_UTC = "2026-12-02T12:00:00.000Z";
@@ -42,6 +42,8 @@ describe("dates as people read them (issue 27.14)", () => {
     expect(wallClockText("14:30", "en-GB")).toBe("14:30");
     expect(wallClockText("14:30", "en-US")).toBe("2:30 PM");
     expect(dayText("2026-12-02", "en-GB")).toBe("Wednesday, 2 December 2026");
+    expect(shortDayText("2026-12-02", "en-GB")).toBe("Wed, 2 Dec 2026");
+    expect(shortDayText("2026-12-02", "en-US")).toBe("Wed, Dec 2, 2026");
     expect(monthText("2026-12", "en-US")).toBe("December 2026");
     expect(briefMomentText(NOON_UTC, uk)).toBe("Wed 2 Dec, 12:00");
     expect(momentText("2026-12-02T12:00:05.000Z", us, "seconds")).toBe("Wednesday, December 2, 2026, 7:00:05 AM (America/New_York, GMT-5)");

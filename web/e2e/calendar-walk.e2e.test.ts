@@ -3,7 +3,7 @@ import ICAL from "ical.js";
 import { DateTime } from "luxon";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import type { BookingReply, ScheduleReply } from "@booking/contracts";
+import { shortDayText, type BookingReply, type ScheduleReply } from "@booking/contracts";
 import { localMoment } from "../src/shared/local-time.ts"; // both people read en-US here (newContext below)
 import { launchChromium, screenshot, seriousViolations, takeCspViolations, type AxeViolation } from "./chromium.ts";
 import { adminToken, signUpVerified } from "./mailbox.ts";
@@ -174,7 +174,7 @@ describe("the expert's own time", () => {
     await form.getByLabel("Last day").fill(OFF_DAY.toISODate()!);
     await form.getByLabel("Label (optional)").fill("Conference");
     await form.getByRole("button", { name: "Add time off" }).click();
-    const dayOff = OFF_DAY.toFormat("ccc d LLL yyyy");
+    const dayOff = shortDayText(OFF_DAY.toISODate()!, "en-US");
     await expertPage.getByRole("status").filter({ hasText: `Time off added: ${dayOff}.` }).waitFor();
     await expertPage.getByRole("list", { name: "Planned time off" }).getByText(`${dayOff} · Conference`).waitFor();
     // Nothing was booked that day: no bookings to handle.

@@ -1,6 +1,7 @@
 import { DateTime } from "luxon";
-import { BUFFER_OPTIONS_MINUTES, MAX_NOTICE_HOURS, TIME_OFF_REASON_MAX, minutesOfDay, type BufferMinutes, type DateOverrideBody, type TimeOffBody } from "@booking/contracts";
+import { BUFFER_OPTIONS_MINUTES, MAX_NOTICE_HOURS, TIME_OFF_REASON_MAX, minutesOfDay, shortDayText, type BufferMinutes, type DateOverrideBody, type TimeOffBody } from "@booking/contracts";
 import type { Schedule } from "../shared/api-types.ts";
+import { viewerLocale } from "../shared/local-time.ts";
 import { END_BEFORE_START, timeLabel } from "./schedule-form.ts";
 
 // The expert's own time beside the weekly hours: time off, extra hours on a date, buffers and
@@ -13,15 +14,15 @@ export type BookingRules = NonNullable<Schedule["booking_rules"]>;
 
 const wallClock = (local: string) => DateTime.fromISO(local, { zone: "UTC" });
 
-/** "Wed 4 Mar 2026". */
-export const dayLabel = (isoDate: string) => wallClock(isoDate).toFormat("ccc d LLL yyyy");
+/** "Wed, 4 Mar 2026" (en-GB), "Wed, Mar 4, 2026" (en-US): the viewer's locale (issue 27.14). */
+export const dayLabel = (isoDate: string) => shortDayText(isoDate, viewerLocale());
 
-/** "Wed 4 Mar 2026, 12:00 PM". */
+/** "Wed, Mar 4, 2026, 12:00 PM" (en-US), "Wed, 4 Mar 2026, 12:00" (en-GB). */
 const dayTimeLabel = (local: string) => `${dayLabel(local.slice(0, 10))}, ${timeLabel(local.slice(11, 16))}`;
 
 /**
- * How a period of time off reads: whole days by their first and last day ("Fri 20 Mar 2026 –
- * Fri 27 Mar 2026", one day alone), hours by their start and end ("Wed 4 Mar 2026, 12:00 PM –
+ * How a period of time off reads: whole days by their first and last day ("Fri, Mar 20, 2026 –
+ * Fri, Mar 27, 2026", one day alone), hours by their start and end ("Wed, Mar 4, 2026, 12:00 PM –
  * 2:30 PM", the end's date named when it is another day).
  */
 export function timeOffLabel(t: Pick<TimeOff, "start" | "end" | "whole_days">): string {
@@ -34,7 +35,7 @@ export function timeOffLabel(t: Pick<TimeOff, "start" | "end" | "whole_days">): 
   return `${dayTimeLabel(t.start)} – ${sameDay ? timeLabel(t.end.slice(11, 16)) : dayTimeLabel(t.end)}`;
 }
 
-/** "Sat 14 Mar 2026, 10:00 AM – 12:00 PM". */
+/** "Sat, Mar 14, 2026, 10:00 AM – 12:00 PM" (en-US). */
 export const extraHoursLabel = (o: Pick<DateOverride, "date" | "start_local" | "end_local">) => `${dayLabel(o.date)}, ${timeLabel(o.start_local)} – ${timeLabel(o.end_local)}`;
 
 export type TimeOffForm =

@@ -34,9 +34,9 @@ describe("time off", () => {
     );
     expect(screen.getByTestId("expert-zone")).toHaveTextContent("Time off and extra hours are in your timezone: London time (Europe/London)");
     const listed = within(screen.getByRole("list", { name: "Planned time off" })).getAllByRole("listitem").map((li) => li.textContent);
-    expect(listed).toEqual(["Mon 1 Jul 2030 – Sun 7 Jul 2030 · SummerRemove", "Wed 10 Jul 2030, 12:00 PM – 2:30 PM" + "Remove"]);
-    await userEvent.click(screen.getByRole("button", { name: "Remove time off Mon 1 Jul 2030 – Sun 7 Jul 2030" }));
-    expect(await screen.findByRole("status")).toHaveTextContent("Time off removed: Mon 1 Jul 2030 – Sun 7 Jul 2030.");
+    expect(listed).toEqual(["Mon, Jul 1, 2030 – Sun, Jul 7, 2030 · SummerRemove", "Wed, Jul 10, 2030, 12:00 PM – 2:30 PM" + "Remove"]);
+    await userEvent.click(screen.getByRole("button", { name: "Remove time off Mon, Jul 1, 2030 – Sun, Jul 7, 2030" }));
+    expect(await screen.findByRole("status")).toHaveTextContent("Time off removed: Mon, Jul 1, 2030 – Sun, Jul 7, 2030.");
     expect(calls.filter((c) => c.method === "DELETE").map((c) => c.path)).toEqual(["/experts/ux1/time-off/t1"]);
   });
 
@@ -60,7 +60,7 @@ describe("time off", () => {
     expect(calls.filter((c) => c.method === "POST")).toHaveLength(0);
     setDate("Last day", "2030-07-02");
     await userEvent.click(screen.getByRole("button", { name: "Add time off" }));
-    expect(await screen.findByRole("status")).toHaveTextContent("Time off added: Mon 1 Jul 2030 – Tue 2 Jul 2030.");
+    expect(await screen.findByRole("status")).toHaveTextContent("Time off added: Mon, Jul 1, 2030 – Tue, Jul 2, 2030.");
     expect(calls.find((c) => c.method === "POST")?.body).toEqual({ start_date: "2030-07-01", end_date: "2030-07-02", reason: "Conference" });
     const handle = screen.getByTestId("bookings-in-time-off");
     expect(handle).toHaveTextContent("These bookings fall in your time off: handle them");
@@ -95,10 +95,10 @@ describe("time off", () => {
   });
 
   it("rules: labels across days and a DST change, bodies, and what blocks sending", () => {
-    expect(timeOffLabel({ start: "2026-03-29T00:00", end: "2026-03-30T00:00", whole_days: true })).toBe("Sun 29 Mar 2026");
+    expect(timeOffLabel({ start: "2026-03-29T00:00", end: "2026-03-30T00:00", whole_days: true })).toBe("Sun, Mar 29, 2026");
     // 01:30 does not exist in London that night; the wall clock still names it.
-    expect(timeOffLabel({ start: "2026-03-29T01:30", end: "2026-03-29T03:00", whole_days: false })).toBe("Sun 29 Mar 2026, 1:30 AM – 3:00 AM");
-    expect(timeOffLabel({ start: "2026-03-29T22:00", end: "2026-03-30T00:00", whole_days: false })).toBe("Sun 29 Mar 2026, 10:00 PM – Mon 30 Mar 2026, 12:00 AM");
+    expect(timeOffLabel({ start: "2026-03-29T01:30", end: "2026-03-29T03:00", whole_days: false })).toBe("Sun, Mar 29, 2026, 1:30 AM – 3:00 AM");
+    expect(timeOffLabel({ start: "2026-03-29T22:00", end: "2026-03-30T00:00", whole_days: false })).toBe("Sun, Mar 29, 2026, 10:00 PM – Mon, Mar 30, 2026, 12:00 AM");
     expect(timeOffBody({ kind: "hours", startDate: "2030-01-01", startTime: "22:00", endDate: "2030-01-02", endTime: "00:00", reason: "  " })).toEqual({ start: "2030-01-01T22:00", end: "2030-01-02T00:00" });
     expect(timeOffErrors({ kind: "hours", startDate: "2030-01-01", startTime: "10:00", endDate: "2030-01-01", endTime: "10:00", reason: "" })).toEqual({ endTime: "The end must be after the start." });
     expect(timeOffErrors({ kind: "days", startDate: "", endDate: "2030-01-01", reason: "x".repeat(201) })).toEqual({ startDate: "Please choose a date.", reason: "Please keep the label to 200 characters or fewer." });
@@ -115,7 +115,7 @@ describe("extra hours", () => {
     });
     renderScreen(<ExpertTime expertId="ux1" schedule={schedule({ date_overrides: [{ id: "o1", date: "2030-07-06", start_local: "10:00", end_local: "12:00" }] })} />, { auth });
     const form = within(screen.getByRole("form", { name: "Add extra hours" }));
-    expect(within(screen.getByRole("list", { name: "Planned extra hours" })).getByRole("listitem")).toHaveTextContent("Sat 6 Jul 2030, 10:00 AM – 12:00 PM");
+    expect(within(screen.getByRole("list", { name: "Planned extra hours" })).getByRole("listitem")).toHaveTextContent("Sat, Jul 6, 2030, 10:00 AM – 12:00 PM");
     fireEvent.change(form.getByLabelText("Date"), { target: { value: "2030-07-13" } });
     await userEvent.selectOptions(form.getByLabelText("From"), "20:00");
     // 8:00 PM to the earlier default 8:00 PM end: flagged, and Add waits for a later end.
@@ -123,10 +123,10 @@ describe("extra hours", () => {
     expect(form.getByRole("button", { name: "Add extra hours" })).toBeDisabled();
     await userEvent.selectOptions(form.getByLabelText("Until"), "21:30");
     await userEvent.click(form.getByRole("button", { name: "Add extra hours" }));
-    expect(await screen.findByRole("status")).toHaveTextContent("Extra hours added: Sat 13 Jul 2030, 8:00 PM – 9:30 PM.");
+    expect(await screen.findByRole("status")).toHaveTextContent("Extra hours added: Sat, Jul 13, 2030, 8:00 PM – 9:30 PM.");
     expect(calls.find((c) => c.method === "POST")?.body).toEqual({ date: "2030-07-13", start_local: "20:00", end_local: "21:30" });
-    await userEvent.click(screen.getByRole("button", { name: "Remove extra hours Sat 6 Jul 2030, 10:00 AM – 12:00 PM" }));
-    expect(await screen.findByText("Extra hours removed: Sat 6 Jul 2030, 10:00 AM – 12:00 PM.")).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Remove extra hours Sat, Jul 6, 2030, 10:00 AM – 12:00 PM" }));
+    expect(await screen.findByText("Extra hours removed: Sat, Jul 6, 2030, 10:00 AM – 12:00 PM.")).toBeInTheDocument();
     expect(calls.filter((c) => c.method === "DELETE").map((c) => c.path)).toEqual(["/experts/ux1/date-overrides/o1"]);
   });
 
