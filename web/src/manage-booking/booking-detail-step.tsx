@@ -53,9 +53,15 @@ export function BookingDetailStep(props: { booking: Booking; zone: string; dispa
           You asked: {booking.info_request_note}
         </Alert>
       )}
-      {booking.status === "time_proposed" && (
+      {booking.status === "time_proposed" && !booking.reschedule_to && (
         <Alert severity="info" sx={{ mt: 2 }}>
           You proposed this time; waiting for {booking.creator_name ?? "the creator"} to accept it.
+        </Alert>
+      )}
+      {/* The creator answered the proposal with another time: the request to move below is theirs. */}
+      {booking.status === "time_proposed" && booking.reschedule_to && (
+        <Alert severity="info" sx={{ mt: 2 }} data-testid="proposal-answered">
+          You proposed another time; {booking.creator_name ?? "the creator"} asks for the time below instead. Accepting it confirms the session.
         </Alert>
       )}
       <Box sx={{ display: "grid", gap: 2, mt: 2, "&:empty": { display: "none" } }}>

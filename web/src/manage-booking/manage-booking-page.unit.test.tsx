@@ -96,6 +96,16 @@ describe("managing a request", () => {
     expect(screen.getByText("The creator asked to move this booking. Accept or decline that request first.")).toBeInTheDocument();
   });
 
+  it("a proposed time the creator answered with another says that accepting theirs confirms the session (issue 27.11)", () => {
+    fakeApi({});
+    const countered = { ...request, status: "time_proposed" as const, paid: true, payment_state: "paid" as const, reschedule_to: "2030-03-06T10:00:00.000Z" };
+    renderScreen(<ManageBookingSteps booking={countered} schedule={null} />, { auth });
+    expect(screen.getByTestId("proposal-answered")).toHaveTextContent(
+      "You proposed another time; Cora Creator asks for the time below instead. Accepting it confirms the session.",
+    );
+    expect(screen.getByRole("button", { name: "Accept new time" })).toBeInTheDocument();
+  });
+
   it("shows the expert the cancellation policy the creator was promised", () => {
     fakeApi({});
     renderScreen(<ManageBookingSteps booking={{ ...request, paid: true, payment_state: "paid" }} schedule={null} />, { auth });
