@@ -1,6 +1,7 @@
-import { cleanup, render, screen } from "@testing-library/react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { render, screen } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
 import { App } from "../src/app.tsx";
+import { resetConsoleAfterEach } from "./console-fakes.ts";
 
 // Issue 27.20: on a booking's page, the columns the page does not place by hand ran their labels
 // and values together at 1366 px ("Reschedule toReschedule requested at"). Each is a label/value pair.
@@ -20,11 +21,7 @@ vi.mock("../src/auth-provider.ts", async (original) => {
   return { ...(await original<object>()), authProvider: signedInAdmin };
 });
 
-afterEach(() => {
-  cleanup();
-  localStorage.clear();
-  window.location.hash = "";
-});
+resetConsoleAfterEach();
 
 describe("a booking's page", () => {
   it("shows the read model's other columns as label/value pairs", async () => {

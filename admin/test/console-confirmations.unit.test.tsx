@@ -1,7 +1,7 @@
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
 import { App } from "../src/app.tsx";
-import { hostileRecord } from "./console-fakes.ts";
+import { hostileRecord, resetConsoleAfterEach } from "./console-fakes.ts";
 
 // Issue 27.20: the console's Verify/Unverify and Rebuild acted on one click. Vetting now asks for a
 // confirmation and a reason (kept with the event, shown in the expert's history); Rebuild asks first.
@@ -41,10 +41,7 @@ vi.mock("../src/auth-provider.ts", async (original) => {
   return { ...(await original<object>()), authProvider: signedInAdmin };
 });
 
-afterEach(() => {
-  cleanup();
-  localStorage.clear();
-  window.location.hash = "";
+resetConsoleAfterEach(() => {
   sent.update.mockClear();
   sent.rebuild.mockClear();
 });

@@ -1,5 +1,6 @@
 import type { AuthProvider, RaRecord } from "react-admin";
-import { vi } from "vitest";
+import { cleanup } from "@testing-library/react";
+import { afterEach, vi } from "vitest";
 import type { ConsoleDataProvider } from "../src/data-provider.ts";
 
 // The console without an API: a signed-in admin, and every resource answering with one record
@@ -84,3 +85,13 @@ export const signedInAdmin: AuthProvider = {
   getIdentity: () => Promise.resolve({ id: "admin", fullName: "Ada Admin" }),
   getPermissions: () => Promise.resolve("admin"),
 };
+
+/** After each test: the console unmounted, signed out of storage, back at the start route. */
+export function resetConsoleAfterEach(more: () => void = () => undefined): void {
+  afterEach(() => {
+    cleanup();
+    localStorage.clear();
+    window.location.hash = "";
+    more();
+  });
+}

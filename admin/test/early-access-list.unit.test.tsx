@@ -1,7 +1,8 @@
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
 import type { EarlyAccessRequestRecord } from "@booking/contracts";
 import { App } from "../src/app.tsx";
+import { resetConsoleAfterEach } from "./console-fakes.ts";
 
 // Issue 26 item 10: anyone who knows an address can send the early-access form for it, so a later
 // request must not erase the earlier one. The console shows the latest request with how many
@@ -30,11 +31,7 @@ vi.mock("../src/auth-provider.ts", async (original) => {
   return { ...(await original<object>()), authProvider: signedInAdmin };
 });
 
-afterEach(() => {
-  cleanup();
-  localStorage.clear();
-  window.location.hash = "";
-});
+resetConsoleAfterEach();
 
 describe("the early-access list", () => {
   it("shows the latest request, how many it replaced, and the earlier versions under its row", async () => {

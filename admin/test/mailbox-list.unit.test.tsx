@@ -1,7 +1,8 @@
-import { cleanup, render, screen, waitFor } from "@testing-library/react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { render, screen, waitFor } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
 import type { MailboxListItem } from "@booking/contracts";
 import { App } from "../src/app.tsx";
+import { resetConsoleAfterEach } from "./console-fakes.ts";
 
 // Issue 27.20: the dev mailbox exists only while no SMTP server is configured, so nothing in it
 // was sent; it said "Sent". A skipped message said "Skipped" without why until it was opened.
@@ -34,11 +35,7 @@ vi.mock("../src/auth-provider.ts", async (original) => {
 });
 vi.mock("../src/mailbox/index.ts", async (original) => ({ ...(await original<object>()), devMailboxShown: () => Promise.resolve(true) }));
 
-afterEach(() => {
-  cleanup();
-  localStorage.clear();
-  window.location.hash = "";
-});
+resetConsoleAfterEach();
 
 describe("the dev mailbox's list", () => {
   it("says a delivered message was logged, not sent, and shows why a message was skipped", async () => {
