@@ -77,16 +77,37 @@ export type AxeViolation = { id: string; impact: string | null; help: string; no
 
 let axeSource: Promise<string> | null = null;
 
-/** axe-core's serious and critical violations on the page as it is now. */
-export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+/** axe-core's violations on the page as it is now: every rule, or only `rules` (their ids). */
+async function axeViolations(page: Page, rules?: string[]): Promise<AxeViolation[]> {
   const hasAxe = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== "undefined");
   // Evaluated through the devtools protocol: a <script> tag (addScriptTag) is inline script, which the CSP refuses.
   axeSource ??= readFile(require.resolve("axe-core/axe.min.js"), "utf8");
   if (!hasAxe) await page.evaluate(await axeSource);
-  const violations = await page.evaluate(async () => {
+  const options = { resultTypes: ["violations"], ...(rules ? { runOnly: { type: "rule", values: rules } } : {}) };
+  return page.evaluate(async (options) => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ["violations"] });
+    const result = await axe.run(document, options);
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, html: n.html.slice(0, 200) })) }));
-  });
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  }, options);
 }
+
+/** axe-core's serious and critical violations on the page as it is now. */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  return (await axeViolations(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+/** axe's landmark rules (most only "moderate"): one banner, main and footer, none inside another, each landmark told apart. */
+export const LANDMARK_RULES = [
+  "landmark-banner-is-top-level",
+  "landmark-no-duplicate-banner",
+  "landmark-main-is-top-level",
+  "landmark-no-duplicate-main",
+  "landmark-one-main",
+  "landmark-contentinfo-is-top-level",
+  "landmark-no-duplicate-contentinfo",
+  "landmark-complementary-is-top-level",
+  "landmark-unique",
+];
+
+/** The page's violations of axe's landmark rules. */
+export const landmarkViolations = (page: Page): Promise<AxeViolation[]> => axeViolations(page, LANDMARK_RULES);
