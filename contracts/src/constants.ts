@@ -12,9 +12,6 @@ export const BOOKING_WINDOW_DAYS = 28;
 export const SLOT_STEP_MINUTES = 30;
 /** 48 half-hour options from 00:00 to 23:30. */
 export const SLOT_OPTIONS_PER_DAY = (24 * 60) / SLOT_STEP_MINUTES;
-/** Expert-proposed start times: 09:00 to 17:30 half-hourly, in the expert's timezone. */
-export const PROPOSED_TIME_FIRST = "09:00";
-export const PROPOSED_TIME_LAST = "17:30";
 
 /** An unpaid booking holds its time this long; configurable per deployment. */
 export const DEFAULT_HOLD_MINUTES = 15;

@@ -133,7 +133,6 @@ export const errorCatalogue = {
   reschedule_creator_only: { status: 403, message: "Only the creator of this booking can ask to move it or withdraw that request." },
   reschedule_expert_only: { status: 403, message: "Only the expert of this booking can accept or decline a request to move it." },
   reschedule_too_late: { status: 409, message: "A booking can be moved until {hours} hours before it starts. This one starts sooner: please contact your expert or cancel it instead." },
-  reschedule_answer_proposal: { status: 409, message: "Your expert proposed another time for this booking. Accept that time or cancel the booking instead." },
   reschedule_unpaid: { status: 409, message: "This booking is not paid yet. Pay for it first, or cancel it and book another time." },
   reschedule_already_requested: { status: 409, message: "A request to move this booking is already waiting for the expert. Withdraw it before asking for another time." },
   reschedule_same_time: { status: 409, message: "The booking is already at that time. Please pick another time." },
