@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from "@testing-library/react";
+import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AppRoutes } from "../routes.tsx";
@@ -14,6 +14,9 @@ import { VerifyEmailPage } from "./verify-email-page.tsx";
 // destination, signed by the API) and the terms. Only paths on this site are destinations.
 
 afterEach(() => vi.unstubAllGlobals());
+// Pages under AppRoutes load lazily: slow on a busy machine, so waits are long (they end as soon as the page shows).
+configure({ asyncUtilTimeout: 10_000 });
+vi.setConfig({ testTimeout: 60_000 });
 
 // Partial: the session's shape grows with other work; the profile page reads these fields.
 const deckReview = {
@@ -32,8 +35,6 @@ const sessionOf = (id: string, role: "creator" | "expert"): AuthSession => ({
   access_token: "a.b.c", refresh_token: "r", expires_in: 900, expires_at: Math.floor(Date.now() / 1000) + 900, token_type: "bearer",
   user: { id, email: `${id}@example.com`, role, first_name: "Cora" },
 });
-/** Pages under AppRoutes load lazily, slowly on a busy machine. */
-const slowly = { timeout: 10_000 };
 const signedUp = {
   status: 201,
   body: { user: { id: "u-1", email: "cora@example.com", role: "creator", first_name: "Cora" }, confirmation_sent_at: "2026-03-01T10:00:00.000Z" },
@@ -50,19 +51,19 @@ describe("a visitor who chose a session", () => {
   it("is sent to a login page named for creators too, and back to the session after logging in", async () => {
     fakeApi({ "GET /experts/maya-lind-e1": { status: 200, body: maya }, "POST /auth/login": { status: 200, body: sessionOf("creator-1", "creator") } });
     renderScreen(<AppRoutes />, { route: "/expert-profile/maya-lind-e1", path: "/*", auth: signedOut });
-    await userEvent.click(await screen.findByRole("link", { name: "Login as a creator to book" }, slowly));
-    expect(await screen.findByRole("heading", { level: 1, name: "Login" }, slowly)).toBeInTheDocument();
+    await userEvent.click(await screen.findByRole("link", { name: "Login as a creator to book" }));
+    expect(await screen.findByRole("heading", { level: 1, name: "Login" })).toBeInTheDocument();
     expect(screen.getByText("For experts, and for creators booking a session.")).toBeInTheDocument();
     expect(screen.queryByText("Expert Login")).toBeNull();
     await logIn();
-    await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent(/^\/book-session\/s-1$/), slowly);
+    await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent(/^\/book-session\/s-1$/));
   });
 
   it("keeps the session through sign-up, with 'A creator' chosen, and asks the API to put it in the mail's link", async () => {
     const calls = fakeApi({ "POST /auth/signup": signedUp, "POST /auth/verify/resend": { status: 204 } });
     renderScreen(<AppRoutes />, { route: "/login?next=%2Fbook-session%2Fs-1", path: "/*", auth: signedOut });
-    await userEvent.click(await screen.findByRole("link", { name: "Create your account" }, slowly));
-    expect(await screen.findByRole("heading", { name: "Create Your Account" }, slowly)).toBeInTheDocument();
+    await userEvent.click(await screen.findByRole("link", { name: "Create your account" }));
+    expect(await screen.findByRole("heading", { name: "Create Your Account" })).toBeInTheDocument();
     expect(screen.getByLabelText("A creator")).toBeChecked();
     await userEvent.type(screen.getByLabelText(/First Name/), "Cora");
     await userEvent.type(screen.getByLabelText(/Last Name/), "Quinn");

@@ -1,6 +1,6 @@
-import { screen, waitFor } from "@testing-library/react";
+import { configure, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { getSession } from "../shared/api-client.ts";
 import type { AuthSession } from "../shared/api-types.ts";
 import { Page } from "../shared/layout.tsx";
@@ -14,6 +14,10 @@ import { VerifyEmailPage } from "./verify-email-page.tsx";
 
 // Issue 16: sign-up waits for the address to be confirmed from a mail; login says so; the mail's
 // links verify (and sign in) or reset the password; a spent link says so and offers a new one.
+
+// A query by role over the terms page's 17 sections can take over a second on a busy machine: wait longer than that.
+configure({ asyncUtilTimeout: 10_000 });
+vi.setConfig({ testTimeout: 60_000 });
 
 const session = (id: string, role: "creator" | "expert"): AuthSession => ({
   access_token: "a.b.c",
