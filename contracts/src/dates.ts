@@ -131,9 +131,11 @@ export function timeRangeText(startIso: string, endIso: string, reader: Reader):
   const zone = zoneText(startIso, reader.zone);
   const endZone = zoneText(endIso, reader.zone);
   const zones = zone === endZone ? zone : `${zone} to ${endZone}`;
-  if (dateText(startIso, reader) !== dateText(endIso, reader)) return `${dateText(startIso, reader)}, ${clockText(startIso, reader)} – ${momentText(endIso, reader).replace(/ \([^)]*\)$/, "")} (${zones})`;
-  const clocks = formatter(readableLocale(reader.locale), { ...clockFor(reader.locale), timeZone: knownZone(reader.zone) }).formatRange(new Date(startIso), new Date(endIso));
-  return `${dateText(startIso, reader)}, ${plainSpaces(clocks)} (${zones})`;
+  const startDay = dateText(startIso, reader);
+  const endDay = dateText(endIso, reader);
+  if (startDay !== endDay) return `${startDay}, ${clockText(startIso, reader)} – ${endDay}, ${clockText(endIso, reader)} (${zones})`;
+  const clocks = formatter(readableLocale(reader.locale), { ...clockFor(reader.locale), timeZone: knownZone(reader.zone) });
+  return `${startDay}, ${plainSpaces(clocks.formatRange(new Date(startIso), new Date(endIso)))} (${zones})`;
 }
 
 /** A month ("2026-12"): "December 2026". */

@@ -9,6 +9,9 @@ const refundFilters = [<SelectArrayInput key="status" source="status" label="Sta
 
 const Column = DataTable.Col<Refund>;
 
+const lastErrorOrNextTry = (r: Refund) =>
+  r.status === "issued" ? `Issued ${consoleMoment(r.issued_at ?? r.updated_at)}` : r.last_error ? `${r.last_error} Next try ${consoleMoment(r.next_attempt_at)}.` : "—";
+
 /** Refunds owed by cancellations and admins: pending, failed (why, and when it is tried again) and issued. */
 export function RefundList() {
   return (
@@ -31,7 +34,7 @@ export function RefundList() {
         </Column>
         <Column source="attempts" label="Failed attempts" align="right" />
         <Column label="Last error / next try" disableSort>
-          <FunctionField<Refund> render={(r) => (r.status === "issued" ? `Issued ${consoleMoment(r.issued_at ?? r.updated_at)}` : r.last_error ? `${r.last_error} Next try ${consoleMoment(r.next_attempt_at)}.` : "—")} />
+          <FunctionField<Refund> render={lastErrorOrNextTry} />
         </Column>
       </DataTable>
     </List>

@@ -1,5 +1,7 @@
 import { DateTime } from "luxon";
-import { BUFFER_OPTIONS_MINUTES, MAX_NOTICE_HOURS, TIME_OFF_REASON_MAX, minutesOfDay, shortDayText, type BufferMinutes, type DateOverrideBody, type TimeOffBody } from "@booking/contracts";
+import {
+  BUFFER_OPTIONS_MINUTES, MAX_NOTICE_HOURS, TIME_OFF_REASON_MAX, minutesOfDay, shortDayText, type BufferMinutes, type DateOverrideBody, type TimeOffBody,
+} from "@booking/contracts";
 import type { Schedule } from "../shared/api-types.ts";
 import { viewerLocale } from "../shared/local-time.ts";
 import { END_BEFORE_START, timeLabel } from "./schedule-form.ts";
