@@ -177,7 +177,8 @@ export const CalendarCommand = z.discriminatedUnion("type", [
    * creator may withdraw. `creatorBookings`: the creator's bookings with every expert, as for a booking request.
    */
   z.object({ type: z.literal("RequestReschedule"), ...onBooking, scheduledTime: Instant, creatorBookings: z.array(CreatorBookingFacts) }),
-  z.object({ type: z.literal("AcceptReschedule"), ...onBooking }),
+  /** `meetingRoom`: the room should accepting confirm the booking (the creator's answer to a proposed time), chosen by the caller. */
+  z.object({ type: z.literal("AcceptReschedule"), ...onBooking, meetingRoom: MeetingRoomName.optional() }),
   z.object({ type: z.literal("DeclineReschedule"), ...onBooking, reason: z.string().trim().max(500).default("") }),
   z.object({ type: z.literal("WithdrawReschedule"), ...onBooking }),
   /** The expert's video meeting link for a confirmed booking. */

@@ -3,6 +3,7 @@ import { joinLinkOpensAt } from "@booking/engine";
 import { creatorBookingFacts } from "@booking/projections";
 import { actorOf, requireActor } from "../http/auth-guard.ts";
 import type { RoutePlugin } from "../http/route-plugin.ts";
+import { newMeetingRoom } from "../meeting-room.ts";
 import { bookingFor, replyAsOf, runOnBooking, type BookingRouteDeps } from "./bookings.ts";
 
 // Moving a booking (issue 17): the creator asks for another time, the expert accepts or declines,
@@ -36,7 +37,9 @@ export const rescheduleRoutes: RoutePlugin<RescheduleRouteDeps> = async (app, de
   const answer = (type: "AcceptReschedule" | "WithdrawReschedule", path: string) =>
     app.post(path, { onRequest: requireActor(), schema: { params: BookingIdParams, ...oneBooking } }, async (request) => {
       const actor = actorOf(request);
-      return replyOf(await runOnBooking(deps, actor, await bookingFor(db, actor, request.params.bookingId), { type }));
+      // Accepting the creator's answer to a proposed time confirms the booking: its room is drawn here, as for ConfirmBooking.
+      const command = type === "AcceptReschedule" ? { type, meetingRoom: newMeetingRoom() } : { type };
+      return replyOf(await runOnBooking(deps, actor, await bookingFor(db, actor, request.params.bookingId), command));
     });
   answer("AcceptReschedule", "/bookings/:bookingId/reschedule/accept");
   answer("WithdrawReschedule", "/bookings/:bookingId/reschedule/withdraw");

@@ -653,7 +653,10 @@ function answerReschedule(c: Extract<CalendarCommand, { type: "AcceptReschedule"
     case "AcceptReschedule":
       if (!openReschedule(b, now)) return refused("reschedule_lapsed");
       // The creator's answer to a proposed time, accepted: both have agreed to it, so it is confirmed.
-      if (b.status === "time_proposed") return ok([{ type: "RescheduleAccepted", data }, { type: "Confirmed", data: { bookingId: b.bookingId, by: data.by } }]);
+      if (b.status === "time_proposed") {
+        const confirmed = { bookingId: b.bookingId, by: data.by, ...(c.meetingRoom && { meetingRoom: c.meetingRoom }) };
+        return ok([{ type: "RescheduleAccepted", data }, { type: "Confirmed", data: confirmed }]);
+      }
       return ok([{ type: "RescheduleAccepted", data }]);
     case "DeclineReschedule":
       return ok([{ type: "RescheduleDeclined", data: { ...data, reason: c.reason } }]);

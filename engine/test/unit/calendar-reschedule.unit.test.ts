@@ -243,6 +243,15 @@ describe("the creator answers a proposed time with another (issue 27.11)", () =>
     expect(after(countered, accept()).bookings.get(BOOKING)).toMatchObject({ status: "confirmed", scheduledTime: TO, rescheduleTo: null });
     expect(after(countered, accept(ADMIN)).bookings.get(BOOKING)).toMatchObject({ status: "confirmed", scheduledTime: TO });
   });
+  it("the room the caller chose for it is recorded in the confirmation, as when the expert accepts a request", () => {
+    const withRoom: CalendarCommand = { type: "AcceptReschedule", ...on, actor: EXPERT, meetingRoom: "r00m9f3aK2xQ7pLm4TzW8y" };
+    spec(countered).when(withRoom).then([
+      { type: "RescheduleAccepted", data: moveData(TO, "expert", PROPOSED) },
+      { type: "Confirmed", data: { bookingId: BOOKING, by: "expert", meetingRoom: "r00m9f3aK2xQ7pLm4TzW8y" } },
+    ]);
+    // A plain move of a booking already confirmed confirms nothing, so records no room.
+    spec([...bookingIn("confirmed"), rescheduleRequested()]).when(withRoom).then([{ type: "RescheduleAccepted", data: moveData(TO, "expert") }]);
+  });
   it("declined, the proposed time stands: the creator may still accept it, or ask for another", () => {
     const declined = after(countered, decline(EXPERT, "Only mornings that week"));
     expect(declined.bookings.get(BOOKING)).toMatchObject({ status: "time_proposed", scheduledTime: PROPOSED, rescheduleTo: null });
