@@ -68,12 +68,15 @@ function withoutEmptyLists(filter: Record<string, unknown> | undefined): Record<
   return Object.fromEntries(Object.entries(filter ?? {}).filter(([, value]) => !(Array.isArray(value) && value.length === 0)));
 }
 
+/** PUT /admin/experts/{id}'s body: `{ verified, reason }` and nothing else of the record (issue 27.20). */
+const vettingOf = (data: Record<string, unknown>) => ({ verified: data.verified === true, reason: typeof data.reason === "string" ? data.reason : "" });
+
 export const dataProvider: ConsoleDataProvider = {
   ...base,
   getList: (resource, params) => base.getList(resource, { ...params, filter: withoutEmptyLists(params.filter) }),
   getManyReference: (resource, params) => base.getManyReference(resource, { ...params, filter: withoutEmptyLists(params.filter) }),
-  // The one change the console makes to an expert is the vetting decision: send nothing else.
-  update: (resource, params) => (resource === "experts" ? base.update(resource, { ...params, data: { verified: params.data.verified === true } }) : base.update(resource, params)),
+  // The one change the console makes to an expert is the vetting decision and its reason: send nothing else.
+  update: (resource, params) => (resource === "experts" ? base.update(resource, { ...params, data: vettingOf(params.data) }) : base.update(resource, params)),
   exportCsv: (resource, { filter, sort }) => {
     const query = new URLSearchParams({ filter: JSON.stringify(withoutEmptyLists(filter)), sort: JSON.stringify([sort.field, sort.order]) });
     return download(`${ADMIN_API}/${encodeURIComponent(resource)}/export.csv?${query}`);
