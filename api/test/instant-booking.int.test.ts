@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Queryable } from "@booking/projections";
+import type { Queryable } from "../src/payments/payments-table.ts";
 import { buildApp } from "../src/app.ts";
 import { apiConfig, parseConfig } from "../src/config.ts";
 import { expireHolds } from "../src/hold-sweeper.ts";
