@@ -19,9 +19,15 @@ const walk = consoleWalk(async ({ api, must, signIn }) => {
   const { times } = await must<{ times: string[] }>("GET", `/sessions/${session.id}/availability`);
   const later = times.filter((t) => Date.parse(t) > Date.now() + 36 * 3_600_000);
   const bookPaid = async (scheduled_time: string) => {
-    const { booking } = await must<{ booking: { id: string } }>("POST", "/bookings", { token: creator, body: { session_id: session.id, scheduled_time } });
+    const { booking } = await must<{ booking: { id: string } }>("POST", "/bookings", {
+      token: creator,
+      body: { session_id: session.id, scheduled_time },
+    });
     const intent = await must<{ clientSecret: string }>("POST", "/stripe/test-intent", { token: creator, body: { bookingId: booking.id } });
-    await must("POST", "/payments/test/confirm", { token: creator, body: { client_secret: intent.clientSecret, card_number: "4242 4242 4242 4242" } });
+    await must("POST", "/payments/test/confirm", {
+      token: creator,
+      body: { client_secret: intent.clientSecret, card_number: "4242 4242 4242 4242" },
+    });
     return booking.id;
   };
   made.bookingId = await bookPaid(later[0]!);
@@ -55,7 +61,12 @@ describe("the console's accessibility", () => {
       found[screen.name] = await seriousViolations(walk.page);
       headings[screen.name] = await walk.page.locator("h1").count();
     }
-    const summary = Object.fromEntries(Object.entries(found).map(([name, violations]) => [name, violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)]));
+    const summary = Object.fromEntries(
+      Object.entries(found).map(([name, violations]) => [
+        name,
+        violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`),
+      ]),
+    );
     expect(summary).toEqual(Object.fromEntries(screens.map((s) => [s.name, []])));
     expect(headings).toEqual(Object.fromEntries(screens.map((s) => [s.name, 1])));
   }, 300_000);

@@ -7,13 +7,23 @@ import { resetConsoleAfterEach } from "./console-fakes.ts";
 // and values together at 1366 px ("Reschedule toReschedule requested at"). Each is a label/value pair.
 
 const bookingId = "00000000-0000-4000-8000-0000000000b7";
-const extra = { reschedule_to: "2026-04-02T15:00:00.000Z", reschedule_decline_reason: "Travelling that week", join_link: "https://meet.example.com/b7", stream_version: 7, timeline: [] };
+const extra = {
+  reschedule_to: "2026-04-02T15:00:00.000Z",
+  reschedule_decline_reason: "Travelling that week",
+  join_link: "https://meet.example.com/b7",
+  stream_version: 7,
+  timeline: [],
+};
 
 vi.mock("../src/data-provider.ts", async (original) => {
   const { fakeDataProvider, hostileRecord } = await import("./console-fakes.ts");
   return {
     ...(await original<object>()),
-    dataProvider: { ...fakeDataProvider, getOne: (resource: string, { id }: { id: string }) => Promise.resolve({ data: { ...hostileRecord(resource, id), ...(resource === "bookings" ? extra : {}) } }) },
+    dataProvider: {
+      ...fakeDataProvider,
+      getOne: (resource: string, { id }: { id: string }) =>
+        Promise.resolve({ data: { ...hostileRecord(resource, id), ...(resource === "bookings" ? extra : {}) } }),
+    },
   };
 });
 vi.mock("../src/auth-provider.ts", async (original) => {
@@ -28,7 +38,10 @@ describe("a booking's page", () => {
     window.location.hash = `#/bookings/${bookingId}/show`;
     render(<App />);
     const list = await screen.findByTestId("other-columns", {}, { timeout: 20_000 });
-    const pairs = [...list.querySelectorAll("dt")].map((term) => [term.textContent, term.nextElementSibling?.tagName === "DD" ? term.nextElementSibling.textContent : null]);
+    const pairs = [...list.querySelectorAll("dt")].map((term) => [
+      term.textContent,
+      term.nextElementSibling?.tagName === "DD" ? term.nextElementSibling.textContent : null,
+    ]);
     expect(pairs).toEqual(
       expect.arrayContaining([
         ["Reschedule decline reason", "Travelling that week"],

@@ -24,7 +24,8 @@ vi.mock("../src/data-provider.ts", async (original) => {
     dataProvider: {
       ...fakeDataProvider,
       getOne: (resource: string, { id }: { id: string }) => Promise.resolve({ data: { ...record(resource, id), tags: [] } }),
-      getList: (resource: string, params: never) => (resource === "events" ? Promise.resolve({ data: [decision], total: 1 }) : fakeDataProvider.getList(resource, params)),
+      getList: (resource: string, params: never) =>
+        resource === "events" ? Promise.resolve({ data: [decision], total: 1 }) : fakeDataProvider.getList(resource, params),
       update: (resource: string, params: { id: string; data: object }) => {
         sent.update(resource, params.data);
         return Promise.resolve({ data: { ...record(resource, params.id), ...params.data } });
@@ -57,7 +58,12 @@ describe("the console's confirmations", () => {
     expect((confirm as HTMLButtonElement).disabled).toBe(true);
     fireEvent.change(within(dialog).getByLabelText(/Reason/), { target: { value: "Portfolio and references checked" } });
     fireEvent.click(confirm);
-    await waitFor(() => expect(sent.update).toHaveBeenCalledWith("experts", expect.objectContaining({ verified: true, reason: "Portfolio and references checked" })));
+    await waitFor(() =>
+      expect(sent.update).toHaveBeenCalledWith(
+        "experts",
+        expect.objectContaining({ verified: true, reason: "Portfolio and references checked" }),
+      ),
+    );
     expect(await screen.findByText(/Portfolio and two references checked/)).toBeTruthy();
     expect(hostileRecord("experts").verified).toBe(false);
   }, 60_000);

@@ -26,7 +26,11 @@ vi.mock("../src/data-provider.ts", async (original) => {
   const { fakeDataProvider } = await import("./console-fakes.ts");
   return {
     ...(await original<object>()),
-    dataProvider: { ...fakeDataProvider, getList: (resource: string, params: never) => (resource === "mailbox" ? Promise.resolve({ data: rows, total: rows.length }) : fakeDataProvider.getList(resource, params)) },
+    dataProvider: {
+      ...fakeDataProvider,
+      getList: (resource: string, params: never) =>
+        resource === "mailbox" ? Promise.resolve({ data: rows, total: rows.length }) : fakeDataProvider.getList(resource, params),
+    },
   };
 });
 vi.mock("../src/auth-provider.ts", async (original) => {

@@ -13,10 +13,18 @@ describe("the console's vetting request", () => {
       "fetch",
       vi.fn((url: string, init: RequestInit) => {
         sent.push({ url, body: JSON.parse(String(init.body)) });
-        return Promise.resolve(new Response(JSON.stringify({ id: "ex-1", verified: true }), { status: 200, headers: { "content-type": "application/json" } }));
+        return Promise.resolve(
+          new Response(JSON.stringify({ id: "ex-1", verified: true }), { status: 200, headers: { "content-type": "application/json" } }),
+        );
       }),
     );
-    await dataProvider.update("experts", { id: "ex-1", data: { verified: true, reason: "References checked", title: "Hacker" }, previousData: { id: "ex-1" } });
-    expect(sent).toEqual([{ url: expect.stringMatching(/\/admin\/experts\/ex-1$/), body: { verified: true, reason: "References checked" } }]);
+    await dataProvider.update("experts", {
+      id: "ex-1",
+      data: { verified: true, reason: "References checked", title: "Hacker" },
+      previousData: { id: "ex-1" },
+    });
+    expect(sent).toEqual([
+      { url: expect.stringMatching(/\/admin\/experts\/ex-1$/), body: { verified: true, reason: "References checked" } },
+    ]);
   });
 });

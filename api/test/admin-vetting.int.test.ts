@@ -18,7 +18,11 @@ beforeAll(async () => {
   const expertUser = await api.user("expert");
   const expert = { userId: expertUser.id, role: "expert" as const };
   const profile = { firstName: "Vera", lastName: "Reason", title: "Brand strategist", bio: null, tags: [], profileImage: null };
-  const saved = await api.ctx.experts.handle(expertStream(expertId), { type: "SaveExpertProfile", expertId, actor: expert, userId: expertUser.id, profile, published: true }, { actor: expert });
+  const saved = await api.ctx.experts.handle(
+    expertStream(expertId),
+    { type: "SaveExpertProfile", expertId, actor: expert, userId: expertUser.id, profile, published: true },
+    { actor: expert },
+  );
   if (!saved.ok) throw new Error("profile refused");
   await api.ctx.projected(saved.value);
 });
@@ -27,8 +31,14 @@ afterAll(async () => api?.close());
 
 describe("PUT /admin/experts/{id} with a reason", () => {
   it("records the reason with ExpertVerified and ExpertUnverified", async () => {
-    expect((await vet({ verified: true, reason: "  Checked her portfolio and two references.  " })).json()).toMatchObject({ id: expertId, verified: true });
-    expect((await vet({ verified: false, reason: "Complaints from three creators" })).json()).toMatchObject({ id: expertId, verified: false });
+    expect((await vet({ verified: true, reason: "  Checked her portfolio and two references.  " })).json()).toMatchObject({
+      id: expertId,
+      verified: true,
+    });
+    expect((await vet({ verified: false, reason: "Complaints from three creators" })).json()).toMatchObject({
+      id: expertId,
+      verified: false,
+    });
     const { events } = await api.ctx.store.readStream(expertStream(expertId));
     expect(events.slice(-2).map((e) => [e.type, e.data])).toEqual([
       ["ExpertVerified", { expertId, by: admin.id, reason: "Checked her portfolio and two references." }],

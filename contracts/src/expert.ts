@@ -25,7 +25,11 @@ export const ExpertProfileFields = z.object({
 export type ExpertProfileFields = z.infer<typeof ExpertProfileFields>;
 
 /** Why an admin verified or unverified an expert: kept with the decision, shown in the expert's vetting history. */
-export const VettingReason = z.string({ error: "vetting_reason_required" }).trim().min(1, { error: "vetting_reason_required" }).max(500, { error: "vetting_reason_required" });
+export const VettingReason = z
+  .string({ error: "vetting_reason_required" })
+  .trim()
+  .min(1, { error: "vetting_reason_required" })
+  .max(500, { error: "vetting_reason_required" });
 
 export const ExpertCommand = z.discriminatedUnion("type", [
   /**

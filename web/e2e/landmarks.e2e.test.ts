@@ -68,7 +68,9 @@ describe("the web app's landmarks", () => {
         .catch(() => false);
       await page.waitForLoadState("networkidle");
       const violations = (await landmarkViolations(page)).map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-      found[`${who} ${path}`] = shown ? violations : [`no heading in main: ${(await page.locator("body").innerText()).slice(0, 200)}`, ...violations];
+      found[`${who} ${path}`] = shown
+        ? violations
+        : [`no heading in main: ${(await page.locator("body").innerText()).slice(0, 200)}`, ...violations];
       await context.close();
     }
     expect(found).toEqual(Object.fromEntries(Object.keys(found).map((k) => [k, []])));

@@ -48,7 +48,12 @@ function ExpertActions() {
   );
 }
 
-type LoggedEvent = RaRecord & { type: string; recorded_at: string; data: { by?: string; reason?: string }; metadata: { actor?: { userId: string; role: string } } };
+type LoggedEvent = RaRecord & {
+  type: string;
+  recorded_at: string;
+  data: { by?: string; reason?: string };
+  metadata: { actor?: { userId: string; role: string } };
+};
 
 /** The vetting decisions recorded in the expert's stream, newest first. */
 function VettingHistory() {

@@ -51,7 +51,13 @@ export function VettingButton() {
     );
   return (
     <>
-      <Button label={verify ? "Verify" : "Unverify"} onClick={ask} disabled={isPending} variant={verify ? "contained" : "outlined"} color={verify ? "primary" : "warning"}>
+      <Button
+        label={verify ? "Verify" : "Unverify"}
+        onClick={ask}
+        disabled={isPending}
+        variant={verify ? "contained" : "outlined"}
+        color={verify ? "primary" : "warning"}
+      >
         {verify ? <VerifiedIcon /> : <RemoveModerator />}
       </Button>
       <ConfirmDialog

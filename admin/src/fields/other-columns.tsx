@@ -22,6 +22,9 @@ function ColumnValue({ column }: { column: string }) {
   return <span>{String(value)}</span>;
 }
 
+/** Labels in a column as wide as the longest, values beside them. */
+const pairs = { display: "grid", gridTemplateColumns: "minmax(8rem, max-content) minmax(0, 1fr)", columnGap: 2, rowGap: 1, m: 0 };
+
 /**
  * The record's columns (`columns`: the Record schema's keys) that the page has not placed (`shown`),
  * as label/value pairs in two columns: one SimpleShowLayout row holds them all, where Labeled
@@ -29,7 +32,7 @@ function ColumnValue({ column }: { column: string }) {
  */
 export function OtherColumns({ columns, shown }: { label?: string; columns: readonly string[]; shown: ReadonlySet<string> }) {
   return (
-    <Box component="dl" data-testid="other-columns" sx={{ display: "grid", gridTemplateColumns: "minmax(8rem, max-content) minmax(0, 1fr)", columnGap: 2, rowGap: 1, m: 0 }}>
+    <Box component="dl" data-testid="other-columns" sx={pairs}>
       {columns
         .filter((column) => !shown.has(column))
         .flatMap((column) => [

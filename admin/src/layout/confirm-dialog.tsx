@@ -20,7 +20,17 @@ type ConfirmDialogProps = {
  * A console action that changes something for others (vetting, a rebuild) waits for a second,
  * deliberate click here, rather than acting on the first one (issue 27.20).
  */
-export function ConfirmDialog({ open, title, explanation, confirmLabel, askReason = false, busy = false, color = "primary", onCancel, onConfirm }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  title,
+  explanation,
+  confirmLabel,
+  askReason = false,
+  busy = false,
+  color = "primary",
+  onCancel,
+  onConfirm,
+}: ConfirmDialogProps) {
   const [reason, setReason] = useState("");
   const titleId = useId();
   const close = () => {
@@ -40,7 +50,15 @@ export function ConfirmDialog({ open, title, explanation, confirmLabel, askReaso
           {explanation}
         </Typography>
         {askReason && (
-          <TextField autoFocus fullWidth required label="Reason" value={reason} onChange={(e) => setReason(e.target.value)} slotProps={{ htmlInput: { maxLength: 500 } }} />
+          <TextField
+            autoFocus
+            fullWidth
+            required
+            label="Reason"
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            slotProps={{ htmlInput: { maxLength: 500 } }}
+          />
         )}
       </DialogContent>
       <DialogActions>

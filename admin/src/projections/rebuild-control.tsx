@@ -86,7 +86,8 @@ export function RebuildControl(_props: { label?: string }) {
       <ConfirmDialog
         open={asking}
         title={`Rebuild ${name}?`}
-        explanation="The read model is rebuilt from the event store into a new generation while the live one keeps serving; a large one takes a while and loads the database."
+        explanation={"The read model is rebuilt from the event store into a new generation while the live one keeps serving; " +
+          "a large one takes a while and loads the database."}
         confirmLabel="Rebuild"
         onCancel={() => setAsking(false)}
         onConfirm={confirmed}

@@ -62,7 +62,8 @@ type MessageRow = ListRow & {
   attachments: { filename: string; contentType: string }[];
 };
 
-const listColumns = "m.message_id, m.kind, m.to_address, m.subject, m.status, m.created_at, m.send_after, m.sent_at, m.booking_id, m.skipped_reason, m.last_error";
+const listColumns =
+  "m.message_id, m.kind, m.to_address, m.subject, m.status, m.created_at, m.send_after, m.sent_at, m.booking_id, m.skipped_reason, m.last_error";
 
 const listItem = (row: ListRow): MailboxListItem => ({
   id: row.message_id,

@@ -104,7 +104,11 @@ export function ScheduleEditor({ expertId, schedule }: { expertId: string; sched
               </Button>
             )}
             {/* Monday to Friday in one click, rather than a row and a day pick per weekday (issue 27.18). */}
-            <Button onClick={() => setSlots((all) => copyToWeekdays(all, slot))} disabled={errors[i] === END_BEFORE_START} sx={{ gridColumn: { sm: "1 / -1" }, justifySelf: "start" }}>
+            <Button
+              onClick={() => setSlots((all) => copyToWeekdays(all, slot))}
+              disabled={errors[i] === END_BEFORE_START}
+              sx={{ gridColumn: { sm: "1 / -1" }, justifySelf: "start" }}
+            >
               Copy to weekdays
             </Button>
           </Box>
