@@ -45,6 +45,31 @@ function directionRules(name, allowed) {
   };
 }
 
+/**
+ * api/src is one folder per product area (api/README.md): another area's files are reached only
+ * through its index.ts, which exports what other areas may use. processes/ (one file per process)
+ * and main/ (what builds one) are one composition root and see each other's files.
+ */
+const API_AREA_MESSAGE =
+  "Import another area through its index.ts (../<area>/index.ts), which exports what other areas may use: add the export there (api/README.md).";
+const COMPOSITION = ["main", "processes"];
+
+function apiAreaRules() {
+  const direction = directionRules("api", HOUSE_DIRECTION.api).rules["no-restricted-imports"][1].patterns;
+  const rule = (up, except) => ({
+    "no-restricted-imports": ["error", { patterns: [...direction, { regex: `^${up}(?!\\.\\.?/)${except}[^/]+/(?!index\\.ts$)`, message: API_AREA_MESSAGE }] }],
+  });
+  // One block per depth below an area's folder: `../x/` from api/src/a/, `../../x/` from api/src/a/b/.
+  return [1, 2, 3].flatMap((depth) => {
+    const up = "\\.\\./".repeat(depth);
+    const below = "*/".repeat(depth - 1);
+    return [
+      { files: [`api/src/*/${below}*.ts`], rules: rule(up, "") },
+      { files: COMPOSITION.map((a) => `api/src/${a}/${below}*.ts`), rules: rule(up, `(?!(${COMPOSITION.join("|")})/)`) },
+    ];
+  });
+}
+
 export default tseslint.config(
   { ignores: ["**/node_modules/**", "**/dist/**", ".data/**"] },
   js.configs.recommended,
@@ -61,4 +86,5 @@ export default tseslint.config(
     },
   },
   ...Object.entries(HOUSE_DIRECTION).map(([name, allowed]) => directionRules(name, allowed)),
+  ...apiAreaRules(),
 );

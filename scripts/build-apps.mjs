@@ -51,5 +51,5 @@ if (failed.length) {
   console.error(`Build failed: ${failed.map((f) => f.app).join(", ")}`);
   process.exit(1);
 }
-// Compressed once here, sent as they are (see api/src/built-apps.ts).
+// Compressed once here, sent as they are (see api/src/main/built-apps.ts).
 for (const { app } of results) precompress(join(root, app, "dist"));

@@ -9,7 +9,7 @@ const EMPTY_ROOT = '<div id="root"></div>';
 /**
  * After the browser bundle is written: render the landing page in Node (src/landing/prerender.tsx)
  * into a copy of the built index.html, `landing.html`, which the API sends for `/` only
- * (api/src/built-apps.ts). Its scripts are index.html's, so the page React hydrates is this build's.
+ * (api/src/main/built-apps.ts). Its scripts are index.html's, so the page React hydrates is this build's.
  * The render runs through a Vite server with the build's mode and `define` (the VITE_* flags), so
  * it compiles the same source the same way the bundle did.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/seed.ts";
+import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/main/seed.ts";
 import { seriousViolations, type AxeViolation } from "../../web/e2e/chromium.ts";
 import { consoleWalk } from "./console-walk.ts";
 

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/seed.ts";
+import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/main/seed.ts";
 import { projectorCaughtUp, waitFor } from "../../api/test/processes.ts";
 import { appendSynthetic } from "../../projections/test/workload.ts";
 import { artifacts, consoleWalk } from "./console-walk.ts";

@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, inject } from "vitest";
-import type { RunningApi } from "../../api/src/server.ts";
+import type { RunningApi } from "../../api/src/main/server.ts";
 import { launchChromium, takeCspViolations } from "../../web/e2e/chromium.ts";
 import { ADMIN, startProduct, type ProductServer } from "../../web/e2e/product-server.ts";
 

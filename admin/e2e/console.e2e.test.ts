@@ -9,9 +9,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vi
 import { CURRENT_TERMS_VERSION, readDomainEvent } from "@booking/contracts";
 import { calendarStream, expertStream, reviewStream, termsStream } from "@booking/engine";
 import { createTestDatabase, freePort, type TestDatabase } from "@booking/testkit";
-import { apiConfig } from "../../api/src/config.ts";
-import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/seed.ts";
-import { runApi, type RunningApi } from "../../api/src/server.ts";
+import { apiConfig } from "../../api/src/main/config.ts";
+import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/main/seed.ts";
+import { runApi, type RunningApi } from "../../api/src/main/server.ts";
 import { launchChromium, takeCspViolations } from "../../web/e2e/chromium.ts";
 import { adminToken, signUpVerified, tokenOf } from "../../web/e2e/mailbox.ts";
 import { sweepCompletionsAt } from "../../web/e2e/product-server.ts";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { calendarStream } from "@booking/engine";
-import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/seed.ts";
+import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/main/seed.ts";
 import { artifacts, consoleWalk } from "./console-walk.ts";
 
 // Time travel in the console (issue 18), in a real Chromium against the real API: a booking made,

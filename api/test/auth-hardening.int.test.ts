@@ -1,10 +1,10 @@
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.ts";
+import { buildApp } from "../src/main/app.ts";
 import { REFRESH_REUSE_GRACE_SECONDS, rotate } from "../src/auth/refresh-tokens.ts";
-import type { BookingFeed } from "../src/booking-feed.ts";
-import { SIGN_IN_CHECK_MS } from "../src/routes/stream.ts";
+import type { BookingFeed } from "../src/live-updates/booking-feed.ts";
+import { SIGN_IN_CHECK_MS } from "../src/live-updates/routes.ts";
 import { authClient, PASSWORD, type AuthSession } from "./auth-client.ts";
 import { startTestApi, TEST_JWT_SECRET, type TestApi } from "./harness.ts";
 

@@ -3,7 +3,7 @@ import { migrate } from "@booking/event-store";
 import { createTestDatabase, testPool } from "@booking/testkit";
 import { authMigrations } from "../src/auth/schema.ts";
 import { signLink } from "../src/auth/signed-links.ts";
-import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../src/seed.ts";
+import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../src/main/seed.ts";
 import { authClient, mailedToken, PASSWORD, refusals, seenByCaller, type AuthSession } from "./auth-client.ts";
 import { startTestApi, TEST_JWT_SECRET, type TestApi } from "./harness.ts";
 

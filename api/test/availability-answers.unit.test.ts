@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BUFFER_OPTIONS_MINUTES, SESSION_LENGTHS_MINUTES, WEEKDAYS, type BookingRules, type WeeklySchedule } from "@booking/contracts";
 import { bookableStarts, type AvailabilityQuery, type BusyPeriod } from "@booking/engine";
-import { AvailabilityAnswers } from "../src/availability-answers.ts";
+import { AvailabilityAnswers } from "../src/availability/availability-answers.ts";
 
 // The availability route answers from remembered answers. Over random calendars and random runs
 // of questions (the clock moving by anything from a millisecond to hours, bookings coming and

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresEventStore } from "@booking/event-store";
 import { calendarStream } from "@booking/engine";
-import { commandHandlers } from "../src/commands.ts";
+import { commandHandlers } from "../src/main/commands.ts";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 
 // Availability answers from the session and calendar kept in memory while no append is announced.

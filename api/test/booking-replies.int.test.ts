@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BookingReply, BookingRequestedReply } from "@booking/contracts";
-import { buildApp } from "../src/app.ts";
+import { buildApp } from "../src/main/app.ts";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 
 // Booking replies go out through contracts' BookingReply (a strict schema): a field the view adds

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { calendarStream } from "@booking/engine";
-import { completeSessionsOver } from "../src/completion-sweeper.ts";
+import { completeSessionsOver } from "../src/bookings/completion-sweeper.ts";
 import { expertCalendar, type ExpertCalendar } from "./calendar-bookings.ts";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apiConfig, parseConfig, projectorConfig, relayConfig, storeConfig } from "../src/config.ts";
+import { apiConfig, parseConfig, projectorConfig, relayConfig, storeConfig } from "../src/main/config.ts";
 import { startProcess } from "./processes.ts";
 
 describe("process configuration", () => {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BookingReply, BookingReviewState, ExpertEarningsReply, ExpertListItem } from "@booking/contracts";
-import { completeSessionsOver } from "../src/completion-sweeper.ts";
-import { expireHolds } from "../src/hold-sweeper.ts";
+import { completeSessionsOver } from "../src/bookings/completion-sweeper.ts";
+import { expireHolds } from "../src/bookings/hold-sweeper.ts";
 import type { Queryable } from "../src/payments/payments-table.ts";
 import { TestPaymentProvider } from "../src/payments/test-provider.ts";
-import { DEMO_CREATOR, DEMO_PASSWORD, demoExpertEmails, seedDemoData } from "../src/seed.ts";
+import { DEMO_CREATOR, DEMO_PASSWORD, demoExpertEmails, seedDemoData } from "../src/main/seed.ts";
 import { startTestApi, stubPayments, type TestApi } from "./harness.ts";
 
 // The marketplace a first `npm start` shows, made by the seed on a fresh API and looked at the way

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { apiConfig, parseConfig, projectorConfig, relayConfig } from "../src/config.ts";
+import { apiConfig, parseConfig, projectorConfig, relayConfig } from "../src/main/config.ts";
 import { mailConfig } from "../src/mail/config.ts";
 import { refundsConfig } from "../src/refunds/config.ts";
 

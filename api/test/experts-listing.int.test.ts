@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor, ExpertListItem } from "@booking/contracts";
 import { expertStream } from "@booking/engine";
 import { listExperts, expertListItem } from "@booking/projections";
-import { waitForReadModels } from "../src/read-your-writes.ts";
-import { ReplyCache, acceptsGzip } from "../src/reply-cache.ts";
+import { waitForReadModels } from "../src/http/read-your-writes.ts";
+import { ReplyCache, acceptsGzip } from "../src/http/reply-cache.ts";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 
-// GET /experts and /experts/search answer from a cache of the serialised reply (src/reply-cache.ts).
+// GET /experts and /experts/search answer from a cache of the serialised reply (src/http/reply-cache.ts).
 // The cache's clock is frozen here and moved by hand: with it still, nothing but the cache's own
 // rules can make a change show (no waiting, no timing). So these tests fail if the cache serves a
 // stale listing after a write, and also if the listing is not cached where it is claimed to be.

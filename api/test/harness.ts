@@ -9,10 +9,10 @@ import { CURRENT_TERMS_VERSION } from "@booking/contracts";
 import { PostgresEventStore, PostgresSnapshotStore } from "@booking/event-store";
 import { InProcessProjector, allProjections } from "@booking/projections";
 import { createTestDatabase } from "@booking/testkit";
-import { buildApp, type AppOptions } from "../src/app.ts";
-import { createContext, type AppContext, type ContextInput } from "../src/context.ts";
+import { buildApp, type AppOptions } from "../src/main/app.ts";
+import { createContext, type AppContext, type ContextInput } from "../src/main/context.ts";
 import type { PaymentProvider } from "../src/payments/provider.ts";
-import { migrateApiDatabase } from "../src/schema.ts";
+import { migrateApiDatabase } from "../src/main/schema.ts";
 
 export type Role = "creator" | "expert" | "admin";
 export type TestUser = { id: string; role: Role; email: string; token: string };

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "../src/app.ts";
-import { BookingFeed } from "../src/booking-feed.ts";
-import { expireHolds } from "../src/hold-sweeper.ts";
+import { buildApp } from "../src/main/app.ts";
+import { BookingFeed } from "../src/live-updates/booking-feed.ts";
+import { expireHolds } from "../src/bookings/hold-sweeper.ts";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 
 // Unpaid holds expire and free their time; booking changes reach the other party over SSE; OpenAPI.

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Queryable } from "../src/payments/payments-table.ts";
-import { buildApp } from "../src/app.ts";
-import { apiConfig, parseConfig } from "../src/config.ts";
-import { expireHolds } from "../src/hold-sweeper.ts";
+import { buildApp } from "../src/main/app.ts";
+import { apiConfig, parseConfig } from "../src/main/config.ts";
+import { expireHolds } from "../src/bookings/hold-sweeper.ts";
 import { TestPaymentProvider } from "../src/payments/test-provider.ts";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 import { readEverything, testMail } from "./mail-bookings.ts";

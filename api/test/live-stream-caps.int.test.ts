@@ -2,8 +2,8 @@ import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIVE_STREAMS_PER_USER, errorBody, refusal } from "@booking/contracts";
-import { buildApp } from "../src/app.ts";
-import type { BookingFeed } from "../src/booking-feed.ts";
+import { buildApp } from "../src/main/app.ts";
+import type { BookingFeed } from "../src/live-updates/booking-feed.ts";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 
 // Issue 26.12: live streams are capped per user (the oldest gives way) and per process (a new one

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { comparePositions, type Actor, type CalendarCommand } from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
 import { deliverDue } from "../src/mail/delivery.ts";
-import { loadCheckpoint } from "../src/reactor-checkpoints.ts";
+import { loadCheckpoint } from "../src/reactors/checkpoints.ts";
 import { MailReactor, type MailReactorOptions } from "../src/mail/reactor.ts";
 import { MailSender, smtpMessageId, type MailSenderOptions } from "../src/mail/sender.ts";
 import { mailSettings, type MailSettings } from "../src/mail/settings.ts";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { comparePositions } from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
 import { deliverDue } from "../src/mail/delivery.ts";
-import { loadCheckpoint } from "../src/reactor-checkpoints.ts";
+import { loadCheckpoint } from "../src/reactors/checkpoints.ts";
 import { MailReactor } from "../src/mail/reactor.ts";
 import { smtpMessageId } from "../src/mail/sender.ts";
 import { startTestApi, TEST_JWT_SECRET, type TestApi } from "./harness.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MailboxListItem, MailboxMessageReply } from "@booking/contracts";
-import { buildApp } from "../src/app.ts";
-import { createContext } from "../src/context.ts";
+import { buildApp } from "../src/main/app.ts";
+import { createContext } from "../src/main/context.ts";
 import { enqueueMail, type OutgoingMail } from "../src/mail/outbox.ts";
 import { mailSettings } from "../src/mail/settings.ts";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";

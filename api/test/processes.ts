@@ -4,7 +4,7 @@ import type pg from "pg";
 import { comparePositions } from "@booking/contracts";
 import { readCheckpoints } from "@booking/projections";
 import type { EventStore } from "@booking/event-store";
-import { loadCheckpoint, type CheckpointTable } from "../src/reactor-checkpoints.ts";
+import { loadCheckpoint, type CheckpointTable } from "../src/reactors/checkpoints.ts";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 export const processFile = (name: string) => `${here}../src/processes/${name}.ts`;

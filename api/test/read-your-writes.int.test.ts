@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { formatPosition } from "@booking/contracts";
 import { allProjections, applyBatch } from "@booking/projections";
-import { waitForReadModels } from "../src/read-your-writes.ts";
+import { waitForReadModels } from "../src/http/read-your-writes.ts";
 import { startTestApi, type TestApi } from "./harness.ts";
 
 // Read-your-writes waits on the checkpoints. Concurrent writes must wait on shared reads of them

@@ -7,7 +7,7 @@ import type { Queryable } from "../src/payments/payments-table.ts";
 import type { RefundProvider, RefundRequest } from "../src/payments/provider.ts";
 import { StripePaymentProvider, type StripeRefunds } from "../src/payments/stripe-provider.ts";
 import { TestPaymentProvider } from "../src/payments/test-provider.ts";
-import { waitForReadModels } from "../src/read-your-writes.ts";
+import { waitForReadModels } from "../src/http/read-your-writes.ts";
 import { RefundReactor } from "../src/refunds/reactor.ts";
 import { startTestApi, type TestApi } from "./harness.ts";
 import { expertCancels, heldBooking, paidBooking, payHeld, run, type PaidBooking } from "./paid-booking.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_PREFIX } from "../src/app.ts";
+import { API_PREFIX } from "../src/main/app.ts";
 import { startTestApi, type TestApi } from "./harness.ts";
 import { registeredRoutes } from "./route-catalogue.ts";
 

@@ -2,8 +2,8 @@ import ICAL from "ical.js";
 import type { FastifyInstance } from "fastify";
 import { DateTime } from "luxon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.ts";
-import { apiConfig, parseConfig } from "../src/config.ts";
+import { buildApp } from "../src/main/app.ts";
+import { apiConfig, parseConfig } from "../src/main/config.ts";
 import { run } from "./paid-booking.ts";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 

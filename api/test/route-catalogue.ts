@@ -1,5 +1,5 @@
 import type { FastifyInstance, HTTPMethods } from "fastify";
-import { API_PREFIX } from "../src/app.ts";
+import { API_PREFIX } from "../src/main/app.ts";
 
 // The API's routes, written out by hand (method and path under /api/v1, with Fastify's parameter
 // names). Both the authorization matrix and the fuzz test start from this list, and the matrix

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Fastify, { type LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorBody, refusal } from "@booking/contracts";
-import { serveBuiltApps, type BuiltApps } from "../src/built-apps.ts";
+import { serveBuiltApps, type BuiltApps } from "../src/main/built-apps.ts";
 import { installSecurityHeaders } from "../src/http/security-headers.ts";
 import { startTestApi, stubPayments, type TestApi } from "./harness.ts";
 

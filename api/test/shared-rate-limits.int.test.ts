@@ -7,7 +7,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { errorBody, refusal } from "@booking/contracts";
 import { createTestDatabase, freePort } from "@booking/testkit";
-import { buildApp } from "../src/app.ts";
+import { buildApp } from "../src/main/app.ts";
 import { attemptsPerMinute } from "../src/auth/routes.ts";
 import { startTestApi, TEST_JWT_SECRET, type TestApi } from "./harness.ts";
 import { startProcess, waitFor, type Running } from "./processes.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AppendListener } from "@booking/contracts";
-import { StreamStates, type StreamState } from "../src/stream-states.ts";
+import { StreamStates, type StreamState } from "../src/availability/stream-states.ts";
 
 // Availability answers from stream states kept in memory. What a visitor must never see: a state
 // older than an append this process has announced (a booking's reply promised it), or one older

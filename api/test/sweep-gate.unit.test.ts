@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { SweepGate, sweepEvery } from "../src/booking-sweep.ts";
+import { SweepGate, sweepEvery } from "../src/bookings/booking-sweep.ts";
 
 // The demo seed writes months of bookings with the clock set back; on the real clock the hold and
 // completion sweepers would expire or complete them between the seed's steps (seen: the seed's

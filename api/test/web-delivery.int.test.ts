@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { precompress } from "../../scripts/precompress.mjs";
-import { HASHED_ASSET_CACHE, LANDING_PAGE, serveBuiltApps, type BuiltApps } from "../src/built-apps.ts";
+import { HASHED_ASSET_CACHE, LANDING_PAGE, serveBuiltApps, type BuiltApps } from "../src/main/built-apps.ts";
 import { startTestApi, type TestApi } from "./harness.ts";
 
 // How the built apps reach a browser: a hashed asset compressed (brotli, else gzip) and cached

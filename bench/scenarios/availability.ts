@@ -1,5 +1,5 @@
 import { bookableStarts, type BusyPeriod } from "@booking/engine";
-import { AvailabilityAnswers } from "../../api/src/availability-answers.ts";
+import { AvailabilityAnswers } from "../../api/src/availability/availability-answers.ts";
 import { profiled } from "../lib/cpuprofile.ts";
 import { ALL_WEEK_UTC } from "../lib/seed.ts";
 import { now, say, summarise, type LatencySummary } from "../lib/stats.ts";

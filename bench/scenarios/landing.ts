@@ -3,7 +3,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import Fastify from "fastify";
 import { chromium, type Browser } from "playwright-core";
-import { BUILT_APPS, serveBuiltApps, type BuiltApps } from "../../api/src/built-apps.ts";
+import { BUILT_APPS, serveBuiltApps, type BuiltApps } from "../../api/src/main/built-apps.ts";
 import { precompress } from "../../scripts/precompress.mjs";
 import { round, say } from "../lib/stats.ts";
 

@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { Browser } from "playwright-core";
 import { build, type Rolldown } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveBuiltApps } from "../../api/src/built-apps.ts";
+import { serveBuiltApps } from "../../api/src/main/built-apps.ts";
 import { launchChromium, takeCspViolations } from "./chromium.ts";
 
 // Issue 19: a visitor's first page does not wait for the dashboards, the booking wizard or Stripe.

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/seed.ts";
+import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/main/seed.ts";
 import { landmarkViolations, launchChromium } from "./chromium.ts";
 import { callApi } from "./product-api.ts";
 import { startProduct, type ProductServer } from "./product-server.ts";

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type {} from "vitest";
 import { createTestDatabase, freePort } from "@booking/testkit";
-import { commandHandlers } from "../../api/src/commands.ts";
-import { completeSessionsOver } from "../../api/src/completion-sweeper.ts";
-import { apiConfig } from "../../api/src/config.ts";
-import { runApi, type RunningApi } from "../../api/src/server.ts";
+import { commandHandlers } from "../../api/src/main/commands.ts";
+import { completeSessionsOver } from "../../api/src/bookings/completion-sweeper.ts";
+import { apiConfig } from "../../api/src/main/config.ts";
+import { runApi, type RunningApi } from "../../api/src/main/server.ts";
 
 declare module "vitest" {
   // Provided by testkit's global setup (the Postgres server of this run).

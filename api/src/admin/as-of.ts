@@ -14,8 +14,8 @@ import {
 import { bookingHistory, calendarAt, calendarDayAsOf, calendarStream, changedFields, localDateOf, stepAt, type BookingAsOf, type RecordedCalendarEvent } from "@booking/engine";
 import type { EventStore } from "@booking/event-store";
 import { findBooking, findExpert } from "@booking/projections";
-import { refuse } from "../http/errors.ts";
-import type { RoutePlugin } from "../http/route-plugin.ts";
+import { refuse } from "../http/index.ts";
+import type { RoutePlugin } from "../http/index.ts";
 import { timelineEntry } from "./bookings.ts";
 import { RecordIdParams } from "./list-query.ts";
 

@@ -2,8 +2,8 @@ import type pg from "pg";
 import { z } from "zod";
 import { AdminBookingEventReply } from "@booking/contracts";
 import { adminBookingEventReply, bookingEventListSort, bookingEventSelectList, findAdminBookingEvent } from "@booking/projections";
-import { refuse } from "../http/errors.ts";
-import type { RoutePlugin } from "../http/route-plugin.ts";
+import { refuse } from "../http/index.ts";
+import type { RoutePlugin } from "../http/index.ts";
 import { addTimeRange, IdText, listPage, ListQueryString, type ListSpec, Moment, oneOrMany, RecordIdParams, SqlWhere } from "./list-query.ts";
 
 // Booking events, from the `booking_events` read model (id = event_id): every booking's history

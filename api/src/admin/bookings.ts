@@ -4,8 +4,8 @@ import { AdminBookingReply, AdminBookingShowReply, BookingStatus, PaymentState, 
 import { calendarStream } from "@booking/engine";
 import type { EventStore } from "@booking/event-store";
 import { bookingFromPg, bookingListSort, bookingSelectList, findBooking } from "@booking/projections";
-import { refuse } from "../http/errors.ts";
-import type { RoutePlugin } from "../http/route-plugin.ts";
+import { refuse } from "../http/index.ts";
+import type { RoutePlugin } from "../http/index.ts";
 import { addTimeRange, containsPattern, Flag, IdText, listPage, ListQueryString, type ListSpec, Moment, oneOrMany, RecordIdParams, SearchText, SqlWhere } from "./list-query.ts";
 
 // Bookings, from the `bookings` read model (id = booking_id). One booking also shows its

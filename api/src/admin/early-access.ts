@@ -1,8 +1,8 @@
 import type pg from "pg";
 import { z } from "zod";
 import { EarlyAccessRequestRecord, EarlyAccessRole } from "@booking/contracts";
-import { earlyAccessListSort, earlyAccessRequestFromPg, earlyAccessSelectList } from "../early-access/requests.ts";
-import type { RoutePlugin } from "../http/route-plugin.ts";
+import { earlyAccessListSort, earlyAccessRequestFromPg, earlyAccessSelectList } from "../early-access/index.ts";
+import type { RoutePlugin } from "../http/index.ts";
 import { sendCsv } from "./csv-export.ts";
 import { addTimeRange, containsPattern, IdText, listPage, ListQueryString, type ListSpec, Moment, oneOrMany, orderBy, parseListQuery, SearchText, SqlWhere } from "./list-query.ts";
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { LoggedEventRecord, formatPosition, type EventMetadata, type StoredEvent } from "@booking/contracts";
 import { PostgresEventStore, type EventStore } from "@booking/event-store";
-import { refuse } from "../http/errors.ts";
-import type { RoutePlugin } from "../http/route-plugin.ts";
+import { refuse } from "../http/index.ts";
+import type { RoutePlugin } from "../http/index.ts";
 import { IdText, ListQueryString, Moment, RecordIdParams, SqlWhere, addTimeRange, likeLiteral, oneOrMany, orderBy, parseListQuery, selectPage, sendList, type ListRequest, type ListSpec } from "./list-query.ts";
 
 // The global event log, raw (as stored: schema version and data unchanged), id = event_id.

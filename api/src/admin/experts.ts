@@ -3,11 +3,9 @@ import { z } from "zod";
 import { AdminExpertReply, Id, VettingReason, type Actor } from "@booking/contracts";
 import { expertStream } from "@booking/engine";
 import { expertFromPg, expertListSort, expertSelectList, findExpert, type ExpertRow } from "@booking/projections";
-import type { ExpertCommands } from "../commands.ts";
-import type { Projected } from "../read-your-writes.ts";
-import { actorOf } from "../http/auth-guard.ts";
-import { refuse, valueOf } from "../http/errors.ts";
-import type { RoutePlugin } from "../http/route-plugin.ts";
+import type { ExpertCommands } from "../main/index.ts";
+import type { Projected, RoutePlugin } from "../http/index.ts";
+import { actorOf, refuse, valueOf } from "../http/index.ts";
 import { containsPattern, Flag, IdText, listPage, ListQueryString, type ListSpec, oneOrMany, RecordIdParams, SearchText, SqlWhere } from "./list-query.ts";
 
 // Experts, from the `experts` read model (id = expert_id); vetting (verify / unverify) goes through

@@ -2,7 +2,7 @@ import type { FastifyReply } from "fastify";
 import type pg from "pg";
 import { z } from "zod";
 import { holdsUnstorableText } from "@booking/contracts";
-import { refuse } from "../http/errors.ts";
+import { refuse } from "../http/index.ts";
 
 // The ra-data-simple-rest list contract, shared by every admin resource:
 //   GET /admin/{resource}?sort=["field","ASC"]&range=[0,24]&filter={"status":"pending"}

@@ -1,8 +1,8 @@
 import type pg from "pg";
 import { z } from "zod";
 import { MailStatus, MailboxListItem, MailboxMessageReply } from "@booking/contracts";
-import { refuse } from "../http/errors.ts";
-import type { RoutePlugin } from "../http/route-plugin.ts";
+import { refuse } from "../http/index.ts";
+import type { RoutePlugin } from "../http/index.ts";
 import { containsPattern, IdText, isoTime, listPage, ListQueryString, type ListSpec, oneOrMany, RecordIdParams, SearchText, SqlWhere } from "./list-query.ts";
 
 // The dev mailbox: the mail outbox as the console reads it while no SMTP server is configured

@@ -14,8 +14,8 @@ import {
   type Projection,
   type RebuildClaim,
 } from "@booking/projections";
-import { refuse } from "../http/errors.ts";
-import type { RoutePlugin } from "../http/route-plugin.ts";
+import { refuse } from "../http/index.ts";
+import type { RoutePlugin } from "../http/index.ts";
 import { IdText, ListQueryString, parseListQuery, sendList, oneOrMany, type ListSpec } from "./list-query.ts";
 
 // The read models (id = projection name): checkpoint, status, lag behind the event store, their

@@ -3,13 +3,10 @@ import { z } from "zod";
 import { AdminRefundReply, Id, RefundCents, RefundReason, RefundStatus, type Actor } from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
 import { findBooking } from "@booking/projections";
-import type { CalendarCommands } from "../commands.ts";
-import { actorOf } from "../http/auth-guard.ts";
-import { refuse, valueOf } from "../http/errors.ts";
-import type { RoutePlugin } from "../http/route-plugin.ts";
-import type { Projected } from "../read-your-writes.ts";
-import { refundFact } from "../refunds/owed.ts";
-import { recordFact, refundColumns, refundFromPg } from "../refunds/refunds-table.ts";
+import type { CalendarCommands } from "../main/index.ts";
+import { actorOf, refuse, valueOf } from "../http/index.ts";
+import type { RoutePlugin, Projected } from "../http/index.ts";
+import { refundFact, recordFact, refundColumns, refundFromPg } from "../refunds/index.ts";
 import { IdText, listPage, ListQueryString, type ListSpec, oneOrMany, RecordIdParams, SqlWhere } from "./list-query.ts";
 
 // Refunds, from the refund reactor's `refunds` table (id = refund_key): what is owed, what failed

@@ -3,11 +3,9 @@ import { z } from "zod";
 import { AdminReviewReply, HideReviewBody, Id, type Actor } from "@booking/contracts";
 import { reviewStream } from "@booking/engine";
 import { adminReviewReply, findReview, reviewListSort, reviewsWithNamesFrom, reviewWithNamesFromPg, reviewWithNamesSelectList } from "@booking/projections";
-import type { ReviewCommands } from "../commands.ts";
-import { actorOf } from "../http/auth-guard.ts";
-import { refuse, valueOf } from "../http/errors.ts";
-import type { RoutePlugin } from "../http/route-plugin.ts";
-import type { Projected } from "../read-your-writes.ts";
+import type { ReviewCommands } from "../main/index.ts";
+import { actorOf, refuse, valueOf } from "../http/index.ts";
+import type { RoutePlugin, Projected } from "../http/index.ts";
 import { containsPattern, Flag, IdText, listPage, ListQueryString, type ListSpec, oneOrMany, RecordIdParams, SearchText, SqlWhere } from "./list-query.ts";
 
 // Reviews, from the `reviews` read model (id = the booking's id), hidden ones included; hiding one

@@ -1,11 +1,10 @@
 import type pg from "pg";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { EventStore } from "@booking/event-store";
-import type { CalendarCommands, ExpertCommands, ReviewCommands } from "../commands.ts";
-import { requireActor } from "../http/auth-guard.ts";
-import type { RoutePlugin } from "../http/route-plugin.ts";
-import { devMailboxOn, type MailSettings } from "../mail/settings.ts";
-import type { Projected } from "../read-your-writes.ts";
+import type { CalendarCommands, ExpertCommands, ReviewCommands } from "../main/index.ts";
+import { requireActor } from "../http/index.ts";
+import type { RoutePlugin, Projected } from "../http/index.ts";
+import { devMailboxOn, type MailSettings } from "../mail/index.ts";
 import { asOfAdmin } from "./as-of.ts";
 import { bookingEventsAdmin } from "./booking-events.ts";
 import { bookingsAdmin } from "./bookings.ts";

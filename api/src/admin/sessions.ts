@@ -2,8 +2,8 @@ import type pg from "pg";
 import { z } from "zod";
 import { AdminSessionReply, SessionStatus } from "@booking/contracts";
 import { sessionFromPg, sessionListSort, sessionRecord, sessionSelectList, type SessionRow } from "@booking/projections";
-import { refuse } from "../http/errors.ts";
-import type { RoutePlugin } from "../http/route-plugin.ts";
+import { refuse } from "../http/index.ts";
+import type { RoutePlugin } from "../http/index.ts";
 import { containsPattern, Flag, IdText, listPage, ListQueryString, type ListSpec, oneOrMany, RecordIdParams, SearchText, SqlWhere } from "./list-query.ts";
 
 // Bookable sessions, from the `sessions` read model (id = session_id), deleted ones included

@@ -2,8 +2,8 @@ import type pg from "pg";
 import { z } from "zod";
 import { AdminTermsAcceptanceReply } from "@booking/contracts";
 import { adminTermsAcceptanceReply, findAdminTermsAcceptance, termsAcceptanceListFrom, termsAcceptanceListSelect, termsAcceptanceListSort } from "@booking/projections";
-import { refuse } from "../http/errors.ts";
-import type { RoutePlugin } from "../http/route-plugin.ts";
+import { refuse } from "../http/index.ts";
+import type { RoutePlugin } from "../http/index.ts";
 import { sendCsv } from "./csv-export.ts";
 import { addTimeRange, containsPattern, IdText, listPage, ListQueryString, type ListSpec, Moment, oneOrMany, orderBy, parseListQuery, RecordIdParams, SearchText, SqlWhere } from "./list-query.ts";
 

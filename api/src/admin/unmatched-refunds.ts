@@ -1,8 +1,8 @@
 import type pg from "pg";
 import { z } from "zod";
 import { AdminUnmatchedRefundReply, UnmatchedRefundWhy } from "@booking/contracts";
-import type { RoutePlugin } from "../http/route-plugin.ts";
-import { unmatchedColumns, unmatchedFromPg } from "../refunds/unmatched-refunds-table.ts";
+import type { RoutePlugin } from "../http/index.ts";
+import { unmatchedColumns, unmatchedFromPg } from "../refunds/index.ts";
 import { IdText, listPage, ListQueryString, type ListSpec, oneOrMany, SqlWhere } from "./list-query.ts";
 
 // Refunds the payment provider reported that the product did not record (not asked for, or more

@@ -2,8 +2,8 @@ import type pg from "pg";
 import { z } from "zod";
 import { AdminUserReply, CURRENT_TERMS_VERSION, UserRole } from "@booking/contracts";
 import { adminUserReply, findAdminUser, userListFrom, userListSelect, userListSort } from "@booking/projections";
-import { refuse } from "../http/errors.ts";
-import type { RoutePlugin } from "../http/route-plugin.ts";
+import { refuse } from "../http/index.ts";
+import type { RoutePlugin } from "../http/index.ts";
 import { Flag, IdText, ListQueryString, RecordIdParams, SearchText, SqlWhere, containsPattern, oneOrMany, orderBy, parseListQuery, selectPage, sendList, type ListSpec } from "./list-query.ts";
 
 // Users, from the `users` read model (id = user_id), with their terms status (have they accepted

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { currentSchemaVersion, type Actor, type UserEvent, type UserRole } from "@booking/contracts";
 import { WrongExpectedVersion, type AppendResult, type EventStore, type ExpectedVersion } from "@booking/event-store";
-import { enqueueMail, type OutgoingMail } from "../mail/outbox.ts";
-import type { Projected } from "../read-your-writes.ts";
+import { enqueueMail, type OutgoingMail } from "../mail/index.ts";
+import type { Projected } from "../http/index.ts";
 
 export type AccountRole = UserRole;
 

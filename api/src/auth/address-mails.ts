@@ -3,9 +3,8 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import type pg from "pg";
 import { isBookingPath } from "@booking/contracts";
-import { accountExistsMail, passwordResetMail, verificationMail } from "../mail/account-mails.ts";
-import { enqueueMail, mailsSentTo, type MailKind, type OutgoingMail } from "../mail/outbox.ts";
-import type { MailSettings } from "../mail/settings.ts";
+import { accountExistsMail, passwordResetMail, verificationMail, enqueueMail, mailsSentTo, type MailKind, type OutgoingMail } from "../mail/index.ts";
+import type { MailSettings } from "../mail/index.ts";
 import type { Account } from "./accounts.ts";
 import { signLink, type LinkPurpose } from "./signed-links.ts";
 

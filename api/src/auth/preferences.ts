@@ -1,6 +1,6 @@
 import { currentSchemaVersion, readDomainEvent, type Actor, type DomainEvent, type UserEvent } from "@booking/contracts";
 import { WrongExpectedVersion, type EventStore, type StoredEvent } from "@booking/event-store";
-import type { Projected } from "../read-your-writes.ts";
+import type { Projected } from "../http/index.ts";
 
 // How a user wants to hear from us: the zone their mails give times in and whether reminders are
 // sent. The user's stream is the record (UserRegistered's zone, then PreferencesSet); a change is

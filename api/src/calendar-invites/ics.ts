@@ -1,4 +1,4 @@
-import { localTime, zoneOrUtc } from "../mail/templates/when.ts";
+import { localTime, zoneOrUtc } from "../mail/index.ts";
 
 // iCalendar (RFC 5545) text for bookings: one event per booking, the same UID for its whole life,
 // SEQUENCE rising with every change, so a calendar that imported it once updates or removes the

@@ -2,10 +2,9 @@ import type pg from "pg";
 import { BookingIdParams, CalendarFeedParams, CalendarFeedReply } from "@booking/contracts";
 import { meetingLinkOf } from "@booking/engine";
 import { bookingInviteFacts, confirmedBookingInvitesOf, joinLinksOf, type BookingInviteFacts } from "@booking/projections";
-import { actorOf, requireActor } from "../http/auth-guard.ts";
-import { refuse } from "../http/errors.ts";
-import type { RoutePlugin } from "../http/route-plugin.ts";
-import type { MailSettings } from "../mail/settings.ts";
+import { actorOf, requireActor, refuse } from "../http/index.ts";
+import type { RoutePlugin } from "../http/index.ts";
+import type { MailSettings } from "../mail/index.ts";
 import { feedOwner, feedToken, regenerateFeedToken } from "./feed.ts";
 import { calendarText, type BookingInvite } from "./ics.ts";
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions } from "fastify";
 import type pg from "pg";
 import { CURRENT_TERMS_VERSION } from "@booking/contracts";
-import { lastLinkSentTo } from "../auth/address-mails.ts";
+import { lastLinkSentTo } from "../auth/index.ts";
 
 // Demo accounts are made the way people make theirs: sign up through the public API, follow the
 // link of the verification mail, accept the terms. Every demo account shares one password.

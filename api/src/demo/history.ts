@@ -5,14 +5,14 @@ import type { Actor, CalendarCommand, ReviewCommand, SessionDefinition } from "@
 import { bookableStarts, busyPeriods, calendarStream, expertHours, reviewStream } from "@booking/engine";
 import type { CommandResult } from "@booking/event-store";
 import { creatorBookingFacts, findBooking, sessionRecord } from "@booking/projections";
-import { recordPaymentSucceeded } from "../payments/record-payment.ts";
-import type { TestPaymentProvider } from "../payments/test-provider.ts";
-import type { Projected } from "../read-your-writes.ts";
+import { recordPaymentSucceeded } from "../payments/index.ts";
+import type { TestPaymentProvider } from "../payments/index.ts";
+import type { Projected } from "../http/index.ts";
 import type { DemoAccount } from "./accounts.ts";
 import { WORKING_WEEK, type CreatorKey, type DemoExpert, type ExpertKey } from "./cast.ts";
 import { BOOKING_TO_CANCEL, PAST_BOOKINGS, type PastBooking } from "./stories.ts";
 import type { Timeline } from "./timeline.ts";
-import { newMeetingRoom } from "../meeting-room.ts";
+import { newMeetingRoom } from "../bookings/index.ts";
 
 // The demo's past through the command handlers, each decided at its own moment (timeline.ts):
 // schedules set weeks ago, then bookings requested, paid with the test provider, prepared for and

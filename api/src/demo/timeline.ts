@@ -1,5 +1,5 @@
 import type { EventStore } from "@booking/event-store";
-import { commandHandlers, type Commands } from "../commands.ts";
+import { commandHandlers, type Commands } from "../main/index.ts";
 
 // The demo's past, replayed in order of time: each step runs with the command handlers' clock set
 // to its moment, so the events say when they happened and every rule (holds, notice, "is the

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { EarlyAccessBody, NoContent } from "@booking/contracts";
-import { attemptsPerMinute } from "../auth/routes.ts";
-import type { RoutePlugin } from "../http/route-plugin.ts";
+import { attemptsPerMinute } from "../auth/index.ts";
+import type { RoutePlugin } from "../http/index.ts";
 import { saveEarlyAccessRequest } from "./requests.ts";
 
 export type EarlyAccessRouteDeps = { db: pg.Pool; clock: () => string };

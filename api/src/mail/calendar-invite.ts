@@ -1,4 +1,4 @@
-import { calendarText, type Addressee, type CalendarMethod } from "../calendar-invites/ics.ts";
+import { calendarText, type Addressee, type CalendarMethod } from "../calendar-invites/index.ts";
 import type { MailAttachment } from "./outbox.ts";
 import { bookingUrl, type BookingMailInput } from "./templates/booking.ts";
 

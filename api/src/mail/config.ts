@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apiConfig, storeConfig } from "../config.ts";
+import { apiConfig, storeConfig } from "../main/index.ts";
 
 /** The mail process's settings: the store, where links point and mail goes (as the API has them), and how it paces and retries. */
 export const mailConfig = storeConfig.extend(apiConfig.pick({ JWT_SECRET: true, PUBLIC_URL: true, PORT: true, SMTP_URL: true, MAIL_FROM: true, MEETING_ROOM_URL_TEMPLATE: true }).shape).extend({

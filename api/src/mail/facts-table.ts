@@ -1,4 +1,4 @@
-import type { Queryable } from "../reactor-checkpoints.ts";
+import type { Queryable } from "../reactors/index.ts";
 import type { MailFact } from "./facts.ts";
 import { REMINDER_KINDS, type BookingState, type Recipient } from "./owed.ts";
 import { zoneOrUtc } from "./templates/when.ts";

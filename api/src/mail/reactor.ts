@@ -1,8 +1,8 @@
 import type pg from "pg";
 import type { EventLog } from "@booking/contracts";
-import { signLink } from "../auth/signed-links.ts";
+import { signLink } from "../auth/index.ts";
 import { mailFact } from "./facts.ts";
-import { reactToNextBatch, type Queryable } from "../reactor-checkpoints.ts";
+import { reactToNextBatch, type Queryable } from "../reactors/index.ts";
 import { applyFact, loadBookingState, skipBookingReminders, skipUserReminders } from "./facts-table.ts";
 import { enqueueMail } from "./outbox.ts";
 import { owedMails, type MailEnv } from "./owed.ts";

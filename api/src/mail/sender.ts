@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { oneLine } from "@booking/event-store";
-import { FIRST_RETRY_MS, MAX_RETRY_MS, retryDelayMs } from "../refunds/owed.ts";
+import { FIRST_RETRY_MS, MAX_RETRY_MS, retryDelayMs } from "../reactors/index.ts";
 import type { MailAttachment } from "./outbox.ts";
 import type { MailSettings } from "./settings.ts";
 import { DeliveryFailed, type MailTransport } from "./transport.ts";

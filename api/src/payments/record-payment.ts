@@ -2,9 +2,9 @@ import type { Actor, Result } from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
 import type { CommandResult } from "@booking/event-store";
 import type pg from "pg";
-import type { CalendarCommands } from "../commands.ts";
-import { newMeetingRoom } from "../meeting-room.ts";
-import type { Projected } from "../read-your-writes.ts";
+import type { CalendarCommands } from "../main/index.ts";
+import { newMeetingRoom } from "../bookings/index.ts";
+import type { Projected } from "../http/index.ts";
 import { markPayment } from "./payments-table.ts";
 
 // The one path that records a payment's outcome, whoever reports it: the test provider's confirm

@@ -1,5 +1,5 @@
-import { apiConfig, loadConfig } from "../config.ts";
-import { runApi } from "../server.ts";
+import { apiConfig, loadConfig } from "../main/config.ts";
+import { runApi } from "../main/server.ts";
 import { stopOnSignals } from "./lifecycle.ts";
 
 // The API process of the production topology: stateless, several may run side by side.

@@ -1,11 +1,8 @@
 import pg from "pg";
 import { migrate } from "@booking/event-store";
-import { loadConfig } from "../config.ts";
-import { openEventStore } from "../event-store.ts";
-import { mailConfig } from "../mail/config.ts";
-import { runMail } from "../mail/delivery.ts";
-import { mailMigrations } from "../mail/schema.ts";
-import { mailSettings } from "../mail/settings.ts";
+import { loadConfig } from "../main/config.ts";
+import { openEventStore } from "../main/event-store.ts";
+import { mailConfig, runMail, mailMigrations, mailSettings } from "../mail/index.ts";
 import { stopOnSignals } from "./lifecycle.ts";
 import { processLog } from "./process-log.ts";
 

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { InProcessProjector, allProjections, migrateReadModels, startKafkaProjector } from "@booking/projections";
-import { loadConfig, projectorConfig } from "../config.ts";
-import { openEventStore } from "../event-store.ts";
+import { loadConfig, projectorConfig } from "../main/config.ts";
+import { openEventStore } from "../main/event-store.ts";
 import { stopOnSignals } from "./lifecycle.ts";
 import { processLog } from "./process-log.ts";
 

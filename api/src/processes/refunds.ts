@@ -1,13 +1,10 @@
 import pg from "pg";
 import { migrate } from "@booking/event-store";
-import { commandHandlers } from "../commands.ts";
-import { loadConfig } from "../config.ts";
-import { openEventStore } from "../event-store.ts";
-import { paymentProviderFrom } from "../payments/factory.ts";
-import { paymentsMigrations } from "../payments/schema.ts";
-import { refundsConfig } from "../refunds/config.ts";
-import { RefundReactor } from "../refunds/reactor.ts";
-import { refundsMigrations } from "../refunds/schema.ts";
+import { commandHandlers } from "../main/commands.ts";
+import { loadConfig } from "../main/config.ts";
+import { openEventStore } from "../main/event-store.ts";
+import { paymentProviderFrom, paymentsMigrations } from "../payments/index.ts";
+import { refundsConfig, RefundReactor, refundsMigrations } from "../refunds/index.ts";
 import { stopOnSignals } from "./lifecycle.ts";
 import { processLog } from "./process-log.ts";
 

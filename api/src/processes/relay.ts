@@ -1,7 +1,7 @@
 import pg from "pg";
 import { KafkaBusPublisher, PostgresRelayCheckpoints, Relay } from "@booking/event-store";
-import { loadConfig, relayConfig } from "../config.ts";
-import { openEventStore } from "../event-store.ts";
+import { loadConfig, relayConfig } from "../main/config.ts";
+import { openEventStore } from "../main/event-store.ts";
 import { stopOnSignals } from "./lifecycle.ts";
 import { processLog } from "./process-log.ts";
 

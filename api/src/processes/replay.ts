@@ -1,8 +1,8 @@
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { allProjections, claimRebuild, migrateReadModels, projectionNamed, rebuildProjections, type Projection, type RebuildProgress } from "@booking/projections";
-import { loadConfig, storeConfig } from "../config.ts";
-import { openEventStore } from "../event-store.ts";
+import { loadConfig, storeConfig } from "../main/config.ts";
+import { openEventStore } from "../main/event-store.ts";
 
 // `npm run replay [-- --projection NAME]`: rebuild read models from the event store (not Kafka),
 // blue-green: a new generation of each is built while the live one keeps serving and being

@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { apiConfig, loadConfig } from "../config.ts";
-import { DEMO_CREATOR, DEMO_PASSWORD, demoExpertEmails, seedDemoData } from "../seed.ts";
-import { runApi } from "../server.ts";
+import { apiConfig, loadConfig } from "../main/config.ts";
+import { DEMO_CREATOR, DEMO_PASSWORD, demoExpertEmails, seedDemoData } from "../main/seed.ts";
+import { runApi } from "../main/server.ts";
 import { stopOnSignals } from "./lifecycle.ts";
 import { PostgresWontStart, startLocalPostgres } from "./local-postgres.ts";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { storeConfig } from "../config.ts";
+import { storeConfig } from "../main/index.ts";
 
 /** The refunds process's settings: the store, Stripe when configured, and how it paces and retries. */
 export const refundsConfig = storeConfig.extend({

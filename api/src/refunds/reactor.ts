@@ -1,11 +1,11 @@
 import type pg from "pg";
 import type { EventLog } from "@booking/contracts";
 import { followLog, oneLine } from "@booking/event-store";
-import type { CalendarCommands } from "../commands.ts";
-import type { RefundOutcome, RefundProvider } from "../payments/provider.ts";
-import { refundFact, retryDelayMs, FIRST_RETRY_MS, MAX_RETRY_MS } from "./owed.ts";
+import type { CalendarCommands } from "../main/index.ts";
+import type { RefundOutcome, RefundProvider } from "../payments/index.ts";
+import { refundFact } from "./owed.ts";
+import { retryDelayMs, FIRST_RETRY_MS, MAX_RETRY_MS, reactToNextBatch } from "../reactors/index.ts";
 import { recordRefundFailed, recordRefundIssued } from "./record-refund.ts";
-import { reactToNextBatch } from "../reactor-checkpoints.ts";
 import { markFailed, recordFact, takeDueRefunds, type RefundRow } from "./refunds-table.ts";
 
 // The refund reactor: refunds owed in the log are paid back through the payment provider, and

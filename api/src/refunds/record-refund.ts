@@ -2,7 +2,7 @@ import type pg from "pg";
 import type { Actor, Result } from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
 import type { CommandResult } from "@booking/event-store";
-import type { CalendarCommands } from "../commands.ts";
+import type { CalendarCommands } from "../main/index.ts";
 import { markIssued } from "./refunds-table.ts";
 
 // The one path that records a refund's outcome, whoever learns it: the reactor from the provider's

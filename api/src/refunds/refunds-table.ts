@@ -1,5 +1,5 @@
 import type { RefundRecord } from "@booking/contracts";
-import type { Queryable } from "../reactor-checkpoints.ts";
+import type { Queryable } from "../reactors/index.ts";
 import type { RefundFact } from "./owed.ts";
 
 // The `refunds` table what the log has owed, and what became of it.

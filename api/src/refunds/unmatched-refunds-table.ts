@@ -1,5 +1,5 @@
 import type { AdminUnmatchedRefundReply, UnmatchedRefundWhy } from "@booking/contracts";
-import type { Queryable } from "../reactor-checkpoints.ts";
+import type { Queryable } from "../reactors/index.ts";
 import type { AskedRefund, ReportedRefund } from "./reported-refund.ts";
 
 // What judging a provider's refund reads (the refund the product asked for under a key, what is

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { NoContent, SupportMessageBody } from "@booking/contracts";
-import { mailRequestsPerQuarterHour } from "../auth/routes.ts";
-import type { RoutePlugin } from "../http/route-plugin.ts";
-import { enqueueMail } from "../mail/outbox.ts";
-import type { MailSettings } from "../mail/settings.ts";
+import { mailRequestsPerQuarterHour } from "../auth/index.ts";
+import type { RoutePlugin } from "../http/index.ts";
+import { enqueueMail } from "../mail/index.ts";
+import type { MailSettings } from "../mail/index.ts";
 import { supportRequestMail } from "./support-mail.ts";
 
 export type SupportRouteDeps = { db: pg.Pool; clock: () => string; mail: MailSettings; supportAddress: string };

@@ -1,6 +1,6 @@
 import type { SupportMessageBody, SupportTopic } from "@booking/contracts";
-import type { OutgoingMail } from "../mail/outbox.ts";
-import { renderMail } from "../mail/templates/layout.ts";
+import type { OutgoingMail } from "../mail/index.ts";
+import { renderMail } from "../mail/index.ts";
 
 // The help page's contact form, as a mail to the support team (issue 27.3). Essential: it is the
 // visitor's message, not a notification anyone opted into.

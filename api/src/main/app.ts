@@ -1,0 +1,128 @@
+import { randomUUID } from "node:crypto";
+import Fastify, { LogController, type FastifyInstance, type FastifyReply } from "fastify";
+import fastifyMultipart from "@fastify/multipart";
+import fastifyRateLimit from "@fastify/rate-limit";
+import fastifySwagger from "@fastify/swagger";
+import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { IMAGE_MAX_BYTES, errorBody, refusal } from "@booking/contracts";
+import type { AppContext } from "./context.ts";
+import { familyEnded, authRoutes } from "../auth/index.ts";
+import {
+  installAuthGuard,
+  installErrorHandling,
+  rateLimitCounters,
+  installRequestLog,
+  logDestination,
+  loggerOptions,
+  type LogDestination,
+  installSecurityHeaders,
+  boundaryValidatorCompiler,
+} from "../http/index.ts";
+import { adminRoutes } from "../admin/index.ts";
+import { calendarInviteRoutes } from "../calendar-invites/index.ts";
+import { earlyAccessRoutes } from "../early-access/index.ts";
+import { DEFAULT_SUPPORT_ADDRESS, supportRoutes } from "../support/index.ts";
+import { devMailboxOn, unsubscribeRoutes } from "../mail/index.ts";
+import { paymentsRoutes } from "../payments/index.ts";
+import { bookingRoutes, rescheduleRoutes, cancellationRoutes } from "../bookings/index.ts";
+import { earningsRoutes } from "../earnings/index.ts";
+import { expertRoutes } from "../experts/index.ts";
+import { healthRoutes } from "../health/index.ts";
+import { proposableTimesRoutes } from "../availability/index.ts";
+import { reviewRoutes } from "../reviews/index.ts";
+import { sessionRoutes } from "../sessions/index.ts";
+import { streamRoutes, type StreamLimits } from "../live-updates/index.ts";
+import { termsRoutes } from "../terms/index.ts";
+import { timeOffRoutes } from "../schedule/index.ts";
+
+export const API_PREFIX = "/api/v1";
+const BODY_LIMIT = 1024 * 1024;
+
+export type AppOptions = {
+  /** Log a line per request and every 5xx with its stack: true for stdout (pretty in a terminal), or a destination and level (tests). */
+  logger?: boolean | { destination: LogDestination; level?: string };
+  /** Proxy hops to trust for the client address (rate limits key on it); never trust a client's own X-Forwarded-For. */
+  trustProxy?: boolean | number;
+  /** REDIS_URL: count rate limits in Redis (Postgres stands in while it fails); absent: in Postgres. Either way every process sees the counts. */
+  redisUrl?: string;
+  /** Live streams per user and per process (defaults in ../live-updates/routes.ts). */
+  streams?: Partial<StreamLimits>;
+};
+
+/**
+ * The Fastify app serving /api/v1: the composition root. The context's parts (built once by
+ * createContext) are handed to each area as an object of exactly what its plugin declares, so an
+ * area's signature says what it reads and which command handlers it sends to.
+ */
+export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger === true ? loggerOptions(logDestination()) : options.logger ? loggerOptions(options.logger.destination, options.logger.level) : false,
+    // Fastify's own two lines per request would log the URL unredacted; installRequestLog writes one.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT,
+    genReqId: (req) => {
+      const given = req.headers["x-request-id"];
+      return typeof given === "string" && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    routerOptions: { maxParamLength: 500 },
+    // Errors raised by the router itself (a malformed URL, an overlong parameter) in our shape too.
+    frameworkErrors: (error, _request, reply) => {
+      void (reply as FastifyReply).status(error.code === "FST_ERR_MAX_PARAM_LENGTH" ? 414 : 400).send(errorBody(refusal("invalid_request")));
+    },
+    trustProxy: typeof options.trustProxy === "number" ? (_address: string, hop: number) => hop < (options.trustProxy as number) : (options.trustProxy ?? false),
+  }).withTypeProvider<ZodTypeProvider>();
+
+  const { db, store, clock, calendar, sessions, experts, terms, reviews, projected, listings, creatorBookings, payments, feed } = ctx;
+  const { mediaDir, jwtSecret, holdMinutes, stripeWebhookSecret, readyMaxLagEvents, mail } = ctx;
+  const meetingRoomUrlTemplate = ctx.meetingRoomUrlTemplate ?? null;
+
+  app.setValidatorCompiler(boundaryValidatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandling(app);
+  installRequestLog(app);
+  await installSecurityHeaders(app, { stripe: payments.publishableKey !== null, publicUrl: mail.publicUrl });
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: { info: { title: "Expert sessions API", version: "1.0.0" }, servers: [{ url: API_PREFIX }] },
+    transform: jsonSchemaTransform,
+  });
+  const rateLimits = await rateLimitCounters(db, options.redisUrl);
+  app.addHook("onClose", rateLimits.close);
+  await app.register(fastifyRateLimit, { global: false, store: rateLimits.store });
+  await app.register(fastifyMultipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
+  await installAuthGuard(app, jwtSecret, (sid) => familyEnded(db, sid));
+
+  await app.register(
+    async (root) => {
+      const v1 = root.withTypeProvider<ZodTypeProvider>();
+      await healthRoutes(v1, { db, store, readyMaxLagEvents });
+      await termsRoutes(v1, { terms, projected });
+      await expertRoutes(v1, { db, experts, calendar, terms, projected, listings, clock, mediaDir });
+      await sessionRoutes(v1, { db, sessions, experts, terms, calendar, projected, clock, log: store });
+      await bookingRoutes(v1, { db, calendar, sessions, terms, projected, clock, holdMinutes, creatorBookings, meetingRoomUrlTemplate });
+      await rescheduleRoutes(v1, { db, calendar, projected, clock, creatorBookings, meetingRoomUrlTemplate });
+      await proposableTimesRoutes(v1, { db, calendar, clock });
+      await timeOffRoutes(v1, { calendar, terms, projected, clock });
+      await cancellationRoutes(v1, { db, calendar, clock });
+      await reviewRoutes(v1, { db, reviews, projected });
+      await streamRoutes(v1, { feed, ...(options.streams && { limits: options.streams }) });
+      await authRoutes(v1, { db, store, clock, projected, jwtSecret, terms, mail });
+      await unsubscribeRoutes(v1, { db, store, clock, projected, jwtSecret });
+      await earlyAccessRoutes(v1, { db, clock });
+      await supportRoutes(v1, { db, clock, mail, supportAddress: ctx.supportAddress ?? DEFAULT_SUPPORT_ADDRESS });
+      await paymentsRoutes(v1, { db, calendar, projected, payments, stripeWebhookSecret, clock });
+      await earningsRoutes(v1, { db });
+      await calendarInviteRoutes(v1, { db, jwtSecret, mail, clock, meetingRoomUrlTemplate });
+      await adminRoutes(v1, { db, store, experts, reviews, calendar, projected, mail });
+      v1.get("/docs", { schema: { hide: true } }, async () => app.swagger());
+    },
+    { prefix: API_PREFIX },
+  );
+  // Where a developer (or a mail's reader in a dev setup) finds the mail that was not sent.
+  if (devMailboxOn(mail)) app.get("/dev/mailbox", { schema: { hide: true } }, (_request, reply) => reply.redirect("/admin/#/mailbox"));
+  return app;
+}

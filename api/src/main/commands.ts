@@ -1,0 +1,37 @@
+import type { CalendarCommand, CalendarEvent, ExpertCommand, ExpertEvent, SessionCommand, SessionEvent, TermsCommand, TermsEvent } from "@booking/contracts";
+import type { ReviewCommand, ReviewEvent } from "@booking/contracts";
+import { calendarDecider, expertDecider, sessionDecider, termsDecider, type CalendarState, type ExpertState, type SessionState, type TermsState } from "@booking/engine";
+import { reviewDecider, type ReviewState } from "@booking/engine";
+import { CommandHandler, type EventStore } from "@booking/event-store";
+
+// Where a command goes: each handler pairs one of the engine's pure deciders with the event store
+// (@booking/event-store: the port its streams are read from and appended to, and the handler that
+// loads, decides and appends). A route names the handler type it sends to, so a booking reads by
+// imports alone: ../bookings/routes.ts -> CalendarCommands here -> engine's calendarDecider (the
+// rules) over EventStore (where the expert's calendar stream lives). context.ts builds them once
+// per process; each handler keeps its own stream cache and per-stream queue.
+
+/** Bookings and schedules on an expert's calendar stream, decided by `calendarDecider`. */
+export type CalendarCommands = CommandHandler<CalendarCommand, CalendarEvent, CalendarState>;
+/** Session definitions, decided by `sessionDecider`. */
+export type SessionCommands = CommandHandler<SessionCommand, SessionEvent, SessionState>;
+/** Expert profiles and vetting, decided by `expertDecider`. */
+export type ExpertCommands = CommandHandler<ExpertCommand, ExpertEvent, ExpertState>;
+/** A user's terms acceptances, decided by `termsDecider`. */
+export type TermsCommands = CommandHandler<TermsCommand, TermsEvent, TermsState>;
+/** A booking's review, its reply and its hiding, decided by `reviewDecider`. */
+export type ReviewCommands = CommandHandler<ReviewCommand, ReviewEvent, ReviewState>;
+
+export type Commands = { calendar: CalendarCommands; sessions: SessionCommands; experts: ExpertCommands; terms: TermsCommands; reviews: ReviewCommands };
+
+/** One handler per decider over one store, deciding at the clock's time. */
+export function commandHandlers(store: EventStore, clock: () => string): Commands {
+  const options = { clock };
+  return {
+    calendar: new CommandHandler(store, calendarDecider, options),
+    sessions: new CommandHandler(store, sessionDecider, options),
+    experts: new CommandHandler(store, expertDecider, options),
+    terms: new CommandHandler(store, termsDecider, options),
+    reviews: new CommandHandler(store, reviewDecider, options),
+  };
+}

@@ -1,0 +1,85 @@
+import type pg from "pg";
+import { calendarDecider, calendarSnapshots } from "@booking/engine";
+import { CommandHandler, type EventStore, type SnapshotStore } from "@booking/event-store";
+import type { BookingFeed } from "../live-updates/index.ts";
+import { commandHandlers, type CalendarCommands, type ExpertCommands, type SessionCommands, type TermsCommands } from "./commands.ts";
+import type { ReviewCommands } from "./commands.ts";
+import { SweepGate, CreatorBookingLock } from "../bookings/index.ts";
+import { mailSettings, type MailSettings } from "../mail/index.ts";
+import type { PaymentProvider } from "../payments/index.ts";
+import { projectedThrough, type Projected, type ReadModelFeed, ReplyCache, type ReplyCacheOptions } from "../http/index.ts";
+
+// The parts of one API process, built once (see `server.ts`, or per test). Only the composition
+// root reads this whole: app.ts hands each route area an object of exactly what it declares.
+
+export type AppContext = {
+  store: EventStore;
+  /** Read models and the API's own tables. */
+  db: pg.Pool;
+  clock: () => string;
+  holdMinutes: number;
+  mediaDir: string;
+  jwtSecret: string;
+  payments: PaymentProvider;
+  stripeWebhookSecret: string | null;
+  /** /readyz fails while the read models are more than this many events behind the log. */
+  readyMaxLagEvents?: number;
+  feed: BookingFeed | null;
+  /** Where mail links point, who mail is from, SMTP or the dev mailbox. */
+  mail: MailSettings;
+  calendar: CalendarCommands;
+  sessions: SessionCommands;
+  experts: ExpertCommands;
+  terms: TermsCommands;
+  reviews: ReviewCommands;
+  /** Wait until the read models show a command's writes (read-your-writes); the cached listings are dropped then. */
+  projected: Projected;
+  /** Serialised replies of the experts listing and search, valid until the experts or sessions read model moves. */
+  listings: ReplyCache;
+  /** Serialises one creator's booking requests across processes (see ../bookings/creator-booking-lock.ts). */
+  creatorBookings: CreatorBookingLock;
+  /** Holds this process's sweepers back while the demo seed writes its past. */
+  sweepGate: SweepGate;
+  /** MEETING_ROOM_URL_TEMPLATE: a generated room per booking where the expert set no link (absent: none). */
+  meetingRoomUrlTemplate?: string | null;
+  /** SUPPORT_EMAIL: where the help page's contact form mails (absent: support@localhost). */
+  supportAddress?: string;
+};
+
+export type ContextInput = Omit<AppContext, "calendar" | "sessions" | "experts" | "terms" | "reviews" | "projected" | "listings" | "creatorBookings" | "sweepGate" | "mail"> & {
+  /** Mail settings (default: links to http://localhost:3000, the dev mailbox). */
+  mail?: MailSettings;
+  /** Overrides of the listings cache's defaults (tests). */
+  listingsCache?: Partial<Omit<ReplyCacheOptions, "readModels">>;
+  /**
+   * Snapshots of experts' calendars (e.g. `PostgresSnapshotStore.connect(store.pool)`): a cold
+   * decision reads the calendar's snapshot and the events after it. Absent: it folds the whole stream.
+   */
+  snapshots?: SnapshotStore;
+  /** A snapshot that could not be written (the decision stands; a later cold load folds more). */
+  onSnapshotError?: (error: unknown) => void;
+  /** Where the read models are fed from (default "log": a projector reading the store; "bus": projectors consuming Kafka). */
+  readModelFeed?: ReadModelFeed;
+};
+
+/**
+ * The listing reads the experts, sessions and reviews read models. Writes through this instance show at
+ * once; writes through another instance (or made by a separate projector) within 20 ms; a
+ * change made to the tables by hand within 5 s.
+ */
+export const LISTINGS_CACHE: ReplyCacheOptions = { readModels: ["experts", "sessions", "reviews"], ttlMs: 5_000, maxStalenessMs: 20, maxEntries: 200, maxBytes: 16 * 1024 * 1024 };
+
+export function createContext(input: ContextInput): AppContext {
+  const { listingsCache, mail, snapshots, onSnapshotError, readModelFeed, ...rest } = input;
+  const listings = new ReplyCache(input.db, { ...LISTINGS_CACHE, ...listingsCache });
+  return {
+    ...rest,
+    mail: mail ?? mailSettings({}),
+    ...commandHandlers(input.store, input.clock),
+    ...(snapshots && { calendar: new CommandHandler(input.store, calendarDecider, { clock: input.clock, snapshots: { store: snapshots, codec: calendarSnapshots, ...(onSnapshotError && { onError: onSnapshotError }) } }) }),
+    projected: projectedThrough(input.db, listings, readModelFeed),
+    listings,
+    creatorBookings: new CreatorBookingLock(input.db.options),
+    sweepGate: new SweepGate(),
+  };
+}

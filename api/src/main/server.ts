@@ -1,0 +1,89 @@
+import type { FastifyInstance } from "fastify";
+import pg from "pg";
+import { PostgresSnapshotStore } from "@booking/event-store";
+import { InProcessProjector, allProjections, type RunnerHandle } from "@booking/projections";
+import { buildApp, type AppOptions } from "./app.ts";
+import { serveBuiltApps, type BuiltApps } from "./built-apps.ts";
+import { BookingFeed } from "../live-updates/index.ts";
+import type { ApiConfig } from "./config.ts";
+import { createContext, type AppContext } from "./context.ts";
+import { openEventStore } from "./event-store.ts";
+import { startHoldSweeper, startCompletionSweeper } from "../bookings/index.ts";
+import { ensureAdminAccount } from "../auth/index.ts";
+import { paymentProviderFrom } from "../payments/index.ts";
+import { mailSettings, runMail } from "../mail/index.ts";
+import { RefundReactor } from "../refunds/index.ts";
+import { migrateApiDatabase } from "./schema.ts";
+
+export type RunningApi = { app: FastifyInstance; ctx: AppContext; url: string; stop: () => Promise<void> };
+
+/**
+ * One API process. Without KAFKA_BROKERS it also keeps the read models itself (the embedded
+ * default); with Kafka, a separate projector process does.
+ */
+export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logger"> & { builtApps?: BuiltApps } = {}): Promise<RunningApi> {
+  // Read by the auth routes.
+  process.env.AUTH_RATE_LIMIT_MAX = String(config.AUTH_RATE_LIMIT_MAX);
+  process.env.AUTH_MAIL_RATE_LIMIT_MAX = String(config.AUTH_MAIL_RATE_LIMIT_MAX);
+  const store = await openEventStore(config);
+  const db = new pg.Pool({ connectionString: config.DATABASE_URL, max: 10 });
+  db.on("error", () => undefined);
+  await migrateApiDatabase(db);
+  const projector: RunnerHandle | null = config.KAFKA_BROKERS ? null : new InProcessProjector(store, db, allProjections).start();
+  // With Kafka, separate projector processes keep the read models from the bus.
+  const readModelFeed = config.KAFKA_BROKERS ? "bus" : "log";
+  const feed = new BookingFeed(store, db, readModelFeed);
+  await feed.start();
+  const payments = paymentProviderFrom(config, db);
+  // Calendar snapshots beside the read models (derived data, like them): a cold process decides on a long calendar without folding it all.
+  const snapshots = await PostgresSnapshotStore.connect(db);
+  // A snapshot that could not be written goes to the app's log (set once the app is built).
+  let logSnapshotError: (error: unknown) => void = () => undefined;
+  const ctx = createContext({
+    store,
+    db,
+    snapshots,
+    onSnapshotError: (error) => logSnapshotError(error),
+    readModelFeed,
+    clock: () => new Date().toISOString(),
+    holdMinutes: config.HOLD_MINUTES,
+    mediaDir: config.MEDIA_DIR,
+    jwtSecret: config.JWT_SECRET,
+    payments,
+    stripeWebhookSecret: config.STRIPE_WEBHOOK_SECRET ?? null,
+    readyMaxLagEvents: config.READY_MAX_LAG_EVENTS,
+    feed,
+    mail: mailSettings({ publicUrl: config.PUBLIC_URL, port: config.PORT, from: config.MAIL_FROM, smtpUrl: config.SMTP_URL }),
+    meetingRoomUrlTemplate: config.MEETING_ROOM_URL_TEMPLATE ?? null,
+    ...(config.SUPPORT_EMAIL && { supportAddress: config.SUPPORT_EMAIL }),
+  });
+  const { clock, calendar, projected } = ctx;
+  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await ensureAdminAccount({ db, store, clock, projected }, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
+  const app = await buildApp(ctx, { logger: options.logger, trustProxy: config.TRUST_PROXY || false, ...(config.REDIS_URL && { redisUrl: config.REDIS_URL }) });
+  logSnapshotError = (error) => app.log.warn({ err: error }, "calendar snapshot not written");
+  await serveBuiltApps(app, options.builtApps);
+  const sweeper = startHoldSweeper({ db, calendar, clock }, ctx.sweepGate);
+  // Refunds owed are paid from here in the embedded default; with Kafka, by the refunds process.
+  const refunds = config.KAFKA_BROKERS ? null : new RefundReactor({ log: store, db, calendar, provider: payments, clock }).start();
+  const completions = startCompletionSweeper({ db, calendar, clock }, ctx.sweepGate);
+  // Mail is queued and sent from here in the embedded default; with Kafka, by the mail process.
+  const mail = config.KAFKA_BROKERS ? null : runMail({ log: store, db, settings: ctx.mail, linkSecret: config.JWT_SECRET, clock, meetingRoomUrlTemplate: config.MEETING_ROOM_URL_TEMPLATE ?? null });
+  const url = await app.listen({ port: config.PORT, host: config.HOST });
+  return {
+    app,
+    ctx,
+    url,
+    stop: async () => {
+      sweeper.stop();
+      completions.stop();
+      await refunds?.stop();
+      await mail?.stop();
+      await app.close();
+      await feed.stop();
+      await projector?.stop();
+      await ctx.calendar.snapshotsWritten();
+      await store.close();
+      await db.end();
+    },
+  };
+}
