@@ -34,10 +34,27 @@ function directionRules(name, allowed) {
         "error",
         {
           patterns: [
-            ...(PURE.includes(name) ? [{ regex: `^(${IO_DRIVERS.join("|")})(/.*)?$`, message: `${name} is the pure core, without I/O: database, bus and store clients belong in @booking/event-store.` }] : []),
-            ...(others.length ? [{ regex: `^@booking/(${others.join("|")})(/.*)?$`, message: `${name} may import only ${allowed.length ? allowed.map((p) => `@booking/${p}`).join(", ") : "no package of ours"} (the house direction).` }] : []),
+            ...(PURE.includes(name)
+              ? [
+                  {
+                    regex: `^(${IO_DRIVERS.join("|")})(/.*)?$`,
+                    message: `${name} is the pure core, without I/O: database, bus and store clients belong in @booking/event-store.`,
+                  },
+                ]
+              : []),
+            ...(others.length
+              ? [
+                  {
+                    regex: `^@booking/(${others.join("|")})(/.*)?$`,
+                    message: `${name} may import only ${allowed.length ? allowed.map((p) => `@booking/${p}`).join(", ") : "no package of ours"} (the house direction).`,
+                  },
+                ]
+              : []),
             { regex: "^@booking/[^/]+/.+", message: "Import a package by its name (its index.ts), never its internals." },
-            { regex: `^(\\.\\./)+(${PACKAGES.join("|")}|bench)/(src|test|e2e)/`, message: "Reach another package by its name, not by a relative path into its folder." },
+            {
+              regex: `^(\\.\\./)+(${PACKAGES.join("|")}|bench)/(src|test|e2e)/`,
+              message: "Reach another package by its name, not by a relative path into its folder.",
+            },
           ],
         },
       ],
@@ -57,7 +74,10 @@ const COMPOSITION = ["main", "processes"];
 function apiAreaRules() {
   const direction = directionRules("api", HOUSE_DIRECTION.api).rules["no-restricted-imports"][1].patterns;
   const rule = (up, except) => ({
-    "no-restricted-imports": ["error", { patterns: [...direction, { regex: `^${up}(?!\\.\\.?/)${except}[^/]+/(?!index\\.ts$)`, message: API_AREA_MESSAGE }] }],
+    "no-restricted-imports": [
+      "error",
+      { patterns: [...direction, { regex: `^${up}(?!\\.\\.?/)${except}[^/]+/(?!index\\.ts$)`, message: API_AREA_MESSAGE }] },
+    ],
   });
   // One block per depth below an area's folder: `../x/` from api/src/a/, `../../x/` from api/src/a/b/.
   return [1, 2, 3].flatMap((depth) => {

@@ -23,8 +23,16 @@ function stale(app) {
   const index = join(root, app, "dist", "index.html");
   if (!existsSync(index)) return true;
   // The Vite config and its plugins (web/prerender-landing.ts) shape the build as much as the sources.
-  const config = readdirSync(join(root, app)).filter((f) => /\.(ts|mts|js|mjs)$/.test(f) && !f.startsWith("vitest")).map((f) => join(root, app, f));
-  const sources = [join(root, app, "src"), join(root, app, "index.html"), ...config, join(root, "contracts", "src"), join(root, "session-client", "src")];
+  const config = readdirSync(join(root, app))
+    .filter((f) => /\.(ts|mts|js|mjs)$/.test(f) && !f.startsWith("vitest"))
+    .map((f) => join(root, app, f));
+  const sources = [
+    join(root, app, "src"),
+    join(root, app, "index.html"),
+    ...config,
+    join(root, "contracts", "src"),
+    join(root, "session-client", "src"),
+  ];
   return sources.some((s) => existsSync(s) && (statSync(s).isDirectory() ? newest(s) : statSync(s).mtimeMs) > statSync(index).mtimeMs);
 }
 
@@ -33,7 +41,8 @@ const apps = ["web", "admin"].filter((app) => existsSync(join(root, app, "index.
 // which does not compress: compressed now, so the server sends every text asset br or gzip.
 for (const app of ["web", "admin"]) {
   const assets = join(root, app, "dist", "assets");
-  if (!apps.includes(app) && existsSync(assets) && !readdirSync(assets).some((f) => f.endsWith(".gz"))) precompress(join(root, app, "dist"));
+  if (!apps.includes(app) && existsSync(assets) && !readdirSync(assets).some((f) => f.endsWith(".gz")))
+    precompress(join(root, app, "dist"));
 }
 if (apps.length === 0) process.exit(0);
 console.log(`Building ${apps.join(" and ")} ...`);
@@ -41,7 +50,11 @@ const results = await Promise.all(
   apps.map(
     (app) =>
       new Promise((resolve) => {
-        const child = spawn("npx", ["vite", "build", "--logLevel", "warn"], { cwd: join(root, app), stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+        const child = spawn("npx", ["vite", "build", "--logLevel", "warn"], {
+          cwd: join(root, app),
+          stdio: "inherit",
+          env: { ...process.env, NODE_ENV: "production" },
+        });
         child.on("exit", (code) => resolve({ app, code }));
       }),
   ),

@@ -19,7 +19,9 @@ export function precompress(dir) {
     }
     if (!TEXT.test(entry.name) || statSync(path).size < MIN_BYTES) continue;
     const body = readFileSync(path);
-    const br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+    const br = brotliCompressSync(body, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+    });
     const gz = gzipSync(body, { level: 9 });
     writeFileSync(`${path}.br`, br);
     writeFileSync(`${path}.gz`, gz);

@@ -19,7 +19,11 @@ describe("the areas of api/src", () => {
     ["a reactor taking another area's internals", "api/src/mail/sender.ts", 'import { x } from "../refunds/owed.ts";'],
     ["a type from another area's file", "api/src/sessions/routes.ts", 'import type { x } from "../main/commands.ts";'],
     ["a re-export of another area's file", "api/src/terms/x.ts", 'export { x } from "../auth/routes.ts";'],
-    ["a file in a subfolder reaching into another area", "api/src/mail/templates/x.ts", 'import { x } from "../../calendar-invites/ics.ts";'],
+    [
+      "a file in a subfolder reaching into another area",
+      "api/src/mail/templates/x.ts",
+      'import { x } from "../../calendar-invites/ics.ts";',
+    ],
     ["a process entrypoint reaching into an area's files", "api/src/processes/mail.ts", 'import { x } from "../mail/delivery.ts";'],
     ["the composition root reaching into an area's files", "api/src/main/app.ts", 'import { x } from "../bookings/routes.ts";'],
   ])("refuses %s", async (_what, filePath, code) => {

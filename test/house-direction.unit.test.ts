@@ -22,10 +22,18 @@ describe("the house direction", () => {
     ["contracts importing anything of ours", "contracts/src/x.ts", 'import { x } from "@booking/engine";'],
     ["a package's internals by name", "api/src/x.ts", 'import { x } from "@booking/engine/src/calendar/calendar.ts";'],
     ["a package's internals by relative path", "api/src/routes/x.ts", 'import { x } from "../../../engine/src/calendar/calendar.ts";'],
-    ["the pure core reaching for its adapters: the engine importing the event store", "engine/src/calendar/x.ts", 'import { x } from "@booking/event-store";'],
+    [
+      "the pure core reaching for its adapters: the engine importing the event store",
+      "engine/src/calendar/x.ts",
+      'import { x } from "@booking/event-store";',
+    ],
     ["the pure core reaching for a database: the engine importing pg", "engine/src/calendar/x.ts", 'import x from "pg";'],
     ["the pure core reaching for the bus: the engine importing kafkajs", "engine/src/x.ts", 'import { x } from "kafkajs";'],
-    ["what the browser imports reaching for a store: contracts importing the EventStoreDB client", "contracts/src/x.ts", 'import { x } from "@eventstore/db-client";'],
+    [
+      "what the browser imports reaching for a store: contracts importing the EventStoreDB client",
+      "contracts/src/x.ts",
+      'import { x } from "@eventstore/db-client";',
+    ],
     ["the browser importing the event store", "web/src/x.tsx", 'import { x } from "@booking/event-store";'],
     ["the event store importing projections", "event-store/src/x.ts", 'import { x } from "@booking/projections";'],
   ])("refuses %s", async (_what, filePath, code) => {
@@ -33,8 +41,16 @@ describe("the house direction", () => {
   });
 
   it.each([
-    ["the API importing the engine and projections", "api/src/x.ts", 'import { x } from "@booking/engine";\nimport { y } from "@booking/projections";\nvoid y;'],
-    ["the event store importing the engine and a database", "event-store/src/x.ts", 'import { x } from "@booking/engine";\nimport pg from "pg";\nvoid pg;'],
+    [
+      "the API importing the engine and projections",
+      "api/src/x.ts",
+      'import { x } from "@booking/engine";\nimport { y } from "@booking/projections";\nvoid y;',
+    ],
+    [
+      "the event store importing the engine and a database",
+      "event-store/src/x.ts",
+      'import { x } from "@booking/engine";\nimport pg from "pg";\nvoid pg;',
+    ],
     ["projections and the API importing the event store", "projections/src/x.ts", 'import { x } from "@booking/event-store";'],
     ["the API importing the event store", "api/src/x.ts", 'import { x } from "@booking/event-store";'],
     ["the web app importing contracts", "web/src/x.tsx", 'import { x } from "@booking/contracts";'],

@@ -27,7 +27,10 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             vendor("react", /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie|set-cookie-parser)[\\/]/),
-            vendor("mui", /node_modules[\\/](@mui|@emotion|stylis|@babel[\\/]runtime|hoist-non-react-statics|prop-types|react-is|clsx|react-transition-group)[\\/]/),
+            vendor(
+              "mui",
+              /node_modules[\\/](@mui|@emotion|stylis|@babel[\\/]runtime|hoist-non-react-statics|prop-types|react-is|clsx|react-transition-group)[\\/]/,
+            ),
             vendor("query", /node_modules[\\/]@tanstack[\\/]/),
           ],
         },

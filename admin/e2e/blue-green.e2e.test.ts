@@ -23,7 +23,8 @@ describe("blue-green rebuild in the console", () => {
     const { api, page, consoleUrl, must, signIn } = walk;
     await page.goto(consoleUrl("/projections/bookings/show"));
     const generations = page.getByTestId("generation");
-    const shown = () => generations.evaluateAll((nodes) => nodes.map((n) => `g${n.getAttribute("data-generation")} ${n.getAttribute("data-state")}`));
+    const shown = () =>
+      generations.evaluateAll((nodes) => nodes.map((n) => `g${n.getAttribute("data-generation")} ${n.getAttribute("data-state")}`));
     await eventually(shown).toEqual(["g1 live"]);
     const creator = await signIn(DEMO_CREATOR.email, DEMO_PASSWORD);
     const before = (await must<unknown[]>("GET", "/bookings/creator/me", { token: creator })).length;
@@ -52,7 +53,9 @@ describe("blue-green rebuild in the console", () => {
       const live = () => generations.first().getAttribute("data-events-applied").then(Number);
       const liveBefore = await live();
       await appendSynthetic(api.ctx.store, 19, 900_000);
-      await eventually(async () => Number((await api.ctx.db.query("SELECT count(*) FROM bookings WHERE expert_id LIKE 'sx-900000-%'")).rows[0].count)).toBe(4);
+      await eventually(async () =>
+        Number((await api.ctx.db.query("SELECT count(*) FROM bookings WHERE expert_id LIKE 'sx-900000-%'")).rows[0].count),
+      ).toBe(4);
       await eventually(live).toBeGreaterThan(liveBefore);
       expect(await generations.first().textContent()).toContain("g1 live · serving readers");
       await page.screenshot({ path: join(artifacts, "projections-two-generations.png"), fullPage: true, animations: "disabled" });

@@ -34,7 +34,11 @@ export function consoleWalk(seed: (walk: Omit<ConsoleWalk, "page">) => Promise<v
       const headers: Record<string, string> = {};
       if (options.body !== undefined) headers["content-type"] = "application/json";
       if (options.token) headers.authorization = `Bearer ${options.token}`;
-      const response = await fetch(`${base}/api/v1${path}`, { method, headers, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) });
+      const response = await fetch(`${base}/api/v1${path}`, {
+        method,
+        headers,
+        ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+      });
       const text = await response.text();
       if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
       return (text ? JSON.parse(text) : null) as T;
@@ -44,7 +48,8 @@ export function consoleWalk(seed: (walk: Omit<ConsoleWalk, "page">) => Promise<v
       base,
       consoleUrl: (hashPath = "") => `${base}/admin/${hashPath ? `#${hashPath}` : ""}`,
       must,
-      signIn: async (email: string, password: string) => (await must<{ access_token: string }>("POST", "/auth/login", { body: { email, password } })).access_token,
+      signIn: async (email: string, password: string) =>
+        (await must<{ access_token: string }>("POST", "/auth/login", { body: { email, password } })).access_token,
     });
     await seed(walk);
     await mkdir(artifacts, { recursive: true });

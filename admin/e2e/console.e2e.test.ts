@@ -49,11 +49,19 @@ const made = {
   adminId: "",
 };
 
-async function call<T>(method: string, path: string, options: { body?: unknown; token?: string } = {}): Promise<{ status: number; json: T }> {
+async function call<T>(
+  method: string,
+  path: string,
+  options: { body?: unknown; token?: string } = {},
+): Promise<{ status: number; json: T }> {
   const headers: Record<string, string> = {};
   if (options.body !== undefined) headers["content-type"] = "application/json";
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  const response = await fetch(`${base}/api/v1${path}`, { method, headers, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) });
+  const response = await fetch(`${base}/api/v1${path}`, {
+    method,
+    headers,
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  });
   const text = await response.text();
   return { status: response.status, json: (text ? JSON.parse(text) : null) as T };
 }
@@ -80,7 +88,10 @@ function startsOnDistinctDays(times: string[], count: number): string[] {
 
 async function pay(creator: Signed, bookingId: string): Promise<void> {
   const intent = await must<{ clientSecret: string }>("POST", "/stripe/test-intent", { token: creator.token, body: { bookingId } });
-  await must("POST", "/payments/test/confirm", { token: creator.token, body: { client_secret: intent.clientSecret, card_number: TEST_CARD } });
+  await must("POST", "/payments/test/confirm", {
+    token: creator.token,
+    body: { client_secret: intent.clientSecret, card_number: TEST_CARD },
+  });
 }
 
 async function seed(): Promise<void> {
@@ -95,7 +106,8 @@ async function seed(): Promise<void> {
   const { times } = await must<{ times: string[] }>("GET", `/sessions/${session.id}/availability`);
   const [pendingAt, confirmedAt, cancelledAt] = startsOnDistinctDays(times, 3) as [string, string, string];
 
-  const book = async (scheduled_time: string) => (await must<BookingReply>("POST", "/bookings", { token: creator.token, body: { session_id: session.id, scheduled_time } })).booking;
+  const book = async (scheduled_time: string) =>
+    (await must<BookingReply>("POST", "/bookings", { token: creator.token, body: { session_id: session.id, scheduled_time } })).booking;
   // Pending: requested, not paid.
   const pending = await book(pendingAt);
   // Confirmed: paid with the test card, then confirmed by the expert.
@@ -105,25 +117,51 @@ async function seed(): Promise<void> {
   // Cancelled: paid, then cancelled by the creator (refund due).
   const cancelled = await book(cancelledAt);
   await pay(creator, cancelled.id);
-  await must("PATCH", `/bookings/${cancelled.id}/status`, { token: creator.token, body: { status: "cancelled", reason: "Schedule clash" } });
+  await must("PATCH", `/bookings/${cancelled.id}/status`, {
+    token: creator.token,
+    body: { status: "cancelled", reason: "Schedule clash" },
+  });
   made.bookings = { pending: pending.id, confirmed: confirmed.id, cancelled: cancelled.id };
   made.scheduled = { pending: pendingAt, confirmed: confirmedAt, cancelled: cancelledAt };
 
   // A creator who accepted an earlier terms version, recorded when it was current (history: through the engine).
   const admin = await adminToken(base, ADMIN);
-  const late = await signUpVerified<Session>(base, admin, { email: made.oldTermsUser.email, password: DEMO_PASSWORD, role: "creator", first_name: "Lee", last_name: "Late" });
+  const late = await signUpVerified<Session>(base, admin, {
+    email: made.oldTermsUser.email,
+    password: DEMO_PASSWORD,
+    role: "creator",
+    first_name: "Lee",
+    last_name: "Late",
+  });
   made.oldTermsUser.id = late.user.id;
   const actor = { userId: late.user.id, role: "creator" as const };
-  const accepted = await api.ctx.terms.handle(termsStream(late.user.id), { type: "AcceptTerms", userId: late.user.id, actor, versionId: OLD_TERMS, currentVersionId: OLD_TERMS }, { actor });
+  const accepted = await api.ctx.terms.handle(
+    termsStream(late.user.id),
+    { type: "AcceptTerms", userId: late.user.id, actor, versionId: OLD_TERMS, currentVersionId: OLD_TERMS },
+    { actor },
+  );
   if (!accepted.ok) throw new Error(`old terms: ${JSON.stringify(accepted.refusal)}`);
   await api.ctx.projected(accepted.value);
 
   // An expert with a published profile, not vetted yet.
-  const noor = await signUpVerified<Session>(base, admin, { email: made.newcomer.email, password: DEMO_PASSWORD, role: "expert", first_name: "Noor", last_name: "Haddad" });
+  const noor = await signUpVerified<Session>(base, admin, {
+    email: made.newcomer.email,
+    password: DEMO_PASSWORD,
+    role: "expert",
+    first_name: "Noor",
+    last_name: "Haddad",
+  });
   await must("POST", "/terms/accept", { token: noor.access_token, body: { version_id: CURRENT_TERMS_VERSION } });
   const profile = await must<{ slug: string; verified: boolean }>("PATCH", "/experts/me", {
     token: noor.access_token,
-    body: { first_name: "Noor", last_name: "Haddad", title: "Podcast Producer", bio: "Launches and grows podcasts.", tags: ["Podcasting"], published: true },
+    body: {
+      first_name: "Noor",
+      last_name: "Haddad",
+      title: "Podcast Producer",
+      bio: "Launches and grows podcasts.",
+      tags: ["Podcasting"],
+      published: true,
+    },
   });
   expect(profile.verified).toBe(false);
   made.newcomer = { ...made.newcomer, id: noor.user.id, slug: profile.slug };
@@ -182,7 +220,12 @@ beforeAll(async () => {
   await mkdir(artifacts, { recursive: true });
   // The shared launcher: every page reports what the API's Content-Security-Policy blocks.
   browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true, locale: "en-US", timezoneId: "UTC" });
+  context = await browser.newContext({
+    viewport: { width: 1440, height: 1000 },
+    acceptDownloads: true,
+    locale: "en-US",
+    timezoneId: "UTC",
+  });
   page = await context.newPage();
   page.setDefaultTimeout(15_000);
 });
@@ -280,8 +323,15 @@ describe("the admin console", () => {
     const entries = page.getByTestId("timeline-entry");
     // The refund reactor pays the cancellation's refund back: its event ends the history.
     const history = async () =>
-      (await api.ctx.store.readStream(calendarStream(made.expertId))).events.filter((e) => (e.data as { bookingId?: string }).bookingId === made.bookings.cancelled);
-    await eventually(async () => (await history()).map((e) => e.type)).toEqual(["BookingRequested", "PaymentSucceeded", "Cancelled", "RefundIssued"]);
+      (await api.ctx.store.readStream(calendarStream(made.expertId))).events.filter(
+        (e) => (e.data as { bookingId?: string }).bookingId === made.bookings.cancelled,
+      );
+    await eventually(async () => (await history()).map((e) => e.type)).toEqual([
+      "BookingRequested",
+      "PaymentSucceeded",
+      "Cancelled",
+      "RefundIssued",
+    ]);
     const expected = await history();
     await page.reload();
     await eventually(() => entries.count()).toBe(expected.length);
@@ -352,7 +402,9 @@ describe("the admin console", () => {
     // The booking's own event says who refunded and why.
     const { events } = await api.ctx.store.readStream(calendarStream(made.expertId));
     const due = events.filter((e) => e.type === "RefundDue" && (e.data as { bookingId: string }).bookingId === made.bookings.confirmed);
-    expect(due.map((e) => [e.data, e.metadata.actor])).toEqual([[expect.objectContaining({ amountCents: 2_500, reason: "Started late" }), { userId: made.adminId, role: "admin" }]]);
+    expect(due.map((e) => [e.data, e.metadata.actor])).toEqual([
+      [expect.objectContaining({ amountCents: 2_500, reason: "Started late" }), { userId: made.adminId, role: "admin" }],
+    ]);
     await page.screenshot({ path: join(artifacts, "refunds.png"), fullPage: true, animations: "disabled" });
   });
 
@@ -361,12 +413,18 @@ describe("the admin console", () => {
     const reviewed = made.bookings.confirmed;
     expect(await sweepCompletionsAt(api, new Date(Date.parse(made.scheduled.confirmed) + 2 * 3_600_000).toISOString())).toBe(1);
     const creator = await signIn(DEMO_CREATOR.email, DEMO_PASSWORD);
-    await eventually(async () => (await must<{ status: string }>("GET", `/bookings/${reviewed}`, { token: creator.token })).status).toBe("completed");
+    await eventually(async () => (await must<{ status: string }>("GET", `/bookings/${reviewed}`, { token: creator.token })).status).toBe(
+      "completed",
+    );
     const text = "Rushed, and it named my sponsor's rival in public.";
     await must("POST", `/bookings/${reviewed}/review`, { token: creator.token, body: { rating: 2, text } });
-    const listed = async () => (await must<{ user_id: string; slug: string; rating: number | null; review_count: number }[]>("GET", "/experts")).find((e) => e.user_id === made.expertId)!;
+    const listed = async () =>
+      (await must<{ user_id: string; slug: string; rating: number | null; review_count: number }[]>("GET", "/experts")).find(
+        (e) => e.user_id === made.expertId,
+      )!;
     const { slug } = await listed();
-    const profileReviews = async () => (await must<{ reviews: { review: string }[] }>("GET", `/experts/${slug}`)).reviews.map((r) => r.review);
+    const profileReviews = async () =>
+      (await must<{ reviews: { review: string }[] }>("GET", `/experts/${slug}`)).reviews.map((r) => r.review);
     expect(await profileReviews()).toEqual([text]);
     await eventually(async () => (await listed()).review_count).toBe(1);
 
@@ -395,7 +453,10 @@ describe("the admin console", () => {
     await page.getByText(ADMIN.email, { exact: true }).first().waitFor();
     const { events } = await api.ctx.store.readStream(reviewStream(reviewed));
     expect(events.map((e) => e.type)).toEqual(["ReviewLeft", "ReviewHidden"]);
-    expect(events.at(-1)).toMatchObject({ data: { reason: "Names a third party", by: made.adminId }, metadata: { actor: { userId: made.adminId, role: "admin" } } });
+    expect(events.at(-1)).toMatchObject({
+      data: { reason: "Names a third party", by: made.adminId },
+      metadata: { actor: { userId: made.adminId, role: "admin" } },
+    });
     await page.screenshot({ path: join(artifacts, "review-hidden.png"), fullPage: true, animations: "disabled" });
   });
 
@@ -413,8 +474,14 @@ describe("the admin console", () => {
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^terms-acceptances-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = await readFile((await download.path())!, "utf8");
-    const { rows: stored } = await api.ctx.db.query<{ user_id: string; version_id: string; accepted_at: Date }>("SELECT user_id, version_id, accepted_at FROM terms_acceptances WHERE version_id = $1", [OLD_TERMS]);
-    expect(csv.trimEnd().split("\r\n")).toEqual(["user_id,email,version_id,accepted_at", ...stored.map((r) => `${r.user_id},${made.oldTermsUser.email},${r.version_id},${r.accepted_at.toISOString()}`)]);
+    const { rows: stored } = await api.ctx.db.query<{ user_id: string; version_id: string; accepted_at: Date }>(
+      "SELECT user_id, version_id, accepted_at FROM terms_acceptances WHERE version_id = $1",
+      [OLD_TERMS],
+    );
+    expect(csv.trimEnd().split("\r\n")).toEqual([
+      "user_id,email,version_id,accepted_at",
+      ...stored.map((r) => `${r.user_id},${made.oldTermsUser.email},${r.version_id},${r.accepted_at.toISOString()}`),
+    ]);
 
     // The current version: the export follows the filter.
     await page.getByRole("textbox", { name: "Terms version" }).fill(CURRENT_TERMS_VERSION);
@@ -428,19 +495,29 @@ describe("the admin console", () => {
   });
 
   it("lists early-access requests sent through the landing page's form, filtered by role, with the versions a later request replaced", async () => {
-    await must("POST", "/early-access", { body: { name: "Rosa Reel", email: "rosa-early@example.com", role: "creator", need: "Pricing my first brand deal" } });
-    await must("POST", "/early-access", { body: { name: "Ezra Advisor", email: "ezra-early@example.com", role: "expert", need: "Meet podcasters who need a coach" } });
-    await must("POST", "/early-access", { body: { name: "Rosa Reel", email: "rosa-early@example.com", role: "creator", need: "Pricing a podcast sponsorship" } });
+    await must("POST", "/early-access", {
+      body: { name: "Rosa Reel", email: "rosa-early@example.com", role: "creator", need: "Pricing my first brand deal" },
+    });
+    await must("POST", "/early-access", {
+      body: { name: "Ezra Advisor", email: "ezra-early@example.com", role: "expert", need: "Meet podcasters who need a coach" },
+    });
+    await must("POST", "/early-access", {
+      body: { name: "Rosa Reel", email: "rosa-early@example.com", role: "creator", need: "Pricing a podcast sponsorship" },
+    });
     await page.goto(consoleUrl("/early-access"));
     const rows = await listRows(2);
     await eventually(() => rows.first().textContent()).toContain("ezra-early@example.com");
     await page.getByRole("combobox", { name: "Role" }).click();
     await page.getByRole("option", { name: "Creator" }).click();
     const creators = await listRows(1);
-    await eventually(() => creators.first().textContent()).toMatch(/Rosa Reel.*rosa-early@example\.com.*creator.*Pricing a podcast sponsorship.*1, last changed/i);
+    await eventually(() => creators.first().textContent()).toMatch(
+      /Rosa Reel.*rosa-early@example\.com.*creator.*Pricing a podcast sponsorship.*1, last changed/i,
+    );
     // Issue 26 item 10: the request the later one replaced is kept, under the row.
     await creators.first().locator('[aria-label="Expand"]').click();
-    await eventually(() => page.getByRole("region", { name: "Earlier versions" }).textContent()).toMatch(/Asked .* by Rosa Reel, as a creator.*Pricing my first brand deal/);
+    await eventually(() => page.getByRole("region", { name: "Earlier versions" }).textContent()).toMatch(
+      /Asked .* by Rosa Reel, as a creator.*Pricing my first brand deal/,
+    );
   });
 
   it("verifies an expert: the decision is an event with the admin's id, and the public profile shows the badge", async () => {
@@ -465,7 +542,9 @@ describe("the admin console", () => {
     expect(events.at(-1)).toMatchObject({ type: "ExpertVerified", metadata: { actor: { userId: made.adminId, role: "admin" } } });
     const publicProfile = await must<{ verified: boolean; slug: string }>("GET", `/experts/${made.newcomer.slug}`);
     expect(publicProfile).toMatchObject({ verified: true, slug: made.newcomer.slug });
-    expect((await must<{ id: string; verified: boolean }[]>("GET", "/experts")).find((e) => e.id === made.newcomer.id)?.verified).toBe(true);
+    expect((await must<{ id: string; verified: boolean }[]>("GET", "/experts")).find((e) => e.id === made.newcomer.id)?.verified).toBe(
+      true,
+    );
     // The vetting history on the page names the admin and the reason.
     await eventually(() => page.getByText(/Verified on .* by/).count()).toBeGreaterThan(0);
     await page.getByText(/Portfolio and two references checked/).waitFor();
@@ -507,7 +586,9 @@ describe("the admin console", () => {
     try {
       await hold.query("BEGIN");
       await hold.query("LOCK TABLE bookings IN ACCESS SHARE MODE");
-      const started = page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith("/admin/projections/bookings/rebuild"));
+      const started = page.waitForResponse(
+        (r) => r.request().method() === "POST" && r.url().endsWith("/admin/projections/bookings/rebuild"),
+      );
       await row.getByRole("button", { name: "Rebuild bookings" }).click();
       await page.getByRole("dialog", { name: "Rebuild bookings?" }).getByRole("button", { name: "Rebuild", exact: true }).click();
       const accepted = await started;
@@ -520,7 +601,10 @@ describe("the admin console", () => {
       expect(await row.getByRole("button", { name: "Rebuild bookings" }).isDisabled()).toBe(true);
       // One rebuild at a time.
       const second = await call<{ code: string }>("POST", "/admin/projections/bookings/rebuild", { token });
-      expect(second).toEqual({ status: 409, json: { code: "projection_rebuild_running", message: "This read model is already being rebuilt." } });
+      expect(second).toEqual({
+        status: 409,
+        json: { code: "projection_rebuild_running", message: "This read model is already being rebuilt." },
+      });
       await page.screenshot({ path: join(artifacts, "projections-rebuilding.png"), fullPage: true, animations: "disabled" });
     } finally {
       await hold.query("COMMIT");
@@ -530,7 +614,11 @@ describe("the admin console", () => {
     await row.getByTestId("rebuild-done").waitFor({ timeout: 60_000 });
     await page.getByText("Read model bookings rebuilt.").waitFor();
     await eventually(() => row.getByTestId("rebuild-done").textContent()).toMatch(/^Rebuilt from \d+ events/);
-    const after = await must<{ status: string; lag: number; rebuild: { state: string; done: number; total: number } }>("GET", "/admin/projections/bookings", { token });
+    const after = await must<{ status: string; lag: number; rebuild: { state: string; done: number; total: number } }>(
+      "GET",
+      "/admin/projections/bookings",
+      { token },
+    );
     expect(after.rebuild.state).toBe("done");
     expect(after.rebuild.done).toBe(after.rebuild.total);
     expect(after.status).toBe("live");
@@ -557,7 +645,9 @@ describe("the admin console", () => {
     expect(after.refresh_token).not.toBe(before.refresh_token);
     expect(after.access_token).not.toBe(before.access_token);
     // Rotation: the old refresh token is used up (presenting it again would end the whole session).
-    const used = await api.ctx.db.query<{ used_at: Date | null }>("SELECT used_at FROM refresh_tokens WHERE token_hash = $1", [createHash("sha256").update(before.refresh_token).digest("hex")]);
+    const used = await api.ctx.db.query<{ used_at: Date | null }>("SELECT used_at FROM refresh_tokens WHERE token_hash = $1", [
+      createHash("sha256").update(before.refresh_token).digest("hex"),
+    ]);
     expect(used.rows[0]?.used_at).toBeInstanceOf(Date);
   });
 
@@ -629,7 +719,9 @@ describe("the admin console", () => {
   });
 
   it("leaves the mailbox out of its menu when the API has none (mail goes out by SMTP)", async () => {
-    await page.route("**/api/v1/admin/mailbox?*", (route) => route.fulfill({ status: 404, contentType: "application/json", body: JSON.stringify({ code: "not_found", message: "Not found." }) }));
+    await page.route("**/api/v1/admin/mailbox?*", (route) =>
+      route.fulfill({ status: 404, contentType: "application/json", body: JSON.stringify({ code: "not_found", message: "Not found." }) }),
+    );
     try {
       await page.goto(consoleUrl("/refunds"));
       await page.reload();

@@ -24,13 +24,21 @@ const walk = consoleWalk(async ({ api, must, signIn }) => {
   const { times } = await must<{ times: string[] }>("GET", `/sessions/${session.id}/availability`);
   // A day ahead, clear of "now".
   made.scheduled = times.find((t) => Date.parse(t) > Date.now() + 36 * 3_600_000)!;
-  const { booking } = await must<{ booking: { id: string } }>("POST", "/bookings", { token: creator, body: { session_id: session.id, scheduled_time: made.scheduled } });
+  const { booking } = await must<{ booking: { id: string } }>("POST", "/bookings", {
+    token: creator,
+    body: { session_id: session.id, scheduled_time: made.scheduled },
+  });
   made.bookingId = booking.id;
   const intent = await must<{ clientSecret: string }>("POST", "/stripe/test-intent", { token: creator, body: { bookingId: booking.id } });
-  await must("POST", "/payments/test/confirm", { token: creator, body: { client_secret: intent.clientSecret, card_number: "4242 4242 4242 4242" } });
+  await must("POST", "/payments/test/confirm", {
+    token: creator,
+    body: { client_secret: intent.clientSecret, card_number: "4242 4242 4242 4242" },
+  });
   await must("PATCH", `/bookings/${booking.id}/status`, { token: ava.access_token, body: { status: "confirmed" } });
   const { events } = await api.ctx.store.readStream(calendarStream(made.expertId));
-  made.requestedAt = events.find((e) => e.type === "BookingRequested" && (e.data as { bookingId: string }).bookingId === booking.id)!.metadata.at;
+  made.requestedAt = events.find(
+    (e) => e.type === "BookingRequested" && (e.data as { bookingId: string }).bookingId === booking.id,
+  )!.metadata.at;
 });
 
 const eventually = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 15_000, interval: 100 });
@@ -41,7 +49,11 @@ describe("time travel in the console", () => {
   it("shows the booking as it was after the event chosen in its timeline, with what changed, and steps through its history", async () => {
     await walk.page.goto(walk.consoleUrl(`/bookings/${made.bookingId}/show`));
     const entries = walk.page.getByTestId("timeline-entry");
-    await eventually(() => entries.evaluateAll((nodes) => nodes.map((n) => n.getAttribute("data-type")))).toEqual(["BookingRequested", "PaymentSucceeded", "Confirmed"]);
+    await eventually(() => entries.evaluateAll((nodes) => nodes.map((n) => n.getAttribute("data-type")))).toEqual([
+      "BookingRequested",
+      "PaymentSucceeded",
+      "Confirmed",
+    ]);
 
     // Just after the request: pending and unpaid, though the booking is confirmed now.
     await entries.first().getByRole("button", { name: "Show the booking as of this event" }).click();
@@ -57,7 +69,9 @@ describe("time travel in the console", () => {
 
     // The next event: the payment, its fields highlighted as changed.
     await panel.getByRole("button", { name: "Next event" }).click();
-    await eventually(() => walk.page.getByTestId("as-of-panel").getAttribute("data-event-id")).toBe(await entries.nth(1).getAttribute("data-event-id"));
+    await eventually(() => walk.page.getByTestId("as-of-panel").getAttribute("data-event-id")).toBe(
+      await entries.nth(1).getAttribute("data-event-id"),
+    );
     await eventually(() => entries.nth(1).getAttribute("data-selected")).toBe("true");
     await eventually(() => row("paid_cents").getAttribute("data-changed")).toBe("true");
     await eventually(() => row("status").getAttribute("data-changed")).toBe("false");
@@ -107,7 +121,12 @@ describe("time travel in the console", () => {
     const held = walk.page.locator(`[data-testid=held-time][data-booking-id="${made.bookingId}"]`);
     await walk.page.getByTestId("calendar-at").waitFor();
     // The booking's date on Ava's wall clock (New York).
-    const date = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(made.scheduled));
+    const date = new Intl.DateTimeFormat("en-CA", {
+      timeZone: "America/New_York",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+    }).format(new Date(made.scheduled));
     await walk.page.getByLabel(/^Date/).fill(date);
     await walk.page.getByRole("button", { name: "Show the calendar" }).click();
     await eventually(() => walk.page.getByTestId("calendar-at").getAttribute("data-date")).toBe(date);

@@ -19,20 +19,21 @@ const CalendarAtPage = lazy(async () => ({ default: (await import("./calendar-at
  */
 export async function resources(permissions: unknown) {
   if (permissions !== "admin") return null;
-  const [bookings, termsAcceptances, earlyAccess, users, experts, sessions, events, projections, reviews, refunds, unmatched, mailbox] = await Promise.all([
-    import("./bookings/index.ts"),
-    import("./terms-acceptances/index.ts"),
-    import("./early-access/index.ts"),
-    import("./users/index.ts"),
-    import("./experts/index.ts"),
-    import("./sessions/index.ts"),
-    import("./events/index.ts"),
-    import("./projections/index.ts"),
-    import("./reviews/index.ts"),
-    import("./refunds/index.ts"),
-    import("./refunds/unmatched-index.ts"),
-    import("./mailbox/index.ts"),
-  ]);
+  const [bookings, termsAcceptances, earlyAccess, users, experts, sessions, events, projections, reviews, refunds, unmatched, mailbox] =
+    await Promise.all([
+      import("./bookings/index.ts"),
+      import("./terms-acceptances/index.ts"),
+      import("./early-access/index.ts"),
+      import("./users/index.ts"),
+      import("./experts/index.ts"),
+      import("./sessions/index.ts"),
+      import("./events/index.ts"),
+      import("./projections/index.ts"),
+      import("./reviews/index.ts"),
+      import("./refunds/index.ts"),
+      import("./refunds/unmatched-index.ts"),
+      import("./mailbox/index.ts"),
+    ]);
   return (
     <>
       <Resource name="bookings" {...bookings.default} />
@@ -64,7 +65,17 @@ export async function resources(permissions: unknown) {
 export function App() {
   return (
     <HashRouter useTransitions={false}>
-      <Admin title="Expert sessions admin" theme={consoleTheme} layout={ConsoleLayout} dataProvider={dataProvider} authProvider={authProvider} loginPage={SignInPage} dashboard={Dashboard} requireAuth disableTelemetry>
+      <Admin
+        title="Expert sessions admin"
+        theme={consoleTheme}
+        layout={ConsoleLayout}
+        dataProvider={dataProvider}
+        authProvider={authProvider}
+        loginPage={SignInPage}
+        dashboard={Dashboard}
+        requireAuth
+        disableTelemetry
+      >
         {resources}
         <CustomRoutes>
           <Route path={CALENDAR_AT_ROUTE} element={<CalendarAtPage />} />

@@ -40,7 +40,8 @@ function postJson(path: string, body: unknown, accessToken?: string): Promise<Re
 async function messageOf(response: Response, fallback: string): Promise<string> {
   try {
     const body: unknown = await response.json();
-    if (typeof body === "object" && body !== null && typeof (body as { message?: unknown }).message === "string") return (body as { message: string }).message;
+    if (typeof body === "object" && body !== null && typeof (body as { message?: unknown }).message === "string")
+      return (body as { message: string }).message;
   } catch {
     // not JSON
   }

@@ -29,7 +29,8 @@ function authorized(options: fetchUtils.Options, token: string | null): fetchUti
   return { ...options, headers };
 }
 
-const httpClient = (url: string, options: fetchUtils.Options = {}) => withAccessToken((token) => fetchUtils.fetchJson(url, authorized(options, token)));
+const httpClient = (url: string, options: fetchUtils.Options = {}) =>
+  withAccessToken((token) => fetchUtils.fetchJson(url, authorized(options, token)));
 
 /** A non-JSON download, with the same auth and error handling as the JSON calls. */
 async function download(url: string): Promise<Blob> {
@@ -37,7 +38,10 @@ async function download(url: string): Promise<Blob> {
     const response = await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
     if (!response.ok) {
       const body: unknown = await response.json().catch(() => null);
-      const message = typeof body === "object" && body !== null && "message" in body && typeof body.message === "string" ? body.message : response.statusText;
+      const message =
+        typeof body === "object" && body !== null && "message" in body && typeof body.message === "string"
+          ? body.message
+          : response.statusText;
       throw new HttpError(message, response.status, body);
     }
     return response.blob();
@@ -69,16 +73,23 @@ function withoutEmptyLists(filter: Record<string, unknown> | undefined): Record<
 }
 
 /** PUT /admin/experts/{id}'s body: `{ verified, reason }` and nothing else of the record (issue 27.20). */
-const vettingOf = (data: Record<string, unknown>) => ({ verified: data.verified === true, reason: typeof data.reason === "string" ? data.reason : "" });
+const vettingOf = (data: Record<string, unknown>) => ({
+  verified: data.verified === true,
+  reason: typeof data.reason === "string" ? data.reason : "",
+});
 
 export const dataProvider: ConsoleDataProvider = {
   ...base,
   getList: (resource, params) => base.getList(resource, { ...params, filter: withoutEmptyLists(params.filter) }),
   getManyReference: (resource, params) => base.getManyReference(resource, { ...params, filter: withoutEmptyLists(params.filter) }),
   // The one change the console makes to an expert is the vetting decision and its reason: send nothing else.
-  update: (resource, params) => (resource === "experts" ? base.update(resource, { ...params, data: vettingOf(params.data) }) : base.update(resource, params)),
+  update: (resource, params) =>
+    resource === "experts" ? base.update(resource, { ...params, data: vettingOf(params.data) }) : base.update(resource, params),
   exportCsv: (resource, { filter, sort }) => {
-    const query = new URLSearchParams({ filter: JSON.stringify(withoutEmptyLists(filter)), sort: JSON.stringify([sort.field, sort.order]) });
+    const query = new URLSearchParams({
+      filter: JSON.stringify(withoutEmptyLists(filter)),
+      sort: JSON.stringify([sort.field, sort.order]),
+    });
     return download(`${ADMIN_API}/${encodeURIComponent(resource)}/export.csv?${query}`);
   },
   rebuildProjection: async (name) => {
@@ -86,6 +97,8 @@ export const dataProvider: ConsoleDataProvider = {
     const { json } = await httpClient(`${ADMIN_API}/projections/${encodeURIComponent(name)}/rebuild`, { method: "POST", body: "{}" });
     return { data: json as ProjectionRecord };
   },
-  bookingAsOf: async (bookingId, point) => (await httpClient(`${ADMIN_API}/bookings/${encodeURIComponent(bookingId)}/as-of?${queryOf(point)}`)).json as BookingAsOfReply,
-  calendarAsOf: async (expertId, query) => (await httpClient(`${ADMIN_API}/experts/${encodeURIComponent(expertId)}/calendar/as-of?${queryOf(query)}`)).json as CalendarAsOfReply,
+  bookingAsOf: async (bookingId, point) =>
+    (await httpClient(`${ADMIN_API}/bookings/${encodeURIComponent(bookingId)}/as-of?${queryOf(point)}`)).json as BookingAsOfReply,
+  calendarAsOf: async (expertId, query) =>
+    (await httpClient(`${ADMIN_API}/experts/${encodeURIComponent(expertId)}/calendar/as-of?${queryOf(query)}`)).json as CalendarAsOfReply,
 };

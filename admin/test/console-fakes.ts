@@ -42,12 +42,35 @@ export function hostileRecord(resource: string, id: RaRecord["id"] = "00000000-0
     id,
     ...typed,
     status: statusOf[resource] ?? "pending",
-    ...{ created_at: AT, updated_at: AT, scheduled_time: AT, registered_at: AT, owed_at: AT, next_attempt_at: AT, recorded_at: AT, accepted_at: AT },
+    ...{
+      created_at: AT,
+      updated_at: AT,
+      scheduled_time: AT,
+      registered_at: AT,
+      owed_at: AT,
+      next_attempt_at: AT,
+      recorded_at: AT,
+      accepted_at: AT,
+    },
     issued_at: null,
     ...{ price_cents: 5000, amount_cents: 5000, rating: 5, attempts: 1, length_minutes: 60, version: 1, position: "1", events_applied: 0 },
     ...{ bookings_as_creator: 0, bookings_as_expert: 0, lag: null, head_events: null, generations: [], rebuild: null, earlier: [] },
-    ...{ payment_state: "paid", role: "creator", kind: "booking_requested", verified: false, published: true, hidden: false, deleted: false },
-    ...{ accepted_current_terms: false, current_terms_accepted_at: null, current_terms_version: null, latest_terms_version: null, vetted_by: null },
+    ...{
+      payment_state: "paid",
+      role: "creator",
+      kind: "booking_requested",
+      verified: false,
+      published: true,
+      hidden: false,
+      deleted: false,
+    },
+    ...{
+      accepted_current_terms: false,
+      current_terms_accepted_at: null,
+      current_terms_version: null,
+      latest_terms_version: null,
+      vetted_by: null,
+    },
     ...{ expert_id: ids.expert, creator_id: ids.creator, booking_id: ids.booking, user_id: ids.creator, version_id: "2025-01" },
     stream_id: `session-${String(id)}`,
     type: "SessionPublished",
@@ -59,7 +82,9 @@ export function hostileRecord(resource: string, id: RaRecord["id"] = "00000000-0
 const refused = () => Promise.reject(new Error("The fake console API changes nothing."));
 
 /** The server's CSV (terms acceptances, early access): only asked for here; the API's own tests read what it writes. */
-export const serverCsv = vi.fn<ConsoleDataProvider["exportCsv"]>(() => Promise.resolve(new Blob(["from the server"], { type: "text/csv" })));
+export const serverCsv = vi.fn<ConsoleDataProvider["exportCsv"]>(() =>
+  Promise.resolve(new Blob(["from the server"], { type: "text/csv" })),
+);
 
 export const fakeDataProvider: ConsoleDataProvider = {
   getList: (resource) => Promise.resolve({ data: [hostileRecord(resource)], total: 1 }),

@@ -23,7 +23,11 @@ vi.mock("../src/data-provider.ts", async (original) => {
   const { fakeDataProvider } = await import("./console-fakes.ts");
   return {
     ...(await original<object>()),
-    dataProvider: { ...fakeDataProvider, getList: (resource: string) => (resource === "early-access" ? Promise.resolve({ data: [request], total: 1 }) : fakeDataProvider.getList(resource, {} as never)) },
+    dataProvider: {
+      ...fakeDataProvider,
+      getList: (resource: string) =>
+        resource === "early-access" ? Promise.resolve({ data: [request], total: 1 }) : fakeDataProvider.getList(resource, {} as never),
+    },
   };
 });
 vi.mock("../src/auth-provider.ts", async (original) => {

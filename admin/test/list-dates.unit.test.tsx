@@ -29,11 +29,14 @@ async function firstRowOf(list: string): Promise<string> {
   vi.spyOn(navigator, "language", "get").mockReturnValue("en-GB");
   window.location.hash = `#/${list}`;
   render(<App />);
-  const rows = await waitFor(() => {
-    const found = screen.getAllByRole("row");
-    expect(found.length).toBeGreaterThan(1);
-    return found;
-  }, { timeout: 20_000 });
+  const rows = await waitFor(
+    () => {
+      const found = screen.getAllByRole("row");
+      expect(found.length).toBeGreaterThan(1);
+      return found;
+    },
+    { timeout: 20_000 },
+  );
   return rows[1]!.textContent ?? "";
 }
 

@@ -116,29 +116,33 @@ describe("the console's lists, exported", () => {
     expect(registered).toEqual(expect.arrayContaining(expected));
   });
 
-  it.each(registered)("%s: its export opens in a spreadsheet as text, not formulas", async (resource) => {
-    await showList(resource);
-    const consoleExport = screen.queryByRole("button", { name: "Export" });
-    const serverExport = screen.queryByRole("button", { name: "Export CSV" });
-    const way = exportWays[resource] ?? "console";
+  it.each(registered)(
+    "%s: its export opens in a spreadsheet as text, not formulas",
+    async (resource) => {
+      await showList(resource);
+      const consoleExport = screen.queryByRole("button", { name: "Export" });
+      const serverExport = screen.queryByRole("button", { name: "Export CSV" });
+      const way = exportWays[resource] ?? "console";
 
-    if (way === "none") {
-      expect(consoleExport).toBeNull();
-      expect(serverExport).toBeNull();
-    } else if (way === "server") {
-      // The API writes the file with contracts' csvField (api/test: early-access, admin): the console only asks for it.
-      expect(consoleExport).toBeNull();
-      fireEvent.click(serverExport!);
-      await waitFor(() => expect(serverCsv).toHaveBeenCalledWith(resource, expect.objectContaining({ filter: expect.any(Object) })));
-    } else {
-      expect(serverExport).toBeNull();
-      fireEvent.click(consoleExport!);
-      await waitFor(() => expect(saved).toHaveLength(1));
-      const cells = csvRows(await textOf(saved[0]!.blob)).flat();
-      expect(cells.filter((cell) => spreadsheetText(cell) !== cell)).toEqual([]);
-      // The typed text is there, as text: the export did write the record.
-      expect(cells).toContain(`'${FORMULA}`);
-      expect(saved[0]!.name).toMatch(new RegExp(`^${resource}-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
-    }
-  }, 60_000);
+      if (way === "none") {
+        expect(consoleExport).toBeNull();
+        expect(serverExport).toBeNull();
+      } else if (way === "server") {
+        // The API writes the file with contracts' csvField (api/test: early-access, admin): the console only asks for it.
+        expect(consoleExport).toBeNull();
+        fireEvent.click(serverExport!);
+        await waitFor(() => expect(serverCsv).toHaveBeenCalledWith(resource, expect.objectContaining({ filter: expect.any(Object) })));
+      } else {
+        expect(serverExport).toBeNull();
+        fireEvent.click(consoleExport!);
+        await waitFor(() => expect(saved).toHaveLength(1));
+        const cells = csvRows(await textOf(saved[0]!.blob)).flat();
+        expect(cells.filter((cell) => spreadsheetText(cell) !== cell)).toEqual([]);
+        // The typed text is there, as text: the export did write the record.
+        expect(cells).toContain(`'${FORMULA}`);
+        expect(saved[0]!.name).toMatch(new RegExp(`^${resource}-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
+      }
+    },
+    60_000,
+  );
 });

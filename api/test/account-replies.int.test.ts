@@ -36,19 +36,35 @@ beforeAll(async () => {
       {
         type: "BookingRequested",
         data: {
-          bookingId: "b-replies", expertId: "e-replies", expertUserId: "u-expert", creatorId: creator.id, sessionId: "s1", sessionTitle: "Launch plan",
-          lengthMinutes: 30, priceCents: 9_000, prepQuestions: [], scheduledTime: "2030-02-01T10:00:00.000Z", heldUntil: "2030-01-06T09:15:00.000Z",
+          bookingId: "b-replies",
+          expertId: "e-replies",
+          expertUserId: "u-expert",
+          creatorId: creator.id,
+          sessionId: "s1",
+          sessionTitle: "Launch plan",
+          lengthMinutes: 30,
+          priceCents: 9_000,
+          prepQuestions: [],
+          scheduledTime: "2030-02-01T10:00:00.000Z",
+          heldUntil: "2030-01-06T09:15:00.000Z",
         },
         metadata: { at: api.ctx.clock(), actor: { userId: creator.id, role: "creator" } },
       },
     ],
     "no_stream",
   );
-  expect((await api.call("POST", `${V1}/early-access`, { body: { name: "Noor", email: "noor@example.com", role: "creator", need: "A launch plan" } })).statusCode).toBe(204);
+  expect(
+    (
+      await api.call("POST", `${V1}/early-access`, {
+        body: { name: "Noor", email: "noor@example.com", role: "creator", need: "A launch plan" },
+      })
+    ).statusCode,
+  ).toBe(204);
 });
 afterAll(() => api.close());
 
-const ok = (method: "GET" | "POST" | "PATCH" | "PUT", url: string, user?: TestUser, body?: unknown) => succeeded(api, method, url, user, body);
+const ok = (method: "GET" | "POST" | "PATCH" | "PUT", url: string, user?: TestUser, body?: unknown) =>
+  succeeded(api, method, url, user, body);
 
 async function eventually<T>(read: () => Promise<T[]>): Promise<T[]> {
   for (let i = 0; i < 100; i++) {
@@ -110,7 +126,12 @@ describe("audit replies are contracts' schemas", () => {
     for (const event of bookingEvents) exactly(AdminBookingEventReply, event);
     const requested = await ok("GET", `/admin/booking-events/${bookingEvents[0]!.id}`, admin);
     exactly(AdminBookingEventReply, requested);
-    expect(requested).toMatchObject({ booking_id: "b-replies", expert_id: "e-replies", type: "BookingRequested", actor: { userId: creator.id, role: "creator" } });
+    expect(requested).toMatchObject({
+      booking_id: "b-replies",
+      expert_id: "e-replies",
+      type: "BookingRequested",
+      actor: { userId: creator.id, role: "creator" },
+    });
 
     const projections = await ok("GET", "/admin/projections", admin);
     expect(projections.map((p: { id: string }) => p.id)).toContain("users");
@@ -120,13 +141,16 @@ describe("audit replies are contracts' schemas", () => {
 
   it("the OpenAPI document describes these replies", async () => {
     const doc = (await api.call("GET", `${V1}/docs`)).json();
-    const reply = (path: string, method: string, status: string) => doc.paths[path][method].responses[status].content["application/json"].schema;
+    const reply = (path: string, method: string, status: string) =>
+      doc.paths[path][method].responses[status].content["application/json"].schema;
     expect(Object.keys(reply("/auth/me", "get", "200").properties).sort()).toEqual(Object.keys(MeReply.shape).sort());
     expect(Object.keys(reply("/auth/login", "post", "200").properties).sort()).toEqual(Object.keys(AuthSessionReply.shape).sort());
     expect(Object.keys(reply("/auth/signup", "post", "201").properties).sort()).toEqual(Object.keys(SignupReply.shape).sort());
     expect(Object.keys(reply("/mail/unsubscribe", "post", "200").properties).sort()).toEqual(Object.keys(UnsubscribeReply.shape).sort());
     expect(Object.keys(reply("/admin/users/{id}", "get", "200").properties).sort()).toEqual(Object.keys(AdminUserReply.shape).sort());
     expect(Object.keys(reply("/admin/events", "get", "200").items.properties).sort()).toEqual(Object.keys(LoggedEventRecord.shape).sort());
-    expect(Object.keys(reply("/admin/projections/{id}", "get", "200").properties).sort()).toEqual(Object.keys(ProjectionRecord.shape).sort());
+    expect(Object.keys(reply("/admin/projections/{id}", "get", "200").properties).sort()).toEqual(
+      Object.keys(ProjectionRecord.shape).sort(),
+    );
   });
 });

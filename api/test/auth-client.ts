@@ -19,7 +19,10 @@ export const refusals = {
   session_expired: { code: "session_expired", message: "Your session has expired. Please log in again." },
   no_access_token: { code: "no_access_token", message: "No access token found" },
   over_request_rate_limit: { code: "over_request_rate_limit", message: "Too many attempts. Please wait a few minutes and try again." },
-  over_email_send_rate_limit: { code: "over_email_send_rate_limit", message: "Too many attempts. Please wait a few minutes and try again." },
+  over_email_send_rate_limit: {
+    code: "over_email_send_rate_limit",
+    message: "Too many attempts. Please wait a few minutes and try again.",
+  },
   invalid_request: { code: "invalid_request", message: "The request is not valid." },
   email_link_invalid: { code: "email_link_invalid", message: "This link is no longer valid. Please request a new one." },
   email_link_expired: { code: "email_link_expired", message: "This link has expired. Please request a new one." },
@@ -55,7 +58,11 @@ export async function mailedToken(db: Pick<pg.Pool, "query">, purpose: "verify_e
  * Sign up and verify through the mail's link: a new account's session, as a person gets it.
  * `db` is the API's database (the outbox is read by address).
  */
-export async function signUpVerified(db: Pick<pg.Pool, "query">, post: PostJson, body: Record<string, unknown> & { email: string }): Promise<AuthSession> {
+export async function signUpVerified(
+  db: Pick<pg.Pool, "query">,
+  post: PostJson,
+  body: Record<string, unknown> & { email: string },
+): Promise<AuthSession> {
   const signedUp = await post("/auth/signup", body);
   expect(signedUp.status, JSON.stringify(signedUp.body)).toBe(201);
   const verified = await post("/auth/verify", { token: await mailedToken(db, "verify_email", body.email.trim()) });
@@ -75,7 +82,11 @@ export const injectPost =
 export const fetchPost =
   (base: string): PostJson =>
   async (path, body) => {
-    const r = await fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const r = await fetch(`${base}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     return { status: r.status, body: await r.json().catch(() => null) };
   };
 
@@ -106,7 +117,11 @@ export function authClient(api: () => TestApi, subnet: string) {
 
   /** Sign up and follow the verification mail's link: the new account's first session. */
   const signup = (body: Record<string, unknown> = {}): Promise<AuthSession> =>
-    signUpVerified(api().ctx.db, injectPost(api, () => ({ "x-forwarded-for": nextAddress() })), { email: freshEmail(), password: PASSWORD, role: "creator", ...body } as Record<string, unknown> & { email: string });
+    signUpVerified(
+      api().ctx.db,
+      injectPost(api, () => ({ "x-forwarded-for": nextAddress() })),
+      { email: freshEmail(), password: PASSWORD, role: "creator", ...body } as Record<string, unknown> & { email: string },
+    );
 
   const login = async (email: string, password = PASSWORD): Promise<AuthSession> => {
     const r = await call("POST", "/auth/login", { body: { email, password } });

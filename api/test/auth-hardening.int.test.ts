@@ -70,11 +70,22 @@ describe("the event stream's query token is checked like a Bearer token (12.2)",
     const changingOther = await login(changing.user.email); // the sign-in the password change ends
     const bystander = await signup();
 
-    const streams = [await openStream(loggingOut.access_token), await openStream(changingOther.access_token), await openStream(bystander.access_token)];
+    const streams = [
+      await openStream(loggingOut.access_token),
+      await openStream(changingOther.access_token),
+      await openStream(bystander.access_token),
+    ];
     expect(listening).toEqual([loggingOut.user.id, changing.user.id, bystander.user.id]);
 
     expect((await call("POST", "/auth/logout", { token: loggingOut.access_token, body: { scope: "local" } })).statusCode).toBe(204);
-    expect((await call("POST", "/auth/password", { token: changing.access_token, body: { current_password: PASSWORD, password: "new-password-8" } })).statusCode).toBe(204);
+    expect(
+      (
+        await call("POST", "/auth/password", {
+          token: changing.access_token,
+          body: { current_password: PASSWORD, password: "new-password-8" },
+        })
+      ).statusCode,
+    ).toBe(204);
 
     const within = SIGN_IN_CHECK_MS + 2_000;
     const [loggedOutEnded, changedEnded, bystanderEnded] = await Promise.all(streams.map((s) => s.endedWithin(within)));
@@ -82,7 +93,10 @@ describe("the event stream's query token is checked like a Bearer token (12.2)",
     expect({ loggedOutEnded, changedEnded, bystanderEnded }).toEqual({ loggedOutEnded: true, changedEnded: true, bystanderEnded: false });
 
     for (const token of [loggingOut.access_token, changingOther.access_token]) {
-      expect(await streamStatus(token)).toEqual({ status: 401, body: { code: "session_expired", message: "Your session has expired. Please log in again." } });
+      expect(await streamStatus(token)).toEqual({
+        status: 401,
+        body: { code: "session_expired", message: "Your session has expired. Please log in again." },
+      });
     }
     // The caller who changed the password keeps their sign-in, stream included.
     expect((await streamStatus(changing.access_token)).status).toBe(200);
@@ -94,7 +108,10 @@ describe("changing the password needs the current one (12.3)", () => {
     const s = await signup();
     const missing = await call("POST", "/auth/password", { token: s.access_token, body: { password: "new-password-9" } });
     expect(missing.statusCode).toBe(400);
-    const wrong = await call("POST", "/auth/password", { token: s.access_token, body: { current_password: "not-my-password-1", password: "new-password-9" } });
+    const wrong = await call("POST", "/auth/password", {
+      token: s.access_token,
+      body: { current_password: "not-my-password-1", password: "new-password-9" },
+    });
     expect(wrong.statusCode).toBe(403);
     expect(wrong.json()).toEqual({ code: "reauthentication_needed", message: "Please log in again to confirm this action." });
     // Nothing changed and the caller is still signed in.
@@ -102,7 +119,10 @@ describe("changing the password needs the current one (12.3)", () => {
     expect((await call("POST", "/auth/login", { body: { email: s.user.email, password: "new-password-9" } })).statusCode).toBe(401);
     expect((await me(s)).statusCode).toBe(200);
 
-    expect((await call("POST", "/auth/password", { token: s.access_token, body: { current_password: PASSWORD, password: "new-password-9" } })).statusCode).toBe(204);
+    expect(
+      (await call("POST", "/auth/password", { token: s.access_token, body: { current_password: PASSWORD, password: "new-password-9" } }))
+        .statusCode,
+    ).toBe(204);
     await login(s.user.email, "new-password-9");
   });
 });
@@ -138,7 +158,9 @@ describe("two tabs refreshing one token at once stay signed in (12.10)", () => {
     const first = await rotate(api.ctx.db, TEST_JWT_SECRET, s.refresh_token, at(0));
     expect(first).not.toBeNull();
     // Within the window: the same successor.
-    expect((await rotate(api.ctx.db, TEST_JWT_SECRET, s.refresh_token, at(REFRESH_REUSE_GRACE_SECONDS - 1)))?.refreshToken).toBe(first!.refreshToken);
+    expect((await rotate(api.ctx.db, TEST_JWT_SECRET, s.refresh_token, at(REFRESH_REUSE_GRACE_SECONDS - 1)))?.refreshToken).toBe(
+      first!.refreshToken,
+    );
     // After it: reuse, and the family (successor included) is revoked.
     expect(await rotate(api.ctx.db, TEST_JWT_SECRET, s.refresh_token, at(REFRESH_REUSE_GRACE_SECONDS + 1))).toBeNull();
     const successor = await refresh(first!.refreshToken);
@@ -187,7 +209,12 @@ describe("renaming yourself (13.8)", () => {
   it("needs a token, both names, and nothing else", async () => {
     expect((await call("PATCH", "/auth/me", { body: { first_name: "A", last_name: "B" } })).statusCode).toBe(401);
     const s = await signup();
-    for (const body of [{ first_name: "A" }, { first_name: "", last_name: "B" }, { first_name: "A", last_name: "B", role: "admin" }, { first_name: "x".repeat(101), last_name: "B" }]) {
+    for (const body of [
+      { first_name: "A" },
+      { first_name: "", last_name: "B" },
+      { first_name: "A", last_name: "B", role: "admin" },
+      { first_name: "x".repeat(101), last_name: "B" },
+    ]) {
       const r = await call("PATCH", "/auth/me", { token: s.access_token, body });
       expect(r.statusCode, JSON.stringify(body)).toBe(400);
     }

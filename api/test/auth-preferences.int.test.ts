@@ -18,7 +18,10 @@ const setPreferences = (s: AuthSession, body: unknown) => call("PUT", "/auth/me/
 const unsubscribeLink = (userId: string) => signLink(TEST_JWT_SECRET, "unsubscribe", userId, new Date().toISOString());
 const eventsOf = async (userId: string) => (await api.ctx.store.readStream(`user-${userId}`)).events.map((e) => [e.type, e.data]);
 const usersRow = async (userId: string) =>
-  (await api.ctx.db.query("SELECT timezone, reminder_mails FROM users WHERE user_id = $1", [userId])).rows[0] as { timezone: string | null; reminder_mails: boolean };
+  (await api.ctx.db.query("SELECT timezone, reminder_mails FROM users WHERE user_id = $1", [userId])).rows[0] as {
+    timezone: string | null;
+    reminder_mails: boolean;
+  };
 
 describe("preferences", () => {
   it("start as the sign-up's zone (UTC when none was given) with reminders on", async () => {
@@ -32,7 +35,10 @@ describe("preferences", () => {
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json()).toMatchObject({ id: s.user.id, timezone: "Asia/Kolkata", reminder_mails: false, email_verified: true });
     expect(await me(s)).toEqual(r.json());
-    expect((await eventsOf(s.user.id)).at(-1)).toEqual(["PreferencesSet", { userId: s.user.id, timezone: "Asia/Kolkata", reminderMails: false }]);
+    expect((await eventsOf(s.user.id)).at(-1)).toEqual([
+      "PreferencesSet",
+      { userId: s.user.id, timezone: "Asia/Kolkata", reminderMails: false },
+    ]);
     expect(await usersRow(s.user.id)).toEqual({ timezone: "Asia/Kolkata", reminder_mails: false });
 
     expect((await setPreferences(s, { timezone: "Asia/Kolkata", reminder_mails: true })).json()).toMatchObject({ reminder_mails: true });
@@ -68,7 +74,12 @@ describe("unsubscribe", () => {
 
   it("takes a mail client's one-click POST: the token in the query, the form List-Unsubscribe=One-Click as the body (urlencoded or multipart)", async () => {
     const oneClick = (userId: string, form: { type: string; payload: string }) =>
-      api.app.inject({ method: "POST", url: `/api/v1/mail/unsubscribe?token=${encodeURIComponent(unsubscribeLink(userId))}`, headers: { "content-type": form.type }, payload: form.payload });
+      api.app.inject({
+        method: "POST",
+        url: `/api/v1/mail/unsubscribe?token=${encodeURIComponent(unsubscribeLink(userId))}`,
+        headers: { "content-type": form.type },
+        payload: form.payload,
+      });
     const s = await signup();
     const r = await oneClick(s.user.id, { type: "application/x-www-form-urlencoded", payload: "List-Unsubscribe=One-Click" });
     expect(r.statusCode, r.body).toBe(200);
@@ -84,7 +95,12 @@ describe("unsubscribe", () => {
     // A zone never chosen is recorded as the one mails used: UTC.
     expect((await eventsOf(s.user.id)).at(-1)).toEqual(["PreferencesSet", { userId: s.user.id, timezone: "UTC", reminderMails: false }]);
     // Only this route takes a form body.
-    const elsewhere = await api.app.inject({ method: "POST", url: "/api/v1/auth/login", headers: { "content-type": "application/x-www-form-urlencoded" }, payload: "email=a%40b.c&password=x" });
+    const elsewhere = await api.app.inject({
+      method: "POST",
+      url: "/api/v1/auth/login",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      payload: "email=a%40b.c&password=x",
+    });
     expect(elsewhere.statusCode).toBe(415);
   });
 

@@ -13,7 +13,8 @@ afterAll(async () => api?.close());
 
 const { call, freshEmail, signup, login } = authClient(() => api, "198.22");
 
-const signUp = (email: string, extra: Record<string, unknown> = {}) => call("POST", "/auth/signup", { body: { email, password: "another-pass-77", role: "expert", first_name: "Mallory", ...extra } });
+const signUp = (email: string, extra: Record<string, unknown> = {}) =>
+  call("POST", "/auth/signup", { body: { email, password: "another-pass-77", role: "expert", first_name: "Mallory", ...extra } });
 
 /** What the caller can read from a sign-up reply, without the values that differ on every reply. */
 function shapeOf(r: { statusCode: number; headers: Record<string, unknown>; json: () => unknown }) {
@@ -55,7 +56,9 @@ describe("sign-up with an address that has an account", () => {
   it("changes nothing about the account: one account, no new event, the old password still signs in", async () => {
     const before = await api.ctx.store.readStream(`user-${owner.user.id}`);
     expect((await signUp(owner.user.email)).statusCode).toBe(201);
-    const accounts = await api.ctx.db.query("SELECT user_id, role, first_name FROM accounts WHERE lower(email) = lower($1)", [owner.user.email]);
+    const accounts = await api.ctx.db.query("SELECT user_id, role, first_name FROM accounts WHERE lower(email) = lower($1)", [
+      owner.user.email,
+    ]);
     expect(accounts.rows).toEqual([{ user_id: owner.user.id, role: "creator", first_name: "Olive" }]);
     expect((await api.ctx.store.readStream(`user-${owner.user.id}`)).events).toHaveLength(before.events.length);
     expect((await login(owner.user.email, PASSWORD)).user.id).toBe(owner.user.id);

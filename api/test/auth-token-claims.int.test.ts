@@ -22,9 +22,15 @@ function signedWithRealKey(claims: Record<string, unknown>): string {
 }
 
 /** The claims of the session's own access token (its `sid` names a real sign-in). */
-const claimsOf = (s: AuthSession) => JSON.parse(Buffer.from(s.access_token.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
+const claimsOf = (s: AuthSession) =>
+  JSON.parse(Buffer.from(s.access_token.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
 
-const stream = (token: string) => api.app.inject({ method: "GET", url: `/api/v1/stream?access_token=${encodeURIComponent(token)}`, headers: { "x-forwarded-for": "198.21.9.9" } });
+const stream = (token: string) =>
+  api.app.inject({
+    method: "GET",
+    url: `/api/v1/stream?access_token=${encodeURIComponent(token)}`,
+    headers: { "x-forwarded-for": "198.21.9.9" },
+  });
 
 describe("access tokens must carry exp and sid", () => {
   let session: AuthSession;
@@ -62,7 +68,10 @@ describe("access tokens must carry exp and sid", () => {
   });
 
   it("refuses a non-numeric exp and an empty sid", async () => {
-    for (const claims of [{ ...issued, exp: "never" }, { ...issued, sid: "" }]) {
+    for (const claims of [
+      { ...issued, exp: "never" },
+      { ...issued, sid: "" },
+    ]) {
       const r = await call("GET", "/auth/me", { token: signedWithRealKey(claims) });
       expect(r.statusCode, JSON.stringify(claims)).toBe(401);
       expect(r.json()).toEqual(refusals.session_expired);

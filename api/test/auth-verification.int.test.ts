@@ -72,7 +72,9 @@ describe("login before verifying", () => {
     const wrong = await call("POST", "/auth/login", { body: { email, password: "wrong-password-1" } });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toEqual(refusals.invalid_credentials);
-    expect((await api.ctx.db.query("SELECT 1 FROM refresh_tokens rt JOIN accounts a USING (user_id) WHERE a.email = $1", [email])).rows).toEqual([]);
+    expect(
+      (await api.ctx.db.query("SELECT 1 FROM refresh_tokens rt JOIN accounts a USING (user_id) WHERE a.email = $1", [email])).rows,
+    ).toEqual([]);
   });
 });
 
@@ -207,7 +209,8 @@ describe("send again", () => {
   });
 
   it("refuses a body without a valid address with 400", async () => {
-    for (const body of [{ email: "not-an-email" }, {}, { email: freshEmail(), extra: 1 }]) expect((await call("POST", "/auth/verify/resend", { body })).statusCode).toBe(400);
+    for (const body of [{ email: "not-an-email" }, {}, { email: freshEmail(), extra: 1 }])
+      expect((await call("POST", "/auth/verify/resend", { body })).statusCode).toBe(400);
   });
 });
 
@@ -222,7 +225,9 @@ describe("accounts from before verification existed", () => {
            ('old', 'old@example.com', 'x', 'creator', '2024-03-01T10:00:00Z'), ('older', 'older@example.com', 'x', 'expert', NULL)`,
       );
       await migrate(db, "auth_migrations", authMigrations);
-      const { rows } = await db.query<{ user_id: string; email_verified_at: Date | null }>("SELECT user_id, email_verified_at FROM accounts ORDER BY user_id");
+      const { rows } = await db.query<{ user_id: string; email_verified_at: Date | null }>(
+        "SELECT user_id, email_verified_at FROM accounts ORDER BY user_id",
+      );
       expect(rows[0]).toEqual({ user_id: "old", email_verified_at: new Date("2024-03-01T10:00:00Z") });
       expect(rows[1]?.email_verified_at).toBeInstanceOf(Date);
     } finally {
@@ -243,7 +248,11 @@ describe("the demo accounts of npm start", () => {
       );
       expect(rows.map((r) => r.email)).toEqual(["ava@example.com", DEMO_CREATOR.email, "marcus@example.com", "sofia@example.com"]);
       for (const r of rows) expect(r).toMatchObject({ verified: true, status: "skipped", skipped_reason: expect.stringMatching(/demo/) });
-      const login = await demo.app.inject({ method: "POST", url: "/api/v1/auth/login", payload: { email: DEMO_CREATOR.email, password: DEMO_PASSWORD } });
+      const login = await demo.app.inject({
+        method: "POST",
+        url: "/api/v1/auth/login",
+        payload: { email: DEMO_CREATOR.email, password: DEMO_PASSWORD },
+      });
       expect(login.statusCode, login.body).toBe(200);
     } finally {
       await demo.close();

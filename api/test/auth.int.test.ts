@@ -16,22 +16,45 @@ const { call, freshEmail, signup, login, refresh } = authClient(() => api, "198.
 describe("sign-up", () => {
   it("makes an unverified creator: an account, a UserRegistered event, a users row and one verification mail, and no session", async () => {
     const email = freshEmail("creator");
-    const r = await call("POST", "/auth/signup", { body: { email, password: PASSWORD, role: "creator", first_name: "Ada", last_name: "Lovelace", timezone: "Europe/London" } });
+    const r = await call("POST", "/auth/signup", {
+      body: { email, password: PASSWORD, role: "creator", first_name: "Ada", last_name: "Lovelace", timezone: "Europe/London" },
+    });
     expect(r.statusCode).toBe(201);
     const reply = r.json<{ user: { id: string }; confirmation_sent_at: string }>();
-    expect(reply).toEqual({ user: { id: expect.any(String), email, role: "creator", first_name: "Ada" }, confirmation_sent_at: expect.any(String) });
+    expect(reply).toEqual({
+      user: { id: expect.any(String), email, role: "creator", first_name: "Ada" },
+      confirmation_sent_at: expect.any(String),
+    });
     expect(Math.abs(Date.parse(reply.confirmation_sent_at) - Date.now())).toBeLessThan(5_000);
     const id = reply.user.id;
 
     // Read-your-writes: the users read model already shows the new user, unverified, in the browser's zone.
-    const users = await api.ctx.db.query("SELECT email, role, first_name, last_name, email_verified_at, timezone, reminder_mails FROM users WHERE user_id = $1", [id]);
-    expect(users.rows).toEqual([{ email, role: "creator", first_name: "Ada", last_name: "Lovelace", email_verified_at: null, timezone: "Europe/London", reminder_mails: true }]);
+    const users = await api.ctx.db.query(
+      "SELECT email, role, first_name, last_name, email_verified_at, timezone, reminder_mails FROM users WHERE user_id = $1",
+      [id],
+    );
+    expect(users.rows).toEqual([
+      {
+        email,
+        role: "creator",
+        first_name: "Ada",
+        last_name: "Lovelace",
+        email_verified_at: null,
+        timezone: "Europe/London",
+        reminder_mails: true,
+      },
+    ]);
 
     const stream = await api.ctx.store.readStream(`user-${id}`);
-    expect(stream.events.map((e) => [e.type, e.data])).toEqual([["UserRegistered", { userId: id, email, role: "creator", firstName: "Ada", lastName: "Lovelace", timezone: "Europe/London" }]]);
+    expect(stream.events.map((e) => [e.type, e.data])).toEqual([
+      ["UserRegistered", { userId: id, email, role: "creator", firstName: "Ada", lastName: "Lovelace", timezone: "Europe/London" }],
+    ]);
 
     // Only scrypt hashes are stored; no sign-in exists until the address is verified.
-    const account = await api.ctx.db.query<{ password_hash: string; email_verified_at: Date | null }>("SELECT password_hash, email_verified_at FROM accounts WHERE user_id = $1", [id]);
+    const account = await api.ctx.db.query<{ password_hash: string; email_verified_at: Date | null }>(
+      "SELECT password_hash, email_verified_at FROM accounts WHERE user_id = $1",
+      [id],
+    );
     expect(account.rows[0]?.password_hash).toMatch(/^scrypt\$\d+\$\d+\$\d+\$[\w-]{22}\$[\w-]+$/);
     expect(account.rows[0]?.email_verified_at).toBeNull();
     expect((await api.ctx.db.query("SELECT 1 FROM refresh_tokens WHERE user_id = $1", [id])).rows).toEqual([]);
@@ -60,7 +83,16 @@ describe("sign-up", () => {
     const me = await call("GET", "/auth/me", { token: s.access_token });
     expect(me.statusCode).toBe(200);
     expect(me.json()).toEqual({
-      id: s.user.id, email, role: "creator", first_name: "Ada", last_name: "Lovelace", expert_id: null, terms_accepted: false, email_verified: true, timezone: "UTC", reminder_mails: true,
+      id: s.user.id,
+      email,
+      role: "creator",
+      first_name: "Ada",
+      last_name: "Lovelace",
+      expert_id: null,
+      terms_accepted: false,
+      email_verified: true,
+      timezone: "UTC",
+      reminder_mails: true,
     });
   });
 
@@ -152,7 +184,16 @@ describe("me", () => {
       [s.user.id, `linus-${s.user.id}`],
     );
     expect(await me()).toEqual({
-      id: s.user.id, email: s.user.email, role: "expert", first_name: "Linus", last_name: "T", expert_id: s.user.id, terms_accepted: true, email_verified: true, timezone: "UTC", reminder_mails: true,
+      id: s.user.id,
+      email: s.user.email,
+      role: "expert",
+      first_name: "Linus",
+      last_name: "T",
+      expert_id: s.user.id,
+      terms_accepted: true,
+      email_verified: true,
+      timezone: "UTC",
+      reminder_mails: true,
     });
   });
 
@@ -177,7 +218,11 @@ describe("access tokens", () => {
     const claims = { sub: s.user.id, role: "creator" as const, email: s.user.email, sid };
     const now = Math.floor(Date.now() / 1000);
     const expired = api.app.jwt.sign(claims, { clockTimestamp: Date.now() - 3_600_000 });
-    const otherSecret = forge({ alg: "HS256", typ: "JWT" }, { ...claims, iat: now, exp: now + 600 }, "some-other-secret-that-is-long-enough!!");
+    const otherSecret = forge(
+      { alg: "HS256", typ: "JWT" },
+      { ...claims, iat: now, exp: now + 600 },
+      "some-other-secret-that-is-long-enough!!",
+    );
     const none = `${Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url")}.${Buffer.from(JSON.stringify({ ...claims, role: "admin", exp: now + 600 })).toString("base64url")}.`;
     for (const token of [expired, otherSecret, none, "not-a-jwt"]) {
       const r = await call("GET", "/auth/me", { token });
@@ -300,7 +345,10 @@ describe("change password", () => {
   it("replaces the password and ends the other sessions", async () => {
     const s = await signup();
     const other = await login(s.user.email);
-    const r = await call("POST", "/auth/password", { token: s.access_token, body: { current_password: PASSWORD, password: "new-password-7" } });
+    const r = await call("POST", "/auth/password", {
+      token: s.access_token,
+      body: { current_password: PASSWORD, password: "new-password-7" },
+    });
     expect(r.statusCode).toBe(204);
 
     const old = await call("POST", "/auth/login", { body: { email: s.user.email, password: PASSWORD } });
@@ -320,7 +368,10 @@ describe("change password", () => {
     const same = await call("POST", "/auth/password", { token: s.access_token, body: { current_password: PASSWORD, password: PASSWORD } });
     expect(same.statusCode).toBe(422);
     expect(same.json()).toEqual(refusals.same_password);
-    const weak = await call("POST", "/auth/password", { token: s.access_token, body: { current_password: PASSWORD, password: "password" } });
+    const weak = await call("POST", "/auth/password", {
+      token: s.access_token,
+      body: { current_password: PASSWORD, password: "password" },
+    });
     expect(weak.statusCode).toBe(422);
     expect(weak.json()).toEqual(refusals.weak_password);
     await login(s.user.email); // unchanged
@@ -362,13 +413,19 @@ describe("ensureAdminAccount", () => {
     const email = freshEmail("admin");
     await ensureAdminAccount(api.ctx, email, "admin-pass-1");
     await ensureAdminAccount(api.ctx, email.toUpperCase(), "admin-pass-1");
-    const accounts = await api.ctx.db.query<{ user_id: string; role: string }>("SELECT user_id, role FROM accounts WHERE lower(email) = $1", [email]);
+    const accounts = await api.ctx.db.query<{ user_id: string; role: string }>(
+      "SELECT user_id, role FROM accounts WHERE lower(email) = $1",
+      [email],
+    );
     expect(accounts.rows).toEqual([{ user_id: expect.any(String), role: "admin" }]);
     const id = accounts.rows[0]!.user_id;
     // Verified from the start: whoever sets ADMIN_EMAIL speaks for the address.
     const stream = await api.ctx.store.readStream(`user-${id}`);
     expect(stream.events.map((e) => e.type)).toEqual(["UserRegistered", "EmailVerified"]);
-    const users = await api.ctx.db.query<{ role: string; email_verified_at: Date | null }>("SELECT role, email_verified_at FROM users WHERE user_id = $1", [id]);
+    const users = await api.ctx.db.query<{ role: string; email_verified_at: Date | null }>(
+      "SELECT role, email_verified_at FROM users WHERE user_id = $1",
+      [id],
+    );
     expect(users.rows).toEqual([{ role: "admin", email_verified_at: expect.any(Date) }]);
 
     const s = await login(email, "admin-pass-1");
@@ -400,7 +457,20 @@ describe("docs", () => {
     expect(r.statusCode).toBe(200);
     const paths = Object.keys(r.json<{ paths: Record<string, unknown> }>().paths);
     expect(paths).toEqual(
-      expect.arrayContaining(["/auth/signup", "/auth/login", "/auth/refresh", "/auth/logout", "/auth/password", "/auth/me", "/auth/verify", "/auth/verify/resend", "/auth/recover", "/auth/reset", "/auth/me/preferences", "/mail/unsubscribe"]),
+      expect.arrayContaining([
+        "/auth/signup",
+        "/auth/login",
+        "/auth/refresh",
+        "/auth/logout",
+        "/auth/password",
+        "/auth/me",
+        "/auth/verify",
+        "/auth/verify/resend",
+        "/auth/recover",
+        "/auth/reset",
+        "/auth/me/preferences",
+        "/mail/unsubscribe",
+      ]),
     );
     expect(Object.keys(r.json<{ paths: Record<string, object> }>().paths["/auth/me"]!)).toEqual(expect.arrayContaining(["get", "patch"]));
   });

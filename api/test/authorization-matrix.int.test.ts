@@ -42,7 +42,16 @@ let listeners: string[] = [];
 const recordingFeed = { listen: (userId: string) => (listeners.push(userId), () => undefined) } as unknown as BookingFeed;
 const users = {} as Record<SignedIn, Account>;
 let loginOnly: Account; // an account used only to log in and refresh
-const ids = { publishedSession: "", draftSession: "", booking: "", notesBooking: "", reviewedBooking: "", refundedBooking: "", xSlug: "", ySlug: "" };
+const ids = {
+  publishedSession: "",
+  draftSession: "",
+  booking: "",
+  notesBooking: "",
+  reviewedBooking: "",
+  refundedBooking: "",
+  xSlug: "",
+  ySlug: "",
+};
 const adminIds: Record<string, string> = {};
 
 // ---------------------------------------------------------------------------------------------
@@ -89,9 +98,20 @@ function classify(r: { statusCode: number; body: string }): string {
 // ---------------------------------------------------------------------------------------------
 // Fixture
 
-const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({ weekday, start_local: "00:00", end_local: "23:30" }));
+const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({
+  weekday,
+  start_local: "00:00",
+  end_local: "23:30",
+}));
 const schedule = { timezone: "UTC", slots: everyDay };
-const profileOf = (first: string, published: boolean) => ({ first_name: first, last_name: "Matrix", title: `${first}'s advisory`, bio: "Ten years of brand deals.", tags: ["brand"], published });
+const profileOf = (first: string, published: boolean) => ({
+  first_name: first,
+  last_name: "Matrix",
+  title: `${first}'s advisory`,
+  bio: "Ten years of brand deals.",
+  tags: ["brand"],
+  published,
+});
 const sessionBody = (status: "draft" | "published") => ({
   expert_id: "",
   title: "Deck review",
@@ -106,7 +126,10 @@ const sessionBody = (status: "draft" | "published") => ({
   status,
 });
 /** A real 2 x 2 PNG: uploads are decoded and re-encoded, so a signature alone is refused. */
-const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVQImWMwTjtjnHaGAUIBACS2BZUFBQd/AAAAAElFTkSuQmCC", "base64");
+const png = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVQImWMwTjtjnHaGAUIBACS2BZUFBQd/AAAAAElFTkSuQmCC",
+  "base64",
+);
 function multipartImage(): { body: Buffer; headers: Record<string, string> } {
   const boundary = "----matrix-boundary";
   const body = Buffer.concat([
@@ -146,7 +169,9 @@ async function unverifiedAccount(): Promise<string> {
 }
 
 async function logIn(account: Pick<Account, "email" | "password">): Promise<{ access_token: string; refresh_token: string }> {
-  return (await must("anon", { method: "POST", url: `${V1}/auth/login`, body: { email: account.email, password: account.password } })).json();
+  return (
+    await must("anon", { method: "POST", url: `${V1}/auth/login`, body: { email: account.email, password: account.password } })
+  ).json();
 }
 
 /**
@@ -157,21 +182,35 @@ const spentBookings: string[] = [];
 
 /** A pending, unpaid booking of A (or B) with X, at a fresh time (or `at`); `keep` for one the whole matrix uses. */
 async function book(creator: "A" | "B" = "A", options: { keep?: boolean; at?: string } = {}): Promise<string> {
-  for (const id of spentBookings.splice(0)) await send("admin", { method: "PATCH", url: `${V1}/bookings/${id}/status`, body: { status: "cancelled", reason: "matrix fixture released" } });
-  const r = await must(creator, { method: "POST", url: `${V1}/bookings`, body: { session_id: ids.publishedSession, scheduled_time: options.at ?? takeTime(false) } });
+  for (const id of spentBookings.splice(0))
+    await send("admin", {
+      method: "PATCH",
+      url: `${V1}/bookings/${id}/status`,
+      body: { status: "cancelled", reason: "matrix fixture released" },
+    });
+  const r = await must(creator, {
+    method: "POST",
+    url: `${V1}/bookings`,
+    body: { session_id: ids.publishedSession, scheduled_time: options.at ?? takeTime(false) },
+  });
   const id = r.json<{ booking: { id: string } }>().booking.id;
   if (!options.keep) spentBookings.push(id);
   return id;
 }
 
 async function intentFor(bookingId: string): Promise<string> {
-  return (await must("A", { method: "POST", url: `${V1}/stripe/test-intent`, body: { bookingId } })).json<{ clientSecret: string }>().clientSecret;
+  return (await must("A", { method: "POST", url: `${V1}/stripe/test-intent`, body: { bookingId } })).json<{ clientSecret: string }>()
+    .clientSecret;
 }
 
 /** A booking of A with X, paid with the test card and confirmed by X (at a fresh time, or `at`). */
 async function confirmedBooking(at?: string): Promise<string> {
   const id = await book("A", { keep: true, ...(at && { at }) }); // paid at once: no longer a hold
-  await must("A", { method: "POST", url: `${V1}/payments/test/confirm`, body: { client_secret: await intentFor(id), card_number: TEST_CARD_SUCCEEDS } });
+  await must("A", {
+    method: "POST",
+    url: `${V1}/payments/test/confirm`,
+    body: { client_secret: await intentFor(id), card_number: TEST_CARD_SUCCEEDS },
+  });
   await must("X", { method: "PATCH", url: `${V1}/bookings/${id}/status`, body: { status: "confirmed" } });
   return id;
 }
@@ -181,7 +220,11 @@ async function completedBooking(): Promise<string> {
   const id = await confirmedBooking();
   const afterTheWindow = new Date(Date.now() + 60 * 86_400_000).toISOString();
   const actor = { userId: users.X.id, role: "expert" } as const;
-  const done = await api.ctx.calendar.handle(calendarStream(users.X.id), { type: "CompleteBooking", expertId: users.X.id, bookingId: id, actor }, { actor, now: afterTheWindow });
+  const done = await api.ctx.calendar.handle(
+    calendarStream(users.X.id),
+    { type: "CompleteBooking", expertId: users.X.id, bookingId: id, actor },
+    { actor, now: afterTheWindow },
+  );
   if (!done.ok) throw new Error(`fixture: complete ${id}: ${done.refusal.code}`);
   await api.ctx.projected(done.value);
   return id;
@@ -195,7 +238,10 @@ async function reviewedBooking(): Promise<string> {
 }
 const reviewRow = (id: string) => rows("SELECT * FROM reviews WHERE booking_id = $1", [id]);
 /** The first event of a booking's history in X's calendar (its request). */
-const firstEventOf = async (bookingId: string) => (await api.ctx.store.readStream(calendarStream(users.X.id))).events.find((e) => (e.data as { bookingId?: string }).bookingId === bookingId)!;
+const firstEventOf = async (bookingId: string) =>
+  (await api.ctx.store.readStream(calendarStream(users.X.id))).events.find(
+    (e) => (e.data as { bookingId?: string }).bookingId === bookingId,
+  )!;
 
 /** The latest free time: weeks ahead, so a booking there may still be moved (until 24 hours before its start). */
 const lateTime = () => times.pop()!;
@@ -223,7 +269,8 @@ const rows = async (sql: string, values: unknown[]) => JSON.stringify((await api
 const bookingRow = (id: string) => rows("SELECT * FROM bookings WHERE booking_id = $1", [id]);
 const sessionRow = (id: string) => rows("SELECT * FROM sessions WHERE session_id = $1", [id]);
 const expertRows = (...userIds: string[]) => rows("SELECT * FROM experts WHERE user_id = ANY($1) ORDER BY user_id", [userIds]);
-const paymentRows = (bookingId: string) => rows("SELECT payment_id, status FROM payments WHERE booking_id = $1 ORDER BY payment_id", [bookingId]);
+const paymentRows = (bookingId: string) =>
+  rows("SELECT payment_id, status FROM payments WHERE booking_id = $1 ORDER BY payment_id", [bookingId]);
 const imageOf = (userId: string) => existsSync(join(api.ctx.mediaDir, "experts", userId, "profile"));
 const idOf = (c: Caller) => (c === "anon" ? "" : users[c].id);
 
@@ -242,19 +289,28 @@ beforeAll(async () => {
   const adminId = (await must("anon", { method: "GET", url: `${V1}/auth/me`, token: adminSession.access_token })).json<{ id: string }>().id;
   users.admin = { id: adminId, email: adminEmail, password: PASSWORD, token: adminSession.access_token, role: "admin" };
 
-  for (const c of ["A", "B", "X", "Y"] as const) await must(c, { method: "POST", url: `${V1}/terms/accept`, body: { version_id: CURRENT_TERMS_VERSION } });
+  for (const c of ["A", "B", "X", "Y"] as const)
+    await must(c, { method: "POST", url: `${V1}/terms/accept`, body: { version_id: CURRENT_TERMS_VERSION } });
   ids.xSlug = (await must("X", { method: "PATCH", url: `${V1}/experts/me`, body: profileOf("Xena", true) })).json<{ slug: string }>().slug;
   ids.ySlug = (await must("Y", { method: "PATCH", url: `${V1}/experts/me`, body: profileOf("Yuri", false) })).json<{ slug: string }>().slug;
   await must("X", { method: "POST", url: `${V1}/experts/${users.X.id}/schedule`, body: schedule });
-  ids.publishedSession = (await must("X", { method: "POST", url: `${V1}/sessions`, body: { ...sessionBody("published"), expert_id: users.X.id } })).json<{ session: { id: string } }>().session.id;
+  ids.publishedSession = (
+    await must("X", { method: "POST", url: `${V1}/sessions`, body: { ...sessionBody("published"), expert_id: users.X.id } })
+  ).json<{ session: { id: string } }>().session.id;
   ids.draftSession = await draftSession();
   await uploadXImage();
 
-  const all = (await must("anon", { method: "GET", url: `${V1}/sessions/${ids.publishedSession}/availability` })).json<{ times: string[] }>().times;
+  const all = (await must("anon", { method: "GET", url: `${V1}/sessions/${ids.publishedSession}/availability` })).json<{
+    times: string[];
+  }>().times;
   times = all.filter((t) => new Date(t).getUTCMinutes() === 0 && new Date(t).getUTCHours() % 2 === 0);
   ids.booking = await book("A", { keep: true });
   ids.notesBooking = await confirmedBooking();
-  await must("X", { method: "POST", url: `${V1}/bookings/${ids.notesBooking}/notes`, body: { summary: "Great call", takeaways: ["Lead with numbers"] } });
+  await must("X", {
+    method: "POST",
+    url: `${V1}/bookings/${ids.notesBooking}/notes`,
+    body: { summary: "Great call", takeaways: ["Lead with numbers"] },
+  });
   ids.reviewedBooking = await reviewedBooking();
   ids.refundedBooking = await confirmedBooking();
 
@@ -274,7 +330,13 @@ beforeAll(async () => {
   adminIds.projections = "terms_acceptances";
   adminIds.reviews = ids.reviewedBooking;
   adminIds.mailbox = await firstId("mailbox");
-  adminIds.refunds = (await must("admin", { method: "POST", url: `${V1}/admin/refunds`, body: { booking_id: ids.refundedBooking, amount_cents: 100, reason: "Matrix refund" } })).json<{ id: string }>().id;
+  adminIds.refunds = (
+    await must("admin", {
+      method: "POST",
+      url: `${V1}/admin/refunds`,
+      body: { booking_id: ids.refundedBooking, amount_cents: 100, reason: "Matrix refund" },
+    })
+  ).json<{ id: string }>().id;
 
   streaming = await buildApp({ ...api.ctx, feed: recordingFeed });
   await streaming.listen({ port: 0, host: "127.0.0.1" });
@@ -325,14 +387,22 @@ const NOT_REVIEWER = "403 review_not_your_booking";
 const NOT_REPLIER = "403 review_reply_not_expert";
 
 /** Expected cells in caller order: anonymous, A, B, X, Y, admin. */
-const cells = (anon: string, A: string, B: string, X: string, Y: string, admin: string): Record<Caller, string> => ({ anon, A, B, X, Y, admin });
+const cells = (anon: string, A: string, B: string, X: string, Y: string, admin: string): Record<Caller, string> => ({
+  anon,
+  A,
+  B,
+  X,
+  Y,
+  admin,
+});
 const everyone = cells(OK, OK, OK, OK, OK, OK);
 const signedIn = cells(NO_TOKEN, OK, OK, OK, OK, OK);
 /** The caller's own expert account: admins act on experts' things but are not experts. */
 const ownExpertAccount = cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, OK, OK, "403 admin_not_expert");
 const adminOnly = cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK);
 
-const listed = (r: LightMyRequestResponse, id: string, mark: string) => (r.json<{ id: string }[]>().some((x) => x.id === id) ? ` +${mark}` : "");
+const listed = (r: LightMyRequestResponse, id: string, mark: string) =>
+  r.json<{ id: string }[]>().some((x) => x.id === id) ? ` +${mark}` : "";
 
 /** Callers who hold their own login session for this call (logout and password change end sessions). */
 async function ownSession(c: Caller): Promise<string | null> {
@@ -365,7 +435,11 @@ const ROWS: Row[] = [
   { route: "POST /terms/accept", expect: signedIn, make: () => ({ body: { version_id: CURRENT_TERMS_VERSION } }) },
 
   { route: "GET /experts", expect: everyone, make: () => ({ note: (r) => listed(r, users.Y.id, "unpublished-Y") }) },
-  { route: "GET /experts/search", expect: everyone, make: () => ({ query: "?search=matrix", note: (r) => listed(r, users.Y.id, "unpublished-Y") }) },
+  {
+    route: "GET /experts/search",
+    expect: everyone,
+    make: () => ({ query: "?search=matrix", note: (r) => listed(r, users.Y.id, "unpublished-Y") }),
+  },
   { route: "GET /experts/me", expect: ownExpertAccount },
   {
     route: "PATCH /experts/me",
@@ -375,10 +449,23 @@ const ROWS: Row[] = [
       state: () => expertRows(users.X.id, idOf(c)),
     }),
   },
-  { route: "POST /experts/me/image", expect: ownExpertAccount, make: (c) => ({ ...multipartImage(), state: () => [imageOf(idOf(c)), imageOf(users.X.id)] }) },
-  { route: "DELETE /experts/me/image", expect: ownExpertAccount, make: (c) => ({ state: () => [imageOf(idOf(c)), imageOf(users.X.id)], after: async () => void (c === "X" && (await uploadXImage())) }) },
+  {
+    route: "POST /experts/me/image",
+    expect: ownExpertAccount,
+    make: (c) => ({ ...multipartImage(), state: () => [imageOf(idOf(c)), imageOf(users.X.id)] }),
+  },
+  {
+    route: "DELETE /experts/me/image",
+    expect: ownExpertAccount,
+    make: (c) => ({ state: () => [imageOf(idOf(c)), imageOf(users.X.id)], after: async () => void (c === "X" && (await uploadXImage())) }),
+  },
   { route: "GET /experts/:slug", label: "X, published", expect: everyone, make: () => ({ params: { slug: ids.xSlug } }) },
-  { route: "GET /experts/:slug", label: "Y, unpublished", expect: cells(NO_PROFILE, NO_PROFILE, NO_PROFILE, NO_PROFILE, OK, OK), make: () => ({ params: { slug: ids.ySlug } }) },
+  {
+    route: "GET /experts/:slug",
+    label: "Y, unpublished",
+    expect: cells(NO_PROFILE, NO_PROFILE, NO_PROFILE, NO_PROFILE, OK, OK),
+    make: () => ({ params: { slug: ids.ySlug } }),
+  },
   {
     route: "GET /experts/:expertId/sessions",
     label: "X's, with a draft",
@@ -389,7 +476,12 @@ const ROWS: Row[] = [
   // Earnings: the expert's own (their expert id is their user id), or any expert's for an admin.
   { route: "GET /experts/me/earnings", expect: ownExpertAccount },
   { route: "GET /experts/me/earnings/:month", expect: ownExpertAccount, make: () => ({ params: { month: "2030-01" } }) },
-  { route: "GET /experts/:expertId/earnings", label: "X's", expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, OK, FORBIDDEN, OK), make: () => ({ params: { expertId: users.X.id } }) },
+  {
+    route: "GET /experts/:expertId/earnings",
+    label: "X's",
+    expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, OK, FORBIDDEN, OK),
+    make: () => ({ params: { expertId: users.X.id } }),
+  },
   {
     route: "GET /experts/:expertId/earnings/:month",
     label: "X's",
@@ -400,35 +492,84 @@ const ROWS: Row[] = [
     route: "POST /experts/:expertId/schedule",
     label: "X's",
     expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, OK, FORBIDDEN, OK),
-    make: () => ({ params: { expertId: users.X.id }, body: schedule, state: () => rows("SELECT * FROM schedules WHERE expert_id = $1", [users.X.id]) }),
+    make: () => ({
+      params: { expertId: users.X.id },
+      body: schedule,
+      state: () => rows("SELECT * FROM schedules WHERE expert_id = $1", [users.X.id]),
+    }),
   },
   // Issue 17: the expert's time off, extra hours and booking rules, beside the schedule (theirs, or an admin's for them).
-  { route: "PUT /experts/:expertId/booking-rules", label: "X's", expect: xOwn, make: () => ({ params: { expertId: users.X.id }, body: { buffer_before_minutes: 0, buffer_after_minutes: 0, min_notice_hours: 0 }, state: xSchedule }) },
-  { route: "POST /experts/:expertId/time-off", label: "X's", expect: xOwn, make: () => ({ params: { expertId: users.X.id }, body: { id: "matrix-off", start_date: "2031-01-07", end_date: "2031-01-07" }, state: xSchedule }) },
+  {
+    route: "PUT /experts/:expertId/booking-rules",
+    label: "X's",
+    expect: xOwn,
+    make: () => ({
+      params: { expertId: users.X.id },
+      body: { buffer_before_minutes: 0, buffer_after_minutes: 0, min_notice_hours: 0 },
+      state: xSchedule,
+    }),
+  },
+  {
+    route: "POST /experts/:expertId/time-off",
+    label: "X's",
+    expect: xOwn,
+    make: () => ({
+      params: { expertId: users.X.id },
+      body: { id: "matrix-off", start_date: "2031-01-07", end_date: "2031-01-07" },
+      state: xSchedule,
+    }),
+  },
   {
     route: "DELETE /experts/:expertId/time-off/:timeOffId",
     label: "X's",
     expect: xOwn,
     make: async () => ({ params: { expertId: users.X.id, timeOffId: await addedByX("time-off") }, state: xSchedule }),
   },
-  { route: "GET /experts/:expertId/time-off/affected-bookings", label: "X's", expect: xOwn, make: () => ({ params: { expertId: users.X.id } }) },
-  { route: "POST /experts/:expertId/date-overrides", label: "X's", expect: xOwn, make: () => ({ params: { expertId: users.X.id }, body: { id: "matrix-extra", date: "2031-01-09", start_local: "10:00", end_local: "11:00" }, state: xSchedule }) },
+  {
+    route: "GET /experts/:expertId/time-off/affected-bookings",
+    label: "X's",
+    expect: xOwn,
+    make: () => ({ params: { expertId: users.X.id } }),
+  },
+  {
+    route: "POST /experts/:expertId/date-overrides",
+    label: "X's",
+    expect: xOwn,
+    make: () => ({
+      params: { expertId: users.X.id },
+      body: { id: "matrix-extra", date: "2031-01-09", start_local: "10:00", end_local: "11:00" },
+      state: xSchedule,
+    }),
+  },
   {
     route: "DELETE /experts/:expertId/date-overrides/:overrideId",
     label: "X's",
     expect: xOwn,
     make: async () => ({ params: { expertId: users.X.id, overrideId: await addedByX("date-overrides") }, state: xSchedule }),
   },
-  { route: "GET /media/experts/:expertId/profile", label: "X's image", expect: everyone, make: async () => ((await uploadXImage()), { params: { expertId: users.X.id } }) },
+  {
+    route: "GET /media/experts/:expertId/profile",
+    label: "X's image",
+    expect: everyone,
+    make: async () => (await uploadXImage(), { params: { expertId: users.X.id } }),
+  },
 
   {
     route: "POST /sessions",
     label: "for X",
     expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, OK, NOT_OWNER, OK),
-    make: () => ({ body: { ...sessionBody("draft"), expert_id: users.X.id }, state: () => rows("SELECT count(*) FROM sessions WHERE expert_id = $1", [users.X.id]) }),
+    make: () => ({
+      body: { ...sessionBody("draft"), expert_id: users.X.id },
+      state: () => rows("SELECT count(*) FROM sessions WHERE expert_id = $1", [users.X.id]),
+    }),
   },
   { route: "GET /sessions/:id", label: "X's, published", expect: everyone, make: () => ({ params: { id: ids.publishedSession } }) },
-  { route: "GET /sessions/:id", label: "X's, draft", expect: cells(NO_SESSION, NO_SESSION, NO_SESSION, OK, NO_SESSION, OK), make: () => ({ params: { id: ids.draftSession } }) },
+  {
+    route: "GET /sessions/:id",
+    label: "X's, draft",
+    expect: cells(NO_SESSION, NO_SESSION, NO_SESSION, OK, NO_SESSION, OK),
+    make: () => ({ params: { id: ids.draftSession } }),
+  },
   {
     route: "PUT /sessions/:id",
     label: "publish X's fresh draft",
@@ -447,7 +588,12 @@ const ROWS: Row[] = [
       return { params: { id }, state: () => sessionRow(id) };
     },
   },
-  { route: "GET /sessions/:id/availability", label: "X's, published", expect: everyone, make: () => ({ params: { id: ids.publishedSession } }) },
+  {
+    route: "GET /sessions/:id/availability",
+    label: "X's, published",
+    expect: everyone,
+    make: () => ({ params: { id: ids.publishedSession } }),
+  },
 
   { route: "GET /stream", label: "token in header", expect: signedIn, custom: (c) => streamCell(c, "header") },
   { route: "GET /stream", label: "token in query", expect: signedIn, custom: (c) => streamCell(c, "query") },
@@ -458,9 +604,17 @@ const ROWS: Row[] = [
     expect: cells(NO_TOKEN, OK, OK, ONLY_CREATORS, ONLY_CREATORS, "403 admin_cannot_book"),
     make: () => ({ body: { session_id: ids.publishedSession, scheduled_time: takeTime(false) } }),
   },
-  { route: "GET /bookings/creator/me", expect: cells(NO_TOKEN, "ok +A's", OK, FORBIDDEN, FORBIDDEN, OK), make: () => ({ note: (r) => listed(r, ids.booking, "A's") }) },
+  {
+    route: "GET /bookings/creator/me",
+    expect: cells(NO_TOKEN, "ok +A's", OK, FORBIDDEN, FORBIDDEN, OK),
+    make: () => ({ note: (r) => listed(r, ids.booking, "A's") }),
+  },
   // An expert's list holds paid bookings only (issue 27.9): A's paid and confirmed one with X.
-  { route: "GET /bookings/expert/me", expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, "ok +A's", OK, OK), make: () => ({ note: (r) => listed(r, ids.notesBooking, "A's") }) },
+  {
+    route: "GET /bookings/expert/me",
+    expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, "ok +A's", OK, OK),
+    make: () => ({ note: (r) => listed(r, ids.notesBooking, "A's") }),
+  },
   // By id: the user themselves, or an admin opening their dashboard (sees A's bookings, not their own).
   {
     route: "GET /bookings/creator/:userId",
@@ -474,7 +628,12 @@ const ROWS: Row[] = [
     expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, "ok +A's", FORBIDDEN, "ok +A's"),
     make: () => ({ params: { userId: users.X.id }, note: (r) => listed(r, ids.notesBooking, "A's") }),
   },
-  { route: "GET /bookings/:id", label: "A's with X", expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK), make: () => ({ params: { id: ids.booking } }) },
+  {
+    route: "GET /bookings/:id",
+    label: "A's with X",
+    expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK),
+    make: () => ({ params: { id: ids.booking } }),
+  },
   {
     route: "PATCH /bookings/:bookingId/status",
     label: "cancel a fresh booking",
@@ -490,7 +649,11 @@ const ROWS: Row[] = [
     expect: cells(NO_TOKEN, NOT_PARTY, NO_BOOKING, OK, NO_BOOKING, OK),
     make: async () => {
       const id = await book();
-      return { params: { bookingId: id }, body: { status: "more_info_requested", info_request_note: "Which brands?" }, state: () => bookingRow(id) };
+      return {
+        params: { bookingId: id },
+        body: { status: "more_info_requested", info_request_note: "Which brands?" },
+        state: () => bookingRow(id),
+      };
     },
   },
   {
@@ -508,7 +671,11 @@ const ROWS: Row[] = [
     expect: cells(NO_TOKEN, OK, NO_BOOKING, NOT_PARTY, NO_BOOKING, OK),
     make: async () => {
       const id = await book();
-      return { params: { bookingId: id }, body: { prep_response_1: "Nike", prep_response_2: "Adidas", prep_response_3: "Puma" }, state: () => bookingRow(id) };
+      return {
+        params: { bookingId: id },
+        body: { prep_response_1: "Nike", prep_response_2: "Adidas", prep_response_3: "Puma" },
+        state: () => bookingRow(id),
+      };
     },
   },
   {
@@ -526,7 +693,12 @@ const ROWS: Row[] = [
     expect: cells(NO_TOKEN, NOT_PARTY, NO_BOOKING, OK, NO_BOOKING, OK),
     make: () => ({ params: { bookingId: ids.booking }, query: `?date=${new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)}` }),
   },
-  { route: "GET /bookings/:bookingId/cancellation", label: "A's with X", expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK), make: () => ({ params: { bookingId: ids.booking } }) },
+  {
+    route: "GET /bookings/:bookingId/cancellation",
+    label: "A's with X",
+    expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK),
+    make: () => ({ params: { bookingId: ids.booking } }),
+  },
   // Moving a booking and its meeting link (issue 17): the creator asks or withdraws, the expert answers or sets the link; admins act for either.
   {
     route: "POST /bookings/:bookingId/reschedule",
@@ -537,17 +709,15 @@ const ROWS: Row[] = [
       return { params: { bookingId: id }, body: { scheduled_time: to }, state: () => bookingRow(id) };
     },
   },
-  ...(["accept", "decline"] as const).map(
-    (answer): Row => ({
-      route: `POST /bookings/:bookingId/reschedule/${answer}`,
-      label: "A asked to move a fresh booking",
-      expect: cells(NO_TOKEN, "403 reschedule_expert_only", NO_BOOKING, OK, NO_BOOKING, OK),
-      make: async () => {
-        const { id } = await movableBooking(true);
-        return { params: { bookingId: id }, state: () => bookingRow(id) };
-      },
-    }),
-  ),
+  ...(["accept", "decline"] as const).map((answer): Row => ({
+    route: `POST /bookings/:bookingId/reschedule/${answer}`,
+    label: "A asked to move a fresh booking",
+    expect: cells(NO_TOKEN, "403 reschedule_expert_only", NO_BOOKING, OK, NO_BOOKING, OK),
+    make: async () => {
+      const { id } = await movableBooking(true);
+      return { params: { bookingId: id }, state: () => bookingRow(id) };
+    },
+  })),
   {
     route: "POST /bookings/:bookingId/reschedule/withdraw",
     label: "A asked to move a fresh booking",
@@ -566,9 +736,19 @@ const ROWS: Row[] = [
       return { params: { bookingId: id }, body: { url: "https://meet.example.com/matrix" }, state: () => bookingRow(id) };
     },
   },
-  { route: "GET /bookings/:bookingId/notes", label: "A's with X", expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK), make: () => ({ params: { bookingId: ids.notesBooking } }) },
+  {
+    route: "GET /bookings/:bookingId/notes",
+    label: "A's with X",
+    expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK),
+    make: () => ({ params: { bookingId: ids.notesBooking } }),
+  },
   // Reviews: among a booking's parties the creator reviews and the expert replies; others learn nothing of it.
-  { route: "GET /bookings/:bookingId/review", label: "A's with X, reviewed", expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK), make: () => ({ params: { bookingId: ids.reviewedBooking } }) },
+  {
+    route: "GET /bookings/:bookingId/review",
+    label: "A's with X, reviewed",
+    expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK),
+    make: () => ({ params: { bookingId: ids.reviewedBooking } }),
+  },
   {
     route: "POST /bookings/:bookingId/review",
     label: "a fresh completed booking",
@@ -582,7 +762,11 @@ const ROWS: Row[] = [
     route: "PATCH /bookings/:bookingId/review",
     label: "A's review",
     expect: cells(NO_TOKEN, OK, NO_BOOKING, NOT_REVIEWER, NO_BOOKING, NOT_REVIEWER),
-    make: () => ({ params: { bookingId: ids.reviewedBooking }, body: { rating: 5, text: "Matrix review" }, state: () => reviewRow(ids.reviewedBooking) }),
+    make: () => ({
+      params: { bookingId: ids.reviewedBooking },
+      body: { rating: 5, text: "Matrix review" },
+      state: () => reviewRow(ids.reviewedBooking),
+    }),
   },
   {
     route: "POST /bookings/:bookingId/review/reply",
@@ -610,7 +794,10 @@ const ROWS: Row[] = [
     make: async () => {
       const id = await book();
       const secret = await intentFor(id);
-      return { body: { client_secret: secret, card_number: TEST_CARD_SUCCEEDS }, state: async () => [await paymentRows(id), await bookingRow(id)] };
+      return {
+        body: { client_secret: secret, card_number: TEST_CARD_SUCCEEDS },
+        state: async () => [await paymentRows(id), await bookingRow(id)],
+      };
     },
   },
   {
@@ -619,14 +806,33 @@ const ROWS: Row[] = [
     expect: everyone,
     make: () => {
       const payload = JSON.stringify({ id: `evt_${randomUUID()}`, object: "event", type: "customer.created", data: { object: {} } });
-      return { body: payload, headers: { "content-type": "application/json", "stripe-signature": Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) } };
+      return {
+        body: payload,
+        headers: {
+          "content-type": "application/json",
+          "stripe-signature": Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
+        },
+      };
     },
   },
 
-  { route: "POST /auth/signup", expect: everyone, make: () => ({ body: { email: `new-${randomUUID().slice(0, 8)}@example.com`, password: PASSWORD, role: "creator" } }) },
+  {
+    route: "POST /auth/signup",
+    expect: everyone,
+    make: () => ({ body: { email: `new-${randomUUID().slice(0, 8)}@example.com`, password: PASSWORD, role: "creator" } }),
+  },
   { route: "POST /auth/login", expect: everyone, make: () => ({ body: { email: loginOnly.email, password: loginOnly.password } }) },
-  { route: "POST /auth/refresh", expect: everyone, make: async () => ({ body: { refresh_token: (await logIn(loginOnly)).refresh_token } }) },
-  { route: "POST /auth/logout", label: "own session", expect: signedIn, make: async (c) => ({ token: await ownSession(c), body: { scope: "local" } }) },
+  {
+    route: "POST /auth/refresh",
+    expect: everyone,
+    make: async () => ({ body: { refresh_token: (await logIn(loginOnly)).refresh_token } }),
+  },
+  {
+    route: "POST /auth/logout",
+    label: "own session",
+    expect: signedIn,
+    make: async (c) => ({ token: await ownSession(c), body: { scope: "local" } }),
+  },
   {
     route: "POST /auth/password",
     label: "own session",
@@ -647,7 +853,11 @@ const ROWS: Row[] = [
       };
     },
   },
-  { route: "GET /auth/me", expect: signedIn, make: (c) => ({ note: (r) => (r.json<{ id: string }>().id === idOf(c) ? "" : ` as ${r.json<{ id: string }>().id}`) }) },
+  {
+    route: "GET /auth/me",
+    expect: signedIn,
+    make: (c) => ({ note: (r) => (r.json<{ id: string }>().id === idOf(c) ? "" : ` as ${r.json<{ id: string }>().id}`) }),
+  },
   {
     route: "PATCH /auth/me",
     expect: signedIn,
@@ -659,7 +869,12 @@ const ROWS: Row[] = [
   },
 
   // Mail links (issue 16): whoever holds a link may use it, signed in or not, as whoever.
-  { route: "POST /auth/verify", label: "fresh link", expect: everyone, make: async () => ({ body: { token: await mailedToken(api.ctx.db, "verify_email", await unverifiedAccount()) } }) },
+  {
+    route: "POST /auth/verify",
+    label: "fresh link",
+    expect: everyone,
+    make: async () => ({ body: { token: await mailedToken(api.ctx.db, "verify_email", await unverifiedAccount()) } }),
+  },
   { route: "POST /auth/verify/resend", expect: everyone, make: async () => ({ body: { email: await unverifiedAccount() } }) },
   { route: "POST /auth/recover", expect: everyone, make: () => ({ body: { email: loginOnly.email } }) },
   {
@@ -675,25 +890,51 @@ const ROWS: Row[] = [
   {
     route: "PUT /auth/me/preferences",
     expect: signedIn,
-    make: (c) => ({ body: { timezone: "UTC", reminder_mails: true }, note: (r) => (r.json<{ id: string }>().id === idOf(c) ? "" : ` as ${r.json<{ id: string }>().id}`) }),
+    make: (c) => ({
+      body: { timezone: "UTC", reminder_mails: true },
+      note: (r) => (r.json<{ id: string }>().id === idOf(c) ? "" : ` as ${r.json<{ id: string }>().id}`),
+    }),
   },
-  { route: "POST /mail/unsubscribe", label: "loginOnly's link", expect: everyone, make: () => ({ body: { token: signLink(TEST_JWT_SECRET, "unsubscribe", loginOnly.id, new Date().toISOString()) } }) },
+  {
+    route: "POST /mail/unsubscribe",
+    label: "loginOnly's link",
+    expect: everyone,
+    make: () => ({ body: { token: signLink(TEST_JWT_SECRET, "unsubscribe", loginOnly.id, new Date().toISOString()) } }),
+  },
 
   // Calendar invites (issue 17): a party's own booking, and each caller's own feed; the feed's address is its own key.
-  { route: "GET /bookings/:bookingId/calendar.ics", label: "A's with X, confirmed", expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK), make: () => ({ params: { bookingId: ids.notesBooking } }) },
+  {
+    route: "GET /bookings/:bookingId/calendar.ics",
+    label: "A's with X, confirmed",
+    expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK),
+    make: () => ({ params: { bookingId: ids.notesBooking } }),
+  },
   { route: "GET /calendar/feed", expect: signedIn },
   { route: "POST /calendar/feed/regenerate", expect: signedIn },
   {
     route: "GET /calendar/:file",
     label: "A's feed address",
     expect: everyone,
-    make: async () => ({ params: { file: new URL((await must("A", { method: "GET", url: `${V1}/calendar/feed` })).json<{ https_url: string }>().https_url).pathname.split("/").pop()! } }),
+    make: async () => ({
+      params: {
+        file: new URL((await must("A", { method: "GET", url: `${V1}/calendar/feed` })).json<{ https_url: string }>().https_url).pathname
+          .split("/")
+          .pop()!,
+      },
+    }),
   },
 
   {
     route: "POST /early-access",
     expect: everyone,
-    make: (c) => ({ body: { name: "Matrix Visitor", email: `early-${c}-${randomUUID().slice(0, 8)}@example.com`, role: "creator", need: "Brand deal pricing" } }),
+    make: (c) => ({
+      body: {
+        name: "Matrix Visitor",
+        email: `early-${c}-${randomUUID().slice(0, 8)}@example.com`,
+        role: "creator",
+        need: "Brand deal pricing",
+      },
+    }),
   },
   {
     route: "POST /support/messages",
@@ -701,7 +942,21 @@ const ROWS: Row[] = [
     make: (c) => ({ body: { name: "Matrix Visitor", email: `help-${c}@example.com`, topic: "booking", message: "Where is my booking?" } }),
   },
 
-  ...(["bookings", "booking-events", "terms-acceptances", "users", "experts", "events", "sessions", "projections", "reviews", "refunds", "mailbox"] as const).flatMap((resource): Row[] => [
+  ...(
+    [
+      "bookings",
+      "booking-events",
+      "terms-acceptances",
+      "users",
+      "experts",
+      "events",
+      "sessions",
+      "projections",
+      "reviews",
+      "refunds",
+      "mailbox",
+    ] as const
+  ).flatMap((resource): Row[] => [
     { route: `GET /admin/${resource}`, expect: adminOnly },
     { route: `GET /admin/${resource}/:id`, expect: adminOnly, make: () => ({ params: { id: adminIds[resource]! } }) },
   ]),
@@ -712,7 +967,12 @@ const ROWS: Row[] = [
     expect: adminOnly,
     make: async () => ({ params: { id: ids.booking }, query: `?event_id=${(await firstEventOf(ids.booking)).eventId}` }),
   },
-  { route: "GET /admin/experts/:id/calendar/as-of", label: "X's calendar now", expect: adminOnly, make: () => ({ params: { id: users.X.id }, query: `?at=${encodeURIComponent(new Date().toISOString())}` }) },
+  {
+    route: "GET /admin/experts/:id/calendar/as-of",
+    label: "X's calendar now",
+    expect: adminOnly,
+    make: () => ({ params: { id: users.X.id }, query: `?at=${encodeURIComponent(new Date().toISOString())}` }),
+  },
   { route: "GET /admin/terms-acceptances/export.csv", expect: adminOnly },
   { route: "GET /admin/early-access", expect: adminOnly },
   { route: "GET /admin/early-access/export.csv", expect: adminOnly },
@@ -736,7 +996,10 @@ const ROWS: Row[] = [
     route: "POST /admin/refunds",
     label: "refund $1 of a paid booking",
     expect: adminOnly,
-    make: () => ({ body: { booking_id: ids.refundedBooking, amount_cents: 100, reason: "Matrix refund" }, state: () => rows("SELECT refund_key FROM refunds WHERE booking_id = $1 ORDER BY refund_key", [ids.refundedBooking]) }),
+    make: () => ({
+      body: { booking_id: ids.refundedBooking, amount_cents: 100, reason: "Matrix refund" },
+      state: () => rows("SELECT refund_key FROM refunds WHERE booking_id = $1 ORDER BY refund_key", [ids.refundedBooking]),
+    }),
   },
   {
     route: "POST /admin/projections/:id/rebuild",
@@ -785,7 +1048,13 @@ async function runCell(row: Row, c: Caller): Promise<string> {
   const call = (await row.make?.(c)) ?? {};
   const snapshot = async () => JSON.stringify([await head(), await call.state?.()]);
   const before = await snapshot();
-  const r = await send(c, { method: splitRoute(row.route).method, url: urlOf(row.route, call.params, call.query ?? ""), body: call.body, headers: call.headers, token: call.token });
+  const r = await send(c, {
+    method: splitRoute(row.route).method,
+    url: urlOf(row.route, call.params, call.query ?? ""),
+    body: call.body,
+    headers: call.headers,
+    token: call.token,
+  });
   const after = await snapshot();
   let cell = classify(r);
   if (cell === OK && call.note) cell += call.note(r);
@@ -802,7 +1071,9 @@ function grid(table: Record<string, Record<Caller, string>>, expected: Record<st
   const lines = [`${"".padEnd(width)}  ${CALLERS.map((c) => c.padEnd(col)).join("")}`];
   for (const [name, row] of Object.entries(table)) {
     const mark = CALLERS.some((c) => row[c] !== expected[name]?.[c]) ? "✗" : " ";
-    lines.push(`${name.padEnd(width)} ${mark}${CALLERS.map((c) => `${row[c] !== expected[name]?.[c] ? "!" : ""}${row[c]}`.padEnd(col)).join("")}`);
+    lines.push(
+      `${name.padEnd(width)} ${mark}${CALLERS.map((c) => `${row[c] !== expected[name]?.[c] ? "!" : ""}${row[c]}`.padEnd(col)).join("")}`,
+    );
   }
   return lines.join("\n");
 }
@@ -843,7 +1114,9 @@ describe("authorization matrix", () => {
       for (const c of CALLERS) cellsOfRow[c] = await runCell(row, c).catch((e: Error) => `threw: ${e.message}`);
       observed[name] = cellsOfRow;
     }
-    console.log(`authorization matrix: ${ROWS.length} rows × ${CALLERS.length} callers in ${Date.now() - started} ms\n${grid(observed, expected)}`);
+    console.log(
+      `authorization matrix: ${ROWS.length} rows × ${CALLERS.length} callers in ${Date.now() - started} ms\n${grid(observed, expected)}`,
+    );
     expect(observed).toEqual(expected);
   });
 
@@ -852,8 +1125,18 @@ describe("authorization matrix", () => {
     const probes: [string, (id: string) => Send][] = [
       ["GET /bookings/:id", (id) => ({ method: "GET", url: `${V1}/bookings/${id}` })],
       ["PATCH status", (id) => ({ method: "PATCH", url: `${V1}/bookings/${id}/status`, body: { status: "cancelled" } })],
-      ["PATCH schedule", (id) => ({ method: "PATCH", url: `${V1}/bookings/${id}/schedule`, body: { scheduled_time: "2030-01-01T10:00:00.000Z" } })],
-      ["PATCH prep", (id) => ({ method: "PATCH", url: `${V1}/bookings/${id}/prep`, body: { prep_response_1: "a", prep_response_2: "b", prep_response_3: "c" } })],
+      [
+        "PATCH schedule",
+        (id) => ({ method: "PATCH", url: `${V1}/bookings/${id}/schedule`, body: { scheduled_time: "2030-01-01T10:00:00.000Z" } }),
+      ],
+      [
+        "PATCH prep",
+        (id) => ({
+          method: "PATCH",
+          url: `${V1}/bookings/${id}/prep`,
+          body: { prep_response_1: "a", prep_response_2: "b", prep_response_3: "c" },
+        }),
+      ],
       ["POST notes", (id) => ({ method: "POST", url: `${V1}/bookings/${id}/notes`, body: { summary: "x" } })],
       ["GET notes", (id) => ({ method: "GET", url: `${V1}/bookings/${id}/notes` })],
       ["GET review", (id) => ({ method: "GET", url: `${V1}/bookings/${id}/review` })],
@@ -898,7 +1181,8 @@ describe("authorization matrix", () => {
     for (const [c, hidden, missing] of pairs) {
       const a = await send(c, { method: "GET", url: hidden });
       const b = await send(c, { method: "GET", url: missing });
-      if (a.statusCode !== b.statusCode || a.body !== b.body) differences.push({ caller: c, hidden, status: [a.statusCode, b.statusCode], body: [a.body, b.body] });
+      if (a.statusCode !== b.statusCode || a.body !== b.body)
+        differences.push({ caller: c, hidden, status: [a.statusCode, b.statusCode], body: [a.body, b.body] });
     }
     expect(differences).toEqual([]);
   });
@@ -922,7 +1206,10 @@ describe("tokens that must not sign anyone in", () => {
       "control: well signed": valid,
       "forged: another secret": signed(claims, "another-secret-that-is-long-enough-for-hs256!"),
       "forged: another secret, role admin": signed(asAdmin, "another-secret-that-is-long-enough-for-hs256!"),
-      "expired: jwt.sign expiresIn -10": api.app.jwt.sign({ sub: a.id, role: "creator", email: a.email, sid: randomUUID() }, { expiresIn: -10 }),
+      "expired: jwt.sign expiresIn -10": api.app.jwt.sign(
+        { sub: a.id, role: "creator", email: a.email, sid: randomUUID() },
+        { expiresIn: -10 },
+      ),
       "expired: iat and exp an hour ago": signed({ ...claims, iat: now - 7200, exp: now - 3600 }, TEST_JWT_SECRET),
       "alg none, no signature": `${b64({ alg: "none", typ: "JWT" })}.${b64(asAdmin)}.`,
       "alg none, signature kept": `${b64({ alg: "none", typ: "JWT" })}.${b64(asAdmin)}.${s}`,
@@ -950,7 +1237,9 @@ describe("tokens that must not sign anyone in", () => {
         expected[name].push(`${route.url.replace(V1, "")}: ${control}`);
       }
       // The event stream also takes the token as ?access_token=.
-      const stream = name.startsWith("control") ? null : await send("anon", { method: "GET", url: `${V1}/stream?access_token=${encodeURIComponent(token)}`, token: null });
+      const stream = name.startsWith("control")
+        ? null
+        : await send("anon", { method: "GET", url: `${V1}/stream?access_token=${encodeURIComponent(token)}`, token: null });
       if (stream) {
         observed[name].push(`/stream?access_token: ${classify(stream)}`);
         expected[name].push("/stream?access_token: 401 session_expired");

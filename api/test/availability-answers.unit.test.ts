@@ -13,19 +13,37 @@ const MINUTE = 60_000;
 const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
 const half = (t: number) => Math.floor(t / (30 * MINUTE)) * 30 * MINUTE;
 
-const slotsArb = fc.array(fc.record({ weekday: fc.constantFrom(...WEEKDAYS), start: fc.integer({ min: 0, max: 46 }), span: fc.integer({ min: 1, max: 20 }) }), { minLength: 1, maxLength: 5 });
-const rulesArb: fc.Arbitrary<BookingRules> = fc.record({ bufferBeforeMinutes: fc.constantFrom(...BUFFER_OPTIONS_MINUTES), bufferAfterMinutes: fc.constantFrom(...BUFFER_OPTIONS_MINUTES), minNoticeHours: fc.constantFrom(0, 1, 5, 48) });
+const slotsArb = fc.array(
+  fc.record({ weekday: fc.constantFrom(...WEEKDAYS), start: fc.integer({ min: 0, max: 46 }), span: fc.integer({ min: 1, max: 20 }) }),
+  { minLength: 1, maxLength: 5 },
+);
+const rulesArb: fc.Arbitrary<BookingRules> = fc.record({
+  bufferBeforeMinutes: fc.constantFrom(...BUFFER_OPTIONS_MINUTES),
+  bufferAfterMinutes: fc.constantFrom(...BUFFER_OPTIONS_MINUTES),
+  minNoticeHours: fc.constantFrom(0, 1, 5, 48),
+});
 
 /** Now and then: `x` in one step out of `every`. */
-const sometimes = <T>(x: fc.Arbitrary<T>, every: number) => fc.oneof({ arbitrary: fc.constant(undefined), weight: every - 1 }, { arbitrary: x, weight: 1 });
+const sometimes = <T>(x: fc.Arbitrary<T>, every: number) =>
+  fc.oneof({ arbitrary: fc.constant(undefined), weight: every - 1 }, { arbitrary: x, weight: 1 });
 
 const stepArb = fc.record({
   /** How far the clock moves: often within the same minute or 15-minute step, sometimes hours. */
-  advanceMs: fc.oneof(fc.integer({ min: 0, max: 999 }), fc.integer({ min: 0, max: 20 * MINUTE }), fc.integer({ min: 0, max: 6 * 60 * MINUTE })),
+  advanceMs: fc.oneof(
+    fc.integer({ min: 0, max: 999 }),
+    fc.integer({ min: 0, max: 20 * MINUTE }),
+    fc.integer({ min: 0, max: 6 * 60 * MINUTE }),
+  ),
   /** The expert changes the calendar (a new version): new weekly hours, time off or rules. */
-  change: sometimes(fc.record({ slots: slotsArb, timeOffAt: fc.option(fc.integer({ min: 0, max: 28 * 48 }), { nil: undefined }), rules: rulesArb }), 6),
+  change: sometimes(
+    fc.record({ slots: slotsArb, timeOffAt: fc.option(fc.integer({ min: 0, max: 28 * 48 }), { nil: undefined }), rules: rulesArb }),
+    6,
+  ),
   /** A booking made (minutes from now, length) or the oldest one ending (cancelled, expired). */
-  book: sometimes(fc.record({ minutes: fc.integer({ min: -120, max: 28 * 24 * 60 }), length: fc.constantFrom(...SESSION_LENGTHS_MINUTES) }), 3),
+  book: sometimes(
+    fc.record({ minutes: fc.integer({ min: -120, max: 28 * 24 * 60 }), length: fc.constantFrom(...SESSION_LENGTHS_MINUTES) }),
+    3,
+  ),
   free: fc.oneof({ arbitrary: fc.constant(false), weight: 3 }, { arbitrary: fc.constant(true), weight: 1 }),
   // Mostly the same question again, as a page's visitors ask it.
   lengthMinutes: fc.oneof({ arbitrary: fc.constant(60), weight: 4 }, { arbitrary: fc.constantFrom(...SESSION_LENGTHS_MINUTES), weight: 1 }),
@@ -51,7 +69,14 @@ describe("remembered availability answers", () => {
         let version = 1;
         let schedule: WeeklySchedule = { timezone: run.zone, slots: [] };
         const setSlots = (slots: typeof run.slots) => {
-          schedule = { timezone: run.zone, slots: slots.map((s) => ({ weekday: s.weekday, start_local: hhmm(s.start * 30), end_local: hhmm(Math.min(s.start * 30 + s.span * 30, 23 * 60 + 30)) })) };
+          schedule = {
+            timezone: run.zone,
+            slots: slots.map((s) => ({
+              weekday: s.weekday,
+              start_local: hhmm(s.start * 30),
+              end_local: hhmm(Math.min(s.start * 30 + s.span * 30, 23 * 60 + 30)),
+            })),
+          };
         };
         setSlots(run.slots);
         let rules = run.rules;
@@ -64,9 +89,23 @@ describe("remembered availability answers", () => {
             setSlots(step.change.slots);
             rules = step.change.rules;
             const at = step.change.timeOffAt;
-            if (at !== undefined) timeOff = [...timeOff, { start: new Date(half(now) + at * 30 * MINUTE).toISOString().slice(0, 16), end: new Date(half(now) + (at + 8) * 30 * MINUTE).toISOString().slice(0, 16) }];
+            if (at !== undefined)
+              timeOff = [
+                ...timeOff,
+                {
+                  start: new Date(half(now) + at * 30 * MINUTE).toISOString().slice(0, 16),
+                  end: new Date(half(now) + (at + 8) * 30 * MINUTE).toISOString().slice(0, 16),
+                },
+              ];
           }
-          if (step.book) busy = [...busy, { start: new Date(half(now) + Math.round(step.book.minutes / 30) * 30 * MINUTE).toISOString(), lengthMinutes: step.book.length }];
+          if (step.book)
+            busy = [
+              ...busy,
+              {
+                start: new Date(half(now) + Math.round(step.book.minutes / 30) * 30 * MINUTE).toISOString(),
+                lengthMinutes: step.book.length,
+              },
+            ];
           if (step.free) busy = busy.slice(1);
           const iso = new Date(now).toISOString();
           const query: AvailabilityQuery = {
@@ -76,7 +115,10 @@ describe("remembered availability answers", () => {
             lengthMinutes: step.lengthMinutes,
             busy,
             now: iso,
-            ...(step.range && { from: new Date(run.start + step.range.fromDays * 86_400_000).toISOString(), to: new Date(run.start + (step.range.fromDays + step.range.days) * 86_400_000).toISOString() }),
+            ...(step.range && {
+              from: new Date(run.start + step.range.fromDays * 86_400_000).toISOString(),
+              to: new Date(run.start + (step.range.fromDays + step.range.days) * 86_400_000).toISOString(),
+            }),
           };
           expect(answers.times({ calendar: step.calendar, version, query })).toEqual(bookableStarts(query));
         }
@@ -87,7 +129,12 @@ describe("remembered availability answers", () => {
 
   it("answers a repeated question from memory, and computes again once the calendar's version moves", () => {
     const answers = new AvailabilityAnswers();
-    const query: AvailabilityQuery = { schedule: { timezone: "UTC", slots: [{ weekday: "monday", start_local: "09:00", end_local: "12:00" }] }, lengthMinutes: 60, busy: [], now: "2026-03-02T08:00:01.000Z" };
+    const query: AvailabilityQuery = {
+      schedule: { timezone: "UTC", slots: [{ weekday: "monday", start_local: "09:00", end_local: "12:00" }] },
+      lengthMinutes: 60,
+      busy: [],
+      now: "2026-03-02T08:00:01.000Z",
+    };
     answers.times({ calendar: "c", version: 3, query });
     answers.times({ calendar: "c", version: 3, query: { ...query, now: "2026-03-02T08:00:59.000Z" } });
     expect(answers.stats).toEqual({ hits: 1, misses: 1 });

@@ -12,7 +12,11 @@ import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 
 const V1 = "/api/v1";
 const NOW = "2026-03-02T08:00:00.000Z"; // Monday
-const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" }));
+const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({
+  weekday,
+  start_local: "09:00",
+  end_local: "17:00",
+}));
 
 let api: TestApi;
 let other: PostgresEventStore;

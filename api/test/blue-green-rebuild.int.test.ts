@@ -35,10 +35,18 @@ beforeAll(async () => {
   await appendSynthetic(store, 5_800);
   const seeded = await seedExperts(store, 20, at, { schedule: ALL_WEEK_UTC });
   const creators = await seedCreators(store, 2_000, at);
-  experts = seeded.map((e) => ({ ...e, token: api.app.jwt.sign({ sub: e.expertId, role: "expert", email: `${e.expertId}@bench.example`, sid: randomUUID() }) }));
+  experts = seeded.map((e) => ({
+    ...e,
+    token: api.app.jwt.sign({ sub: e.expertId, role: "expert", email: `${e.expertId}@bench.example`, sid: randomUUID() }),
+  }));
   creatorTokens = creators.map((c) => api.app.jwt.sign({ sub: c.userId, role: "creator", email: c.email, sid: randomUUID() }));
   call = async (method, path, o = {}) => {
-    const r = await api.app.inject({ method, url: path, headers: o.token ? { authorization: `Bearer ${o.token}` } : {}, ...(o.body === undefined ? {} : { payload: o.body as object }) });
+    const r = await api.app.inject({
+      method,
+      url: path,
+      headers: o.token ? { authorization: `Bearer ${o.token}` } : {},
+      ...(o.body === undefined ? {} : { payload: o.body as object }),
+    });
     return { status: r.statusCode, body: r.body };
   };
   await waitFor("the projector to catch up with the seed", () => projectorCaughtUp(api.ctx.db, store), 120_000);
@@ -51,12 +59,19 @@ const load = (from: number) =>
   startBookingLoad(call, {
     bookers: 4,
     listers: 2,
-    slots: (k) => (from + k < creatorTokens.length ? { expert: experts[(from + k) % experts.length]!, scheduledTime: bookableHour(firstHour, Math.floor((from + k) / experts.length)) } : null),
+    slots: (k) =>
+      from + k < creatorTokens.length
+        ? { expert: experts[(from + k) % experts.length]!, scheduledTime: bookableHour(firstHour, Math.floor((from + k) / experts.length)) }
+        : null,
     creatorOf: (k) => ({ token: creatorTokens[from + k]! }),
   });
 
-const p99 = (ms: number[]) => (ms.length ? [...ms].sort((a, b) => a - b)[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))]!.toFixed(0) : "-");
-const failures = (report: LoadReport) => Object.entries(report.routes).filter(([, r]) => r.failed > 0).map(([route, r]) => `${route}: ${r.failed} failed, first ${r.firstFailure}`);
+const p99 = (ms: number[]) =>
+  ms.length ? [...ms].sort((a, b) => a - b)[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))]!.toFixed(0) : "-";
+const failures = (report: LoadReport) =>
+  Object.entries(report.routes)
+    .filter(([, r]) => r.failed > 0)
+    .map(([route, r]) => `${route}: ${r.failed} failed, first ${r.firstFailure}`);
 
 async function cleanDigest() {
   const clean = await createTestDatabase(inject("databaseUrl"), "bgclean");
@@ -88,7 +103,9 @@ describe("blue-green rebuilds while creators book, pay, confirm and cancel", () 
     const reads = await reader.stop();
 
     console.log(
-      `[blue-green under load] ${report.bookings} bookings in ${report.seconds.toFixed(1)} s; during the replay: ${Object.entries(during).map(([route, r]) => `${route} ${r.requests} (p99 ${p99(r.latenciesMs)} ms)`).join(", ")}; ${reads.length} reads checked`,
+      `[blue-green under load] ${report.bookings} bookings in ${report.seconds.toFixed(1)} s; during the replay: ${Object.entries(during)
+        .map(([route, r]) => `${route} ${r.requests} (p99 ${p99(r.latenciesMs)} ms)`)
+        .join(", ")}; ${reads.length} reads checked`,
     );
     expect(failures(report)).toEqual([]);
     expect(during["POST /bookings"]!.requests).toBeGreaterThan(0);
@@ -121,12 +138,21 @@ describe("blue-green rebuilds while creators book, pay, confirm and cancel", () 
     const live = started.json<ProjectionRecord>().generations[0]!.generation;
     for (const r of building) {
       expect(r.generations[0]).toMatchObject({ generation: live, state: "live", tables: ["bookings"] });
-      expect(r.generations[1]).toMatchObject({ generation: live + 1, state: "building", version: 1, tables: [`bookings__g${live + 1}`], running: true });
+      expect(r.generations[1]).toMatchObject({
+        generation: live + 1,
+        state: "building",
+        version: 1,
+        tables: [`bookings__g${live + 1}`],
+        running: true,
+      });
       expect(r.generations[1]!.events_applied).toBeLessThanOrEqual(r.head_events!);
     }
     const last = seen.at(-1)!;
     expect(last.rebuild).toMatchObject({ state: "done" });
-    expect(last.generations.map((g) => `g${g.generation} ${g.state} ${g.tables.join(",")}`)).toEqual([`g${live + 1} live bookings`, `g${live} retired bookings__g${live}`]);
+    expect(last.generations.map((g) => `g${g.generation} ${g.state} ${g.tables.join(",")}`)).toEqual([
+      `g${live + 1} live bookings`,
+      `g${live} retired bookings__g${live}`,
+    ]);
     await waitFor("the projector to catch up", () => projectorCaughtUp(api.ctx.db, api.ctx.store), 60_000);
     const clean = await cleanDigest();
     expect(await readModelDigest(api.ctx.db, ["bookings"])).toEqual({ bookings: clean.bookings });

@@ -3,7 +3,11 @@
 // visitors list the experts. Every request is timed and its status kept per route, so a test can
 // ask for zero failures and a bench for percentiles. The transport is the caller's (inject, HTTP).
 
-export type LoadCall = (method: "GET" | "POST" | "PATCH", path: string, options?: { token?: string; body?: unknown }) => Promise<{ status: number; body: string }>;
+export type LoadCall = (
+  method: "GET" | "POST" | "PATCH",
+  path: string,
+  options?: { token?: string; body?: unknown },
+) => Promise<{ status: number; body: string }>;
 
 export type BookableExpert = { expertId: string; sessionId: string; token: string };
 export type LoadCreator = { token: string };
@@ -11,7 +15,13 @@ export type LoadCreator = { token: string };
 export type RouteLoad = { requests: number; failed: number; latenciesMs: number[]; firstFailure: string | null };
 export type LoadReport = { routes: Record<string, RouteLoad>; bookings: number; seconds: number };
 
-const ROUTES = ["POST /bookings", "POST /stripe/test-intent", "POST /payments/test/confirm", "PATCH /bookings/{id}/status", "GET /experts"] as const;
+const ROUTES = [
+  "POST /bookings",
+  "POST /stripe/test-intent",
+  "POST /payments/test/confirm",
+  "PATCH /bookings/{id}/status",
+  "GET /experts",
+] as const;
 
 /**
  * Start `bookers` creators' loops and `listers` listing loops; `slots` gives the k-th booking its
@@ -20,15 +30,28 @@ const ROUTES = ["POST /bookings", "POST /stripe/test-intent", "POST /payments/te
  */
 export function startBookingLoad(
   call: LoadCall,
-  options: { bookers: number; listers: number; slots: (k: number) => { expert: BookableExpert; scheduledTime: string } | null; creatorOf: (k: number) => LoadCreator },
+  options: {
+    bookers: number;
+    listers: number;
+    slots: (k: number) => { expert: BookableExpert; scheduledTime: string } | null;
+    creatorOf: (k: number) => LoadCreator;
+  },
 ): { stop: () => Promise<LoadReport>; report: () => LoadReport } {
-  const routes = Object.fromEntries(ROUTES.map((r) => [r, { requests: 0, failed: 0, latenciesMs: [], firstFailure: null }])) as Record<string, RouteLoad>;
+  const routes = Object.fromEntries(ROUTES.map((r) => [r, { requests: 0, failed: 0, latenciesMs: [], firstFailure: null }])) as Record<
+    string,
+    RouteLoad
+  >;
   let stopped = false;
   let next = 0;
   let bookings = 0;
   const started = performance.now();
 
-  const timed = async (route: (typeof ROUTES)[number], method: "GET" | "POST" | "PATCH", path: string, o: { token?: string; body?: unknown } = {}) => {
+  const timed = async (
+    route: (typeof ROUTES)[number],
+    method: "GET" | "POST" | "PATCH",
+    path: string,
+    o: { token?: string; body?: unknown } = {},
+  ) => {
     const t0 = performance.now();
     const r = await call(method, path, o).catch((e: unknown) => ({ status: 0, body: e instanceof Error ? e.message : String(e) }));
     const load = routes[route]!;
@@ -50,13 +73,26 @@ export function startBookingLoad(
       return;
     }
     const creator = options.creatorOf(k);
-    const booked = (await timed("POST /bookings", "POST", "/api/v1/bookings", { token: creator.token, body: { session_id: slot.expert.sessionId, scheduled_time: slot.scheduledTime } })) as { booking: { id: string } } | null;
+    const booked = (await timed("POST /bookings", "POST", "/api/v1/bookings", {
+      token: creator.token,
+      body: { session_id: slot.expert.sessionId, scheduled_time: slot.scheduledTime },
+    })) as { booking: { id: string } } | null;
     if (!booked) return;
     const id = booked.booking.id;
-    const intent = (await timed("POST /stripe/test-intent", "POST", "/api/v1/stripe/test-intent", { token: creator.token, body: { bookingId: id } })) as { clientSecret: string } | null;
+    const intent = (await timed("POST /stripe/test-intent", "POST", "/api/v1/stripe/test-intent", {
+      token: creator.token,
+      body: { bookingId: id },
+    })) as { clientSecret: string } | null;
     if (!intent) return;
-    if (!(await timed("POST /payments/test/confirm", "POST", "/api/v1/payments/test/confirm", { token: creator.token, body: { client_secret: intent.clientSecret, card_number: "4242 4242 4242 4242" } }))) return;
-    const status = (token: string, body: unknown) => timed("PATCH /bookings/{id}/status", "PATCH", `/api/v1/bookings/${id}/status`, { token, body });
+    if (
+      !(await timed("POST /payments/test/confirm", "POST", "/api/v1/payments/test/confirm", {
+        token: creator.token,
+        body: { client_secret: intent.clientSecret, card_number: "4242 4242 4242 4242" },
+      }))
+    )
+      return;
+    const status = (token: string, body: unknown) =>
+      timed("PATCH /bookings/{id}/status", "PATCH", `/api/v1/bookings/${id}/status`, { token, body });
     if (k % 3 !== 1 && !(await status(slot.expert.token, { status: "confirmed" }))) return;
     if (k % 3 !== 0) await status(creator.token, { status: "cancelled", reason: "Load test" });
     bookings++;
@@ -91,7 +127,10 @@ export function since(now: LoadReport, before: LoadReport): Record<string, { req
   return Object.fromEntries(
     Object.entries(now.routes).map(([route, r]) => {
       const b = before.routes[route]!;
-      return [route, { requests: r.requests - b.requests, failed: r.failed - b.failed, latenciesMs: r.latenciesMs.slice(b.latenciesMs.length) }];
+      return [
+        route,
+        { requests: r.requests - b.requests, failed: r.failed - b.failed, latenciesMs: r.latenciesMs.slice(b.latenciesMs.length) },
+      ];
     }),
   );
 }

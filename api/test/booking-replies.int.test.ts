@@ -16,10 +16,20 @@ beforeAll(async () => {
   api = await startTestApi();
   expert = await api.user("expert", { firstName: "Eli" });
   creator = await api.user("creator", { firstName: "Cleo" });
-  await api.call("PATCH", `${V1}/experts/me`, { user: expert, body: { first_name: "Eli", last_name: "Stone", title: "Podcast coach", published: true } });
-  const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({ weekday, start_local: "00:00", end_local: "23:30" }));
+  await api.call("PATCH", `${V1}/experts/me`, {
+    user: expert,
+    body: { first_name: "Eli", last_name: "Stone", title: "Podcast coach", published: true },
+  });
+  const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({
+    weekday,
+    start_local: "00:00",
+    end_local: "23:30",
+  }));
   await api.call("POST", `${V1}/experts/${expert.id}/schedule`, { user: expert, body: { timezone: "UTC", slots: everyDay } });
-  const s = await api.call("POST", `${V1}/sessions`, { user: expert, body: { title: "Launch plan", price: 90, length_minutes: 30, prep_question_1: "Why?", status: "published" } });
+  const s = await api.call("POST", `${V1}/sessions`, {
+    user: expert,
+    body: { title: "Launch plan", price: 90, length_minutes: 30, prep_question_1: "Why?", status: "published" },
+  });
   sessionId = s.json().session.id;
 });
 afterAll(() => api.close());
@@ -34,8 +44,16 @@ async function ok(method: "GET" | "POST" | "PATCH", url: string, user: TestUser,
 
 describe("booking replies are contracts' BookingReply", () => {
   it("every booking route answers with exactly the schema's fields", async () => {
-    const { booking } = BookingRequestedReply.parse(await ok("POST", "/bookings", creator, { session_id: sessionId, scheduled_time: (await times())[3] }));
-    expect(booking).toMatchObject({ status: "pending", session_title: "Launch plan", price: 90, expert_name: "Eli Stone", prep_question_1: "Why?" });
+    const { booking } = BookingRequestedReply.parse(
+      await ok("POST", "/bookings", creator, { session_id: sessionId, scheduled_time: (await times())[3] }),
+    );
+    expect(booking).toMatchObject({
+      status: "pending",
+      session_title: "Launch plan",
+      price: 90,
+      expert_name: "Eli Stone",
+      prep_question_1: "Why?",
+    });
     for (const reply of [
       await ok("GET", `/bookings/${booking.id}`, creator),
       await ok("PATCH", `/bookings/${booking.id}/prep`, creator, { prep_response_1: "To launch" }),
@@ -65,7 +83,9 @@ describe("booking replies are contracts' BookingReply", () => {
     const one = doc.paths["/bookings/{id}"].get.responses["200"].content["application/json"].schema;
     expect(Object.keys(one.properties).sort()).toEqual(Object.keys(BookingReply.shape).sort());
     expect(doc.paths["/bookings/creator/me"].get.responses["200"].content["application/json"].schema.type).toBe("array");
-    expect(doc.paths["/bookings"].post.responses["201"].content["application/json"].schema.properties.booking.properties.cancel_reason).toBeDefined();
+    expect(
+      doc.paths["/bookings"].post.responses["201"].content["application/json"].schema.properties.booking.properties.cancel_reason,
+    ).toBeDefined();
   });
 
   it("while the read model is behind, POST /bookings answers with the same shape, made from what was written (the names as read before the write)", async () => {
@@ -73,10 +93,24 @@ describe("booking replies are contracts' BookingReply", () => {
     await api.stopProjector();
     // An app whose routes do not wait for the read models (they are handed `projected` once, when built).
     const behind = await buildApp({ ...api.ctx, projected: async () => undefined });
-    const r = await behind.inject({ method: "POST", url: `${V1}/bookings`, headers: { authorization: `Bearer ${creator.token}` }, payload: { session_id: sessionId, scheduled_time: t } });
+    const r = await behind.inject({
+      method: "POST",
+      url: `${V1}/bookings`,
+      headers: { authorization: `Bearer ${creator.token}` },
+      payload: { session_id: sessionId, scheduled_time: t },
+    });
     await behind.close();
     expect(r.statusCode, r.body).toBe(201);
     const { booking } = BookingRequestedReply.parse(r.json());
-    expect(booking).toMatchObject({ status: "pending", scheduled_time: t, creator_id: creator.id, expert_id: expert.id, price: 90, paid: false, prep_question_1: "Why?", creator_name: "Cleo Test" });
+    expect(booking).toMatchObject({
+      status: "pending",
+      scheduled_time: t,
+      creator_id: creator.id,
+      expert_id: expert.id,
+      price: 90,
+      paid: false,
+      prep_question_1: "Why?",
+      creator_name: "Cleo Test",
+    });
   });
 });

@@ -17,15 +17,25 @@ const V1 = "/api/v1";
 beforeAll(async () => {
   api = await startTestApi();
   expert = await api.user("expert", { firstName: "Eli" });
-  await api.call("PATCH", `${V1}/experts/me`, { user: expert, body: { first_name: "Eli", last_name: "Stone", title: "Podcast coach", published: true } });
-  const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({ weekday, start_local: "00:00", end_local: "23:30" }));
+  await api.call("PATCH", `${V1}/experts/me`, {
+    user: expert,
+    body: { first_name: "Eli", last_name: "Stone", title: "Podcast coach", published: true },
+  });
+  const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({
+    weekday,
+    start_local: "00:00",
+    end_local: "23:30",
+  }));
   await api.call("POST", `${V1}/experts/${expert.id}/schedule`, { user: expert, body: { timezone: "UTC", slots: everyDay } });
   sessionId = await newSession();
 });
 afterAll(() => api?.close());
 
 async function newSession(price = 90): Promise<string> {
-  const s = await api.call("POST", `${V1}/sessions`, { user: expert, body: { title: "Launch plan", price, length_minutes: 30, prep_question_1: "Why?", status: "published" } });
+  const s = await api.call("POST", `${V1}/sessions`, {
+    user: expert,
+    body: { title: "Launch plan", price, length_minutes: 30, prep_question_1: "Why?", status: "published" },
+  });
   expect(s.statusCode, s.body).toBe(201);
   return s.json().session.id as string;
 }
@@ -38,7 +48,8 @@ async function freeTime(): Promise<string> {
 }
 
 const book = (creator: TestUser, session = sessionId, at?: string) =>
-  (async () => api.call("POST", `${V1}/bookings`, { user: creator, body: { session_id: session, scheduled_time: at ?? (await freeTime()) } }))();
+  (async () =>
+    api.call("POST", `${V1}/bookings`, { user: creator, body: { session_id: session, scheduled_time: at ?? (await freeTime()) } }))();
 
 /** Marks the statements sent while handling one request, told from the projector's and other loops'. */
 const inRequest = new AsyncLocalStorage<string[]>();
@@ -89,7 +100,10 @@ describe("POST /bookings", () => {
     const creator = await api.user("creator");
     const session = await newSession(90);
     expect((await book(creator, session)).json().booking.price).toBe(90);
-    const edited = await api.call("PUT", `${V1}/sessions/${session}`, { user: expert, body: { title: "Launch plan", price: 120, length_minutes: 30, prep_question_1: "Why?" } });
+    const edited = await api.call("PUT", `${V1}/sessions/${session}`, {
+      user: expert,
+      body: { title: "Launch plan", price: 120, length_minutes: 30, prep_question_1: "Why?" },
+    });
     expect(edited.statusCode, edited.body).toBe(200);
     expect((await book(creator, session)).json().booking.price).toBe(120);
     expect((await api.call("PUT", `${V1}/sessions/${session}`, { user: expert, body: { status: "draft" } })).statusCode).toBe(200);
@@ -105,7 +119,9 @@ describe("POST /bookings", () => {
     const creator = await api.user("creator", { acceptTerms: false });
     const refused = await book(creator);
     expect(refused.json().code).toBe("terms_not_accepted");
-    expect((await api.call("POST", `${V1}/terms/accept`, { user: creator, body: { version_id: CURRENT_TERMS_VERSION } })).statusCode).toBe(200);
+    expect((await api.call("POST", `${V1}/terms/accept`, { user: creator, body: { version_id: CURRENT_TERMS_VERSION } })).statusCode).toBe(
+      200,
+    );
     expect((await book(creator)).statusCode).toBe(201);
   });
 });

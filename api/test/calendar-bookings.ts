@@ -7,7 +7,11 @@ import type { TestApi, TestUser } from "./harness.ts";
 // about what happens after booking: the expert's id is their user id, as for a real expert.
 
 const PAYMENTS: Actor = { userId: "payments", role: "system" };
-const EVERY_DAY = (["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const).map((weekday) => ({ weekday, start_local: "00:00", end_local: "23:30" }));
+const EVERY_DAY = (["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const).map((weekday) => ({
+  weekday,
+  start_local: "00:00",
+  end_local: "23:30",
+}));
 
 export type ExpertCalendar = {
   expert: TestUser;
@@ -36,7 +40,15 @@ export async function expertCalendar(api: TestApi, expert: TestUser): Promise<Ex
       ...on,
       actor: { userId: creator.id, role: "creator" },
       scheduledTime,
-      session: { sessionId: `s-${randomUUID()}`, expertId, title, lengthMinutes: 60, priceCents, published: true, prepQuestions: ["Goal?"] },
+      session: {
+        sessionId: `s-${randomUUID()}`,
+        expertId,
+        title,
+        lengthMinutes: 60,
+        priceCents,
+        published: true,
+        prepQuestions: ["Goal?"],
+      },
       expertUserId: expert.id,
       creatorAcceptedTerms: true,
       creatorBookings: [],

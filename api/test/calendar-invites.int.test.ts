@@ -19,7 +19,10 @@ type Parsed = { method: string | null; events: ICAL.Event[] };
 
 function parse(text: string): Parsed {
   const root = new ICAL.Component(ICAL.parse(text));
-  return { method: root.getFirstPropertyValue("method") as string | null, events: root.getAllSubcomponents("vevent").map((v) => new ICAL.Event(v)) };
+  return {
+    method: root.getFirstPropertyValue("method") as string | null,
+    events: root.getAllSubcomponents("vevent").map((v) => new ICAL.Event(v)),
+  };
 }
 
 const icsOf = async (bookingId: string, user: TestUser) => api.call("GET", `/api/v1/bookings/${bookingId}/calendar.ics`, { user });
@@ -29,8 +32,17 @@ beforeAll(async () => {
   creator = await api.user("creator", { firstName: "Cora" });
   outsider = await api.user("creator");
   calendar = await expertCalendar(api, await api.user("expert", { firstName: "Ezra" }));
-  const everyDay = (["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const).map((weekday) => ({ weekday, start_local: "08:00", end_local: "18:00" }));
-  await calendar.run({ type: "SetSchedule", expertId: calendar.expert.id, actor: { userId: calendar.expert.id, role: "expert" }, schedule: { timezone: "Europe/Berlin", slots: everyDay } });
+  const everyDay = (["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const).map((weekday) => ({
+    weekday,
+    start_local: "08:00",
+    end_local: "18:00",
+  }));
+  await calendar.run({
+    type: "SetSchedule",
+    expertId: calendar.expert.id,
+    actor: { userId: calendar.expert.id, role: "expert" },
+    schedule: { timezone: "Europe/Berlin", slots: everyDay },
+  });
 }, 60_000);
 
 afterAll(async () => api?.close());
@@ -74,7 +86,10 @@ describe("a confirmed booking's calendar file", () => {
   it("keeps the expert's local 10:00 across the daylight-saving change: 09:00 UTC before, 08:00 UTC after", async () => {
     const before = await calendar.confirmedBooking(creator, "2027-03-27T09:00:00.000Z");
     const after = await calendar.confirmedBooking(creator, "2027-03-29T08:00:00.000Z");
-    for (const [bookingId, utc] of [[before, "2027-03-27T09:00:00.000Z"], [after, "2027-03-29T08:00:00.000Z"]] as const) {
+    for (const [bookingId, utc] of [
+      [before, "2027-03-27T09:00:00.000Z"],
+      [after, "2027-03-29T08:00:00.000Z"],
+    ] as const) {
       const [event] = parse((await icsOf(bookingId, calendar.expert)).body).events;
       expect(event!.startDate.toJSDate().toISOString()).toBe(utc);
       expect(event!.startDate.zone?.tzid).toBe("UTC");
@@ -86,7 +101,13 @@ describe("a confirmed booking's calendar file", () => {
   it("keeps its UID and raises SEQUENCE when the booking changes; a cancelled one's file is published as cancelled", async () => {
     const bookingId = await calendar.confirmedBooking(creator, "2027-03-31T09:00:00.000Z");
     const first = parse((await icsOf(bookingId, creator)).body).events[0]!;
-    await calendar.run({ type: "CancelBooking", expertId: calendar.expert.id, bookingId, actor: { userId: calendar.expert.id, role: "expert" }, reason: "Ill" });
+    await calendar.run({
+      type: "CancelBooking",
+      expertId: calendar.expert.id,
+      bookingId,
+      actor: { userId: calendar.expert.id, role: "expert" },
+      reason: "Ill",
+    });
     const r = await icsOf(bookingId, creator);
     expect(r.statusCode, r.body).toBe(200);
     const cancelled = parse(r.body);
@@ -142,7 +163,10 @@ describe("the personal calendar feed", () => {
     const { https_url } = (await api.call("GET", "/api/v1/calendar/feed", { user: person })).json<{ https_url: string }>();
     const forged = new URL(https_url).pathname.replace(/\.(\w)/, (m, c: string) => `.${c === "1" ? "2" : "1"}`);
     expect((await api.call("GET", forged)).statusCode).toBe(404);
-    const otherUser = new URL(https_url).pathname.replace(/calendar\/[\w-]+\./, `calendar/${Buffer.from(outsider.id).toString("base64url")}.`);
+    const otherUser = new URL(https_url).pathname.replace(
+      /calendar\/[\w-]+\./,
+      `calendar/${Buffer.from(outsider.id).toString("base64url")}.`,
+    );
     expect((await api.call("GET", otherUser)).statusCode).toBe(404);
   });
 });
@@ -154,14 +178,25 @@ describe("the feed's address ends with the sessions (issue 26 item 8)", () => {
     expect(r.statusCode, r.body).toBe(200);
     return new URL(r.json<{ https_url: string }>().https_url).pathname;
   };
-  const account = async () => signUpVerified(api.ctx.db, post, { email: `feed-${Math.random().toString(36).slice(2, 10)}@example.com`, password: PASSWORD, role: "creator", first_name: "Fern" });
+  const account = async () =>
+    signUpVerified(api.ctx.db, post, {
+      email: `feed-${Math.random().toString(36).slice(2, 10)}@example.com`,
+      password: PASSWORD,
+      role: "creator",
+      first_name: "Fern",
+    });
   const as = (access: string) => ({ authorization: `Bearer ${access}` });
 
   it("signing out everywhere stops the old address; a new one is given", async () => {
     const session = await account();
     const before = await feedPath(session.access_token);
     expect((await api.call("GET", before)).statusCode).toBe(200);
-    const out = await api.app.inject({ method: "POST", url: "/api/v1/auth/logout", headers: as(session.access_token), payload: { scope: "global" } });
+    const out = await api.app.inject({
+      method: "POST",
+      url: "/api/v1/auth/logout",
+      headers: as(session.access_token),
+      payload: { scope: "global" },
+    });
     expect(out.statusCode, out.body).toBe(204);
     expect((await api.call("GET", before)).statusCode).toBe(404);
     // Signed in again, the account page shows the new address, which works.
@@ -174,7 +209,12 @@ describe("the feed's address ends with the sessions (issue 26 item 8)", () => {
   it("signing out this browser only keeps the address", async () => {
     const session = await account();
     const before = await feedPath(session.access_token);
-    const out = await api.app.inject({ method: "POST", url: "/api/v1/auth/logout", headers: as(session.access_token), payload: { scope: "local" } });
+    const out = await api.app.inject({
+      method: "POST",
+      url: "/api/v1/auth/logout",
+      headers: as(session.access_token),
+      payload: { scope: "local" },
+    });
     expect(out.statusCode).toBe(204);
     expect((await api.call("GET", before)).statusCode).toBe(200);
   });
@@ -182,7 +222,12 @@ describe("the feed's address ends with the sessions (issue 26 item 8)", () => {
   it("changing the password stops the old address", async () => {
     const session = await account();
     const before = await feedPath(session.access_token);
-    const changed = await api.app.inject({ method: "POST", url: "/api/v1/auth/password", headers: as(session.access_token), payload: { current_password: PASSWORD, password: "another-Passw0rd-7" } });
+    const changed = await api.app.inject({
+      method: "POST",
+      url: "/api/v1/auth/password",
+      headers: as(session.access_token),
+      payload: { current_password: PASSWORD, password: "another-Passw0rd-7" },
+    });
     expect(changed.statusCode, changed.body).toBe(204);
     expect((await api.call("GET", before)).statusCode).toBe(404);
     expect(await feedPath(session.access_token)).not.toBe(before);
@@ -191,8 +236,13 @@ describe("the feed's address ends with the sessions (issue 26 item 8)", () => {
   it("resetting the password by a mailed link stops the old address", async () => {
     const session = await account();
     const before = await feedPath(session.access_token);
-    expect((await api.app.inject({ method: "POST", url: "/api/v1/auth/recover", payload: { email: session.user.email } })).statusCode).toBe(204);
-    const reset = await post("/auth/reset", { token: await mailedToken(api.ctx.db, "password_reset", session.user.email), password: "another-Passw0rd-8" });
+    expect((await api.app.inject({ method: "POST", url: "/api/v1/auth/recover", payload: { email: session.user.email } })).statusCode).toBe(
+      204,
+    );
+    const reset = await post("/auth/reset", {
+      token: await mailedToken(api.ctx.db, "password_reset", session.user.email),
+      password: "another-Passw0rd-8",
+    });
     expect(reset.status, JSON.stringify(reset.body)).toBe(200);
     expect((await api.call("GET", before)).statusCode).toBe(404);
   });

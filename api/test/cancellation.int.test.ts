@@ -11,7 +11,11 @@ const START = "2026-03-05T10:00:00.000Z";
 const FULL_REFUND_UNTIL = "2026-03-04T10:00:00.000Z";
 const DAY_AND_A_MINUTE_BEFORE = "2026-03-04T09:59:00.000Z";
 const DAY_LESS_A_MINUTE_BEFORE = "2026-03-04T10:01:00.000Z";
-const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({ weekday, start_local: "00:00", end_local: "23:30" }));
+const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({
+  weekday,
+  start_local: "00:00",
+  end_local: "23:30",
+}));
 
 let now = NOW;
 let api: TestApi;
@@ -30,13 +34,38 @@ const ask = (user: TestUser, bookingId = booking) => api.call("GET", `${V1}/book
 
 beforeAll(async () => {
   api = await startTestApi({ clock: () => now });
-  [creator, expert, outsider, admin] = [await api.user("creator"), await api.user("expert"), await api.user("creator"), await api.user("admin")];
+  [creator, expert, outsider, admin] = [
+    await api.user("creator"),
+    await api.user("expert"),
+    await api.user("creator"),
+    await api.user("admin"),
+  ];
   await must(expert, "PATCH", `${V1}/experts/me`, { first_name: "Maya", last_name: "Lind", title: "Advisor", published: true });
   await must(expert, "POST", `${V1}/experts/${expert.id}/schedule`, { timezone: "UTC", slots: everyDay });
-  const sessionId: string = (await must(expert, "POST", `${V1}/sessions`, { title: "Deck review", price: 150, length_minutes: 60, prep_question_1: "Goal?", status: "published" })).session.id;
+  const sessionId: string = (
+    await must(expert, "POST", `${V1}/sessions`, {
+      title: "Deck review",
+      price: 150,
+      length_minutes: 60,
+      prep_question_1: "Goal?",
+      status: "published",
+    })
+  ).session.id;
   booking = (await must(creator, "POST", `${V1}/bookings`, { session_id: sessionId, scheduled_time: START })).booking.id;
   const payments = { userId: "payments", role: "system" } as const;
-  const paid = await api.ctx.calendar.handle(calendarStream(expert.id), { type: "RecordPayment", expertId: expert.id, bookingId: booking, actor: payments, paymentId: "pi_policy", amountCents: 15_000, provider: "test" }, { actor: payments });
+  const paid = await api.ctx.calendar.handle(
+    calendarStream(expert.id),
+    {
+      type: "RecordPayment",
+      expertId: expert.id,
+      bookingId: booking,
+      actor: payments,
+      paymentId: "pi_policy",
+      amountCents: 15_000,
+      provider: "test",
+    },
+    { actor: payments },
+  );
   if (!paid.ok) throw new Error(JSON.stringify(paid.refusal));
   await must(expert, "PATCH", `${V1}/bookings/${booking}/status`, { status: "confirmed" });
 });

@@ -29,7 +29,8 @@ vi.mock("@booking/projections", async (importOriginal) => {
   const original = await importOriginal<typeof Projections>();
   const withStray =
     <A extends unknown[], R extends object>(build: (...args: A) => R) =>
-    (...args: A) => (stray.on ? { ...build(...args), stray: true } : build(...args));
+    (...args: A) =>
+      stray.on ? { ...build(...args), stray: true } : build(...args);
   return { ...original, sessionReply: withStray(original.sessionReply), expertListItem: withStray(original.expertListItem) };
 });
 
@@ -40,7 +41,8 @@ let sessionId: string;
 let slug: string;
 const V1 = "/api/v1";
 
-const ok = (method: Parameters<typeof succeeded>[1], url: string, user?: TestUser, body?: unknown) => succeeded(api, method, url, user, body);
+const ok = (method: Parameters<typeof succeeded>[1], url: string, user?: TestUser, body?: unknown) =>
+  succeeded(api, method, url, user, body);
 
 beforeAll(async () => {
   api = await startTestApi();
@@ -52,22 +54,49 @@ afterAll(() => api.close());
 describe("catalogue replies are contracts' schemas", () => {
   it("the expert's own profile: the empty default, then the saved profile", async () => {
     const empty = await ok("GET", "/experts/me", expert);
-    expect(empty).toEqual({ id: null, slug: null, first_name: "", last_name: "", title: "", bio: "", tags: [], profile_image: null, published: false, verified: false });
+    expect(empty).toEqual({
+      id: null,
+      slug: null,
+      first_name: "",
+      last_name: "",
+      title: "",
+      bio: "",
+      tags: [],
+      profile_image: null,
+      published: false,
+      verified: false,
+    });
     OwnExpertProfileReply.parse(empty);
-    const saved = await ok("PATCH", "/experts/me", expert, { first_name: "Ines", last_name: "Okafor", title: "Pricing coach", tags: ["pricing"], published: true });
+    const saved = await ok("PATCH", "/experts/me", expert, {
+      first_name: "Ines",
+      last_name: "Okafor",
+      title: "Pricing coach",
+      tags: ["pricing"],
+      published: true,
+    });
     exactly(ExpertProfileReply, saved);
     exactly(ExpertProfileReply, await ok("GET", "/experts/me", expert));
     slug = saved.slug;
   });
 
   it("schedules, sessions and availability", async () => {
-    const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({ weekday, start_local: "00:00", end_local: "23:30" }));
+    const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({
+      weekday,
+      start_local: "00:00",
+      end_local: "23:30",
+    }));
     exactly(ScheduleSetReply, await ok("POST", `/experts/${expert.id}/schedule`, expert, { timezone: "UTC", slots: everyDay }));
     const schedule = await ok("GET", `/experts/${expert.id}/schedule`, expert);
     exactly(ScheduleReply, schedule);
     expect(schedule).toMatchObject({ timezone: "UTC", slots: everyDay, booked: [] });
 
-    const created = await ok("POST", "/sessions", expert, { title: "Launch plan", price: 90, length_minutes: 30, prep_question_1: "Why?", status: "draft" });
+    const created = await ok("POST", "/sessions", expert, {
+      title: "Launch plan",
+      price: 90,
+      length_minutes: 30,
+      prep_question_1: "Why?",
+      status: "draft",
+    });
     exactly(SessionWrittenReply, created);
     exactly(SessionReply, created.session);
     sessionId = created.session.id;
@@ -79,7 +108,8 @@ describe("catalogue replies are contracts' schemas", () => {
     exactly(AvailabilityReply, availability);
     expect(availability.times.length).toBeGreaterThan(0);
 
-    const other = (await ok("POST", "/sessions", expert, { title: "Gone soon", price: 50, length_minutes: 30, prep_question_1: "Why?" })).session.id;
+    const other = (await ok("POST", "/sessions", expert, { title: "Gone soon", price: 50, length_minutes: 30, prep_question_1: "Why?" }))
+      .session.id;
     exactly(SessionDeletedReply, await ok("DELETE", `/sessions/${other}`, expert));
   });
 
@@ -121,7 +151,8 @@ describe("catalogue replies are contracts' schemas", () => {
 describe("the OpenAPI document describes the catalogue's replies", () => {
   type Schema = { type?: string; properties?: Record<string, Schema>; items?: Schema };
   let paths: Record<string, Record<string, { responses: Record<string, { content?: { "application/json"?: { schema: Schema } } }> }>>;
-  const reply = (method: string, path: string, status = "200") => paths[path]![method]!.responses[status]!.content!["application/json"]!.schema;
+  const reply = (method: string, path: string, status = "200") =>
+    paths[path]![method]!.responses[status]!.content!["application/json"]!.schema;
   const fields = (schema: Schema) => Object.keys(schema.properties ?? {}).sort();
   const keysOf = (schema: z.ZodObject) => Object.keys(schema.shape).sort();
 

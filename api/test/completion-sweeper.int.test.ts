@@ -19,14 +19,21 @@ beforeAll(async () => {
 });
 afterAll(async () => api.close());
 
-const statusOf = async (bookingId: string) => (await api.call("GET", `/api/v1/bookings/${bookingId}`, { user: creator })).json().status as string;
+const statusOf = async (bookingId: string) =>
+  (await api.call("GET", `/api/v1/bookings/${bookingId}`, { user: creator })).json().status as string;
 
 describe("completion sweeper", () => {
   it("completes a confirmed booking once its end has passed, not one still on or a cancelled one; a second run changes nothing", async () => {
     const over = await calendar.confirmedBooking(creator, "2030-01-29T10:00:00.000Z");
     const later = await calendar.confirmedBooking(creator, "2030-01-29T14:00:00.000Z");
     const cancelled = await calendar.confirmedBooking(creator, "2030-01-29T09:00:00.000Z");
-    await calendar.run({ type: "CancelBooking", expertId: calendar.expert.id, bookingId: cancelled, actor: { userId: creator.id, role: "creator" }, reason: "Moved" });
+    await calendar.run({
+      type: "CancelBooking",
+      expertId: calendar.expert.id,
+      bookingId: cancelled,
+      actor: { userId: creator.id, role: "creator" },
+      reason: "Moved",
+    });
 
     now = Date.parse("2030-01-29T10:59:00.000Z"); // a minute before the first session ends
     expect(await completeSessionsOver(api.ctx)).toBe(0);
@@ -39,7 +46,8 @@ describe("completion sweeper", () => {
     expect(await statusOf(later)).toBe("confirmed");
     expect(await statusOf(cancelled)).toBe("cancelled");
 
-    const completions = async () => (await api.ctx.store.readStream(calendarStream(calendar.expert.id))).events.filter((e) => e.type === "Completed");
+    const completions = async () =>
+      (await api.ctx.store.readStream(calendarStream(calendar.expert.id))).events.filter((e) => e.type === "Completed");
     expect(await completions()).toHaveLength(1);
     expect(await completeSessionsOver(api.ctx)).toBe(0);
     expect(await completions()).toHaveLength(1);

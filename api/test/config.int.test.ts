@@ -6,20 +6,38 @@ describe("process configuration", () => {
   it("names the missing or bad variable", () => {
     expect(parseConfig(storeConfig, {})).toEqual({ ok: false, error: { variable: "DATABASE_URL", problem: "is required" } });
     expect(parseConfig(storeConfig, { DATABASE_URL: "mysql://x" })).toMatchObject({ ok: false, error: { variable: "DATABASE_URL" } });
-    expect(parseConfig(relayConfig, { DATABASE_URL: "postgres://localhost/x" })).toEqual({ ok: false, error: { variable: "KAFKA_BROKERS", problem: "is required" } });
-    expect(parseConfig(relayConfig, { DATABASE_URL: "postgres://localhost/x", KAFKA_BROKERS: "not a broker" })).toMatchObject({ ok: false, error: { variable: "KAFKA_BROKERS" } });
-    expect(parseConfig(projectorConfig, { DATABASE_URL: "postgres://localhost/x", ESDB_URL: "http://x" })).toMatchObject({ ok: false, error: { variable: "ESDB_URL" } });
+    expect(parseConfig(relayConfig, { DATABASE_URL: "postgres://localhost/x" })).toEqual({
+      ok: false,
+      error: { variable: "KAFKA_BROKERS", problem: "is required" },
+    });
+    expect(parseConfig(relayConfig, { DATABASE_URL: "postgres://localhost/x", KAFKA_BROKERS: "not a broker" })).toMatchObject({
+      ok: false,
+      error: { variable: "KAFKA_BROKERS" },
+    });
+    expect(parseConfig(projectorConfig, { DATABASE_URL: "postgres://localhost/x", ESDB_URL: "http://x" })).toMatchObject({
+      ok: false,
+      error: { variable: "ESDB_URL" },
+    });
   });
   it("checks the API's mail settings and sending limits", () => {
     const base = { DATABASE_URL: "postgres://localhost/x", JWT_SECRET: "x".repeat(40) };
     expect(parseConfig(apiConfig, base)).toMatchObject({ ok: true, config: { AUTH_MAIL_RATE_LIMIT_MAX: 5 } });
-    expect(parseConfig(apiConfig, { ...base, AUTH_MAIL_RATE_LIMIT_MAX: "0" })).toMatchObject({ ok: false, error: { variable: "AUTH_MAIL_RATE_LIMIT_MAX" } });
-    expect(parseConfig(apiConfig, { ...base, SMTP_URL: "http://mail.example.com" })).toMatchObject({ ok: false, error: { variable: "SMTP_URL" } });
+    expect(parseConfig(apiConfig, { ...base, AUTH_MAIL_RATE_LIMIT_MAX: "0" })).toMatchObject({
+      ok: false,
+      error: { variable: "AUTH_MAIL_RATE_LIMIT_MAX" },
+    });
+    expect(parseConfig(apiConfig, { ...base, SMTP_URL: "http://mail.example.com" })).toMatchObject({
+      ok: false,
+      error: { variable: "SMTP_URL" },
+    });
     expect(parseConfig(apiConfig, { ...base, SMTP_URL: "smtp://user:pass@mail.example.com:587" })).toMatchObject({ ok: true });
   });
   it("fills defaults and splits broker lists", () => {
     const r = parseConfig(projectorConfig, { DATABASE_URL: "postgres://localhost/x", KAFKA_BROKERS: "a:9092, b:9093" });
-    expect(r).toMatchObject({ ok: true, config: { KAFKA_BROKERS: ["a:9092", "b:9093"], KAFKA_TOPIC: "booking-events", PROJECTOR_GROUP: "projector" } });
+    expect(r).toMatchObject({
+      ok: true,
+      config: { KAFKA_BROKERS: ["a:9092", "b:9093"], KAFKA_TOPIC: "booking-events", PROJECTOR_GROUP: "projector" },
+    });
   });
   it.each(["relay", "projector", "replay"])("the %s process exits at start with one clear line", async (name) => {
     const p = startProcess(name, {});

@@ -47,7 +47,9 @@ describe("the demo marketplace of a first start", () => {
       expect(photo.statusCode).toBe(200);
       expect(photo.headers["content-type"]).toBe("image/jpeg");
     }
-    const sessions = (await Promise.all(experts.map((e) => get<{ price: number; length_minutes: number }[]>(`/experts/${e.id}/sessions`)))).flat();
+    const sessions = (
+      await Promise.all(experts.map((e) => get<{ price: number; length_minutes: number }[]>(`/experts/${e.id}/sessions`)))
+    ).flat();
     expect(new Set(sessions.map((s) => s.length_minutes)).size).toBeGreaterThanOrEqual(3);
     expect(Math.min(...sessions.map((s) => s.price))).toBeLessThanOrEqual(75);
     expect(Math.max(...sessions.map((s) => s.price))).toBeGreaterThanOrEqual(250);

@@ -20,7 +20,10 @@ type Service = {
   ports?: string[];
   volumes?: string[];
 };
-const compose = parse(readFileSync(`${root}/docker-compose.yml`, "utf8"), { merge: true }) as { services: Record<string, Service>; volumes: Record<string, unknown> };
+const compose = parse(readFileSync(`${root}/docker-compose.yml`, "utf8"), { merge: true }) as {
+  services: Record<string, Service>;
+  volumes: Record<string, unknown>;
+};
 const services = compose.services;
 
 /** Compose interpolation: `${X:?msg}` must come from the operator (a valid stand-in here), `${X:-d}` defaults. */
@@ -64,7 +67,13 @@ describe("docker-compose.yml", () => {
     for (const name of Object.keys(processes)) {
       const env = interpolate(services[name]!.environment!);
       const db = new URL(env.DATABASE_URL!);
-      expect([db.hostname, db.port, db.username, db.password, db.pathname.slice(1)]).toEqual(["postgres", "5432", pg.POSTGRES_USER, pg.POSTGRES_PASSWORD, pg.POSTGRES_DB]);
+      expect([db.hostname, db.port, db.username, db.password, db.pathname.slice(1)]).toEqual([
+        "postgres",
+        "5432",
+        pg.POSTGRES_USER,
+        pg.POSTGRES_PASSWORD,
+        pg.POSTGRES_DB,
+      ]);
       expect(new URL(env.ESDB_URL!).host).toBe(`eventstoredb:${services.eventstoredb!.environment!.EVENTSTORE_HTTP_PORT}`);
       expect(`PLAINTEXT://${env.KAFKA_BROKERS}`).toBe(services.kafka!.environment!.KAFKA_ADVERTISED_LISTENERS);
     }
@@ -78,7 +87,8 @@ describe("docker-compose.yml", () => {
       }
     }
     for (const name of ["relay", "projector", "api-1", "api-2"]) {
-      for (const backing of ["postgres", "eventstoredb", "kafka"]) expect(services[name]!.depends_on![backing]!.condition, `${name} -> ${backing}`).toBe("service_healthy");
+      for (const backing of ["postgres", "eventstoredb", "kafka"])
+        expect(services[name]!.depends_on![backing]!.condition, `${name} -> ${backing}`).toBe("service_healthy");
     }
     expect(services.proxy!.depends_on).toEqual({ "api-1": { condition: "service_healthy" }, "api-2": { condition: "service_healthy" } });
     // A start order exists (topological sort): no cycles.

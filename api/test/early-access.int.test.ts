@@ -23,9 +23,18 @@ beforeAll(async () => {
 });
 afterAll(async () => api?.close());
 
-const ask = (body: unknown, from = `192.0.2.${(clients++ % 250) + 1}`) => api.call("POST", "/api/v1/early-access", { body, headers: { "x-forwarded-for": from } });
-const request = (over: Record<string, unknown> = {}) => ({ name: "Nora Maker", email: `nora-${tag}@example.com`, role: "creator", need: `Help pricing my first brand deal ${tag}`, ...over });
-const stored = async (email: string) => (await api.ctx.db.query("SELECT name, email, role, need, created_at, updated_at FROM early_access_requests WHERE email = $1", [email])).rows;
+const ask = (body: unknown, from = `192.0.2.${(clients++ % 250) + 1}`) =>
+  api.call("POST", "/api/v1/early-access", { body, headers: { "x-forwarded-for": from } });
+const request = (over: Record<string, unknown> = {}) => ({
+  name: "Nora Maker",
+  email: `nora-${tag}@example.com`,
+  role: "creator",
+  need: `Help pricing my first brand deal ${tag}`,
+  ...over,
+});
+const stored = async (email: string) =>
+  (await api.ctx.db.query("SELECT name, email, role, need, created_at, updated_at FROM early_access_requests WHERE email = $1", [email]))
+    .rows;
 const list = (query: { sort?: unknown; range?: unknown; filter?: unknown } = {}, user: TestUser | null = admin, path = "") => {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) params.set(key, typeof value === "string" ? value : JSON.stringify(value));
@@ -39,7 +48,14 @@ describe("POST /early-access", () => {
     expect(r.statusCode).toBe(204);
     expect(r.body).toBe("");
     expect(await stored(email.toLowerCase())).toEqual([
-      { name: "Ada Lovelace", email: email.toLowerCase(), role: "expert", need: "Someone to review my pitch deck.", created_at: new Date(now), updated_at: new Date(now) },
+      {
+        name: "Ada Lovelace",
+        email: email.toLowerCase(),
+        role: "expert",
+        need: "Someone to review my pitch deck.",
+        created_at: new Date(now),
+        updated_at: new Date(now),
+      },
     ]);
   });
 
@@ -49,8 +65,14 @@ describe("POST /early-access", () => {
     const created = now;
     now = "2026-03-05T09:00:00.000Z";
     const again = await ask(request({ email: email.toUpperCase(), name: "Nora M.", role: "expert", need: "Second need" }));
-    expect([again.statusCode, again.body, again.headers["content-type"]]).toEqual([first.statusCode, first.body, first.headers["content-type"]]);
-    expect(await stored(email)).toEqual([{ name: "Nora M.", email, role: "expert", need: "Second need", created_at: new Date(created), updated_at: new Date(now) }]);
+    expect([again.statusCode, again.body, again.headers["content-type"]]).toEqual([
+      first.statusCode,
+      first.body,
+      first.headers["content-type"],
+    ]);
+    expect(await stored(email)).toEqual([
+      { name: "Nora M.", email, role: "expert", need: "Second need", created_at: new Date(created), updated_at: new Date(now) },
+    ]);
     now = "2026-03-04T10:00:00.000Z";
   });
 
@@ -77,8 +99,16 @@ describe("POST /early-access", () => {
 
   it("refuses NUL, unknown fields and malformed JSON with 400 invalid_request", async () => {
     const email = `nul-${tag}@example.com`;
-    for (const body of [request({ email, need: "a\u0000b" }), request({ email, name: "N\u0000" }), request({ email, extra: 1 }), "{not json"]) {
-      const r = await api.call("POST", "/api/v1/early-access", { body, headers: { "content-type": "application/json", "x-forwarded-for": "192.0.2.251" } });
+    for (const body of [
+      request({ email, need: "a\u0000b" }),
+      request({ email, name: "N\u0000" }),
+      request({ email, extra: 1 }),
+      "{not json",
+    ]) {
+      const r = await api.call("POST", "/api/v1/early-access", {
+        body,
+        headers: { "content-type": "application/json", "x-forwarded-for": "192.0.2.251" },
+      });
       expect(r.statusCode).toBe(400);
       expect(r.json()).toEqual(errorBody(refusal("invalid_request")));
     }
@@ -87,7 +117,8 @@ describe("POST /early-access", () => {
 
   it("is rate limited per client address like the credential routes", async () => {
     const from = "203.0.113.77";
-    for (let i = 0; i < attemptsPerMinute(); i++) expect((await ask(request({ email: `limit-${i}-${tag}@example.com` }), from)).statusCode).toBe(204);
+    for (let i = 0; i < attemptsPerMinute(); i++)
+      expect((await ask(request({ email: `limit-${i}-${tag}@example.com` }), from)).statusCode).toBe(204);
     const over = await ask(request({ email: `limit-over-${tag}@example.com` }), from);
     expect(over.statusCode).toBe(429);
     expect(over.json()).toEqual(errorBody(refusal("over_request_rate_limit")));
@@ -100,7 +131,15 @@ describe("a second request for an address (issue 26 item 10)", () => {
   const shown = async (email: string) => {
     const r = await list({ filter: { q: email } });
     expect(r.statusCode).toBe(200);
-    const rows = r.json() as { email: string; name: string; role: string; need: string; created_at: string; updated_at: string; earlier: unknown[] }[];
+    const rows = r.json() as {
+      email: string;
+      name: string;
+      role: string;
+      need: string;
+      created_at: string;
+      updated_at: string;
+      earlier: unknown[];
+    }[];
     return rows.filter((row) => row.email === email);
   };
 
@@ -163,7 +202,12 @@ describe("the console's list", () => {
     now = "2026-01-20T12:00:00.000Z";
     await ask({ name: "Eli Expert", email: `eli-${admins}@example.com`, role: "expert", need: `Mentoring ${admins}` });
     now = "2026-02-01T12:00:00.000Z";
-    await ask({ name: "Fay Formula", email: `fay-${admins}@example.com`, role: "creator", need: `=HYPERLINK("http://evil") ${admins}, "quoted"` });
+    await ask({
+      name: "Fay Formula",
+      email: `fay-${admins}@example.com`,
+      role: "creator",
+      need: `=HYPERLINK("http://evil") ${admins}, "quoted"`,
+    });
     now = "2026-03-04T10:00:00.000Z";
   });
 
@@ -179,8 +223,26 @@ describe("the console's list", () => {
     expect(r.headers["content-range"]).toBe("early-access 0-1/3");
     expect(r.headers["access-control-expose-headers"]).toBe("Content-Range");
     expect(r.json()).toEqual([
-      { id: expect.any(String), name: "Fay Formula", email: `fay-${admins}@example.com`, role: "creator", need: expect.stringContaining("HYPERLINK"), created_at: "2026-02-01T12:00:00.000Z", updated_at: "2026-02-01T12:00:00.000Z", earlier: [] },
-      { id: expect.any(String), name: "Eli Expert", email: `eli-${admins}@example.com`, role: "expert", need: `Mentoring ${admins}`, created_at: "2026-01-20T12:00:00.000Z", updated_at: "2026-01-20T12:00:00.000Z", earlier: [] },
+      {
+        id: expect.any(String),
+        name: "Fay Formula",
+        email: `fay-${admins}@example.com`,
+        role: "creator",
+        need: expect.stringContaining("HYPERLINK"),
+        created_at: "2026-02-01T12:00:00.000Z",
+        updated_at: "2026-02-01T12:00:00.000Z",
+        earlier: [],
+      },
+      {
+        id: expect.any(String),
+        name: "Eli Expert",
+        email: `eli-${admins}@example.com`,
+        role: "expert",
+        need: `Mentoring ${admins}`,
+        created_at: "2026-01-20T12:00:00.000Z",
+        updated_at: "2026-01-20T12:00:00.000Z",
+        earlier: [],
+      },
     ]);
     const past = await list({ range: [5, 9], filter: { q: admins } });
     expect(past.headers["content-range"]).toBe("early-access */3");
@@ -202,7 +264,14 @@ describe("the console's list", () => {
   });
 
   it("refuses unknown filters, sorts and impossible dates with 400", async () => {
-    for (const query of [{ filter: { status: "new" } }, { sort: ["need; --", "ASC"] }, { filter: { created_from: "2026-02-30" } }, { filter: { created_to: "0000-01-01" } }, { filter: { role: "admin" } }, { range: [3, 1] }]) {
+    for (const query of [
+      { filter: { status: "new" } },
+      { sort: ["need; --", "ASC"] },
+      { filter: { created_from: "2026-02-30" } },
+      { filter: { created_to: "0000-01-01" } },
+      { filter: { role: "admin" } },
+      { range: [3, 1] },
+    ]) {
       const r = await list(query);
       expect(r.statusCode, JSON.stringify(query)).toBe(400);
       expect(r.json()).toEqual(errorBody(refusal("invalid_request")));
@@ -217,7 +286,11 @@ describe("the console's list", () => {
     const lines = r.body.trimEnd().split("\r\n");
     expect(lines[0]).toBe("id,name,email,role,need,created_at,updated_at");
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toMatch(new RegExp(`^[^,]+,Cara Creator,cara-${admins}@example\\.com,creator,Brand deals ${admins},2026-01-10T12:00:00\\.000Z,2026-01-10T12:00:00\\.000Z$`));
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^[^,]+,Cara Creator,cara-${admins}@example\\.com,creator,Brand deals ${admins},2026-01-10T12:00:00\\.000Z,2026-01-10T12:00:00\\.000Z$`,
+      ),
+    );
     expect(lines[2]).toContain(`,"'=HYPERLINK(""http://evil"") ${admins}, ""quoted""",`);
     expect((await list({ filter: "{" }, admin, "/export.csv")).statusCode).toBe(400);
   });

@@ -27,7 +27,13 @@ beforeAll(async () => {
   // Paid, not yet accepted: the money is held, not earned.
   await ines.paidRequest(creator, "2030-01-31T10:00:00.000Z", 7_000, "Quick check");
   // The expert cancels: the creator is owed all of it back.
-  await ines.run({ type: "CancelBooking", expertId: ines.expert.id, bookingId: refunded, actor: { userId: ines.expert.id, role: "expert" }, reason: "Ill" });
+  await ines.run({
+    type: "CancelBooking",
+    expertId: ines.expert.id,
+    bookingId: refunded,
+    actor: { userId: ines.expert.id, role: "expert" },
+    reason: "Ill",
+  });
   await sam.confirmedBooking(creator, "2030-01-29T12:00:00.000Z", 50_000, "Sam's session");
 });
 afterAll(async () => api.close());
@@ -59,13 +65,29 @@ describe("GET /experts/me/earnings", () => {
   });
 
   it("shows the refund as refunded once the provider has paid it back, and the net unchanged", async () => {
-    const launch = async () => ExpertMonthEarningsReply.parse((await api.call("GET", `${V1}/experts/me/earnings/2030-01`, { user: ines.expert })).json());
+    const launch = async () =>
+      ExpertMonthEarningsReply.parse((await api.call("GET", `${V1}/experts/me/earnings/2030-01`, { user: ines.expert })).json());
     const { booking_id: bookingId } = (await launch()).bookings.find((b) => b.session_title === "Launch plan")!;
-    const owing = (await api.ctx.store.readStream(calendarStream(ines.expert.id))).events.find((e) => e.type === "Cancelled" && (e.data as { bookingId: string }).bookingId === bookingId)!;
+    const owing = (await api.ctx.store.readStream(calendarStream(ines.expert.id))).events.find(
+      (e) => e.type === "Cancelled" && (e.data as { bookingId: string }).bookingId === bookingId,
+    )!;
     const system = { userId: "refunds", role: "system" } as const;
-    await ines.run({ type: "RecordRefund", expertId: ines.expert.id, bookingId, actor: system, refundKey: owing.eventId, refundId: "re_1", amountCents: 9_000, provider: "test" });
+    await ines.run({
+      type: "RecordRefund",
+      expertId: ines.expert.id,
+      bookingId,
+      actor: system,
+      refundKey: owing.eventId,
+      refundId: "re_1",
+      amountCents: 9_000,
+      provider: "test",
+    });
     const after = await launch();
-    expect(after.bookings.find((b) => b.booking_id === bookingId)).toMatchObject({ refunds_cents: 9_000, net_cents: 0, refund_state: "refunded" });
+    expect(after.bookings.find((b) => b.booking_id === bookingId)).toMatchObject({
+      refunds_cents: 9_000,
+      net_cents: 0,
+      refund_state: "refunded",
+    });
     expect(after.net_cents).toBe(15_000);
   });
 

@@ -46,8 +46,30 @@ describe("the reply", () => {
     const first = await api.call("GET", `${V1}/experts`);
     const again = await api.call("GET", `${V1}/experts`);
     const item = first.json<Item[]>().find((e) => e.id === expert.id)!;
-    expect(Object.keys(item)).toEqual(["id", "user_id", "slug", "name", "role", "startingprice", "rating", "review_count", "image", "verified"]);
-    expect(item).toEqual({ id: expert.id, user_id: expert.id, slug: expect.stringMatching(/^nora-quillfeather/), name: "Nora Quillfeather", role: "Podcast growth coach", startingprice: 80, rating: null, review_count: 0, image: null, verified: false });
+    expect(Object.keys(item)).toEqual([
+      "id",
+      "user_id",
+      "slug",
+      "name",
+      "role",
+      "startingprice",
+      "rating",
+      "review_count",
+      "image",
+      "verified",
+    ]);
+    expect(item).toEqual({
+      id: expert.id,
+      user_id: expert.id,
+      slug: expect.stringMatching(/^nora-quillfeather/),
+      name: "Nora Quillfeather",
+      role: "Podcast growth coach",
+      startingprice: 80,
+      rating: null,
+      review_count: 0,
+      image: null,
+      verified: false,
+    });
     expect(first.body).toBe(JSON.stringify(first.json()));
     for (const r of [first, again]) {
       expect(r.statusCode).toBe(200);
@@ -79,7 +101,9 @@ describe("a write through this instance shows on the next GET (the cache's clock
     expect((await mine())?.role).toBe("Audio strategist");
     expect((await mine("/experts/search?search=quillfeather"))?.role).toBe("Audio strategist");
 
-    expect((await api.call("PUT", `${V1}/admin/experts/${expert.id}`, { user: admin, body: { verified: true, reason: "Vetted" } })).statusCode).toBe(200);
+    expect(
+      (await api.call("PUT", `${V1}/admin/experts/${expert.id}`, { user: admin, body: { verified: true, reason: "Vetted" } })).statusCode,
+    ).toBe(200);
     expect((await mine())?.verified).toBe(true);
 
     await api.call("PATCH", `${V1}/experts/me`, { user: expert, body: { ...profile, published: false } });
@@ -109,8 +133,19 @@ describe("changes this instance did not write", () => {
   const actor = (): Actor => ({ userId: expert.id, role: "expert" });
   /** What another API instance does: append, wait for the read models, but through its own cache. */
   const saveElsewhere = async (title: string) => {
-    const profileFields = { firstName: profile.first_name, lastName: profile.last_name, title, bio: null, tags: profile.tags, profileImage: null };
-    const result = await api.ctx.experts.handle(expertStream(expert.id), { type: "SaveExpertProfile", expertId: expert.id, actor: actor(), userId: expert.id, profile: profileFields, published: true }, { actor: actor() });
+    const profileFields = {
+      firstName: profile.first_name,
+      lastName: profile.last_name,
+      title,
+      bio: null,
+      tags: profile.tags,
+      profileImage: null,
+    };
+    const result = await api.ctx.experts.handle(
+      expertStream(expert.id),
+      { type: "SaveExpertProfile", expertId: expert.id, actor: actor(), userId: expert.id, profile: profileFields, published: true },
+      { actor: actor() },
+    );
     if (!result.ok) throw new Error(JSON.stringify(result.refusal));
     expect(await waitForReadModels(api.ctx.db, result.value)).toBe(true);
   };
@@ -138,7 +173,13 @@ describe("changes this instance did not write", () => {
 
   it("with maxStalenessMs 0 every request reads the checkpoints again, and concurrent misses share one query", async () => {
     let queries = 0;
-    const strict = new ReplyCache(api.ctx.db, { readModels: ["experts", "sessions"], maxStalenessMs: 0, ttlMs: TTL_MS, maxEntries: 2, now: () => clock });
+    const strict = new ReplyCache(api.ctx.db, {
+      readModels: ["experts", "sessions"],
+      maxStalenessMs: 0,
+      ttlMs: TTL_MS,
+      maxEntries: 2,
+      now: () => clock,
+    });
     const get = async (key = "all") => {
       const body = await strict.get(key, async () => {
         queries++;
@@ -198,7 +239,23 @@ describe("compression", () => {
   });
 
   it("reads Accept-Encoding as HTTP does: by name or *, with q above 0", () => {
-    expect(["gzip", "GZIP", "deflate, gzip;q=0.5", "*", "br;q=1, *;q=0.1", "gzip;q=1.0"].map(acceptsGzip)).toEqual([true, true, true, true, true, true]);
-    expect([undefined, "", "identity", "br", "gzip;q=0", "*;q=0", "gzip;q=0, *", "deflate;q=0.5"].map(acceptsGzip)).toEqual([false, false, false, false, false, false, false, false]);
+    expect(["gzip", "GZIP", "deflate, gzip;q=0.5", "*", "br;q=1, *;q=0.1", "gzip;q=1.0"].map(acceptsGzip)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect([undefined, "", "identity", "br", "gzip;q=0", "*;q=0", "gzip;q=0, *", "deflate;q=0.5"].map(acceptsGzip)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

@@ -36,18 +36,39 @@ it("a clean clone: npm ci, then npm start serves the landing page, the seeded ex
   await chmod(dir, 0o755);
   await run("git", ["clone", "--quiet", "--no-hardlinks", root, dir]);
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const v of ["DATABASE_URL", "KAFKA_BROKERS", "ESDB_URL", "JWT_SECRET", "ADMIN_EMAIL", "ADMIN_PASSWORD", "DATA_DIR", "NODE_ENV", "VITEST", "VITEST_POOL_ID", "VITEST_WORKER_ID"]) delete env[v];
+  for (const v of [
+    "DATABASE_URL",
+    "KAFKA_BROKERS",
+    "ESDB_URL",
+    "JWT_SECRET",
+    "ADMIN_EMAIL",
+    "ADMIN_PASSWORD",
+    "DATA_DIR",
+    "NODE_ENV",
+    "VITEST",
+    "VITEST_POOL_ID",
+    "VITEST_WORKER_ID",
+  ])
+    delete env[v];
 
   // A fresh shell's PATH (no node_modules/.bin of this checkout) and the README's install command:
   // npm ci on Node 24 from the npm registry, whatever the system's Node is (issue 28.6).
-  env.PATH = (env.PATH ?? "").split(":").filter((p) => !p.includes("node_modules")).join(":");
+  env.PATH = (env.PATH ?? "")
+    .split(":")
+    .filter((p) => !p.includes("node_modules"))
+    .join(":");
   const install = await runToEnd("npx", ["--yes", "--package", "node@24", "--", "npm", "ci", "--no-audit", "--no-fund"], dir, env);
   expect(install.code, install.output.slice(-2000)).toBe(0);
   expect(install.output, "a dependency's engines refuse the runtime").not.toContain("EBADENGINE");
 
   const [port, pgPort] = [await freePort(), await freePort()];
   const started = Date.now();
-  const child = spawn("npm", ["start"], { cwd: dir, env: { ...env, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort) }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn("npm", ["start"], {
+    cwd: dir,
+    env: { ...env, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort) },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr.on("data", (d: Buffer) => (output += d.toString()));
@@ -67,14 +88,22 @@ it("a clean clone: npm ci, then npm start serves the landing page, the seeded ex
     "the landing page, the seeded experts and the admin console",
     async () => {
       const [landing, experts, admin] = await Promise.all([text("/"), text("/api/v1/experts"), text("/admin/")]);
-      return !!landing?.includes('id="root"') && !!experts && (JSON.parse(experts) as unknown[]).length === 5 && !!admin?.includes('id="root"') && output.includes("Demo data seeded.");
+      return (
+        !!landing?.includes('id="root"') &&
+        !!experts &&
+        (JSON.parse(experts) as unknown[]).length === 5 &&
+        !!admin?.includes('id="root"') &&
+        output.includes("Demo data seeded.")
+      );
     },
     90_000,
   ).catch((e: Error) => {
     throw new Error(`${e.message} after ${((Date.now() - started) / 1000).toFixed(1)} s\n${output.slice(-3000)}`);
   });
   const seconds = (Date.now() - started) / 1000;
-  console.log(`[fresh clone] npm install ${install.code === 0 ? "ok" : "failed"}; npm start served everything after ${seconds.toFixed(1)} s`);
+  console.log(
+    `[fresh clone] npm install ${install.code === 0 ? "ok" : "failed"}; npm start served everything after ${seconds.toFixed(1)} s`,
+  );
   expect(seconds).toBeLessThan(90);
   expect(output, "npm start runs on the LTS line named in package.json's engines").toMatch(/on Node v24\./);
   process.kill(-child.pid!, "SIGTERM");

@@ -34,7 +34,12 @@ let admin: TestUser;
 let account: { email: string; refresh: string };
 const real = { session: "", draft: "", booking: "", paidBooking: "", slug: "", clientSecret: "", eventId: "" };
 
-async function must(user: TestUser | undefined, method: InjectOptions["method"], url: string, body?: unknown): Promise<LightMyRequestResponse> {
+async function must(
+  user: TestUser | undefined,
+  method: InjectOptions["method"],
+  url: string,
+  body?: unknown,
+): Promise<LightMyRequestResponse> {
   const r = await api.call(method, url, { user, body, headers: { "x-forwarded-for": "203.0.113.1" } });
   if (r.statusCode >= 300) throw new Error(`fixture: ${method} ${url} → ${r.statusCode} ${r.body}`);
   return r;
@@ -47,18 +52,33 @@ beforeAll(async () => {
   otherCreator = await api.user("creator");
   expert = await api.user("expert");
   admin = await api.user("admin");
-  const signup = await signUpVerified(api.ctx.db, injectPost(() => api, () => ({ "x-forwarded-for": "203.0.113.1" })), { email: `fuzz-${randomUUID().slice(0, 8)}@example.com`, password: PASSWORD, role: "creator" });
+  const signup = await signUpVerified(
+    api.ctx.db,
+    injectPost(
+      () => api,
+      () => ({ "x-forwarded-for": "203.0.113.1" }),
+    ),
+    { email: `fuzz-${randomUUID().slice(0, 8)}@example.com`, password: PASSWORD, role: "creator" },
+  );
   account = { email: signup.user.email, refresh: signup.refresh_token };
 
-  real.slug = (await must(expert, "PATCH", `${V1}/experts/me`, { first_name: "Fuzz", last_name: "Expert", title: "Tester", published: true })).json().slug;
-  const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({ weekday, start_local: "00:00", end_local: "23:30" }));
+  real.slug = (
+    await must(expert, "PATCH", `${V1}/experts/me`, { first_name: "Fuzz", last_name: "Expert", title: "Tester", published: true })
+  ).json().slug;
+  const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({
+    weekday,
+    start_local: "00:00",
+    end_local: "23:30",
+  }));
   await must(expert, "POST", `${V1}/experts/${expert.id}/schedule`, { timezone: "UTC", slots: everyDay });
   const session = { title: "Fuzzing", price: 100, length_minutes: 60, prep_question_1: "Why?", status: "published" };
   real.session = (await must(expert, "POST", `${V1}/sessions`, session)).json().session.id;
   real.draft = (await must(expert, "POST", `${V1}/sessions`, { ...session, status: "draft" })).json().session.id;
   const times: string[] = (await must(undefined, "GET", `${V1}/sessions/${real.session}/availability`)).json().times;
   real.booking = (await must(creator, "POST", `${V1}/bookings`, { session_id: real.session, scheduled_time: times[10] })).json().booking.id;
-  real.paidBooking = (await must(creator, "POST", `${V1}/bookings`, { session_id: real.session, scheduled_time: times[20] })).json().booking.id;
+  real.paidBooking = (
+    await must(creator, "POST", `${V1}/bookings`, { session_id: real.session, scheduled_time: times[20] })
+  ).json().booking.id;
   real.clientSecret = (await must(creator, "POST", `${V1}/stripe/test-intent`, { bookingId: real.paidBooking })).json().clientSecret;
   await must(creator, "POST", `${V1}/payments/test/confirm`, { client_secret: real.clientSecret, card_number: TEST_CARD_SUCCEEDS });
   real.eventId = (await must(admin, "GET", `${V1}/admin/events?range=[0,0]`)).json()[0].id;
@@ -109,7 +129,7 @@ const nastyStrings = [
   "constructor",
   "prototype",
   "'; DROP TABLE bookings; --",
-  "\" OR 1=1 --",
+  '" OR 1=1 --',
   "<script>alert(1)</script>",
   "${7*7}",
   "{{7*7}}",
@@ -140,7 +160,20 @@ const nastyStrings = [
 ];
 
 function fuzzArbitraries() {
-  const realIds = [real.session, real.draft, real.booking, real.paidBooking, expert.id, creator.id, admin.id, real.slug, real.eventId, "no-such-id", ...allProjections.map((p) => p.name), `${creator.id}:${CURRENT_TERMS_VERSION}`];
+  const realIds = [
+    real.session,
+    real.draft,
+    real.booking,
+    real.paidBooking,
+    expert.id,
+    creator.id,
+    admin.id,
+    real.slug,
+    real.eventId,
+    "no-such-id",
+    ...allProjections.map((p) => p.name),
+    `${creator.id}:${CURRENT_TERMS_VERSION}`,
+  ];
   const weirdString = fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom(...nastyStrings) },
     { weight: 2, arbitrary: fc.string({ maxLength: 40 }) },
@@ -173,7 +206,10 @@ function template(route: CatalogueRoute): { params: Record<string, string>; quer
     case "GET /experts/search":
       return { params, query: { search: "fuzz" } };
     case "PATCH /experts/me":
-      return { params, body: { first_name: "Fuzz", last_name: "Expert", title: "Tester", bio: "Bio", tags: ["a"], profile_image: null, published: true } };
+      return {
+        params,
+        body: { first_name: "Fuzz", last_name: "Expert", title: "Tester", bio: "Bio", tags: ["a"], profile_image: null, published: true },
+      };
     case "POST /experts/:expertId/schedule":
       return { params, body: { timezone: "UTC", slots: [{ weekday: "monday", start_local: "09:00", end_local: "17:00" }] } };
     case "PUT /experts/:expertId/booking-rules":
@@ -189,7 +225,10 @@ function template(route: CatalogueRoute): { params: Record<string, string>; quer
     case "GET /media/experts/:expertId/profile":
       return { params, query: { v: "1" } };
     case "POST /sessions":
-      return { params, body: { title: "T", description: "D", price: 10, length_minutes: 30, prep_question_1: "Q", ideal_for: ["x"], status: "draft" } };
+      return {
+        params,
+        body: { title: "T", description: "D", price: 10, length_minutes: 30, prep_question_1: "Q", ideal_for: ["x"], status: "draft" },
+      };
     case "PUT /sessions/:id":
       return { params: { ...params, id: real.draft }, body: { status: "published" } };
     case "DELETE /sessions/:id":
@@ -233,7 +272,15 @@ function template(route: CatalogueRoute): { params: Record<string, string>; quer
     case "POST /stripe/test-intent":
       return { params, body: { bookingId, amount: 10_000 } };
     case "POST /stripe/webhook":
-      return { params, body: { id: "evt_1", object: "event", type: "payment_intent.succeeded", data: { object: { id: "pi_1", amount: 10_000, amount_received: 10_000, metadata: { bookingId, expertId: expert.id } } } } };
+      return {
+        params,
+        body: {
+          id: "evt_1",
+          object: "event",
+          type: "payment_intent.succeeded",
+          data: { object: { id: "pi_1", amount: 10_000, amount_received: 10_000, metadata: { bookingId, expertId: expert.id } } },
+        },
+      };
     case "POST /payments/test/confirm":
       return { params, body: { client_secret: real.clientSecret, card_number: TEST_CARD_SUCCEEDS } };
     case "POST /auth/signup":
@@ -252,11 +299,18 @@ function template(route: CatalogueRoute): { params: Record<string, string>; quer
     case "POST /auth/recover":
       return { params, body: { email: account.email } };
     case "POST /auth/reset":
-      return { params, body: { token: signLink(TEST_JWT_SECRET, "password_reset", creator.id, new Date().toISOString()), password: "another-Passw0rd-3" } };
+      return {
+        params,
+        body: { token: signLink(TEST_JWT_SECRET, "password_reset", creator.id, new Date().toISOString()), password: "another-Passw0rd-3" },
+      };
     case "PUT /auth/me/preferences":
       return { params, body: { timezone: "Europe/Berlin", reminder_mails: false } };
     case "POST /mail/unsubscribe":
-      return { params, query: { token: signLink(TEST_JWT_SECRET, "unsubscribe", creator.id, new Date().toISOString()) }, body: { token: signLink(TEST_JWT_SECRET, "unsubscribe", creator.id, new Date().toISOString()) } };
+      return {
+        params,
+        query: { token: signLink(TEST_JWT_SECRET, "unsubscribe", creator.id, new Date().toISOString()) },
+        body: { token: signLink(TEST_JWT_SECRET, "unsubscribe", creator.id, new Date().toISOString()) },
+      };
     case "POST /early-access":
       return { params, body: { name: "Fuzz Visitor", email: "visitor@example.com", role: "expert", need: "Help with a brand deal" } };
     case "PUT /admin/experts/:id":
@@ -269,7 +323,10 @@ function template(route: CatalogueRoute): { params: Record<string, string>; quer
     case "GET /admin/bookings/:id/as-of":
       return { params: { id: bookingId }, query: { at: new Date().toISOString() } };
     case "GET /admin/experts/:id/calendar/as-of":
-      return { params: { id: expert.id }, query: { at: new Date().toISOString(), date: soon.toISOString().slice(0, 10), length_minutes: "60" } };
+      return {
+        params: { id: expert.id },
+        query: { at: new Date().toISOString(), date: soon.toISOString().slice(0, 10), length_minutes: "60" },
+      };
     case "GET /admin/users/:id":
       return { params: { id: creator.id } };
     case "GET /admin/experts/:id":
@@ -300,7 +357,11 @@ type FuzzRequest = {
   headers: Record<string, string>;
   payload?: string;
   /** Payload built at send time (too big to keep in the sample, or signed). */
-  special?: { kind: "deep"; depth: number; open: string; close: string } | { kind: "huge"; length: number } | { kind: "multipart"; bytes: "png" | "svg" | "garbage"; boundary: string; declared: string } | { kind: "signed"; json: string };
+  special?:
+    | { kind: "deep"; depth: number; open: string; close: string }
+    | { kind: "huge"; length: number }
+    | { kind: "multipart"; bytes: "png" | "svg" | "garbage"; boundary: string; declared: string }
+    | { kind: "signed"; json: string };
 };
 
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url");
@@ -361,8 +422,30 @@ const CONTENT_TYPES = [
 ];
 
 const RAW_NUMBERS = ["1e309", "-1e309", "-0", "NaN", "Infinity", "0x10", "01", "1.0e+2", "nul", "9".repeat(400), "1e-400", "true"];
-const INVALID_JSON = ["{", "}", "[", '{"a":}', '{"a" 1}', "{'a':1}", '{"a":1,}', "[1,]", "\u0000", "\uFEFF{}", "undefined", '"unterminated', "{}{}", '{"a":"\\u00"}', "tru", "-", ""];
-const PROTO_BODIES = ['{"__proto__":{"role":"admin"}}', '{"constructor":{"prototype":{"role":"admin"}}}', '{"status":"confirmed","status":"cancelled"}'];
+const INVALID_JSON = [
+  "{",
+  "}",
+  "[",
+  '{"a":}',
+  '{"a" 1}',
+  "{'a':1}",
+  '{"a":1,}',
+  "[1,]",
+  "\u0000",
+  "\uFEFF{}",
+  "undefined",
+  '"unterminated',
+  "{}{}",
+  '{"a":"\\u00"}',
+  "tru",
+  "-",
+  "",
+];
+const PROTO_BODIES = [
+  '{"__proto__":{"role":"admin"}}',
+  '{"constructor":{"prototype":{"role":"admin"}}}',
+  '{"status":"confirmed","status":"cancelled"}',
+];
 
 /** encodeURIComponent, with lone surrogates (which it cannot encode) replaced. */
 function safeEncode(v: string): string {
@@ -387,9 +470,14 @@ function requestArbitrary(callers: Caller[]): fc.Arbitrary<FuzzRequest> {
       fc.constant({}),
       fc.constantFrom(...INVALID_JSON).map((payload) => ({ payload })),
       fc.constantFrom(...PROTO_BODIES).map((payload) => ({ payload })),
-      fc.record({ depth: fc.constantFrom(50, 500, 5000, 50_000, 150_000), kind: fc.constantFrom("array", "object") }).map(({ depth, kind }) => ({
-        special: kind === "array" ? { kind: "deep" as const, depth, open: "[", close: "]" } : { kind: "deep" as const, depth, open: '{"a":', close: "}" },
-      })),
+      fc
+        .record({ depth: fc.constantFrom(50, 500, 5000, 50_000, 150_000), kind: fc.constantFrom("array", "object") })
+        .map(({ depth, kind }) => ({
+          special:
+            kind === "array"
+              ? { kind: "deep" as const, depth, open: "[", close: "]" }
+              : { kind: "deep" as const, depth, open: '{"a":', close: "}" },
+        })),
       fc.constantFrom(200_000, 1_100_000).map((length) => ({ special: { kind: "huge" as const, length } })),
       fc.constant(json([tpl ?? {}])),
     ];
@@ -399,8 +487,14 @@ function requestArbitrary(callers: Caller[]): fc.Arbitrary<FuzzRequest> {
         fc.tuple(fc.constantFrom(...keys), weirdJson).map(([k, v]) => json(withKey(k, [v]))),
         fc.constantFrom(...keys).map((k) => json(Object.fromEntries(Object.entries(tpl as object).filter(([key]) => key !== k)))),
         fc.tuple(fc.string({ maxLength: 12 }), weirdJson).map(([k, v]) => json(withKey(k, v))),
-        fc.tuple(fc.constantFrom(...keys), fc.constantFrom(...RAW_NUMBERS)).map(([k, raw]) => ({ payload: JSON.stringify(withKey(k, "__RAW__")).replace('"__RAW__"', raw) })),
-        fc.tuple(fc.constantFrom(...keys), fc.constantFrom(50, 2000)).map(([k, depth]) => ({ payload: JSON.stringify(withKey(k, "__RAW__")).replace('"__RAW__"', "[".repeat(depth) + "]".repeat(depth)) })),
+        fc
+          .tuple(fc.constantFrom(...keys), fc.constantFrom(...RAW_NUMBERS))
+          .map(([k, raw]) => ({ payload: JSON.stringify(withKey(k, "__RAW__")).replace('"__RAW__"', raw) })),
+        fc
+          .tuple(fc.constantFrom(...keys), fc.constantFrom(50, 2000))
+          .map(([k, depth]) => ({
+            payload: JSON.stringify(withKey(k, "__RAW__")).replace('"__RAW__"', "[".repeat(depth) + "]".repeat(depth)),
+          })),
         fc.constantFrom(...keys).map((k) => json(withKey(k, "x".repeat(300_000)))),
         fc.constantFrom(...keys).map((k) => json(withKey(k, { nested: tpl }))),
       );
@@ -419,18 +513,58 @@ function requestArbitrary(callers: Caller[]): fc.Arbitrary<FuzzRequest> {
       paramMode: fc.constantFrom("template", "fuzzed", "fuzzed", "fuzzed-raw"),
       pathTweak: fc.constantFrom("none", "none", "none", "none", "trailing-slash", "double-slash", "upper", "dot-segment", "unknown-tail"),
       queryMode: fc.constantFrom("template", "none", "fuzzed", "mutated", "raw"),
-      query: fc.dictionary(fc.oneof(fc.constantFrom("search", "from", "to", "v", "sort", "range", "filter", "access_token", "__proto__", "a[b]"), fc.string({ maxLength: 8 })), fc.oneof(weirdString, fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v))), { maxKeys: 4 }),
-      rawQuery: fc.constantFrom("?", "?&&", "?a", "?search=a&search=b", "?search[]=x", "?range=[0,1e309]", "?range=[5,1]", "?range=[-1,2]", '?sort=["__proto__","ASC"]', '?sort=["id","DROP"]', "?filter=%7B", '?filter={"id":[]}', '?filter={"q":"%25"}', "?from=2026-02-30", "?to=0000-00-00", "?v=%00", "?%ff=1", `?search=${"a".repeat(5000)}`),
+      query: fc.dictionary(
+        fc.oneof(
+          fc.constantFrom("search", "from", "to", "v", "sort", "range", "filter", "access_token", "__proto__", "a[b]"),
+          fc.string({ maxLength: 8 }),
+        ),
+        fc.oneof(
+          weirdString,
+          fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
+        ),
+        { maxKeys: 4 },
+      ),
+      rawQuery: fc.constantFrom(
+        "?",
+        "?&&",
+        "?a",
+        "?search=a&search=b",
+        "?search[]=x",
+        "?range=[0,1e309]",
+        "?range=[5,1]",
+        "?range=[-1,2]",
+        '?sort=["__proto__","ASC"]',
+        '?sort=["id","DROP"]',
+        "?filter=%7B",
+        '?filter={"id":[]}',
+        '?filter={"q":"%25"}',
+        "?from=2026-02-30",
+        "?to=0000-00-00",
+        "?v=%00",
+        "?%ff=1",
+        `?search=${"a".repeat(5000)}`,
+      ),
       mutateQueryKey: fc.constantFrom("search", "from", "to", "v", "sort", "range", "filter", "access_token"),
-      mutateQueryValue: fc.oneof(weirdString, fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v))),
+      mutateQueryValue: fc.oneof(
+        weirdString,
+        fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
+      ),
       bodySeed: fc.nat(),
       contentTypeMode: fc.constantFrom("json", "json", "json", "json", "none", "other"),
       contentType: fc.constantFrom(...CONTENT_TYPES),
-      multipart: fc.record({ bytes: fc.constantFrom("png" as const, "svg" as const, "garbage" as const), boundary: fc.constantFrom("b0undary", "", "a".repeat(100), "--"), declaredMismatch: fc.boolean() }),
+      multipart: fc.record({
+        bytes: fc.constantFrom("png" as const, "svg" as const, "garbage" as const),
+        boundary: fc.constantFrom("b0undary", "", "a".repeat(100), "--"),
+        declaredMismatch: fc.boolean(),
+      }),
       signWebhook: fc.boolean(),
       webhookType: fc.constantFrom("payment_intent.succeeded", "payment_intent.payment_failed", "customer.created"),
       webhookData: fc.oneof(weirdJson, fc.constant(undefined)),
-      extraHeaders: fc.dictionary(fc.constantFrom("x-request-id", "idempotency-key", "stripe-signature", "accept", "x-forwarded-for", "cookie", "accept-encoding"), weirdString.map((s) => s.replace(/[^\t\x20-\x7e]/g, "?")), { maxKeys: 3 }),
+      extraHeaders: fc.dictionary(
+        fc.constantFrom("x-request-id", "idempotency-key", "stripe-signature", "accept", "x-forwarded-for", "cookie", "accept-encoding"),
+        weirdString.map((s) => s.replace(/[^\t\x20-\x7e]/g, "?")),
+        { maxKeys: 3 },
+      ),
     })
     .chain((g) => {
       const route = routes[g.routeIndex]!;
@@ -467,7 +601,12 @@ function requestArbitrary(callers: Caller[]): fc.Arbitrary<FuzzRequest> {
         return request;
       }
       if (route === "POST /stripe/webhook" && g.signWebhook) {
-        const event = { id: `evt_${g.bodySeed}`, object: "event", type: g.webhookType, ...(g.webhookData === undefined ? {} : { data: g.bodySeed % 3 === 0 ? g.webhookData : { object: g.webhookData } }) };
+        const event = {
+          id: `evt_${g.bodySeed}`,
+          object: "event",
+          type: g.webhookType,
+          ...(g.webhookData === undefined ? {} : { data: g.bodySeed % 3 === 0 ? g.webhookData : { object: g.webhookData } }),
+        };
         const json = g.bodySeed % 4 === 0 ? JSON.stringify(tpl.body) : JSON.stringify(event);
         request.special = { kind: "signed", json };
         request.payload = undefined;
@@ -493,8 +632,19 @@ function payloadOf(r: FuzzRequest): { payload?: string | Buffer; headers: Record
     case "huge":
       return { payload: JSON.stringify({ title: "y".repeat(s.length), summary: "y", email: "y" }), headers };
     case "multipart": {
-      const bytes = s.bytes === "png" ? Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32, 1)]) : s.bytes === "svg" ? Buffer.from("<svg onload=alert(1)>") : Buffer.from("\u0000\u0001garbage");
-      const payload = Buffer.concat([Buffer.from(`--${s.boundary}\r\nContent-Disposition: form-data; name="file"; filename="../../evil.png"\r\nContent-Type: image/png\r\n\r\n`), bytes, Buffer.from(`\r\n--${s.boundary}--\r\n`)]);
+      const bytes =
+        s.bytes === "png"
+          ? Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32, 1)])
+          : s.bytes === "svg"
+            ? Buffer.from("<svg onload=alert(1)>")
+            : Buffer.from("\u0000\u0001garbage");
+      const payload = Buffer.concat([
+        Buffer.from(
+          `--${s.boundary}\r\nContent-Disposition: form-data; name="file"; filename="../../evil.png"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
+        bytes,
+        Buffer.from(`\r\n--${s.boundary}--\r\n`),
+      ]);
       return { payload, headers };
     }
     case "signed":
@@ -511,15 +661,29 @@ const STACK_OR_PATH = /\n\s+at |\bat [^\s]+ \(|\/work\/|node_modules|file:\/\/|\
 
 function describeRequest(r: FuzzRequest): string {
   const { authorization, ...headers } = r.headers;
-  const payload = r.special ? JSON.stringify(r.special).slice(0, 200) : r.payload === undefined ? "(none)" : `${JSON.stringify(r.payload.slice(0, 300))}${r.payload.length > 300 ? ` …(${r.payload.length} chars)` : ""}`;
+  const payload = r.special
+    ? JSON.stringify(r.special).slice(0, 200)
+    : r.payload === undefined
+      ? "(none)"
+      : `${JSON.stringify(r.payload.slice(0, 300))}${r.payload.length > 300 ? ` …(${r.payload.length} chars)` : ""}`;
   const url = r.url.length > 300 ? `${r.url.slice(0, 300)}…(${r.url.length} chars)` : r.url;
-  const token = r.caller === "broken token" || r.caller === "server-signed odd claims" ? ` (authorization: ${authorization?.slice(0, 200)})` : "";
+  const token =
+    r.caller === "broken token" || r.caller === "server-signed odd claims" ? ` (authorization: ${authorization?.slice(0, 200)})` : "";
   return `${r.method} ${url} as ${r.caller}${token} headers=${JSON.stringify(headers)} payload=${payload}`;
 }
 
 function check(index: number, r: FuzzRequest, res: LightMyRequestResponse): Finding[] {
   const out: Finding[] = [];
-  const finding = (problem: string) => out.push({ index, problem, route: r.route, caller: r.caller, request: describeRequest(r), status: res.statusCode, body: res.body.slice(0, 400) });
+  const finding = (problem: string) =>
+    out.push({
+      index,
+      problem,
+      route: r.route,
+      caller: r.caller,
+      request: describeRequest(r),
+      status: res.statusCode,
+      body: res.body.slice(0, 400),
+    });
   // /readyz answers 503 by design while a read model is broken; the projection watch below finds why.
   const readiness = res.statusCode === 503 && /\/readyz\/?$/i.test(r.url.split("?")[0]!);
   if (res.statusCode >= 500 && !readiness) finding(`status ${res.statusCode}`);
@@ -533,9 +697,11 @@ function check(index: number, r: FuzzRequest, res: LightMyRequestResponse): Find
     if (body !== undefined) {
       const keys = body && typeof body === "object" ? Object.keys(body).sort().join() : typeof body;
       const shape = body as { code?: unknown; message?: unknown };
-      if (keys !== "code,message" || typeof shape.code !== "string" || typeof shape.message !== "string") finding(`error body is not {code, message} (keys: ${keys})`);
+      if (keys !== "code,message" || typeof shape.code !== "string" || typeof shape.message !== "string")
+        finding(`error body is not {code, message} (keys: ${keys})`);
     }
-    if (!String(res.headers["content-type"] ?? "").startsWith("application/json")) finding(`error content-type is ${res.headers["content-type"]}`);
+    if (!String(res.headers["content-type"] ?? "").startsWith("application/json"))
+      finding(`error content-type is ${res.headers["content-type"]}`);
     if (STACK_OR_PATH.test(res.body)) finding("error body has a stack trace or file path");
   }
   return out;
@@ -543,7 +709,9 @@ function check(index: number, r: FuzzRequest, res: LightMyRequestResponse): Find
 
 /** Read models that recorded an error (a write the projections cannot apply). */
 async function brokenReadModels(): Promise<string[]> {
-  const { rows } = await api.ctx.db.query<{ name: string; last_error: string }>("SELECT name, last_error FROM projection_checkpoints WHERE last_error IS NOT NULL ORDER BY name");
+  const { rows } = await api.ctx.db.query<{ name: string; last_error: string }>(
+    "SELECT name, last_error FROM projection_checkpoints WHERE last_error IS NOT NULL ORDER BY name",
+  );
   return rows.map((r) => `${r.name}: ${r.last_error.replace(/\s+/g, " ").slice(0, 160)}`);
 }
 
@@ -557,7 +725,14 @@ function templateRequest(route: CatalogueRoute, caller: Caller, tokenPick: numbe
   if (auth !== undefined) headers.authorization = auth;
   if (route === "POST /experts/me/image") {
     headers["content-type"] = "multipart/form-data; boundary=b0undary";
-    return { route, caller, method, url, headers, special: { kind: "multipart", bytes: "png", boundary: "b0undary", declared: "b0undary" } };
+    return {
+      route,
+      caller,
+      method,
+      url,
+      headers,
+      special: { kind: "multipart", bytes: "png", boundary: "b0undary", declared: "b0undary" },
+    };
   }
   if (route === "POST /stripe/webhook") {
     headers["content-type"] = "application/json";
@@ -581,10 +756,16 @@ async function replay(label: string, requests: FuzzRequest[], preamble: string) 
   for (const [index, r] of requests.entries()) {
     const { payload, headers } = payloadOf(r);
     // Credential routes are rate limited per address: most requests come from their own one.
-    if (!("x-forwarded-for" in headers)) headers["x-forwarded-for"] = `10.${(++address >> 16) & 255}.${(address >> 8) & 255}.${address & 255}`;
+    if (!("x-forwarded-for" in headers))
+      headers["x-forwarded-for"] = `10.${(++address >> 16) & 255}.${(address >> 8) & 255}.${address & 255}`;
     let res: LightMyRequestResponse;
     try {
-      res = await api.app.inject({ method: r.method as InjectOptions["method"], url: r.url, headers, ...(payload === undefined ? {} : { payload }) });
+      res = await api.app.inject({
+        method: r.method as InjectOptions["method"],
+        url: r.url,
+        headers,
+        ...(payload === undefined ? {} : { payload }),
+      });
     } catch (e) {
       injectErrors.push(`#${index} ${describeRequest(r)}: ${(e as Error).message}`);
       continue;
@@ -596,7 +777,15 @@ async function replay(label: string, requests: FuzzRequest[], preamble: string) 
     if (r.method !== "GET" && r.method !== "HEAD") {
       const now = (await brokenReadModels()).join();
       if (now !== broken) {
-        findings.push({ index, problem: `read models broken after this request: ${now}`, route: r.route, caller: r.caller, request: describeRequest(r), status: res.statusCode, body: res.body.slice(0, 400) });
+        findings.push({
+          index,
+          problem: `read models broken after this request: ${now}`,
+          route: r.route,
+          caller: r.caller,
+          request: describeRequest(r),
+          status: res.statusCode,
+          body: res.body.slice(0, 400),
+        });
         broken = now;
       }
     }
@@ -606,17 +795,24 @@ async function replay(label: string, requests: FuzzRequest[], preamble: string) 
   const groups = new Map<string, Finding[]>();
   for (const f of findings) {
     const fastifyCode = /"code":"(FST_[A-Z_]+)"/.exec(f.body)?.[1];
-    const key = fastifyCode ? `${f.problem} | ${fastifyCode} (any route)` : `${f.problem.startsWith("read models") ? "read models broken" : f.problem} | ${f.route} | ${f.caller}`;
+    const key = fastifyCode
+      ? `${f.problem} | ${fastifyCode} (any route)`
+      : `${f.problem.startsWith("read models") ? "read models broken" : f.problem} | ${f.route} | ${f.caller}`;
     groups.set(key, [...(groups.get(key) ?? []), f]);
   }
   console.log(
     [
       `fuzz (${label}): ${preamble}, ${sent} sent in ${Date.now() - started} ms${injectErrors.length ? ` (${injectErrors.length} refused by inject itself)` : ""}`,
-      `status histogram: ${[...histogram.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`).join(", ")}`,
+      `status histogram: ${[...histogram.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([s, n]) => `${s}: ${n}`)
+        .join(", ")}`,
       `routes hit: ${perRoute.size}/${ROUTE_CATALOGUE.length} (fewest requests on one route: ${Math.min(...perRoute.values())})`,
       `findings: ${findings.length} in ${groups.size} groups`,
       ...injectErrors.slice(0, 5).map((e) => `inject refused: ${e}`),
-      ...[...groups.entries()].map(([key, fs]) => `FINDING ×${fs.length}  ${key}\n  e.g. #${fs[0]!.index} ${fs[0]!.request}\n  → ${fs[0]!.status} ${fs[0]!.body}`),
+      ...[...groups.entries()].map(
+        ([key, fs]) => `FINDING ×${fs.length}  ${key}\n  e.g. #${fs[0]!.index} ${fs[0]!.request}\n  → ${fs[0]!.status} ${fs[0]!.body}`,
+      ),
     ].join("\n"),
   );
   return { sent, findings, groups: [...groups.keys()] };
@@ -646,8 +842,18 @@ const TEXT_PROBES = [
   "a\u000cX-INJECTED:ff",
 ];
 
-type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[]; oneOf?: JsonSchema[]; allOf?: JsonSchema[] };
-type Operation = { parameters?: { in: string; name: string; schema: JsonSchema }[]; requestBody?: { content?: Record<string, { schema: JsonSchema }> } };
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+};
+type Operation = {
+  parameters?: { in: string; name: string; schema: JsonSchema }[];
+  requestBody?: { content?: Record<string, { schema: JsonSchema }> };
+};
 type FieldPath = (string | number)[];
 
 /** The paths of every string a body schema admits (into objects, arrays and each branch of a union). */
@@ -676,7 +882,19 @@ function withField(body: unknown, path: FieldPath, value: string): unknown {
 }
 
 /** Admin list filters: the search box, ids and dates, each with a probe. */
-const ADMIN_FILTER_KEYS = ["q", "id", "type", "stream_id", "version_id", "user_id", "creator_id", "expert_id", "session_id", "email", "role"];
+const ADMIN_FILTER_KEYS = [
+  "q",
+  "id",
+  "type",
+  "stream_id",
+  "version_id",
+  "user_id",
+  "creator_id",
+  "expert_id",
+  "session_id",
+  "email",
+  "role",
+];
 
 /** One request per string field and probe, for every route in the OpenAPI document, as its natural caller. */
 function textProbeRequests(doc: { paths: Record<string, Record<string, Operation>> }): FuzzRequest[] {
@@ -692,7 +910,14 @@ function textProbeRequests(doc: { paths: Record<string, Record<string, Operation
         const url = `${V1}${path.replace(/:([A-Za-z]+)/g, (_m, name: string) => safeEncode(params[name] ?? "x"))}${query ? `?${new URLSearchParams(query)}` : ""}`;
         const headers: Record<string, string> = { authorization: authorization(caller, 0)! };
         if (body !== undefined) headers["content-type"] = "application/json";
-        requests.push({ route, caller, method: method.toUpperCase(), url, headers, ...(body === undefined ? {} : { payload: JSON.stringify(body) }) });
+        requests.push({
+          route,
+          caller,
+          method: method.toUpperCase(),
+          url,
+          headers,
+          ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+        });
       };
       for (const caller of callers) {
         for (const probe of TEXT_PROBES) {
@@ -700,10 +925,12 @@ function textProbeRequests(doc: { paths: Record<string, Record<string, Operation
             if (parameter.in === "path") send(caller, { ...tpl.params, [parameter.name]: probe }, tpl.query, tpl.body);
             if (parameter.in === "query") send(caller, tpl.params, { ...tpl.query, [parameter.name]: probe }, tpl.body);
             if (parameter.in === "query" && parameter.name === "filter")
-              for (const key of ADMIN_FILTER_KEYS) send(caller, tpl.params, { ...tpl.query, filter: JSON.stringify({ [key]: probe }) }, tpl.body);
+              for (const key of ADMIN_FILTER_KEYS)
+                send(caller, tpl.params, { ...tpl.query, filter: JSON.stringify({ [key]: probe }) }, tpl.body);
           }
           const schema = operation.requestBody?.content?.["application/json"]?.schema;
-          for (const field of schema ? stringFields(schema) : []) send(caller, tpl.params, tpl.query, withField(tpl.body ?? {}, field, probe));
+          for (const field of schema ? stringFields(schema) : [])
+            send(caller, tpl.params, tpl.query, withField(tpl.body ?? {}, field, probe));
         }
       }
     }
@@ -719,7 +946,11 @@ describe("fuzzing every route", () => {
   it(`${RUNS} generated requests from clients: no 5xx, every error is {code, message} JSON without a stack, read models stay healthy`, async () => {
     const started = Date.now();
     const requests = fc.sample(requestArbitrary(CLIENT_CALLERS), { seed: SEED, numRuns: RUNS });
-    const { sent, groups } = await replay("clients", requests, `seed ${SEED}, ${requests.length} requests generated in ${Date.now() - started} ms`);
+    const { sent, groups } = await replay(
+      "clients",
+      requests,
+      `seed ${SEED}, ${requests.length} requests generated in ${Date.now() - started} ms`,
+    );
     expect(sent).toBeGreaterThanOrEqual(2000);
     expect(groups).toEqual([]);
   });
@@ -737,7 +968,9 @@ describe("fuzzing every route", () => {
   // exactly as its template says. No client can make such a token; this shows how far the API
   // trusts its own claims, and whether a write with one can leave an event the read models reject.
   it("every route with server-signed tokens carrying odd claims: no 5xx, read models stay healthy", async () => {
-    const requests = [0, 1, 2, 3, 4].flatMap((pick) => ROUTE_CATALOGUE.map((route) => templateRequest(route, "server-signed odd claims", pick)));
+    const requests = [0, 1, 2, 3, 4].flatMap((pick) =>
+      ROUTE_CATALOGUE.map((route) => templateRequest(route, "server-signed odd claims", pick)),
+    );
     const { groups } = await replay("server-signed odd claims", requests, `${requests.length} template requests`);
     expect(groups).toEqual([]);
   });

@@ -21,7 +21,11 @@ export type TestApi = {
   app: FastifyInstance;
   ctx: AppContext;
   databaseUrl: string;
-  call: (method: InjectOptions["method"], url: string, options?: { user?: TestUser; body?: unknown; headers?: Record<string, string> }) => Promise<LightMyRequestResponse>;
+  call: (
+    method: InjectOptions["method"],
+    url: string,
+    options?: { user?: TestUser; body?: unknown; headers?: Record<string, string> },
+  ) => Promise<LightMyRequestResponse>;
   /** A user known to the read models, with an access token (no auth routes needed). */
   user: (role: Role, options?: { acceptTerms?: boolean; firstName?: string }) => Promise<TestUser>;
   /** Stop keeping the read models up to date (to see what a lagging projector looks like). */
@@ -88,7 +92,17 @@ export async function startTestApi(
   const user: TestApi["user"] = async (role, o = {}) => {
     const id = randomUUID();
     const email = `${role}-${id.slice(0, 8)}@example.com`;
-    await store.append(`user-${id}`, [{ type: "UserRegistered", data: { userId: id, email, role, firstName: o.firstName ?? role, lastName: "Test" }, metadata: { at: ctx.clock() } }], "no_stream");
+    await store.append(
+      `user-${id}`,
+      [
+        {
+          type: "UserRegistered",
+          data: { userId: id, email, role, firstName: o.firstName ?? role, lastName: "Test" },
+          metadata: { at: ctx.clock() },
+        },
+      ],
+      "no_stream",
+    );
     const u = { id, role, email, token: app.jwt.sign({ sub: id, role, email, sid: randomUUID() }) };
     if (o.acceptTerms ?? true) {
       const r = await call("POST", "/api/v1/terms/accept", { user: u, body: { version_id: CURRENT_TERMS_VERSION } });

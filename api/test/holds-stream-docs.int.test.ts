@@ -21,10 +21,20 @@ beforeAll(async () => {
   api = await startTestApi({ clock: () => new Date(now).toISOString() });
   expert = await api.user("expert");
   creator = await api.user("creator");
-  await api.call("PATCH", `${V1}/experts/me`, { user: expert, body: { first_name: "Eli", last_name: "Stone", title: "Podcast coach", published: true } });
-  const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({ weekday, start_local: "00:00", end_local: "23:30" }));
+  await api.call("PATCH", `${V1}/experts/me`, {
+    user: expert,
+    body: { first_name: "Eli", last_name: "Stone", title: "Podcast coach", published: true },
+  });
+  const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({
+    weekday,
+    start_local: "00:00",
+    end_local: "23:30",
+  }));
   await api.call("POST", `${V1}/experts/${expert.id}/schedule`, { user: expert, body: { timezone: "UTC", slots: everyDay } });
-  const s = await api.call("POST", `${V1}/sessions`, { user: expert, body: { title: "Launch plan", price: 90, length_minutes: 30, prep_question_1: "Why?", status: "published" } });
+  const s = await api.call("POST", `${V1}/sessions`, {
+    user: expert,
+    body: { title: "Launch plan", price: 90, length_minutes: 30, prep_question_1: "Why?", status: "published" },
+  });
   sessionId = s.json().session.id;
 });
 afterAll(async () => {
@@ -38,7 +48,8 @@ const times = async () => (await api.call("GET", `${V1}/sessions/${sessionId}/av
 describe("unpaid holds", () => {
   it("an unpaid booking holds its time for 15 minutes, then the sweeper records its expiry and the time is free", async () => {
     const t = (await times())[5]!;
-    const booking = (await api.call("POST", `${V1}/bookings`, { user: creator, body: { session_id: sessionId, scheduled_time: t } })).json().booking;
+    const booking = (await api.call("POST", `${V1}/bookings`, { user: creator, body: { session_id: sessionId, scheduled_time: t } })).json()
+      .booking;
     expect(booking.held_until).toBe(new Date(now + 15 * 60_000).toISOString());
     now += 14 * 60_000;
     expect(await expireHolds(api.ctx)).toBe(0);
@@ -65,7 +76,8 @@ describe("realtime", () => {
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     const reader = response.body!.getReader();
     const t = (await times())[9]!;
-    const booking = (await api.call("POST", `${V1}/bookings`, { user: creator, body: { session_id: sessionId, scheduled_time: t } })).json().booking;
+    const booking = (await api.call("POST", `${V1}/bookings`, { user: creator, body: { session_id: sessionId, scheduled_time: t } })).json()
+      .booking;
     let received = "";
     const deadline = Date.now() + 10_000;
     while (!received.includes(booking.id) && Date.now() < deadline) {
@@ -74,7 +86,12 @@ describe("realtime", () => {
     }
     await reader.cancel();
     expect(received).toContain("event: booking");
-    const data = JSON.parse(received.split("\n").find((l) => l.startsWith("data: ") && l.includes(booking.id))!.slice(6));
+    const data = JSON.parse(
+      received
+        .split("\n")
+        .find((l) => l.startsWith("data: ") && l.includes(booking.id))!
+        .slice(6),
+    );
     expect(data).toEqual({ bookingId: booking.id, status: "pending", type: "BookingRequested" });
   });
   it("the stream refuses anonymous and forged callers", async () => {
@@ -87,7 +104,14 @@ describe("OpenAPI", () => {
   it("describes the API at /api/v1/docs, generated from the zod schemas", async () => {
     const doc = (await api.call("GET", `${V1}/docs`)).json();
     expect(doc.openapi).toMatch(/^3\./);
-    for (const path of ["/bookings", "/bookings/{bookingId}/status", "/sessions/{id}/availability", "/experts/{expertId}/schedule", "/auth/login", "/stripe/test-intent"]) {
+    for (const path of [
+      "/bookings",
+      "/bookings/{bookingId}/status",
+      "/sessions/{id}/availability",
+      "/experts/{expertId}/schedule",
+      "/auth/login",
+      "/stripe/test-intent",
+    ]) {
       expect(Object.keys(doc.paths), path).toContain(path);
     }
     expect(doc.servers).toEqual([{ url: V1 }]);

@@ -25,21 +25,46 @@ let confirmedA: string;
 let confirmedB: string;
 let cancelled: string;
 
-const asUser = (u: MailUser, role: "creator" | "expert"): TestUser => ({ id: u.id, role, email: u.email, token: api.app.jwt.sign({ sub: u.id, role, email: u.email, sid: randomUUID() }) });
+const asUser = (u: MailUser, role: "creator" | "expert"): TestUser => ({
+  id: u.id,
+  role,
+  email: u.email,
+  token: api.app.jwt.sign({ sub: u.id, role, email: u.email, sid: randomUUID() }),
+});
 
 beforeAll(async () => {
   api = await startTestApi({ clock: () => now });
   // Names and a title with every line break, as stored before the contracts refused them.
   expert = await registered(api, "expert", "Ezra", "Stone");
   creator = await registered(api, "creator", "Cora", "Quinn");
-  for (const [user, first, last] of [[expert, "Ezra", "Stone"], [creator, "Cora", "Quinn"]] as const)
-    await api.ctx.store.append(`user-${user.id}`, [{ type: "UserRenamed", data: { userId: user.id, firstName: hostile(first), lastName: hostile(last) }, metadata: { at: now } }], "any");
+  for (const [user, first, last] of [
+    [expert, "Ezra", "Stone"],
+    [creator, "Cora", "Quinn"],
+  ] as const)
+    await api.ctx.store.append(
+      `user-${user.id}`,
+      [{ type: "UserRenamed", data: { userId: user.id, firstName: hostile(first), lastName: hostile(last) }, metadata: { at: now } }],
+      "any",
+    );
   await api.ctx.store.append(
     `expert-${expert.id}`,
     [
       {
         type: "ExpertProfileSaved",
-        data: { expertId: expert.id, userId: expert.id, slug: `ezra-${expert.id.slice(0, 8)}`, profile: { firstName: hostileName("Ezra"), lastName: hostileName("Stone"), title: hostileName("Advisor"), bio: null, tags: [], profileImage: null }, published: true },
+        data: {
+          expertId: expert.id,
+          userId: expert.id,
+          slug: `ezra-${expert.id.slice(0, 8)}`,
+          profile: {
+            firstName: hostileName("Ezra"),
+            lastName: hostileName("Stone"),
+            title: hostileName("Advisor"),
+            bio: null,
+            tags: [],
+            profileImage: null,
+          },
+          published: true,
+        },
         metadata: { at: now },
       },
     ],
@@ -47,19 +72,37 @@ beforeAll(async () => {
   );
   creatorUser = asUser(creator, "creator");
   calendar = await expertCalendar(api, asUser(expert, "expert"));
-  const everyDay = (["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const).map((weekday) => ({ weekday, start_local: "08:00", end_local: "18:00" }));
-  await calendar.run({ type: "SetSchedule", expertId: expert.id, actor: { userId: expert.id, role: "expert" }, schedule: { timezone: "Europe/London", slots: everyDay } });
+  const everyDay = (["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const).map((weekday) => ({
+    weekday,
+    start_local: "08:00",
+    end_local: "18:00",
+  }));
+  await calendar.run({
+    type: "SetSchedule",
+    expertId: expert.id,
+    actor: { userId: expert.id, role: "expert" },
+    schedule: { timezone: "Europe/London", slots: everyDay },
+  });
   const title = hostile("Pricing review");
   confirmedA = await calendar.confirmedBooking(creatorUser, "2027-03-26T09:00:00.000Z", 15_000, title);
   confirmedB = await calendar.confirmedBooking(creatorUser, "2027-03-29T09:00:00.000Z", 15_000, title);
   cancelled = await calendar.confirmedBooking(creatorUser, "2027-03-30T09:00:00.000Z", 15_000, title);
-  await calendar.run({ type: "CancelBooking", expertId: expert.id, bookingId: cancelled, actor: { userId: expert.id, role: "expert" }, reason: hostile("Ill") });
+  await calendar.run({
+    type: "CancelBooking",
+    expertId: expert.id,
+    bookingId: cancelled,
+    actor: { userId: expert.id, role: "expert" },
+    reason: hostile("Ill"),
+  });
 }, 60_000);
 
 afterAll(async () => api?.close());
 
 /** The file read strictly: exactly the calendar's own properties, one VEVENT per booking, each with exactly `eventProperties`. */
-function expectExactly(text: string, o: { method: string; named?: boolean; bookings: string[]; eventProperties: string[] }): StrictComponent[] {
+function expectExactly(
+  text: string,
+  o: { method: string; named?: boolean; bookings: string[]; eventProperties: string[] },
+): StrictComponent[] {
   const root = strictCalendar(text);
   expect(root.name).toBe("VCALENDAR");
   expect(propertyNames(root)).toEqual([...VCALENDAR, ...(o.named ? ["X-WR-CALNAME"] : [])]);
@@ -79,7 +122,10 @@ function expectExactly(text: string, o: { method: string; named?: boolean; booki
 
 describe("every calendar file, read by a parser that splits lines on any break", () => {
   it("the booking's download, for either party, confirmed or cancelled: one event, exactly its properties, no address", async () => {
-    for (const [bookingId, status] of [[confirmedA, "CONFIRMED"], [cancelled, "CANCELLED"]] as const) {
+    for (const [bookingId, status] of [
+      [confirmedA, "CONFIRMED"],
+      [cancelled, "CANCELLED"],
+    ] as const) {
       for (const reader of [creatorUser, calendar.expert]) {
         const r = await api.call("GET", `/api/v1/bookings/${bookingId}/calendar.ics`, { user: reader });
         expect(r.statusCode, r.body).toBe(200);
@@ -108,12 +154,22 @@ describe("every calendar file, read by a parser that splits lines on any break",
     } finally {
       mail.close();
     }
-    const { rows } = await api.ctx.db.query<{ kind: string; to_address: string; booking_id: string; attachments: { contentType: string; content: string }[] }>(
+    const { rows } = await api.ctx.db.query<{
+      kind: string;
+      to_address: string;
+      booking_id: string;
+      attachments: { contentType: string; content: string }[];
+    }>(
       "SELECT kind, to_address, booking_id, attachments FROM mail_outbox WHERE booking_id = ANY($1) ORDER BY booking_id, kind, to_address",
       [[confirmedA, cancelled]],
     );
-    const invites = rows.flatMap((row) => row.attachments.filter((a) => a.contentType.startsWith("text/calendar")).map((a) => ({ ...row, content: a.content })));
-    const seen = invites.map((i) => `${i.kind} ${i.booking_id === cancelled ? "cancelled" : "confirmed"} -> ${i.to_address === expert.email ? "expert" : "creator"}`);
+    const invites = rows.flatMap((row) =>
+      row.attachments.filter((a) => a.contentType.startsWith("text/calendar")).map((a) => ({ ...row, content: a.content })),
+    );
+    const seen = invites.map(
+      (i) =>
+        `${i.kind} ${i.booking_id === cancelled ? "cancelled" : "confirmed"} -> ${i.to_address === expert.email ? "expert" : "creator"}`,
+    );
     // Both parties were mailed the invitation of each booking, and the withdrawal of the cancelled one.
     expect(seen.sort()).toEqual(
       [
@@ -128,7 +184,11 @@ describe("every calendar file, read by a parser that splits lines on any break",
     const organizer = `mailto:no-reply@${new URL(PUBLIC_URL).hostname}`;
     for (const invite of invites) {
       const method = invite.kind === "booking_cancelled" ? "CANCEL" : "REQUEST";
-      const [event] = expectExactly(invite.content, { method, bookings: [invite.booking_id], eventProperties: [...VEVENT, "ORGANIZER", "ATTENDEE"] });
+      const [event] = expectExactly(invite.content, {
+        method,
+        bookings: [invite.booking_id],
+        eventProperties: [...VEVENT, "ORGANIZER", "ATTENDEE"],
+      });
       expect(propertyValue(event!, "ORGANIZER")).toBe(organizer);
       expect(propertyValue(event!, "ATTENDEE")).toBe(`mailto:${invite.to_address}`);
       const other = invite.to_address === expert.email ? creator.email : expert.email;
@@ -151,7 +211,9 @@ describe("new titles and names with line breaks are refused at the boundary, wit
       await api.call("POST", "/api/v1/sessions", { user: expertUser, body: session }),
       await api.call("PATCH", "/api/v1/experts/me", { user: expertUser, body: { ...profile, first_name: "Ezra\u2028END:VEVENT" } }),
       await api.call("PATCH", "/api/v1/experts/me", { user: expertUser, body: { ...profile, title: "Advisor\x85X-INJECTED:1" } }),
-      await api.call("POST", "/api/v1/auth/signup", { body: { email: "broken-name@example.com", password: "fine-Passw0rd-1", role: "creator", first_name: "Cora\vX" } }),
+      await api.call("POST", "/api/v1/auth/signup", {
+        body: { email: "broken-name@example.com", password: "fine-Passw0rd-1", role: "creator", first_name: "Cora\vX" },
+      }),
       await api.call("PATCH", "/api/v1/auth/me", { user: creatorUser, body: { first_name: "Cora", last_name: "Quinn\u2029X" } }),
     ];
     for (const r of replies) {

@@ -23,7 +23,8 @@ export function strictLines(text: string): string[] {
 }
 
 /** A value with RFC 5545's TEXT escapes undone (\\n, \\N, \\;, \\, and \\\\). */
-export const unescapeText = (value: string): string => value.replace(/\\([nN;,\\])/g, (_m, c: string) => (c === "n" || c === "N" ? "\n" : c));
+export const unescapeText = (value: string): string =>
+  value.replace(/\\([nN;,\\])/g, (_m, c: string) => (c === "n" || c === "N" ? "\n" : c));
 
 /**
  * The calendar's components, read line by line. A line that is not `NAME[;params]:value` with a

@@ -48,7 +48,13 @@ describe("calendarText", () => {
   });
 
   it("names the organizer and the attendee of a mailed invite with quoted parameters, even with a quote in a name", () => {
-    const text = calendarText({ method: "REQUEST", host: "example.com", invites: [invite()], organizer: PRODUCT, attendee: { name: 'Cora "C" Quinn', email: "cora@example.com" } });
+    const text = calendarText({
+      method: "REQUEST",
+      host: "example.com",
+      invites: [invite()],
+      organizer: PRODUCT,
+      attendee: { name: 'Cora "C" Quinn', email: "cora@example.com" },
+    });
     const vevent = new ICAL.Component(ICAL.parse(text)).getFirstSubcomponent("vevent")!;
     expect(vevent.getFirstProperty("attendee")!.getParameter("cn")).toBe("Cora 'C' Quinn");
     expect(vevent.getFirstPropertyValue("organizer")).toBe("mailto:no-reply@example.com");
@@ -61,33 +67,69 @@ describe("hostile text in titles and names (issue 26 item 2)", () => {
   const joinLink = "https://meet.example.com/room\x85X-INJECTED:nel\u2028X-INJECTED:ls";
   const hostileInvite = invite({ title, expert: { name: hostile("Ezra") }, creator: { name: hostile("Cora") }, joinLink });
   const EVENT = ["UID", "SEQUENCE", "DTSTAMP", "DTSTART", "DTEND", "SUMMARY", "DESCRIPTION", "STATUS", "URL", "X-EXPERT-TIMEZONE"];
-  const EVENT_WITH_LINK = ["UID", "SEQUENCE", "DTSTAMP", "DTSTART", "DTEND", "SUMMARY", "DESCRIPTION", "STATUS", "LOCATION", "URL", "X-EXPERT-TIMEZONE"];
+  const EVENT_WITH_LINK = [
+    "UID",
+    "SEQUENCE",
+    "DTSTAMP",
+    "DTSTART",
+    "DTEND",
+    "SUMMARY",
+    "DESCRIPTION",
+    "STATUS",
+    "LOCATION",
+    "URL",
+    "X-EXPERT-TIMEZONE",
+  ];
 
-  it.each(["PUBLISH", "REQUEST", "CANCEL"] as const)("%s: a reader splitting lines on any break finds exactly the properties written, in one event", (method) => {
-    const text =
-      method === "PUBLISH"
-        ? calendarText({ method, host: "example.com", name: hostile("My sessions"), invites: [hostileInvite] })
-        : calendarText({ method, host: "example.com", invites: [hostileInvite], organizer: { name: hostile("Expert Sessions"), email: "no-reply@example.com" }, attendee: { name: hostile("Cora"), email: "cora@example.com" } });
-    const calendar = strictCalendar(text);
-    expect(propertyNames(calendar)).toEqual(["VERSION", "PRODID", "CALSCALE", "METHOD", ...(method === "PUBLISH" ? ["X-WR-CALNAME"] : [])]);
-    expect(calendar.components.map((c) => c.name)).toEqual(["VEVENT"]);
-    const [event] = calendar.components;
-    expect(propertyNames(event!)).toEqual(method === "PUBLISH" ? EVENT_WITH_LINK : [...EVENT_WITH_LINK, "ORGANIZER", "ATTENDEE"]);
-    expect(text).not.toContain("mallory@evil.example\r\n");
-    // The title comes back as text: its breaks are escaped line feeds, nothing else is a control character.
-    const summary = unescapeText(propertyValue(event!, "SUMMARY")!);
-    expect(summary).toContain("ATTENDEE;CN=Mallory:mailto:mallory@evil.example");
-    expect(summary).toContain('"quoted";semi,comma\\backslash');
-    expect(summary.replace(/\n/g, "")).not.toMatch(CONTROL_OR_BREAK);
-    // A real parser agrees: one event, the hostile text inside its summary, one attendee at most.
-    const root = new ICAL.Component(ICAL.parse(text));
-    expect(root.getAllSubcomponents("vevent")).toHaveLength(1);
-    expect(root.getFirstSubcomponent("vevent")!.getAllProperties("attendee").length).toBe(method === "PUBLISH" ? 0 : 1);
-  });
+  it.each(["PUBLISH", "REQUEST", "CANCEL"] as const)(
+    "%s: a reader splitting lines on any break finds exactly the properties written, in one event",
+    (method) => {
+      const text =
+        method === "PUBLISH"
+          ? calendarText({ method, host: "example.com", name: hostile("My sessions"), invites: [hostileInvite] })
+          : calendarText({
+              method,
+              host: "example.com",
+              invites: [hostileInvite],
+              organizer: { name: hostile("Expert Sessions"), email: "no-reply@example.com" },
+              attendee: { name: hostile("Cora"), email: "cora@example.com" },
+            });
+      const calendar = strictCalendar(text);
+      expect(propertyNames(calendar)).toEqual([
+        "VERSION",
+        "PRODID",
+        "CALSCALE",
+        "METHOD",
+        ...(method === "PUBLISH" ? ["X-WR-CALNAME"] : []),
+      ]);
+      expect(calendar.components.map((c) => c.name)).toEqual(["VEVENT"]);
+      const [event] = calendar.components;
+      expect(propertyNames(event!)).toEqual(method === "PUBLISH" ? EVENT_WITH_LINK : [...EVENT_WITH_LINK, "ORGANIZER", "ATTENDEE"]);
+      expect(text).not.toContain("mallory@evil.example\r\n");
+      // The title comes back as text: its breaks are escaped line feeds, nothing else is a control character.
+      const summary = unescapeText(propertyValue(event!, "SUMMARY")!);
+      expect(summary).toContain("ATTENDEE;CN=Mallory:mailto:mallory@evil.example");
+      expect(summary).toContain('"quoted";semi,comma\\backslash');
+      expect(summary.replace(/\n/g, "")).not.toMatch(CONTROL_OR_BREAK);
+      // A real parser agrees: one event, the hostile text inside its summary, one attendee at most.
+      const root = new ICAL.Component(ICAL.parse(text));
+      expect(root.getAllSubcomponents("vevent")).toHaveLength(1);
+      expect(root.getFirstSubcomponent("vevent")!.getAllProperties("attendee").length).toBe(method === "PUBLISH" ? 0 : 1);
+    },
+  );
 
   it("NUL and the other C0/C1 control characters never reach the file, in text or in a quoted parameter", () => {
-    const controls = Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)).join("") + "\x7f" + Array.from({ length: 32 }, (_, i) => String.fromCharCode(0x80 + i)).join("");
-    const text = calendarText({ method: "REQUEST", host: "example.com", invites: [invite({ title: `a${controls}b`, expert: { name: `E${controls}` } })], organizer: PRODUCT, attendee: { name: `C${controls}"`, email: "cora@example.com" } });
+    const controls =
+      Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)).join("") +
+      "\x7f" +
+      Array.from({ length: 32 }, (_, i) => String.fromCharCode(0x80 + i)).join("");
+    const text = calendarText({
+      method: "REQUEST",
+      host: "example.com",
+      invites: [invite({ title: `a${controls}b`, expert: { name: `E${controls}` } })],
+      organizer: PRODUCT,
+      attendee: { name: `C${controls}"`, email: "cora@example.com" },
+    });
     // Only CRLF line ends and the tab (allowed in text) remain.
     expect(text.replace(/\r\n/g, "").replace(/\t/g, "")).not.toMatch(CONTROL_OR_BREAK);
     expect(propertyNames(strictCalendar(text).components[0]!)).toEqual([...EVENT, "ORGANIZER", "ATTENDEE"]);
@@ -115,7 +157,11 @@ describe("whose addresses a calendar carries (issue 26 item 7, issue 27 item 17)
     const description = eventOf(calendarOf("PUBLISH", [invite()])).description;
     expect(description).toContain("Wednesday, 2 December 2026, 14:00 (Europe/London");
     // Summer in Berlin: the offset in force that day.
-    expect(eventOf(calendarOf("PUBLISH", [invite({ start: "2027-07-01T08:00:00.000Z", expertTimezone: "Europe/Berlin" })])).description).toContain("Thursday, 1 July 2027, 10:00 (Europe/Berlin, GMT+2)");
-    expect(eventOf(calendarOf("PUBLISH", [invite({ expertTimezone: null })])).description).toContain("Wednesday, 2 December 2026, 14:00 (UTC)");
+    expect(
+      eventOf(calendarOf("PUBLISH", [invite({ start: "2027-07-01T08:00:00.000Z", expertTimezone: "Europe/Berlin" })])).description,
+    ).toContain("Thursday, 1 July 2027, 10:00 (Europe/Berlin, GMT+2)");
+    expect(eventOf(calendarOf("PUBLISH", [invite({ expertTimezone: null })])).description).toContain(
+      "Wednesday, 2 December 2026, 14:00 (UTC)",
+    );
   });
 });

@@ -18,7 +18,11 @@ const NOW = "2026-03-02T08:00:00.000Z"; // Monday; London is on GMT
 const WED_10 = "2026-03-04T10:00:00.000Z";
 const DEADLINE = "2026-03-04T08:00:00.000Z"; // 48 hours after paying, before the start
 const ROOMS = "https://meet.jit.si/{room}";
-const nineToFive = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" }));
+const nineToFive = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({
+  weekday,
+  start_local: "09:00",
+  end_local: "17:00",
+}));
 
 let api: TestApi;
 let withRooms: FastifyInstance;
@@ -41,7 +45,14 @@ async function must(user: TestUser, method: "GET" | "POST" | "PATCH" | "PUT", ur
   return r.json();
 }
 
-type Booking = { id: string; status: string; instant_booking: boolean; respond_by: string | null; cancel_reason: string | null; refund_due_cents: number };
+type Booking = {
+  id: string;
+  status: string;
+  instant_booking: boolean;
+  respond_by: string | null;
+  cancel_reason: string | null;
+  refund_due_cents: number;
+};
 
 /** An expert in London with a published one-hour $100 session (instant or not), and a creator's booking of it, paid with the test card. */
 async function paidBooking(instant: boolean): Promise<{ expert: TestUser; creator: TestUser; bookingId: string }> {
@@ -51,7 +62,14 @@ async function paidBooking(instant: boolean): Promise<{ expert: TestUser; creato
   const creator = await api.user("creator");
   await must(expert, "PATCH", `${V1}/experts/me`, { first_name: "Ada", last_name: "Moss", title: "Coach", published: true });
   await must(expert, "POST", `${V1}/experts/${expert.id}/schedule`, { timezone: "Europe/London", slots: nineToFive });
-  const session = { title: "Pricing review", price: 100, length_minutes: 60, prep_question_1: "Goal?", status: "published", instant_booking: instant };
+  const session = {
+    title: "Pricing review",
+    price: 100,
+    length_minutes: 60,
+    prep_question_1: "Goal?",
+    status: "published",
+    instant_booking: instant,
+  };
   const sessionId: string = (await must(expert, "POST", `${V1}/sessions`, session)).session.id;
   const bookingId: string = (await must(creator, "POST", `${V1}/bookings`, { session_id: sessionId, scheduled_time: WED_10 })).booking.id;
   const { clientSecret } = await must(creator, "POST", `${V1}/stripe/test-intent`, { bookingId });
@@ -84,7 +102,9 @@ describe("instant booking, a session setting (issue 27.6)", () => {
     expect((await must(expert, "GET", `${V1}/sessions/${id}`)).instant_booking).toBe(true);
     expect((await must(expert, "PUT", `${V1}/sessions/${id}`, { ...form, title: "Pricing deep dive" })).session.instant_booking).toBe(true);
     expect((await must(expert, "PUT", `${V1}/sessions/${id}`, { ...form, instant_booking: false })).session.instant_booking).toBe(false);
-    expect((await api.call("PUT", `${V1}/sessions/${id}`, { user: expert, body: { ...form, instant_booking: "yes" } })).statusCode).toBe(400);
+    expect((await api.call("PUT", `${V1}/sessions/${id}`, { user: expert, body: { ...form, instant_booking: "yes" } })).statusCode).toBe(
+      400,
+    );
   });
 
   it("its booking is confirmed by the payment, meets in a room of its own, and both parties are mailed a confirmation", async () => {
@@ -92,7 +112,11 @@ describe("instant booking, a session setting (issue 27.6)", () => {
     expect(await bookingOf(creator, bookingId)).toMatchObject({ status: "confirmed", instant_booking: true, respond_by: null });
     now = "2026-03-04T09:50:00.000Z"; // inside the join window
     const asCreator = { authorization: `Bearer ${creator.token}` };
-    const read = async () => (await withRooms.inject({ method: "GET", url: `${V1}/bookings/${bookingId}`, headers: asCreator })).json<{ join_link: string; join_link_source: string }>();
+    const read = async () =>
+      (await withRooms.inject({ method: "GET", url: `${V1}/bookings/${bookingId}`, headers: asCreator })).json<{
+        join_link: string;
+        join_link_source: string;
+      }>();
     const first = await read();
     // 128 random bits in base64url, not the booking's id: nobody finds the room by guessing.
     expect(first.join_link).toMatch(/^https:\/\/meet\.jit\.si\/[A-Za-z0-9_-]{22}$/);
@@ -104,7 +128,12 @@ describe("instant booking, a session setting (issue 27.6)", () => {
     expect(await read()).toMatchObject({ join_link: "https://zoom.us/j/123", join_link_source: "expert" });
 
     const mails = await mailsOf(bookingId);
-    expect(mails.map((m) => `${m.kind} -> ${m.user_id === expert.id ? "expert" : "creator"}`).sort()).toEqual(["booking_confirmed -> creator", "booking_confirmed -> expert", "join_link_set -> creator", "join_link_set -> expert"]);
+    expect(mails.map((m) => `${m.kind} -> ${m.user_id === expert.id ? "expert" : "creator"}`).sort()).toEqual([
+      "booking_confirmed -> creator",
+      "booking_confirmed -> expert",
+      "join_link_set -> creator",
+      "join_link_set -> expert",
+    ]);
     const toCreator = mails.find((m) => m.kind === "booking_confirmed" && m.user_id === creator.id)!;
     expect(toCreator.text_body).toContain("$100");
     expect(toCreator.text_body).toContain("Cancel by Tuesday, 3 March 2026, 10:00 (UTC) (24 hours before the start) for a full refund");
@@ -117,11 +146,16 @@ describe("a request waits for the expert until a deadline (issue 27.6), and the 
     const { expert, creator, bookingId } = await paidBooking(false);
     expect(await bookingOf(creator, bookingId)).toMatchObject({ status: "pending", instant_booking: false, respond_by: DEADLINE });
     const mails = await mailsOf(bookingId);
-    expect(mails.map((m) => `${m.kind} -> ${m.user_id === expert.id ? "expert" : "creator"}`).sort()).toEqual(["booking_requested -> creator", "booking_requested -> expert"]);
+    expect(mails.map((m) => `${m.kind} -> ${m.user_id === expert.id ? "expert" : "creator"}`).sort()).toEqual([
+      "booking_requested -> creator",
+      "booking_requested -> expert",
+    ]);
     const toCreator = mails.find((m) => m.user_id === creator.id)!;
     expect(toCreator.subject).toMatch(/^Request sent: Pricing review with Ada Test, Wed 4 Mar, 10:00$/);
     expect(toCreator.text_body).toContain("You paid $100");
-    expect(toCreator.text_body).toContain("Ada Test has until Wednesday, 4 March 2026, 08:00 (UTC) to accept. If they do not, the request is cancelled and you get everything back");
+    expect(toCreator.text_body).toContain(
+      "Ada Test has until Wednesday, 4 March 2026, 08:00 (UTC) to accept. If they do not, the request is cancelled and you get everything back",
+    );
     expect(toCreator.text_body).toContain("Until Ada Test accepts, you can cancel for a full refund.");
     const toExpert = mails.find((m) => m.user_id === expert.id)!;
     expect(toExpert.text_body).toContain("Please answer by Wednesday, 4 March 2026, 08:00 (Europe/London, GMT)");
@@ -136,7 +170,11 @@ describe("a request waits for the expert until a deadline (issue 27.6), and the 
     await expireHolds({ db: api.ctx.db, calendar: api.ctx.calendar, clock: () => now });
     await api.ctx.calendar.snapshotsWritten();
     await expect.poll(async () => (await bookingOf(creator, bookingId)).status).toBe("cancelled");
-    expect(await bookingOf(creator, bookingId)).toMatchObject({ cancel_reason: "not_answered", refund_due_cents: 10_000, respond_by: null });
+    expect(await bookingOf(creator, bookingId)).toMatchObject({
+      cancel_reason: "not_answered",
+      refund_due_cents: 10_000,
+      respond_by: null,
+    });
   });
 });
 
@@ -151,6 +189,7 @@ describe("MEETING_ROOM_URL_TEMPLATE (issue 27.13)", () => {
     expect(template()).toBe("https://meet.jit.si/{room}");
     expect(template("https://rooms.example.com/{bookingId}")).toBe("https://rooms.example.com/{bookingId}");
     expect(template("")).toBeNull();
-    for (const bad of ["https://rooms.example.com/fixed", "http://rooms.example.com/{room}"]) expect(template(bad)).toBe("must be an https URL with {room} or {bookingId} in it, or empty for no rooms");
+    for (const bad of ["https://rooms.example.com/fixed", "http://rooms.example.com/{room}"])
+      expect(template(bad)).toBe("must be an https URL with {room} or {bookingId} in it, or empty for no rooms");
   });
 });

@@ -35,7 +35,17 @@ if (!brokers) {
       const checkpoints = await PostgresRelayCheckpoints.connect(source.pool);
       // A relay that dies between Kafka's ack and its checkpoint, twice: its batches go out again.
       for (let crash = 0; crash < 2; crash++) {
-        const dying = new Relay(store, publisher, { load: (n) => checkpoints.load(n), save: async () => { throw new Error("killed before the checkpoint"); } }, { batchSize: 100 });
+        const dying = new Relay(
+          store,
+          publisher,
+          {
+            load: (n) => checkpoints.load(n),
+            save: async () => {
+              throw new Error("killed before the checkpoint");
+            },
+          },
+          { batchSize: 100 },
+        );
         await expect(dying.runOnce()).rejects.toThrow("killed before the checkpoint");
       }
       expect(await checkpoints.load("relay")).toBeNull();
@@ -45,7 +55,11 @@ if (!brokers) {
         const expected = await readModelDigest(viaLog.pool);
         expect(expected.bookings!.rows).toBe(24);
         // Kafka orders per partition only: wait until the read models match, or time out and show the difference.
-        await waitFor("the Kafka-fed read models to match", async () => JSON.stringify(await readModelDigest(viaKafka.pool)) === JSON.stringify(expected), 120_000).catch(() => undefined);
+        await waitFor(
+          "the Kafka-fed read models to match",
+          async () => JSON.stringify(await readModelDigest(viaKafka.pool)) === JSON.stringify(expected),
+          120_000,
+        ).catch(() => undefined);
         expect(await readModelDigest(viaKafka.pool)).toEqual(expected);
       } finally {
         await relay.stop();

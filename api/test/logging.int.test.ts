@@ -5,7 +5,17 @@ import { startTestApi, type TestApi } from "./harness.ts";
 // The request log an operator reads after a failure: one line per request (id, method, url,
 // route, status, time), every 5xx with its stack, and never a password, token or body.
 
-type LogLine = { level: number; msg: string; reqId?: string; method?: string; url?: string; route?: string; statusCode?: number; responseTime?: number; err?: { message: string; stack: string } };
+type LogLine = {
+  level: number;
+  msg: string;
+  reqId?: string;
+  method?: string;
+  url?: string;
+  route?: string;
+  statusCode?: number;
+  responseTime?: number;
+  err?: { message: string; stack: string };
+};
 
 const captured: string[] = [];
 let api: TestApi;
@@ -34,7 +44,14 @@ it("a 500 leaves its stack in the log, under the request's id, and its request l
   expect(failure, captured.join("")).toMatchObject({ level: 50, reqId: "trace-me-500", err: { message: "the test route blew up" } });
   expect(failure!.err!.stack).toMatch(/Error: the test route blew up\n\s+at .*logging\.int\.test\.ts/);
   expect(requestLines()).toEqual([
-    expect.objectContaining({ level: 50, reqId: "trace-me-500", method: "GET", url: "/api/v1/test-only/explode", route: "/api/v1/test-only/explode", statusCode: 500 }),
+    expect.objectContaining({
+      level: 50,
+      reqId: "trace-me-500",
+      method: "GET",
+      url: "/api/v1/test-only/explode",
+      route: "/api/v1/test-only/explode",
+      statusCode: 500,
+    }),
   ]);
 });
 
@@ -43,19 +60,34 @@ it("one line per request with id, method, url, route, status and time", async ()
   expect(reply.statusCode).toBe(200);
   const [line, ...more] = requestLines();
   expect(more).toEqual([]);
-  expect(line).toMatchObject({ level: 30, reqId: reply.headers["x-request-id"], method: "GET", url: "/api/v1/experts?limit=5", route: "/api/v1/experts", statusCode: 200 });
+  expect(line).toMatchObject({
+    level: 30,
+    reqId: reply.headers["x-request-id"],
+    method: "GET",
+    url: "/api/v1/experts?limit=5",
+    route: "/api/v1/experts",
+    statusCode: 200,
+  });
   expect(line!.responseTime).toBeGreaterThanOrEqual(0);
 });
 
 it("signing up, verifying, logging in and using the tokens logs no password and no token", async () => {
   const password = "Pa55word-never-logged";
   const email = `logged-${Date.now()}@example.com`;
-  await signUpVerified(api.ctx.db, injectPost(() => api), { email, password, role: "creator", first_name: "Lou" });
+  await signUpVerified(
+    api.ctx.db,
+    injectPost(() => api),
+    { email, password, role: "creator", first_name: "Lou" },
+  );
   const link = await mailedToken(api.ctx.db, "verify_email", email);
   const login = await api.app.inject({ method: "POST", url: "/api/v1/auth/login", payload: { email, password } });
   expect(login.statusCode, login.body).toBe(200);
   const { access_token, refresh_token } = login.json<{ access_token: string; refresh_token: string }>();
-  const me = await api.app.inject({ method: "GET", url: "/api/v1/auth/me", headers: { authorization: `Bearer ${access_token}`, cookie: `session=${refresh_token}` } });
+  const me = await api.app.inject({
+    method: "GET",
+    url: "/api/v1/auth/me",
+    headers: { authorization: `Bearer ${access_token}`, cookie: `session=${refresh_token}` },
+  });
   expect(me.statusCode).toBe(200);
   const wrong = await api.app.inject({ method: "POST", url: "/api/v1/auth/login", payload: { email, password: `${password}-wrong` } });
   expect(wrong.statusCode).toBe(401);
@@ -68,7 +100,8 @@ it("signing up, verifying, logging in and using the tokens logs no password and 
     "POST /api/v1/auth/login 401",
   ]);
   const log = captured.join("");
-  for (const secret of [password, access_token, refresh_token, access_token.split(".")[2]!, link, link.split(".")[1]!]) expect(log).not.toContain(secret);
+  for (const secret of [password, access_token, refresh_token, access_token.split(".")[2]!, link, link.split(".")[1]!])
+    expect(log).not.toContain(secret);
 });
 
 it("the stream's ?access_token= is blanked in the logged url", async () => {
@@ -86,7 +119,14 @@ it("the calendar feed's secret address is blanked in the logged url, however the
   const token = path.slice("/api/v1/calendar/".length, -".ics".length);
   const signature = token.split(".")[2]!;
   captured.splice(0);
-  const spellings = [path, `${path}?x=1`, path.replace("/calendar/", "/%63alendar/"), path.replace("/api/v1/", "/api/v1//"), path.replace(".ics", "%2eics"), `${path}/more`];
+  const spellings = [
+    path,
+    `${path}?x=1`,
+    path.replace("/calendar/", "/%63alendar/"),
+    path.replace("/api/v1/", "/api/v1//"),
+    path.replace(".ics", "%2eics"),
+    `${path}/more`,
+  ];
   for (const url of spellings) await api.app.inject({ method: "GET", url });
   const log = captured.join("");
   expect(log).not.toContain(token);
@@ -100,7 +140,12 @@ it("the calendar feed's secret address is blanked in the logged url, however the
 });
 
 it("the unsubscribe link's token is blanked in the logged url", async () => {
-  await api.app.inject({ method: "POST", url: "/api/v1/mail/unsubscribe?token=SECRET-unsubscribe.sig", payload: "List-Unsubscribe=One-Click", headers: { "content-type": "application/x-www-form-urlencoded" } });
+  await api.app.inject({
+    method: "POST",
+    url: "/api/v1/mail/unsubscribe?token=SECRET-unsubscribe.sig",
+    payload: "List-Unsubscribe=One-Click",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+  });
   expect(captured.join("")).not.toContain("SECRET");
   expect(requestLines()[0]).toMatchObject({ url: "/api/v1/mail/unsubscribe?token=[redacted]", route: "/api/v1/mail/unsubscribe" });
 });

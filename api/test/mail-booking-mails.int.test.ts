@@ -2,7 +2,18 @@ import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readLink } from "../src/auth/signed-links.ts";
 import { startTestApi, TEST_JWT_SECRET, type TestApi } from "./harness.ts";
-import { expertCalendarIn, PUBLIC_URL, registered, sentTo, setPreferences, smtpDelivery, testMail, type DeliveredMail, type MailCalendar, type MailUser } from "./mail-bookings.ts";
+import {
+  expertCalendarIn,
+  PUBLIC_URL,
+  registered,
+  sentTo,
+  setPreferences,
+  smtpDelivery,
+  testMail,
+  type DeliveredMail,
+  type MailCalendar,
+  type MailUser,
+} from "./mail-bookings.ts";
 import { startTestSmtp, type TestSmtp } from "./mail-smtp.ts";
 
 // Each booking event owes exactly one mail to each person it concerns, delivered over SMTP: to
@@ -62,7 +73,12 @@ function inviteOf(m: Received): { method: unknown; event: ICAL.Event } {
   return { method: root.getFirstPropertyValue("method"), event: new ICAL.Event(root.getFirstSubcomponent("vevent")!) };
 }
 const pendingOf = async (bookingId: string) =>
-  (await api.ctx.db.query<{ kind: string; user_id: string; status: string; send_after: Date }>("SELECT kind, user_id, status, send_after FROM mail_outbox WHERE booking_id = $1 AND kind LIKE 'reminder%' ORDER BY send_after, user_id", [bookingId])).rows;
+  (
+    await api.ctx.db.query<{ kind: string; user_id: string; status: string; send_after: Date }>(
+      "SELECT kind, user_id, status, send_after FROM mail_outbox WHERE booking_id = $1 AND kind LIKE 'reminder%' ORDER BY send_after, user_id",
+      [bookingId],
+    )
+  ).rows;
 
 const BERLIN_REQUESTED = "Friday, 26 March 2027, 17:00 (Europe/Berlin, GMT+1)";
 const LA_REQUESTED = "Friday, 26 March 2027, 09:00 (America/Los_Angeles, GMT-7)";
@@ -84,7 +100,9 @@ describe("booking mails over SMTP, one per event and person, in each reader's zo
     expect(sent.subject).toBe("Request sent: Pricing review with Ava Weber, Fri 26 Mar, 09:00");
     expect(sent.text).toContain("You paid $150 and your request is with Ava Weber.");
     expect(sent.text).toContain("Ava Weber has until Friday, 12 March 2027, 04:00 (America/Los_Angeles, GMT-8) to accept.");
-    expect(sent.text).toContain("Cancel by Thursday, 25 March 2027, 09:00 (America/Los_Angeles, GMT-7) (24 hours before the start) for a full refund");
+    expect(sent.text).toContain(
+      "Cancel by Thursday, 25 March 2027, 09:00 (America/Los_Angeles, GMT-7) (24 hours before the start) for a full refund",
+    );
     const m = one(mails, "booking_requested", expert);
     expect(m.subject).toBe("New request: Pricing review with Cole Rivera, Fri 26 Mar, 17:00");
     expect(m.text).toContain("Hi Ava,");
@@ -146,7 +164,13 @@ describe("booking mails over SMTP, one per event and person, in each reader's zo
     const day = ["reminder_24h", "pending", "2027-03-29T15:00:00.000Z"];
     const hour = ["reminder_1h", "pending", "2027-03-30T14:00:00.000Z"];
     expect(reminders.map((r) => [r.kind, r.status, r.send_after.toISOString()])).toEqual([day, day, hour, hour]);
-    for (const kind of ["reminder_24h", "reminder_1h"]) expect(reminders.filter((r) => r.kind === kind).map((r) => r.user_id).sort()).toEqual([expert.id, creator.id].sort());
+    for (const kind of ["reminder_24h", "reminder_1h"])
+      expect(
+        reminders
+          .filter((r) => r.kind === kind)
+          .map((r) => r.user_id)
+          .sort(),
+      ).toEqual([expert.id, creator.id].sort());
   });
 
   it("notes reach the creator with a link to read them", async () => {
@@ -163,7 +187,12 @@ describe("booking mails over SMTP, one per event and person, in each reader's zo
     await calendar.pay(b);
     await calendar.confirm(b);
     let mails = await deliver();
-    expect(mails.map(who).sort()).toEqual(["booking_confirmed -> creator", "booking_confirmed -> expert", "booking_requested -> creator", "booking_requested -> expert"]);
+    expect(mails.map(who).sort()).toEqual([
+      "booking_confirmed -> creator",
+      "booking_confirmed -> expert",
+      "booking_requested -> creator",
+      "booking_requested -> expert",
+    ]);
     const confirmed = one(mails, "booking_confirmed", creator);
     expect(confirmed.text).toContain("Ava Weber confirmed your session.");
     expect(confirmed.text).toContain("When: Friday, 12 March 2027, 10:00 (America/Los_Angeles, GMT-8)");

@@ -20,12 +20,24 @@ export const PUBLIC_URL = "https://sessions.example.com";
 export type MailUser = { id: string; email: string; firstName: string; lastName: string };
 
 /** A user as sign-up makes one; `timezone` as the browser reported it (absent: never given). */
-export async function registered(api: TestApi, role: "creator" | "expert", firstName: string, lastName: string, timezone?: string): Promise<MailUser> {
+export async function registered(
+  api: TestApi,
+  role: "creator" | "expert",
+  firstName: string,
+  lastName: string,
+  timezone?: string,
+): Promise<MailUser> {
   const id = randomUUID();
   const email = `${firstName.toLowerCase()}-${id.slice(0, 8)}@example.com`;
   await api.ctx.store.append(
     `user-${id}`,
-    [{ type: "UserRegistered", data: { userId: id, email, role, firstName, lastName, ...(timezone && { timezone }) }, metadata: { at: api.ctx.clock() } }],
+    [
+      {
+        type: "UserRegistered",
+        data: { userId: id, email, role, firstName, lastName, ...(timezone && { timezone }) },
+        metadata: { at: api.ctx.clock() },
+      },
+    ],
     "no_stream",
   );
   return { id, email, firstName, lastName };
@@ -33,11 +45,19 @@ export async function registered(api: TestApi, role: "creator" | "expert", first
 
 /** What PUT /auth/me/preferences (or an unsubscribe) appends. */
 export async function setPreferences(api: TestApi, user: MailUser, timezone: string, reminderMails: boolean): Promise<void> {
-  await api.ctx.store.append(`user-${user.id}`, [{ type: "PreferencesSet", data: { userId: user.id, timezone, reminderMails }, metadata: { at: api.ctx.clock() } }], "any");
+  await api.ctx.store.append(
+    `user-${user.id}`,
+    [{ type: "PreferencesSet", data: { userId: user.id, timezone, reminderMails }, metadata: { at: api.ctx.clock() } }],
+    "any",
+  );
 }
 
 const SYSTEM: Actor = { userId: "payments", role: "system" };
-const ALL_DAY = (["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const).map((weekday) => ({ weekday, start_local: "00:00", end_local: "23:30" }));
+const ALL_DAY = (["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const).map((weekday) => ({
+  weekday,
+  start_local: "00:00",
+  end_local: "23:30",
+}));
 
 export type MailCalendar = ReturnType<typeof calendarOf>;
 
@@ -69,7 +89,15 @@ function calendarOf(api: TestApi, expert: MailUser) {
         ...on(bookingId),
         actor: asCreator(creator),
         scheduledTime: at,
-        session: { sessionId: `s-${randomUUID()}`, expertId, title, lengthMinutes: 60, priceCents, published: true, prepQuestions: ["Goal?"] },
+        session: {
+          sessionId: `s-${randomUUID()}`,
+          expertId,
+          title,
+          lengthMinutes: 60,
+          priceCents,
+          published: true,
+          prepQuestions: ["Goal?"],
+        },
         expertUserId: expert.id,
         creatorAcceptedTerms: true,
         creatorBookings: [],
@@ -77,29 +105,64 @@ function calendarOf(api: TestApi, expert: MailUser) {
       });
       return bookingId;
     },
-    pay: (bookingId: string, amountCents = 15_000) => run({ type: "RecordPayment", ...on(bookingId), actor: SYSTEM, paymentId: `pi-${bookingId}`, amountCents, provider: "test" }),
+    pay: (bookingId: string, amountCents = 15_000) =>
+      run({ type: "RecordPayment", ...on(bookingId), actor: SYSTEM, paymentId: `pi-${bookingId}`, amountCents, provider: "test" }),
     requestInfo: (bookingId: string, note: string) => run({ type: "RequestInfo", ...on(bookingId), actor: asExpert, note }),
     propose: (bookingId: string, at: string) => run({ type: "ProposeTime", ...on(bookingId), actor: asExpert, scheduledTime: at }),
     /** The expert confirms a request, or (given the creator) the creator accepts a proposed time. */
-    confirm: (bookingId: string, creator?: MailUser) => run({ type: "ConfirmBooking", ...on(bookingId), actor: creator ? asCreator(creator) : asExpert }),
+    confirm: (bookingId: string, creator?: MailUser) =>
+      run({ type: "ConfirmBooking", ...on(bookingId), actor: creator ? asCreator(creator) : asExpert }),
     cancel: (bookingId: string, by: MailUser | "expert", reason = "") =>
       run({ type: "CancelBooking", ...on(bookingId), actor: by === "expert" ? asExpert : asCreator(by), reason }),
     refunded: (bookingId: string, refundKey: string, amountCents: number) =>
-      run({ type: "RecordRefund", ...on(bookingId), actor: { userId: "refunds", role: "system" }, refundKey, refundId: `re-${refundKey}`, amountCents, provider: "test" }),
+      run({
+        type: "RecordRefund",
+        ...on(bookingId),
+        actor: { userId: "refunds", role: "system" },
+        refundKey,
+        refundId: `re-${refundKey}`,
+        amountCents,
+        provider: "test",
+      }),
     notes: (bookingId: string) =>
-      run({ type: "AddNotes", ...on(bookingId), actor: asExpert, notes: { summary: "We went through your pricing page.", recap: "", takeaways: ["Raise the entry tier"], suggestedActions: [] } }),
+      run({
+        type: "AddNotes",
+        ...on(bookingId),
+        actor: asExpert,
+        notes: { summary: "We went through your pricing page.", recap: "", takeaways: ["Raise the entry tier"], suggestedActions: [] },
+      }),
   };
 }
 
 /** The mail reactor and sender over the test API's database, delivering to `smtpUrl` (null: the dev mailbox). */
 export function testMail(
   api: TestApi,
-  o: { smtpUrl: string | null; clock?: () => string; reactor?: MailReactorOptions; sender?: MailSenderOptions; meetingRoomUrlTemplate?: string },
+  o: {
+    smtpUrl: string | null;
+    clock?: () => string;
+    reactor?: MailReactorOptions;
+    sender?: MailSenderOptions;
+    meetingRoomUrlTemplate?: string;
+  },
 ): { reactor: MailReactor; sender: MailSender; settings: MailSettings; deliver: () => Promise<void>; close: () => void } {
-  const settings = mailSettings({ publicUrl: PUBLIC_URL, from: "Expert Sessions <hello@sessions.example.com>", smtpUrl: o.smtpUrl ?? undefined });
+  const settings = mailSettings({
+    publicUrl: PUBLIC_URL,
+    from: "Expert Sessions <hello@sessions.example.com>",
+    smtpUrl: o.smtpUrl ?? undefined,
+  });
   const clock = o.clock ?? api.ctx.clock;
   const transport = transportFor(settings);
-  const reactor = new MailReactor({ log: api.ctx.store, db: api.ctx.db, settings, linkSecret: TEST_JWT_SECRET, clock, meetingRoomUrlTemplate: o.meetingRoomUrlTemplate ?? null }, o.reactor);
+  const reactor = new MailReactor(
+    {
+      log: api.ctx.store,
+      db: api.ctx.db,
+      settings,
+      linkSecret: TEST_JWT_SECRET,
+      clock,
+      meetingRoomUrlTemplate: o.meetingRoomUrlTemplate ?? null,
+    },
+    o.reactor,
+  );
   const sender = new MailSender({ db: api.ctx.db, transport, settings, clock }, { warn: () => undefined, ...o.sender });
   return {
     reactor,
@@ -121,11 +184,17 @@ export type DeliveredMail = ArrivedMail & { kind: string; userId: string };
  * Queue and send what is due, then the mails that arrived over SMTP since the last call, each
  * matched to its outbox row by Message-ID (a mail the outbox does not hold fails the test).
  */
-export function smtpDelivery(api: TestApi, smtp: TestSmtp, mail: Pick<ReturnType<typeof testMail>, "deliver">): () => Promise<DeliveredMail[]> {
+export function smtpDelivery(
+  api: TestApi,
+  smtp: TestSmtp,
+  mail: Pick<ReturnType<typeof testMail>, "deliver">,
+): () => Promise<DeliveredMail[]> {
   return async () => {
     const before = smtp.arrived.length;
     await mail.deliver();
-    const { rows } = await api.ctx.db.query<{ message_id: string; kind: string; user_id: string }>("SELECT message_id, kind, user_id FROM mail_outbox");
+    const { rows } = await api.ctx.db.query<{ message_id: string; kind: string; user_id: string }>(
+      "SELECT message_id, kind, user_id FROM mail_outbox",
+    );
     const byHeader = new Map(rows.map((r) => [smtpMessageId(r.message_id, PUBLIC_URL), r]));
     return smtp.arrived.slice(before).map((m) => {
       const row = byHeader.get(m.messageId);
@@ -151,6 +220,8 @@ export async function readEverything(api: TestApi, reactor: MailReactor): Promis
   await waitFor("the mail reactor to read every event written", async () => {
     await reactor.catchUp();
     const reached = await loadCheckpoint(api.ctx.db, "mail_checkpoints", reactor.name);
-    return !newest || (reached !== null && comparePositions(reached, { commit: BigInt(newest.commit), prepare: BigInt(newest.prepare) }) >= 0);
+    return (
+      !newest || (reached !== null && comparePositions(reached, { commit: BigInt(newest.commit), prepare: BigInt(newest.prepare) }) >= 0)
+    );
   });
 }

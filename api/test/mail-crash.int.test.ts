@@ -30,7 +30,8 @@ afterAll(async () => {
   await api.close();
 });
 
-const count = async (where: string) => Number((await api.ctx.db.query<{ n: string }>(`SELECT count(*) AS n FROM mail_outbox WHERE ${where}`)).rows[0]!.n);
+const count = async (where: string) =>
+  Number((await api.ctx.db.query<{ n: string }>(`SELECT count(*) AS n FROM mail_outbox WHERE ${where}`)).rows[0]!.n);
 /** The n-th booking's start: eight a day from 02:00 UTC (07:30 in Kolkata), from the day after tomorrow. */
 function startOf(n: number): string {
   const d = new Date();
@@ -42,7 +43,11 @@ function startOf(n: number): string {
 describe("the mail process killed with SIGKILL while mail is owed", () => {
   it(`${KILLS} kills at random points: every mail arrives, each Message-ID once (a resend of an unmarked mail is the same message)`, async () => {
     const creator: MailUser = await registered(api, "creator", "Crash", "Creator", "America/Chicago");
-    const calendar: MailCalendar = await expertCalendarIn(api, await registered(api, "expert", "Crash", "Expert", "Asia/Kolkata"), "Asia/Kolkata");
+    const calendar: MailCalendar = await expertCalendarIn(
+      api,
+      await registered(api, "expert", "Crash", "Expert", "Asia/Kolkata"),
+      "Asia/Kolkata",
+    );
     // A short lease: mail taken by a killed process is due again soon, as after a real crash.
     const env = {
       DATABASE_URL: api.databaseUrl,
@@ -97,6 +102,8 @@ describe("the mail process killed with SIGKILL while mail is owed", () => {
       for (const copy of again) expect(copy).toBe(first);
     }
     const resent = smtp.arrived.length - byId.size;
-    console.log(`[mail crash] ${KILLS} kills, ${killedInFlight} with mail in flight; ${smtp.arrived.length} arrivals, ${byId.size} distinct Message-IDs, ${resent} resent after a kill`);
+    console.log(
+      `[mail crash] ${KILLS} kills, ${killedInFlight} with mail in flight; ${smtp.arrived.length} arrivals, ${byId.size} distinct Message-IDs, ${resent} resent after a kill`,
+    );
   }, 300_000);
 });

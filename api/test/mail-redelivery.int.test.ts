@@ -6,7 +6,16 @@ import { loadCheckpoint } from "../src/reactors/checkpoints.ts";
 import { MailReactor } from "../src/mail/reactor.ts";
 import { smtpMessageId } from "../src/mail/sender.ts";
 import { startTestApi, TEST_JWT_SECRET, type TestApi } from "./harness.ts";
-import { expertCalendarIn, PUBLIC_URL, readEverything, registered, setPreferences, testMail, type MailCalendar, type MailUser } from "./mail-bookings.ts";
+import {
+  expertCalendarIn,
+  PUBLIC_URL,
+  readEverything,
+  registered,
+  setPreferences,
+  testMail,
+  type MailCalendar,
+  type MailUser,
+} from "./mail-bookings.ts";
 import { startTestSmtp, type TestSmtp } from "./mail-smtp.ts";
 
 // The log delivered three times (three reactors racing on one checkpoint, the checkpoint reset
@@ -70,8 +79,18 @@ const outbox = async () =>
   ).rows;
 /** The reactor's own facts: people, schedule zones, bookings. */
 const facts = async () =>
-  Promise.all(["SELECT * FROM mail_people ORDER BY user_id", "SELECT * FROM mail_calendars ORDER BY expert_id", "SELECT * FROM mail_bookings ORDER BY booking_id"].map(async (sql) => (await api.ctx.db.query(sql)).rows));
-const reactor = (name: string, batchSize: number) => new MailReactor({ log: api.ctx.store, db: api.ctx.db, settings: { publicUrl: PUBLIC_URL }, linkSecret: TEST_JWT_SECRET, clock }, { name, batchSize });
+  Promise.all(
+    [
+      "SELECT * FROM mail_people ORDER BY user_id",
+      "SELECT * FROM mail_calendars ORDER BY expert_id",
+      "SELECT * FROM mail_bookings ORDER BY booking_id",
+    ].map(async (sql) => (await api.ctx.db.query(sql)).rows),
+  );
+const reactor = (name: string, batchSize: number) =>
+  new MailReactor(
+    { log: api.ctx.store, db: api.ctx.db, settings: { publicUrl: PUBLIC_URL }, linkSecret: TEST_JWT_SECRET, clock },
+    { name, batchSize },
+  );
 
 describe("the log read three times, sent by three senders at once", () => {
   let first: Awaited<ReturnType<typeof outbox>>;
@@ -139,7 +158,10 @@ describe("the log read three times, sent by three senders at once", () => {
     while (await before()) await late.follow();
     await calendar.confirm(b, creator);
     await readEverything(api, main);
-    const { rows } = await api.ctx.db.query<{ text_body: string }>("SELECT text_body FROM mail_outbox WHERE booking_id = $1 AND kind = 'booking_confirmed'", [b]);
+    const { rows } = await api.ctx.db.query<{ text_body: string }>(
+      "SELECT text_body FROM mail_outbox WHERE booking_id = $1 AND kind = 'booking_confirmed'",
+      [b],
+    );
     expect(rows).toHaveLength(2);
     for (const r of rows) expect(r.text_body).toContain("When: Wednesday, 9 June 2027, 15:00 (UTC)");
   });

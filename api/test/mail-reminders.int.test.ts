@@ -33,7 +33,12 @@ afterAll(async () => {
 
 type Row = { kind: string; user_id: string; status: string; skipped_reason: string | null };
 const reminders = async (bookingId: string) =>
-  (await api.ctx.db.query<Row>("SELECT kind, user_id, status, skipped_reason FROM mail_outbox WHERE booking_id = $1 AND kind LIKE 'reminder%' ORDER BY kind, user_id", [bookingId])).rows;
+  (
+    await api.ctx.db.query<Row>(
+      "SELECT kind, user_id, status, skipped_reason FROM mail_outbox WHERE booking_id = $1 AND kind LIKE 'reminder%' ORDER BY kind, user_id",
+      [bookingId],
+    )
+  ).rows;
 const arrivedReminders = (bookingId: string) => smtp.arrived.filter((m) => m.subject.startsWith("Reminder:") && m.text.includes(bookingId));
 
 async function confirmedAt(start: number): Promise<string> {
@@ -47,7 +52,12 @@ async function confirmedAt(start: number): Promise<string> {
 describe("reminders", () => {
   it("a confirmation queues both parties' reminders only while their time is ahead", async () => {
     const far = await confirmedAt(now + 72 * HOUR);
-    expect((await reminders(far)).map((r) => `${r.kind} ${r.status}`)).toEqual(["reminder_1h pending", "reminder_1h pending", "reminder_24h pending", "reminder_24h pending"]);
+    expect((await reminders(far)).map((r) => `${r.kind} ${r.status}`)).toEqual([
+      "reminder_1h pending",
+      "reminder_1h pending",
+      "reminder_24h pending",
+      "reminder_24h pending",
+    ]);
     // Confirmed 5 hours ahead: the 24-hour reminder's time has passed, the 1-hour one is still to come.
     const soon = await confirmedAt(now + 5 * HOUR);
     expect((await reminders(soon)).map((r) => r.kind)).toEqual(["reminder_1h", "reminder_1h"]);
@@ -98,6 +108,8 @@ describe("reminders", () => {
     now += 49 * HOUR;
     await mail.deliver();
     expect(arrivedReminders(b)).toEqual([]);
-    expect((await reminders(b)).map((r) => `${r.status}: ${r.skipped_reason}`)).toEqual(Array(4).fill("skipped: Its time passed before it could be sent."));
+    expect((await reminders(b)).map((r) => `${r.status}: ${r.skipped_reason}`)).toEqual(
+      Array(4).fill("skipped: Its time passed before it could be sent."),
+    );
   });
 });

@@ -2,7 +2,17 @@ import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@booking/contracts";
 import { startTestApi, type TestApi } from "./harness.ts";
-import { expertCalendarIn, PUBLIC_URL, registered, sentTo, smtpDelivery, testMail, type DeliveredMail, type MailCalendar, type MailUser } from "./mail-bookings.ts";
+import {
+  expertCalendarIn,
+  PUBLIC_URL,
+  registered,
+  sentTo,
+  smtpDelivery,
+  testMail,
+  type DeliveredMail,
+  type MailCalendar,
+  type MailUser,
+} from "./mail-bookings.ts";
 import { startTestSmtp, type TestSmtp } from "./mail-smtp.ts";
 
 // Changes to a booking after it is made, by mail. Moving it: the expert hears of a request to move,
@@ -48,11 +58,15 @@ async function confirmedAt(at: string): Promise<string> {
   await deliver();
   return b;
 }
-const askToMove = (b: string, at: string) => calendar.run({ type: "RequestReschedule", ...on(b), actor: asCreator(), scheduledTime: at, creatorBookings: [] });
+const askToMove = (b: string, at: string) =>
+  calendar.run({ type: "RequestReschedule", ...on(b), actor: asCreator(), scheduledTime: at, creatorBookings: [] });
 const remindersOf = async (b: string) =>
-  (await api.ctx.db.query<{ kind: string; status: string; send_after: Date }>("SELECT kind, status, send_after FROM mail_outbox WHERE booking_id = $1 AND kind LIKE 'reminder%' ORDER BY status, send_after, kind", [b])).rows.map(
-    (r) => `${r.kind} ${r.status} ${r.send_after.toISOString()}`,
-  );
+  (
+    await api.ctx.db.query<{ kind: string; status: string; send_after: Date }>(
+      "SELECT kind, status, send_after FROM mail_outbox WHERE booking_id = $1 AND kind LIKE 'reminder%' ORDER BY status, send_after, kind",
+      [b],
+    )
+  ).rows.map((r) => `${r.kind} ${r.status} ${r.send_after.toISOString()}`);
 
 describe("reschedule mails", () => {
   it("a request reaches the expert with both times in Berlin time; accepting tells both the new time, moves the invite and the reminders", async () => {
@@ -110,7 +124,12 @@ describe("reschedule mails", () => {
 });
 
 describe("the meeting link by mail", () => {
-  const inviteOf = (m: Received) => new ICAL.Event(new ICAL.Component(ICAL.parse(m.attachments.find((a) => a.contentType.startsWith("text/calendar"))!.content)).getFirstSubcomponent("vevent")!);
+  const inviteOf = (m: Received) =>
+    new ICAL.Event(
+      new ICAL.Component(ICAL.parse(m.attachments.find((a) => a.contentType.startsWith("text/calendar"))!.content)).getFirstSubcomponent(
+        "vevent",
+      )!,
+    );
 
   it("the expert's link reaches both with the updated invite, and the reminders are queued again with it", async () => {
     const b = await confirmedAt("2027-03-27T10:00:00.000Z");
@@ -125,12 +144,20 @@ describe("the meeting link by mail", () => {
     const after = await remindersOf(b);
     expect(after.filter((r) => r.includes("skipped"))).toEqual(before.map((r) => r.replace("pending", "skipped")));
     expect(after.filter((r) => r.includes("pending"))).toEqual(before);
-    const { rows } = await api.ctx.db.query<{ text_body: string }>("SELECT text_body FROM mail_outbox WHERE booking_id = $1 AND kind LIKE 'reminder%' AND status = 'pending'", [b]);
+    const { rows } = await api.ctx.db.query<{ text_body: string }>(
+      "SELECT text_body FROM mail_outbox WHERE booking_id = $1 AND kind LIKE 'reminder%' AND status = 'pending'",
+      [b],
+    );
     expect(rows.every((r) => r.text_body.includes("Join: https://meet.example.com/ava/pricing"))).toBe(true);
   });
 
   it("without an expert's link, the confirmation names the room generated from the deployment's template", async () => {
-    const rooms = testMail(api, { smtpUrl: smtp.url, clock: () => now, meetingRoomUrlTemplate: "https://rooms.example.com/{bookingId}", reactor: { name: "mail-rooms" } });
+    const rooms = testMail(api, {
+      smtpUrl: smtp.url,
+      clock: () => now,
+      meetingRoomUrlTemplate: "https://rooms.example.com/{bookingId}",
+      reactor: { name: "mail-rooms" },
+    });
     try {
       const b = await calendar.request(creator, "2027-03-28T10:00:00.000Z");
       await calendar.pay(b);

@@ -19,40 +19,142 @@ import { PUBLIC_URL } from "./mail-bookings.ts";
 
 const ARTIFACTS = fileURLToPath(new URL("../../test-artifacts/mail/", import.meta.url));
 const now = "2027-03-10T12:00:00.000Z";
-const env: MailEnv = { publicUrl: PUBLIC_URL, unsubscribeToken: (userId, at) => signLink(TEST_JWT_SECRET, "unsubscribe", userId, at), now, meetingRoomUrlTemplate: null };
+const env: MailEnv = {
+  publicUrl: PUBLIC_URL,
+  unsubscribeToken: (userId, at) => signLink(TEST_JWT_SECRET, "unsubscribe", userId, at),
+  now,
+  meetingRoomUrlTemplate: null,
+};
 
 const state: BookingState = {
-  booking: { bookingId: "bk-7f3a", title: "Pricing & positioning review", startsAt: "2027-03-30T15:00:00.000Z", lengthMinutes: 60, priceCents: 15_000, joinLink: "https://meet.example.com/ava-weber/pricing" },
+  booking: {
+    bookingId: "bk-7f3a",
+    title: "Pricing & positioning review",
+    startsAt: "2027-03-30T15:00:00.000Z",
+    lengthMinutes: 60,
+    priceCents: 15_000,
+    joinLink: "https://meet.example.com/ava-weber/pricing",
+  },
   paidCents: 15_000,
   confirmed: true,
-  expert: { userId: "u-ava", email: "ava@example.com", firstName: "Ava", lastName: "Weber", zone: "Europe/Berlin", reminderMails: true, version: 1 },
-  creator: { userId: "u-cole", email: "cole@example.com", firstName: "Cole", lastName: "Rivera", zone: "America/Los_Angeles", reminderMails: true, version: 2 },
+  expert: {
+    userId: "u-ava",
+    email: "ava@example.com",
+    firstName: "Ava",
+    lastName: "Weber",
+    zone: "Europe/Berlin",
+    reminderMails: true,
+    version: 1,
+  },
+  creator: {
+    userId: "u-cole",
+    email: "cole@example.com",
+    firstName: "Cole",
+    lastName: "Rivera",
+    zone: "America/Los_Angeles",
+    reminderMails: true,
+    version: 2,
+  },
 };
 const read = { at: now, version: 9 };
 const facts: BookingFact[] = [
   { ...read, eventId: "e1", kind: "paid", bookingId: "bk-7f3a", amountCents: 15_000, respondBy: "2027-03-12T12:00:00.000Z" },
-  { ...read, eventId: "e2", kind: "info_requested", bookingId: "bk-7f3a", note: "Which pricing page should we look at: the current one, or the draft you sent?\nA link to both helps." },
-  { ...read, eventId: "e3", kind: "time_proposed", bookingId: "bk-7f3a", startsAt: "2027-03-30T15:00:00.000Z", previousTime: "2027-03-26T16:00:00.000Z" },
+  {
+    ...read,
+    eventId: "e2",
+    kind: "info_requested",
+    bookingId: "bk-7f3a",
+    note: "Which pricing page should we look at: the current one, or the draft you sent?\nA link to both helps.",
+  },
+  {
+    ...read,
+    eventId: "e3",
+    kind: "time_proposed",
+    bookingId: "bk-7f3a",
+    startsAt: "2027-03-30T15:00:00.000Z",
+    previousTime: "2027-03-26T16:00:00.000Z",
+  },
   { ...read, eventId: "e4", kind: "confirmed", bookingId: "bk-7f3a", by: "expert", instant: false, meetingRoom: null },
-  { ...read, eventId: "e5", kind: "cancelled", bookingId: "bk-7f3a", by: "expert", reason: "I am travelling that week, sorry.", refundCents: 15_000 },
+  {
+    ...read,
+    eventId: "e5",
+    kind: "cancelled",
+    bookingId: "bk-7f3a",
+    by: "expert",
+    reason: "I am travelling that week, sorry.",
+    refundCents: 15_000,
+  },
   { ...read, eventId: "e6", kind: "refund_issued", bookingId: "bk-7f3a", amountCents: 15_000 },
   { ...read, eventId: "e7", kind: "notes_added", bookingId: "bk-7f3a" },
-  { ...read, eventId: "e8", kind: "reschedule_requested", bookingId: "bk-7f3a", from: "2027-03-30T15:00:00.000Z", to: "2027-04-01T16:00:00.000Z" },
-  { ...read, eventId: "e9", kind: "rescheduled", bookingId: "bk-7f3a", startsAt: "2027-03-30T15:00:00.000Z", previousTime: "2027-03-29T15:00:00.000Z" },
-  { ...read, eventId: "e10", kind: "reschedule_declined", bookingId: "bk-7f3a", from: "2027-03-30T15:00:00.000Z", to: "2027-04-01T16:00:00.000Z", reason: "That week is full, sorry." },
+  {
+    ...read,
+    eventId: "e8",
+    kind: "reschedule_requested",
+    bookingId: "bk-7f3a",
+    from: "2027-03-30T15:00:00.000Z",
+    to: "2027-04-01T16:00:00.000Z",
+  },
+  {
+    ...read,
+    eventId: "e9",
+    kind: "rescheduled",
+    bookingId: "bk-7f3a",
+    startsAt: "2027-03-30T15:00:00.000Z",
+    previousTime: "2027-03-29T15:00:00.000Z",
+  },
+  {
+    ...read,
+    eventId: "e10",
+    kind: "reschedule_declined",
+    bookingId: "bk-7f3a",
+    from: "2027-03-30T15:00:00.000Z",
+    to: "2027-04-01T16:00:00.000Z",
+    reason: "That week is full, sorry.",
+  },
   { ...read, eventId: "e12", kind: "join_link_set", bookingId: "bk-7f3a", url: "https://meet.example.com/ava-weber/pricing" },
-  { ...read, eventId: "e11", kind: "reschedule_withdrawn", bookingId: "bk-7f3a", from: "2027-03-30T15:00:00.000Z", to: "2027-04-01T16:00:00.000Z" },
+  {
+    ...read,
+    eventId: "e11",
+    kind: "reschedule_withdrawn",
+    bookingId: "bk-7f3a",
+    from: "2027-03-30T15:00:00.000Z",
+    to: "2027-04-01T16:00:00.000Z",
+  },
 ];
 
 /** One mail of each kind, the creator's where both get one. */
 function everyKind(): Map<MailKind, OutgoingMail> {
   const account = { userId: "u-cole", to: "cole@example.com", firstName: "Cole", now };
   const all: OutgoingMail[] = [
-    verificationMail({ ...account, messageId: "v1", link: `${PUBLIC_URL}/verify-email?token=${signLink(TEST_JWT_SECRET, "verify_email", "u-cole", now)}` }),
-    passwordResetMail({ ...account, messageId: "r1", link: `${PUBLIC_URL}/reset-password?token=${signLink(TEST_JWT_SECRET, "password_reset", "u-cole", now)}` }),
-    accountExistsMail({ ...account, messageId: "x1", signInUrl: `${PUBLIC_URL}/login`, forgotPasswordUrl: `${PUBLIC_URL}/forgot-password` }),
+    verificationMail({
+      ...account,
+      messageId: "v1",
+      link: `${PUBLIC_URL}/verify-email?token=${signLink(TEST_JWT_SECRET, "verify_email", "u-cole", now)}`,
+    }),
+    passwordResetMail({
+      ...account,
+      messageId: "r1",
+      link: `${PUBLIC_URL}/reset-password?token=${signLink(TEST_JWT_SECRET, "password_reset", "u-cole", now)}`,
+    }),
+    accountExistsMail({
+      ...account,
+      messageId: "x1",
+      signInUrl: `${PUBLIC_URL}/login`,
+      forgotPasswordUrl: `${PUBLIC_URL}/forgot-password`,
+    }),
     ...facts.flatMap((f) => owedMails(f, state, env)),
-    supportRequestMail({ messageId: "s1", to: "support@example.com", publicUrl: PUBLIC_URL, now, message: { name: "Cole Rivera", email: "cole@example.com", topic: "refund", message: "My refund for the 30 March session has not arrived.\nCould you look?" } }),
+    supportRequestMail({
+      messageId: "s1",
+      to: "support@example.com",
+      publicUrl: PUBLIC_URL,
+      now,
+      message: {
+        name: "Cole Rivera",
+        email: "cole@example.com",
+        topic: "refund",
+        message: "My refund for the 30 March session has not arrived.\nCould you look?",
+      },
+    }),
   ];
   const byKind = new Map<MailKind, OutgoingMail>();
   for (const m of all) if (!byKind.has(m.kind) || m.userId === "u-cole") byKind.set(m.kind, m);
@@ -63,7 +165,16 @@ let browser: Browser;
 beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   await mkdir(ARTIFACTS, { recursive: true });
 });
@@ -81,7 +192,10 @@ describe("every mail template in Chromium", () => {
       expect(mail.html).not.toMatch(/<(script|style|table|link)\b/i);
       expect(mail.html).not.toMatch(/\sclass=/);
       await writeFile(`${ARTIFACTS}${kind}.html`, mail.html);
-      for (const [width, suffix] of [[680, ""], [375, "-phone"]] as const) {
+      for (const [width, suffix] of [
+        [680, ""],
+        [375, "-phone"],
+      ] as const) {
         const page = await browser.newPage({ viewport: { width, height: 800 } });
         await page.setContent(mail.html);
         const button = page.getByRole("link").first();

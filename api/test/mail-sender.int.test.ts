@@ -35,9 +35,27 @@ afterAll(async () => {
 });
 
 const queue = (to: string) =>
-  enqueueMail(api.ctx.db, verificationMail({ messageId: `verify:${to}`, userId: `u-${to}`, to, firstName: "Ida", link: `${PUBLIC_URL}/verify-email?token=t`, now: clock() }));
+  enqueueMail(
+    api.ctx.db,
+    verificationMail({
+      messageId: `verify:${to}`,
+      userId: `u-${to}`,
+      to,
+      firstName: "Ida",
+      link: `${PUBLIC_URL}/verify-email?token=t`,
+      now: clock(),
+    }),
+  );
 const row = async (to: string) =>
-  (await api.ctx.db.query<{ status: string; attempts: number; last_error: string | null; leased_until: Date | null; sent_at: Date | null }>("SELECT status, attempts, last_error, leased_until, sent_at FROM mail_outbox WHERE to_address = $1", [to])).rows[0]!;
+  (
+    await api.ctx.db.query<{
+      status: string;
+      attempts: number;
+      last_error: string | null;
+      leased_until: Date | null;
+      sent_at: Date | null;
+    }>("SELECT status, attempts, last_error, leased_until, sent_at FROM mail_outbox WHERE to_address = $1", [to])
+  ).rows[0]!;
 
 describe("the sender when the server refuses", () => {
   it("retries a temporary refusal after a doubling wait, fails a permanent one at once, gives up after the last attempt", async () => {

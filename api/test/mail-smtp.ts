@@ -57,7 +57,11 @@ export async function startTestSmtp(options: { delayMs?: number; refuse?: (to: s
             text: mail.text ?? "",
             html: typeof mail.html === "string" ? mail.html : "",
             headers,
-            attachments: mail.attachments.map((a) => ({ filename: a.filename ?? "", contentType: a.contentType, content: a.content.toString("utf8") })),
+            attachments: mail.attachments.map((a) => ({
+              filename: a.filename ?? "",
+              contentType: a.contentType,
+              content: a.content.toString("utf8"),
+            })),
           });
           callback();
         })

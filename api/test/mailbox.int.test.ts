@@ -48,11 +48,14 @@ beforeAll(async () => {
       sendAfter: "2026-03-02T09:00:00.000Z",
     }),
   );
-  await api.ctx.db.query("UPDATE mail_outbox SET status = 'skipped', skipped_reason = 'reminders are off' WHERE message_id = $1", [`m-${run}-reminder_24h`]);
+  await api.ctx.db.query("UPDATE mail_outbox SET status = 'skipped', skipped_reason = 'reminders are off' WHERE message_id = $1", [
+    `m-${run}-reminder_24h`,
+  ]);
 });
 afterAll(async () => api?.close());
 
-const list = (filter: object) => api.call("GET", `/api/v1/admin/mailbox?filter=${encodeURIComponent(JSON.stringify(filter))}`, { user: admin });
+const list = (filter: object) =>
+  api.call("GET", `/api/v1/admin/mailbox?filter=${encodeURIComponent(JSON.stringify(filter))}`, { user: admin });
 
 describe("the dev mailbox (no SMTP_URL)", () => {
   it("lists an address's messages newest first, without their bodies, with the list's Content-Range", async () => {
@@ -83,7 +86,10 @@ describe("the dev mailbox (no SMTP_URL)", () => {
       send_after: "2026-03-02T09:00:00.000Z",
       note: "reminders are off",
     });
-    expect((await api.call("GET", `/api/v1/admin/mailbox/m-${run}-verify_email`, { user: admin })).json()).toMatchObject({ text: "Open http://localhost/verify-email?token=t", html: expect.stringContaining("<a href") });
+    expect((await api.call("GET", `/api/v1/admin/mailbox/m-${run}-verify_email`, { user: admin })).json()).toMatchObject({
+      text: "Open http://localhost/verify-email?token=t",
+      html: expect.stringContaining("<a href"),
+    });
     expect((await api.call("GET", "/api/v1/admin/mailbox/nothing-here", { user: admin })).statusCode).toBe(404);
   });
 
@@ -103,7 +109,18 @@ describe("the dev mailbox (no SMTP_URL)", () => {
 describe("with SMTP_URL set", () => {
   it("has no mailbox: the list, a message and /dev/mailbox answer 404", async () => {
     const { store, db, clock, holdMinutes, mediaDir, jwtSecret, payments, stripeWebhookSecret, feed } = api.ctx;
-    const smtp = createContext({ store, db, clock, holdMinutes, mediaDir, jwtSecret, payments, stripeWebhookSecret, feed, mail: mailSettings({ smtpUrl: "smtp://mail.example:587" }) });
+    const smtp = createContext({
+      store,
+      db,
+      clock,
+      holdMinutes,
+      mediaDir,
+      jwtSecret,
+      payments,
+      stripeWebhookSecret,
+      feed,
+      mail: mailSettings({ smtpUrl: "smtp://mail.example:587" }),
+    });
     const app = await buildApp(smtp);
     try {
       const headers = { authorization: `Bearer ${admin.token}` };

@@ -6,7 +6,14 @@ import type { TestApi, TestUser } from "./harness.ts";
 // A booking paid with the test provider's card, through the API's own payment routes, so the
 // `payments` row the refunds go back to is the one a real checkout writes.
 
-export type PaidBooking = { bookingId: string; expertId: string; creator: TestUser; expert: TestUser; paymentId: string; priceCents: number };
+export type PaidBooking = {
+  bookingId: string;
+  expertId: string;
+  creator: TestUser;
+  expert: TestUser;
+  paymentId: string;
+  priceCents: number;
+};
 
 const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
 
@@ -32,7 +39,14 @@ export type HeldBooking = PaidBooking & { clientSecret: string; scheduledTime: s
 export async function paidBooking(api: TestApi, priceCents = 15_000, daysAhead = 3): Promise<PaidBooking> {
   const held = await heldBooking(api, priceCents, daysAhead);
   await payHeld(api, held);
-  return { bookingId: held.bookingId, expertId: held.expertId, creator: held.creator, expert: held.expert, paymentId: held.paymentId, priceCents };
+  return {
+    bookingId: held.bookingId,
+    expertId: held.expertId,
+    creator: held.creator,
+    expert: held.expert,
+    paymentId: held.paymentId,
+    priceCents,
+  };
 }
 
 /** Pay a held booking with the test card, through the API's route. */
@@ -60,7 +74,15 @@ export async function heldBooking(api: TestApi, priceCents = 15_000, daysAhead =
     bookingId,
     actor: { userId: creator.id, role: "creator" },
     scheduledTime: dayAtTen(daysAhead),
-    session: { sessionId: `s-${randomUUID()}`, expertId, title: "Growth strategy", lengthMinutes: 60, priceCents, published: true, prepQuestions: ["Goal?", "Now?", "Blocker?"] },
+    session: {
+      sessionId: `s-${randomUUID()}`,
+      expertId,
+      title: "Growth strategy",
+      lengthMinutes: 60,
+      priceCents,
+      published: true,
+      prepQuestions: ["Goal?", "Now?", "Blocker?"],
+    },
     expertUserId: expert.id,
     creatorAcceptedTerms: true,
     creatorBookings: [],
@@ -74,5 +96,11 @@ export async function heldBooking(api: TestApi, priceCents = 15_000, daysAhead =
 
 /** The expert cancels: the policy owes everything paid back. */
 export async function expertCancels(api: TestApi, b: PaidBooking): Promise<void> {
-  await run(api, b.expertId, { type: "CancelBooking", expertId: b.expertId, bookingId: b.bookingId, actor: { userId: b.expert.id, role: "expert" }, reason: "Travelling" });
+  await run(api, b.expertId, {
+    type: "CancelBooking",
+    expertId: b.expertId,
+    bookingId: b.bookingId,
+    actor: { userId: b.expert.id, role: "expert" },
+    reason: "Travelling",
+  });
 }

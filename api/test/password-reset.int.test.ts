@@ -19,14 +19,25 @@ const { call, freshEmail, signup, login, refresh } = authClient(() => api, "198.
 const recover = (email: string, from?: string) => call("POST", "/auth/recover", { body: { email }, ...(from && { from }) });
 const reset = (token: string, password = NEW_PASSWORD) => call("POST", "/auth/reset", { body: { token, password } });
 const resetMails = async (email: string) =>
-  (await api.ctx.db.query<{ text_body: string }>("SELECT text_body FROM mail_outbox WHERE lower(to_address) = lower($1) AND kind = 'password_reset'", [email])).rows;
+  (
+    await api.ctx.db.query<{ text_body: string }>(
+      "SELECT text_body FROM mail_outbox WHERE lower(to_address) = lower($1) AND kind = 'password_reset'",
+      [email],
+    )
+  ).rows;
 
 /** A reset link for a fresh, verified account with two sign-ins (a browser and a phone). */
 async function accountWithResetLink() {
   const browser = await signup({ first_name: "Rita" });
   const phone = await login(browser.user.email);
   expect((await recover(browser.user.email)).statusCode).toBe(204);
-  return { email: browser.user.email, id: browser.user.id, browser, phone, token: await mailedToken(api.ctx.db, "password_reset", browser.user.email) };
+  return {
+    email: browser.user.email,
+    id: browser.user.id,
+    browser,
+    phone,
+    token: await mailedToken(api.ctx.db, "password_reset", browser.user.email),
+  };
 }
 
 describe("asking for a reset", () => {
@@ -50,7 +61,10 @@ describe("asking for a reset", () => {
       for (let round = 0; round < 30; round++) {
         // Each round an hour later, so the known address is never over its hourly share.
         offsetMs = round * 61 * MINUTE;
-        for (const [which, email] of [["known", s.user.email], ["unknown", freshEmail("nobody")]] as const) {
+        for (const [which, email] of [
+          ["known", s.user.email],
+          ["unknown", freshEmail("nobody")],
+        ] as const) {
           const started = process.hrtime.bigint();
           expect((await recover(email)).statusCode).toBe(204);
           timings[which].push(Number(process.hrtime.bigint() - started) / 1e6);
@@ -117,7 +131,10 @@ describe("resetting", () => {
 
   it("refuses a link issued before the password was last changed", async () => {
     const { email, browser, token } = await accountWithResetLink();
-    const changed = await call("POST", "/auth/password", { token: browser.access_token, body: { current_password: PASSWORD, password: "changed-by-owner-4" } });
+    const changed = await call("POST", "/auth/password", {
+      token: browser.access_token,
+      body: { current_password: PASSWORD, password: "changed-by-owner-4" },
+    });
     expect(changed.statusCode).toBe(204);
     const r = await reset(token);
     expect(r.statusCode).toBe(400);
@@ -150,7 +167,12 @@ describe("resetting", () => {
     expect(same.statusCode).toBe(422);
     expect(same.json()).toEqual(refusals.same_password);
     const now = new Date().toISOString();
-    for (const bad of [`${token.slice(0, -3)}xyz`, signLink(TEST_JWT_SECRET, "verify_email", id, now), signLink(TEST_JWT_SECRET, "password_reset", "no-such-user", now), "garbage"]) {
+    for (const bad of [
+      `${token.slice(0, -3)}xyz`,
+      signLink(TEST_JWT_SECRET, "verify_email", id, now),
+      signLink(TEST_JWT_SECRET, "password_reset", "no-such-user", now),
+      "garbage",
+    ]) {
       const r = await reset(bad);
       expect(r.statusCode, bad).toBe(400);
       expect(r.json()).toEqual(refusals.email_link_invalid);
@@ -172,7 +194,9 @@ describe("resetting", () => {
       ["UserRegistered", expect.anything()],
       ["EmailVerified", { userId: id, email }],
     ]);
-    expect((await call("GET", "/auth/me", { token: reply.json<AuthSession>().access_token })).json()).toMatchObject({ email_verified: true });
+    expect((await call("GET", "/auth/me", { token: reply.json<AuthSession>().access_token })).json()).toMatchObject({
+      email_verified: true,
+    });
     await login(email, NEW_PASSWORD);
     // A second reset proves nothing new: no second EmailVerified.
     expect((await recover(email)).statusCode).toBe(204);

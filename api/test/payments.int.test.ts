@@ -55,7 +55,15 @@ async function book(priceCents = PRICE): Promise<Booked> {
     bookingId,
     actor: { userId: creator.id, role: "creator" },
     scheduledTime: tomorrowAtTen(),
-    session: { sessionId: `s-${randomUUID()}`, expertId, title: "Growth strategy", lengthMinutes: 60, priceCents, published: true, prepQuestions: ["Goal?", "Now?", "Blocker?"] },
+    session: {
+      sessionId: `s-${randomUUID()}`,
+      expertId,
+      title: "Growth strategy",
+      lengthMinutes: 60,
+      priceCents,
+      published: true,
+      prepQuestions: ["Goal?", "Now?", "Blocker?"],
+    },
     expertUserId: expert.id,
     creatorAcceptedTerms: true,
     creatorBookings: [],
@@ -70,7 +78,9 @@ async function calendarEvents(b: Booked, type: string) {
 }
 
 async function paymentState(bookingId: string): Promise<string> {
-  const { rows } = await api.ctx.db.query<{ payment_state: string }>("SELECT payment_state FROM bookings WHERE booking_id = $1", [bookingId]);
+  const { rows } = await api.ctx.db.query<{ payment_state: string }>("SELECT payment_state FROM bookings WHERE booking_id = $1", [
+    bookingId,
+  ]);
   return rows[0]!.payment_state;
 }
 
@@ -84,12 +94,22 @@ const confirm = (user: TestUser, clientSecret: string, cardNumber: string) =>
   api.call("POST", "/api/v1/payments/test/confirm", { user, body: { client_secret: clientSecret, card_number: cardNumber } });
 
 function signedStripeEvent(type: string, intent: Record<string, unknown>, secret = WEBHOOK_SECRET) {
-  const payload = JSON.stringify({ id: `evt_${randomUUID().replace(/-/g, "")}`, object: "event", type, created: Math.floor(Date.now() / 1000), livemode: false, data: { object: intent } });
+  const payload = JSON.stringify({
+    id: `evt_${randomUUID().replace(/-/g, "")}`,
+    object: "event",
+    type,
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    data: { object: intent },
+  });
   return { payload, signature: Stripe.webhooks.generateTestHeaderString({ payload, secret }) };
 }
 
 const deliver = (event: { payload: string; signature: string }) =>
-  api.call("POST", "/api/v1/stripe/webhook", { body: event.payload, headers: { "content-type": "application/json", "stripe-signature": event.signature } });
+  api.call("POST", "/api/v1/stripe/webhook", {
+    body: event.payload,
+    headers: { "content-type": "application/json", "stripe-signature": event.signature },
+  });
 
 const stripeIntent = (b: Booked, id = `pi_${randomUUID().replace(/-/g, "")}`, extra: Record<string, unknown> = {}) => ({
   id,
@@ -125,24 +145,41 @@ describe("POST /stripe/test-intent", () => {
   it("answers another user's booking exactly like a missing one", async () => {
     const b = await book();
     const stranger = await api.user("creator");
-    const theirs = await api.call("POST", "/api/v1/stripe/test-intent", { user: stranger, body: { bookingId: b.bookingId, amount: PRICE } });
-    const missing = await api.call("POST", "/api/v1/stripe/test-intent", { user: stranger, body: { bookingId: "no-such-booking", amount: PRICE } });
+    const theirs = await api.call("POST", "/api/v1/stripe/test-intent", {
+      user: stranger,
+      body: { bookingId: b.bookingId, amount: PRICE },
+    });
+    const missing = await api.call("POST", "/api/v1/stripe/test-intent", {
+      user: stranger,
+      body: { bookingId: "no-such-booking", amount: PRICE },
+    });
     expect(theirs.statusCode).toBe(404);
     expect(theirs.json()).toEqual({ code: "booking_not_found", message: "No booking found" });
     expect(missing.json()).toEqual(theirs.json());
-    expect((await api.call("POST", "/api/v1/stripe/test-intent", { user: b.expert, body: { bookingId: b.bookingId } })).statusCode).toBe(404);
+    expect((await api.call("POST", "/api/v1/stripe/test-intent", { user: b.expert, body: { bookingId: b.bookingId } })).statusCode).toBe(
+      404,
+    );
   });
 
   it("needs a signed-in user and a strict body", async () => {
     const b = await book();
     expect((await api.call("POST", "/api/v1/stripe/test-intent", { body: { bookingId: b.bookingId } })).statusCode).toBe(401);
-    const extra = await api.call("POST", "/api/v1/stripe/test-intent", { user: b.creator, body: { bookingId: b.bookingId, amount: PRICE, currency: "eur" } });
+    const extra = await api.call("POST", "/api/v1/stripe/test-intent", {
+      user: b.creator,
+      body: { bookingId: b.bookingId, amount: PRICE, currency: "eur" },
+    });
     expect(extra.statusCode).toBe(400);
   });
 
   it("refuses a cancelled booking", async () => {
     const b = await book();
-    const cancel = await api.ctx.calendar.handle(calendarStream(b.expertId), { type: "CancelBooking", expertId: b.expertId, bookingId: b.bookingId, actor: { userId: b.creator.id, role: "creator" }, reason: "" });
+    const cancel = await api.ctx.calendar.handle(calendarStream(b.expertId), {
+      type: "CancelBooking",
+      expertId: b.expertId,
+      bookingId: b.bookingId,
+      actor: { userId: b.creator.id, role: "creator" },
+      reason: "",
+    });
     if (!cancel.ok) throw new Error(cancel.refusal.code);
     await api.ctx.projected(cancel.value);
     const r = await api.call("POST", "/api/v1/stripe/test-intent", { user: b.creator, body: { bookingId: b.bookingId, amount: PRICE } });
@@ -162,7 +199,10 @@ describe("POST /payments/test/confirm", () => {
     const again = await confirm(b.creator, clientSecret, "4242424242424242");
     expect(again.json()).toEqual({ status: "succeeded" });
     expect(await calendarEvents(b, "PaymentSucceeded")).toHaveLength(1);
-    const { rows } = await api.ctx.db.query("SELECT provider, status, amount_cents::int AS amount_cents, creator_id FROM payments WHERE booking_id = $1", [b.bookingId]);
+    const { rows } = await api.ctx.db.query(
+      "SELECT provider, status, amount_cents::int AS amount_cents, creator_id FROM payments WHERE booking_id = $1",
+      [b.bookingId],
+    );
     expect(rows).toEqual([{ provider: "test", status: "succeeded", amount_cents: PRICE, creator_id: b.creator.id }]);
   });
 
@@ -242,28 +282,43 @@ describe("POST /stripe/webhook", () => {
     const r = await deliver(forged);
     expect(r.statusCode).toBe(400);
     expect(r.json()).toEqual({ code: "webhook_signature_invalid", message: "The webhook signature is not valid." });
-    const unsigned = await api.call("POST", "/api/v1/stripe/webhook", { body: forged.payload, headers: { "content-type": "application/json" } });
+    const unsigned = await api.call("POST", "/api/v1/stripe/webhook", {
+      body: forged.payload,
+      headers: { "content-type": "application/json" },
+    });
     expect(unsigned.statusCode).toBe(400);
     // Signed bytes, then altered: the signature covers the raw body.
     const honest = signedStripeEvent("payment_intent.succeeded", stripeIntent(b));
-    const tampered = await deliver({ payload: honest.payload.replace(`"amount":${PRICE}`, `"amount":${PRICE + 1}`), signature: honest.signature });
+    const tampered = await deliver({
+      payload: honest.payload.replace(`"amount":${PRICE}`, `"amount":${PRICE + 1}`),
+      signature: honest.signature,
+    });
     expect(tampered.statusCode).toBe(400);
     // Correctly signed, but stamped outside Stripe's five-minute tolerance, in the past or the future (a replay or a forged clock).
     const now = Math.floor(Date.now() / 1000);
     for (const timestamp of [now - 3600, now + 3600, now + 301]) {
-      const stamped = { payload: honest.payload, signature: Stripe.webhooks.generateTestHeaderString({ payload: honest.payload, secret: WEBHOOK_SECRET, timestamp }) };
+      const stamped = {
+        payload: honest.payload,
+        signature: Stripe.webhooks.generateTestHeaderString({ payload: honest.payload, secret: WEBHOOK_SECRET, timestamp }),
+      };
       expect((await deliver(stamped)).statusCode, `timestamp ${timestamp - now} s from now`).toBe(400);
     }
     expect(await calendarEvents(b, "PaymentSucceeded")).toHaveLength(0);
     expect(await paymentState(b.bookingId)).toBe("unpaid");
     // Within the tolerance either way, it is taken.
-    const slightlyAhead = { payload: honest.payload, signature: Stripe.webhooks.generateTestHeaderString({ payload: honest.payload, secret: WEBHOOK_SECRET, timestamp: now + 60 }) };
+    const slightlyAhead = {
+      payload: honest.payload,
+      signature: Stripe.webhooks.generateTestHeaderString({ payload: honest.payload, secret: WEBHOOK_SECRET, timestamp: now + 60 }),
+    };
     expect((await deliver(slightlyAhead)).statusCode).toBe(200);
   });
 
   it("records a failed payment with Stripe's message", async () => {
     const b = await book();
-    const event = signedStripeEvent("payment_intent.payment_failed", stripeIntent(b, undefined, { amount_received: 0, last_payment_error: { message: "Your card has insufficient funds." } }));
+    const event = signedStripeEvent(
+      "payment_intent.payment_failed",
+      stripeIntent(b, undefined, { amount_received: 0, last_payment_error: { message: "Your card has insufficient funds." } }),
+    );
     expect((await deliver(event)).statusCode).toBe(200);
     expect((await deliver(event)).statusCode).toBe(200); // redelivered
     const failed = await calendarEvents(b, "PaymentFailed");
@@ -286,7 +341,9 @@ describe("POST /stripe/webhook", () => {
     const r = await api.call("POST", "/api/v1/stripe/test-intent", { user: b.creator, body: { bookingId: b.bookingId, amount: PRICE } });
     expect(r.statusCode).toBe(200);
     const docs = await api.call("GET", "/api/v1/docs");
-    expect(Object.keys(docs.json().paths)).toEqual(expect.arrayContaining(["/stripe/test-intent", "/payments/test/confirm", "/stripe/webhook"]));
+    expect(Object.keys(docs.json().paths)).toEqual(
+      expect.arrayContaining(["/stripe/test-intent", "/payments/test/confirm", "/stripe/webhook"]),
+    );
   });
 });
 
@@ -300,8 +357,18 @@ describe("providers", () => {
         return { id: "pi_fake_1", client_secret: "pi_fake_1_secret_abc" };
       },
     };
-    const provider = new StripePaymentProvider(api.ctx.db, { secretKey: "sk_test_unused", publishableKey: "pk_test_123", client: { paymentIntents } });
-    const request = { bookingId: b.bookingId, expertId: b.expertId, creatorId: b.creator.id, amountCents: PRICE, description: "Growth strategy" };
+    const provider = new StripePaymentProvider(api.ctx.db, {
+      secretKey: "sk_test_unused",
+      publishableKey: "pk_test_123",
+      client: { paymentIntents },
+    });
+    const request = {
+      bookingId: b.bookingId,
+      expertId: b.expertId,
+      creatorId: b.creator.id,
+      amountCents: PRICE,
+      description: "Growth strategy",
+    };
     expect(await provider.createIntent(request)).toEqual({ paymentId: "pi_fake_1", clientSecret: "pi_fake_1_secret_abc" });
     await provider.createIntent(request);
     expect(calls).toHaveLength(2);
@@ -316,8 +383,12 @@ describe("providers", () => {
       options: { idempotencyKey: `booking-${b.bookingId}` },
     });
     expect(calls[1]).toEqual(calls[0]);
-    const { rows } = await api.ctx.db.query("SELECT payment_id, provider, client_secret, status FROM payments WHERE booking_id = $1", [b.bookingId]);
-    expect(rows).toEqual([{ payment_id: "pi_fake_1", provider: "stripe", client_secret: "pi_fake_1_secret_abc", status: "requires_payment" }]);
+    const { rows } = await api.ctx.db.query("SELECT payment_id, provider, client_secret, status FROM payments WHERE booking_id = $1", [
+      b.bookingId,
+    ]);
+    expect(rows).toEqual([
+      { payment_id: "pi_fake_1", provider: "stripe", client_secret: "pi_fake_1_secret_abc", status: "requires_payment" },
+    ]);
   });
 
   it("configuration picks Stripe only when a secret key is set", () => {
@@ -331,19 +402,29 @@ describe("providers", () => {
 describe("with Stripe configured and no webhook secret", () => {
   let stripeApi: TestApi;
   beforeAll(async () => {
-    const paymentIntents: StripePaymentIntents = { create: async () => ({ id: `pi_${randomUUID().replace(/-/g, "")}`, client_secret: "secret" }) };
+    const paymentIntents: StripePaymentIntents = {
+      create: async () => ({ id: `pi_${randomUUID().replace(/-/g, "")}`, client_secret: "secret" }),
+    };
     const db: Queryable = { query: (text, values) => stripeApi.ctx.db.query(text, values) };
-    stripeApi = await startTestApi({ payments: new StripePaymentProvider(db, { secretKey: "sk_test_unused", publishableKey: "pk_test_123", client: { paymentIntents } }) });
+    stripeApi = await startTestApi({
+      payments: new StripePaymentProvider(db, { secretKey: "sk_test_unused", publishableKey: "pk_test_123", client: { paymentIntents } }),
+    });
   });
   afterAll(async () => stripeApi.close());
 
   it("the test card route and the webhook are not available", async () => {
     const creator = await stripeApi.user("creator");
-    const confirmed = await stripeApi.call("POST", "/api/v1/payments/test/confirm", { user: creator, body: { client_secret: "x", card_number: "4242424242424242" } });
+    const confirmed = await stripeApi.call("POST", "/api/v1/payments/test/confirm", {
+      user: creator,
+      body: { client_secret: "x", card_number: "4242424242424242" },
+    });
     expect(confirmed.statusCode).toBe(404);
     expect(confirmed.json()).toEqual({ code: "payment_provider_unavailable", message: "This payment method is not available." });
     const event = signedStripeEvent("payment_intent.succeeded", { id: "pi_1", object: "payment_intent" });
-    const hook = await stripeApi.call("POST", "/api/v1/stripe/webhook", { body: event.payload, headers: { "content-type": "application/json", "stripe-signature": event.signature } });
+    const hook = await stripeApi.call("POST", "/api/v1/stripe/webhook", {
+      body: event.payload,
+      headers: { "content-type": "application/json", "stripe-signature": event.signature },
+    });
     expect(hook.statusCode).toBe(404);
     expect(hook.json().code).toBe("payment_provider_unavailable");
   });

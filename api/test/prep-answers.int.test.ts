@@ -12,10 +12,24 @@ const V1 = "/api/v1";
 beforeAll(async () => {
   api = await startTestApi();
   expert = await api.user("expert", { firstName: "Pia" });
-  await api.call("PATCH", `${V1}/experts/me`, { user: expert, body: { first_name: "Pia", last_name: "Stone", title: "Coach", published: true } });
-  const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({ weekday, start_local: "00:00", end_local: "23:30" }));
+  await api.call("PATCH", `${V1}/experts/me`, {
+    user: expert,
+    body: { first_name: "Pia", last_name: "Stone", title: "Coach", published: true },
+  });
+  const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({
+    weekday,
+    start_local: "00:00",
+    end_local: "23:30",
+  }));
   await api.call("POST", `${V1}/experts/${expert.id}/schedule`, { user: expert, body: { timezone: "UTC", slots: everyDay } });
-  const body = { title: "Two questions", price: 60, length_minutes: 30, prep_question_1: "What is your goal?", prep_question_2: "Where are you now?", status: "published" };
+  const body = {
+    title: "Two questions",
+    price: 60,
+    length_minutes: 30,
+    prep_question_1: "What is your goal?",
+    prep_question_2: "Where are you now?",
+    status: "published",
+  };
   sessionId = (await api.call("POST", `${V1}/sessions`, { user: expert, body })).json().session.id;
 });
 afterAll(() => api.close());
@@ -29,14 +43,22 @@ async function book(slot: number): Promise<{ id: string; creator: TestUser }> {
   return { id: r.json().booking.id as string, creator };
 }
 
-const prep = (booking: { id: string; creator: TestUser }, body: Record<string, string>) => api.call("PATCH", `${V1}/bookings/${booking.id}/prep`, { user: booking.creator, body });
+const prep = (booking: { id: string; creator: TestUser }, body: Record<string, string>) =>
+  api.call("PATCH", `${V1}/bookings/${booking.id}/prep`, { user: booking.creator, body });
 
 describe("PATCH /bookings/:id/prep takes one answer per question the session asked", () => {
   it("two answers to two questions are kept beside them, with no third", async () => {
     const booking = await book(2);
     const r = await prep(booking, { prep_response_1: "Grow", prep_response_2: "Stuck at 10k" });
     expect(r.statusCode, r.body).toBe(200);
-    expect(r.json()).toMatchObject({ prep_question_1: "What is your goal?", prep_question_2: "Where are you now?", prep_question_3: null, prep_response_1: "Grow", prep_response_2: "Stuck at 10k", prep_response_3: null });
+    expect(r.json()).toMatchObject({
+      prep_question_1: "What is your goal?",
+      prep_question_2: "Where are you now?",
+      prep_question_3: null,
+      prep_response_1: "Grow",
+      prep_response_2: "Stuck at 10k",
+      prep_response_3: null,
+    });
     const admin = await api.user("admin");
     const row = (await api.call("GET", `${V1}/admin/bookings/${booking.id}`, { user: admin })).json();
     expect(row).toMatchObject({ prep_questions: ["What is your goal?", "Where are you now?"], prep_answers: ["Grow", "Stuck at 10k"] });

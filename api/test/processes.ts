@@ -37,7 +37,17 @@ export async function waitFor(what: string, check: () => Promise<boolean>, timeo
 export async function projectorCaughtUp(pool: pg.Pool, store: EventStore): Promise<boolean> {
   const head = await store.headPosition();
   const cps = await readCheckpoints(pool);
-  return cps.length > 0 && cps.every((c) => c.status === "live" && c.position !== null && head !== null && c.position.commit === head.commit && c.position.prepare === head.prepare);
+  return (
+    cps.length > 0 &&
+    cps.every(
+      (c) =>
+        c.status === "live" &&
+        c.position !== null &&
+        head !== null &&
+        c.position.commit === head.commit &&
+        c.position.prepare === head.prepare,
+    )
+  );
 }
 
 /**

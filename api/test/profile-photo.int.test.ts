@@ -78,7 +78,8 @@ function iptcApp13(): Buffer {
 /** `width` x `height`, left half red and right half blue. */
 function halves(width: number, height: number) {
   const pixels = Buffer.alloc(width * height * 3);
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) pixels.set(x < width / 2 ? [255, 0, 0] : [0, 0, 255], (y * width + x) * 3);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) pixels.set(x < width / 2 ? [255, 0, 0] : [0, 0, 255], (y * width + x) * 3);
   return sharp(pixels, { raw: { width, height, channels: 3 } });
 }
 
@@ -138,10 +139,29 @@ async function uploadAndFetch(bytes: Buffer, filename: string, type: string) {
 async function expectNoMetadata(served: Buffer) {
   const meta = await sharp(served).metadata();
   expect(meta.format).toBe("jpeg");
-  expect({ exif: meta.exif, xmp: meta.xmp, iptc: meta.iptc, icc: meta.icc, orientation: meta.orientation, comments: meta.comments }).toEqual({
-    exif: undefined, xmp: undefined, iptc: undefined, icc: undefined, orientation: undefined, comments: undefined,
+  expect({
+    exif: meta.exif,
+    xmp: meta.xmp,
+    iptc: meta.iptc,
+    icc: meta.icc,
+    orientation: meta.orientation,
+    comments: meta.comments,
+  }).toEqual({
+    exif: undefined,
+    xmp: undefined,
+    iptc: undefined,
+    icc: undefined,
+    orientation: undefined,
+    comments: undefined,
   });
-  for (const telltale of [GPS_SECONDS, Buffer.from("Exif\0\0", "latin1"), Buffer.from("GPSLatitude"), Buffer.from(PLACE), Buffer.from("8BIM"), Buffer.from("ns.adobe.com")]) {
+  for (const telltale of [
+    GPS_SECONDS,
+    Buffer.from("Exif\0\0", "latin1"),
+    Buffer.from("GPSLatitude"),
+    Buffer.from(PLACE),
+    Buffer.from("8BIM"),
+    Buffer.from("ns.adobe.com"),
+  ]) {
     expect(served.includes(telltale), `served image still holds ${JSON.stringify(telltale.toString("latin1"))}`).toBe(false);
   }
 }
@@ -184,7 +204,10 @@ describe("profile photo metadata", () => {
   });
 
   it("a WebP carrying Exif with GPS and XMP is served as a JPEG without them", async () => {
-    const webp = await sharp(await phoneJpeg(60, 30)).keepMetadata().webp().toBuffer();
+    const webp = await sharp(await phoneJpeg(60, 30))
+      .keepMetadata()
+      .webp()
+      .toBuffer();
     const before = await sharp(webp).metadata();
     expect(before.exif?.includes(GPS_SECONDS)).toBe(true);
     expect(before.xmp).toBeDefined();

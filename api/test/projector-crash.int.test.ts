@@ -72,7 +72,10 @@ describe("projector killed with SIGKILL while events flow", () => {
 
 const brokers = process.env.KAFKA_BROKERS;
 if (!brokers) {
-  announceSkip("projector and relay crashes through Kafka", "KAFKA_BROKERS is not set (`bash scripts/kafka/broker.sh start` runs a broker)");
+  announceSkip(
+    "projector and relay crashes through Kafka",
+    "KAFKA_BROKERS is not set (`bash scripts/kafka/broker.sh start` runs a broker)",
+  );
   describe("projector and relay killed with SIGKILL, through Kafka", () => it.skip("skipped: KAFKA_BROKERS is not set", () => undefined));
 } else {
   describe("projector and relay killed with SIGKILL, through Kafka", () => {
@@ -81,7 +84,12 @@ if (!brokers) {
       const store = await PostgresEventStore.connect(db.url);
       try {
         await migrateReadModels(pool);
-        const env = { DATABASE_URL: db.url, KAFKA_BROKERS: brokers, KAFKA_TOPIC: `crash-${randomUUID()}`, PROJECTOR_GROUP: `crash-${randomUUID()}` };
+        const env = {
+          DATABASE_URL: db.url,
+          KAFKA_BROKERS: brokers,
+          KAFKA_TOPIC: `crash-${randomUUID()}`,
+          PROJECTOR_GROUP: `crash-${randomUUID()}`,
+        };
         const writing = flow(store);
         const relays = killRepeatedly(() => startProcess("relay", env), 3, writing);
         const projectors = killRepeatedly(() => startProcess("projector", env), 5, writing);
@@ -92,11 +100,21 @@ if (!brokers) {
         const clean = await cleanReplayDigest(store);
         // Each killed consumer's partitions return only after a group rebalance: allow for eight of them on a loaded machine.
         const converging = Date.now();
-        await waitFor("the read models to equal a clean replay", async () => JSON.stringify(await readModelDigest(pool)) === JSON.stringify(clean), 240_000).catch(() => undefined);
+        await waitFor(
+          "the read models to equal a clean replay",
+          async () => JSON.stringify(await readModelDigest(pool)) === JSON.stringify(clean),
+          240_000,
+        ).catch(() => undefined);
         console.log(`[kafka crash] converged ${Date.now() - converging} ms after the last write`);
-        const [relayExit, projectorExit] = await Promise.all([stopGracefully(relay.running, "relay"), stopGracefully(projector.running, "projector")]);
+        const [relayExit, projectorExit] = await Promise.all([
+          stopGracefully(relay.running, "relay"),
+          stopGracefully(projector.running, "projector"),
+        ]);
         const exits = { relay: relayExit, projector: projectorExit };
-        if (exits.relay !== 0 || exits.projector !== 0) console.log(`[kafka crash] exits ${JSON.stringify(exits)}\nrelay: ${relay.running.output().slice(-3000)}\nprojector: ${projector.running.output().slice(-3000)}`);
+        if (exits.relay !== 0 || exits.projector !== 0)
+          console.log(
+            `[kafka crash] exits ${JSON.stringify(exits)}\nrelay: ${relay.running.output().slice(-3000)}\nprojector: ${projector.running.output().slice(-3000)}`,
+          );
         expect(exits).toEqual({ relay: 0, projector: 0 });
         expect(relay.killed + projector.killed).toBe(8);
         expect(await readModelDigest(pool)).toEqual(clean);

@@ -11,7 +11,8 @@ import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 
 const V1 = "/api/v1";
 const NOW = "2026-03-02T08:00:00.000Z"; // a Monday; New York springs forward on 8 March, London on 29 March
-const nineToFive = (weekdays: WeeklySlot["weekday"][]): WeeklySlot[] => weekdays.map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" }));
+const nineToFive = (weekdays: WeeklySlot["weekday"][]): WeeklySlot[] =>
+  weekdays.map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" }));
 const WORKDAYS: WeeklySlot["weekday"][] = ["monday", "tuesday", "wednesday", "thursday", "friday"];
 const everyDay = nineToFive([...WORKDAYS, "saturday", "sunday"]);
 
@@ -32,13 +33,24 @@ async function expertIn(timezone: string, slots = everyDay) {
   const expert = await api.user("expert");
   await must(expert, "PATCH", `${V1}/experts/me`, { first_name: "Maya", last_name: "Lind", title: "Advisor", published: true });
   await must(expert, "POST", `${V1}/experts/${expert.id}/schedule`, { timezone, slots });
-  const sessionId: string = (await must(expert, "POST", `${V1}/sessions`, { title: "Deck review", price: 100, length_minutes: 60, prep_question_1: "Goal?", status: "published" })).session.id;
+  const sessionId: string = (
+    await must(expert, "POST", `${V1}/sessions`, {
+      title: "Deck review",
+      price: 100,
+      length_minutes: 60,
+      prep_question_1: "Goal?",
+      status: "published",
+    })
+  ).session.id;
   return { expert, sessionId };
 }
 
-const book = async (who: TestUser, sessionId: string, at: string): Promise<string> => (await must(who, "POST", `${V1}/bookings`, { session_id: sessionId, scheduled_time: at })).booking.id;
+const book = async (who: TestUser, sessionId: string, at: string): Promise<string> =>
+  (await must(who, "POST", `${V1}/bookings`, { session_id: sessionId, scheduled_time: at })).booking.id;
 const ask = (user: TestUser | undefined, bookingId: string, date?: string) =>
-  api.call("GET", `${V1}/bookings/${bookingId}/proposable-times${date === undefined ? "" : `?date=${encodeURIComponent(date)}`}`, { ...(user && { user }) });
+  api.call("GET", `${V1}/bookings/${bookingId}/proposable-times${date === undefined ? "" : `?date=${encodeURIComponent(date)}`}`, {
+    ...(user && { user }),
+  });
 const timesOf = async (user: TestUser, bookingId: string, date?: string): Promise<string[]> => {
   const r = await ask(user, bookingId, date);
   expect(r.statusCode, r.body).toBe(200);
@@ -102,7 +114,9 @@ describe("times an expert may propose for a booking", () => {
     expect([after.length, after[0], after.at(-1)]).toEqual([15, "2026-03-09T13:00:00.000Z", "2026-03-09T20:00:00.000Z"]);
     const schedule = { timezone: "America/New_York", slots: everyDay };
     const dstDay = { from: "2026-03-08T05:00:00.000Z", to: "2026-03-09T03:59:59.999Z" };
-    expect(await timesOf(ny.expert, id, "2026-03-08")).toEqual(proposableStarts({ schedule, lengthMinutes: 60, busy: [], now: NOW, ...dstDay }));
+    expect(await timesOf(ny.expert, id, "2026-03-08")).toEqual(
+      proposableStarts({ schedule, lengthMinutes: 60, busy: [], now: NOW, ...dstDay }),
+    );
   });
 
   it("take the date as the expert's calendar day, not UTC's: Auckland's 10 March starts on 9 March in UTC", async () => {
@@ -136,6 +150,8 @@ describe("times an expert may propose for a booking", () => {
       const r = await ask(london.expert, booking, date);
       expect([date, r.statusCode, r.json<{ code: string }>().code]).toEqual([date, 400, "invalid_request"]);
     }
-    expect((await api.call("GET", `${V1}/bookings/${booking}/proposable-times?day=2026-03-04`, { user: london.expert })).statusCode).toBe(400);
+    expect((await api.call("GET", `${V1}/bookings/${booking}/proposable-times?day=2026-03-04`, { user: london.expert })).statusCode).toBe(
+      400,
+    );
   });
 });

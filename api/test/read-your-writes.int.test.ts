@@ -35,7 +35,11 @@ async function statementsDuring<T>(work: () => Promise<T>): Promise<{ result: T;
 
 describe("waiting for the read models", () => {
   it("answers 200 concurrent waiters from shared reads of the checkpoints, at most one every 2 ms", async () => {
-    const appended = await api.ctx.store.append(`read-your-writes-${Date.now()}`, [{ type: "ProbeWritten", data: {}, metadata: { at: new Date().toISOString() } }], "any");
+    const appended = await api.ctx.store.append(
+      `read-your-writes-${Date.now()}`,
+      [{ type: "ProbeWritten", data: {}, metadata: { at: new Date().toISOString() } }],
+      "any",
+    );
     const started = Date.now();
     const { result, statements } = await statementsDuring(async () => {
       const waits = Array.from({ length: 200 }, () => waitForReadModels(api.ctx.db, appended, "log", 5_000));
@@ -53,7 +57,11 @@ describe("waiting for the read models", () => {
   });
 
   it("answers false once the wait's own time is up, while later waiters keep waiting", async () => {
-    const appended = await api.ctx.store.append(`read-your-writes-${Date.now()}`, [{ type: "ProbeWritten", data: {}, metadata: { at: new Date().toISOString() } }], "any");
+    const appended = await api.ctx.store.append(
+      `read-your-writes-${Date.now()}`,
+      [{ type: "ProbeWritten", data: {}, metadata: { at: new Date().toISOString() } }],
+      "any",
+    );
     const short = waitForReadModels(api.ctx.db, appended, "log", 30);
     const long = waitForReadModels(api.ctx.db, appended, "log", 5_000);
     expect(await short).toBe(false);
@@ -62,7 +70,13 @@ describe("waiting for the read models", () => {
   });
 
   it("fed from Kafka, waits for the written stream's own version: a later position applied on another partition does not show it", async () => {
-    const registered = (userId: string) => [{ type: "UserRegistered", data: { userId, email: `${userId}@example.com`, role: "creator", firstName: "Ada", lastName: null }, metadata: { at: new Date().toISOString() } }];
+    const registered = (userId: string) => [
+      {
+        type: "UserRegistered",
+        data: { userId, email: `${userId}@example.com`, role: "creator", firstName: "Ada", lastName: null },
+        metadata: { at: new Date().toISOString() },
+      },
+    ];
     const [a, b] = [randomUUID(), randomUUID()];
     const first = await api.ctx.store.append(`user-${a}`, registered(a), "no_stream");
     const later = await api.ctx.store.append(`user-${b}`, registered(b), "no_stream");

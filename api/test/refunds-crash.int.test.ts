@@ -55,7 +55,8 @@ describe("the refunds process killed with SIGKILL while refunds are owed", () =>
       running = start();
     }
 
-    const issuedCount = async () => Number((await api.ctx.db.query<{ n: string }>("SELECT count(*) AS n FROM refunds WHERE status = 'issued'")).rows[0]!.n);
+    const issuedCount = async () =>
+      Number((await api.ctx.db.query<{ n: string }>("SELECT count(*) AS n FROM refunds WHERE status = 'issued'")).rows[0]!.n);
     await waitFor("every owed refund to be issued", async () => (await issuedCount()) === BOOKINGS, 120_000);
     await waitFor("the read models to catch up", () => projectorCaughtUp(api.ctx.db, api.ctx.store), 60_000);
     await waitFor("the refunds process to be up", async () => running.output().includes(READY), 60_000);
@@ -71,7 +72,7 @@ describe("the refunds process killed with SIGKILL while refunds are owed", () =>
     expect(paidBack.every((r) => r.n === "1" && Number(r.cents) === 15_000)).toBe(true);
     // The record: one RefundIssued per owed refund.
     const issued = new Map<string, number>();
-    for (let after: LogPosition | null = null; ; ) {
+    for (let after: LogPosition | null = null; ;) {
       const batch = await api.ctx.store.readAll(after, 1000);
       if (batch.length === 0) break;
       for (const e of batch) {

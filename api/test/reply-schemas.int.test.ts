@@ -31,12 +31,16 @@ afterAll(() => api?.close());
 
 /** `METHOD /path` for every operation the document lists (hidden routes, as /healthz, are not in it). */
 function operations(): [string, Operation][] {
-  return Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]): [string, Operation] => [`${method.toUpperCase()} ${path}`, op]));
+  return Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]): [string, Operation] => [`${method.toUpperCase()} ${path}`, op]),
+  );
 }
 
 /** A success reply the route declares: a 2xx with a JSON body schema, or a 204 (no body to describe). */
 function declaresSuccess(op: Operation): boolean {
-  return Object.entries(op.responses ?? {}).some(([status, r]) => /^2\d\d$/.test(status) && (status === "204" || r.content?.["application/json"]?.schema !== undefined));
+  return Object.entries(op.responses ?? {}).some(
+    ([status, r]) => /^2\d\d$/.test(status) && (status === "204" || r.content?.["application/json"]?.schema !== undefined),
+  );
 }
 
 describe("reply schemas", () => {
@@ -58,4 +62,3 @@ describe("reply schemas", () => {
     expect(Object.keys(NOT_JSON).filter((key) => !keys.has(key))).toEqual([]);
   });
 });
-

@@ -18,8 +18,12 @@ describe("judging a refund the provider reports", () => {
     const unknown = { kind: "unmatched", why: "unknown_refund" };
     expect(judgeReportedRefund(report({ claimed: null }), null, 2_000)).toEqual(unknown);
     expect(judgeReportedRefund(report(), null, 2_000)).toEqual(unknown);
-    expect(judgeReportedRefund(report({ claimed: { refundKey: "ev-1", bookingId: "bk-2", expertId: "ex-1" } }), asked, 2_000)).toEqual(unknown);
-    expect(judgeReportedRefund(report({ claimed: { refundKey: "ev-1", bookingId: "bk-1", expertId: "ex-2" } }), asked, 2_000)).toEqual(unknown);
+    expect(judgeReportedRefund(report({ claimed: { refundKey: "ev-1", bookingId: "bk-2", expertId: "ex-1" } }), asked, 2_000)).toEqual(
+      unknown,
+    );
+    expect(judgeReportedRefund(report({ claimed: { refundKey: "ev-1", bookingId: "bk-1", expertId: "ex-2" } }), asked, 2_000)).toEqual(
+      unknown,
+    );
     expect(judgeReportedRefund(report({ refundId: "re_2" }), { ...asked, refundId: "re_1" }, 2_000)).toEqual(unknown);
   });
 

@@ -14,7 +14,11 @@ import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 const V1 = "/api/v1";
 const NOW = "2026-03-02T08:00:00.000Z"; // Monday; London is on GMT until 29 March
 const ZONE = "Europe/London";
-const nineToFive = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" }));
+const nineToFive = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({
+  weekday,
+  start_local: "09:00",
+  end_local: "17:00",
+}));
 const WED_10 = "2026-03-04T10:00:00.000Z";
 const THU_13 = "2026-03-05T13:00:00.000Z";
 const ROOMS = "https://rooms.example.com/{bookingId}";
@@ -38,17 +42,46 @@ function refusedWith(r: Reply, status: number, code: string, message?: string) {
   expect(r.json()).toMatchObject(message ? { code, message } : { code });
 }
 
-type Booking = { id: string; status: string; scheduled_time: string; previous_time: string | null; reschedule_to: string | null; reschedule_requested_at: string | null; join_link: string | null; join_link_opens_at: string | null; join_link_source: string | null };
+type Booking = {
+  id: string;
+  status: string;
+  scheduled_time: string;
+  previous_time: string | null;
+  reschedule_to: string | null;
+  reschedule_requested_at: string | null;
+  join_link: string | null;
+  join_link_opens_at: string | null;
+  join_link_source: string | null;
+};
 
 /** An expert in London with a published one-hour session, and a creator's booking of it at `at`, paid and confirmed (or only paid). */
-async function bookedExpert(at = WED_10, confirm = true): Promise<{ expert: TestUser; creator: TestUser; sessionId: string; bookingId: string }> {
+async function bookedExpert(
+  at = WED_10,
+  confirm = true,
+): Promise<{ expert: TestUser; creator: TestUser; sessionId: string; bookingId: string }> {
   const expert = await api.user("expert");
   const creator = await api.user("creator");
   await must(expert, "PATCH", `${V1}/experts/me`, { first_name: "Ada", last_name: "Moss", title: "Coach", published: true });
   await must(expert, "POST", `${V1}/experts/${expert.id}/schedule`, { timezone: ZONE, slots: nineToFive });
-  const sessionId: string = (await must(expert, "POST", `${V1}/sessions`, { title: "Pricing review", price: 100, length_minutes: 60, prep_question_1: "Goal?", status: "published" })).session.id;
+  const sessionId: string = (
+    await must(expert, "POST", `${V1}/sessions`, {
+      title: "Pricing review",
+      price: 100,
+      length_minutes: 60,
+      prep_question_1: "Goal?",
+      status: "published",
+    })
+  ).session.id;
   const bookingId: string = (await must(creator, "POST", `${V1}/bookings`, { session_id: sessionId, scheduled_time: at })).booking.id;
-  await run(api, expert.id, { type: "RecordPayment", expertId: expert.id, bookingId, actor: { userId: "payments", role: "system" }, paymentId: `pi-${bookingId}`, amountCents: 10_000, provider: "test" });
+  await run(api, expert.id, {
+    type: "RecordPayment",
+    expertId: expert.id,
+    bookingId,
+    actor: { userId: "payments", role: "system" },
+    paymentId: `pi-${bookingId}`,
+    amountCents: 10_000,
+    provider: "test",
+  });
   if (confirm) await must(expert, "PATCH", `${V1}/bookings/${bookingId}/status`, { status: "confirmed" });
   return { expert, creator, sessionId, bookingId };
 }
@@ -56,7 +89,8 @@ async function bookedExpert(at = WED_10, confirm = true): Promise<{ expert: Test
 const post = (user: TestUser, bookingId: string, action: "" | "/accept" | "/decline" | "/withdraw", body?: unknown) =>
   api.call("POST", `${V1}/bookings/${bookingId}/reschedule${action}`, { user, ...(body !== undefined && { body }) });
 const booking = async (user: TestUser, bookingId: string) => must(user, "GET", `${V1}/bookings/${bookingId}`) as Promise<Booking>;
-const book = async (sessionId: string, at: string) => api.call("POST", `${V1}/bookings`, { user: await api.user("creator"), body: { session_id: sessionId, scheduled_time: at } });
+const book = async (sessionId: string, at: string) =>
+  api.call("POST", `${V1}/bookings`, { user: await api.user("creator"), body: { session_id: sessionId, scheduled_time: at } });
 async function offeredOn(sessionId: string, date: string): Promise<string[]> {
   const r = await api.call("GET", `${V1}/sessions/${sessionId}/availability?from=${date}&to=${date}`);
   return r.json<{ times: string[] }>().times.map((t) => DateTime.fromISO(t, { zone: ZONE }).toFormat("HH:mm"));
@@ -66,7 +100,11 @@ function icsEvent(text: string): { start: string; sequence: number; location: st
   return { start: event.startDate.toJSDate().toISOString(), sequence: event.sequence, location: event.location ?? null };
 }
 const ics = async (app: FastifyInstance, user: TestUser, bookingId: string) => {
-  const r = await app.inject({ method: "GET", url: `${V1}/bookings/${bookingId}/calendar.ics`, headers: { authorization: `Bearer ${user.token}` } });
+  const r = await app.inject({
+    method: "GET",
+    url: `${V1}/bookings/${bookingId}/calendar.ics`,
+    headers: { authorization: `Bearer ${user.token}` },
+  });
   expect(r.statusCode, r.body).toBe(200);
   return icsEvent(r.body);
 };
@@ -90,7 +128,12 @@ describe("moving a booking", () => {
 
     const asked = await post(creator, bookingId, "", { scheduled_time: "2026-03-05T13:00:00+00:00" });
     expect(asked.statusCode, asked.body).toBe(200);
-    expect(asked.json<Booking>()).toMatchObject({ status: "confirmed", scheduled_time: WED_10, reschedule_to: THU_13, reschedule_requested_at: NOW });
+    expect(asked.json<Booking>()).toMatchObject({
+      status: "confirmed",
+      scheduled_time: WED_10,
+      reschedule_to: THU_13,
+      reschedule_requested_at: NOW,
+    });
     expect(await booking(expert, bookingId)).toMatchObject({ reschedule_to: THU_13 });
 
     // Held: the old time and the new one are offered to nobody, and taken by nobody.
@@ -105,7 +148,13 @@ describe("moving a booking", () => {
 
     const accepted = await post(expert, bookingId, "/accept");
     expect(accepted.statusCode, accepted.body).toBe(200);
-    expect(accepted.json<Booking>()).toMatchObject({ status: "confirmed", scheduled_time: THU_13, previous_time: WED_10, reschedule_to: null, reschedule_requested_at: null });
+    expect(accepted.json<Booking>()).toMatchObject({
+      status: "confirmed",
+      scheduled_time: THU_13,
+      previous_time: WED_10,
+      reschedule_to: null,
+      reschedule_requested_at: null,
+    });
     expect((await book(sessionId, WED_10)).statusCode).toBe(201);
     refusedWith(await book(sessionId, THU_13), 409, "slot_unavailable");
 
@@ -156,7 +205,12 @@ describe("moving a booking", () => {
     expect(countered.json<Booking>()).toMatchObject({ status: "time_proposed", scheduled_time: FRI_10, reschedule_to: THU_13 });
     const accepted = await post(expert, bookingId, "/accept");
     expect(accepted.statusCode, accepted.body).toBe(200);
-    expect(await booking(creator, bookingId)).toMatchObject({ status: "confirmed", scheduled_time: THU_13, previous_time: FRI_10, reschedule_to: null });
+    expect(await booking(creator, bookingId)).toMatchObject({
+      status: "confirmed",
+      scheduled_time: THU_13,
+      previous_time: FRI_10,
+      reschedule_to: null,
+    });
   });
 
   it("moves within its own slot", async () => {
@@ -170,14 +224,34 @@ describe("moving a booking", () => {
     now = NOW;
     const { expert, creator, sessionId, bookingId } = await bookedExpert();
     const stranger = await api.user("creator");
-    refusedWith(await post(expert, bookingId, "", { scheduled_time: THU_13 }), 403, "reschedule_creator_only", "Only the creator of this booking can ask to move it or withdraw that request.");
+    refusedWith(
+      await post(expert, bookingId, "", { scheduled_time: THU_13 }),
+      403,
+      "reschedule_creator_only",
+      "Only the creator of this booking can ask to move it or withdraw that request.",
+    );
     refusedWith(await post(stranger, bookingId, "", { scheduled_time: THU_13 }), 404, "booking_not_found");
-    refusedWith(await post(expert, bookingId, "/accept"), 409, "reschedule_not_requested", "There is no request to move this booking waiting for an answer.");
+    refusedWith(
+      await post(expert, bookingId, "/accept"),
+      409,
+      "reschedule_not_requested",
+      "There is no request to move this booking waiting for an answer.",
+    );
     refusedWith(await post(creator, bookingId, "", { scheduled_time: "tomorrow" }), 400, "scheduled_time_invalid");
-    refusedWith(await post(creator, bookingId, "", { scheduled_time: "2026-03-05T18:00:00.000Z" }), 409, "reschedule_time_unavailable", "That time is not one of the expert's bookable times. Please pick another.");
+    refusedWith(
+      await post(creator, bookingId, "", { scheduled_time: "2026-03-05T18:00:00.000Z" }),
+      409,
+      "reschedule_time_unavailable",
+      "That time is not one of the expert's bookable times. Please pick another.",
+    );
     refusedWith(await post(creator, bookingId, "", { scheduled_time: WED_10 }), 409, "reschedule_same_time");
     expect((await book(sessionId, "2026-03-05T12:30:00.000Z")).statusCode).toBe(201);
-    refusedWith(await post(creator, bookingId, "", { scheduled_time: THU_13 }), 409, "reschedule_time_taken", "That time is already taken. Please pick another.");
+    refusedWith(
+      await post(creator, bookingId, "", { scheduled_time: THU_13 }),
+      409,
+      "reschedule_time_taken",
+      "That time is already taken. Please pick another.",
+    );
 
     // The creator's session with another expert at that time: their own clash.
     const other = await bookedExpert("2026-03-06T10:00:00.000Z");
@@ -205,7 +279,10 @@ describe("moving a booking", () => {
     now = NOW;
     const { expert, creator, sessionId, bookingId } = await bookedExpert();
     expect((await post(creator, bookingId, "", { scheduled_time: THU_13 })).statusCode).toBe(200);
-    const cancelled = await api.call("PATCH", `${V1}/bookings/${bookingId}/status`, { user: creator, body: { status: "cancelled", reason: "Plans changed" } });
+    const cancelled = await api.call("PATCH", `${V1}/bookings/${bookingId}/status`, {
+      user: creator,
+      body: { status: "cancelled", reason: "Plans changed" },
+    });
     expect(cancelled.json<Booking>()).toMatchObject({ status: "cancelled", reschedule_to: null });
     refusedWith(await post(expert, bookingId, "/accept"), 409, "reschedule_not_requested");
     expect((await book(sessionId, THU_13)).statusCode).toBe(201);
@@ -223,11 +300,19 @@ describe("the meeting link", () => {
   it("the expert sets it; both parties see it from 15 minutes before the start, and the calendar file carries it at once", async () => {
     now = NOW;
     const { expert, creator, bookingId } = await bookedExpert();
-    const set = await api.call("PUT", `${V1}/bookings/${bookingId}/join-link`, { user: expert, body: { url: " https://meet.example.com/abc-defg " } });
+    const set = await api.call("PUT", `${V1}/bookings/${bookingId}/join-link`, {
+      user: expert,
+      body: { url: " https://meet.example.com/abc-defg " },
+    });
     expect(set.statusCode, set.body).toBe(200);
     expect(set.json()).toEqual({ booking_id: bookingId, url: "https://meet.example.com/abc-defg", opens_at: "2026-03-04T09:45:00.000Z" });
 
-    for (const who of [creator, expert]) expect(await booking(who, bookingId)).toMatchObject({ join_link: null, join_link_opens_at: "2026-03-04T09:45:00.000Z", join_link_source: "expert" });
+    for (const who of [creator, expert])
+      expect(await booking(who, bookingId)).toMatchObject({
+        join_link: null,
+        join_link_opens_at: "2026-03-04T09:45:00.000Z",
+        join_link_source: "expert",
+      });
     expect((await ics(api.app, creator, bookingId)).location).toBe("https://meet.example.com/abc-defg");
 
     now = "2026-03-04T09:44:59.999Z";
@@ -242,11 +327,27 @@ describe("the meeting link", () => {
   it("refuses the creator, links that are not https, and bookings not yet confirmed", async () => {
     now = NOW;
     const { expert, creator, bookingId } = await bookedExpert();
-    refusedWith(await api.call("PUT", `${V1}/bookings/${bookingId}/join-link`, { user: creator, body: { url: "https://meet.example.com/x" } }), 403, "join_link_expert_only");
+    refusedWith(
+      await api.call("PUT", `${V1}/bookings/${bookingId}/join-link`, { user: creator, body: { url: "https://meet.example.com/x" } }),
+      403,
+      "join_link_expert_only",
+    );
     for (const url of ["http://meet.example.com/x", "javascript:alert(1)", "https://meet.example.com/a b", 42])
-      refusedWith(await api.call("PUT", `${V1}/bookings/${bookingId}/join-link`, { user: expert, body: { url } }), 400, "join_link_invalid", "Please enter a meeting link that starts with https://, without spaces.");
+      refusedWith(
+        await api.call("PUT", `${V1}/bookings/${bookingId}/join-link`, { user: expert, body: { url } }),
+        400,
+        "join_link_invalid",
+        "Please enter a meeting link that starts with https://, without spaces.",
+      );
     const pending = await bookedExpert(WED_10, false);
-    refusedWith(await api.call("PUT", `${V1}/bookings/${pending.bookingId}/join-link`, { user: pending.expert, body: { url: "https://meet.example.com/x" } }), 409, "join_link_not_confirmed");
+    refusedWith(
+      await api.call("PUT", `${V1}/bookings/${pending.bookingId}/join-link`, {
+        user: pending.expert,
+        body: { url: "https://meet.example.com/x" },
+      }),
+      409,
+      "join_link_not_confirmed",
+    );
   });
 
   it("without the expert's link a room is generated from MEETING_ROOM_URL_TEMPLATE; without the template there is none", async () => {
@@ -255,7 +356,11 @@ describe("the meeting link", () => {
     now = "2026-03-04T09:50:00.000Z"; // inside the window
     const asCreator = { authorization: `Bearer ${creator.token}` };
     const generated = (await withRooms.inject({ method: "GET", url: `${V1}/bookings/${bookingId}`, headers: asCreator })).json<Booking>();
-    expect(generated).toMatchObject({ join_link: `https://rooms.example.com/${bookingId}`, join_link_source: "generated", join_link_opens_at: "2026-03-04T09:45:00.000Z" });
+    expect(generated).toMatchObject({
+      join_link: `https://rooms.example.com/${bookingId}`,
+      join_link_source: "generated",
+      join_link_opens_at: "2026-03-04T09:45:00.000Z",
+    });
     expect((await ics(withRooms, creator, bookingId)).location).toBe(`https://rooms.example.com/${bookingId}`);
     expect(await booking(creator, bookingId)).toMatchObject({ join_link: null, join_link_opens_at: null, join_link_source: null });
     expect((await ics(api.app, creator, bookingId)).location).toBeNull();
@@ -266,6 +371,12 @@ describe("the meeting link", () => {
     const env = { DATABASE_URL: "postgres://x@127.0.0.1/db", JWT_SECRET: "x".repeat(32) };
     expect(parseConfig(apiConfig, { ...env, MEETING_ROOM_URL_TEMPLATE: ROOMS }).ok).toBe(true);
     for (const bad of ["https://rooms.example.com/fixed", "http://rooms.example.com/{bookingId}", "rooms/{bookingId}"])
-      expect(parseConfig(apiConfig, { ...env, MEETING_ROOM_URL_TEMPLATE: bad })).toEqual({ ok: false, error: { variable: "MEETING_ROOM_URL_TEMPLATE", problem: "must be an https URL with {room} or {bookingId} in it, or empty for no rooms" } });
+      expect(parseConfig(apiConfig, { ...env, MEETING_ROOM_URL_TEMPLATE: bad })).toEqual({
+        ok: false,
+        error: {
+          variable: "MEETING_ROOM_URL_TEMPLATE",
+          problem: "must be an https URL with {room} or {bookingId} in it, or empty for no rooms",
+        },
+      });
   });
 });

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AdminReviewReply, BookingReviewReply, ExpertDetailReply, ExpertListReply, errorCatalogue, type ErrorCode } from "@booking/contracts";
+import {
+  AdminReviewReply,
+  BookingReviewReply,
+  ExpertDetailReply,
+  ExpertListReply,
+  errorCatalogue,
+  type ErrorCode,
+} from "@booking/contracts";
 import { calendarStream, reviewStream } from "@booking/engine";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 
@@ -39,7 +46,13 @@ async function booking(by: TestUser, state: "confirmed" | "completed"): Promise<
   const start = times[0]!;
   const { booking: b } = await ok("POST", "/bookings", by, { session_id: sessionId, scheduled_time: start });
   const paid = await api.ctx.calendar.handle(calendarStream(expert.id), {
-    type: "RecordPayment", expertId: expert.id, bookingId: b.id, actor: { userId: "payments", role: "system" }, paymentId: `pi_${b.id}`, amountCents: 9_000, provider: "test",
+    type: "RecordPayment",
+    expertId: expert.id,
+    bookingId: b.id,
+    actor: { userId: "payments", role: "system" },
+    paymentId: `pi_${b.id}`,
+    amountCents: 9_000,
+    provider: "test",
   });
   if (!paid.ok) throw new Error(JSON.stringify(paid.refusal));
   await api.ctx.projected(paid.value);
@@ -61,10 +74,23 @@ beforeAll(async () => {
   creator = await api.user("creator", { firstName: "Cleo" });
   otherCreator = await api.user("creator", { firstName: "Dan" });
   admin = await api.user("admin");
-  slug = (await ok("PATCH", "/experts/me", expert, { first_name: "Eli", last_name: "Stone", title: "Podcast coach", published: true })).slug;
-  const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({ weekday, start_local: "00:00", end_local: "23:30" }));
+  slug = (await ok("PATCH", "/experts/me", expert, { first_name: "Eli", last_name: "Stone", title: "Podcast coach", published: true }))
+    .slug;
+  const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({
+    weekday,
+    start_local: "00:00",
+    end_local: "23:30",
+  }));
   await ok("POST", `/experts/${expert.id}/schedule`, expert, { timezone: "UTC", slots: everyDay });
-  sessionId = (await ok("POST", "/sessions", expert, { title: "Launch plan", price: 90, length_minutes: 30, prep_question_1: "Why?", status: "published" })).session.id;
+  sessionId = (
+    await ok("POST", "/sessions", expert, {
+      title: "Launch plan",
+      price: 90,
+      length_minutes: 30,
+      prep_question_1: "Why?",
+      status: "published",
+    })
+  ).session.id;
 });
 afterAll(() => api.close());
 
@@ -81,10 +107,21 @@ describe("reviews", () => {
     reviewed = await booking(creator, "completed");
     leftAt = now;
     expect(await ok("GET", `/bookings/${reviewed}/review`, creator)).toEqual({ review: null });
-    const r = await api.call("POST", `${V1}/bookings/${reviewed}/review`, { user: creator, body: { rating: 5, text: "  Clear, kind and practical.  " } });
+    const r = await api.call("POST", `${V1}/bookings/${reviewed}/review`, {
+      user: creator,
+      body: { rating: 5, text: "  Clear, kind and practical.  " },
+    });
     expect(r.statusCode, r.body).toBe(201);
     const review = BookingReviewReply.parse(r.json());
-    expect(review).toMatchObject({ booking_id: reviewed, rating: 5, text: "Clear, kind and practical.", created_at: new Date(leftAt).toISOString(), edited_at: null, reply: null, hidden: false });
+    expect(review).toMatchObject({
+      booking_id: reviewed,
+      rating: 5,
+      text: "Clear, kind and practical.",
+      created_at: new Date(leftAt).toISOString(),
+      edited_at: null,
+      reply: null,
+      hidden: false,
+    });
     expect(review.editable_until).toBe(new Date(leftAt + 14 * DAY).toISOString());
     expect((await ok("GET", `/bookings/${reviewed}/review`, expert)).review).toEqual(review);
     await refused("GET", `/bookings/${reviewed}/review`, otherCreator, undefined, "booking_not_found");
@@ -92,7 +129,14 @@ describe("reviews", () => {
 
   it("the profile shows it with stars, text, date and the creator's first name and last initial; the listing its average and count", async () => {
     const [shown] = (await profile()).reviews;
-    expect(shown).toEqual({ id: expect.any(String), rating: 5, review: "Clear, kind and practical.", created_at: new Date(leftAt).toISOString(), creator: { first_name: "Cleo", last_initial: "T." }, reply: null });
+    expect(shown).toEqual({
+      id: expect.any(String),
+      rating: 5,
+      review: "Clear, kind and practical.",
+      created_at: new Date(leftAt).toISOString(),
+      creator: { first_name: "Cleo", last_initial: "T." },
+      reply: null,
+    });
     expect(await card()).toMatchObject({ rating: 5, review_count: 1 });
   });
 
@@ -137,8 +181,15 @@ describe("reviews", () => {
 
   it("its creator edits it until 14 days after it was first written, not after", async () => {
     now = leftAt + 14 * DAY - 1000;
-    const edited = BookingReviewReply.parse(await ok("PATCH", `/bookings/${reviewed}/review`, creator, { rating: 3, text: "Good, a bit rushed." }));
-    expect(edited).toMatchObject({ rating: 3, text: "Good, a bit rushed.", created_at: new Date(leftAt).toISOString(), edited_at: new Date(now).toISOString() });
+    const edited = BookingReviewReply.parse(
+      await ok("PATCH", `/bookings/${reviewed}/review`, creator, { rating: 3, text: "Good, a bit rushed." }),
+    );
+    expect(edited).toMatchObject({
+      rating: 3,
+      text: "Good, a bit rushed.",
+      created_at: new Date(leftAt).toISOString(),
+      edited_at: new Date(now).toISOString(),
+    });
     expect(await card()).toMatchObject({ rating: 3.5, review_count: 2 });
     await refused("PATCH", `/bookings/${reviewed}/review`, otherCreator, { rating: 1, text: "Not mine" }, "booking_not_found");
     await refused("PATCH", `/bookings/${reviewed}/review`, expert, { rating: 1, text: "Not mine" }, "review_not_your_booking");
@@ -153,10 +204,19 @@ describe("reviews", () => {
     await refused("PUT", `/admin/reviews/${reviewed}`, creator, { reason: "Mine" }, "forbidden");
     await refused("PUT", `/admin/reviews/no-such-booking`, admin, { reason: "Spam" }, "review_not_found");
     const hidden = AdminReviewReply.parse(await ok("PUT", `/admin/reviews/${reviewed}`, admin, { reason: "Names a third party" }));
-    expect(hidden).toMatchObject({ id: reviewed, hidden: true, hidden_reason: "Names a third party", hidden_by: admin.id, creator_name: "Cleo Test", expert_name: "Eli Stone" });
+    expect(hidden).toMatchObject({
+      id: reviewed,
+      hidden: true,
+      hidden_reason: "Names a third party",
+      hidden_by: admin.id,
+      creator_name: "Cleo Test",
+      expert_name: "Eli Stone",
+    });
     expect((await profile()).reviews.map((r) => r.rating)).toEqual([4]);
     expect(await card()).toMatchObject({ rating: 4, review_count: 1 });
-    const list = await api.call("GET", `${V1}/admin/reviews?filter=${encodeURIComponent(JSON.stringify({ hidden: true }))}`, { user: admin });
+    const list = await api.call("GET", `${V1}/admin/reviews?filter=${encodeURIComponent(JSON.stringify({ hidden: true }))}`, {
+      user: admin,
+    });
     expect(list.headers["content-range"]).toBe("reviews 0-0/1");
     expect(list.json().map((r: AdminReviewReply) => r.id)).toEqual([reviewed]);
     const history = (await api.ctx.store.readStream(reviewStream(reviewed))).events.map((e) => e.type);

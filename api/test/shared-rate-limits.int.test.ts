@@ -25,7 +25,8 @@ afterAll(async () => {
  * A request to a route limited per address (early access, limited like sign-in), from `from`. Its
  * body is refused after the limit is counted, so a hit costs no password hash on a loaded machine.
  */
-const limitedHit = (app: FastifyInstance, from: string) => app.inject({ method: "POST", url: "/api/v1/early-access", headers: { "x-forwarded-for": from }, payload: {} });
+const limitedHit = (app: FastifyInstance, from: string) =>
+  app.inject({ method: "POST", url: "/api/v1/early-access", headers: { "x-forwarded-for": from }, payload: {} });
 
 describe("two apps over one database", () => {
   let api: TestApi;
@@ -105,11 +106,20 @@ describe("two API processes on one database", () => {
     cleanups.push(() => rm(media, { recursive: true, force: true }));
     const max = 6;
     const ports = [await freePort(), await freePort()];
-    const env = (port: number) => ({ DATABASE_URL: db.url, JWT_SECRET: TEST_JWT_SECRET, PORT: String(port), HOST: "127.0.0.1", MEDIA_DIR: media, LOG_LEVEL: "warn", AUTH_RATE_LIMIT_MAX: String(max) });
+    const env = (port: number) => ({
+      DATABASE_URL: db.url,
+      JWT_SECRET: TEST_JWT_SECRET,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      MEDIA_DIR: media,
+      LOG_LEVEL: "warn",
+      AUTH_RATE_LIMIT_MAX: String(max),
+    });
     const apis: Running[] = ports.map((port) => startProcess("api", env(port)));
     for (const a of apis) cleanups.push(async () => a.child.kill("SIGKILL"));
     const base = ports.map((p) => `http://127.0.0.1:${p}/api/v1`);
-    for (const b of base) await waitFor(`the API at ${b}`, async () => (await fetch(`${b}/healthz`).catch(() => null))?.status === 200, 180_000);
+    for (const b of base)
+      await waitFor(`the API at ${b}`, async () => (await fetch(`${b}/healthz`).catch(() => null))?.status === 200, 180_000);
 
     const login = async (b: string) => {
       const r = await fetch(`${b}/auth/login`, {

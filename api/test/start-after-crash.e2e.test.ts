@@ -22,13 +22,18 @@ const RUNNING_LINE = "Expert sessions is running";
 async function upAndRunning(start: Running): Promise<void> {
   let exited: number | null | undefined;
   void start.exited.then((code) => (exited = code));
-  await waitFor("npm start to be running", async () => {
-    if (exited !== undefined) throw new Error(`npm start exited (${exited}) before it was running:\n${start.output()}`);
-    return start.output().includes(RUNNING_LINE);
-  }, 240_000);
+  await waitFor(
+    "npm start to be running",
+    async () => {
+      if (exited !== undefined) throw new Error(`npm start exited (${exited}) before it was running:\n${start.output()}`);
+      return start.output().includes(RUNNING_LINE);
+    },
+    240_000,
+  );
 }
 
-const postmasterPid = async (dataDir: string) => Number((await readFile(join(dataDir, "postgres", "postmaster.pid"), "utf8")).split("\n")[0]);
+const postmasterPid = async (dataDir: string) =>
+  Number((await readFile(join(dataDir, "postgres", "postmaster.pid"), "utf8")).split("\n")[0]);
 
 it("after npm start is killed, the next npm start stops the Postgres it left running and comes up on the same data", async () => {
   const dataDir = await mkdtemp(join(tmpdir(), "start-crash-"));

@@ -13,19 +13,38 @@ beforeAll(async () => {
 });
 afterAll(async () => api?.close());
 
-const send = (body: unknown) => api.call("POST", "/api/v1/support/messages", { body, headers: { "x-forwarded-for": `198.51.100.${(clients++ % 250) + 1}` } });
-const message = (over: Record<string, unknown> = {}) => ({ name: "Nora Maker", email: "nora-help@example.com", topic: "refund", message: "My refund for Tuesday's session has not arrived.", ...over });
+const send = (body: unknown) =>
+  api.call("POST", "/api/v1/support/messages", { body, headers: { "x-forwarded-for": `198.51.100.${(clients++ % 250) + 1}` } });
+const message = (over: Record<string, unknown> = {}) => ({
+  name: "Nora Maker",
+  email: "nora-help@example.com",
+  topic: "refund",
+  message: "My refund for Tuesday's session has not arrived.",
+  ...over,
+});
 const supportMails = async () =>
-  (await api.ctx.db.query<{ to_address: string; kind: string; subject: string; text_body: string; headers: Record<string, string> | null; user_id: string | null }>(
-    "SELECT to_address, kind, subject, text_body, headers, user_id FROM mail_outbox WHERE kind = 'support_request' ORDER BY created_at",
-  )).rows;
+  (
+    await api.ctx.db.query<{
+      to_address: string;
+      kind: string;
+      subject: string;
+      text_body: string;
+      headers: Record<string, string> | null;
+      user_id: string | null;
+    }>("SELECT to_address, kind, subject, text_body, headers, user_id FROM mail_outbox WHERE kind = 'support_request' ORDER BY created_at")
+  ).rows;
 
 describe("POST /support/messages", () => {
   it("mails the visitor's message to the support address, with replies going to the visitor", async () => {
     const r = await send(message({ email: " Nora-Help@Example.com " }));
     expect(r.statusCode).toBe(204);
     const [mail] = await supportMails();
-    expect(mail).toMatchObject({ to_address: DEFAULT_SUPPORT_ADDRESS, kind: "support_request", user_id: null, headers: { "Reply-To": "nora-help@example.com" } });
+    expect(mail).toMatchObject({
+      to_address: DEFAULT_SUPPORT_ADDRESS,
+      kind: "support_request",
+      user_id: null,
+      headers: { "Reply-To": "nora-help@example.com" },
+    });
     expect(mail!.subject).toBe("Help request about a refund, from Nora Maker");
     expect(mail!.text_body).toContain("My refund for Tuesday's session has not arrived.");
   });

@@ -29,7 +29,11 @@ describe("the sweep gate", () => {
     const gate = new SweepGate();
     const order: string[] = [];
     let finishSweep!: () => void;
-    const timer = sweepEvery(() => new Promise<number>((resolve) => (finishSweep = () => (order.push("sweep ended"), resolve(0)))), 1_000, gate);
+    const timer = sweepEvery(
+      () => new Promise<number>((resolve) => (finishSweep = () => (order.push("sweep ended"), resolve(0)))),
+      1_000,
+      gate,
+    );
     await vi.advanceTimersByTimeAsync(1_000);
     const seeding = gate.paused(async () => void order.push("seed ran"));
     await vi.advanceTimersByTimeAsync(10);

@@ -30,13 +30,19 @@ describe("terms", () => {
     const r = await api.call("GET", "/api/v1/terms/status");
     expect(r.statusCode).toBe(401);
     expect(r.json()).toEqual({ code: "no_access_token", message: "No access token found" });
-    const forged = await api.call("GET", "/api/v1/terms/status", { headers: { authorization: "Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4Iiwicm9sZSI6ImFkbWluIn0." } });
+    const forged = await api.call("GET", "/api/v1/terms/status", {
+      headers: { authorization: "Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4Iiwicm9sZSI6ImFkbWluIn0." },
+    });
     expect(forged.statusCode).toBe(401);
   });
   it("refuses unknown fields and malformed JSON with 400, unknown routes with 404", async () => {
     const u = await api.user("creator", { acceptTerms: false });
     expect((await api.call("POST", "/api/v1/terms/accept", { user: u, body: { version_id: "2025-01", extra: 1 } })).statusCode).toBe(400);
-    const bad = await api.call("POST", "/api/v1/terms/accept", { user: u, body: "{not json", headers: { "content-type": "application/json" } });
+    const bad = await api.call("POST", "/api/v1/terms/accept", {
+      user: u,
+      body: "{not json",
+      headers: { "content-type": "application/json" },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().code).toBe("invalid_request");
     expect((await api.call("GET", "/api/v1/nope")).json()).toEqual({ code: "not_found", message: "Not found." });

@@ -20,12 +20,19 @@ afterAll(async () => {
 });
 
 async function call(base: string, method: string, path: string, body?: unknown, token?: string) {
-  const r = await fetch(`${base}${path}`, { method, headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const r = await fetch(`${base}${path}`, {
+    method,
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
   return { status: r.status, body: (await r.json().catch(() => null)) as Record<string, unknown> };
 }
 
 if (!brokers) {
-  announceSkip("api, relay and projector as three processes", "KAFKA_BROKERS is not set (`bash scripts/kafka/broker.sh start` runs a broker)");
+  announceSkip(
+    "api, relay and projector as three processes",
+    "KAFKA_BROKERS is not set (`bash scripts/kafka/broker.sh start` runs a broker)",
+  );
   describe("api, relay and projector as three processes", () => it.skip("skipped: KAFKA_BROKERS is not set", () => undefined));
 } else {
   describe("api, relay and projector as three processes", () => {
@@ -47,7 +54,14 @@ if (!brokers) {
       const projectorEnv = { ...kafka, PROJECTOR_GROUP: `g-${topic}` };
       let projector = start("projector", projectorEnv);
       const relay = start("relay", kafka);
-      const api = start("api", { ...kafka, JWT_SECRET: TEST_JWT_SECRET, PORT: String(port), HOST: "127.0.0.1", MEDIA_DIR: media, LOG_LEVEL: "warn" });
+      const api = start("api", {
+        ...kafka,
+        JWT_SECRET: TEST_JWT_SECRET,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        MEDIA_DIR: media,
+        LOG_LEVEL: "warn",
+      });
       const base = `http://127.0.0.1:${port}/api/v1`;
       await waitFor("the API", async () => (await call(base, "GET", "/healthz").catch(() => null))?.status === 200, 60_000);
 
@@ -56,26 +70,56 @@ if (!brokers) {
       const outbox = testPool(db.url);
       cleanups.push(() => outbox.end());
       const signUp = async (role: string) => {
-        const s = await signUpVerified(outbox, fetchPost(base), { email: `${role}-${randomUUID().slice(0, 6)}@topo.example`, password: "password-123", role, first_name: role, last_name: "Topo" });
+        const s = await signUpVerified(outbox, fetchPost(base), {
+          email: `${role}-${randomUUID().slice(0, 6)}@topo.example`,
+          password: "password-123",
+          role,
+          first_name: role,
+          last_name: "Topo",
+        });
         const token = s.access_token;
         expect((await call(base, "POST", "/terms/accept", { version_id: "2025-01" }, token)).status).toBe(200);
         return { token, id: s.user.id };
       };
       const expert = await signUp("expert");
       const creator = await signUp("creator");
-      expect((await call(base, "PATCH", "/experts/me", { first_name: "Topo", last_name: "Logy", title: "Coach", published: true }, expert.token)).status).toBe(200);
-      const slots = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" }));
+      expect(
+        (await call(base, "PATCH", "/experts/me", { first_name: "Topo", last_name: "Logy", title: "Coach", published: true }, expert.token))
+          .status,
+      ).toBe(200);
+      const slots = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({
+        weekday,
+        start_local: "09:00",
+        end_local: "17:00",
+      }));
       expect((await call(base, "POST", `/experts/${expert.id}/schedule`, { timezone: "UTC", slots }, expert.token)).status).toBe(200);
-      const session = (await call(base, "POST", "/sessions", { title: "Topology", price: 80, length_minutes: 60, prep_question_1: "Why?", status: "published" }, expert.token)).body.session as { id: string };
+      const session = (
+        await call(
+          base,
+          "POST",
+          "/sessions",
+          { title: "Topology", price: 80, length_minutes: 60, prep_question_1: "Why?", status: "published" },
+          expert.token,
+        )
+      ).body.session as { id: string };
       // Reads come from read models fed through relay, Kafka and the projector: wait until the session shows.
       let times: string[] = [];
-      await waitFor("the session's availability", async () => {
-        const r = await call(base, "GET", `/sessions/${session.id}/availability`);
-        times = (r.body?.times as string[] | undefined) ?? [];
-        return r.status === 200 && times.length > 2;
-      }, 120_000).catch((e: unknown) => {
+      await waitFor(
+        "the session's availability",
+        async () => {
+          const r = await call(base, "GET", `/sessions/${session.id}/availability`);
+          times = (r.body?.times as string[] | undefined) ?? [];
+          return r.status === 200 && times.length > 2;
+        },
+        120_000,
+      ).catch((e: unknown) => {
         // Show what the three processes said: the read model is fed by all of them.
-        for (const [name, p] of [["projector", projector], ["relay", relay], ["api", api]] as const) console.error(`[topology] ${name} output:\n${p.output().slice(-4000)}`);
+        for (const [name, p] of [
+          ["projector", projector],
+          ["relay", relay],
+          ["api", api],
+        ] as const)
+          console.error(`[topology] ${name} output:\n${p.output().slice(-4000)}`);
         throw e;
       });
       const booked = await call(base, "POST", "/bookings", { session_id: session.id, scheduled_time: times[2] }, creator.token);
@@ -105,7 +149,11 @@ if (!brokers) {
       await migrateReadModels(clean);
       await rebuildProjections(store, clean, allProjections);
       const expected = await readModelDigest(clean);
-      await waitFor("the read models to equal a clean replay", async () => JSON.stringify(await readModelDigest(pool)) === JSON.stringify(expected), 120_000).catch(() => undefined);
+      await waitFor(
+        "the read models to equal a clean replay",
+        async () => JSON.stringify(await readModelDigest(pool)) === JSON.stringify(expected),
+        120_000,
+      ).catch(() => undefined);
       expect(await readModelDigest(pool)).toEqual(expected);
 
       api.child.kill("SIGTERM");

@@ -23,13 +23,21 @@ beforeAll(async () => {
   const dist: BuiltApps = { web: join(root, "web"), admin: join(root, "admin") };
   await mkdir(join(dist.web, "assets"), { recursive: true });
   await mkdir(join(dist.admin, "assets"), { recursive: true });
-  await writeFile(join(dist.web, "index.html"), `<!doctype html><title>web</title><div id="root"></div><script type="module" src="/${ASSET}"></script>${" ".repeat(2000)}`);
-  await writeFile(join(dist.web, LANDING_PAGE), `<!doctype html><title>web</title><div id="root"><h1>${LANDING_HEADING}</h1></div><script type="module" src="/${ASSET}"></script>${" ".repeat(2000)}`);
+  await writeFile(
+    join(dist.web, "index.html"),
+    `<!doctype html><title>web</title><div id="root"></div><script type="module" src="/${ASSET}"></script>${" ".repeat(2000)}`,
+  );
+  await writeFile(
+    join(dist.web, LANDING_PAGE),
+    `<!doctype html><title>web</title><div id="root"><h1>${LANDING_HEADING}</h1></div><script type="module" src="/${ASSET}"></script>${" ".repeat(2000)}`,
+  );
   await writeFile(join(dist.web, ASSET), SCRIPT);
   await writeFile(join(dist.admin, "index.html"), "<!doctype html><title>admin</title>");
   await writeFile(join(dist.admin, "assets/console-Zz98Yy76.js"), SCRIPT);
   const written = [...precompress(dist.web), ...precompress(dist.admin)];
-  expect(written.map((w) => w.file.slice(root.length))).toEqual(expect.arrayContaining([`/web/${ASSET}`, "/web/index.html", "/admin/assets/console-Zz98Yy76.js"]));
+  expect(written.map((w) => w.file.slice(root.length))).toEqual(
+    expect.arrayContaining([`/web/${ASSET}`, "/web/index.html", "/admin/assets/console-Zz98Yy76.js"]),
+  );
   api = await startTestApi({ beforeReady: (app) => serveBuiltApps(app, dist) });
 });
 
@@ -38,7 +46,8 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const get = (url: string, encoding?: string) => api.app.inject({ method: "GET", url, headers: encoding ? { "accept-encoding": encoding } : {} });
+const get = (url: string, encoding?: string) =>
+  api.app.inject({ method: "GET", url, headers: encoding ? { "accept-encoding": encoding } : {} });
 
 describe("built apps", () => {
   it("send a hashed asset as brotli to a browser that accepts it, immutable for a year", async () => {

@@ -6,13 +6,19 @@ import { readFile } from "node:fs/promises";
 type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] };
 type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number };
 
-export type ProfileSummary = { totalMs: number; byArea: { area: string; ms: number; pct: number }[]; topFunctions: { fn: string; ms: number; pct: number }[] };
+export type ProfileSummary = {
+  totalMs: number;
+  byArea: { area: string; ms: number; pct: number }[];
+  topFunctions: { fn: string; ms: number; pct: number }[];
+};
 
 function areaOf(url: string, name: string): string {
   if (name === "(idle)") return "idle (waiting on I/O: Postgres, Kafka, timers)";
   if (name === "(garbage collector)") return "GC";
   if (name === "(program)") return "program (native, not attributed)";
-  const m = /\/work\/[^/]+\/(contracts|engine|projections|api|bench|testkit)\//.exec(url) ?? /\/(contracts|engine|projections|api|bench|testkit)\/src\//.exec(url);
+  const m =
+    /\/work\/[^/]+\/(contracts|engine|projections|api|bench|testkit)\//.exec(url) ??
+    /\/(contracts|engine|projections|api|bench|testkit)\/src\//.exec(url);
   if (m && !url.includes("node_modules/")) return `ours: ${m[1]}`;
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return `dep: ${pkg[1]}`;
@@ -41,7 +47,10 @@ export async function summariseProfile(file: string, top = 25): Promise<ProfileS
   return {
     totalMs: Math.round(total / 1000),
     byArea: [...areas.entries()].sort((a, b) => b[1] - a[1]).map(([area, us]) => ({ area, ms: Math.round(us / 1000), pct: pct(us) })),
-    topFunctions: [...fns.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([fn, us]) => ({ fn, ms: Math.round(us / 1000), pct: pct(us) })),
+    topFunctions: [...fns.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([fn, us]) => ({ fn, ms: Math.round(us / 1000), pct: pct(us) })),
   };
 }
 

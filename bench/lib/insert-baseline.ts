@@ -18,7 +18,9 @@ export async function bookingRequested(serverUrl: string): Promise<NewEvent> {
     const at = new Date(start.getTime() - 3_600_000).toISOString();
     const [expert] = await seedExperts(store, 1, at, { profiles: false, sessions: false });
     const handler = new CommandHandler(store, calendarDecider, { clock: () => at });
-    const r = await handler.handle(calendarStream(expert!.expertId), requestBooking(expert!, "c-1", start.toISOString(), 60), { actor: { userId: "c-1", role: "creator" } });
+    const r = await handler.handle(calendarStream(expert!.expertId), requestBooking(expert!, "c-1", start.toISOString(), 60), {
+      actor: { userId: "c-1", role: "creator" },
+    });
     if (!r.ok) throw new Error(`booking refused: ${r.refusal.code}`);
     const written = r.value.events[0]!;
     return { type: written.type, schemaVersion: written.schemaVersion, data: written.data, metadata: written.metadata };
@@ -36,7 +38,11 @@ export function clientStreams(clients: number, prefix: string) {
 }
 
 /** Single-row INSERTs (autocommit) of `event`, each client on a stream of its own, on a database of its own. */
-export async function insertContender(serverUrl: string, event: NewEvent, clients: number): Promise<{ contender: Contender; close: () => Promise<void> }> {
+export async function insertContender(
+  serverUrl: string,
+  event: NewEvent,
+  clients: number,
+): Promise<{ contender: Contender; close: () => Promise<void> }> {
   const db = await createTestDatabase(serverUrl, "bench_ins");
   const store = await PostgresEventStore.connect(db.url, { poolSize: 10 });
   await store.pool.query("CREATE TABLE bench_insert (LIKE events INCLUDING ALL)");
@@ -44,15 +50,10 @@ export async function insertContender(serverUrl: string, event: NewEvent, client
   const data = JSON.stringify(event.data);
   const metadata = JSON.stringify(event.metadata);
   const op = async (client: number) => {
-    await store.pool.query("INSERT INTO bench_insert (stream_id, version, event_id, type, schema_version, data, metadata) VALUES ($1, $2, $3, $4, $5, $6, $7)", [
-      streamOf(client),
-      ++versions[client]!,
-      randomUUID(),
-      event.type,
-      event.schemaVersion ?? 1,
-      data,
-      metadata,
-    ]);
+    await store.pool.query(
+      "INSERT INTO bench_insert (stream_id, version, event_id, type, schema_version, data, metadata) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+      [streamOf(client), ++versions[client]!, randomUUID(), event.type, event.schemaVersion ?? 1, data, metadata],
+    );
     return true;
   };
   return {

@@ -14,7 +14,10 @@ export type Contender = {
 
 export type ContenderResult = { perSecond: number; ok: number; refused: number; seconds: number; latency: LatencySummary };
 
-export async function interleave(contenders: readonly Contender[], options: { clients: number; rounds: number; sliceSeconds: number; warmupSeconds: number }): Promise<Record<string, ContenderResult>> {
+export async function interleave(
+  contenders: readonly Contender[],
+  options: { clients: number; rounds: number; sliceSeconds: number; warmupSeconds: number },
+): Promise<Record<string, ContenderResult>> {
   const acc = new Map(contenders.map((c) => [c.name, { ok: 0, refused: 0, ms: 0, samples: [] as number[] }]));
   const slice = async (c: Contender, seconds: number, record: boolean) => {
     c.enter?.();
@@ -22,14 +25,18 @@ export async function interleave(contenders: readonly Contender[], options: { cl
       const a = acc.get(c.name)!;
       const t0 = now();
       const stopAt = t0 + seconds * 1000;
-      await closedLoop(options.clients, () => now() < stopAt, async (client) => {
-        const s = now();
-        const ok = await c.op(client);
-        if (!record) return;
-        a.samples.push(now() - s);
-        if (ok) a.ok++;
-        else a.refused++;
-      });
+      await closedLoop(
+        options.clients,
+        () => now() < stopAt,
+        async (client) => {
+          const s = now();
+          const ok = await c.op(client);
+          if (!record) return;
+          a.samples.push(now() - s);
+          if (ok) a.ok++;
+          else a.refused++;
+        },
+      );
       if (record) a.ms += now() - t0;
     } finally {
       c.leave?.();

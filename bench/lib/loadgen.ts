@@ -70,7 +70,16 @@ function send(agent: http.Agent, host: string, port: number, r: LoadRequest): Pr
   });
 }
 
-type Acc = { samples: number[]; statuses: Record<string, number>; errors: number; firstError: string | null; bytes: number; ms: number; next: number; ranOut: boolean };
+type Acc = {
+  samples: number[];
+  statuses: Record<string, number>;
+  errors: number;
+  firstError: string | null;
+  bytes: number;
+  ms: number;
+  next: number;
+  ranOut: boolean;
+};
 
 async function slice(agent: http.Agent, spec: LoadSpec, phase: LoadPhase, acc: Acc, seconds: number, record: boolean): Promise<void> {
   const t0 = performance.now();
@@ -110,15 +119,19 @@ async function slice(agent: http.Agent, spec: LoadSpec, phase: LoadPhase, acc: A
 
 export async function runLoad(spec: LoadSpec): Promise<Record<string, LoadResult>> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: spec.connections, maxFreeSockets: spec.connections });
-  const accs = new Map<string, Acc>(spec.phases.map((p) => [p.name, { samples: [], statuses: {}, errors: 0, firstError: null, bytes: 0, ms: 0, next: 0, ranOut: false }]));
+  const accs = new Map<string, Acc>(
+    spec.phases.map((p) => [p.name, { samples: [], statuses: {}, errors: 0, firstError: null, bytes: 0, ms: 0, next: 0, ranOut: false }]),
+  );
   for (const phase of spec.phases) await slice(agent, spec, phase, accs.get(phase.name)!, spec.warmupSeconds, false);
-  for (let r = 0; r < spec.rounds; r++) for (const phase of spec.phases) await slice(agent, spec, phase, accs.get(phase.name)!, spec.sliceSeconds, true);
+  for (let r = 0; r < spec.rounds; r++)
+    for (const phase of spec.phases) await slice(agent, spec, phase, accs.get(phase.name)!, spec.sliceSeconds, true);
   agent.destroy();
   const out: Record<string, LoadResult> = {};
   const r2 = (n: number) => Math.round(n * 100) / 100;
   for (const [name, a] of accs) {
     const samples = a.samples.sort((x, y) => x - y);
-    const pct = (p: number) => (samples.length ? samples[Math.min(samples.length - 1, Math.ceil((p / 100) * samples.length) - 1)]! : Number.NaN);
+    const pct = (p: number) =>
+      samples.length ? samples[Math.min(samples.length - 1, Math.ceil((p / 100) * samples.length) - 1)]! : Number.NaN;
     const seconds = a.ms / 1000;
     out[name] = {
       requests: samples.length,
@@ -146,7 +159,10 @@ export async function loadFromChild(spec: LoadSpec): Promise<Record<string, Load
   const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
   try {
     return await new Promise<Record<string, LoadResult>>((resolve, reject) => {
-      const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("./loadgen-process.ts", import.meta.url)), file], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("./loadgen-process.ts", import.meta.url)), file], {
+        cwd: repoRoot,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let out = "";
       let err = "";
       child.stdout.on("data", (d: Buffer) => (out += d.toString()));

@@ -48,7 +48,11 @@ class PipeliningClient {
 }
 
 /** A pool (as far as the projection runners use one) whose transactions pipeline their writes. */
-export function batchingPool(connectionString: string, _mode: BatchingMode = "pipeline", max = 4): { pool: pg.Pool; end: () => Promise<void> } {
+export function batchingPool(
+  connectionString: string,
+  _mode: BatchingMode = "pipeline",
+  max = 4,
+): { pool: pg.Pool; end: () => Promise<void> } {
   const real = new pg.Pool({ connectionString, max, pipeline: true } as pg.PoolConfig);
   real.on("error", () => undefined);
   const pool = {

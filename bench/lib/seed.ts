@@ -10,7 +10,10 @@ import type { EventStore, NewEvent } from "@booking/event-store";
 export const ALL_WEEK_UTC = { timezone: "UTC", slots: WEEKDAYS.map((weekday) => ({ weekday, start_local: "00:00", end_local: "23:30" })) };
 
 /** A typical expert: weekdays, 09:00 to 17:00 UTC. */
-export const WORKING_HOURS_UTC = { timezone: "UTC", slots: WEEKDAYS.slice(0, 5).map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" })) };
+export const WORKING_HOURS_UTC = {
+  timezone: "UTC",
+  slots: WEEKDAYS.slice(0, 5).map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" })),
+};
 
 export type Schedule = typeof ALL_WEEK_UTC;
 
@@ -36,7 +39,11 @@ export type SeededCreator = { userId: string; email: string };
 const meta = (at: string) => ({ at });
 
 /** Run `work` over `items` with at most `concurrency` in flight. */
-export async function inParallel<T>(items: readonly T[], concurrency: number, work: (item: T, index: number) => Promise<unknown>): Promise<void> {
+export async function inParallel<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<unknown>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(concurrency, items.length) }, async () => {
@@ -49,13 +56,39 @@ export async function inParallel<T>(items: readonly T[], concurrency: number, wo
 }
 
 /** Experts with a published profile, one published 60-minute session and an all-week UTC schedule. */
-export async function seedExperts(store: EventStore, count: number, at: string, options: { profiles?: boolean; sessions?: boolean; schedule?: Schedule } = {}): Promise<SeededExpert[]> {
+export async function seedExperts(
+  store: EventStore,
+  count: number,
+  at: string,
+  options: { profiles?: boolean; sessions?: boolean; schedule?: Schedule } = {},
+): Promise<SeededExpert[]> {
   const schedule = options.schedule ?? ALL_WEEK_UTC;
-  const experts = Array.from({ length: count }, (_, i) => ({ expertId: `bx${i}-${randomUUID().slice(0, 8)}`, sessionId: `bs${i}-${randomUUID().slice(0, 8)}`, priceCents: 5_000 + (i % 50) * 100 }));
+  const experts = Array.from({ length: count }, (_, i) => ({
+    expertId: `bx${i}-${randomUUID().slice(0, 8)}`,
+    sessionId: `bs${i}-${randomUUID().slice(0, 8)}`,
+    priceCents: 5_000 + (i % 50) * 100,
+  }));
   await inParallel(experts, 8, async ({ expertId, sessionId, priceCents }, i) => {
-    const appends: [string, NewEvent[]][] = [[calendarStream(expertId), [{ type: "ScheduleSet", data: { expertId, ...schedule }, metadata: meta(at) }]]];
+    const appends: [string, NewEvent[]][] = [
+      [calendarStream(expertId), [{ type: "ScheduleSet", data: { expertId, ...schedule }, metadata: meta(at) }]],
+    ];
     if (options.profiles ?? true) {
-      appends.push([`user-${expertId}`, [{ type: "UserRegistered", data: { userId: expertId, email: `expert${i}@bench.example`, role: "expert", firstName: `Expert${i}`, lastName: `Bench${i % 97}` }, metadata: meta(at) }]]);
+      appends.push([
+        `user-${expertId}`,
+        [
+          {
+            type: "UserRegistered",
+            data: {
+              userId: expertId,
+              email: `expert${i}@bench.example`,
+              role: "expert",
+              firstName: `Expert${i}`,
+              lastName: `Bench${i % 97}`,
+            },
+            metadata: meta(at),
+          },
+        ],
+      ]);
       appends.push([
         expertStream(expertId),
         [
@@ -65,7 +98,14 @@ export async function seedExperts(store: EventStore, count: number, at: string, 
               expertId,
               userId: expertId,
               slug: `expert-${i}-${expertId.slice(-8)}`,
-              profile: { firstName: `Expert${i}`, lastName: `Bench${i % 97}`, title: "Growth strategist", bio: "Ten years of brand deals.\n\nAsk me anything.", tags: ["brand", "growth", "podcasts"], profileImage: null },
+              profile: {
+                firstName: `Expert${i}`,
+                lastName: `Bench${i % 97}`,
+                title: "Growth strategist",
+                bio: "Ten years of brand deals.\n\nAsk me anything.",
+                tags: ["brand", "growth", "podcasts"],
+                profileImage: null,
+              },
               published: true,
             },
             metadata: meta(at),
@@ -83,7 +123,15 @@ export async function seedExperts(store: EventStore, count: number, at: string, 
               sessionId,
               expertId,
               status: "published",
-              definition: { title: "Brand deal review", description: "We review your deck", priceCents, lengthMinutes: 60, prepQuestions: ["Goal?", "Audience?", "Blockers?"], sessionDetails: "", idealFor: ["podcasters"] },
+              definition: {
+                title: "Brand deal review",
+                description: "We review your deck",
+                priceCents,
+                lengthMinutes: 60,
+                prepQuestions: ["Goal?", "Audience?", "Blockers?"],
+                sessionDetails: "",
+                idealFor: ["podcasters"],
+              },
             },
             metadata: meta(at),
           },
@@ -97,23 +145,47 @@ export async function seedExperts(store: EventStore, count: number, at: string, 
 
 /** Creators who accepted the current terms. */
 export async function seedCreators(store: EventStore, count: number, at: string): Promise<SeededCreator[]> {
-  const creators = Array.from({ length: count }, (_, i) => ({ userId: `bc${i}-${randomUUID().slice(0, 8)}`, email: `creator${i}@bench.example` }));
+  const creators = Array.from({ length: count }, (_, i) => ({
+    userId: `bc${i}-${randomUUID().slice(0, 8)}`,
+    email: `creator${i}@bench.example`,
+  }));
   await inParallel(creators, 8, async ({ userId, email }) => {
-    await store.append(`user-${userId}`, [{ type: "UserRegistered", data: { userId, email, role: "creator", firstName: "Bench", lastName: "Creator" }, metadata: meta(at) }], "no_stream");
-    await store.append(termsStream(userId), [{ type: "TermsAccepted", data: { userId, versionId: CURRENT_TERMS_VERSION, acceptedAt: at }, metadata: meta(at) }], "no_stream");
+    await store.append(
+      `user-${userId}`,
+      [{ type: "UserRegistered", data: { userId, email, role: "creator", firstName: "Bench", lastName: "Creator" }, metadata: meta(at) }],
+      "no_stream",
+    );
+    await store.append(
+      termsStream(userId),
+      [{ type: "TermsAccepted", data: { userId, versionId: CURRENT_TERMS_VERSION, acceptedAt: at }, metadata: meta(at) }],
+      "no_stream",
+    );
   });
   return creators;
 }
 
 /** A booking request for `expert` at `scheduledTime`, as the API builds it. */
-export function requestBooking(expert: SeededExpert, creatorId: string, scheduledTime: string, lengthMinutes: 30 | 60 = 60): CalendarCommand {
+export function requestBooking(
+  expert: SeededExpert,
+  creatorId: string,
+  scheduledTime: string,
+  lengthMinutes: 30 | 60 = 60,
+): CalendarCommand {
   return {
     type: "RequestBooking",
     expertId: expert.expertId,
     bookingId: randomUUID(),
     actor: { userId: creatorId, role: "creator" },
     scheduledTime,
-    session: { sessionId: expert.sessionId, expertId: expert.expertId, title: "Brand deal review", lengthMinutes, priceCents: expert.priceCents, published: true, prepQuestions: ["Goal?", "Audience?", "Blockers?"] },
+    session: {
+      sessionId: expert.sessionId,
+      expertId: expert.expertId,
+      title: "Brand deal review",
+      lengthMinutes,
+      priceCents: expert.priceCents,
+      published: true,
+      prepQuestions: ["Goal?", "Audience?", "Blockers?"],
+    },
     expertUserId: expert.expertId,
     creatorAcceptedTerms: true,
     creatorBookings: [],

@@ -12,7 +12,11 @@ import { ALL_WEEK_UTC, seedCreators, seedExperts } from "./seed.ts";
 export type BookingParties = { experts: BookableExpert[]; creatorTokens: string[] };
 
 /** `experts` bookable all week and `creators` who accepted the terms, written to the log, with their tokens. */
-export async function seedBookingParties(store: EventStore, jwtSecret: string, counts: { experts: number; creators: number }): Promise<BookingParties> {
+export async function seedBookingParties(
+  store: EventStore,
+  jwtSecret: string,
+  counts: { experts: number; creators: number },
+): Promise<BookingParties> {
   const at = new Date(Date.now() - 86_400_000).toISOString();
   const experts = await seedExperts(store, counts.experts, at, { schedule: ALL_WEEK_UTC });
   const creators = await seedCreators(store, counts.creators, at);
@@ -21,7 +25,10 @@ export async function seedBookingParties(store: EventStore, jwtSecret: string, c
     await signer.register(fastifyJwt, { secret: jwtSecret, sign: { algorithm: "HS256", expiresIn: 3600 } });
     await signer.ready();
     return {
-      experts: experts.map((e) => ({ ...e, token: signer.jwt.sign({ sub: e.expertId, role: "expert", email: `${e.expertId}@bench.example`, sid: randomUUID() }) })),
+      experts: experts.map((e) => ({
+        ...e,
+        token: signer.jwt.sign({ sub: e.expertId, role: "expert", email: `${e.expertId}@bench.example`, sid: randomUUID() }),
+      })),
       creatorTokens: creators.map((c) => signer.jwt.sign({ sub: c.userId, role: "creator", email: c.email, sid: randomUUID() })),
     };
   } finally {
@@ -34,7 +41,10 @@ export function fetchCall(base: string): LoadCall {
   return async (method, path, o = {}) => {
     const r = await fetch(`${base}${path}`, {
       method,
-      headers: { ...(o.body !== undefined && { "content-type": "application/json" }), ...(o.token && { authorization: `Bearer ${o.token}` }) },
+      headers: {
+        ...(o.body !== undefined && { "content-type": "application/json" }),
+        ...(o.token && { authorization: `Bearer ${o.token}` }),
+      },
       ...(o.body !== undefined && { body: JSON.stringify(o.body) }),
     });
     return { status: r.status, body: await r.text() };

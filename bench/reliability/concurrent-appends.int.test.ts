@@ -69,7 +69,14 @@ describe("catch-up readers during 10,000 concurrent appends", () => {
         const eventId = randomUUID();
         expected.add(eventId);
         const stream = `race-${i % STREAMS}`;
-        const events = [{ eventId, type: "UserRenamed", data: { userId: `u${i}`, firstName: "A", lastName: `${i}` }, metadata: { at: new Date().toISOString() } }];
+        const events = [
+          {
+            eventId,
+            type: "UserRenamed",
+            data: { userId: `u${i}`, firstName: "A", lastName: `${i}` },
+            metadata: { at: new Date().toISOString() },
+          },
+        ];
         if (i % 5 === 0) {
           const pending = await store.beginAppend(stream, events, "any");
           held++;
@@ -88,7 +95,10 @@ describe("catch-up readers during 10,000 concurrent appends", () => {
     await Promise.all(subscriptions.map((s) => s.stop()));
     await polling.done;
 
-    const report: Record<string, { seen: number; skipped: number; repeated: number; outOfStreamOrder: number; deliveredOutOfPositionOrder: number }> = {};
+    const report: Record<
+      string,
+      { seen: number; skipped: number; repeated: number; outOfStreamOrder: number; deliveredOutOfPositionOrder: number }
+    > = {};
     for (const [name, seen] of Object.entries(readers)) {
       const ids = seen.events.map((e) => e.eventId);
       const unique = new Set(ids);
@@ -102,14 +112,21 @@ describe("catch-up readers during 10,000 concurrent appends", () => {
         if (e.position.prepare < maxPrepare) outOfPositionOrder++;
         if (e.position.prepare > maxPrepare) maxPrepare = e.position.prepare;
       }
-      report[name] = { seen: ids.length, skipped: [...expected].filter((id) => !unique.has(id)).length, repeated: ids.length - unique.size, outOfStreamOrder, deliveredOutOfPositionOrder: outOfPositionOrder };
+      report[name] = {
+        seen: ids.length,
+        skipped: [...expected].filter((id) => !unique.has(id)).length,
+        repeated: ids.length - unique.size,
+        outOfStreamOrder,
+        deliveredOutOfPositionOrder: outOfPositionOrder,
+      };
     }
     printFigure("10,000 concurrent appends, catch-up readers", {
       appended,
       "appends holding their transaction open before commit": held,
       "append time": appendTime,
       readers: report,
-      legend: "deliveredOutOfPositionOrder: events read after one with a higher global position (their commit landed out of order, and they were still read)",
+      legend:
+        "deliveredOutOfPositionOrder: events read after one with a higher global position (their commit landed out of order, and they were still read)",
     });
     expect(appended).toBe(APPENDS);
     for (const r of Object.values(report)) expect(r).toMatchObject({ seen: APPENDS, skipped: 0, repeated: 0, outOfStreamOrder: 0 });

@@ -42,7 +42,15 @@ const request = (expertId: string, [lengthMinutes, scheduledTime]: [30 | 60, str
   bookingId: randomUUID(),
   actor: { userId: `c-${randomUUID().slice(0, 8)}`, role: "creator" },
   scheduledTime,
-  session: { sessionId: `s${lengthMinutes}`, expertId, title: `${lengthMinutes} minutes`, lengthMinutes, priceCents: 10_000, published: true, prepQuestions: ["Why?"] },
+  session: {
+    sessionId: `s${lengthMinutes}`,
+    expertId,
+    title: `${lengthMinutes} minutes`,
+    lengthMinutes,
+    priceCents: 10_000,
+    published: true,
+    prepQuestions: ["Why?"],
+  },
   expertUserId: `u-${expertId}`,
   creatorAcceptedTerms: true,
   creatorBookings: [],
@@ -59,12 +67,26 @@ describe("double booking under a race", () => {
     const round = async () => {
       const r = next++;
       const expertId = `race-${r}-${randomUUID().slice(0, 8)}`;
-      const set = await handlers[r % handlers.length]!.handle(calendarStream(expertId), { type: "SetSchedule", expertId, actor: { userId: `u-${expertId}`, role: "expert" }, schedule });
+      const set = await handlers[r % handlers.length]!.handle(calendarStream(expertId), {
+        type: "SetSchedule",
+        expertId,
+        actor: { userId: `u-${expertId}`, role: "expert" },
+        schedule,
+      });
       if (!set.ok) throw new Error(`schedule refused: ${set.refusal.code}`);
-      const results = await Promise.all(Array.from({ length: PER_ROUND }, (_, i) => handlers[(r + i) % handlers.length]!.handle(calendarStream(expertId), request(expertId, SHAPES[i % SHAPES.length]!))));
+      const results = await Promise.all(
+        Array.from({ length: PER_ROUND }, (_, i) =>
+          handlers[(r + i) % handlers.length]!.handle(calendarStream(expertId), request(expertId, SHAPES[i % SHAPES.length]!)),
+        ),
+      );
       const won = results.filter((x) => x.ok).length;
       accepted += won;
-      for (const x of results) if (!x.ok) refusals.set(`${x.refusal.code}: ${refusalMessage(x.refusal)}`, (refusals.get(`${x.refusal.code}: ${refusalMessage(x.refusal)}`) ?? 0) + 1);
+      for (const x of results)
+        if (!x.ok)
+          refusals.set(
+            `${x.refusal.code}: ${refusalMessage(x.refusal)}`,
+            (refusals.get(`${x.refusal.code}: ${refusalMessage(x.refusal)}`) ?? 0) + 1,
+          );
       const stored = (await stores[0]!.readStream(calendarStream(expertId))).events.filter((e) => e.type === "BookingRequested").length;
       if (won !== 1 || stored !== 1) badRounds.push(`round ${r}: ${won} accepted, ${stored} stored`);
     };

@@ -25,7 +25,12 @@ let api: TestApi;
 const users: Record<"creator" | "other" | "expert" | "admin", TestUser> = {} as never;
 const real = { session: "", draft: "", booking: "", paidBooking: "", slug: "", clientSecret: "" };
 
-async function must(user: TestUser | undefined, method: InjectOptions["method"], url: string, body?: unknown): Promise<LightMyRequestResponse> {
+async function must(
+  user: TestUser | undefined,
+  method: InjectOptions["method"],
+  url: string,
+  body?: unknown,
+): Promise<LightMyRequestResponse> {
   const r = await api.call(method, url, { user, body, headers: { "x-forwarded-for": "198.51.100.1" } });
   if (r.statusCode >= 300) throw new Error(`fixture ${method} ${url}: ${r.statusCode} ${r.body}`);
   return r;
@@ -38,15 +43,25 @@ beforeAll(async () => {
   users.other = await api.user("creator");
   users.expert = await api.user("expert");
   users.admin = await api.user("admin");
-  real.slug = (await must(users.expert, "PATCH", `${V1}/experts/me`, { first_name: "Fuzz", last_name: "Target", title: "Tester", published: true })).json().slug;
-  const week = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({ weekday, start_local: "00:00", end_local: "23:30" }));
+  real.slug = (
+    await must(users.expert, "PATCH", `${V1}/experts/me`, { first_name: "Fuzz", last_name: "Target", title: "Tester", published: true })
+  ).json().slug;
+  const week = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({
+    weekday,
+    start_local: "00:00",
+    end_local: "23:30",
+  }));
   await must(users.expert, "POST", `${V1}/experts/${users.expert.id}/schedule`, { timezone: "UTC", slots: week });
   const session = { title: "Fuzzing", price: 100, length_minutes: 60, prep_question_1: "Why?", status: "published" };
   real.session = (await must(users.expert, "POST", `${V1}/sessions`, session)).json().session.id;
   real.draft = (await must(users.expert, "POST", `${V1}/sessions`, { ...session, status: "draft" })).json().session.id;
   const times: string[] = (await must(undefined, "GET", `${V1}/sessions/${real.session}/availability`)).json().times;
-  real.booking = (await must(users.creator, "POST", `${V1}/bookings`, { session_id: real.session, scheduled_time: times[5] })).json().booking.id;
-  real.paidBooking = (await must(users.creator, "POST", `${V1}/bookings`, { session_id: real.session, scheduled_time: times[15] })).json().booking.id;
+  real.booking = (
+    await must(users.creator, "POST", `${V1}/bookings`, { session_id: real.session, scheduled_time: times[5] })
+  ).json().booking.id;
+  real.paidBooking = (
+    await must(users.creator, "POST", `${V1}/bookings`, { session_id: real.session, scheduled_time: times[15] })
+  ).json().booking.id;
   real.clientSecret = (await must(users.creator, "POST", `${V1}/stripe/test-intent`, { bookingId: real.paidBooking })).json().clientSecret;
   await must(users.creator, "POST", `${V1}/payments/test/confirm`, { client_secret: real.clientSecret, card_number: TEST_CARD_SUCCEEDS });
 });
@@ -71,10 +86,12 @@ function routesOf(app: TestApi["app"]): Route[] {
   const routes: Route[] = [];
   for (const [path, methods] of Object.entries(doc.paths ?? {})) {
     for (const method of Object.keys(methods)) {
-      if (["get", "post", "put", "patch", "delete"].includes(method)) routes.push({ method: method.toUpperCase(), path: path.startsWith(V1) ? path.slice(V1.length) : path });
+      if (["get", "post", "put", "patch", "delete"].includes(method))
+        routes.push({ method: method.toUpperCase(), path: path.startsWith(V1) ? path.slice(V1.length) : path });
     }
   }
-  for (const hidden of ["/healthz", "/readyz", "/docs"]) if (!routes.some((r) => r.path === hidden)) routes.push({ method: "GET", path: hidden });
+  for (const hidden of ["/healthz", "/readyz", "/docs"])
+    if (!routes.some((r) => r.path === hidden)) routes.push({ method: "GET", path: hidden });
   return routes.sort((a, b) => `${a.method} ${a.path}`.localeCompare(`${b.method} ${b.path}`));
 }
 
@@ -89,9 +106,25 @@ function template(route: Route): unknown {
   const key = `${route.method} ${route.path}`;
   const templates: Record<string, unknown> = {
     "POST /terms/accept": { version_id: CURRENT_TERMS_VERSION },
-    "PATCH /experts/me": { first_name: "Fuzz", last_name: "Target", title: "Tester", bio: "Bio", tags: ["a"], profile_image: null, published: true },
+    "PATCH /experts/me": {
+      first_name: "Fuzz",
+      last_name: "Target",
+      title: "Tester",
+      bio: "Bio",
+      tags: ["a"],
+      profile_image: null,
+      published: true,
+    },
     "POST /experts/{expertId}/schedule": { timezone: "UTC", slots: [{ weekday: "monday", start_local: "09:00", end_local: "17:00" }] },
-    "POST /sessions": { title: "T", description: "D", price: 10, length_minutes: 30, prep_question_1: "Q", ideal_for: ["x"], status: "draft" },
+    "POST /sessions": {
+      title: "T",
+      description: "D",
+      price: 10,
+      length_minutes: 30,
+      prep_question_1: "Q",
+      ideal_for: ["x"],
+      status: "draft",
+    },
     "PUT /sessions/{id}": { status: "published" },
     "POST /bookings": { session_id: real.session, scheduled_time: soon() },
     "PATCH /bookings/{bookingId}/status": { status: "more_info_requested", info_request_note: "More?" },
@@ -100,7 +133,14 @@ function template(route: Route): unknown {
     "POST /bookings/{bookingId}/notes": { summary: "S", recap: "R", takeaways: ["t"], suggested_actions: ["s"] },
     "POST /stripe/test-intent": { bookingId: real.booking },
     "POST /payments/test/confirm": { client_secret: real.clientSecret, card_number: TEST_CARD_SUCCEEDS },
-    "POST /stripe/webhook": { id: "evt_1", object: "event", type: "payment_intent.succeeded", data: { object: { id: "pi_1", amount: 10_000, amount_received: 10_000, metadata: { bookingId: real.booking, expertId: users.expert.id } } } },
+    "POST /stripe/webhook": {
+      id: "evt_1",
+      object: "event",
+      type: "payment_intent.succeeded",
+      data: {
+        object: { id: "pi_1", amount: 10_000, amount_received: 10_000, metadata: { bookingId: real.booking, expertId: users.expert.id } },
+      },
+    },
     "POST /auth/signup": { email: `f-${randomUUID().slice(0, 6)}@example.com`, password: "fuzz-Passw0rd-1", role: "creator" },
     "POST /auth/login": { email: "nobody@example.com", password: "fuzz-Passw0rd-1" },
     "POST /auth/refresh": { refresh_token: "x" },
@@ -117,8 +157,46 @@ function template(route: Route): unknown {
   return templates[key] ?? (route.method === "GET" || route.method === "DELETE" ? undefined : {});
 }
 
-const NASTY = ["", " ", "..", "../../etc/passwd", "%00", "\u0000", "%", "%zz", "null", "NaN", "-1", "1e309", "[]", "{}", "__proto__", "constructor", "'; DROP TABLE bookings; --", "<script>", "😀", "\uFEFF", "\u202E", "é".repeat(200), "x".repeat(5000), "2026-02-30", "9999-12-31T23:59:59Z", "a/b", "a?b", "a#b"];
-const CONTENT_TYPES = ["application/json", "application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=zzz", "application/octet-stream", "", "application/xml"];
+const NASTY = [
+  "",
+  " ",
+  "..",
+  "../../etc/passwd",
+  "%00",
+  "\u0000",
+  "%",
+  "%zz",
+  "null",
+  "NaN",
+  "-1",
+  "1e309",
+  "[]",
+  "{}",
+  "__proto__",
+  "constructor",
+  "'; DROP TABLE bookings; --",
+  "<script>",
+  "😀",
+  "\uFEFF",
+  "\u202E",
+  "é".repeat(200),
+  "x".repeat(5000),
+  "2026-02-30",
+  "9999-12-31T23:59:59Z",
+  "a/b",
+  "a?b",
+  "a#b",
+];
+const CONTENT_TYPES = [
+  "application/json",
+  "application/json; charset=utf-8",
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=zzz",
+  "application/octet-stream",
+  "",
+  "application/xml",
+];
 const CALLERS = ["anonymous", "creator", "other", "expert", "admin", "expired", "garbage", "alg-none"] as const;
 type Caller = (typeof CALLERS)[number];
 
@@ -141,7 +219,19 @@ function authorization(caller: Caller): string | undefined {
 type Fuzzed = { route: string; method: string; url: string; headers: Record<string, string>; payload?: string };
 
 function generator(routes: Route[]): fc.Arbitrary<Fuzzed> {
-  const ids = () => [real.session, real.draft, real.booking, real.paidBooking, real.slug, users.expert.id, users.creator.id, users.admin.id, "bookings", "users", "no-such-id"];
+  const ids = () => [
+    real.session,
+    real.draft,
+    real.booking,
+    real.paidBooking,
+    real.slug,
+    users.expert.id,
+    users.creator.id,
+    users.admin.id,
+    "bookings",
+    "users",
+    "no-such-id",
+  ];
   const weird = fc.oneof(fc.constantFrom(...NASTY), fc.string({ maxLength: 30 }), fc.string({ unit: "grapheme", maxLength: 20 }));
   const json = fc.jsonValue({ maxDepth: 3 });
   return fc
@@ -151,14 +241,45 @@ function generator(routes: Route[]): fc.Arbitrary<Fuzzed> {
       param: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...ids()) }, { weight: 2, arbitrary: weird }),
       query: fc.oneof(
         fc.constant(""),
-        fc.dictionary(fc.constantFrom("from", "to", "search", "sort", "range", "filter", "v", "access_token", "__proto__"), fc.oneof(weird, json.map((v) => JSON.stringify(v))), { maxKeys: 3 }).map((q) => `?${new URLSearchParams(q as Record<string, string>)}`),
-        fc.constantFrom("?", "?&&", "?from=2026-02-30", "?range=[0,1e309]", '?sort=["id","DROP"]', "?filter=%7B", `?search=${"a".repeat(3000)}`),
+        fc
+          .dictionary(
+            fc.constantFrom("from", "to", "search", "sort", "range", "filter", "v", "access_token", "__proto__"),
+            fc.oneof(
+              weird,
+              json.map((v) => JSON.stringify(v)),
+            ),
+            { maxKeys: 3 },
+          )
+          .map((q) => `?${new URLSearchParams(q as Record<string, string>)}`),
+        fc.constantFrom(
+          "?",
+          "?&&",
+          "?from=2026-02-30",
+          "?range=[0,1e309]",
+          '?sort=["id","DROP"]',
+          "?filter=%7B",
+          `?search=${"a".repeat(3000)}`,
+        ),
       ),
       body: fc.oneof(
         { weight: 3, arbitrary: fc.constant("template") },
         { weight: 3, arbitrary: fc.tuple(fc.string({ maxLength: 20 }), fc.oneof(weird, json)).map(([k, v]) => ({ mutate: k, value: v })) },
         { weight: 2, arbitrary: json.map((v) => ({ raw: JSON.stringify(v) })) },
-        { weight: 1, arbitrary: fc.constantFrom("{", "[1,]", '{"a":}', "\u0000", "undefined", '{"__proto__":{"role":"admin"}}', "[".repeat(3000) + "]".repeat(3000), JSON.stringify({ title: "y".repeat(1_100_000) })).map((raw) => ({ raw })) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .constantFrom(
+              "{",
+              "[1,]",
+              '{"a":}',
+              "\u0000",
+              "undefined",
+              '{"__proto__":{"role":"admin"}}',
+              "[".repeat(3000) + "]".repeat(3000),
+              JSON.stringify({ title: "y".repeat(1_100_000) }),
+            )
+            .map((raw) => ({ raw })),
+        },
         { weight: 1, arbitrary: fc.constant("none") },
       ),
       contentType: fc.option(fc.constantFrom(...CONTENT_TYPES), { freq: 4 }),
@@ -168,7 +289,9 @@ function generator(routes: Route[]): fc.Arbitrary<Fuzzed> {
     })
     .map((g): Fuzzed => {
       const method = g.otherMethod ?? g.route.method;
-      const path = g.route.path.replace(/\{(\w+)\}/g, (_m, name: string) => (name === "expertId" && g.param === "no-such-id" ? users.expert.id : encodeURIComponent(g.param)));
+      const path = g.route.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
+        name === "expertId" && g.param === "no-such-id" ? users.expert.id : encodeURIComponent(g.param),
+      );
       const headers: Record<string, string> = { "x-forwarded-for": `10.9.${g.ip}.${g.ip % 200}` };
       const auth = authorization(g.caller);
       if (auth) headers.authorization = auth;
@@ -188,7 +311,13 @@ function generator(routes: Route[]): fc.Arbitrary<Fuzzed> {
         headers["content-type"] = "application/json";
         headers["stripe-signature"] = Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET });
       }
-      return { route: `${g.route.method} ${g.route.path}`, method, url: `${V1}${path}${g.query}`, headers, ...(payload === undefined ? {} : { payload }) };
+      return {
+        route: `${g.route.method} ${g.route.path}`,
+        method,
+        url: `${V1}${path}${g.query}`,
+        headers,
+        ...(payload === undefined ? {} : { payload }),
+      };
     });
 }
 
@@ -229,22 +358,35 @@ describe("fuzzing the API", () => {
           const r = requests[next++]!;
           let res: LightMyRequestResponse;
           try {
-            res = await api.app.inject({ method: r.method as InjectOptions["method"], url: r.url, headers: r.headers, ...(r.payload === undefined ? {} : { payload: r.payload }) });
+            res = await api.app.inject({
+              method: r.method as InjectOptions["method"],
+              url: r.url,
+              headers: r.headers,
+              ...(r.payload === undefined ? {} : { payload: r.payload }),
+            });
           } catch (e) {
             const key = `inject threw | ${r.route}`;
-            findings.set(key, { count: (findings.get(key)?.count ?? 0) + 1, example: `${r.method} ${r.url.slice(0, 200)}: ${(e as Error).message}` });
+            findings.set(key, {
+              count: (findings.get(key)?.count ?? 0) + 1,
+              example: `${r.method} ${r.url.slice(0, 200)}: ${(e as Error).message}`,
+            });
             continue;
           }
           statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
           hit.add(r.route);
           for (const p of problems(r, res)) {
             const key = `${p} | ${r.route}`;
-            findings.set(key, { count: (findings.get(key)?.count ?? 0) + 1, example: `${r.method} ${r.url.slice(0, 200)} body=${(r.payload ?? "").slice(0, 120)} -> ${res.statusCode} ${res.body.slice(0, 200)}` });
+            findings.set(key, {
+              count: (findings.get(key)?.count ?? 0) + 1,
+              example: `${r.method} ${r.url.slice(0, 200)} body=${(r.payload ?? "").slice(0, 120)} -> ${res.statusCode} ${res.body.slice(0, 200)}`,
+            });
           }
         }
       }),
     );
-    const { rows: broken } = await api.ctx.db.query<{ name: string; last_error: string }>("SELECT name, last_error FROM projection_checkpoints WHERE last_error IS NOT NULL");
+    const { rows: broken } = await api.ctx.db.query<{ name: string; last_error: string }>(
+      "SELECT name, last_error FROM projection_checkpoints WHERE last_error IS NOT NULL",
+    );
     printFigure("10,000 fuzzed API requests", {
       seed: SEED,
       requests: requests.length,

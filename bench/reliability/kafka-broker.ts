@@ -31,9 +31,13 @@ function run(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise
 
 /** The broker this run may restart, or the reason it may not. */
 export async function brokerControl(): Promise<BrokerControl | { skip: string }> {
-  const brokers = process.env.KAFKA_BROKERS?.split(",").map((b) => b.trim()).filter(Boolean) ?? [];
+  const brokers =
+    process.env.KAFKA_BROKERS?.split(",")
+      .map((b) => b.trim())
+      .filter(Boolean) ?? [];
   if (brokers.length === 0) return { skip: "KAFKA_BROKERS is not set (`bash scripts/kafka/broker.sh start` runs a broker)" };
-  if (brokers.length !== 1) return { skip: `KAFKA_BROKERS names ${brokers.length} brokers; the restart test drives the single broker of scripts/kafka/broker.sh` };
+  if (brokers.length !== 1)
+    return { skip: `KAFKA_BROKERS names ${brokers.length} brokers; the restart test drives the single broker of scripts/kafka/broker.sh` };
   const m = /^(127\.0\.0\.1|localhost):(\d+)$/.exec(brokers[0]!);
   if (!m) return { skip: `KAFKA_BROKERS=${brokers[0]} is not a local broker that scripts/kafka/broker.sh could restart` };
   if (!existsSync(script)) return { skip: `${script} is missing` };
@@ -45,11 +49,14 @@ export async function brokerControl(): Promise<BrokerControl | { skip: string }>
   const controller = /CONTROLLER:\/\/[^:]+:(\d+)/.exec(config)?.[1];
   const nodeId = /^node\.id=(\d+)/m.exec(config)?.[1];
   if (!plaintext || !controller || !nodeId) return { skip: `${props} does not name the broker's ports` };
-  if (plaintext !== m[2]) return { skip: `the broker in KAFKA_DATA_DIR=${dataDir} listens on ${plaintext}, but KAFKA_BROKERS points at ${m[2]}` };
+  if (plaintext !== m[2])
+    return { skip: `the broker in KAFKA_DATA_DIR=${dataDir} listens on ${plaintext}, but KAFKA_BROKERS points at ${m[2]}` };
   const env = { ...process.env, KAFKA_DATA_DIR: dataDir, KAFKA_PORT: plaintext, KAFKA_CONTROLLER_PORT: controller, KAFKA_NODE_ID: nodeId };
   const status = await run(["status"], env, 60_000);
   if (status.code !== 0 || !/running \(pid \d+/.test(status.output)) {
-    return { skip: `the broker on ${brokers[0]} was not started by scripts/kafka/broker.sh from ${dataDir}, or does not answer: ${status.output.trim().split("\n").pop()}` };
+    return {
+      skip: `the broker on ${brokers[0]} was not started by scripts/kafka/broker.sh from ${dataDir}, or does not answer: ${status.output.trim().split("\n").pop()}`,
+    };
   }
   return {
     brokers,

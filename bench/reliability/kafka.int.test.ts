@@ -3,7 +3,14 @@ import type pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { encodeBusMessage } from "@booking/event-store";
 import { KafkaBusPublisher, PostgresEventStore, PostgresRelayCheckpoints, Relay, type StoredEvent } from "@booking/event-store";
-import { allProjections, migrateReadModels, readCheckpoints, readModelDigest, rebuildProjections, startKafkaProjector } from "@booking/projections";
+import {
+  allProjections,
+  migrateReadModels,
+  readCheckpoints,
+  readModelDigest,
+  rebuildProjections,
+  startKafkaProjector,
+} from "@booking/projections";
 import { announceSkip, testDatabases } from "@booking/testkit";
 import { appendSynthetic } from "../../projections/test/workload.ts";
 import { sleep, waitFor } from "../../api/test/processes.ts";
@@ -29,8 +36,15 @@ async function pipeline(store: PostgresEventStore, pool: pg.Pool, brokers: strin
   const topic = `reliability-${randomUUID()}`;
   const complaints: string[] = [];
   const publisher = await KafkaBusPublisher.connect({ brokers, topic });
-  const relay = new Relay(store, publisher, await PostgresRelayCheckpoints.connect(pool), { warn: (l) => complaints.push(`relay: ${l}`) }).start();
-  const projector = await startKafkaProjector(pool, allProjections, { brokers, topic, groupId: `g-${topic}`, onError: (e) => complaints.push(`projector: ${(e as Error).message}`) });
+  const relay = new Relay(store, publisher, await PostgresRelayCheckpoints.connect(pool), {
+    warn: (l) => complaints.push(`relay: ${l}`),
+  }).start();
+  const projector = await startKafkaProjector(pool, allProjections, {
+    brokers,
+    topic,
+    groupId: `g-${topic}`,
+    onError: (e) => complaints.push(`projector: ${(e as Error).message}`),
+  });
   return {
     complaints,
     stop: async () => {
@@ -41,11 +55,15 @@ async function pipeline(store: PostgresEventStore, pool: pg.Pool, brokers: strin
   };
 }
 
-const sameAs = (clean: Record<string, unknown>, pool: pg.Pool) => async () => JSON.stringify(await readModelDigest(pool)) === JSON.stringify(clean);
+const sameAs = (clean: Record<string, unknown>, pool: pg.Pool) => async () =>
+  JSON.stringify(await readModelDigest(pool)) === JSON.stringify(clean);
 const handed = async (pool: pg.Pool) => Math.max(...(await readCheckpoints(pool)).map((c) => c.eventsApplied));
 
 const control = await brokerControl();
-const brokers = process.env.KAFKA_BROKERS?.split(",").map((b) => b.trim()).filter(Boolean) ?? [];
+const brokers =
+  process.env.KAFKA_BROKERS?.split(",")
+    .map((b) => b.trim())
+    .filter(Boolean) ?? [];
 
 describe("Kafka broker restarted during a steady load", () => {
   if ("skip" in control) {
@@ -113,7 +131,7 @@ describe("Kafka pipeline past 1 MB per partition", () => {
     try {
       const appended = await appendSynthetic(store, 20_000, 30_000_000);
       let bytes = 0;
-      for (let after: StoredEvent["position"] | null = null; ; ) {
+      for (let after: StoredEvent["position"] | null = null; ;) {
         const batch = await store.readAll(after, 5000);
         if (!batch.length) break;
         for (const e of batch) bytes += Buffer.byteLength(encodeBusMessage(e));

@@ -80,7 +80,9 @@ describe("projector killed during load", () => {
     printFigure("projector killed during load", {
       kills: killed,
       "events appended": written,
-      "events applied per read model (a batch cut short by a kill is rolled back and applied again)": Math.max(...(await readCheckpoints(pool)).map((c) => c.eventsApplied)),
+      "events applied per read model (a batch cut short by a kill is rolled back and applied again)": Math.max(
+        ...(await readCheckpoints(pool)).map((c) => c.eventsApplied),
+      ),
       "catch-up after the last restart": catchUp,
       "read-model tables equal to a clean replay": `${Object.keys(replayed).length - differing.length}/${Object.keys(replayed).length}`,
       "rows per table": Object.fromEntries(Object.entries(live).map(([t, d]) => [t, d.rows])),

@@ -11,7 +11,15 @@ import { elapsed, printFigure } from "./figure.ts";
 describe("a blue-green rebuild of every read model over 100,000 events, under booking load", () => {
   it("fails no request, shows only whole generations, and ends equal to a clean replay", async () => {
     const t0 = performance.now();
-    const figure = await benchRebuild(inject("databaseUrl"), { events: 100_000, experts: 1000, creators: 10_000, bookers: 4, listers: 4, rounds: 1, sliceSeconds: 5 });
+    const figure = await benchRebuild(inject("databaseUrl"), {
+      events: 100_000,
+      experts: 1000,
+      creators: 10_000,
+      bookers: 4,
+      listers: 4,
+      rounds: 1,
+      sliceSeconds: 5,
+    });
     printFigure("rebuild under load", {
       events: figure.events,
       rebuildSeconds: figure.rebuildSeconds,

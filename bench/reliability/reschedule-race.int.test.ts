@@ -39,8 +39,21 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const session = (expertId: string, lengthMinutes: 30 | 60) => ({ sessionId: `s${lengthMinutes}`, expertId, title: `${lengthMinutes} minutes`, lengthMinutes, priceCents: 10_000, published: true, prepQuestions: ["Why?"] });
-const request = (expertId: string, creator: Actor, [lengthMinutes, scheduledTime]: [30 | 60, string], bookingId = randomUUID()): CalendarCommand => ({
+const session = (expertId: string, lengthMinutes: 30 | 60) => ({
+  sessionId: `s${lengthMinutes}`,
+  expertId,
+  title: `${lengthMinutes} minutes`,
+  lengthMinutes,
+  priceCents: 10_000,
+  published: true,
+  prepQuestions: ["Why?"],
+});
+const request = (
+  expertId: string,
+  creator: Actor,
+  [lengthMinutes, scheduledTime]: [30 | 60, string],
+  bookingId = randomUUID(),
+): CalendarCommand => ({
   type: "RequestBooking",
   expertId,
   bookingId,
@@ -58,7 +71,11 @@ const newCreator = (): Actor => ({ userId: `c-${randomUUID().slice(0, 8)}`, role
 function overlapsBetweenBookings(state: CalendarState): string[] {
   const held = [...state.bookings.values()]
     .filter((b) => blocksTime(b, NOW))
-    .flatMap((b) => [b.scheduledTime, openReschedule(b, NOW)].filter((t): t is string => t !== null).map((t) => ({ id: b.bookingId, start: Date.parse(t), end: Date.parse(t) + b.lengthMinutes * 60_000 })));
+    .flatMap((b) =>
+      [b.scheduledTime, openReschedule(b, NOW)]
+        .filter((t): t is string => t !== null)
+        .map((t) => ({ id: b.bookingId, start: Date.parse(t), end: Date.parse(t) + b.lengthMinutes * 60_000 })),
+    );
   return held.flatMap((a) => held.filter((b) => a.id < b.id && a.start < b.end && b.start < a.end).map((b) => `${a.id}~${b.id}`));
 }
 
@@ -81,9 +98,24 @@ describe("reschedule requests racing new bookings", () => {
       const movers = MOVERS.map((at) => ({ creator: newCreator(), bookingId: randomUUID(), at }));
       for (const m of movers) {
         await must(request(expertId, m.creator, [60, m.at], m.bookingId));
-        await must({ type: "RecordPayment", expertId, bookingId: m.bookingId, actor: PAYMENTS, paymentId: `pi-${m.bookingId}`, amountCents: 10_000, provider: "test" });
+        await must({
+          type: "RecordPayment",
+          expertId,
+          bookingId: m.bookingId,
+          actor: PAYMENTS,
+          paymentId: `pi-${m.bookingId}`,
+          amountCents: 10_000,
+          provider: "test",
+        });
       }
-      const moves = movers.map((m): CalendarCommand => ({ type: "RequestReschedule", expertId, bookingId: m.bookingId, actor: m.creator, scheduledTime: "2026-03-03T10:00:00.000Z", creatorBookings: [] }));
+      const moves = movers.map((m): CalendarCommand => ({
+        type: "RequestReschedule",
+        expertId,
+        bookingId: m.bookingId,
+        actor: m.creator,
+        scheduledTime: "2026-03-03T10:00:00.000Z",
+        creatorBookings: [],
+      }));
       const bookings = Array.from({ length: 6 }, (_, i) => request(expertId, newCreator(), NEW[i % NEW.length]!));
       // Sent first has the edge: moves lead in even rounds, new bookings in odd ones.
       const racers = r % 2 ? [...bookings, ...moves] : [...moves, ...bookings];
@@ -91,12 +123,25 @@ describe("reschedule requests racing new bookings", () => {
       const won = results.filter((x) => x.ok).length;
       wins.moves += results.filter((x, i) => x.ok && racers[i]!.type === "RequestReschedule").length;
       wins.bookings += results.filter((x, i) => x.ok && racers[i]!.type === "RequestBooking").length;
-      for (const x of results) if (!x.ok) refusals.set(`${x.refusal.code}: ${refusalMessage(x.refusal)}`, (refusals.get(`${x.refusal.code}: ${refusalMessage(x.refusal)}`) ?? 0) + 1);
+      for (const x of results)
+        if (!x.ok)
+          refusals.set(
+            `${x.refusal.code}: ${refusalMessage(x.refusal)}`,
+            (refusals.get(`${x.refusal.code}: ${refusalMessage(x.refusal)}`) ?? 0) + 1,
+          );
       const stored = (await stores[0]!.readStream(calendarStream(expertId))).events;
-      const storedWins = stored.filter((e) => e.type === "RescheduleRequested" || (e.type === "BookingRequested" && !movers.some((m) => m.bookingId === (e.data as { bookingId: string }).bookingId))).length;
-      const state = calendarDecider.evolve(calendarDecider.initialState(), stored.map((e) => ({ type: e.type, data: e.data }) as CalendarEvent));
+      const storedWins = stored.filter(
+        (e) =>
+          e.type === "RescheduleRequested" ||
+          (e.type === "BookingRequested" && !movers.some((m) => m.bookingId === (e.data as { bookingId: string }).bookingId)),
+      ).length;
+      const state = calendarDecider.evolve(
+        calendarDecider.initialState(),
+        stored.map((e) => ({ type: e.type, data: e.data }) as CalendarEvent),
+      );
       const overlaps = overlapsBetweenBookings(state);
-      if (won !== 1 || storedWins !== 1 || overlaps.length > 0) badRounds.push(`round ${r}: ${won} accepted, ${storedWins} stored, overlaps ${overlaps.join(",") || "none"}`);
+      if (won !== 1 || storedWins !== 1 || overlaps.length > 0)
+        badRounds.push(`round ${r}: ${won} accepted, ${storedWins} stored, overlaps ${overlaps.join(",") || "none"}`);
     };
     await Promise.all(
       Array.from({ length: AT_ONCE }, async () => {

@@ -20,14 +20,20 @@ import { elapsed, printFigure } from "./figure.ts";
 
 const databases = testDatabases(inject("databaseUrl"), { poolSize: 4, prepare: async (pool) => void (await migrateReadModels(pool)) });
 afterAll(() => databases.dropAll());
-const brokers = process.env.KAFKA_BROKERS?.split(",").map((b) => b.trim()).filter(Boolean) ?? [];
+const brokers =
+  process.env.KAFKA_BROKERS?.split(",")
+    .map((b) => b.trim())
+    .filter(Boolean) ?? [];
 
 const BOOKERS = 4;
 const LISTERS = 1;
 
 describe("the topology on one machine: two projectors, two APIs, a proxy", () => {
   if (!brokers.length) {
-    announceSkip("reliability: the topology on one machine", "KAFKA_BROKERS is not set (`bash scripts/kafka/broker.sh start` runs a broker)");
+    announceSkip(
+      "reliability: the topology on one machine",
+      "KAFKA_BROKERS is not set (`bash scripts/kafka/broker.sh start` runs a broker)",
+    );
     it.skip("skipped: KAFKA_BROKERS is not set", () => undefined);
     return;
   }
@@ -43,19 +49,36 @@ describe("the topology on one machine: two projectors, two APIs, a proxy", () =>
     let topology: Topology | null = null;
     try {
       const parties = await seedBookingParties(store, jwtSecret, { experts: 20, creators: 50 });
-      topology = await startTopology({ databaseUrl: db.url, brokers, topic: run, group: `${run}-projectors`, jwtSecret, mediaDir, apis: 2, projectors: 2 });
+      topology = await startTopology({
+        databaseUrl: db.url,
+        brokers,
+        topic: run,
+        group: `${run}-projectors`,
+        jwtSecret,
+        mediaDir,
+        apis: 2,
+        projectors: 2,
+      });
       const t = topology;
       const p1 = t.projectors[0]!;
-      const [a1, a2] = t.apis as [typeof t.apis[0], typeof t.apis[0]];
+      const [a1, a2] = t.apis as [(typeof t.apis)[0], (typeof t.apis)[0]];
       const started = elapsed(t0);
       const group = async () => (await kafka.describeGroups([`${run}-projectors`])).groups[0]!;
-      await waitFor("both projectors in the consumer group", async () => {
-        const g = await group();
-        return g.state === "Stable" && g.members.length === 2;
-      }, 120_000);
+      await waitFor(
+        "both projectors in the consumer group",
+        async () => {
+          const g = await group();
+          return g.state === "Stable" && g.members.length === 2;
+        },
+        120_000,
+      );
       // The last seeded session, through relay, Kafka and a projector, before any booking is tried.
       const last = parties.experts[parties.experts.length - 1]!;
-      await waitFor("the seeded sessions in the read models", async () => (await fetch(`${t.url}/api/v1/sessions/${last.sessionId}`)).status === 200, 120_000);
+      await waitFor(
+        "the seeded sessions in the read models",
+        async () => (await fetch(`${t.url}/api/v1/sessions/${last.sessionId}`)).status === 200,
+        120_000,
+      );
 
       // Every answer outside 2xx, by kind: the proxy's 502 for a request cut by the API kill, or
       // anything else (e.g. a read-your-writes miss: 404 for the booking just answered 201).
@@ -64,7 +87,8 @@ describe("the topology on one machine: two projectors, two APIs, a proxy", () =>
       const load = startTopologyLoad(
         async (method, path, o) => {
           const r = await proxied(method, path, o);
-          if (r.status < 200 || r.status >= 300) refusals.push(`${method} ${path.replace(/[0-9a-f-]{36}/g, "{id}")}: ${r.status} ${r.body.slice(0, 120)}`);
+          if (r.status < 200 || r.status >= 300)
+            refusals.push(`${method} ${path.replace(/[0-9a-f-]{36}/g, "{id}")}: ${r.status} ${r.body.slice(0, 120)}`);
           return r;
         },
         parties,
@@ -77,10 +101,14 @@ describe("the topology on one machine: two projectors, two APIs, a proxy", () =>
       const beforeProjectorKill = load.report().bookings;
       const projectorKilled = performance.now();
       await p1.kill();
-      await waitFor("the surviving projector to hold every partition", async () => {
-        const g = await group();
-        return g.state === "Stable" && g.members.length === 1;
-      }, 60_000);
+      await waitFor(
+        "the surviving projector to hold every partition",
+        async () => {
+          const g = await group();
+          return g.state === "Stable" && g.members.length === 1;
+        },
+        60_000,
+      );
       const takeover = elapsed(projectorKilled);
       await sleep(2000);
 
@@ -90,7 +118,10 @@ describe("the topology on one machine: two projectors, two APIs, a proxy", () =>
       await a1.kill();
       await waitFor("the proxy to see api-1 not ready", async () => !t.proxy.readiness()["api-1"], 10_000);
       const redAfter = elapsed(apiKilled);
-      const deadReadiness = await fetch(`http://127.0.0.1:${a1.port}/api/v1/readyz`).then((r) => r.status, () => "refused");
+      const deadReadiness = await fetch(`http://127.0.0.1:${a1.port}/api/v1/readyz`).then(
+        (r) => r.status,
+        () => "refused",
+      );
       const servedBySurvivor = t.proxy.answered()["api-2"]!;
       await sleep(3000);
       const whileDown = load.report();
@@ -111,13 +142,19 @@ describe("the topology on one machine: two projectors, two APIs, a proxy", () =>
       await rebuildProjections(store, clean.pool, allProjections);
       const expected = await readModelDigest(clean.pool);
       const converging = performance.now();
-      await waitFor("the read models to equal a clean replay", async () => JSON.stringify(await readModelDigest(pool)) === JSON.stringify(expected), 120_000).catch(() => undefined);
+      await waitFor(
+        "the read models to equal a clean replay",
+        async () => JSON.stringify(await readModelDigest(pool)) === JSON.stringify(expected),
+        120_000,
+      ).catch(() => undefined);
       const converged = elapsed(converging);
       const live = await readModelDigest(pool);
       const posted = report.routes["POST /bookings"]!;
       const bookingRows = Number((await pool.query<{ n: string }>("SELECT count(*) AS n FROM bookings")).rows[0]!.n);
       const cut = refusals.filter((r) => / 502 .*API_LOST/.test(r));
-      const readYourWritesMisses = refusals.filter((r) => r.startsWith("POST /api/v1/stripe/test-intent: 404") && r.includes("booking_not_found"));
+      const readYourWritesMisses = refusals.filter(
+        (r) => r.startsWith("POST /api/v1/stripe/test-intent: 404") && r.includes("booking_not_found"),
+      );
       const otherRefusals = refusals.filter((r) => !cut.includes(r) && !readYourWritesMisses.includes(r));
       const exits = await t.stop();
       topology = null;
@@ -163,7 +200,13 @@ describe("the topology on one machine: two projectors, two APIs, a proxy", () =>
       expect(bookingRows).toBeLessThanOrEqual(posted.requests);
       expect(live).toEqual(expected);
       expect(apiExits).toEqual([0, 0]);
-      expect({ ...exits, "projector-1": "killed" }).toEqual({ "api-1": 0, "api-2": 0, relay: 0, "projector-1": "killed", "projector-2": 0 });
+      expect({ ...exits, "projector-1": "killed" }).toEqual({
+        "api-1": 0,
+        "api-2": 0,
+        relay: 0,
+        "projector-1": "killed",
+        "projector-2": 0,
+      });
     } finally {
       await topology?.stop();
       await kafka.disconnect();

@@ -37,7 +37,15 @@ async function pendingBooking(expertId: string, expertUserId: string, creatorId:
     bookingId,
     actor: { userId: creatorId, role: "creator" },
     scheduledTime: hourSlot(slot),
-    session: { sessionId: `s-${randomUUID()}`, expertId, title: "Growth strategy", lengthMinutes: 60, priceCents: PRICE, published: true, prepQuestions: ["Goal?"] },
+    session: {
+      sessionId: `s-${randomUUID()}`,
+      expertId,
+      title: "Growth strategy",
+      lengthMinutes: 60,
+      priceCents: PRICE,
+      published: true,
+      prepQuestions: ["Goal?"],
+    },
     expertUserId,
     creatorAcceptedTerms: true,
     creatorBookings: [],
@@ -56,13 +64,25 @@ function signed(bookingId: string, expertId: string) {
     type: "payment_intent.succeeded",
     created: Math.floor(Date.now() / 1000),
     livemode: false,
-    data: { object: { id: `pi_${randomUUID().replace(/-/g, "")}`, object: "payment_intent", amount: PRICE, amount_received: PRICE, currency: "usd", metadata: { bookingId, expertId } } },
+    data: {
+      object: {
+        id: `pi_${randomUUID().replace(/-/g, "")}`,
+        object: "payment_intent",
+        amount: PRICE,
+        amount_received: PRICE,
+        currency: "usd",
+        metadata: { bookingId, expertId },
+      },
+    },
   });
   return { payload, signature: Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }) };
 }
 
 const deliver = (e: { payload: string; signature: string }) =>
-  api.call("POST", "/api/v1/stripe/webhook", { body: e.payload, headers: { "content-type": "application/json", "stripe-signature": e.signature } });
+  api.call("POST", "/api/v1/stripe/webhook", {
+    body: e.payload,
+    headers: { "content-type": "application/json", "stripe-signature": e.signature },
+  });
 
 describe("Stripe webhook delivered five times", () => {
   it(`${BOOKINGS} bookings, each payment delivered 5 times (2 in a row, then 3 at once): one payment each`, async () => {
@@ -74,7 +94,14 @@ describe("Stripe webhook delivered five times", () => {
       type: "SetSchedule",
       expertId,
       actor: { userId: expert.id, role: "expert" },
-      schedule: { timezone: "UTC", slots: (["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const).map((weekday) => ({ weekday, start_local: "00:00", end_local: "23:30" })) },
+      schedule: {
+        timezone: "UTC",
+        slots: (["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const).map((weekday) => ({
+          weekday,
+          start_local: "00:00",
+          end_local: "23:30",
+        })),
+      },
     });
     if (!set.ok) throw new Error(set.refusal.code);
     const statuses = new Map<number, number>();
@@ -90,10 +117,21 @@ describe("Stripe webhook delivered five times", () => {
     }
     const { events } = await api.ctx.store.readStream(calendarStream(expertId));
     const succeeded = new Map<string, number>();
-    for (const e of events) if (e.type === "PaymentSucceeded") succeeded.set((e.data as { bookingId: string }).bookingId, (succeeded.get((e.data as { bookingId: string }).bookingId) ?? 0) + 1);
-    const { rows: payments } = await api.ctx.db.query<{ booking_id: string; status: string }>("SELECT booking_id, status FROM payments WHERE booking_id = ANY($1)", [bookings]);
-    const { rows: read } = await api.ctx.db.query<{ booking_id: string; payment_state: string; paid_cents: string }>("SELECT booking_id, payment_state, paid_cents FROM bookings WHERE booking_id = ANY($1)", [bookings]);
-    const { rows: earnings } = await api.ctx.db.query<{ payments: string; paid: string }>("SELECT sum(payments_count) AS payments, sum(paid_cents) AS paid FROM earnings WHERE expert_id = $1", [expertId]);
+    for (const e of events)
+      if (e.type === "PaymentSucceeded")
+        succeeded.set((e.data as { bookingId: string }).bookingId, (succeeded.get((e.data as { bookingId: string }).bookingId) ?? 0) + 1);
+    const { rows: payments } = await api.ctx.db.query<{ booking_id: string; status: string }>(
+      "SELECT booking_id, status FROM payments WHERE booking_id = ANY($1)",
+      [bookings],
+    );
+    const { rows: read } = await api.ctx.db.query<{ booking_id: string; payment_state: string; paid_cents: string }>(
+      "SELECT booking_id, payment_state, paid_cents FROM bookings WHERE booking_id = ANY($1)",
+      [bookings],
+    );
+    const { rows: earnings } = await api.ctx.db.query<{ payments: string; paid: string }>(
+      "SELECT sum(payments_count) AS payments, sum(paid_cents) AS paid FROM earnings WHERE expert_id = $1",
+      [expertId],
+    );
     printFigure("webhook delivered five times", {
       bookings: BOOKINGS,
       deliveries: BOOKINGS * 5,

@@ -91,16 +91,30 @@ async function explain(db: pg.Pool, statements: Captured[]): Promise<QueryPlan[]
   }
   const plans: QueryPlan[] = [];
   for (const [sql, { c, calls }] of byText) {
-    const read = /^\s*(SELECT|WITH)\b/i.test(c.text) && !/\bFOR UPDATE\b|pg_notify|pg_advisory|\b(INSERT INTO|UPDATE \w+ SET|DELETE FROM)\b/i.test(c.text);
+    const read =
+      /^\s*(SELECT|WITH)\b/i.test(c.text) &&
+      !/\bFOR UPDATE\b|pg_notify|pg_advisory|\b(INSERT INTO|UPDATE \w+ SET|DELETE FROM)\b/i.test(c.text);
     if (!read) {
-      plans.push({ sql: sql.slice(0, 160), calls, executionMs: null, seqScans: [], plan: "(a write or a transaction statement: not explained)" });
+      plans.push({
+        sql: sql.slice(0, 160),
+        calls,
+        executionMs: null,
+        seqScans: [],
+        plan: "(a write or a transaction statement: not explained)",
+      });
       continue;
     }
     try {
       const { rows } = await db.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${c.text}`, c.values);
       const lines = rows.map((r) => r["QUERY PLAN"]);
       const executionMs = Number(/Execution Time: ([\d.]+) ms/.exec(lines.join("\n"))?.[1] ?? Number.NaN);
-      plans.push({ sql: sql.slice(0, 160), calls, executionMs, seqScans: lines.filter((l) => /Seq Scan/.test(l)).map((l) => l.trim().replace(/\s+\(cost.*$/, "")), plan: lines.slice(0, 12).join("\n") });
+      plans.push({
+        sql: sql.slice(0, 160),
+        calls,
+        executionMs,
+        seqScans: lines.filter((l) => /Seq Scan/.test(l)).map((l) => l.trim().replace(/\s+\(cost.*$/, "")),
+        plan: lines.slice(0, 12).join("\n"),
+      });
     } catch (e) {
       plans.push({ sql: sql.slice(0, 160), calls, executionMs: null, seqScans: [], plan: `EXPLAIN failed: ${(e as Error).message}` });
     }
@@ -108,7 +122,10 @@ async function explain(db: pg.Pool, statements: Captured[]): Promise<QueryPlan[]
   return plans;
 }
 
-export async function benchApi(serverUrl: string, options: { experts: number; creators: number; connections: number; rounds: number; sliceSeconds: number; warmupSeconds: number }): Promise<ApiFigure> {
+export async function benchApi(
+  serverUrl: string,
+  options: { experts: number; creators: number; connections: number; rounds: number; sliceSeconds: number; warmupSeconds: number },
+): Promise<ApiFigure> {
   const database = await createTestDatabase(serverUrl, "bench_api");
   const mediaDir = await mkdtemp(join(tmpdir(), "bench-media-"));
   const seedStore = await PostgresEventStore.connect(database.url);
@@ -119,7 +136,13 @@ export async function benchApi(serverUrl: string, options: { experts: number; cr
   const creators = await seedCreators(seedStore, options.creators, at);
   await seedStore.close();
 
-  const config = apiConfig.parse({ DATABASE_URL: database.url, PORT: String(await freePort()), HOST: "127.0.0.1", JWT_SECRET: randomBytes(32).toString("hex"), MEDIA_DIR: mediaDir });
+  const config = apiConfig.parse({
+    DATABASE_URL: database.url,
+    PORT: String(await freePort()),
+    HOST: "127.0.0.1",
+    JWT_SECRET: randomBytes(32).toString("hex"),
+    MEDIA_DIR: mediaDir,
+  });
   const api = await runApi(config);
   const bare = Fastify({ logger: false });
   let expertsBody = "[]";
@@ -132,12 +155,18 @@ export async function benchApi(serverUrl: string, options: { experts: number; cr
   try {
     await waitFor("the API's projector to catch up with the seed", () => projectorCaughtUp(checkPool, api.ctx.store), 300_000);
     // And its mail and refund reactors: reading the seed's 11,000 sign-ups is not booking traffic.
-    await waitFor("the API's mail and refund reactors to catch up with the seed", () => reactorsCaughtUp(checkPool, api.ctx.store), 300_000);
+    await waitFor(
+      "the API's mail and refund reactors to catch up with the seed",
+      () => reactorsCaughtUp(checkPool, api.ctx.store),
+      300_000,
+    );
     const apiPort = Number(new URL(api.url).port);
     const base = `http://127.0.0.1:${apiPort}/api/v1`;
     const listing = await fetch(`${base}/experts`);
     expertsBody = await listing.text();
-    say(`  GET /experts answers ${listing.status} with ${(JSON.parse(expertsBody) as unknown[]).length} experts, ${expertsBody.length} bytes`);
+    say(
+      `  GET /experts answers ${listing.status} with ${(JSON.parse(expertsBody) as unknown[]).length} experts, ${expertsBody.length} bytes`,
+    );
 
     const tokens = creators.map((c) => api.app.jwt.sign({ sub: c.userId, role: "creator", email: c.email, sid: randomUUID() }));
     const availability: LoadRequest[] = experts.map((e) => ({ method: "GET", path: `/api/v1/sessions/${e.sessionId}/availability` }));
@@ -145,14 +174,20 @@ export async function benchApi(serverUrl: string, options: { experts: number; cr
     // A creator keeps at most MAX_UNPAID_HOLDS_PER_CREATOR unpaid holds, never two at one hour: creator
     // (k mod 1,000) + 1,000 × floor(hour / 3) books one expert's column for three consecutive hours.
     const hours = Array.from({ length: Math.ceil(30_000 / experts.length) }, (_, n) => workingHour(start, n).toISOString());
-    const creatorOf = (k: number) => (k % experts.length) + experts.length * Math.floor(Math.floor(k / experts.length) / MAX_UNPAID_HOLDS_PER_CREATOR);
+    const creatorOf = (k: number) =>
+      (k % experts.length) + experts.length * Math.floor(Math.floor(k / experts.length) / MAX_UNPAID_HOLDS_PER_CREATOR);
     const bookings: LoadRequest[] = Array.from({ length: 30_000 }, (_, k) => ({
       method: "POST",
       path: "/api/v1/bookings",
       headers: { authorization: `Bearer ${tokens[creatorOf(k) % tokens.length]}` },
       body: JSON.stringify({ session_id: experts[k % experts.length]!.sessionId, scheduled_time: hours[Math.floor(k / experts.length)] }),
     }));
-    const post = (b: LoadRequest, headers: Record<string, string> = {}) => fetch(`${base}/bookings`, { method: "POST", headers: { "content-type": "application/json", ...headers, ...b.headers }, body: b.body });
+    const post = (b: LoadRequest, headers: Record<string, string> = {}) =>
+      fetch(`${base}/bookings`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers, ...b.headers },
+        body: b.body,
+      });
     const probe = await post(bookings[bookings.length - 1]!);
     if (probe.status !== 201) throw new Error(`POST /bookings probe answered ${probe.status}: ${await probe.text()}`);
     // Captured below: a booking on an expert the API has not seen (its calendar read from the log),
@@ -186,7 +221,11 @@ export async function benchApi(serverUrl: string, options: { experts: number; cr
       queries[name] = { perRequest: statements.length, plans: await explain(checkPool, statements) };
     }
     // A row of the issue's table: statements per request, each one round trip.
-    say(`  statements per request: ${Object.entries(queries).map(([name, q]) => `${name} ${q.perRequest}`).join("; ")}`);
+    say(
+      `  statements per request: ${Object.entries(queries)
+        .map(([name, q]) => `${name} ${q.perRequest}`)
+        .join("; ")}`,
+    );
 
     // Bookings from MIXED_FROM on (each its own expert and hour) go to the mixed phase: each one
     // followed by 9 availability questions about the experts after it, who are not being booked.
@@ -202,7 +241,12 @@ export async function benchApi(serverUrl: string, options: { experts: number; cr
       rounds: options.rounds,
       phases: [
         { name: "bare", port: barePort, requests: [{ method: "GET", path: "/bare" }], cycle: true },
-        { name: "experts", port: apiPort, requests: [{ method: "GET", path: "/api/v1/experts", headers: { "accept-encoding": "gzip, deflate, br" } }], cycle: true },
+        {
+          name: "experts",
+          port: apiPort,
+          requests: [{ method: "GET", path: "/api/v1/experts", headers: { "accept-encoding": "gzip, deflate, br" } }],
+          cycle: true,
+        },
         { name: "experts-uncompressed", port: apiPort, requests: [{ method: "GET", path: "/api/v1/experts" }], cycle: true },
         { name: "availability", port: apiPort, requests: availability, cycle: true },
         { name: "bookings", port: apiPort, requests: bookings.filter((_, k) => k < MIXED_FROM && k !== warmup), cycle: false },
@@ -233,7 +277,11 @@ export async function benchApi(serverUrl: string, options: { experts: number; cr
         statements,
         statementsColdCalendar: queries["POST /bookings, first on an expert"]!.perRequest,
         goals,
-        pass: { requestsPerSecond: booked.requestsPerSecond >= goals.requestsPerSecond, p99: booked.p99Ms <= goals.p99Ms, statements: statements <= goals.statements },
+        pass: {
+          requestsPerSecond: booked.requestsPerSecond >= goals.requestsPerSecond,
+          p99: booked.p99Ms <= goals.p99Ms,
+          statements: statements <= goals.statements,
+        },
       },
       bareServingExpertsBody: withRatio(results["bare-experts"]!),
       listingsCache,

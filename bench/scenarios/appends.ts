@@ -56,7 +56,11 @@ async function emmettContender(serverUrl: string, event: NewEvent, clients: numb
   const emmett = getPostgreSQLEventStore(db.url, { connectionOptions: { pool } });
   const { streamOf, versions } = clientStreams(clients, "calendar");
   const append = async (client: number) => {
-    const r = await emmett.appendToStream(streamOf(client), [{ type: event.type, data: event.data as Record<string, unknown>, metadata: event.metadata }], { expectedStreamVersion: BigInt(versions[client]!) });
+    const r = await emmett.appendToStream(
+      streamOf(client),
+      [{ type: event.type, data: event.data as Record<string, unknown>, metadata: event.metadata }],
+      { expectedStreamVersion: BigInt(versions[client]!) },
+    );
     versions[client] = Number(r.nextExpectedStreamVersion);
   };
   await emmett.schema.migrate();
@@ -85,7 +89,12 @@ export async function benchAppends(serverUrl: string, options: Options): Promise
   ];
   try {
     say(`  ${options.clients} clients, ${options.rounds} interleaved rounds of ${options.sliceSeconds} s per contender`);
-    const results = await profiled("store-appends", () => interleave(setups.map((s) => s.contender), options));
+    const results = await profiled("store-appends", () =>
+      interleave(
+        setups.map((s) => s.contender),
+        options,
+      ),
+    );
     const insert = results.INSERT!;
     const store = results.store!;
     const off = results["store without group commit"]!;
@@ -98,8 +107,16 @@ export async function benchAppends(serverUrl: string, options: Options): Promise
       appendsPerSecond: store.perSecond,
       latency: store.latency,
       withoutGroupCommit: { perSecond: off.perSecond, latency: off.latency },
-      insert: { what: "single-row INSERT (autocommit) of the same event into a table like `events`, same clients", perSecond: insert.perSecond, latency: insert.latency },
-      emmett: { what: "@event-driven-io/emmett-postgresql appendToStream with the expected stream version, same clients", perSecond: emmett.perSecond, latency: emmett.latency },
+      insert: {
+        what: "single-row INSERT (autocommit) of the same event into a table like `events`, same clients",
+        perSecond: insert.perSecond,
+        latency: insert.latency,
+      },
+      emmett: {
+        what: "@event-driven-io/emmett-postgresql appendToStream with the expected stream version, same clients",
+        perSecond: emmett.perSecond,
+        latency: emmett.latency,
+      },
       ratioToInsert,
       ratioToEmmett,
       ratioToInsertWithoutGroupCommit: ratio(off.perSecond, insert.perSecond),

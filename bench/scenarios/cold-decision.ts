@@ -34,8 +34,28 @@ export async function longCalendar(store: EventStore, past: number, now: Date): 
   const booking = (i: number, scheduledTime: string, closed: boolean): NewEvent[] => {
     const bookingId = `${expertId}-${i}`;
     const events: NewEvent[] = [
-      { type: "BookingRequested", data: { bookingId, expertId, expertUserId: expertId, creatorId: `cold-c-${i % 997}`, sessionId: expert.sessionId, sessionTitle: "Brand deal review", lengthMinutes: 60, priceCents: 5_000, prepQuestions: ["Goal?"], scheduledTime, heldUntil: scheduledTime }, metadata },
-      { type: "PaymentSucceeded", data: { bookingId, paymentId: `pi-${bookingId}`, amountCents: 5_000, provider: "bench" }, metadata: { ...metadata, idempotencyKey: `payment-pi-${bookingId}` } },
+      {
+        type: "BookingRequested",
+        data: {
+          bookingId,
+          expertId,
+          expertUserId: expertId,
+          creatorId: `cold-c-${i % 997}`,
+          sessionId: expert.sessionId,
+          sessionTitle: "Brand deal review",
+          lengthMinutes: 60,
+          priceCents: 5_000,
+          prepQuestions: ["Goal?"],
+          scheduledTime,
+          heldUntil: scheduledTime,
+        },
+        metadata,
+      },
+      {
+        type: "PaymentSucceeded",
+        data: { bookingId, paymentId: `pi-${bookingId}`, amountCents: 5_000, provider: "bench" },
+        metadata: { ...metadata, idempotencyKey: `payment-pi-${bookingId}` },
+      },
       { type: "Confirmed", data: { bookingId, by: "expert" }, metadata },
     ];
     if (closed) events.push({ type: "Completed", data: { bookingId }, metadata });
@@ -76,8 +96,13 @@ export async function benchColdDecision(serverUrl: string, options: { sizes: num
       const writer = new CommandHandler(store, calendarDecider, { clock, snapshots: { store: snapshots, codec: calendarSnapshots } });
       await writer.load(stream);
       await writer.snapshotsWritten();
-      const snapshotBytes = Number((await store.pool.query<{ n: string }>("SELECT pg_column_size(state) AS n FROM snapshots WHERE stream_id = $1", [stream])).rows[0]?.n ?? 0);
-      say(`   ${past.toLocaleString("en")} past bookings written and snapshotted in ${Math.round(performance.now() - t0)} ms (snapshot ${snapshotBytes} bytes)`);
+      const snapshotBytes = Number(
+        (await store.pool.query<{ n: string }>("SELECT pg_column_size(state) AS n FROM snapshots WHERE stream_id = $1", [stream])).rows[0]
+          ?.n ?? 0,
+      );
+      say(
+        `   ${past.toLocaleString("en")} past bookings written and snapshotted in ${Math.round(performance.now() - t0)} ms (snapshot ${snapshotBytes} bytes)`,
+      );
 
       const samples = { without: [] as number[], with: [] as number[] };
       const read = { without: 0, with: 0 };
@@ -101,7 +126,10 @@ export async function benchColdDecision(serverUrl: string, options: { sizes: num
           });
           // A pause first, so the collector has put away what the last whole fold left behind.
           await sleep(200);
-          const handler = new CommandHandler(counting, calendarDecider, { clock, ...(variant === "with" && { snapshots: { store: snapshots, codec: calendarSnapshots } }) });
+          const handler = new CommandHandler(counting, calendarDecider, {
+            clock,
+            ...(variant === "with" && { snapshots: { store: snapshots, codec: calendarSnapshots } }),
+          });
           const cpu = process.cpuUsage();
           const start = performance.now();
           const result = await handler.handle(stream, requestBooking(expert, `cold-c-${r}`, freeHour(hour++)));
@@ -118,10 +146,25 @@ export async function benchColdDecision(serverUrl: string, options: { sizes: num
       const size: ColdDecisionSize = {
         pastBookings: past,
         events: past * PER_BOOKING + 1 + 20 * 3,
-        without: { medianMs: med(samples.without), maxMs: round(Math.max(...samples.without)), cpuMs: med(cpuMs.without), eventsRead: read.without },
-        with: { medianMs: med(samples.with), maxMs: round(Math.max(...samples.with)), cpuMs: med(cpuMs.with), eventsRead: read.with, snapshotBytes },
+        without: {
+          medianMs: med(samples.without),
+          maxMs: round(Math.max(...samples.without)),
+          cpuMs: med(cpuMs.without),
+          eventsRead: read.without,
+        },
+        with: {
+          medianMs: med(samples.with),
+          maxMs: round(Math.max(...samples.with)),
+          cpuMs: med(cpuMs.with),
+          eventsRead: read.with,
+          snapshotBytes,
+        },
       };
-      say(`   ${past.toLocaleString("en")}: without snapshots ${size.without.medianMs} ms (max ${size.without.maxMs}, CPU ${size.without.cpuMs} ms, ${size.without.eventsRead} events read); with ${size.with.medianMs} ms (max ${size.with.maxMs}, CPU ${size.with.cpuMs} ms, ${size.with.eventsRead} events read); load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+      say(
+        `   ${past.toLocaleString("en")}: without snapshots ${size.without.medianMs} ms (max ${size.without.maxMs}, CPU ${size.without.cpuMs} ms, ${size.without.eventsRead} events read); with ${size.with.medianMs} ms (max ${size.with.maxMs}, CPU ${size.with.cpuMs} ms, ${size.with.eventsRead} events read); load average ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(" ")}`,
+      );
       sizes.push(size);
     }
   } finally {

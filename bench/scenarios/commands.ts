@@ -12,7 +12,6 @@ import { ratio, say, type LatencySummary } from "../lib/stats.ts";
 // transactions of the same event. Each contender has its own database; they run in interleaved
 // one-second slices so that a change in machine load shifts them alike.
 
-
 export type CommandsFigure = {
   experts: number;
   clients: number;
@@ -35,7 +34,13 @@ type Setup = { contender: Contender; roundTrips: () => Promise<number>; close: (
 const at = (start: Date) => new Date(start.getTime() - 3_600_000).toISOString();
 
 /** A database with 1,000 experts (schedules) and one handler; each op requests a distinct free hour. */
-export async function commandContender(serverUrl: string, name: string, options: Options, open: (url: string) => Promise<PostgresEventStore>, patch?: () => () => void): Promise<Setup> {
+export async function commandContender(
+  serverUrl: string,
+  name: string,
+  options: Options,
+  open: (url: string) => Promise<PostgresEventStore>,
+  patch?: () => () => void,
+): Promise<Setup> {
   const db = await createTestDatabase(serverUrl, "bench_cmd");
   const store = await open(db.url);
   const start = midnightUtc(new Date(), 1);
@@ -47,7 +52,10 @@ export async function commandContender(serverUrl: string, name: string, options:
     const expert = experts[n % experts.length]!;
     // Hour k of the booking window for this expert: never overlapping another request.
     const hour = Math.floor(n / experts.length);
-    const r = await handler.handle(calendarStream(expert.expertId), requestBooking(expert, `c-${n % 500}`, new Date(start.getTime() + hour * 3_600_000).toISOString(), 60));
+    const r = await handler.handle(
+      calendarStream(expert.expertId),
+      requestBooking(expert, `c-${n % 500}`, new Date(start.getTime() + hour * 3_600_000).toISOString(), 60),
+    );
     return r.ok;
   };
   let restore: (() => void) | null = null;
@@ -69,10 +77,18 @@ async function insertSetup(serverUrl: string, clients: number): Promise<Setup> {
 
 export async function benchCommands(serverUrl: string, options: Options): Promise<CommandsFigure> {
   say(`  setting up: ${options.experts} experts per database`);
-  const setups: Setup[] = [await insertSetup(serverUrl, options.clients), await commandContender(serverUrl, "current", options, (url) => PostgresEventStore.connect(url, { poolSize: 10 }))];
+  const setups: Setup[] = [
+    await insertSetup(serverUrl, options.clients),
+    await commandContender(serverUrl, "current", options, (url) => PostgresEventStore.connect(url, { poolSize: 10 })),
+  ];
   try {
     say(`  ${options.clients} clients, ${options.rounds} interleaved rounds of ${options.sliceSeconds} s per contender`);
-    const results = await profiled("booking-commands", () => interleave(setups.map((s) => s.contender), options));
+    const results = await profiled("booking-commands", () =>
+      interleave(
+        setups.map((s) => s.contender),
+        options,
+      ),
+    );
     const trips = new Map<string, number>();
     for (const s of setups) {
       s.contender.enter?.();
@@ -93,7 +109,11 @@ export async function benchCommands(serverUrl: string, options: Options): Promis
       refused: cur.refused,
       latency: cur.latency,
       roundTripsPerCommand: trips.get("current")!,
-      baseline: { what: "single-row INSERT (autocommit) of the same event (data and metadata) into a table like `events`, same clients", perSecond: base.perSecond, latency: base.latency },
+      baseline: {
+        what: "single-row INSERT (autocommit) of the same event (data and metadata) into a table like `events`, same clients",
+        perSecond: base.perSecond,
+        latency: base.latency,
+      },
       ratio: r,
       bound: ">= 0.5 of the INSERT rate",
       pass: r >= 0.5,

@@ -1,7 +1,14 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { calendarStream } from "@booking/engine";
-import { KafkaBusPublisher, PostgresEventStore, type BusPublisher, PostgresRelayCheckpoints, Relay, type NewEvent } from "@booking/event-store";
+import {
+  KafkaBusPublisher,
+  PostgresEventStore,
+  type BusPublisher,
+  PostgresRelayCheckpoints,
+  Relay,
+  type NewEvent,
+} from "@booking/event-store";
 import { InProcessProjector, allProjections, migrateReadModels, startKafkaProjector, type RunnerHandle } from "@booking/projections";
 import { createTestDatabase } from "@booking/testkit";
 import { profiled } from "../lib/cpuprofile.ts";
@@ -31,12 +38,17 @@ export type LagFigure = {
 /** When each booking's event was acknowledged by the bus (Kafka runner only). */
 type Published = Map<string, number>;
 
-type Runner = { name: string; start: (dbUrl: string, pool: pg.Pool, store: PostgresEventStore, published: Published) => Promise<{ stop: () => Promise<void> }> };
+type Runner = {
+  name: string;
+  start: (dbUrl: string, pool: pg.Pool, store: PostgresEventStore, published: Published) => Promise<{ stop: () => Promise<void> }>;
+};
 
 export const inProcessRunner: Runner = {
   name: "in-process (InProcessProjector, defaults as in the API process: woken by the store's appends, 250 ms poll as fallback)",
   start: async (_url, pool, store) => {
-    const handle: RunnerHandle = new InProcessProjector(store, pool, allProjections, { onError: (e) => say(`  projector: ${(e as Error).message}`) }).start();
+    const handle: RunnerHandle = new InProcessProjector(store, pool, allProjections, {
+      onError: (e) => say(`  projector: ${(e as Error).message}`),
+    }).start();
     return { stop: () => handle.stop() };
   },
 };
@@ -57,7 +69,9 @@ export function inProcessExperiment(experiment: InProcessExperiment): Runner {
       const batching = experiment.pipelined ? batchingPool(url, "pipeline") : null;
       const pool = batching?.pool ?? realPool;
       const own = experiment.wakeOnNotify ? await PostgresEventStore.connect(url, { poolSize: 2 }) : null;
-      const handle = new InProcessProjector(own ?? store, pool, allProjections, { ...(experiment.idleMs !== undefined && { idleMs: experiment.idleMs }) }).start();
+      const handle = new InProcessProjector(own ?? store, pool, allProjections, {
+        ...(experiment.idleMs !== undefined && { idleMs: experiment.idleMs }),
+      }).start();
       return {
         stop: async () => {
           await handle.stop();
@@ -73,7 +87,9 @@ export type KafkaExperiment = { name: string; pipelined?: boolean; relayIdleMs?:
 
 export function kafkaRunner(brokers: string[], experiment?: KafkaExperiment): Runner {
   return {
-    name: experiment ? `Kafka, ${experiment.name}` : "Kafka (Relay -> KafkaBusPublisher -> topic -> startKafkaProjector, defaults as in the relay and projector processes)",
+    name: experiment
+      ? `Kafka, ${experiment.name}`
+      : "Kafka (Relay -> KafkaBusPublisher -> topic -> startKafkaProjector, defaults as in the relay and projector processes)",
     start: async (url, realPool, store, published) => {
       const batching = experiment?.pipelined ? batchingPool(url, "pipeline") : null;
       const pool = batching?.pool ?? realPool;
@@ -91,9 +107,17 @@ export function kafkaRunner(brokers: string[], experiment?: KafkaExperiment): Ru
         },
         close: () => publisher.close(),
       };
-      const relay = new Relay(store, timed, checkpoints, { warn: (l) => say(`  ${l}`), ...(experiment?.relayIdleMs !== undefined && { idleMs: experiment.relayIdleMs }) }).start();
+      const relay = new Relay(store, timed, checkpoints, {
+        warn: (l) => say(`  ${l}`),
+        ...(experiment?.relayIdleMs !== undefined && { idleMs: experiment.relayIdleMs }),
+      }).start();
       // The offset fix is in the product now: both runs use the real runner.
-      const consumer = await startKafkaProjector(pool, allProjections, { brokers, topic, groupId: `bench-${topic}`, onError: (e) => say(`  projector: ${(e as Error).message}`) });
+      const consumer = await startKafkaProjector(pool, allProjections, {
+        brokers,
+        topic,
+        groupId: `bench-${topic}`,
+        onError: (e) => say(`  projector: ${(e as Error).message}`),
+      });
       return {
         stop: async () => {
           await relay.stop();
@@ -110,12 +134,28 @@ function bookingEvent(expertId: string, bookingId: string, at: string): NewEvent
   const scheduled = new Date(Date.parse(at) + 86_400_000).toISOString();
   return {
     type: "BookingRequested",
-    data: { bookingId, expertId, expertUserId: expertId, creatorId: "bench-creator", sessionId: "bench-session", sessionTitle: "Bench", lengthMinutes: 60, priceCents: 9_900, prepQuestions: ["Why?"], scheduledTime: scheduled, heldUntil: at },
+    data: {
+      bookingId,
+      expertId,
+      expertUserId: expertId,
+      creatorId: "bench-creator",
+      sessionId: "bench-session",
+      sessionTitle: "Bench",
+      lengthMinutes: 60,
+      priceCents: 9_900,
+      prepQuestions: ["Why?"],
+      scheduledTime: scheduled,
+      heldUntil: at,
+    },
     metadata: { at, actor: { userId: "bench-creator", role: "creator" } },
   };
 }
 
-export async function benchLag(serverUrl: string, runner: Runner, options: { rate: number; seconds: number; bound: number }): Promise<LagFigure> {
+export async function benchLag(
+  serverUrl: string,
+  runner: Runner,
+  options: { rate: number; seconds: number; bound: number },
+): Promise<LagFigure> {
   const db = await createTestDatabase(serverUrl, "bench_lag");
   const store = await PostgresEventStore.connect(db.url, { poolSize: 8 });
   const pool = new pg.Pool({ connectionString: db.url, max: 6 });
@@ -153,7 +193,11 @@ export async function benchLag(serverUrl: string, runner: Runner, options: { rat
   const append = async (n: number, record: boolean) => {
     const bookingId = `lag-${n}-${randomUUID().slice(0, 8)}`;
     const s = now();
-    await store.append(calendarStream(experts[n % experts.length]!), [bookingEvent(experts[n % experts.length]!, bookingId, new Date().toISOString())], "any");
+    await store.append(
+      calendarStream(experts[n % experts.length]!),
+      [bookingEvent(experts[n % experts.length]!, bookingId, new Date().toISOString())],
+      "any",
+    );
     const t = now();
     if (record) {
       appendTimes.push(t - s);
@@ -230,4 +274,3 @@ export async function benchLag(serverUrl: string, runner: Runner, options: { rat
     await db.drop();
   }
 }
-

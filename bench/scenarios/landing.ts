@@ -17,9 +17,19 @@ import { round, say } from "../lib/stats.ts";
 // load, LCP at most 2.0 s.
 
 /** DevTools' "Slow 4G" preset (Lighthouse's mobile profile as DevTools applies it: 150 ms RTT x 3.75, 1.6 Mbps x 0.9 down, 750 kbps x 0.9 up). */
-export const SLOW_4G = { name: "Slow 4G (DevTools preset)", latencyMs: 562.5, downloadBytesPerSecond: (1.6 * 1_000_000 * 0.9) / 8, uploadBytesPerSecond: (750 * 1000 * 0.9) / 8 };
+export const SLOW_4G = {
+  name: "Slow 4G (DevTools preset)",
+  latencyMs: 562.5,
+  downloadBytesPerSecond: (1.6 * 1_000_000 * 0.9) / 8,
+  uploadBytesPerSecond: (750 * 1000 * 0.9) / 8,
+};
 /** DevTools' "Fast 4G" preset (165 ms latency, 9 Mbps x 0.9 down, 1.5 Mbps x 0.9 up), for comparison. */
-export const FAST_4G = { name: "Fast 4G (DevTools preset)", latencyMs: 165, downloadBytesPerSecond: (9 * 1_000_000 * 0.9) / 8, uploadBytesPerSecond: (1.5 * 1_000_000 * 0.9) / 8 };
+export const FAST_4G = {
+  name: "Fast 4G (DevTools preset)",
+  latencyMs: 165,
+  downloadBytesPerSecond: (9 * 1_000_000 * 0.9) / 8,
+  uploadBytesPerSecond: (1.5 * 1_000_000 * 0.9) / 8,
+};
 export const CPU_SLOWDOWN = 4;
 export const FIRST_LOAD_GZIP_GOAL_BYTES = 150_000;
 export const LCP_GOAL_MS = 2000;
@@ -27,9 +37,23 @@ export const LCP_GOAL_MS = 2000;
 type Network = typeof SLOW_4G;
 type Encoding = "br" | "gzip" | "identity";
 export type AssetBytes = { path: string; kind: "js" | "css"; br: number; gzip: number; identity: number };
-export type FirstLoadBytes = { requests: number; js: Record<Encoding, number>; css: Record<Encoding, number>; total: Record<Encoding, number>; transferredByBrowser: number; assets: AssetBytes[] };
+export type FirstLoadBytes = {
+  requests: number;
+  js: Record<Encoding, number>;
+  css: Record<Encoding, number>;
+  total: Record<Encoding, number>;
+  transferredByBrowser: number;
+  assets: AssetBytes[];
+};
 export type LoadRun = { lcpMs: number; fcpMs: number; loadMs: number };
-export type ThrottledLoads = { network: Network; cpuSlowdown: number; runs: LoadRun[]; lcp: { medianMs: number; maxMs: number }; fcpMedianMs: number; loadMedianMs: number };
+export type ThrottledLoads = {
+  network: Network;
+  cpuSlowdown: number;
+  runs: LoadRun[];
+  lcp: { medianMs: number; maxMs: number };
+  fcpMedianMs: number;
+  loadMedianMs: number;
+};
 export type LandingFigure = {
   path: string;
   firstLoad: FirstLoadBytes;
@@ -53,16 +77,32 @@ const TIMINGS = `({
   loadMs: performance.getEntriesByType("navigation")[0].loadEventStart,
 })`;
 
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 /** Pages, scripts and stylesheets of a built app without their .gz: a build by the e2e suites, which do not compress. */
 function uncompressed(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => /\.(js|css|html)$/.test(f) && statSync(join(dir, f)).size >= 1024 && !existsSync(join(dir, `${f}.gz`)));
+  return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter(
+    (f) => /\.(js|css|html)$/.test(f) && statSync(join(dir, f)).size >= 1024 && !existsSync(join(dir, `${f}.gz`)),
+  );
 }
 
 async function buildApps(): Promise<void> {
   // Its output goes to stderr: stdout is the bench's JSON document.
-  const code = await new Promise<number | null>((resolve) => spawn("node", ["scripts/build-apps.mjs"], { cwd: new URL("../../", import.meta.url).pathname, stdio: ["ignore", 2, 2] }).on("exit", resolve));
+  const code = await new Promise<number | null>((resolve) =>
+    spawn("node", ["scripts/build-apps.mjs"], { cwd: new URL("../../", import.meta.url).pathname, stdio: ["ignore", 2, 2] }).on(
+      "exit",
+      resolve,
+    ),
+  );
   if (code !== 0) throw new Error(`scripts/build-apps.mjs exited with ${code}`);
   // Up to date but built without compression: compressed here as `npm run build` would.
   for (const dir of [BUILT_APPS.web, BUILT_APPS.admin]) if (uncompressed(dir).length) precompress(dir);
@@ -86,7 +126,12 @@ async function load(browser: Browser, url: string, network: Network | null): Pro
   await cdp.send("Network.enable");
   await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
   if (network) {
-    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: network.latencyMs, downloadThroughput: network.downloadBytesPerSecond, uploadThroughput: network.uploadBytesPerSecond });
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: network.latencyMs,
+      downloadThroughput: network.downloadBytesPerSecond,
+      uploadThroughput: network.uploadBytesPerSecond,
+    });
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: CPU_SLOWDOWN });
   }
   // Page-side code as text: bench/ compiles without the DOM's types.
@@ -123,16 +168,28 @@ async function bytesOf(origin: string, assets: Fetched[]): Promise<FirstLoadByte
       const body = await reply.arrayBuffer();
       // Files under 1 KB are not compressed (scripts/precompress.mjs): they are sent plain.
       const sent = reply.headers.get("content-encoding") ?? "identity";
-      if (sent !== encoding && !(sent === "identity" && body.byteLength < 1024)) throw new Error(`${a.path} asked as ${encoding} came as ${sent}`);
+      if (sent !== encoding && !(sent === "identity" && body.byteLength < 1024))
+        throw new Error(`${a.path} asked as ${encoding} came as ${sent}`);
       sizes[encoding] = Number.isFinite(length) && length > 0 ? length : body.byteLength;
     }
     sized.push({ path: a.path, kind: a.kind, ...sizes });
   }
   const sum = (kind: "js" | "css" | null) => {
     const of = sized.filter((s) => kind === null || s.kind === kind);
-    return { br: of.reduce((t, s) => t + s.br, 0), gzip: of.reduce((t, s) => t + s.gzip, 0), identity: of.reduce((t, s) => t + s.identity, 0) };
+    return {
+      br: of.reduce((t, s) => t + s.br, 0),
+      gzip: of.reduce((t, s) => t + s.gzip, 0),
+      identity: of.reduce((t, s) => t + s.identity, 0),
+    };
   };
-  return { requests: sized.length, js: sum("js"), css: sum("css"), total: sum(null), transferredByBrowser: assets.reduce((t, a) => t + a.transferred, 0), assets: sized };
+  return {
+    requests: sized.length,
+    js: sum("js"),
+    css: sum("css"),
+    total: sum(null),
+    transferredByBrowser: assets.reduce((t, a) => t + a.transferred, 0),
+    assets: sized,
+  };
 }
 
 async function throttled(browser: Browser, url: string, network: Network, runs: number): Promise<ThrottledLoads> {
@@ -143,7 +200,14 @@ async function throttled(browser: Browser, url: string, network: Network, runs: 
     say(`  ${network.name}, CPU ${CPU_SLOWDOWN}x, run ${i + 1}: LCP ${run.lcpMs} ms, FCP ${run.fcpMs} ms, load ${run.loadMs} ms`);
   }
   const lcps = results.map((r) => r.lcpMs);
-  return { network, cpuSlowdown: CPU_SLOWDOWN, runs: results, lcp: { medianMs: round(median(lcps)), maxMs: Math.max(...lcps) }, fcpMedianMs: round(median(results.map((r) => r.fcpMs))), loadMedianMs: round(median(results.map((r) => r.loadMs))) };
+  return {
+    network,
+    cpuSlowdown: CPU_SLOWDOWN,
+    runs: results,
+    lcp: { medianMs: round(median(lcps)), maxMs: Math.max(...lcps) },
+    fcpMedianMs: round(median(results.map((r) => r.fcpMs))),
+    loadMedianMs: round(median(results.map((r) => r.loadMs))),
+  };
 }
 
 /** `dirs`: apps built elsewhere (an earlier commit's, to compare); else the repository's, rebuilt when stale. */
@@ -156,13 +220,24 @@ export async function benchLanding(options: { runs: number; dirs?: BuiltApps }):
   try {
     // Bytes do not depend on throttling: one unthrottled cold load lists what the page fetches.
     const { assets } = await load(browser, `${origin}/`, null);
-    const firstLoad = await bytesOf(origin, assets.filter((a) => !a.afterLoad));
-    const deferred = await bytesOf(origin, assets.filter((a) => a.afterLoad));
+    const firstLoad = await bytesOf(
+      origin,
+      assets.filter((a) => !a.afterLoad),
+    );
+    const deferred = await bytesOf(
+      origin,
+      assets.filter((a) => a.afterLoad),
+    );
     const page = (await bytesOf(origin, [{ path: "/", kind: "css", transferred: 0, afterLoad: false }])).total;
-    say(`  first load: ${firstLoad.requests} scripts and stylesheets, ${firstLoad.total.gzip} bytes gzip, ${firstLoad.total.br} brotli, ${firstLoad.total.identity} plain; after the load event: ${deferred.requests}, ${deferred.total.gzip} bytes gzip`);
+    say(
+      `  first load: ${firstLoad.requests} scripts and stylesheets, ${firstLoad.total.gzip} bytes gzip, ${firstLoad.total.br} brotli, ${firstLoad.total.identity} plain; after the load event: ${deferred.requests}, ${deferred.total.gzip} bytes gzip`,
+    );
     const slow4g = await throttled(browser, `${origin}/`, SLOW_4G, options.runs);
     const fast4g = await throttled(browser, `${origin}/`, FAST_4G, options.runs);
-    const adminSignIn = await bytesOf(origin, (await load(browser, `${origin}/admin/`, null)).assets.filter((a) => !a.afterLoad));
+    const adminSignIn = await bytesOf(
+      origin,
+      (await load(browser, `${origin}/admin/`, null)).assets.filter((a) => !a.afterLoad),
+    );
     say(`  admin console's sign-in page: ${adminSignIn.requests} scripts and stylesheets, ${adminSignIn.total.gzip} bytes gzip`);
     return {
       path: "/",
@@ -184,7 +259,10 @@ export async function benchLanding(options: { runs: number; dirs?: BuiltApps }):
 /** The note beside the landing figures: where the first load's bytes go and what LCP waits for. */
 export function landingNote(l: LandingFigure): string {
   const kb = (n: number) => `${(n / 1000).toFixed(1)} KB`;
-  const largest = [...l.firstLoad.assets].sort((a, b) => b.gzip - a.gzip).slice(0, 5).map((a) => `${a.path.replace(/^.*\//, "")} ${kb(a.gzip)}`);
+  const largest = [...l.firstLoad.assets]
+    .sort((a, b) => b.gzip - a.gzip)
+    .slice(0, 5)
+    .map((a) => `${a.path.replace(/^.*\//, "")} ${kb(a.gzip)}`);
   return [
     `${l.pass.firstLoadGzip ? "Within" : "Over"} the first-load goal: ${l.firstLoad.requests} scripts and stylesheets, ${kb(l.firstLoad.total.gzip)} gzip (${kb(l.firstLoad.total.br)} as the brotli Chromium asks for; ${kb(l.firstLoad.transferredByBrowser)} on the wire with headers).`,
     `After the load event the page fetches ${l.deferred.requests} more (${kb(l.deferred.total.gzip)} gzip): the API client with the error catalogue, for the session check (web/src/shared/auth.tsx), so the whole landing page is ${kb(l.firstLoad.total.gzip + l.deferred.total.gzip)} of gzip scripts.`,

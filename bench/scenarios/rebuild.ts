@@ -24,7 +24,12 @@ import { round, say, sleep, summarise, type LatencySummary } from "../lib/stats.
 // switches readers to them. p99 of GET /experts and POST /bookings during each rebuild, beside
 // the same figures in equally long stretches without one, interleaved round by round.
 
-type Phase = { seconds: number; bookings: number; getExperts: LatencySummary & { perSecond: number }; postBookings: LatencySummary & { perSecond: number } };
+type Phase = {
+  seconds: number;
+  bookings: number;
+  getExperts: LatencySummary & { perSecond: number };
+  postBookings: LatencySummary & { perSecond: number };
+};
 
 export type RebuildUnderLoadFigure = {
   events: number;
@@ -61,7 +66,10 @@ function httpCall(port: number, sockets: number): { call: LoadCall; close: () =>
           method,
           path,
           agent,
-          headers: { ...(body && { "content-type": "application/json", "content-length": String(body.length) }), ...(o.token && { authorization: `Bearer ${o.token}` }) },
+          headers: {
+            ...(body && { "content-type": "application/json", "content-length": String(body.length) }),
+            ...(o.token && { authorization: `Bearer ${o.token}` }),
+          },
         },
         (res) => {
           let text = "";
@@ -96,7 +104,11 @@ async function appendFutureSynthetic(store: EventStore, count: number, startAt: 
     for (const { streamId, events } of syntheticHistory(n, n % 1000)) {
       const moved = events.map((e) => {
         const data = e.data as Record<string, unknown>;
-        return { type: e.type, data: "scheduledTime" in data ? { ...data, scheduledTime: later(data.scheduledTime), heldUntil: later(data.heldUntil) } : data, metadata: { at: new Date().toISOString() } };
+        return {
+          type: e.type,
+          data: "scheduledTime" in data ? { ...data, scheduledTime: later(data.scheduledTime), heldUntil: later(data.heldUntil) } : data,
+          metadata: { at: new Date().toISOString() },
+        };
       });
       await store.append(streamId, moved, "no_stream");
       written += events.length;
@@ -106,7 +118,10 @@ async function appendFutureSynthetic(store: EventStore, count: number, startAt: 
 
 const failuresOf = (report: LoadReport) => Object.values(report.routes).reduce((n, r) => n + r.failed, 0);
 
-export async function benchRebuild(serverUrl: string, options: { events: number; experts: number; creators: number; bookers: number; listers: number; rounds: number; sliceSeconds: number }): Promise<RebuildUnderLoadFigure> {
+export async function benchRebuild(
+  serverUrl: string,
+  options: { events: number; experts: number; creators: number; bookers: number; listers: number; rounds: number; sliceSeconds: number },
+): Promise<RebuildUnderLoadFigure> {
   const loadStart = loadavg().map((l) => round(l));
   const database = await createTestDatabase(serverUrl, "bench_rebuild");
   const store = await PostgresEventStore.connect(database.url, { poolSize: 8 });
@@ -118,7 +133,9 @@ export async function benchRebuild(serverUrl: string, options: { events: number;
   let http_: ReturnType<typeof httpCall> | null = null;
   try {
     const at = new Date(Date.now() - 86_400_000).toISOString();
-    say(`  seeding ${options.experts} bookable experts, ${options.creators} creators and synthetic histories up to ${options.events.toLocaleString("en-US")} events`);
+    say(
+      `  seeding ${options.experts} bookable experts, ${options.creators} creators and synthetic histories up to ${options.events.toLocaleString("en-US")} events`,
+    );
     const experts = await seedExperts(store, options.experts, at, { schedule: ALL_WEEK_UTC });
     const creators = await seedCreators(store, options.creators, at);
     const rest = options.events - (await store.countEvents());
@@ -126,27 +143,46 @@ export async function benchRebuild(serverUrl: string, options: { events: number;
     const events = await store.countEvents();
 
     const port = await freePort();
-    api = startProcess("api", { DATABASE_URL: database.url, JWT_SECRET: API_SECRET, PORT: String(port), HOST: "127.0.0.1", MEDIA_DIR: mediaDir, LOG_LEVEL: "warn" });
-    await waitFor("the API to listen", async () => (await fetch(`http://127.0.0.1:${port}/api/v1/healthz`).catch(() => null))?.status === 200, 120_000);
+    api = startProcess("api", {
+      DATABASE_URL: database.url,
+      JWT_SECRET: API_SECRET,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      MEDIA_DIR: mediaDir,
+      LOG_LEVEL: "warn",
+    });
+    await waitFor(
+      "the API to listen",
+      async () => (await fetch(`http://127.0.0.1:${port}/api/v1/healthz`).catch(() => null))?.status === 200,
+      120_000,
+    );
     say(`  the API's projector catching up with ${events.toLocaleString("en-US")} events`);
     await waitFor("the API's projector to catch up", () => projectorCaughtUp(pool, store), 600_000);
     await waitFor("the API's mail and refund reactors to catch up", () => reactorsCaughtUp(pool, store), 600_000);
 
     await signer.register(fastifyJwt, { secret: API_SECRET, sign: { algorithm: "HS256", expiresIn: 3600 } });
     await signer.ready();
-    const expertTokens = experts.map((e) => ({ ...e, token: signer.jwt.sign({ sub: e.expertId, role: "expert", email: `${e.expertId}@bench.example`, sid: randomUUID() }) }));
+    const expertTokens = experts.map((e) => ({
+      ...e,
+      token: signer.jwt.sign({ sub: e.expertId, role: "expert", email: `${e.expertId}@bench.example`, sid: randomUUID() }),
+    }));
     const creatorTokens = creators.map((c) => signer.jwt.sign({ sub: c.userId, role: "creator", email: c.email, sid: randomUUID() }));
     const firstHour = Date.now() + 2 * 3_600_000;
     http_ = httpCall(port, options.bookers + options.listers);
     const traffic = startBookingLoad(http_.call, {
       bookers: options.bookers,
       listers: options.listers,
-      slots: (k) => (k < creatorTokens.length ? { expert: expertTokens[k % expertTokens.length]!, scheduledTime: bookableHour(firstHour, Math.floor(k / expertTokens.length)) } : null),
+      slots: (k) =>
+        k < creatorTokens.length
+          ? { expert: expertTokens[k % expertTokens.length]!, scheduledTime: bookableHour(firstHour, Math.floor(k / expertTokens.length)) }
+          : null,
       creatorOf: (k) => ({ token: creatorTokens[k]! }),
     });
     const reader = readContinuously(pool, pool, ["bookings"]);
 
-    say(`  load: ${options.bookers} creators booking, paying, confirming or cancelling, ${options.listers} visitors listing experts; ${options.rounds} rounds of ${options.sliceSeconds} s without a rebuild, then a full rebuild`);
+    say(
+      `  load: ${options.bookers} creators booking, paying, confirming or cancelling, ${options.listers} visitors listing experts; ${options.rounds} rounds of ${options.sliceSeconds} s without a rebuild, then a full rebuild`,
+    );
     await sleep(2_000); // warm-up
     const without: ReturnType<typeof since>[] = [];
     const during: ReturnType<typeof since>[] = [];
@@ -164,7 +200,11 @@ export async function benchRebuild(serverUrl: string, options: { events: number;
 
       say(`  round ${round_ + 1}/${options.rounds}: npm run replay of every read model`);
       const replay = startProcess("replay", { DATABASE_URL: database.url });
-      await waitFor("the replay to start rebuilding", async () => replay.output().includes("ev/s") || replay.child.exitCode !== null, 120_000);
+      await waitFor(
+        "the replay to start rebuilding",
+        async () => replay.output().includes("ev/s") || replay.child.exitCode !== null,
+        120_000,
+      );
       const c = traffic.report();
       const code = await replay.exited;
       const d = traffic.report();
@@ -172,7 +212,14 @@ export async function benchRebuild(serverUrl: string, options: { events: number;
       during.push(since(d, c));
       rebuildSeconds.push(round(d.seconds - c.seconds));
       duringBookings += d.bookings - c.bookings;
-      say(`    rebuilt in ${round(d.seconds - c.seconds)} s; ${replay.output().split("\n").find((l) => l.startsWith("replay: readers switched")) ?? ""}`);
+      say(
+        `    rebuilt in ${round(d.seconds - c.seconds)} s; ${
+          replay
+            .output()
+            .split("\n")
+            .find((l) => l.startsWith("replay: readers switched")) ?? ""
+        }`,
+      );
     }
     const report = await traffic.stop();
     await waitFor("the projector to catch up after the load", () => projectorCaughtUp(pool, store), 120_000);
@@ -206,7 +253,11 @@ export async function benchRebuild(serverUrl: string, options: { events: number;
       rounds: options.rounds,
       rebuildSeconds,
       withoutRebuild: phase(without, withoutSeconds, withoutBookings),
-      duringRebuild: phase(during, rebuildSeconds.reduce((s, x) => s + x, 0), duringBookings),
+      duringRebuild: phase(
+        during,
+        rebuildSeconds.reduce((s, x) => s + x, 0),
+        duringBookings,
+      ),
       failedRequests: failuresOf(report),
       firstFailure,
       readsChecked: reads.length,
@@ -215,10 +266,14 @@ export async function benchRebuild(serverUrl: string, options: { events: number;
       loadAverage: { start: loadStart, end: loadavg().map((l) => round(l)) },
     };
     const line = (name: string, p: Phase) =>
-      say(`  ${name}: GET /experts p50 ${p.getExperts.p50Ms} p99 ${p.getExperts.p99Ms} ms (${p.getExperts.perSecond}/s); POST /bookings p50 ${p.postBookings.p50Ms} p99 ${p.postBookings.p99Ms} ms (${p.postBookings.perSecond}/s)`);
+      say(
+        `  ${name}: GET /experts p50 ${p.getExperts.p50Ms} p99 ${p.getExperts.p99Ms} ms (${p.getExperts.perSecond}/s); POST /bookings p50 ${p.postBookings.p50Ms} p99 ${p.postBookings.p99Ms} ms (${p.postBookings.perSecond}/s)`,
+      );
     line("without a rebuild", figure.withoutRebuild);
     line("during a rebuild ", figure.duringRebuild);
-    say(`  failed requests ${figure.failedRequests}; reads checked ${figure.readsChecked}, incomplete ${figure.incompleteReads}; identical to a clean replay: ${identical}; load average ${figure.loadAverage.start.join(" ")} -> ${figure.loadAverage.end.join(" ")}`);
+    say(
+      `  failed requests ${figure.failedRequests}; reads checked ${figure.readsChecked}, incomplete ${figure.incompleteReads}; identical to a clean replay: ${identical}; load average ${figure.loadAverage.start.join(" ")} -> ${figure.loadAverage.end.join(" ")}`,
+    );
     return figure;
   } finally {
     http_?.close();

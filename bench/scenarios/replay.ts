@@ -47,7 +47,9 @@ export async function benchReplay(serverUrl: string, options: { events: number; 
   try {
     say(`  appending ${options.events.toLocaleString("en-US")} synthetic events`);
     const writers = 4;
-    await Promise.all(Array.from({ length: writers }, (_, w) => appendSynthetic(store, Math.ceil(options.events / writers), w * 1_000_000)));
+    await Promise.all(
+      Array.from({ length: writers }, (_, w) => appendSynthetic(store, Math.ceil(options.events / writers), w * 1_000_000)),
+    );
     const total = await store.countEvents();
     await pool.query("VACUUM ANALYZE events");
     await migrateReadModels(pool);
@@ -55,7 +57,7 @@ export async function benchReplay(serverUrl: string, options: { events: number; 
     // The whole log, read the way a rebuild reads it: a floor for any replay.
     const r0 = now();
     const all: StoredEvent[] = [];
-    for (let after = null as StoredEvent["position"] | null; ; ) {
+    for (let after = null as StoredEvent["position"] | null; ;) {
       const batch = await store.readAll(after, 2000);
       if (!batch.length) break;
       all.push(...batch);
@@ -65,14 +67,29 @@ export async function benchReplay(serverUrl: string, options: { events: number; 
 
     // Baseline: COPY the same rows into a table like `events` (same columns and indexes), into a
     // fresh table each time.
-    const chunks = copyChunks(all.map((e) => [e.streamId, e.version, e.eventId, e.type, e.schemaVersion, JSON.stringify(e.data), JSON.stringify(e.metadata), e.recordedAt]));
+    const chunks = copyChunks(
+      all.map((e) => [
+        e.streamId,
+        e.version,
+        e.eventId,
+        e.type,
+        e.schemaVersion,
+        JSON.stringify(e.data),
+        JSON.stringify(e.metadata),
+        e.recordedAt,
+      ]),
+    );
     const copyOnce = async (): Promise<{ rows: number; seconds: number }> => {
       await pool.query("DROP TABLE IF EXISTS bench_copy");
       await pool.query("CREATE TABLE bench_copy (LIKE events INCLUDING ALL)");
       const client = await pool.connect();
       try {
         const c0 = now();
-        const rows = await copyIn(client, "bench_copy (stream_id, version, event_id, type, schema_version, data, metadata, recorded_at)", chunks);
+        const rows = await copyIn(
+          client,
+          "bench_copy (stream_id, version, event_id, type, schema_version, data, metadata, recorded_at)",
+          chunks,
+        );
         return { rows, seconds: (now() - c0) / 1000 };
       } finally {
         client.release();
@@ -103,7 +120,12 @@ export async function benchReplay(serverUrl: string, options: { events: number; 
       rounds: REPLAY_ROUNDS,
       seconds: round(rebuildSeconds / REPLAY_ROUNDS),
       eventsPerSecond: round(eventsPerSecond),
-      baseline: { what: "COPY FROM STDIN (node-postgres copy protocol, no pg-copy-streams) of the same events into a table like `events`", rows: copies[0]!.rows, seconds: round(copySeconds / REPLAY_ROUNDS), rowsPerSecond: round(rowsPerSecond) },
+      baseline: {
+        what: "COPY FROM STDIN (node-postgres copy protocol, no pg-copy-streams) of the same events into a table like `events`",
+        rows: copies[0]!.rows,
+        seconds: round(copySeconds / REPLAY_ROUNDS),
+        rowsPerSecond: round(rowsPerSecond),
+      },
       ratio: r,
       bound: ">= 0.2 of the COPY rate",
       pass: r >= 0.2,

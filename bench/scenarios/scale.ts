@@ -22,8 +22,28 @@ import { round, say, sleep } from "../lib/stats.ts";
 // events per booking, bytes per event in Postgres (data, and on disk with indexes) and in Kafka.
 
 type Cpu = Record<string, number>;
-export type Throughput = { consumers?: number; apis?: number; events: number; seconds: number; eventsPerSecond: number; cpuMsPerEvent: Cpu; loadAverage: number };
-export type ApiRound = { apis: number; seconds: number; bookings: number; bookingsPerSecond: number; postBookingsPerSecond: number; events: number; failed: number; firstFailure: string | null; cpuMsPerBooking: Cpu; cpuMsPerEvent: Cpu; loadAverage: number };
+export type Throughput = {
+  consumers?: number;
+  apis?: number;
+  events: number;
+  seconds: number;
+  eventsPerSecond: number;
+  cpuMsPerEvent: Cpu;
+  loadAverage: number;
+};
+export type ApiRound = {
+  apis: number;
+  seconds: number;
+  bookings: number;
+  bookingsPerSecond: number;
+  postBookingsPerSecond: number;
+  events: number;
+  failed: number;
+  firstFailure: string | null;
+  cpuMsPerBooking: Cpu;
+  cpuMsPerEvent: Cpu;
+  loadAverage: number;
+};
 export type ScaleFigure = {
   projector: Throughput[];
   relay: Throughput[];
@@ -51,7 +71,9 @@ const load1 = () => round(loadavg()[0]!);
 async function cpuOf(members: Member[], postgres?: { server: pg.Pool; database: string }): Promise<Record<string, number>> {
   const cpu = Object.fromEntries(members.map((m) => [m.name, m.cpuSeconds() ?? Number.NaN]));
   if (postgres) {
-    const { rows } = await postgres.server.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1", [postgres.database]);
+    const { rows } = await postgres.server.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1", [
+      postgres.database,
+    ]);
     for (const { pid } of rows) cpu[`postgres:${pid}`] = processCpuSeconds(pid) ?? 0;
   }
   return cpu;
@@ -69,7 +91,13 @@ function cpuPer(before: Record<string, number>, after: Record<string, number>, u
 const sum = (offsets: { offset: string }[]) => offsets.reduce((n, o) => n + Math.max(0, Number(o.offset)), 0);
 
 /** From the first event seen to the last: when `progress` first exceeds 0, and when it reaches `total`; the CPU at both moments. */
-async function timeThrough(total: number, progress: () => Promise<number>, members: Member[], postgres: { server: pg.Pool; database: string }, timeoutMs: number) {
+async function timeThrough(
+  total: number,
+  progress: () => Promise<number>,
+  members: Member[],
+  postgres: { server: pg.Pool; database: string },
+  timeoutMs: number,
+) {
   let first: { at: number; done: number; cpu: Record<string, number> } | null = null;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -78,7 +106,12 @@ async function timeThrough(total: number, progress: () => Promise<number>, membe
     if (first && done >= total) {
       const seconds = (performance.now() - first.at) / 1000;
       const events = total - first.done;
-      return { events, seconds: round(seconds), eventsPerSecond: round(events / Math.max(seconds, 1e-9)), cpuMsPerEvent: cpuPer(first.cpu, await cpuOf(members, postgres), events) };
+      return {
+        events,
+        seconds: round(seconds),
+        eventsPerSecond: round(events / Math.max(seconds, 1e-9)),
+        cpuMsPerEvent: cpuPer(first.cpu, await cpuOf(members, postgres), events),
+      };
     }
     if (Date.now() > deadline) throw new Error(`only ${done} of ${total} events went through in ${timeoutMs / 1000} s`);
     await sleep(50);
@@ -87,7 +120,7 @@ async function timeThrough(total: number, progress: () => Promise<number>, membe
 
 async function readLog(store: PostgresEventStore): Promise<StoredEvent[]> {
   const all: StoredEvent[] = [];
-  for (let after: StoredEvent["position"] | null = null; ; ) {
+  for (let after: StoredEvent["position"] | null = null; ;) {
     const batch = await store.readAll(after, 5000);
     if (!batch.length) return all;
     all.push(...batch);
@@ -105,11 +138,25 @@ async function projectorRound(c: Context, events: StoredEvent[], consumers: numb
   let topology: Topology | null = null;
   const publisher = await KafkaBusPublisher.connect({ brokers: c.brokers, topic });
   try {
-    topology = await startTopology({ databaseUrl: db.url, brokers: c.brokers, topic, group, jwtSecret: c.jwtSecret, mediaDir: c.mediaDir, apis: 0, projectors: consumers, relay: false });
-    await waitFor(`${consumers} projectors in the group`, async () => {
-      const g = (await c.admin.describeGroups([group])).groups[0]!;
-      return g.state === "Stable" && g.members.length === consumers;
-    }, 120_000);
+    topology = await startTopology({
+      databaseUrl: db.url,
+      brokers: c.brokers,
+      topic,
+      group,
+      jwtSecret: c.jwtSecret,
+      mediaDir: c.mediaDir,
+      apis: 0,
+      projectors: consumers,
+      relay: false,
+    });
+    await waitFor(
+      `${consumers} projectors in the group`,
+      async () => {
+        const g = (await c.admin.describeGroups([group])).groups[0]!;
+        return g.state === "Stable" && g.members.length === consumers;
+      },
+      120_000,
+    );
     const publishing = (async () => {
       for (let i = 0; i < events.length; i += 1000) await publisher.publish(events.slice(i, i + 1000));
     })();
@@ -130,7 +177,16 @@ async function relayRound(c: Context, db: TestDatabase, pool: pg.Pool, events: n
   await pool.query("DELETE FROM relay_checkpoints").catch(() => undefined);
   let topology: Topology | null = null;
   try {
-    topology = await startTopology({ databaseUrl: db.url, brokers: c.brokers, topic, group: `${topic}-unused`, jwtSecret: c.jwtSecret, mediaDir: c.mediaDir, apis: 0, projectors: 0 });
+    topology = await startTopology({
+      databaseUrl: db.url,
+      brokers: c.brokers,
+      topic,
+      group: `${topic}-unused`,
+      jwtSecret: c.jwtSecret,
+      mediaDir: c.mediaDir,
+      apis: 0,
+      projectors: 0,
+    });
     const published = async () => sum(await c.admin.fetchTopicOffsets(topic).catch(() => []));
     const t = await timeThrough(events, published, [topology.relay!], { server: c.server, database: db.name }, 600_000);
     return { ...t, loadAverage: load1() };
@@ -154,18 +210,30 @@ function kafkaLogDir(): string | null {
 function topicLogBytes(dir: string, topic: string): number {
   let bytes = 0;
   for (const partition of readdirSync(dir).filter((d) => d.startsWith(`${topic}-`))) {
-    for (const file of readdirSync(join(dir, partition)).filter((f) => f.endsWith(".log"))) bytes += statSync(join(dir, partition, file)).size;
+    for (const file of readdirSync(join(dir, partition)).filter((f) => f.endsWith(".log")))
+      bytes += statSync(join(dir, partition, file)).size;
   }
   return bytes;
 }
 
-export async function benchScale(serverUrl: string, brokers: string[], options: { events: number; rounds: number; apiSeconds: number; bookers: number }): Promise<ScaleFigure> {
+export async function benchScale(
+  serverUrl: string,
+  brokers: string[],
+  options: { events: number; rounds: number; apiSeconds: number; bookers: number },
+): Promise<ScaleFigure> {
   const start = loadavg().map(round);
   const kafka = new Kafka({ clientId: "bench-scale", brokers, logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
   await admin.connect();
   const server = new pg.Pool({ connectionString: serverUrl, max: 1 });
-  const c: Context = { serverUrl, server, brokers, admin, mediaDir: await mkdtemp(join(tmpdir(), "bench-scale-media-")), jwtSecret: randomBytes(32).toString("hex") };
+  const c: Context = {
+    serverUrl,
+    server,
+    brokers,
+    admin,
+    mediaDir: await mkdtemp(join(tmpdir(), "bench-scale-media-")),
+    jwtSecret: randomBytes(32).toString("hex"),
+  };
   const synthetic = await createTestDatabase(serverUrl, "bench_scale_log");
   const syntheticStore = await PostgresEventStore.connect(synthetic.url);
   const syntheticPool = new pg.Pool({ connectionString: synthetic.url, max: 2 });
@@ -184,21 +252,38 @@ export async function benchScale(serverUrl: string, brokers: string[], options: 
       for (const consumers of [1, 2]) {
         const t = await projectorRound(c, log, consumers);
         projector.push(t);
-        say(`  projector, ${consumers} consumer${consumers > 1 ? "s" : ""}: ${t.eventsPerSecond} events/s over ${t.events} events; CPU ms/event ${JSON.stringify(t.cpuMsPerEvent)}; load ${t.loadAverage}`);
+        say(
+          `  projector, ${consumers} consumer${consumers > 1 ? "s" : ""}: ${t.eventsPerSecond} events/s over ${t.events} events; CPU ms/event ${JSON.stringify(t.cpuMsPerEvent)}; load ${t.loadAverage}`,
+        );
       }
       const t = await relayRound(c, synthetic, syntheticPool, log.length);
       relay.push(t);
-      say(`  relay: ${t.eventsPerSecond} events/s over ${t.events} events; CPU ms/event ${JSON.stringify(t.cpuMsPerEvent)}; load ${t.loadAverage}`);
+      say(
+        `  relay: ${t.eventsPerSecond} events/s over ${t.events} events; CPU ms/event ${JSON.stringify(t.cpuMsPerEvent)}; load ${t.loadAverage}`,
+      );
     }
 
     // Bookings through one API process (direct) and through two (the proxy), alternating, with
     // the relay and one projector feeding the read models the APIs read from.
     const parties = await seedBookingParties(bookingStore, c.jwtSecret, { experts: 50, creators: 200 });
     const topic = `bench-scale-api-${randomUUID()}`;
-    api = await startTopology({ databaseUrl: bookingDb.url, brokers, topic, group: `${topic}-projectors`, jwtSecret: c.jwtSecret, mediaDir: c.mediaDir, apis: 2, projectors: 1 });
+    api = await startTopology({
+      databaseUrl: bookingDb.url,
+      brokers,
+      topic,
+      group: `${topic}-projectors`,
+      jwtSecret: c.jwtSecret,
+      mediaDir: c.mediaDir,
+      apis: 2,
+      projectors: 1,
+    });
     const t = api;
     const lastSession = parties.experts[parties.experts.length - 1]!.sessionId;
-    await waitFor("the seeded sessions in the read models", async () => (await fetch(`${t.url}/api/v1/sessions/${lastSession}`)).status === 200, 120_000);
+    await waitFor(
+      "the seeded sessions in the read models",
+      async () => (await fetch(`${t.url}/api/v1/sessions/${lastSession}`)).status === 200,
+      120_000,
+    );
     const direct = fetchCall(`http://127.0.0.1:${t.apis[0]!.port}`);
     const proxied = fetchCall(t.url);
     let target = direct;
@@ -236,12 +321,18 @@ export async function benchScale(serverUrl: string, brokers: string[], options: 
         loadAverage: load1(),
       };
       rounds.push(round_);
-      say(`  ${apis} API${apis > 1 ? "s" : ""}: ${round_.bookingsPerSecond} bookings/s (${round_.postBookingsPerSecond} POST /bookings/s), ${round_.events} events, ${failed} failed; CPU ms/booking ${JSON.stringify(round_.cpuMsPerBooking)}; load ${round_.loadAverage}`);
+      say(
+        `  ${apis} API${apis > 1 ? "s" : ""}: ${round_.bookingsPerSecond} bookings/s (${round_.postBookingsPerSecond} POST /bookings/s), ${round_.events} events, ${failed} failed; CPU ms/booking ${JSON.stringify(round_.cpuMsPerBooking)}; load ${round_.loadAverage}`,
+      );
     }
     await traffic.stop();
     const booked = rounds.reduce((n, r) => n + r.bookings, 0);
     const bookingEvents = rounds.reduce((n, r) => n + r.events, 0);
-    await waitFor("the relay to publish the whole log", async () => sum(await admin.fetchTopicOffsets(topic)) >= (await bookingStore.countEvents()), 120_000).catch(() => undefined);
+    await waitFor(
+      "the relay to publish the whole log",
+      async () => sum(await admin.fetchTopicOffsets(topic)) >= (await bookingStore.countEvents()),
+      120_000,
+    ).catch(() => undefined);
 
     const { rows } = await bookingPool.query<{ n: string; payload: string; events: string; streams: string }>(
       `SELECT count(*) AS n, avg(octet_length(data::text) + octet_length(metadata::text)) AS payload,
@@ -255,8 +346,13 @@ export async function benchScale(serverUrl: string, brokers: string[], options: 
       eventsPerBooking: round(bookingEvents / Math.max(booked, 1)),
       events: count,
       dataAndMetadataBytesPerEvent: round(Number(row.payload)),
-      postgresBytesPerEvent: { eventsTable: round(Number(row.events) / count), eventsAndStreams: round((Number(row.events) + Number(row.streams)) / count) },
-      kafkaMessageBytesPerEvent: round(bookingLog.reduce((n, e) => n + Buffer.byteLength(encodeBusMessage(e)) + e.streamId.length, 0) / bookingLog.length),
+      postgresBytesPerEvent: {
+        eventsTable: round(Number(row.events) / count),
+        eventsAndStreams: round((Number(row.events) + Number(row.streams)) / count),
+      },
+      kafkaMessageBytesPerEvent: round(
+        bookingLog.reduce((n, e) => n + Buffer.byteLength(encodeBusMessage(e)) + e.streamId.length, 0) / bookingLog.length,
+      ),
       kafkaLogBytesPerEvent: dir ? round(topicLogBytes(dir, topic) / count) : null,
       kafkaLogDir: dir,
     };

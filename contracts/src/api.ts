@@ -14,7 +14,12 @@ export const ExpertIdParams = z.strictObject({ expertId: Id });
 export const BookingIdParams = z.strictObject({ bookingId: Id });
 export const UserIdParams = z.strictObject({ userId: Id });
 
-export const AcceptTermsBody = z.strictObject({ version_id: z.string({ error: "terms_version_unknown" }).min(1, { error: "terms_version_unknown" }).max(64, { error: "terms_version_unknown" }) });
+export const AcceptTermsBody = z.strictObject({
+  version_id: z
+    .string({ error: "terms_version_unknown" })
+    .min(1, { error: "terms_version_unknown" })
+    .max(64, { error: "terms_version_unknown" }),
+});
 
 export const SearchQuery = z.strictObject({ search: z.string().max(200).optional().default("") });
 
@@ -23,7 +28,10 @@ export const ExpertProfileBody = z.strictObject({
   last_name: oneLine(z.string({ error: "profile_names_required" }).trim().max(100, { error: "profile_names_required" })),
   title: oneLine(z.string({ error: "profile_title_required" }).trim().max(200, { error: "profile_title_required" })),
   bio: multiLine(z.string().max(10_000)).nullable().optional(),
-  tags: z.array(oneLine(z.string().trim().max(50))).max(20).optional(),
+  tags: z
+    .array(oneLine(z.string().trim().max(50)))
+    .max(20)
+    .optional(),
   profile_image: z.string().max(2000).nullable().optional(),
   published: z.boolean().optional(),
 });
@@ -79,19 +87,27 @@ export const BookingStatusBody = z.strictObject({
 export const BookingScheduleBody = z.strictObject({ scheduled_time: Instant });
 const prepResponse = multiLine(z.string({ error: "prep_answers_required" }).max(5000));
 /** One answer per question the session asked (1 to 3): `prep_response_2` and `_3` only when it asked that many. */
-export const BookingPrepBody = z.strictObject({
-  prep_response_1: prepResponse,
-  prep_response_2: prepResponse.optional(),
-  prep_response_3: prepResponse.optional(),
-}).refine((b) => b.prep_response_3 === undefined || b.prep_response_2 !== undefined, { error: "prep_answers_required" });
+export const BookingPrepBody = z
+  .strictObject({
+    prep_response_1: prepResponse,
+    prep_response_2: prepResponse.optional(),
+    prep_response_3: prepResponse.optional(),
+  })
+  .refine((b) => b.prep_response_3 === undefined || b.prep_response_2 !== undefined, { error: "prep_answers_required" });
 /** The answers in the order of the questions they answer. */
 export const prepAnswersOf = (b: z.infer<typeof BookingPrepBody>): string[] =>
   [b.prep_response_1, b.prep_response_2, b.prep_response_3].filter((a): a is string => a !== undefined);
 export const BookingNotesBody = z.strictObject({
   summary: multiLine(z.string({ error: "notes_required" }).max(5000)),
   recap: multiLine(z.string().max(10_000)).optional(),
-  takeaways: z.array(multiLine(z.string().max(1000))).max(20).optional(),
-  suggested_actions: z.array(multiLine(z.string().max(1000))).max(20).optional(),
+  takeaways: z
+    .array(multiLine(z.string().max(1000)))
+    .max(20)
+    .optional(),
+  suggested_actions: z
+    .array(multiLine(z.string().max(1000)))
+    .max(20)
+    .optional(),
 });
 
 export const API_LIMITS = { prepQuestions: MAX_PREP_QUESTIONS, prepAnswers: MAX_PREP_QUESTIONS } as const;

@@ -9,7 +9,12 @@ import { errorCatalogue } from "./errors.ts";
  * confirmation that hold their time, a time the expert proposed included (the creator may answer
  * it with another).
  */
-export const MOVABLE_STATUSES = ["pending", "more_info_requested", "time_proposed", "confirmed"] as const satisfies readonly BookingStatus[];
+export const MOVABLE_STATUSES = [
+  "pending",
+  "more_info_requested",
+  "time_proposed",
+  "confirmed",
+] as const satisfies readonly BookingStatus[];
 
 /** Rule: the last instant (epoch ms) a booking starting at `scheduledTime` may be asked to move: RESCHEDULE_NOTICE_HOURS before it. */
 export const movableUntil = (scheduledTime: string): number => Date.parse(scheduledTime) - RESCHEDULE_NOTICE_HOURS * 3_600_000;
@@ -32,4 +37,5 @@ export function moveRefusal(b: MovableBooking, now: number): MoveRefusal | null 
 }
 
 /** The catalogue's words for the notice rule, with its hours filled in. */
-export const tooLateToMoveMessage = (): string => errorCatalogue.reschedule_too_late.message.replace("{hours}", String(RESCHEDULE_NOTICE_HOURS));
+export const tooLateToMoveMessage = (): string =>
+  errorCatalogue.reschedule_too_late.message.replace("{hours}", String(RESCHEDULE_NOTICE_HOURS));

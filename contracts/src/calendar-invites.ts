@@ -7,4 +7,9 @@ export const CalendarFeedReply = z.strictObject({ webcal_url: z.string(), https_
 export type CalendarFeedReply = z.infer<typeof CalendarFeedReply>;
 
 /** GET /calendar/:file — the feed's file name is its token and `.ics`. */
-export const CalendarFeedParams = z.strictObject({ file: z.string().max(300).regex(/^[\w.-]+\.ics$/, { error: "calendar_feed_not_found" }) });
+export const CalendarFeedParams = z.strictObject({
+  file: z
+    .string()
+    .max(300)
+    .regex(/^[\w.-]+\.ics$/, { error: "calendar_feed_not_found" }),
+});

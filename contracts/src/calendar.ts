@@ -103,9 +103,16 @@ const note = (code: "info_note_required" | "notes_required") =>
   z.string({ error: code }).trim().min(1, { error: code }).max(5000, { error: code });
 
 export const PrepAnswers = z
-  .array(z.string({ error: "prep_answers_required" }).trim().min(1, { error: "prep_answers_required" }).max(5000, { error: "prep_answers_required" }), {
-    error: "prep_answers_required",
-  })
+  .array(
+    z
+      .string({ error: "prep_answers_required" })
+      .trim()
+      .min(1, { error: "prep_answers_required" })
+      .max(5000, { error: "prep_answers_required" }),
+    {
+      error: "prep_answers_required",
+    },
+  )
   // One per question the booking's session asked: the calendar checks the count against the booking.
   .min(MIN_PREP_QUESTIONS, { error: "prep_answers_required" })
   .max(MAX_PREP_QUESTIONS, { error: "prep_answers_required" });
@@ -123,7 +130,11 @@ export const RefundCents = z
   .number({ error: "refund_amount_invalid" })
   .int({ error: "refund_amount_invalid" })
   .positive({ error: "refund_amount_invalid" });
-export const RefundReason = z.string({ error: "refund_reason_required" }).trim().min(1, { error: "refund_reason_required" }).max(500, { error: "refund_reason_required" });
+export const RefundReason = z
+  .string({ error: "refund_reason_required" })
+  .trim()
+  .min(1, { error: "refund_reason_required" })
+  .max(500, { error: "refund_reason_required" });
 /** The id of the event that owes a refund (a `Cancelled` with refundCents > 0, or a `RefundDue`): stable across redelivery. */
 const RefundKey = z.string().min(1).max(255);
 
@@ -170,7 +181,14 @@ export const CalendarCommand = z.discriminatedUnion("type", [
   /** An admin gives money back, any part of what was paid and is not already owed back, with a reason. */
   z.object({ type: z.literal("RefundBooking"), ...onBooking, amountCents: RefundCents, reason: RefundReason }),
   /** The payment provider refunded what `refundKey` (the owing event's id) owed. */
-  z.object({ type: z.literal("RecordRefund"), ...onBooking, refundKey: RefundKey, refundId: z.string().min(1).max(255), amountCents: z.number().int().positive(), provider: z.string() }),
+  z.object({
+    type: z.literal("RecordRefund"),
+    ...onBooking,
+    refundKey: RefundKey,
+    refundId: z.string().min(1).max(255),
+    amountCents: z.number().int().positive(),
+    provider: z.string(),
+  }),
   z.object({ type: z.literal("RecordRefundFailure"), ...onBooking, refundKey: RefundKey, reason: z.string().max(500) }),
   /**
    * The creator asks to move the booking to `scheduledTime`; the expert accepts or declines, the
@@ -193,7 +211,10 @@ const RescheduleParty = z.enum(["creator", "expert", "admin"]);
 
 export const CalendarEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("ScheduleSet"), data: z.object({ expertId: Id, timezone: z.string(), slots: WeeklySchedule.shape.slots }) }),
-  z.object({ type: z.literal("TimeOffAdded"), data: z.object({ expertId: Id, timeOffId: z.string(), start: z.string(), end: z.string(), reason: z.string() }) }),
+  z.object({
+    type: z.literal("TimeOffAdded"),
+    data: z.object({ expertId: Id, timeOffId: z.string(), start: z.string(), end: z.string(), reason: z.string() }),
+  }),
   z.object({ type: z.literal("TimeOffRemoved"), data: z.object({ expertId: Id, timeOffId: z.string() }) }),
   z.object({
     type: z.literal("DateOverrideAdded"),
@@ -225,20 +246,32 @@ export const CalendarEvent = z.discriminatedUnion("type", [
   /** `respondBy`: the paid request's deadline for the expert to accept (see `respondByOf`); absent when none was set. */
   z.object({
     type: z.literal("PaymentSucceeded"),
-    data: z.object({ ...booking, paymentId: z.string(), amountCents: z.number().int(), provider: z.string(), respondBy: z.string().optional() }),
+    data: z.object({
+      ...booking,
+      paymentId: z.string(),
+      amountCents: z.number().int(),
+      provider: z.string(),
+      respondBy: z.string().optional(),
+    }),
   }),
   z.object({ type: z.literal("PaymentFailed"), data: z.object({ ...booking, paymentId: z.string(), reason: z.string() }) }),
   z.object({ type: z.literal("PrepSubmitted"), data: z.object({ ...booking, answers: z.array(z.string()) }) }),
   z.object({ type: z.literal("InfoRequested"), data: z.object({ ...booking, note: z.string() }) }),
   z.object({ type: z.literal("TimeProposed"), data: z.object({ ...booking, scheduledTime: z.string(), previousTime: z.string() }) }),
   /** `instant`: confirmed by the payment itself (instant booking, `by` system); `meetingRoom`: the generated room's name (absent: none chosen). */
-  z.object({ type: z.literal("Confirmed"), data: z.object({ ...booking, by: CancelledBy, instant: z.boolean().optional(), meetingRoom: z.string().optional() }) }),
+  z.object({
+    type: z.literal("Confirmed"),
+    data: z.object({ ...booking, by: CancelledBy, instant: z.boolean().optional(), meetingRoom: z.string().optional() }),
+  }),
   z.object({
     type: z.literal("Cancelled"),
     data: z.object({ ...booking, by: CancelledBy, reason: z.string(), refundCents: z.number().int().nonnegative() }),
   }),
   /** A payment that arrived for a booking that could no longer keep its time: it is owed back. */
-  z.object({ type: z.literal("RefundDue"), data: z.object({ ...booking, paymentId: z.string(), amountCents: z.number().int(), reason: z.string() }) }),
+  z.object({
+    type: z.literal("RefundDue"),
+    data: z.object({ ...booking, paymentId: z.string(), amountCents: z.number().int(), reason: z.string() }),
+  }),
   /** Money owed back reached the creator; `refundKey` is the id of the event that owed it. */
   z.object({
     type: z.literal("RefundIssued"),
@@ -249,13 +282,25 @@ export const CalendarEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("Completed"), data: z.object({ ...booking }) }),
   z.object({ type: z.literal("NotesAdded"), data: z.object({ ...booking, notes: SessionNotes }) }),
   /** A request to move the booking from `from` (its time then) to `to`, which it holds until answered. */
-  z.object({ type: z.literal("RescheduleRequested"), data: z.object({ ...booking, from: z.string(), to: z.string(), by: RescheduleParty }) }),
+  z.object({
+    type: z.literal("RescheduleRequested"),
+    data: z.object({ ...booking, from: z.string(), to: z.string(), by: RescheduleParty }),
+  }),
   /** The booking moved from `from` to `to`; its status is unchanged. */
-  z.object({ type: z.literal("RescheduleAccepted"), data: z.object({ ...booking, from: z.string(), to: z.string(), by: RescheduleParty }) }),
+  z.object({
+    type: z.literal("RescheduleAccepted"),
+    data: z.object({ ...booking, from: z.string(), to: z.string(), by: RescheduleParty }),
+  }),
   /** The request was declined: the booking stays at `from`, `to` is free again. */
-  z.object({ type: z.literal("RescheduleDeclined"), data: z.object({ ...booking, from: z.string(), to: z.string(), by: RescheduleParty, reason: z.string() }) }),
+  z.object({
+    type: z.literal("RescheduleDeclined"),
+    data: z.object({ ...booking, from: z.string(), to: z.string(), by: RescheduleParty, reason: z.string() }),
+  }),
   /** The creator took the request back: the booking stays at `from`, `to` is free again. */
-  z.object({ type: z.literal("RescheduleWithdrawn"), data: z.object({ ...booking, from: z.string(), to: z.string(), by: RescheduleParty }) }),
+  z.object({
+    type: z.literal("RescheduleWithdrawn"),
+    data: z.object({ ...booking, from: z.string(), to: z.string(), by: RescheduleParty }),
+  }),
   z.object({ type: z.literal("JoinLinkSet"), data: z.object({ ...booking, url: z.string(), by: RescheduleParty }) }),
 ]);
 export type CalendarEvent = z.infer<typeof CalendarEvent>;

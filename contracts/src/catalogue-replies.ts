@@ -70,7 +70,11 @@ export const DateOverrideReply = z.strictObject({ id: z.string(), date: z.string
 export type DateOverrideReply = z.infer<typeof DateOverrideReply>;
 
 /** Buffers kept free before and after each session, and how long ahead a session must be booked. */
-export const BookingRulesReply = z.strictObject({ buffer_before_minutes: z.number(), buffer_after_minutes: z.number(), min_notice_hours: z.number() });
+export const BookingRulesReply = z.strictObject({
+  buffer_before_minutes: z.number(),
+  buffer_after_minutes: z.number(),
+  min_notice_hours: z.number(),
+});
 export type BookingRulesReply = z.infer<typeof BookingRulesReply>;
 
 /** One row of the `schedules` read model: an expert's weekly schedule as last set, their time off, extra hours and booking rules. */
@@ -106,7 +110,16 @@ export const ExpertListReply = z.array(ExpertListItem);
 
 /** The read model's columns an expert's profile carries as they are (projections' expertProfileReply copies these). */
 export const expertProfileColumns = {
-  user_id: true, slug: true, first_name: true, last_name: true, title: true, bio: true, tags: true, profile_image: true, verified: true, published: true,
+  user_id: true,
+  slug: true,
+  first_name: true,
+  last_name: true,
+  title: true,
+  bio: true,
+  tags: true,
+  profile_image: true,
+  verified: true,
+  published: true,
 } as const;
 
 /** An expert's profile: PATCH /experts/me's answer, and the head of the public profile. */
@@ -114,7 +127,11 @@ export const ExpertProfileReply = z.strictObject({ id: z.string(), ...ExpertReco
 export type ExpertProfileReply = z.infer<typeof ExpertProfileReply>;
 
 /** GET /experts/me: the profile, or before the first save the spec's empty default (no id, slug or user id). */
-export const OwnExpertProfileReply = ExpertProfileReply.extend({ id: z.string().nullable(), slug: z.string().nullable(), user_id: z.string().optional() });
+export const OwnExpertProfileReply = ExpertProfileReply.extend({
+  id: z.string().nullable(),
+  slug: z.string().nullable(),
+  user_id: z.string().optional(),
+});
 export type OwnExpertProfileReply = z.infer<typeof OwnExpertProfileReply>;
 
 /** A bookable session as the spec's calls return it: whole dollars, prep questions both ways, its expert's name. */
@@ -160,7 +177,12 @@ export const ExpertReview = z.strictObject({
 export type ExpertReview = z.infer<typeof ExpertReview>;
 
 /** A past client an expert lists (spec section 3, hidden); none are listed yet. */
-export const PreviousClient = z.strictObject({ id: z.string(), first_name: z.string(), last_name: z.string(), profile_image: z.string().nullable() });
+export const PreviousClient = z.strictObject({
+  id: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  profile_image: z.string().nullable(),
+});
 
 /** GET /experts/{slug}: the public profile with its published sessions and reviews. */
 export const ExpertDetailReply = ExpertProfileReply.extend({
@@ -213,7 +235,11 @@ export type TimeOffAddedReply = z.infer<typeof TimeOffAddedReply>;
 export const DateOverrideAddedReply = z.strictObject({ date_override: DateOverrideReply });
 
 /** GET /sessions/{id}/availability: the bookable start times (UTC ISO) in the expert's zone; none before a schedule is set. */
-export const AvailabilityReply = z.strictObject({ timezone: z.string().nullable(), length_minutes: z.number().optional(), times: z.array(Time) });
+export const AvailabilityReply = z.strictObject({
+  timezone: z.string().nullable(),
+  length_minutes: z.number().optional(),
+  times: z.array(Time),
+});
 export type AvailabilityReply = z.infer<typeof AvailabilityReply>;
 
 /** POST /experts/me/image: where the new profile image is served (with a version query). */

@@ -62,7 +62,14 @@ function clockFor(locale: string): Intl.DateTimeFormatOptions {
 function offsetMinutes(iso: string, zone: string): number {
   const instant = new Date(iso);
   const parts = formatter("en-US", {
-    timeZone: zone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric",
+    timeZone: zone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+    second: "numeric",
   }).formatToParts(instant);
   const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   const wallClock = Date.UTC(part("year"), part("month") - 1, part("day"), part("hour"), part("minute"), part("second"));
@@ -104,7 +111,11 @@ export function clockText(iso: string, reader: Reader, precision: "minutes" | "s
 
 /** A calendar day, short, for lists of days: "Wed, 2 Dec 2026" (en-GB), "Wed, Dec 2, 2026" (en-US). */
 export function shortDayText(day: string, locale: string): string {
-  return write(`${day.slice(0, 10)}T12:00:00Z`, { locale, zone: "UTC" }, { weekday: "short", day: "numeric", month: "short", year: "numeric" });
+  return write(
+    `${day.slice(0, 10)}T12:00:00Z`,
+    { locale, zone: "UTC" },
+    { weekday: "short", day: "numeric", month: "short", year: "numeric" },
+  );
 }
 
 /** A wall-clock time of no particular day ("14:00" as stored for a weekly slot): "14:00", "2:00 PM". */

@@ -10,7 +10,11 @@ export const EarlyAccessRole = z.enum(["creator", "expert"], { error: "early_acc
 export type EarlyAccessRole = z.infer<typeof EarlyAccessRole>;
 
 export const EarlyAccessBody = z.strictObject({
-  name: z.string({ error: "early_access_name_required" }).trim().min(1, { error: "early_access_name_required" }).max(100, { error: "early_access_name_required" }),
+  name: z
+    .string({ error: "early_access_name_required" })
+    .trim()
+    .min(1, { error: "early_access_name_required" })
+    .max(100, { error: "early_access_name_required" }),
   // Stored lowercased, so one address asking twice is one request whatever its case.
   email: z
     .string({ error: "early_access_email_invalid" })
@@ -19,6 +23,10 @@ export const EarlyAccessBody = z.strictObject({
     .max(254, { error: "early_access_email_invalid" })
     .pipe(z.email({ error: "early_access_email_invalid" })),
   role: EarlyAccessRole,
-  need: z.string({ error: "early_access_need_required" }).trim().min(1, { error: "early_access_need_required" }).max(EARLY_ACCESS_NEED_MAX, { error: "early_access_need_required" }),
+  need: z
+    .string({ error: "early_access_need_required" })
+    .trim()
+    .min(1, { error: "early_access_need_required" })
+    .max(EARLY_ACCESS_NEED_MAX, { error: "early_access_need_required" }),
 });
 export type EarlyAccessBody = z.infer<typeof EarlyAccessBody>;

@@ -23,7 +23,10 @@ export const errorCatalogue = {
   otp_disabled: { status: 403, message: "Password reset via email is disabled. Contact support." },
   over_request_rate_limit: { status: 429, message: "Too many attempts. Please wait a few minutes and try again." },
   // Per account, whatever the address: past a few failed sign-ins each next try waits twice as long (issue 26.13).
-  login_throttled: { status: 429, message: "Too many failed sign-ins to this account. Please wait {wait} and try again, or reset your password." },
+  login_throttled: {
+    status: 429,
+    message: "Too many failed sign-ins to this account. Please wait {wait} and try again, or reset your password.",
+  },
   // An API process holds this many live streams at most; the client tries again after Retry-After.
   too_many_streams: { status: 429, message: "Too many live connections right now. Please try again in a moment." },
   captcha_failed: { status: 400, message: "Captcha verification failed. Please try again." },
@@ -50,7 +53,10 @@ export const errorCatalogue = {
   profile_title_required: { status: 400, message: "Title is required." },
   profile_not_found: { status: 404, message: "Profile Not Found" },
   profile_save_failed: { status: 400, message: "There was an error saving your profile." },
-  admin_not_expert: { status: 403, message: "Admins manage experts from the console and cannot have an expert profile, sessions or a schedule of their own." },
+  admin_not_expert: {
+    status: 403,
+    message: "Admins manage experts from the console and cannot have an expert profile, sessions or a schedule of their own.",
+  },
   profile_image_invalid: { status: 400, message: "Please upload your profile image here; images from other sites cannot be used." },
   expert_profile_required: { status: 403, message: "Complete your Expert Profile to unlock session creation." },
   image_invalid_type: { status: 415, message: "Invalid file type. Please upload an image." },
@@ -78,8 +84,14 @@ export const errorCatalogue = {
   schedule_required: { status: 409, message: "This expert has not set a schedule yet." },
   schedule_save_failed: { status: 400, message: "Failed to save schedule" },
   // Time off, extra hours on a date and booking rules (issue 17), all in the expert's timezone
-  schedule_first: { status: 409, message: "Set your weekly hours and timezone first: time off, extra hours and booking rules apply in your timezone." },
-  time_off_range_invalid: { status: 400, message: "Time off needs a start and an end on the half hour, the end after the start, at most 366 days apart." },
+  schedule_first: {
+    status: 409,
+    message: "Set your weekly hours and timezone first: time off, extra hours and booking rules apply in your timezone.",
+  },
+  time_off_range_invalid: {
+    status: 400,
+    message: "Time off needs a start and an end on the half hour, the end after the start, at most 366 days apart.",
+  },
   time_off_reason_too_long: { status: 400, message: "Please keep the time off label to 200 characters or fewer." },
   time_off_not_found: { status: 404, message: "No time off found." },
   time_off_id_taken: { status: 409, message: "This time off id is already used for a different period." },
@@ -97,17 +109,27 @@ export const errorCatalogue = {
   // Booking (spec sections 4, 5 and 8; lifecycle from the architecture page)
   slot_unavailable: { status: 409, message: "That time slot is no longer available. Please pick another." },
   scheduled_time_invalid: { status: 400, message: "Please choose a date and time." },
-  proposed_time_invalid: { status: 409, message: "Please propose one of your bookable times: inside your weekly hours, within the next 28 days, the whole session fitting and clear of other bookings." },
+  proposed_time_invalid: {
+    status: 409,
+    message:
+      "Please propose one of your bookable times: inside your weekly hours, within the next 28 days, the whole session fitting and clear of other bookings.",
+  },
   booking_not_found: { status: 404, message: "No booking found" },
   booking_already_exists: { status: 409, message: "This booking already exists." },
   not_booking_party: { status: 403, message: "Only the creator or expert of this booking can do that." },
   only_creators_book: { status: 403, message: "Experts cannot book sessions." },
   admin_cannot_book: { status: 403, message: "Admins cannot book sessions. Sign in with a creator account to book." },
-  creator_hold_limit: { status: 409, message: "You already have {max} bookings waiting for payment. Complete payment for one, or release its time, before booking another." },
+  creator_hold_limit: {
+    status: 409,
+    message: "You already have {max} bookings waiting for payment. Complete payment for one, or release its time, before booking another.",
+  },
   creator_time_overlap: { status: 409, message: "You already have a session booked at that time. Please pick another time." },
   booking_transition_refused: { status: 409, message: "This booking is {status} and can no longer be {action}." },
   payment_required: { status: 409, message: "This booking has to be paid before it can be confirmed." },
-  booking_request_lapsed: { status: 409, message: "This request was not accepted in time, so it can no longer be confirmed. The creator gets a full refund." },
+  booking_request_lapsed: {
+    status: 409,
+    message: "This request was not accepted in time, so it can no longer be confirmed. The creator gets a full refund.",
+  },
   payment_amount_mismatch: { status: 409, message: "The payment amount does not match the session price." },
   booking_already_paid: { status: 409, message: "This booking has already been paid." },
   payment_declined: { status: 402, message: "Your card was declined." },
@@ -122,7 +144,10 @@ export const errorCatalogue = {
   notes_required: { status: 400, message: "Please add a session summary." },
   // Refunds (issue 15: the cancellation policy and admin refunds)
   refund_booking_unpaid: { status: 409, message: "This booking has not been paid, so there is nothing to refund." },
-  refund_amount_too_high: { status: 409, message: "You can refund at most {max} for this booking: what was paid, less what is already owed back." },
+  refund_amount_too_high: {
+    status: 409,
+    message: "You can refund at most {max} for this booking: what was paid, less what is already owed back.",
+  },
   refund_amount_invalid: { status: 400, message: "Please enter a refund amount of at least one cent, in whole cents." },
   refund_reason_required: { status: 400, message: "Please give a reason for the refund, in at most 500 characters." },
   prep_submit_failed: { status: 400, message: "Something went wrong submitting your answers." },
@@ -132,14 +157,24 @@ export const errorCatalogue = {
   // Moving a booking and its meeting link (issue 17)
   reschedule_creator_only: { status: 403, message: "Only the creator of this booking can ask to move it or withdraw that request." },
   reschedule_expert_only: { status: 403, message: "Only the expert of this booking can accept or decline a request to move it." },
-  reschedule_too_late: { status: 409, message: "A booking can be moved until {hours} hours before it starts. This one starts sooner: please contact your expert or cancel it instead." },
+  reschedule_too_late: {
+    status: 409,
+    message:
+      "A booking can be moved until {hours} hours before it starts. This one starts sooner: please contact your expert or cancel it instead.",
+  },
   reschedule_unpaid: { status: 409, message: "This booking is not paid yet. Pay for it first, or cancel it and book another time." },
-  reschedule_already_requested: { status: 409, message: "A request to move this booking is already waiting for the expert. Withdraw it before asking for another time." },
+  reschedule_already_requested: {
+    status: 409,
+    message: "A request to move this booking is already waiting for the expert. Withdraw it before asking for another time.",
+  },
   reschedule_same_time: { status: 409, message: "The booking is already at that time. Please pick another time." },
   reschedule_time_unavailable: { status: 409, message: "That time is not one of the expert's bookable times. Please pick another." },
   reschedule_time_taken: { status: 409, message: "That time is already taken. Please pick another." },
   reschedule_not_requested: { status: 409, message: "There is no request to move this booking waiting for an answer." },
-  reschedule_lapsed: { status: 409, message: "This request to move the booking can no longer be accepted: its time has come. Ask for another time instead." },
+  reschedule_lapsed: {
+    status: 409,
+    message: "This request to move the booking can no longer be accepted: its time has come. Ask for another time instead.",
+  },
   reschedule_pending: { status: 409, message: "The creator asked to move this booking. Accept or decline that request first." },
   join_link_invalid: { status: 400, message: "Please enter a meeting link that starts with https://, without spaces." },
   join_link_expert_only: { status: 403, message: "Only the expert of this booking can set its meeting link." },
@@ -151,13 +186,19 @@ export const errorCatalogue = {
   review_already_left: { status: 409, message: "You have already reviewed this session. You can edit your review instead." },
   review_rating_invalid: { status: 400, message: "Please choose a rating of 1 to 5 whole stars." },
   review_text_too_long: { status: 400, message: "Please keep your review to 2,000 characters or fewer." },
-  review_edit_window_closed: { status: 409, message: "A review can be edited for 14 days after it is written; this one can no longer be changed." },
+  review_edit_window_closed: {
+    status: 409,
+    message: "A review can be edited for 14 days after it is written; this one can no longer be changed.",
+  },
   review_not_found: { status: 404, message: "No review found for this booking." },
   review_reply_not_expert: { status: 403, message: "Only the expert of this session can reply to its review." },
   review_reply_exists: { status: 409, message: "This review already has a reply." },
   review_reply_text_invalid: { status: 400, message: "Please write a reply of 1 to 2,000 characters." },
   review_hide_reason_required: { status: 400, message: "Please give a reason (up to 500 characters) for hiding this review." },
-  vetting_reason_required: { status: 400, message: "Please give a reason (up to 500 characters) for verifying or unverifying this expert." },
+  vetting_reason_required: {
+    status: 400,
+    message: "Please give a reason (up to 500 characters) for verifying or unverifying this expert.",
+  },
 
   // Early access (the landing page's request form)
   early_access_name_required: { status: 400, message: "Please enter your name." },
@@ -227,4 +268,7 @@ export function errorBody(r: Refusal): { code: ErrorCode | ErrorCodeAlias; messa
 
 export type Result<T> = { ok: true; value: T } | { ok: false; refusal: Refusal };
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-export const refused = <T = never>(code: ErrorCode, params?: Record<string, string>): Result<T> => ({ ok: false, refusal: refusal(code, params) });
+export const refused = <T = never>(code: ErrorCode, params?: Record<string, string>): Result<T> => ({
+  ok: false,
+  refusal: refusal(code, params),
+});

@@ -15,11 +15,26 @@ export const isOwnExpertImage = (url: string, expertId: string): boolean => {
 const text = (max: number) => z.string({ error: "invalid_request" }).trim().max(max, { error: "invalid_request" });
 
 export const ExpertProfileFields = z.object({
-  firstName: z.string({ error: "profile_names_required" }).trim().min(1, { error: "profile_names_required" }).max(100, { error: "profile_names_required" }),
-  lastName: z.string({ error: "profile_names_required" }).trim().min(1, { error: "profile_names_required" }).max(100, { error: "profile_names_required" }),
-  title: z.string({ error: "profile_title_required" }).trim().min(1, { error: "profile_title_required" }).max(200, { error: "profile_title_required" }),
+  firstName: z
+    .string({ error: "profile_names_required" })
+    .trim()
+    .min(1, { error: "profile_names_required" })
+    .max(100, { error: "profile_names_required" }),
+  lastName: z
+    .string({ error: "profile_names_required" })
+    .trim()
+    .min(1, { error: "profile_names_required" })
+    .max(100, { error: "profile_names_required" }),
+  title: z
+    .string({ error: "profile_title_required" })
+    .trim()
+    .min(1, { error: "profile_title_required" })
+    .max(200, { error: "profile_title_required" }),
   bio: text(10_000).nullable().default(null),
-  tags: z.array(text(50).min(1, { error: "invalid_request" })).max(20, { error: "invalid_request" }).default([]),
+  tags: z
+    .array(text(50).min(1, { error: "invalid_request" }))
+    .max(20, { error: "invalid_request" })
+    .default([]),
   profileImage: text(2000).nullable().default(null),
 });
 export type ExpertProfileFields = z.infer<typeof ExpertProfileFields>;
@@ -36,7 +51,14 @@ export const ExpertCommand = z.discriminatedUnion("type", [
    * Publish Profile sends published true, Unpublish false; Save Profile sends none and keeps the
    * profile as it is (the spec's "Save sends published false" silently took experts off the listing).
    */
-  z.object({ type: z.literal("SaveExpertProfile"), expertId: Id, actor: Actor, userId: Id, profile: ExpertProfileFields, published: z.boolean().optional() }),
+  z.object({
+    type: z.literal("SaveExpertProfile"),
+    expertId: Id,
+    actor: Actor,
+    userId: Id,
+    profile: ExpertProfileFields,
+    published: z.boolean().optional(),
+  }),
   /** The console always gives a reason (PUT /admin/experts/{id}); the seed's vetting has none. */
   z.object({ type: z.literal("VerifyExpert"), expertId: Id, actor: Actor, reason: VettingReason.optional() }),
   z.object({ type: z.literal("UnverifyExpert"), expertId: Id, actor: Actor, reason: VettingReason.optional() }),

@@ -34,7 +34,6 @@ export type StoredEvent = {
   recordedAt: string;
 };
 
-
 /** Hears of appends: the newest position, and the streams written to where the announcement knows them. */
 export type AppendListener = (position: LogPosition, streams?: readonly string[]) => void;
 

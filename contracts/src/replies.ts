@@ -84,9 +84,30 @@ export type BookingRecord = z.infer<typeof BookingRecord>;
 
 /** The read model's columns a booking's reply carries as they are (projections' bookingReply copies these). */
 export const bookingReplyColumns = {
-  status: true, scheduled_time: true, previous_time: true, length_minutes: true, session_id: true, session_title: true, expert_id: true, creator_id: true,
-  info_request_note: true, payment_state: true, paid_cents: true, refund_due_cents: true, refunded_cents: true, refund_state: true, held_until: true, cancelled_by: true, cancel_reason: true, cancelled_at: true, confirmed_at: true, created_at: true,
-  reschedule_declined_to: true, reschedule_decline_reason: true, instant_booking: true, respond_by: true,
+  status: true,
+  scheduled_time: true,
+  previous_time: true,
+  length_minutes: true,
+  session_id: true,
+  session_title: true,
+  expert_id: true,
+  creator_id: true,
+  info_request_note: true,
+  payment_state: true,
+  paid_cents: true,
+  refund_due_cents: true,
+  refunded_cents: true,
+  refund_state: true,
+  held_until: true,
+  cancelled_by: true,
+  cancel_reason: true,
+  cancelled_at: true,
+  confirmed_at: true,
+  created_at: true,
+  reschedule_declined_to: true,
+  reschedule_decline_reason: true,
+  instant_booking: true,
+  respond_by: true,
 } as const;
 
 /** A booking as both parties see it (spec section 3, plus what the lifecycle adds: payment, hold, cancellation). */

@@ -24,8 +24,15 @@ export const reviewEditableUntil = (leftAt: string): string => new Date(Date.par
 
 export const ReviewRating = z.number({ error: "review_rating_invalid" }).refine(isReviewRating, { error: "review_rating_invalid" });
 export const ReviewText = z.string({ error: "review_text_too_long" }).trim().refine(isReviewText, { error: "review_text_too_long" });
-export const ReplyText = z.string({ error: "review_reply_text_invalid" }).trim().refine(isReplyText, { error: "review_reply_text_invalid" });
-export const HideReason = z.string({ error: "review_hide_reason_required" }).trim().min(1, { error: "review_hide_reason_required" }).max(500, { error: "review_hide_reason_required" });
+export const ReplyText = z
+  .string({ error: "review_reply_text_invalid" })
+  .trim()
+  .refine(isReplyText, { error: "review_reply_text_invalid" });
+export const HideReason = z
+  .string({ error: "review_hide_reason_required" })
+  .trim()
+  .min(1, { error: "review_hide_reason_required" })
+  .max(500, { error: "review_hide_reason_required" });
 
 /** Facts about the reviewed booking from the bookings read model (the route reads them; the decider decides). */
 export const ReviewedBooking = z.object({
@@ -50,9 +57,20 @@ export type ReviewCommand = z.infer<typeof ReviewCommand>;
 export const ReviewEvent = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("ReviewLeft"),
-    data: z.object({ reviewId: Id, bookingId: Id, expertId: Id, creatorId: Id, rating: z.number().int(), text: z.string(), leftAt: z.string() }),
+    data: z.object({
+      reviewId: Id,
+      bookingId: Id,
+      expertId: Id,
+      creatorId: Id,
+      rating: z.number().int(),
+      text: z.string(),
+      leftAt: z.string(),
+    }),
   }),
-  z.object({ type: z.literal("ReviewEdited"), data: z.object({ bookingId: Id, rating: z.number().int(), text: z.string(), editedAt: z.string() }) }),
+  z.object({
+    type: z.literal("ReviewEdited"),
+    data: z.object({ bookingId: Id, rating: z.number().int(), text: z.string(), editedAt: z.string() }),
+  }),
   z.object({ type: z.literal("ReviewReplied"), data: z.object({ bookingId: Id, expertId: Id, text: z.string(), repliedAt: z.string() }) }),
   /** Kept in the history with its reason; a hidden review leaves the profile and the rating. */
   z.object({ type: z.literal("ReviewHidden"), data: z.object({ bookingId: Id, reason: z.string(), by: Id }) }),
@@ -108,5 +126,9 @@ export const BookingReviewState = z.strictObject({ review: BookingReviewReply.nu
 export type BookingReviewState = z.infer<typeof BookingReviewState>;
 
 /** GET /admin/reviews: the read model's rows with the names the console shows, keyed by `id` (the booking's). */
-export const AdminReviewReply = ReviewRecord.extend({ id: z.string(), creator_name: z.string().nullable(), expert_name: z.string().nullable() });
+export const AdminReviewReply = ReviewRecord.extend({
+  id: z.string(),
+  creator_name: z.string().nullable(),
+  expert_name: z.string().nullable(),
+});
 export type AdminReviewReply = z.infer<typeof AdminReviewReply>;

@@ -28,9 +28,7 @@ export const WeeklySchedule = z
 export type WeeklySchedule = z.infer<typeof WeeklySchedule>;
 
 export function slotsOverlap(slots: readonly WeeklySlot[]): boolean {
-  const sorted = [...slots].sort(
-    (a, b) => a.weekday.localeCompare(b.weekday) || minutesOfDay(a.start_local) - minutesOfDay(b.start_local),
-  );
+  const sorted = [...slots].sort((a, b) => a.weekday.localeCompare(b.weekday) || minutesOfDay(a.start_local) - minutesOfDay(b.start_local));
   for (let i = 1; i < sorted.length; i++) {
     const prev = sorted[i - 1]!;
     const cur = sorted[i]!;
@@ -75,7 +73,8 @@ export const LocalDateTime = z
   .regex(/^(19|20)\d\d-\d\d-\d\dT([01]\d|2[0-3]):(00|30)$/, { error: "time_off_range_invalid" })
   .refine((s) => isRealDate(s.slice(0, 10)), { error: "time_off_range_invalid" });
 
-const daysBetween = (startLocal: string, endLocal: string) => (Date.parse(`${endLocal}:00Z`) - Date.parse(`${startLocal}:00Z`)) / 86_400_000;
+const daysBetween = (startLocal: string, endLocal: string) =>
+  (Date.parse(`${endLocal}:00Z`) - Date.parse(`${startLocal}:00Z`)) / 86_400_000;
 
 export const TimeOffReason = z
   .string({ error: "time_off_reason_too_long" })
@@ -131,9 +130,14 @@ export const TimeOffBody = z
     end_date: localDate("time_off_range_invalid").optional(),
     reason: TimeOffReason.optional(),
   })
-  .refine((b) => (b.start !== undefined && b.end !== undefined && b.start_date === undefined && b.end_date === undefined) || (b.start === undefined && b.end === undefined && b.start_date !== undefined && b.end_date !== undefined), {
-    error: "time_off_range_invalid",
-  });
+  .refine(
+    (b) =>
+      (b.start !== undefined && b.end !== undefined && b.start_date === undefined && b.end_date === undefined) ||
+      (b.start === undefined && b.end === undefined && b.start_date !== undefined && b.end_date !== undefined),
+    {
+      error: "time_off_range_invalid",
+    },
+  );
 export type TimeOffBody = z.infer<typeof TimeOffBody>;
 
 const nextDate = (isoDate: string) => new Date(Date.parse(`${isoDate}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);

@@ -11,14 +11,25 @@ const trimmedText = (max: number) => z.string({ error: "invalid_request" }).trim
 
 /** The spec's session form: title, price, length, descriptions, who it is for, 1-3 prep questions. */
 export const SessionDefinition = z.object({
-  title: z.string({ error: "session_title_required" }).trim().min(1, { error: "session_title_required" }).max(200, { error: "session_title_required" }),
+  title: z
+    .string({ error: "session_title_required" })
+    .trim()
+    .min(1, { error: "session_title_required" })
+    .max(200, { error: "session_title_required" }),
   description: trimmedText(2000).default(""),
   priceCents: PriceCents,
   lengthMinutes: SessionLength,
   prepQuestions: z
-    .array(z.string({ error: "session_prep_questions_invalid" }).trim().min(1, { error: "session_prep_questions_invalid" }).max(500, { error: "session_prep_questions_invalid" }), {
-      error: "session_prep_questions_invalid",
-    })
+    .array(
+      z
+        .string({ error: "session_prep_questions_invalid" })
+        .trim()
+        .min(1, { error: "session_prep_questions_invalid" })
+        .max(500, { error: "session_prep_questions_invalid" }),
+      {
+        error: "session_prep_questions_invalid",
+      },
+    )
     .min(MIN_PREP_QUESTIONS, { error: "session_prep_questions_invalid" })
     .max(MAX_PREP_QUESTIONS, { error: "session_prep_questions_invalid" }),
   sessionDetails: trimmedText(10_000).default(""),
@@ -29,7 +40,14 @@ export const SessionDefinition = z.object({
 export type SessionDefinition = z.infer<typeof SessionDefinition>;
 
 export const SessionCommand = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("CreateSession"), sessionId: Id, expertId: Id, actor: Actor, definition: SessionDefinition, status: SessionStatus.default("draft") }),
+  z.object({
+    type: z.literal("CreateSession"),
+    sessionId: Id,
+    expertId: Id,
+    actor: Actor,
+    definition: SessionDefinition,
+    status: SessionStatus.default("draft"),
+  }),
   z.object({ type: z.literal("UpdateSession"), sessionId: Id, actor: Actor, expertId: Id, definition: SessionDefinition }),
   z.object({ type: z.literal("PublishSession"), sessionId: Id, actor: Actor, expertId: Id }),
   z.object({ type: z.literal("UnpublishSession"), sessionId: Id, actor: Actor, expertId: Id }),
@@ -38,7 +56,10 @@ export const SessionCommand = z.discriminatedUnion("type", [
 export type SessionCommand = z.infer<typeof SessionCommand>;
 
 export const SessionEvent = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("SessionCreated"), data: z.object({ sessionId: Id, expertId: Id, status: SessionStatus, definition: SessionDefinition }) }),
+  z.object({
+    type: z.literal("SessionCreated"),
+    data: z.object({ sessionId: Id, expertId: Id, status: SessionStatus, definition: SessionDefinition }),
+  }),
   z.object({ type: z.literal("SessionUpdated"), data: z.object({ sessionId: Id, definition: SessionDefinition }) }),
   z.object({ type: z.literal("SessionPublished"), data: z.object({ sessionId: Id }) }),
   z.object({ type: z.literal("SessionUnpublished"), data: z.object({ sessionId: Id }) }),

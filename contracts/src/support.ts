@@ -31,6 +31,10 @@ export const SupportMessageBody = z.strictObject({
     .max(254, { error: "support_email_invalid" })
     .pipe(z.email({ error: "support_email_invalid" })),
   topic: SupportTopic,
-  message: z.string({ error: "support_message_required" }).trim().min(1, { error: "support_message_required" }).max(SUPPORT_MESSAGE_MAX, { error: "support_message_required" }),
+  message: z
+    .string({ error: "support_message_required" })
+    .trim()
+    .min(1, { error: "support_message_required" })
+    .max(SUPPORT_MESSAGE_MAX, { error: "support_message_required" }),
 });
 export type SupportMessageBody = z.infer<typeof SupportMessageBody>;

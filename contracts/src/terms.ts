@@ -4,7 +4,13 @@ import { Actor, Id } from "./primitives.ts";
 // Stream `terms-{userId}`: every acceptance of a terms version, kept for the audit.
 
 export const TermsCommand = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("AcceptTerms"), userId: Id, actor: Actor, versionId: z.string().min(1).max(64), currentVersionId: z.string() }),
+  z.object({
+    type: z.literal("AcceptTerms"),
+    userId: Id,
+    actor: Actor,
+    versionId: z.string().min(1).max(64),
+    currentVersionId: z.string(),
+  }),
 ]);
 export type TermsCommand = z.infer<typeof TermsCommand>;
 

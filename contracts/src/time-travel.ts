@@ -23,7 +23,10 @@ const QueryInstant = z
  */
 export const BookingAsOfQuery = z
   .strictObject({
-    position: z.string({ error: "invalid_request" }).regex(/^\d{1,20}:\d{1,20}$/, { error: "invalid_request" }).optional(),
+    position: z
+      .string({ error: "invalid_request" })
+      .regex(/^\d{1,20}:\d{1,20}$/, { error: "invalid_request" })
+      .optional(),
     event_id: z.string({ error: "invalid_request" }).min(1, { error: "invalid_request" }).max(255, { error: "invalid_request" }).optional(),
     at: QueryInstant.optional(),
   })

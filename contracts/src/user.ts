@@ -20,7 +20,10 @@ export const UserEvent = z.discriminatedUnion("type", [
       timezone: z.string().optional(),
     }),
   }),
-  z.object({ type: z.literal("UserRenamed"), data: z.object({ userId: Id, firstName: z.string().nullable(), lastName: z.string().nullable() }) }),
+  z.object({
+    type: z.literal("UserRenamed"),
+    data: z.object({ userId: Id, firstName: z.string().nullable(), lastName: z.string().nullable() }),
+  }),
   /** The owner followed a verification (or password reset) link sent to `email`. */
   z.object({ type: z.literal("EmailVerified"), data: z.object({ userId: Id, email: z.string() }) }),
   /** The zone the user's mails give times in, and whether non-essential mails (reminders) are sent; essential ones always are. */

@@ -26,7 +26,12 @@ const slot = (weekday: string, start_local: string, end_local: string) => ({ wee
 
 describe("weekly schedule", () => {
   it("accepts a valid schedule", () => {
-    expect(parseInput(WeeklySchedule, { timezone: "Pacific/Chatham", slots: [slot("monday", "09:00", "12:00"), slot("monday", "12:00", "17:30")] }).ok).toBe(true);
+    expect(
+      parseInput(WeeklySchedule, {
+        timezone: "Pacific/Chatham",
+        slots: [slot("monday", "09:00", "12:00"), slot("monday", "12:00", "17:30")],
+      }).ok,
+    ).toBe(true);
   });
   it.each(["Mars/Olympus_Mons", "", "EST5EDT6", "not a zone", 42])("refuses the unknown timezone %j", (timezone) => {
     refusedWith(WeeklySchedule, { timezone, slots: [] }, "schedule_timezone_invalid");
@@ -38,7 +43,12 @@ describe("weekly schedule", () => {
     refusedWith(WeeklySchedule, { timezone: "UTC", slots: [slot("funday", "09:00", "10:00")] }, "schedule_time_invalid");
   });
   it("refuses a backwards or empty slot with the spec's message", () => {
-    refusedWith(WeeklySchedule, { timezone: "UTC", slots: [slot("monday", "17:00", "09:00")] }, "schedule_end_before_start", "End time must be after start time");
+    refusedWith(
+      WeeklySchedule,
+      { timezone: "UTC", slots: [slot("monday", "17:00", "09:00")] },
+      "schedule_end_before_start",
+      "End time must be after start time",
+    );
     refusedWith(WeeklySchedule, { timezone: "UTC", slots: [slot("monday", "09:00", "09:00")] }, "schedule_end_before_start");
   });
   it("refuses overlapping slots with the spec's message", () => {
@@ -50,7 +60,9 @@ describe("weekly schedule", () => {
     );
   });
   it("allows the same hours on different weekdays", () => {
-    expect(parseInput(WeeklySchedule, { timezone: "UTC", slots: [slot("monday", "09:00", "12:00"), slot("tuesday", "09:00", "12:00")] }).ok).toBe(true);
+    expect(
+      parseInput(WeeklySchedule, { timezone: "UTC", slots: [slot("monday", "09:00", "12:00"), slot("tuesday", "09:00", "12:00")] }).ok,
+    ).toBe(true);
   });
 });
 
@@ -60,9 +72,15 @@ describe("session definition", () => {
     const r = parseInput(SessionDefinition, valid);
     expect(r.ok && r.value).toEqual({ ...valid, description: "", sessionDetails: "", idealFor: [] });
   });
-  it("refuses a missing title", () => refusedWith(SessionDefinition, { ...valid, title: "  " }, "session_title_required", "Please enter a session title."));
+  it("refuses a missing title", () =>
+    refusedWith(SessionDefinition, { ...valid, title: "  " }, "session_title_required", "Please enter a session title."));
   it.each([-1, 10.5, Number.NaN, Infinity, "50"])("refuses the price %j", (priceCents) =>
-    refusedWith(SessionDefinition, { ...valid, priceCents }, "session_price_invalid", "Please enter a valid price of at least $1, in dollars and cents."),
+    refusedWith(
+      SessionDefinition,
+      { ...valid, priceCents },
+      "session_price_invalid",
+      "Please enter a valid price of at least $1, in dollars and cents.",
+    ),
   );
   it.each([0, 15, 45, 61, 180, -30, "30"])("refuses the length %j", (lengthMinutes) =>
     refusedWith(SessionDefinition, { ...valid, lengthMinutes }, "session_length_invalid", "Please choose a valid session length."),
@@ -71,13 +89,19 @@ describe("session definition", () => {
     refusedWith(SessionDefinition, { ...valid, prepQuestions }, "session_prep_questions_invalid"),
   );
   it("accepts one to three prep questions", () => {
-    for (const prepQuestions of [["a"], ["a", "b"], ["a", "b", "c"]]) expect(parseInput(SessionDefinition, { ...valid, prepQuestions }).ok).toBe(true);
+    for (const prepQuestions of [["a"], ["a", "b"], ["a", "b", "c"]])
+      expect(parseInput(SessionDefinition, { ...valid, prepQuestions }).ok).toBe(true);
   });
 });
 
 describe("expert profile", () => {
   it("requires first and last name, then title, with the spec's messages", () => {
-    refusedWith(ExpertProfileFields, { firstName: "", lastName: "L", title: "T" }, "profile_names_required", "First and Last name are required.");
+    refusedWith(
+      ExpertProfileFields,
+      { firstName: "", lastName: "L", title: "T" },
+      "profile_names_required",
+      "First and Last name are required.",
+    );
     refusedWith(ExpertProfileFields, { firstName: "F", lastName: "L", title: "" }, "profile_title_required", "Title is required.");
   });
 });

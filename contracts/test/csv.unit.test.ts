@@ -11,7 +11,8 @@ describe("a CSV cell opened in a spreadsheet", () => {
   });
 
   it("leaves other text and plain negative numbers as they are", () => {
-    for (const value of ["Ada Lovelace", "a=1", " =1", "'quoted", "12", "-12", "-0.5", ""]) expect(spreadsheetText(value), JSON.stringify(value)).toBe(value);
+    for (const value of ["Ada Lovelace", "a=1", " =1", "'quoted", "12", "-12", "-0.5", ""])
+      expect(spreadsheetText(value), JSON.stringify(value)).toBe(value);
     for (const value of ["-1e3", "-1-1", "--1", "-1.", "-.5"]) expect(spreadsheetText(value), JSON.stringify(value)).toBe(`'${value}`);
   });
 

@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { briefMomentText, clockText, dateText, dayText, momentText, monthText, shortDayText, timeRangeText, wallClockText, zoneText } from "../src/index.ts";
+import {
+  briefMomentText,
+  clockText,
+  dateText,
+  dayText,
+  momentText,
+  monthText,
+  shortDayText,
+  timeRangeText,
+  wallClockText,
+  zoneText,
+} from "../src/index.ts";
 
 // One instant, two readers: a UK reader must never take 2 December for 12 February, and every moment says its zone.
 const NOON_UTC = "2026-12-02T12:00:00.000Z";
@@ -17,7 +28,9 @@ describe("dates as people read them (issue 27.14)", () => {
     expect(momentText(NOON_UTC, uk)).toBe("Wednesday, 2 December 2026, 12:00 (Europe/London, GMT)");
     expect(momentText(NOON_UTC, us)).toBe("Wednesday, December 2, 2026, 7:00 AM (America/New_York, GMT-5)");
     expect(momentText(NOON_UTC, { locale: "en-GB", zone: "UTC" })).toBe("Wednesday, 2 December 2026, 12:00 (UTC)");
-    expect(momentText(NOON_UTC, { locale: "en-GB", zone: "Asia/Kolkata" })).toBe("Wednesday, 2 December 2026, 17:30 (Asia/Kolkata, GMT+5:30)");
+    expect(momentText(NOON_UTC, { locale: "en-GB", zone: "Asia/Kolkata" })).toBe(
+      "Wednesday, 2 December 2026, 17:30 (Asia/Kolkata, GMT+5:30)",
+    );
   });
 
   it("follows daylight saving: the same wall clock in summer names the summer offset", () => {
@@ -30,7 +43,9 @@ describe("dates as people read them (issue 27.14)", () => {
 
   it("writes a time range once with its day, both days when it crosses midnight, and the zone named", () => {
     expect(timeRangeText(NOON_UTC, "2026-12-02T13:00:00.000Z", uk)).toBe("Wednesday, 2 December 2026, 12:00–13:00 (Europe/London, GMT)");
-    expect(timeRangeText(NOON_UTC, "2026-12-02T13:00:00.000Z", us)).toBe("Wednesday, December 2, 2026, 7:00 – 8:00 AM (America/New_York, GMT-5)");
+    expect(timeRangeText(NOON_UTC, "2026-12-02T13:00:00.000Z", us)).toBe(
+      "Wednesday, December 2, 2026, 7:00 – 8:00 AM (America/New_York, GMT-5)",
+    );
     expect(timeRangeText("2026-12-02T23:00:00.000Z", "2026-12-03T01:00:00.000Z", uk)).toBe(
       "Wednesday, 2 December 2026, 23:00 – Thursday, 3 December 2026, 01:00 (Europe/London, GMT)",
     );

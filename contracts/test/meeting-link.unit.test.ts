@@ -62,7 +62,15 @@ describe("a meeting link that hides where it goes is refused", () => {
   });
 
   it("and, as before, anything but https with a host and no credentials", () => {
-    for (const url of ["http://zoom.us/j/1", "javascript:alert(1)", "https://user:pw@zoom.us/j/1", "https://zoom.us@evil.test/x", "https://", "zoom.us/j/1"]) refused(url);
+    for (const url of [
+      "http://zoom.us/j/1",
+      "javascript:alert(1)",
+      "https://user:pw@zoom.us/j/1",
+      "https://zoom.us@evil.test/x",
+      "https://",
+      "zoom.us/j/1",
+    ])
+      refused(url);
   });
 
   it("the host shown beside a link is the one browsers go to", () => {

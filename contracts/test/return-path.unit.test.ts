@@ -5,10 +5,13 @@ import { isReturnPath, returnPathOf } from "../src/return-path.ts";
 // this site: anything a browser could read as another host (or a script) would be an open redirect.
 
 describe("return path", () => {
-  it.each(["/book-session/s-1", "/book-session/s-1?booking=b-2", "/expert-profile/maya-lind-e1#sessions", "/search", "/"])("accepts the path %j", (path) => {
-    expect(isReturnPath(path)).toBe(true);
-    expect(returnPathOf(path)).toBe(path);
-  });
+  it.each(["/book-session/s-1", "/book-session/s-1?booking=b-2", "/expert-profile/maya-lind-e1#sessions", "/search", "/"])(
+    "accepts the path %j",
+    (path) => {
+      expect(isReturnPath(path)).toBe(true);
+      expect(returnPathOf(path)).toBe(path);
+    },
+  );
 
   it.each([
     "//evil.example/book-session/s-1",

@@ -20,7 +20,11 @@ export type FollowLogOptions = {
 
 export type LogFollowing = { done: Promise<void>; stop(): Promise<void> };
 
-export function followLog(log: Pick<EventLog, "watchAppends">, pass: (waiter: AppendWaiter) => Promise<PassOutcome>, options: FollowLogOptions): LogFollowing {
+export function followLog(
+  log: Pick<EventLog, "watchAppends">,
+  pass: (waiter: AppendWaiter) => Promise<PassOutcome>,
+  options: FollowLogOptions,
+): LogFollowing {
   const firstBackoffMs = options.firstBackoffMs ?? 100;
   const maxBackoffMs = options.maxBackoffMs ?? 5000;
   let stopping = false;

@@ -1,6 +1,13 @@
 import type { EventLog, EventMetadata, LogPosition, StoredEvent } from "@booking/contracts";
 
-export { comparePositions, formatPosition, parsePosition, type AppendListener, type LogPosition, type StoredEvent } from "@booking/contracts";
+export {
+  comparePositions,
+  formatPosition,
+  parsePosition,
+  type AppendListener,
+  type LogPosition,
+  type StoredEvent,
+} from "@booking/contracts";
 
 // The EventStore port. Both adapters (Postgres, EventStoreDB) give these semantics, proved by
 // one shared contract suite (event-store/test/event-store-contract.ts).

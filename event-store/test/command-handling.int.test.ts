@@ -11,7 +11,12 @@ const NOW = "2026-03-02T08:00:00.000Z";
 const clock = () => NOW;
 const schedule = { timezone: "Europe/London", slots: [{ weekday: "tuesday" as const, start_local: "09:00", end_local: "17:00" }] };
 const session = (lengthMinutes: 30 | 90) => ({
-  sessionId: `s${lengthMinutes}`, title: `${lengthMinutes} minutes`, lengthMinutes, priceCents: 10_000, published: true, prepQuestions: ["Why?"],
+  sessionId: `s${lengthMinutes}`,
+  title: `${lengthMinutes} minutes`,
+  lengthMinutes,
+  priceCents: 10_000,
+  published: true,
+  prepQuestions: ["Why?"],
 });
 
 let db: TestDatabase;
@@ -31,7 +36,12 @@ afterAll(async () => {
 
 async function newExpert(): Promise<string> {
   const expertId = randomUUID();
-  const r = await handlers[0]!.handle(calendarStream(expertId), { type: "SetSchedule", expertId, actor: { userId: `u-${expertId}`, role: "expert" }, schedule });
+  const r = await handlers[0]!.handle(calendarStream(expertId), {
+    type: "SetSchedule",
+    expertId,
+    actor: { userId: `u-${expertId}`, role: "expert" },
+    schedule,
+  });
   expect(r.ok).toBe(true);
   return expertId;
 }
@@ -52,7 +62,11 @@ const request = (expertId: string, lengthMinutes: 30 | 90, scheduledTime: string
 describe("command handling on the Postgres store", () => {
   it("50 concurrent requests for overlapping times: exactly one is accepted, over 20 rounds", async () => {
     // Every request covers Tuesday 10:30-11:00 London: a 90-minute session at 10:00 or 10:30, or a 30-minute one at 10:30.
-    const shapes: [30 | 90, string][] = [[90, "2026-03-03T10:00:00.000Z"], [30, "2026-03-03T10:30:00.000Z"], [90, "2026-03-03T10:30:00.000Z"]];
+    const shapes: [30 | 90, string][] = [
+      [90, "2026-03-03T10:00:00.000Z"],
+      [30, "2026-03-03T10:30:00.000Z"],
+      [90, "2026-03-03T10:30:00.000Z"],
+    ];
     for (let round = 0; round < 20; round++) {
       const expertId = await newExpert();
       const results = await Promise.all(
@@ -74,7 +88,9 @@ describe("command handling on the Postgres store", () => {
   it("concurrent requests for different times all succeed: a version conflict is retried on fresh state", async () => {
     const expertId = await newExpert();
     const times = Array.from({ length: 14 }, (_, i) => new Date(Date.parse("2026-03-03T09:00:00.000Z") + i * 30 * 60_000).toISOString());
-    const results = await Promise.all(times.map((t, i) => handlers[i % handlers.length]!.handle(calendarStream(expertId), request(expertId, 30, t))));
+    const results = await Promise.all(
+      times.map((t, i) => handlers[i % handlers.length]!.handle(calendarStream(expertId), request(expertId, 30, t))),
+    );
     expect(results.every((r) => r.ok)).toBe(true);
     expect((await stores[0]!.readStream(calendarStream(expertId))).version).toBe(1 + times.length);
   });
@@ -97,7 +113,9 @@ describe("command handling on the Postgres store", () => {
 
   it("returns the events written, the stream version and their place in the global log", async () => {
     const expertId = await newExpert();
-    const r = await handlers[0]!.handle(calendarStream(expertId), request(expertId, 90, "2026-03-03T14:00:00.000Z"), { actor: { userId: "c9", role: "creator" } });
+    const r = await handlers[0]!.handle(calendarStream(expertId), request(expertId, 90, "2026-03-03T14:00:00.000Z"), {
+      actor: { userId: "c9", role: "creator" },
+    });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.value.version).toBe(2);
@@ -129,7 +147,10 @@ describe("command handling on the Postgres store", () => {
     });
     const handler = new CommandHandler(counting, calendarDecider, { clock });
     for (let i = 0; i < 10; i++) {
-      const r = await handler.handle(calendarStream(expertId), request(expertId, 30, new Date(Date.parse("2026-03-03T09:00:00.000Z") + i * 30 * 60_000).toISOString()));
+      const r = await handler.handle(
+        calendarStream(expertId),
+        request(expertId, 30, new Date(Date.parse("2026-03-03T09:00:00.000Z") + i * 30 * 60_000).toISOString()),
+      );
       expect(r.ok).toBe(true);
     }
     // The first command folds the stream once; every later one decides on what it wrote last.
@@ -154,7 +175,13 @@ describe("command handling on the Postgres store", () => {
     const first = request(expertId, 30, "2026-03-03T11:00:00.000Z");
     expect((await a.handle(calendarStream(expertId), first)).ok).toBe(true);
     // b cancels it; a's memory still shows 11:00 taken.
-    const cancelled = await b.handle(calendarStream(expertId), { type: "CancelBooking", expertId, bookingId: (first as { bookingId: string }).bookingId, actor: first.actor, reason: "" });
+    const cancelled = await b.handle(calendarStream(expertId), {
+      type: "CancelBooking",
+      expertId,
+      bookingId: (first as { bookingId: string }).bookingId,
+      actor: first.actor,
+      reason: "",
+    });
     expect(cancelled.ok).toBe(true);
     const again = await a.handle(calendarStream(expertId), request(expertId, 30, "2026-03-03T11:00:00.000Z"));
     expect(again.ok ? "accepted" : again.refusal.code).toBe("accepted");

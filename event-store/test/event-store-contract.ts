@@ -1,6 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { WrongExpectedVersion, comparePositions, formatPosition, type EventStore, type LogPosition, type NewEvent, type StoredEvent } from "../src/port.ts";
+import {
+  WrongExpectedVersion,
+  comparePositions,
+  formatPosition,
+  type EventStore,
+  type LogPosition,
+  type NewEvent,
+  type StoredEvent,
+} from "../src/port.ts";
 
 /** What an adapter's suite provides: a store, and (where the backend has transactions) a way to hold one open. */
 export type ContractSubject = {
@@ -42,7 +50,10 @@ export function eventStoreContract(name: string, makeSubject: () => Promise<Cont
       expect(r.nextVersion).toBe(2);
       const read = await store.readStream(id);
       expect(read.version).toBe(2);
-      expect(read.events.map((e) => [e.version, e.data])).toEqual([[1, { bookingId: "b1", n: 1 }], [2, { bookingId: "b2", n: 2 }]]);
+      expect(read.events.map((e) => [e.version, e.data])).toEqual([
+        [1, { bookingId: "b1", n: 1 }],
+        [2, { bookingId: "b2", n: 2 }],
+      ]);
       expect(comparePositions(r.position, read.events[1]!.position)).toBe(0);
       const tail = await store.readStream(id, { afterVersion: 1 });
       expect(tail.events.map((e) => e.version)).toEqual([2]);
@@ -106,18 +117,24 @@ export function eventStoreContract(name: string, makeSubject: () => Promise<Cont
       }
       const before = await store.headPosition();
       const held = await subject.holdAppendOpen(stream("slow-writer"), [event(1, "Completed")]);
-      const fast = [await store.append(stream("fast-writer"), [event(2)], "no_stream"), await store.append(stream("fast-writer"), [event(3)], "no_stream")];
+      const fast = [
+        await store.append(stream("fast-writer"), [event(2)], "no_stream"),
+        await store.append(stream("fast-writer"), [event(3)], "no_stream"),
+      ];
       // A reader now must not move past the open transaction's event.
       const first = await readEverything(store, before);
       const checkpoint = first.length ? first[first.length - 1]!.position : before;
       await held.commit();
       // Another transaction open anywhere on the server may delay the rest, never drop it.
       let seen: number[] = [];
-      await vi.waitFor(async () => {
-        const second = await readEverything(store, checkpoint);
-        seen = [...first, ...second].map((e) => (e.data as { n: number }).n);
-        expect(seen.length).toBeGreaterThanOrEqual(3);
-      }, { timeout: 10_000 });
+      await vi.waitFor(
+        async () => {
+          const second = await readEverything(store, checkpoint);
+          seen = [...first, ...second].map((e) => (e.data as { n: number }).n);
+          expect(seen.length).toBeGreaterThanOrEqual(3);
+        },
+        { timeout: 10_000 },
+      );
       expect(seen.sort()).toEqual([1, 2, 3]);
       expect(fast).toHaveLength(2);
     });
@@ -140,7 +157,11 @@ export function eventStoreContract(name: string, makeSubject: () => Promise<Cont
 
     it("a 10,000-event stream reads back identical", async () => {
       const id = stream("long");
-      const events = Array.from({ length: 10_000 }, (_, i) => ({ type: "NotesAdded", data: { bookingId: `b${i}`, i, text: `note ${i} ✓` }, metadata: { at, idempotencyKey: `k${i}` } }));
+      const events = Array.from({ length: 10_000 }, (_, i) => ({
+        type: "NotesAdded",
+        data: { bookingId: `b${i}`, i, text: `note ${i} ✓` },
+        metadata: { at, idempotencyKey: `k${i}` },
+      }));
       for (let i = 0; i < events.length; i += 500) await store.append(id, events.slice(i, i + 500), i === 0 ? "no_stream" : i);
       const read = await store.readStream(id);
       expect(read.version).toBe(10_000);
@@ -188,7 +209,8 @@ export function eventStoreContract(name: string, makeSubject: () => Promise<Cont
       await new Promise((r) => setTimeout(r, 200)); // a subscription-based watch is live
       const first = await store.append(id, [event(1)], "no_stream");
       const deadline = Date.now() + 10_000;
-      while (!announced.some((p) => comparePositions(p, first.position) >= 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while (!announced.some((p) => comparePositions(p, first.position) >= 0) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
       const covering = announced.findIndex((p) => comparePositions(p, first.position) >= 0);
       expect(covering).toBeGreaterThanOrEqual(0);
       // A cache of stream states trusts this: the announcement names the stream written (or names none).
@@ -204,7 +226,10 @@ export function eventStoreContract(name: string, makeSubject: () => Promise<Cont
     it("a subscription delivers new events as they are appended", async () => {
       const id = stream("live");
       const got: StoredEvent[] = [];
-      const sub = store.subscribe({ after: await store.headPosition(), onEvents: async (b) => void got.push(...b.filter((e) => e.streamId === id)) });
+      const sub = store.subscribe({
+        after: await store.headPosition(),
+        onEvents: async (b) => void got.push(...b.filter((e) => e.streamId === id)),
+      });
       await store.append(id, [event(1)], "no_stream");
       await store.append(id, [event(2)], 1);
       const deadline = Date.now() + 10_000;

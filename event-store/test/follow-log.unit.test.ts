@@ -24,10 +24,14 @@ describe("followLog", () => {
     const { log } = announcingLog();
     const passes: number[] = [];
     const started = Date.now();
-    const following = followLog(log, async () => {
-      passes.push(Date.now() - started);
-      return passes.length < 3 ? "more" : undefined;
-    }, { idleMs: 300, onError: () => undefined });
+    const following = followLog(
+      log,
+      async () => {
+        passes.push(Date.now() - started);
+        return passes.length < 3 ? "more" : undefined;
+      },
+      { idleMs: 300, onError: () => undefined },
+    );
     await sleep(150);
     expect(passes).toHaveLength(3); // two full batches, then a short one; the fourth waits
     await sleep(250);
@@ -76,10 +80,14 @@ describe("followLog", () => {
   it("stop ends a pause at once and resolves after the pass in flight", async () => {
     const { log } = announcingLog();
     let finished = false;
-    const following = followLog(log, async () => {
-      await sleep(50);
-      finished = true;
-    }, { idleMs: 60_000, onError: () => undefined });
+    const following = followLog(
+      log,
+      async () => {
+        await sleep(50);
+        finished = true;
+      },
+      { idleMs: 60_000, onError: () => undefined },
+    );
     await sleep(10);
     await following.stop();
     expect(finished).toBe(true);

@@ -21,7 +21,10 @@ eventStoreContract("postgres", async () => {
 type Query = (...args: unknown[]) => Promise<unknown>;
 
 /** Puts `intercept` between `store` and its pool: it sees each statement's name (or its text) and runs it when it likes. */
-function interceptQueries(store: PostgresEventStore, intercept: (statement: string, run: () => Promise<unknown>) => Promise<unknown>): void {
+function interceptQueries(
+  store: PostgresEventStore,
+  intercept: (statement: string, run: () => Promise<unknown>) => Promise<unknown>,
+): void {
   const pool = store.pool as unknown as { query: Query };
   const query = pool.query.bind(pool);
   pool.query = (...args) => {
@@ -86,7 +89,10 @@ describe("postgres: followers in the appending process", () => {
       const metadata = { at: new Date().toISOString() };
       const append = (id: string) => writer.append(id, [{ type: "Probe", data: {}, metadata }], "no_stream");
       const one = await append("named-1");
-      await vi.waitFor(() => expect(heard.find((h) => formatPosition(h.position) === formatPosition(one.position))?.streams).toEqual(["named-1"]), { timeout: 5_000 });
+      await vi.waitFor(
+        () => expect(heard.find((h) => formatPosition(h.position) === formatPosition(one.position))?.streams).toEqual(["named-1"]),
+        { timeout: 5_000 },
+      );
 
       // Up to 4 batches are in flight, and each is announced when its reply comes back: a newer
       // batch can be announced before an older one. Here the older one's reply is held back.
@@ -128,12 +134,18 @@ describe("postgres: followers in the appending process", () => {
     const writer = await PostgresEventStore.connect(db.url, { poolSize: 4 });
     const reader = await PostgresEventStore.connect(db.url, { poolSize: 4 });
     let failures = 0;
-    interceptQueries(writer, (statement, run) => (statement.includes("pg_notify") && failures++ === 0 ? Promise.reject(new Error("connection lost")) : run()));
+    interceptQueries(writer, (statement, run) =>
+      statement.includes("pg_notify") && failures++ === 0 ? Promise.reject(new Error("connection lost")) : run(),
+    );
     try {
       const heard: { position: LogPosition; streams: readonly string[] | undefined }[] = [];
       const unwatch = reader.watchAppends((position, streams) => void heard.push({ position, streams }));
       await new Promise((r) => setTimeout(r, 300)); // listening
-      const written = await writer.append("renotify-1", [{ type: "Probe", data: {}, metadata: { at: new Date().toISOString() } }], "no_stream");
+      const written = await writer.append(
+        "renotify-1",
+        [{ type: "Probe", data: {}, metadata: { at: new Date().toISOString() } }],
+        "no_stream",
+      );
       const covering = () => heard.find((h) => comparePositions(h.position, written.position) >= 0);
       await vi.waitFor(() => expect(covering()?.streams).toEqual(["renotify-1"]), { timeout: 5_000 });
       expect(failures).toBeGreaterThan(1);
@@ -171,7 +183,14 @@ describe("postgres: round trips", () => {
     let statements = 0;
     try {
       const metadata = { at: new Date().toISOString() };
-      await store.append("trips-1", [{ type: "Probe", data: {}, metadata }, { type: "Probe", data: {}, metadata }], "no_stream");
+      await store.append(
+        "trips-1",
+        [
+          { type: "Probe", data: {}, metadata },
+          { type: "Probe", data: {}, metadata },
+        ],
+        "no_stream",
+      );
       await new Promise((r) => setTimeout(r, 200)); // the append's announcement (a NOTIFY of its own) is sent
       await watchStatements(
         () => statements++,
@@ -223,7 +242,12 @@ describe("postgres: group commit", () => {
 
   it("appends to one stream issued together are decided in the order they were issued", async () => {
     await store.append("g-same", [probe(0)], "no_stream");
-    const results = await Promise.all([store.append("g-same", [probe(1)], 1), store.append("g-same", [probe(2)], 2), store.append("g-same", [probe(3)], "any"), store.append("g-other", [probe(4)], "no_stream")]);
+    const results = await Promise.all([
+      store.append("g-same", [probe(1)], 1),
+      store.append("g-same", [probe(2)], 2),
+      store.append("g-same", [probe(3)], "any"),
+      store.append("g-other", [probe(4)], "no_stream"),
+    ]);
     expect(results.map((r) => r.nextVersion)).toEqual([2, 3, 4, 1]);
     // The first goes with the other stream's append; each later one waits for the next commit.
     expect(results[0]!.position.commit).toBe(results[3]!.position.commit);
@@ -237,10 +261,15 @@ describe("postgres: group commit", () => {
     const own = await PostgresEventStore.connect(db.url, { poolSize: 4 });
     try {
       await own.append("g-heads-taken", [probe(0)], "no_stream");
-      interceptQueries(own, (statement, run) => (statement.includes("FROM streams WHERE stream_id = ANY") ? Promise.reject(new Error("connection lost")) : run()));
+      interceptQueries(own, (statement, run) =>
+        statement.includes("FROM streams WHERE stream_id = ANY") ? Promise.reject(new Error("connection lost")) : run(),
+      );
       const announced: string[] = [];
       const unwatch = own.watchAppends((_position, streams) => void announced.push(...(streams ?? [])));
-      const [written, refused] = await Promise.allSettled([own.append("g-heads-new", [probe(1)], "no_stream"), own.append("g-heads-taken", [probe(2)], 5)]);
+      const [written, refused] = await Promise.allSettled([
+        own.append("g-heads-new", [probe(1)], "no_stream"),
+        own.append("g-heads-taken", [probe(2)], 5),
+      ]);
       unwatch();
       expect(written).toMatchObject({ status: "fulfilled", value: { nextVersion: 1 } });
       expect(announced).toContain("g-heads-new");
@@ -281,7 +310,12 @@ describe("postgres: group commit", () => {
     // catch-up reads, and so the head read before, back for a while; never for good.
     await vi.waitFor(
       async () => {
-        for (let batch = await store.readAll(all.at(-1)?.position ?? before, 97); batch.length; batch = await store.readAll(all.at(-1)!.position, 97)) all.push(...batch);
+        for (
+          let batch = await store.readAll(all.at(-1)?.position ?? before, 97);
+          batch.length;
+          batch = await store.readAll(all.at(-1)!.position, 97)
+        )
+          all.push(...batch);
         expect(all.filter((e) => e.streamId.startsWith("g-load-"))).toHaveLength(2400);
       },
       { timeout: 30_000, interval: 100 },

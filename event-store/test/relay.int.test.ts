@@ -12,7 +12,11 @@ import { PostgresRelayCheckpoints } from "../src/relay/relay-checkpoints.ts";
 import { Relay, type RelayCheckpoints } from "../src/relay/relay.ts";
 
 const at = new Date(0).toISOString();
-const event = (n: number): NewEvent => ({ type: n % 2 ? "BookingRequested" : "BookingConfirmed", data: { bookingId: `b${n}`, n }, metadata: { at } });
+const event = (n: number): NewEvent => ({
+  type: n % 2 ? "BookingRequested" : "BookingConfirmed",
+  data: { bookingId: `b${n}`, n },
+  metadata: { at },
+});
 
 type Log = { store: PostgresEventStore; checkpoints: PostgresRelayCheckpoints };
 
@@ -31,9 +35,17 @@ async function freshLog(): Promise<Log> {
 /** Append `count` events to each stream, a few at a time, streams interleaved (some concurrently). */
 async function appendInterleaved(store: PostgresEventStore, streams: string[], count: number): Promise<void> {
   let n = 0;
-  for (let written = 0; written < count; ) {
+  for (let written = 0; written < count;) {
     const size = Math.min(1 + (written % 3), count - written);
-    await Promise.all(streams.map((s) => store.append(s, Array.from({ length: size }, () => event(n++)), "any")));
+    await Promise.all(
+      streams.map((s) =>
+        store.append(
+          s,
+          Array.from({ length: size }, () => event(n++)),
+          "any",
+        ),
+      ),
+    );
     written += size;
   }
 }
@@ -50,7 +62,8 @@ async function until(condition: () => Promise<boolean> | boolean, what: string, 
   }
 }
 
-const samePosition = (a: LogPosition | null, b: LogPosition | null | undefined) => a !== null && !!b && a.commit === b.commit && a.prepare === b.prepare;
+const samePosition = (a: LogPosition | null, b: LogPosition | null | undefined) =>
+  a !== null && !!b && a.commit === b.commit && a.prepare === b.prepare;
 
 /** Keeps what it is given; `failing` makes it refuse like a bus that is down. */
 class RecordingPublisher implements BusPublisher {
@@ -88,7 +101,9 @@ describe("relay checkpointing (Postgres, in-memory bus)", () => {
     expect(bus.published).toHaveLength(4);
     expect(await relay.lag()).toBeGreaterThan(0);
     // One line per failure, saying the checkpoint stayed and when it retries; the back-off grows to its cap.
-    expect(warnings[0]).toMatch(/^relay flaky: batch failed \(1 in a row\), checkpoint kept, retrying in 100 ms: Error: broker unreachable \(simulated\)$/);
+    expect(warnings[0]).toMatch(
+      /^relay flaky: batch failed \(1 in a row\), checkpoint kept, retrying in 100 ms: Error: broker unreachable \(simulated\)$/,
+    );
     expect(warnings[2]).toMatch(/\(3 in a row\).*retrying in 200 ms/);
     expect(warnings.every((l) => !l.includes("\n"))).toBe(true);
 
@@ -132,7 +147,10 @@ describe("relay checkpointing (Postgres, in-memory bus)", () => {
   });
 });
 
-const brokers = process.env.KAFKA_BROKERS?.split(",").map((b) => b.trim()).filter(Boolean) ?? [];
+const brokers =
+  process.env.KAFKA_BROKERS?.split(",")
+    .map((b) => b.trim())
+    .filter(Boolean) ?? [];
 
 if (brokers.length === 0) {
   const reason = "KAFKA_BROKERS is not set (start one with `bash scripts/kafka/broker.sh start`)";
@@ -179,7 +197,13 @@ if (brokers.length === 0) {
           eachMessage: async ({ partition, message }) => {
             const headers: Record<string, string> = {};
             for (const [k, v] of Object.entries(message.headers ?? {})) headers[k] = String(v);
-            received.push({ partition, offset: Number(message.offset), key: String(message.key), headers, event: decodeBusMessage(String(message.value)) });
+            received.push({
+              partition,
+              offset: Number(message.offset),
+              key: String(message.key),
+              headers,
+              event: decodeBusMessage(String(message.value)),
+            });
           },
         });
         await until(() => received.length >= count, `${count} messages on ${topic}`, 60_000);
@@ -191,7 +215,13 @@ if (brokers.length === 0) {
 
     it("publishes every event exactly as stored, keyed by stream id, each stream in version order; the checkpoint is the last position", async () => {
       const { store, checkpoints } = await freshLog();
-      const streams = [`calendar-${randomUUID()}`, `calendar-${randomUUID()}`, `session-${randomUUID()}`, `expert-${randomUUID()}`, `terms-${randomUUID()}`];
+      const streams = [
+        `calendar-${randomUUID()}`,
+        `calendar-${randomUUID()}`,
+        `session-${randomUUID()}`,
+        `expert-${randomUUID()}`,
+        `terms-${randomUUID()}`,
+      ];
       await appendInterleaved(store, streams, 6);
       const topic = uniqueTopic();
       const relay = new Relay(store, await connectPublisher(topic), checkpoints, { name: "kafka", batchSize: 7 });
@@ -199,7 +229,10 @@ if (brokers.length === 0) {
       await appendInterleaved(store, streams.slice(0, 3), 4); // and some while it runs
       const stored = await everything(store);
       expect(stored).toHaveLength(5 * 6 + 3 * 4);
-      await until(async () => samePosition(stored[stored.length - 1]!.position, await checkpoints.load("kafka")), "the checkpoint to reach the head");
+      await until(
+        async () => samePosition(stored[stored.length - 1]!.position, await checkpoints.load("kafka")),
+        "the checkpoint to reach the head",
+      );
       await run.stop();
 
       const received = await readTopic(topic, stored.length);
@@ -265,7 +298,8 @@ if (brokers.length === 0) {
       // that drops versions it has seen ends up with every event once.
       for (const stream of streams) {
         const seen: number[] = [];
-        for (const m of received.filter((r) => r.event.streamId === stream)) if (m.event.version > (seen[seen.length - 1] ?? 0)) seen.push(m.event.version);
+        for (const m of received.filter((r) => r.event.streamId === stream))
+          if (m.event.version > (seen[seen.length - 1] ?? 0)) seen.push(m.event.version);
         expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
       }
     });

@@ -5,7 +5,12 @@ import type { SnapshotStore } from "../src/snapshots/snapshot-store.ts";
 export function snapshotStoreContract(name: string, makeStore: () => SnapshotStore) {
   describe(`SnapshotStore contract: ${name}`, () => {
     const shape = "handler-1/calendar-test";
-    const snap = (streamId: string, version: number, shape_ = shape) => ({ streamId, version, shape: shape_, state: { bookings: [{ bookingId: `b${version}` }], text: "naïve – “quoted”" } });
+    const snap = (streamId: string, version: number, shape_ = shape) => ({
+      streamId,
+      version,
+      shape: shape_,
+      state: { bookings: [{ bookingId: `b${version}` }], text: "naïve – “quoted”" },
+    });
 
     it("reads back what was written, and nothing for a stream without one", async () => {
       const store = makeStore();

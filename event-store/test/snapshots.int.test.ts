@@ -54,7 +54,10 @@ function counting(inner: EventStore): { store: EventStore; read: number[] } {
 }
 
 const withSnapshots = (s: EventStore = store, snapshotStore: SnapshotStore = snapshots, onError?: (e: unknown) => void): Calendar =>
-  new CommandHandler(s, calendarDecider, { clock, snapshots: { store: snapshotStore, codec: calendarSnapshots, every: 50, ...(onError && { onError }) } });
+  new CommandHandler(s, calendarDecider, {
+    clock,
+    snapshots: { store: snapshotStore, codec: calendarSnapshots, every: 50, ...(onError && { onError }) },
+  });
 const withoutSnapshots = (s: EventStore = store): Calendar => new CommandHandler(s, calendarDecider, { clock });
 
 /**
@@ -65,18 +68,43 @@ async function longCalendar(past: number): Promise<{ expertId: string; closedId:
   const expertId = randomUUID();
   const metadata = { at: "2025-01-01T00:00:00.000Z" };
   const booking = (bookingId: string, scheduledTime: string): NewEvent[] => [
-    { type: "BookingRequested", data: { bookingId, expertId, expertUserId: `u-${expertId}`, creatorId: "c-past", sessionId: "s60", sessionTitle: "An hour", lengthMinutes: 60, priceCents: 10_000, prepQuestions: [], scheduledTime, heldUntil: scheduledTime }, metadata },
-    { type: "PaymentSucceeded", data: { bookingId, paymentId: `pi-${bookingId}`, amountCents: 10_000, provider: "test" }, metadata: { ...metadata, idempotencyKey: `payment-pi-${bookingId}` } },
+    {
+      type: "BookingRequested",
+      data: {
+        bookingId,
+        expertId,
+        expertUserId: `u-${expertId}`,
+        creatorId: "c-past",
+        sessionId: "s60",
+        sessionTitle: "An hour",
+        lengthMinutes: 60,
+        priceCents: 10_000,
+        prepQuestions: [],
+        scheduledTime,
+        heldUntil: scheduledTime,
+      },
+      metadata,
+    },
+    {
+      type: "PaymentSucceeded",
+      data: { bookingId, paymentId: `pi-${bookingId}`, amountCents: 10_000, provider: "test" },
+      metadata: { ...metadata, idempotencyKey: `payment-pi-${bookingId}` },
+    },
     { type: "Confirmed", data: { bookingId, by: "expert" }, metadata },
   ];
   const events: NewEvent[] = [{ type: "ScheduleSet", data: { expertId, ...schedule }, metadata }];
   for (let i = 0; i < past; i++) {
     const bookingId = `${expertId}-past-${i}`;
-    events.push(...booking(bookingId, new Date(Date.parse("2025-01-07T10:00:00.000Z") + i * 3_600_000).toISOString()), { type: "Completed", data: { bookingId }, metadata });
+    events.push(...booking(bookingId, new Date(Date.parse("2025-01-07T10:00:00.000Z") + i * 3_600_000).toISOString()), {
+      type: "Completed",
+      data: { bookingId },
+      metadata,
+    });
   }
   const openId = `${expertId}-open`;
   events.push(...booking(openId, TUESDAY_10));
-  for (let i = 0; i < events.length; i += 500) await store.append(calendarStream(expertId), events.slice(i, i + 500), i === 0 ? "no_stream" : i);
+  for (let i = 0; i < events.length; i += 500)
+    await store.append(calendarStream(expertId), events.slice(i, i + 500), i === 0 ? "no_stream" : i);
   return { expertId, closedId: `${expertId}-past-0`, openId };
 }
 
@@ -101,7 +129,8 @@ async function snapshotted(expertId: string): Promise<void> {
   expect(await snapshots.read(calendarStream(expertId), `handler-1/${calendarSnapshots.shape}`)).not.toBeNull();
 }
 
-const outcome = (r: Awaited<ReturnType<Calendar["handle"]>>) => (r.ok ? { types: r.value.events.map((e) => e.type), replayed: r.value.replayed } : r.refusal.code);
+const outcome = (r: Awaited<ReturnType<Calendar["handle"]>>) =>
+  r.ok ? { types: r.value.events.map((e) => e.type), replayed: r.value.replayed } : r.refusal.code;
 
 describe("command handling from snapshots", () => {
   it("a cold handler from a snapshot reads only the events after it and decides as one that folded everything", async () => {
@@ -121,9 +150,29 @@ describe("command handling from snapshots", () => {
       [request(c.expertId, tail), {}], // booked after the snapshot
       [request(c.expertId, "2026-03-03T15:00:00.000Z"), {}],
       [request(c.expertId, "2026-03-03T16:00:00.000Z", c.closedId), {}], // a closed booking's id
-      [{ type: "AddNotes", expertId: c.expertId, bookingId: c.closedId, actor: expertActor(c.expertId), notes: { summary: "Late notes", recap: "", takeaways: [], suggestedActions: [] } }, {}],
+      [
+        {
+          type: "AddNotes",
+          expertId: c.expertId,
+          bookingId: c.closedId,
+          actor: expertActor(c.expertId),
+          notes: { summary: "Late notes", recap: "", takeaways: [], suggestedActions: [] },
+        },
+        {},
+      ],
       [{ type: "CancelBooking", expertId: c.expertId, bookingId: c.closedId, actor: expertActor(c.expertId), reason: "" }, {}],
-      [{ type: "RecordPayment", expertId: c.expertId, bookingId: c.closedId, actor: { userId: "payments", role: "system" }, paymentId: `pi-${c.closedId}`, amountCents: 10_000, provider: "test" }, { idempotencyKey: `payment-pi-${c.closedId}` }],
+      [
+        {
+          type: "RecordPayment",
+          expertId: c.expertId,
+          bookingId: c.closedId,
+          actor: { userId: "payments", role: "system" },
+          paymentId: `pi-${c.closedId}`,
+          amountCents: 10_000,
+          provider: "test",
+        },
+        { idempotencyKey: `payment-pi-${c.closedId}` },
+      ],
       [{ type: "CancelBooking", expertId: c.expertId, bookingId: c.openId, actor: expertActor(c.expertId), reason: "" }, {}],
     ];
     const fromSnapshot = [];
@@ -131,7 +180,12 @@ describe("command handling from snapshots", () => {
     const fromWhole = [];
     for (const [command, meta] of script(b)) fromWhole.push(outcome(await whole.handle(calendarStream(b.expertId), command, meta)));
     expect(fromSnapshot).toEqual(fromWhole);
-    expect(fromSnapshot.slice(0, 4)).toEqual(["slot_unavailable", "slot_unavailable", { types: ["BookingRequested"], replayed: false }, "booking_already_exists"]);
+    expect(fromSnapshot.slice(0, 4)).toEqual([
+      "slot_unavailable",
+      "slot_unavailable",
+      { types: ["BookingRequested"], replayed: false },
+      "booking_already_exists",
+    ]);
     expect(fromSnapshot[6]).toMatchObject({ replayed: true });
     // Loads read the events after the snapshot (1, then 3), not 1,200; the four commands about the
     // closed booking each read the whole stream once, and the whole stream is not kept: the next
@@ -142,14 +196,22 @@ describe("command handling from snapshots", () => {
   it("a query about a command (a cancellation's preview) gets the whole state when the snapshot may lack what the command is about", async () => {
     const c = await longCalendar(60);
     await snapshotted(c.expertId);
-    const cancelClosed: CalendarCommand = { type: "CancelBooking", expertId: c.expertId, bookingId: c.closedId, actor: expertActor(c.expertId), reason: "" };
+    const cancelClosed: CalendarCommand = {
+      type: "CancelBooking",
+      expertId: c.expertId,
+      bookingId: c.closedId,
+      actor: expertActor(c.expertId),
+      reason: "",
+    };
     expect((await withSnapshots().load(calendarStream(c.expertId))).state.bookings.has(c.closedId)).toBe(false);
     const about = await withSnapshots().load(calendarStream(c.expertId), { about: cancelClosed });
     expect(about.state.bookings.get(c.closedId)?.status).toBe("completed");
     // The open booking is in the snapshot: asking about it reads no more than the tail.
     const { store: countingStore, read } = counting(store);
     const cancelOpen: CalendarCommand = { ...cancelClosed, bookingId: c.openId };
-    expect((await withSnapshots(countingStore).load(calendarStream(c.expertId), { about: cancelOpen })).state.bookings.has(c.openId)).toBe(true);
+    expect((await withSnapshots(countingStore).load(calendarStream(c.expertId), { about: cancelOpen })).state.bookings.has(c.openId)).toBe(
+      true,
+    );
     expect(read).toEqual([0]);
   });
 
@@ -168,12 +230,30 @@ describe("command handling from snapshots", () => {
     const version = (await store.readStream(stream)).version;
     // A readable calendar without bookings at the head: believed, it would let Tuesday 10:00 be booked twice.
     const none = encodeLeftOut(nothingLeftOut());
-    const empty = { decider: { expertId: c.expertId, schedule, timeOff: [], dateOverrides: [], rules: { bufferBeforeMinutes: 0, bufferAfterMinutes: 0, minNoticeHours: 0 }, bookings: [], leftOut: none }, keysLeftOut: none };
+    const empty = {
+      decider: {
+        expertId: c.expertId,
+        schedule,
+        timeOff: [],
+        dateOverrides: [],
+        rules: { bufferBeforeMinutes: 0, bufferAfterMinutes: 0, minNoticeHours: 0 },
+        bookings: [],
+        leftOut: none,
+      },
+      keysLeftOut: none,
+    };
     await snapshots.write({ streamId: stream, version, shape: "handler-1/calendar-0:old", state: empty });
     expect(outcome(await withSnapshots().handle(stream, request(c.expertId, TUESDAY_10)))).toBe("slot_unavailable");
-    await snapshots.write({ streamId: stream, version: version + 1, shape: `handler-1/${calendarSnapshots.shape}`, state: { decider: { bookings: "not a list" } } });
+    await snapshots.write({
+      streamId: stream,
+      version: version + 1,
+      shape: `handler-1/${calendarSnapshots.shape}`,
+      state: { decider: { bookings: "not a list" } },
+    });
     const errors: unknown[] = [];
-    expect(outcome(await withSnapshots(store, snapshots, (e) => errors.push(e)).handle(stream, request(c.expertId, TUESDAY_10)))).toBe("slot_unavailable");
+    expect(outcome(await withSnapshots(store, snapshots, (e) => errors.push(e)).handle(stream, request(c.expertId, TUESDAY_10)))).toBe(
+      "slot_unavailable",
+    );
     expect(errors).toHaveLength(1);
     // One of this shape ahead of its stream (a database restored from an older backup) is not believed either.
     await snapshots.write({ streamId: stream, version: version + 100, shape: `handler-1/${calendarSnapshots.shape}`, state: empty });
@@ -185,7 +265,11 @@ describe("command handling from snapshots", () => {
     const memory = new InMemorySnapshotStore();
     let release = () => {};
     const held = new Promise<void>((r) => (release = r));
-    const slow: SnapshotStore = { read: (id, shape) => memory.read(id, shape), write: async (s) => (await held, memory.write(s)), close: async () => {} };
+    const slow: SnapshotStore = {
+      read: (id, shape) => memory.read(id, shape),
+      write: async (s) => (await held, memory.write(s)),
+      close: async () => {},
+    };
     const c = await longCalendar(30);
     const handler = withSnapshots(store, slow);
     expect((await handler.handle(calendarStream(c.expertId), request(c.expertId, "2026-03-03T15:00:00.000Z"))).ok).toBe(true);
@@ -205,9 +289,17 @@ describe("command handling from snapshots", () => {
     const handler = withSnapshots(countingStore);
     await handler.load(calendarStream(c.expertId));
     await handler.snapshotsWritten();
-    expect(outcome(await handler.handle(calendarStream(c.expertId), request(c.expertId, "2026-03-03T15:00:00.000Z")))).toMatchObject({ types: ["BookingRequested"] });
+    expect(outcome(await handler.handle(calendarStream(c.expertId), request(c.expertId, "2026-03-03T15:00:00.000Z")))).toMatchObject({
+      types: ["BookingRequested"],
+    });
     // Notes on a closed booking: no longer in memory, so the whole stream is read for it.
-    const notes: CalendarCommand = { type: "AddNotes", expertId: c.expertId, bookingId: c.closedId, actor: expertActor(c.expertId), notes: { summary: "Late notes", recap: "", takeaways: [], suggestedActions: [] } };
+    const notes: CalendarCommand = {
+      type: "AddNotes",
+      expertId: c.expertId,
+      bookingId: c.closedId,
+      actor: expertActor(c.expertId),
+      notes: { summary: "Late notes", recap: "", takeaways: [], suggestedActions: [] },
+    };
     expect(outcome(await handler.handle(calendarStream(c.expertId), notes))).toMatchObject({ types: ["NotesAdded"] });
     expect(read).toEqual([1204, 1205]);
   });
@@ -219,8 +311,15 @@ describe("command handling from snapshots", () => {
       const stores = await Promise.all(Array.from({ length: 5 }, () => PostgresEventStore.connect(db.url, { poolSize: 4 })));
       try {
         const handlers = stores.map((s) => withSnapshots(s));
-        const results = await Promise.all(Array.from({ length: 50 }, (_, i) => handlers[i % 5]!.handle(calendarStream(c.expertId), request(c.expertId, "2026-03-03T11:00:00.000Z"))));
-        expect(results.filter((r) => r.ok), `round ${round}`).toHaveLength(1);
+        const results = await Promise.all(
+          Array.from({ length: 50 }, (_, i) =>
+            handlers[i % 5]!.handle(calendarStream(c.expertId), request(c.expertId, "2026-03-03T11:00:00.000Z")),
+          ),
+        );
+        expect(
+          results.filter((r) => r.ok),
+          `round ${round}`,
+        ).toHaveLength(1);
         expect(new Set(results.flatMap((r) => (r.ok ? [] : [r.refusal.code])))).toEqual(new Set(["slot_unavailable"]));
         await Promise.all(handlers.map((h) => h.snapshotsWritten()));
       } finally {

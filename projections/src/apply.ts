@@ -20,7 +20,9 @@ type CheckpointRow = { name: string; position: string | null; status: "live" | "
  */
 export class OutdatedProjection extends Error {
   constructor(name: string, code: number, live: number) {
-    super(`read model ${name}: this process has version ${code} of its rule, the live generation was built by version ${live}; leaving it to newer processes`);
+    super(
+      `read model ${name}: this process has version ${code} of its rule, the live generation was built by version ${live}; leaving it to newer processes`,
+    );
     this.name = "OutdatedProjection";
   }
 }
@@ -31,10 +33,10 @@ export function toProjected(events: readonly StoredEvent[]): ProjectedEvent[] {
 
 /** A checkpoint row for each projection not seen before: its tables are empty, so its rule's version is theirs. */
 export async function ensureCheckpoints(pool: pg.Pool, projections: readonly Projection[]): Promise<void> {
-  await pool.query("INSERT INTO projection_checkpoints (name, version) SELECT * FROM unnest($1::text[], $2::int[]) ON CONFLICT DO NOTHING", [
-    projections.map((p) => p.name),
-    projections.map((p) => p.version),
-  ]);
+  await pool.query(
+    "INSERT INTO projection_checkpoints (name, version) SELECT * FROM unnest($1::text[], $2::int[]) ON CONFLICT DO NOTHING",
+    [projections.map((p) => p.name), projections.map((p) => p.version)],
+  );
 }
 
 // Each read model uses a few fixed statements: naming them lets Postgres parse and plan each once per connection.
@@ -48,14 +50,23 @@ function statementName(text: string): string {
   return name;
 }
 
-function run<R extends pg.QueryResultRow = pg.QueryResultRow>(client: pg.PoolClient, text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+function run<R extends pg.QueryResultRow = pg.QueryResultRow>(
+  client: pg.PoolClient,
+  text: string,
+  values: unknown[],
+): Promise<pg.QueryResult<R>> {
   return client.query<R>({ name: statementName(text), text, values });
 }
 
 const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(", ");
 
 /** The stored rows with these keys, by rowIdentity. */
-async function readRows(client: pg.PoolClient, model: EntityReadModel<VersionedRow>, table: string, keys: readonly (readonly string[])[]): Promise<Map<string, VersionedRow>> {
+async function readRows(
+  client: pg.PoolClient,
+  model: EntityReadModel<VersionedRow>,
+  table: string,
+  keys: readonly (readonly string[])[],
+): Promise<Map<string, VersionedRow>> {
   const where =
     model.key.length === 1
       ? `"${model.key[0]}" = ANY($1::text[])`
@@ -97,7 +108,12 @@ function recordFacts(client: pg.PoolClient, model: FactsReadModel<ReadModelRow>,
  * One read model, one batch: at most one read and one write, however many events. `table` is the
  * generation written: the live one under the read model's own name, or one being built.
  */
-export async function applyToReadModel(client: pg.PoolClient, projection: Projection, events: readonly ProjectedEvent[], table: string = projection.table): Promise<void> {
+export async function applyToReadModel(
+  client: pg.PoolClient,
+  projection: Projection,
+  events: readonly ProjectedEvent[],
+  table: string = projection.table,
+): Promise<void> {
   if (projection.kind === "facts") {
     const rows = factRows(projection, events);
     if (rows.length) await recordFacts(client, projection, table, rows);
@@ -122,7 +138,12 @@ export const laterPosition = (a: LogPosition | null, b: LogPosition): LogPositio
  * checkpoint does not move, so nothing is lost); one built by an older rule is written with this
  * process's rule until the rebuild it has started switches to a generation of its own.
  */
-export async function applyInTransaction(client: pg.PoolClient, projections: readonly Projection[], events: readonly ProjectedEvent[], delivery: Delivery): Promise<number> {
+export async function applyInTransaction(
+  client: pg.PoolClient,
+  projections: readonly Projection[],
+  events: readonly ProjectedEvent[],
+  delivery: Delivery,
+): Promise<number> {
   const { rows } = await client.query<CheckpointRow>(
     "SELECT name, position, status, generation, version FROM projection_checkpoints WHERE name = ANY($1) ORDER BY name FOR UPDATE",
     [projections.map((p) => p.name)],
@@ -171,12 +192,20 @@ async function recordProjectedStreams(client: pg.PoolClient, events: readonly Pr
 
 /** How far the bus's read models have applied each of `streamIds` (a stream not listed: nothing yet). */
 export async function projectedStreamVersions(pool: pg.Pool, streamIds: readonly string[]): Promise<Map<string, number>> {
-  const { rows } = await pool.query<{ stream_id: string; version: string }>("SELECT stream_id, version FROM projected_streams WHERE stream_id = ANY($1)", [streamIds]);
+  const { rows } = await pool.query<{ stream_id: string; version: string }>(
+    "SELECT stream_id, version FROM projected_streams WHERE stream_id = ANY($1)",
+    [streamIds],
+  );
   return new Map(rows.map((r) => [r.stream_id, Number(r.version)]));
 }
 
 /** Apply a batch and the checkpoints in one transaction: the effect is exactly once. */
-export async function applyBatch(pool: pg.Pool, projections: readonly Projection[], events: readonly StoredEvent[], delivery: Delivery): Promise<number> {
+export async function applyBatch(
+  pool: pg.Pool,
+  projections: readonly Projection[],
+  events: readonly StoredEvent[],
+  delivery: Delivery,
+): Promise<number> {
   if (events.length === 0) return 0;
   const projected = toProjected(events);
   return inTransaction(pool, (client) => applyInTransaction(client, projections, projected, delivery));
@@ -200,7 +229,12 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
 
 export async function recordProjectionError(pool: pg.Pool, projections: readonly Projection[], error: unknown): Promise<void> {
   const message = error instanceof Error ? error.message : String(error);
-  await pool.query("UPDATE projection_checkpoints SET last_error = $2, updated_at = now() WHERE name = ANY($1)", [projections.map((p) => p.name), message.slice(0, 2000)]).catch(() => undefined);
+  await pool
+    .query("UPDATE projection_checkpoints SET last_error = $2, updated_at = now() WHERE name = ANY($1)", [
+      projections.map((p) => p.name),
+      message.slice(0, 2000),
+    ])
+    .catch(() => undefined);
 }
 
 /** A read model's live generation: where it is in the log, its number and the version of the rule that built it. */

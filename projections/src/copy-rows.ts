@@ -11,11 +11,19 @@ type Encode = (value: unknown) => string;
 
 /** COPY's text format: backslash, tab and line breaks escaped (null is written as \N apart). */
 const escaped = (text: string): string =>
-  /[\\\t\n\r]/.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r")) : text;
+  /[\\\t\n\r]/.test(text)
+    ? text.replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r"))
+    : text;
 
 /** A scalar as Postgres's input functions read it; an object becomes its JSON text, as jsonb_populate_recordset makes it. */
 const scalar: Encode = (value) =>
-  typeof value === "string" ? value : value instanceof Date ? value.toISOString() : typeof value === "object" ? JSON.stringify(value) : String(value);
+  typeof value === "string"
+    ? value
+    : value instanceof Date
+      ? value.toISOString()
+      : typeof value === "object"
+        ? JSON.stringify(value)
+        : String(value);
 
 /** An array literal: `{"a","b\"c",NULL}`. */
 const arrayLiteral: Encode = (value) => {

@@ -4,7 +4,10 @@ import { allProjections } from "./read-models/index.ts";
 export const readModelTables = [...new Set(allProjections.flatMap((p) => p.tables))].sort();
 
 /** A digest of every read-model row, per table: equal digests mean identical read models. */
-export async function readModelDigest(pool: pg.Pool, tables: readonly string[] = readModelTables): Promise<Record<string, { rows: number; md5: string }>> {
+export async function readModelDigest(
+  pool: pg.Pool,
+  tables: readonly string[] = readModelTables,
+): Promise<Record<string, { rows: number; md5: string }>> {
   const out: Record<string, { rows: number; md5: string }> = {};
   for (const table of tables) {
     if (!readModelTables.includes(table)) throw new Error(`Not a read-model table: ${table}`);

@@ -104,7 +104,13 @@ export async function fillGenerations(pool: pg.Pool, building: readonly Building
 }
 
 /** One batch's fact rows, and every generation's checkpoint moved past the batch, in one transaction. */
-function writeBatch(pool: pg.Pool, building: readonly Building[], facts: readonly { target: CopyTarget; rows: ReadModelRow[] }[], position: LogPosition, events: number): Promise<void> {
+function writeBatch(
+  pool: pg.Pool,
+  building: readonly Building[],
+  facts: readonly { target: CopyTarget; rows: ReadModelRow[] }[],
+  position: LogPosition,
+  events: number,
+): Promise<void> {
   return inTransaction(pool, async (client) => {
     for (const f of facts) await copyRows(client, f.target, f.rows);
     const { rowCount } = await client.query(

@@ -5,7 +5,8 @@ import type { EntityReadModel, FactsReadModel, ProjectedEvent, ReadModelRow, Ver
 // the whole log this way before writing its rows once (fill.ts).
 
 /** A row's key values as one string, to find the row in a Map (a one-column key is its own value). */
-export const rowIdentity = (key: readonly unknown[]): string => (key.length === 1 && typeof key[0] === "string" ? key[0] : JSON.stringify(key));
+export const rowIdentity = (key: readonly unknown[]): string =>
+  key.length === 1 && typeof key[0] === "string" ? key[0] : JSON.stringify(key);
 
 /** The keys of the rows a batch concerns (each once), for reading them before folding. */
 export function rowKeysOf(model: EntityReadModel<VersionedRow>, events: readonly ProjectedEvent[]): (readonly string[])[] {
@@ -23,7 +24,11 @@ export function rowKeysOf(model: EntityReadModel<VersionedRow>, events: readonly
  * order they first changed. Applying the events one at a time, each on the row the one before
  * left, gives the same rows: that is the contract of `evolve`.
  */
-export function foldOnto(model: EntityReadModel<VersionedRow>, rows: Map<string, VersionedRow>, events: readonly ProjectedEvent[]): Set<string> {
+export function foldOnto(
+  model: EntityReadModel<VersionedRow>,
+  rows: Map<string, VersionedRow>,
+  events: readonly ProjectedEvent[],
+): Set<string> {
   const changed = new Set<string>();
   for (const e of events) {
     const key = model.rowKey(e);
@@ -42,7 +47,11 @@ export function foldOnto(model: EntityReadModel<VersionedRow>, rows: Map<string,
 }
 
 /** The rows a batch changes, as they are after it: its events folded onto the rows as stored (`stored`, by rowIdentity). */
-export function changedRows(model: EntityReadModel<VersionedRow>, stored: ReadonlyMap<string, VersionedRow>, events: readonly ProjectedEvent[]): VersionedRow[] {
+export function changedRows(
+  model: EntityReadModel<VersionedRow>,
+  stored: ReadonlyMap<string, VersionedRow>,
+  events: readonly ProjectedEvent[],
+): VersionedRow[] {
   const rows = new Map(stored);
   return [...foldOnto(model, rows, events)].map((id) => rows.get(id)!);
 }

@@ -62,7 +62,18 @@ export type GenerationStatus = {
   running: boolean;
 };
 
-type GenerationRow = { name: string; generation: number; version: number; state: "building" | "retired"; position: string | null; events_applied: string; started_at: Date; updated_at: Date; retired_at: Date | null; running: boolean };
+type GenerationRow = {
+  name: string;
+  generation: number;
+  version: number;
+  state: "building" | "retired";
+  position: string | null;
+  events_applied: string;
+  started_at: Date;
+  updated_at: Date;
+  retired_at: Date | null;
+  running: boolean;
+};
 
 /** The generations that are not live (being built, or retired and not dropped yet), oldest first. */
 export async function readGenerations(pool: Pick<pg.Pool, "query">, projections: readonly Projection[]): Promise<GenerationStatus[]> {
@@ -125,7 +136,12 @@ export async function startGenerations(pool: pg.Pool, projections: readonly Proj
   return inTransaction(pool, async (client) => {
     const names = projections.map((p) => p.name);
     const live = new Map(
-      (await client.query<{ name: string; generation: number }>("SELECT name, generation FROM projection_checkpoints WHERE name = ANY($1)", [names])).rows.map((r) => [r.name, r.generation]),
+      (
+        await client.query<{ name: string; generation: number }>(
+          "SELECT name, generation FROM projection_checkpoints WHERE name = ANY($1)",
+          [names],
+        )
+      ).rows.map((r) => [r.name, r.generation]),
     );
     await client.query("DELETE FROM projection_generations WHERE name = ANY($1)", [names]);
     const building: Building[] = [];
@@ -140,7 +156,11 @@ export async function startGenerations(pool: pg.Pool, projections: readonly Proj
         await client.query(`CREATE TABLE ${ident(next)} (LIKE ${ident(table)} INCLUDING ALL EXCLUDING INDEXES)`);
         indexes.push(...(await indexStatements(client, table, next)));
       }
-      await client.query("INSERT INTO projection_generations (name, generation, version, state) VALUES ($1, $2, $3, 'building')", [p.name, generation, p.version]);
+      await client.query("INSERT INTO projection_generations (name, generation, version, state) VALUES ($1, $2, $3, 'building')", [
+        p.name,
+        generation,
+        p.version,
+      ]);
       building.push({ projection: p, generation, indexes });
     }
     return building;
@@ -170,7 +190,10 @@ export async function indexGeneration(client: pg.PoolClient, building: Building)
 export async function abandonGenerations(pool: pg.Pool, building: readonly Building[]): Promise<void> {
   await inTransaction(pool, async (client) => {
     for (const b of building) {
-      const { rowCount } = await client.query("DELETE FROM projection_generations WHERE name = $1 AND generation = $2 AND state = 'building'", [b.projection.name, b.generation]);
+      const { rowCount } = await client.query(
+        "DELETE FROM projection_generations WHERE name = $1 AND generation = $2 AND state = 'building'",
+        [b.projection.name, b.generation],
+      );
       if (!rowCount) continue; // switched or taken over meanwhile: not ours to drop
       for (const table of b.projection.tables) await client.query(`DROP TABLE IF EXISTS ${ident(generationTable(table, b.generation))}`);
     }
@@ -200,7 +223,10 @@ export async function dropRetiredGenerations(pool: pg.Pool, projections: readonl
 }
 
 /** Postgres's view of a table's shape: columns in order with type, nullability and default; constraints; indexes without their names. */
-async function shapeOf(client: pg.PoolClient, table: string): Promise<{ columns: string[]; constraints: string[]; indexes: { name: string; definition: string }[] }> {
+async function shapeOf(
+  client: pg.PoolClient,
+  table: string,
+): Promise<{ columns: string[]; constraints: string[]; indexes: { name: string; definition: string }[] }> {
   const regclass = ident(table);
   const columns = await client.query<{ c: string }>(
     `SELECT a.attname || ' ' || format_type(a.atttypid, a.atttypmod) || CASE WHEN a.attnotnull THEN ' NOT NULL' ELSE '' END || coalesce(' DEFAULT ' || pg_get_expr(d.adbin, d.adrelid), '') AS c
@@ -208,7 +234,10 @@ async function shapeOf(client: pg.PoolClient, table: string): Promise<{ columns:
       WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum`,
     [regclass],
   );
-  const constraints = await client.query<{ c: string }>("SELECT contype::text || ' ' || pg_get_constraintdef(oid) AS c FROM pg_constraint WHERE conrelid = $1::regclass ORDER BY 1", [regclass]);
+  const constraints = await client.query<{ c: string }>(
+    "SELECT contype::text || ' ' || pg_get_constraintdef(oid) AS c FROM pg_constraint WHERE conrelid = $1::regclass ORDER BY 1",
+    [regclass],
+  );
   const indexes = await client.query<{ name: string; definition: string }>(
     `SELECT c.relname AS name, regexp_replace(pg_get_indexdef(i.indexrelid), '^CREATE (UNIQUE )?INDEX \\S+ ON \\S+ ', 'CREATE \\1INDEX ON ') AS definition
        FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = $1::regclass ORDER BY 2, 1`,
@@ -234,16 +263,24 @@ export class GenerationShapeChanged extends Error {
 export async function switchGenerations(client: pg.PoolClient, building: readonly Building[]): Promise<void> {
   const names = building.map((b) => b.projection.name);
   const live = new Map(
-    (await client.query<{ name: string; generation: number; version: number; position: string | null; events_applied: string; updated_at: Date }>(
-      "SELECT name, generation, version, position, events_applied, updated_at FROM projection_checkpoints WHERE name = ANY($1)",
-      [names],
-    )).rows.map((r) => [r.name, r]),
+    (
+      await client.query<{
+        name: string;
+        generation: number;
+        version: number;
+        position: string | null;
+        events_applied: string;
+        updated_at: Date;
+      }>("SELECT name, generation, version, position, events_applied, updated_at FROM projection_checkpoints WHERE name = ANY($1)", [names])
+    ).rows.map((r) => [r.name, r]),
   );
   const built = new Map(
-    (await client.query<{ name: string; generation: number; version: number; position: string | null; events_applied: string }>(
-      "SELECT name, generation, version, position, events_applied FROM projection_generations WHERE name = ANY($1) AND state = 'building'",
-      [names],
-    )).rows.map((r) => [r.name, r]),
+    (
+      await client.query<{ name: string; generation: number; version: number; position: string | null; events_applied: string }>(
+        "SELECT name, generation, version, position, events_applied FROM projection_generations WHERE name = ANY($1) AND state = 'building'",
+        [names],
+      )
+    ).rows.map((r) => [r.name, r]),
   );
   const pairs = building.flatMap((b) => b.projection.tables.map((table) => ({ table, next: generationTable(table, b.generation) })));
   // In a fixed order, like every other writer's locks.
@@ -254,16 +291,21 @@ export async function switchGenerations(client: pg.PoolClient, building: readonl
     const { name } = b.projection;
     const current = live.get(name);
     const next = built.get(name);
-    if (!current || !next || next.generation !== b.generation) throw new Error(`generation ${b.generation} of ${name} is no longer being built`);
+    if (!current || !next || next.generation !== b.generation)
+      throw new Error(`generation ${b.generation} of ${name} is no longer being built`);
     for (const table of b.projection.tables) {
       const nextTable = generationTable(table, b.generation);
       const was = await shapeOf(client, table);
       const will = await shapeOf(client, nextTable);
-      const same = JSON.stringify([was.columns, was.constraints, was.indexes.map((i) => i.definition)]) === JSON.stringify([will.columns, will.constraints, will.indexes.map((i) => i.definition)]);
+      const same =
+        JSON.stringify([was.columns, was.constraints, was.indexes.map((i) => i.definition)]) ===
+        JSON.stringify([will.columns, will.constraints, will.indexes.map((i) => i.definition)]);
       if (!same) throw new GenerationShapeChanged(table, nextTable);
       // Index names follow the live table, so a migration naming an index finds it; matched by definition.
-      for (const index of was.indexes) await client.query(`ALTER INDEX ${ident(index.name)} RENAME TO ${ident(retiredIndexName(index.name, current.generation))}`);
-      for (const [i, index] of will.indexes.entries()) await client.query(`ALTER INDEX ${ident(index.name)} RENAME TO ${ident(was.indexes[i]!.name)}`);
+      for (const index of was.indexes)
+        await client.query(`ALTER INDEX ${ident(index.name)} RENAME TO ${ident(retiredIndexName(index.name, current.generation))}`);
+      for (const [i, index] of will.indexes.entries())
+        await client.query(`ALTER INDEX ${ident(index.name)} RENAME TO ${ident(was.indexes[i]!.name)}`);
       await client.query(`ALTER TABLE ${ident(table)} RENAME TO ${ident(generationTable(table, current.generation))}`);
       await client.query(`ALTER TABLE ${ident(nextTable)} RENAME TO ${ident(table)}`);
     }
@@ -285,7 +327,11 @@ export async function switchGenerations(client: pg.PoolClient, building: readonl
  * projection_generations), inside the caller's transaction. Live checkpoints are not touched or
  * locked: the live generation keeps being projected meanwhile.
  */
-export async function applyToBuilding(client: pg.PoolClient, building: readonly Building[], events: readonly ProjectedEvent[]): Promise<number> {
+export async function applyToBuilding(
+  client: pg.PoolClient,
+  building: readonly Building[],
+  events: readonly ProjectedEvent[],
+): Promise<number> {
   const { rows } = await client.query<{ name: string; generation: number; position: string | null }>(
     "SELECT name, generation, position FROM projection_generations WHERE name = ANY($1) AND state = 'building' ORDER BY name FOR UPDATE",
     [building.map((b) => b.projection.name)],

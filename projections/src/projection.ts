@@ -53,7 +53,9 @@ export type FactsReadModel<Row extends ReadModelRow> = {
  * One read model, as the runners and the rebuild see it: its name, its tables and its rule. The
  * row type is known only inside each read model's file; here rows are plain column maps.
  */
-export type Projection = { name: string; tables: readonly string[]; version: number } & (EntityReadModel<VersionedRow> | FactsReadModel<ReadModelRow>);
+export type Projection = { name: string; tables: readonly string[]; version: number } & (
+  EntityReadModel<VersionedRow> | FactsReadModel<ReadModelRow>
+);
 
 /**
  * What each read model declares beside its rule: `version`, a whole number raised whenever its

@@ -2,7 +2,14 @@ import type pg from "pg";
 import type { EventLog, LogPosition } from "@booking/contracts";
 import { ensureCheckpoints, inTransaction, readCheckpoints, toProjected } from "./apply.ts";
 import { fillGenerations, type LogBatch } from "./fill.ts";
-import { abandonGenerations, applyToBuilding, dropRetiredGenerations, startGenerations, switchGenerations, type Building } from "./generations.ts";
+import {
+  abandonGenerations,
+  applyToBuilding,
+  dropRetiredGenerations,
+  startGenerations,
+  switchGenerations,
+  type Building,
+} from "./generations.ts";
 import type { ProjectedEvent, Projection } from "./projection.ts";
 
 export type RebuildProgress = { projection: string; done: number; total: number; eventsPerSecond: number; secondsLeft: number | null };
@@ -45,9 +52,15 @@ const HELD_ROWS_LIMIT = 250_000;
  * nothing is lost or applied twice. The old generation is kept, retired, until the next rebuild of
  * the read model or dropRetiredGenerations. On failure the new generation is dropped.
  */
-export async function rebuildProjections(log: EventLog, pool: pg.Pool, projections: readonly Projection[], options: RebuildOptions = {}): Promise<RebuildResult> {
+export async function rebuildProjections(
+  log: EventLog,
+  pool: pg.Pool,
+  projections: readonly Projection[],
+  options: RebuildOptions = {},
+): Promise<RebuildResult> {
   const names = projections.map((p) => p.name);
-  if (options.claim && !names.every((n) => options.claim!.names.includes(n))) throw new Error(`the claim does not cover ${names.join(", ")}`);
+  if (options.claim && !names.every((n) => options.claim!.names.includes(n)))
+    throw new Error(`the claim does not cover ${names.join(", ")}`);
   const own = options.claim ? null : await claimRebuild(pool, names);
   if (!options.claim && !own) throw new RebuildRunning(names);
   try {
@@ -65,7 +78,12 @@ export class RebuildRunning extends Error {
   }
 }
 
-async function rebuildClaimed(log: EventLog, pool: pg.Pool, projections: readonly Projection[], options: RebuildOptions): Promise<RebuildResult> {
+async function rebuildClaimed(
+  log: EventLog,
+  pool: pg.Pool,
+  projections: readonly Projection[],
+  options: RebuildOptions,
+): Promise<RebuildResult> {
   const batchSize = options.batchSize ?? 5000;
   const names = projections.map((p) => p.name);
   const label = names.length === 1 ? names[0]! : `${names.length} read models`;
@@ -75,7 +93,13 @@ async function rebuildClaimed(log: EventLog, pool: pg.Pool, projections: readonl
   const report = (done: number) => {
     const seconds = (performance.now() - started) / 1000;
     const rate = seconds > 0 ? done / seconds : 0;
-    options.onProgress?.({ projection: label, done, total: Math.max(total, done), eventsPerSecond: rate, secondsLeft: rate > 0 ? Math.max(0, total - done) / rate : null });
+    options.onProgress?.({
+      projection: label,
+      done,
+      total: Math.max(total, done),
+      eventsPerSecond: rate,
+      secondsLeft: rate > 0 ? Math.max(0, total - done) / rate : null,
+    });
   };
   const stopIfAsked = () => {
     if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new Error("rebuild stopped");
@@ -85,8 +109,15 @@ async function rebuildClaimed(log: EventLog, pool: pg.Pool, projections: readonl
   let position: LogPosition | null = null;
   let done = 0;
   try {
-    const read = (after: LogPosition | null): Promise<LogBatch> => log.readAll(after, batchSize).then((events) => ({ events, projected: toProjected(events) }));
-    const filled = await fillGenerations(pool, building, { batchSize, read, heldRowsLimit: options.heldRowsLimit ?? HELD_ROWS_LIMIT, onBatch: report, stopIfAsked });
+    const read = (after: LogPosition | null): Promise<LogBatch> =>
+      log.readAll(after, batchSize).then((events) => ({ events, projected: toProjected(events) }));
+    const filled = await fillGenerations(pool, building, {
+      batchSize,
+      read,
+      heldRowsLimit: options.heldRowsLimit ?? HELD_ROWS_LIMIT,
+      onBatch: report,
+      stopIfAsked,
+    });
     position = filled.position;
     done = filled.events;
     // Then, unlocked, batch by batch (the rest of a log too large for the fill's memory, and what
@@ -124,7 +155,11 @@ async function rebuildClaimed(log: EventLog, pool: pg.Pool, projections: readonl
     throw e;
   }
   report(done);
-  return { events: done, seconds: (performance.now() - started) / 1000, generations: Object.fromEntries(building.map((b) => [b.projection.name, b.generation])) };
+  return {
+    events: done,
+    seconds: (performance.now() - started) / 1000,
+    generations: Object.fromEntries(building.map((b) => [b.projection.name, b.generation])),
+  };
 }
 
 /** Postgres's lock_not_available: a lock_timeout ran out. */
@@ -146,7 +181,9 @@ async function switchWhenCaughtUp(
   let position = from;
   let events = 0;
   await inTransaction(pool, async (client) => {
-    await client.query("SELECT 1 FROM projection_checkpoints WHERE name = ANY($1) ORDER BY name FOR UPDATE", [building.map((b) => b.projection.name)]);
+    await client.query("SELECT 1 FROM projection_checkpoints WHERE name = ANY($1) ORDER BY name FOR UPDATE", [
+      building.map((b) => b.projection.name),
+    ]);
     for (;;) {
       const batch = await log.readAll(position, batchSize);
       if (batch.length === 0) break;
@@ -167,7 +204,9 @@ async function switchWhenCaughtUp(
  * Node took turns. If one fails the rebuild fails and its generations are dropped.
  */
 async function writeSideBySide(pool: pg.Pool, building: readonly Building[], events: readonly ProjectedEvent[]): Promise<void> {
-  const groups = [building.filter((b) => b.projection.kind === "facts"), building.filter((b) => b.projection.kind === "entity")].filter((g) => g.length > 0);
+  const groups = [building.filter((b) => b.projection.kind === "facts"), building.filter((b) => b.projection.kind === "entity")].filter(
+    (g) => g.length > 0,
+  );
   const written = await Promise.allSettled(groups.map((group) => inTransaction(pool, (client) => applyToBuilding(client, group, events))));
   const failed = written.find((w) => w.status === "rejected");
   if (failed) throw failed.reason;
@@ -193,7 +232,11 @@ export async function claimRebuild(pool: pg.Pool, names: readonly string[]): Pro
 }
 
 /** Claim those of the read models nobody is rebuilding, on one connection; `held` names them. */
-async function claimAvailable(pool: pg.Pool, names: readonly string[], { allOrNothing }: { allOrNothing: boolean }): Promise<{ claim: RebuildClaim; held: string[] }> {
+async function claimAvailable(
+  pool: pg.Pool,
+  names: readonly string[],
+  { allOrNothing }: { allOrNothing: boolean },
+): Promise<{ claim: RebuildClaim; held: string[] }> {
   const client = await pool.connect();
   const held: string[] = [];
   let broken: Error | undefined;
@@ -226,7 +269,14 @@ async function claimAvailable(pool: pg.Pool, names: readonly string[], { allOrNo
 
 /** Read models whose live generation was built by another version of their rule than this process has. */
 async function outdated(pool: pg.Pool, projections: readonly Projection[]): Promise<Projection[]> {
-  const versions = new Map((await readCheckpoints(pool, projections.map((p) => p.name))).map((c) => [c.name, c.version]));
+  const versions = new Map(
+    (
+      await readCheckpoints(
+        pool,
+        projections.map((p) => p.name),
+      )
+    ).map((c) => [c.name, c.version]),
+  );
   return projections.filter((p) => versions.has(p.name) && versions.get(p.name) !== p.version);
 }
 
@@ -235,13 +285,25 @@ async function outdated(pool: pg.Pool, projections: readonly Projection[]): Prom
  * their rule built. Each is claimed first (the advisory lock of claimRebuild), so among processes
  * starting at once one does it; `busy` lists those another process holds.
  */
-export async function rebuildOutdated(log: EventLog, pool: pg.Pool, projections: readonly Projection[], options: RebuildOptions = {}): Promise<{ rebuilt: string[]; busy: string[] }> {
+export async function rebuildOutdated(
+  log: EventLog,
+  pool: pg.Pool,
+  projections: readonly Projection[],
+  options: RebuildOptions = {},
+): Promise<{ rebuilt: string[]; busy: string[] }> {
   const candidates = await outdated(pool, projections);
   if (candidates.length === 0) return { rebuilt: [], busy: [] };
-  const { claim, held } = await claimAvailable(pool, candidates.map((p) => p.name), { allOrNothing: false });
+  const { claim, held } = await claimAvailable(
+    pool,
+    candidates.map((p) => p.name),
+    { allOrNothing: false },
+  );
   try {
     // Another process may have switched one while this one looked.
-    const todo = await outdated(pool, candidates.filter((p) => held.includes(p.name)));
+    const todo = await outdated(
+      pool,
+      candidates.filter((p) => held.includes(p.name)),
+    );
     if (todo.length) await rebuildProjections(log, pool, todo, { ...options, claim });
     return { rebuilt: todo.map((p) => p.name), busy: candidates.filter((p) => !held.includes(p.name)).map((p) => p.name) };
   } finally {
@@ -268,7 +330,12 @@ export const RETIRED_GRACE_MS = 60 * 60_000;
  * background, until none does or `signal` stops it. While a rebuild runs, the runner keeps
  * projecting the live generation with this process's rule.
  */
-export async function keepVersionsCurrent(log: EventLog, pool: pg.Pool, projections: readonly Projection[], options: VersionKeeping & { signal: AbortSignal }): Promise<void> {
+export async function keepVersionsCurrent(
+  log: EventLog,
+  pool: pg.Pool,
+  projections: readonly Projection[],
+  options: VersionKeeping & { signal: AbortSignal },
+): Promise<void> {
   const { signal } = options;
   const retryMs = options.retryMs ?? 30_000;
   try {

@@ -46,7 +46,8 @@ async function readModelDatabase(): Promise<pg.Pool> {
 }
 
 /** About `events` synthetic events from four writers at once (each its own experts). */
-const write = (events: number, from: number) => Promise.all([0, 1, 2, 3].map((w) => appendSynthetic(store, events / 4, from + w * 100_000))).then((n) => n.reduce((a, b) => a + b, 0));
+const write = (events: number, from: number) =>
+  Promise.all([0, 1, 2, 3].map((w) => appendSynthetic(store, events / 4, from + w * 100_000))).then((n) => n.reduce((a, b) => a + b, 0));
 
 async function caughtUp(pool: pg.Pool, names?: readonly string[]): Promise<void> {
   const head = await store.headPosition();
@@ -89,9 +90,16 @@ afterAll(async () => {
 });
 
 const indexNames = async (pool: pg.Pool, table: string) =>
-  (await pool.query<{ relname: string }>("SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = $1::regclass ORDER BY 1", [table])).rows.map((r) => r.relname);
+  (
+    await pool.query<{ relname: string }>(
+      "SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = $1::regclass ORDER BY 1",
+      [table],
+    )
+  ).rows.map((r) => r.relname);
 const generationTables = async (pool: pg.Pool) =>
-  (await pool.query<{ relname: string }>("SELECT relname FROM pg_class WHERE relkind = 'r' AND relname ~ '__g[0-9]+$' ORDER BY 1")).rows.map((r) => r.relname);
+  (
+    await pool.query<{ relname: string }>("SELECT relname FROM pg_class WHERE relkind = 'r' AND relname ~ '__g[0-9]+$' ORDER BY 1")
+  ).rows.map((r) => r.relname);
 
 describe("a blue-green rebuild of every read model while events flow", () => {
   it("readers only ever see complete generations, the runner's batches land in the new one, and the result equals a clean replay", async () => {
@@ -104,7 +112,8 @@ describe("a blue-green rebuild of every read model while events flow", () => {
     const started = performance.now();
     const result = await rebuildProjections(store, pool, allProjections, {
       batchSize: 500,
-      onProgress: () => void readGenerations(pool, allProjections).then((g) => g.forEach((x) => states.add(`${x.name} g${x.generation} ${x.state}`))),
+      onProgress: () =>
+        void readGenerations(pool, allProjections).then((g) => g.forEach((x) => states.add(`${x.name} g${x.generation} ${x.state}`))),
     });
     const finished = performance.now();
     await writing;
@@ -112,7 +121,9 @@ describe("a blue-green rebuild of every read model while events flow", () => {
     const reads = await reader.stop();
     await runner.stop();
 
-    console.log(`[blue-green] rebuilt ${result.events} events in ${result.seconds.toFixed(1)} s; ${reads.length} reads, ${reads.filter((r) => r.at > started && r.at < finished).length} during the rebuild`);
+    console.log(
+      `[blue-green] rebuilt ${result.events} events in ${result.seconds.toFixed(1)} s; ${reads.length} reads, ${reads.filter((r) => r.at > started && r.at < finished).length} during the rebuild`,
+    );
     expect(result.events).toBeGreaterThan(10_000);
     expect(states).toContain("bookings g2 building");
     expect(incomplete(reads)).toEqual([]);
@@ -123,9 +134,23 @@ describe("a blue-green rebuild of every read model while events flow", () => {
     expect(await readModelDigest(pool)).toEqual(await cleanDigest(allProjections));
 
     // The live table keeps its index names (migrations may name them); the retired one is kept with its own.
-    expect(await indexNames(pool, "bookings")).toEqual(["bookings_creator", "bookings_expert", "bookings_expert_user", "bookings_pkey", "bookings_status"]);
-    expect(await indexNames(pool, "bookings__g1")).toEqual(["bookings_creator__g1", "bookings_expert__g1", "bookings_expert_user__g1", "bookings_pkey__g1", "bookings_status__g1"]);
-    expect((await readGenerations(pool, allProjections)).map((g) => `${g.name} g${g.generation} ${g.state}`)).toEqual(allProjections.map((p) => `${p.name} g1 retired`).sort());
+    expect(await indexNames(pool, "bookings")).toEqual([
+      "bookings_creator",
+      "bookings_expert",
+      "bookings_expert_user",
+      "bookings_pkey",
+      "bookings_status",
+    ]);
+    expect(await indexNames(pool, "bookings__g1")).toEqual([
+      "bookings_creator__g1",
+      "bookings_expert__g1",
+      "bookings_expert_user__g1",
+      "bookings_pkey__g1",
+      "bookings_status__g1",
+    ]);
+    expect((await readGenerations(pool, allProjections)).map((g) => `${g.name} g${g.generation} ${g.state}`)).toEqual(
+      allProjections.map((p) => `${p.name} g1 retired`).sort(),
+    );
 
     // The next rebuild drops the retired generation and retires the one it replaces.
     await rebuildProjection(store, pool, projectionNamed("bookings")!);
@@ -138,12 +163,26 @@ describe("migrations and generations", () => {
   it("a migration written against the read model's name applies to the live generation after a switch", async () => {
     const pool = await readModelDatabase();
     await rebuildProjection(store, pool, bookingsProjection);
-    await pool.query("ALTER TABLE bookings ADD COLUMN extra int NOT NULL DEFAULT 7; DROP INDEX bookings_status; CREATE INDEX bookings_extra ON bookings (extra)");
-    expect(await indexNames(pool, "bookings")).toEqual(["bookings_creator", "bookings_expert", "bookings_expert_user", "bookings_extra", "bookings_pkey"]);
+    await pool.query(
+      "ALTER TABLE bookings ADD COLUMN extra int NOT NULL DEFAULT 7; DROP INDEX bookings_status; CREATE INDEX bookings_extra ON bookings (extra)",
+    );
+    expect(await indexNames(pool, "bookings")).toEqual([
+      "bookings_creator",
+      "bookings_expert",
+      "bookings_expert_user",
+      "bookings_extra",
+      "bookings_pkey",
+    ]);
     // The next generation is made like the live table, so it carries the migration.
     await rebuildProjection(store, pool, bookingsProjection);
     expect((await pool.query("SELECT DISTINCT extra FROM bookings")).rows).toEqual([{ extra: 7 }]);
-    expect(await indexNames(pool, "bookings")).toEqual(["bookings_creator", "bookings_expert", "bookings_expert_user", "bookings_extra", "bookings_pkey"]);
+    expect(await indexNames(pool, "bookings")).toEqual([
+      "bookings_creator",
+      "bookings_expert",
+      "bookings_expert_user",
+      "bookings_extra",
+      "bookings_pkey",
+    ]);
   }, 120_000);
 
   it("a migration run while a generation is built makes the switch refuse: the live generation stays, the new one is dropped", async () => {
@@ -174,7 +213,8 @@ describe("migrations and generations", () => {
     const head = await store.countEvents();
     const rebuilding = rebuildProjection(store, pool, bookingsProjection, { switchLockTimeoutMs: 100 });
     // Built up to the head, the switch now waits for the reader, times out and tries again.
-    for (let built = 0; built < head; await new Promise((r) => setTimeout(r, 20))) built = (await readGenerations(pool, [bookingsProjection]))[0]?.eventsApplied ?? 0;
+    for (let built = 0; built < head; await new Promise((r) => setTimeout(r, 20)))
+      built = (await readGenerations(pool, [bookingsProjection]))[0]?.eventsApplied ?? 0;
     await new Promise((r) => setTimeout(r, 400));
     expect((await readCheckpoints(pool, ["bookings"]))[0]!.generation).toBe(1);
     await reader.query("COMMIT");
@@ -188,7 +228,11 @@ describe("migrations and generations", () => {
     const pool = await projectedDatabase();
     const before = await readModelDigest(pool);
     const stop = new AbortController();
-    const rebuilding = rebuildProjections(store, pool, allProjections, { batchSize: 500, signal: stop.signal, onProgress: (p) => p.done >= 2000 && stop.abort() });
+    const rebuilding = rebuildProjections(store, pool, allProjections, {
+      batchSize: 500,
+      signal: stop.signal,
+      onProgress: (p) => p.done >= 2000 && stop.abort(),
+    });
     await expect(rebuilding).rejects.toThrow();
     expect(await generationTables(pool)).toEqual([]);
     expect(await readModelDigest(pool)).toEqual(before);
@@ -205,12 +249,46 @@ describe("the fill: the log folded in memory and written with COPY, indexes afte
       const tags = ["a,b", "{x}", "NULL", "back\\slash", 'quo"te', "tab\tin", "\\N"];
       const expert: Actor = { userId: "ux-odd", role: "expert" };
       const now = "2026-03-02T08:00:00.000Z";
-      await odd.append("user-ux-odd", [{ type: "UserRegistered", data: { userId: "ux-odd", email: "odd@example.com", role: "expert", firstName: strange, lastName: "\\N" }, metadata: { at: now } }], "no_stream");
+      await odd.append(
+        "user-ux-odd",
+        [
+          {
+            type: "UserRegistered",
+            data: { userId: "ux-odd", email: "odd@example.com", role: "expert", firstName: strange, lastName: "\\N" },
+            metadata: { at: now },
+          },
+        ],
+        "no_stream",
+      );
       const h = handlersFor(odd);
       const profile = { firstName: strange, lastName: "NULL", title: strange, bio: strange, tags, profileImage: null };
-      expect((await h.expert.handle(expertStream("ex-odd"), { type: "SaveExpertProfile", expertId: "ex-odd", actor: expert, userId: "ux-odd", profile, published: true }, { now, actor: expert })).ok).toBe(true);
-      const definition = { title: strange, description: strange, priceCents: 5000, lengthMinutes: 60 as const, prepQuestions: [strange, "NULL", "\\N"], sessionDetails: strange, idealFor: tags };
-      expect((await h.session.handle(sessionStream("s-odd"), { type: "CreateSession", sessionId: "s-odd", expertId: "ex-odd", actor: expert, definition, status: "draft" }, { now, actor: expert })).ok).toBe(true);
+      expect(
+        (
+          await h.expert.handle(
+            expertStream("ex-odd"),
+            { type: "SaveExpertProfile", expertId: "ex-odd", actor: expert, userId: "ux-odd", profile, published: true },
+            { now, actor: expert },
+          )
+        ).ok,
+      ).toBe(true);
+      const definition = {
+        title: strange,
+        description: strange,
+        priceCents: 5000,
+        lengthMinutes: 60 as const,
+        prepQuestions: [strange, "NULL", "\\N"],
+        sessionDetails: strange,
+        idealFor: tags,
+      };
+      expect(
+        (
+          await h.session.handle(
+            sessionStream("s-odd"),
+            { type: "CreateSession", sessionId: "s-odd", expertId: "ex-odd", actor: expert, definition, status: "draft" },
+            { now, actor: expert },
+          )
+        ).ok,
+      ).toBe(true);
 
       const live = await readModelDatabase();
       const runner = new InProcessProjector(odd, live, allProjections, { versions: false });
@@ -218,8 +296,12 @@ describe("the fill: the log folded in memory and written with COPY, indexes afte
       const rebuilt = await readModelDatabase();
       await rebuildProjections(odd, rebuilt, allProjections);
 
-      const { rows } = await rebuilt.query("SELECT e.first_name, e.last_name, e.bio, e.tags, s.prep_questions, s.ideal_for FROM experts e JOIN sessions s USING (expert_id)");
-      expect(rows).toEqual([{ first_name: strange, last_name: "NULL", bio: strange, tags, prep_questions: [strange, "NULL", "\\N"], ideal_for: tags }]);
+      const { rows } = await rebuilt.query(
+        "SELECT e.first_name, e.last_name, e.bio, e.tags, s.prep_questions, s.ideal_for FROM experts e JOIN sessions s USING (expert_id)",
+      );
+      expect(rows).toEqual([
+        { first_name: strange, last_name: "NULL", bio: strange, tags, prep_questions: [strange, "NULL", "\\N"], ideal_for: tags },
+      ]);
       expect(await readModelDigest(rebuilt)).toEqual(await readModelDigest(live));
     } finally {
       await odd.close();
@@ -251,7 +333,8 @@ describe("the fill: the log folded in memory and written with COPY, indexes afte
       batchSize: 500,
       heldRowsLimit: 2000,
       onProgress: (p) => {
-        if (halfway.length === 0 && p.done >= total / 2) halfway.push(pool.query<{ n: string }>("SELECT count(*) AS n FROM bookings__g2").then((r) => Number(r.rows[0]!.n)));
+        if (halfway.length === 0 && p.done >= total / 2)
+          halfway.push(pool.query<{ n: string }>("SELECT count(*) AS n FROM bookings__g2").then((r) => Number(r.rows[0]!.n)));
       },
     });
     expect(result.events).toBe(total);
@@ -284,17 +367,27 @@ describe("projection versions", () => {
         const { rows } = await pool.query<{ generation: number; n: string; capitals: string }>(
           "SELECT c.generation, (SELECT count(*) FROM bookings) AS n, (SELECT count(*) FROM bookings WHERE session_title = upper(session_title)) AS capitals FROM projection_checkpoints c WHERE c.name = 'bookings'",
         );
-        titles.push({ generation: rows[0]!.generation, rows: Number(rows[0]!.n), capitals: Number(rows[0]!.capitals), at: performance.now() });
+        titles.push({
+          generation: rows[0]!.generation,
+          rows: Number(rows[0]!.n),
+          capitals: Number(rows[0]!.capitals),
+          at: performance.now(),
+        });
       }
     })();
 
     // Two processes with version 2 start together: one claims the rebuild, the other finds it claimed.
     const rebuilt: string[][] = [];
     const errors: unknown[] = [];
-    const options = { batchSize: 200, idleMs: 5, onError: (e: unknown) => errors.push(e), versions: { batchSize: 300, retryMs: 50, onRebuilt: (names: readonly string[]) => rebuilt.push([...names]) } };
+    const options = {
+      batchSize: 200,
+      idleMs: 5,
+      onError: (e: unknown) => errors.push(e),
+      versions: { batchSize: 300, retryMs: 50, onRebuilt: (names: readonly string[]) => rebuilt.push([...names]) },
+    };
     const a = new InProcessProjector(store, pool, withV2, options).start();
     const b = new InProcessProjector(store, pool, withV2, options).start();
-    for (const deadline = Date.now() + 120_000; (await readCheckpoints(pool, ["bookings"]))[0]!.version !== bookingsV2.version; ) {
+    for (const deadline = Date.now() + 120_000; (await readCheckpoints(pool, ["bookings"]))[0]!.version !== bookingsV2.version;) {
       if (Date.now() > deadline) throw new Error("bookings did not reach version 2");
       await new Promise((r) => setTimeout(r, 20));
     }

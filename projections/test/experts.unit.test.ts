@@ -9,7 +9,10 @@ const spec = readModelSpec(expertsProjection);
 const profile = { firstName: "Ines", lastName: "Okafor", title: "Pricing coach", bio: null, tags: ["pricing"], profileImage: null };
 const saved = (published: boolean, title = profile.title): GivenEvent => ({
   stream: "expert-e1",
-  event: { type: "ExpertProfileSaved", data: { expertId: "e1", userId: "u-expert", slug: "ines-okafor", published, profile: { ...profile, title } } },
+  event: {
+    type: "ExpertProfileSaved",
+    data: { expertId: "e1", userId: "u-expert", slug: "ines-okafor", published, profile: { ...profile, title } },
+  },
 });
 const verified: GivenEvent = { stream: "expert-e1", event: { type: "ExpertVerified", data: { expertId: "e1", by: "u-admin" } } };
 const unverified: GivenEvent = { stream: "expert-e1", event: { type: "ExpertUnverified", data: { expertId: "e1", by: "u-admin-2" } } };
@@ -18,7 +21,21 @@ describe("experts read model: given events, then rows", () => {
   it("a saved profile is a row of the contracts' shape, not yet vetted", () => {
     const given = spec.given(saved(false));
     given.then([
-      { expert_id: "e1", user_id: "u-expert", slug: "ines-okafor", first_name: "Ines", last_name: "Okafor", title: "Pricing coach", bio: null, tags: ["pricing"], published: false, verified: false, vetted_by: null, updated_at: givenAt(0), stream_version: 1 },
+      {
+        expert_id: "e1",
+        user_id: "u-expert",
+        slug: "ines-okafor",
+        first_name: "Ines",
+        last_name: "Okafor",
+        title: "Pricing coach",
+        bio: null,
+        tags: ["pricing"],
+        published: false,
+        verified: false,
+        vetted_by: null,
+        updated_at: givenAt(0),
+        stream_version: 1,
+      },
     ]);
     expect(ExpertRecord.safeParse(given.rows()[0]).success).toBe(true);
   });
@@ -29,9 +46,9 @@ describe("experts read model: given events, then rows", () => {
   });
 
   it("saving the profile again takes the new details and keeps the vetting decision", () => {
-    spec.given(saved(false), verified, saved(true, "Revenue coach")).then([
-      { title: "Revenue coach", published: true, verified: true, vetted_by: "u-admin", updated_at: givenAt(2), stream_version: 3 },
-    ]);
+    spec
+      .given(saved(false), verified, saved(true, "Revenue coach"))
+      .then([{ title: "Revenue coach", published: true, verified: true, vetted_by: "u-admin", updated_at: givenAt(2), stream_version: 3 }]);
   });
 
   it("vetting an expert without a profile changes nothing: no row", () => {

@@ -65,11 +65,25 @@ class AnnouncingLog implements EventLog {
 }
 
 /** A log that cannot announce appends. */
-const silentLog = (): EventLog => ({ readAll: (a, l) => store.readAll(a, l), headPosition: () => store.headPosition(), countEvents: () => store.countEvents() });
+const silentLog = (): EventLog => ({
+  readAll: (a, l) => store.readAll(a, l),
+  headPosition: () => store.headPosition(),
+  countEvents: () => store.countEvents(),
+});
 
 async function register(): Promise<LogPosition> {
   const userId = `u-${randomUUID().slice(0, 8)}`;
-  const { position } = await store.append(`user-${userId}`, [{ type: "UserRegistered", data: { userId, email: `${userId}@example.com`, role: "creator", firstName: null, lastName: null }, metadata: { at: new Date().toISOString() } }], "no_stream");
+  const { position } = await store.append(
+    `user-${userId}`,
+    [
+      {
+        type: "UserRegistered",
+        data: { userId, email: `${userId}@example.com`, role: "creator", firstName: null, lastName: null },
+        metadata: { at: new Date().toISOString() },
+      },
+    ],
+    "no_stream",
+  );
   return position;
 }
 
@@ -79,7 +93,8 @@ async function reached(pool: pg.Pool, position: LogPosition, withinMs: number): 
   for (;;) {
     const checkpoints = await readCheckpoints(pool);
     if (checkpoints.every((c) => c.position && comparePositions(c.position, position) >= 0)) return performance.now() - started;
-    if (performance.now() - started > withinMs) throw new Error(`read models did not reach ${position.commit}:${position.prepare} within ${withinMs} ms`);
+    if (performance.now() - started > withinMs)
+      throw new Error(`read models did not reach ${position.commit}:${position.prepare} within ${withinMs} ms`);
     await new Promise((r) => setTimeout(r, 2));
   }
 }

@@ -24,8 +24,15 @@ export function storedEvents(given: readonly GivenEvent[]): ProjectedEvent[] {
     const version = (versions.get(stream) ?? 0) + 1;
     versions.set(stream, version);
     const stored: StoredEvent = {
-      eventId: `ev-${i}`, streamId: stream, version, position: { commit: BigInt(i + 1), prepare: BigInt(i + 1) },
-      type: event.type, schemaVersion: 1, data: event.data, metadata: { at: givenAt(i) }, recordedAt: givenAt(i),
+      eventId: `ev-${i}`,
+      streamId: stream,
+      version,
+      position: { commit: BigInt(i + 1), prepare: BigInt(i + 1) },
+      type: event.type,
+      schemaVersion: 1,
+      data: event.data,
+      metadata: { at: givenAt(i) },
+      recordedAt: givenAt(i),
     };
     // Parsed as the runners parse a stored event, so a fixture that the log would refuse fails here too.
     return { event: readDomainEvent(event.type, 1, event.data), stored };
@@ -39,7 +46,8 @@ const byKey = (projection: Projection) => (a: ReadModelRow, b: ReadModelRow) => 
 export function foldRows(projection: Projection, given: readonly GivenEvent[]): ReadModelRow[] {
   const rows = new Map<string, ReadModelRow>();
   for (const e of storedEvents(given)) {
-    const changed = projection.kind === "entity" ? changedRows(projection, rows as Map<string, VersionedRow>, [e]) : factRows(projection, [e]);
+    const changed =
+      projection.kind === "entity" ? changedRows(projection, rows as Map<string, VersionedRow>, [e]) : factRows(projection, [e]);
     for (const row of changed) {
       const id = keyOf(projection, row);
       if (projection.kind === "facts" && rows.has(id)) continue; // a fact is recorded once
@@ -87,7 +95,8 @@ export async function rowsOnPostgres(pool: pg.Pool, projection: Projection, give
 function normalise(row: ReadModelRow): ReadModelRow {
   const out: ReadModelRow = {};
   for (const [column, value] of Object.entries(row)) {
-    out[column] = typeof value === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?\+00:00$/.test(value) ? new Date(value).toISOString() : value;
+    out[column] =
+      typeof value === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?\+00:00$/.test(value) ? new Date(value).toISOString() : value;
   }
   return out;
 }

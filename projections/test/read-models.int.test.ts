@@ -2,7 +2,18 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { PostgresEventStore } from "@booking/event-store";
-import { InProcessProjector, allProjections, applyBatch, projectionNamed, readCheckpoints, readGenerations, readModelDigest, rebuildProjection, rebuildProjections, migrateReadModels } from "../src/index.ts";
+import {
+  InProcessProjector,
+  allProjections,
+  applyBatch,
+  projectionNamed,
+  readCheckpoints,
+  readGenerations,
+  readModelDigest,
+  rebuildProjection,
+  rebuildProjections,
+  migrateReadModels,
+} from "../src/index.ts";
 import { appendSynthetic, expertScenario, handlersFor } from "./workload.ts";
 
 let storeDb: TestDatabase;
@@ -57,7 +68,13 @@ describe("read models after a real scenario", () => {
 
   it("a completed booking: paid once although the webhook came twice, prep answers and notes kept", async () => {
     const b = await booking("b-0-1");
-    expect(b).toMatchObject({ status: "completed", payment_state: "paid", paid_cents: "15000", refund_due_cents: "0", prep_answers: ["Grow", "10k", "Time"] });
+    expect(b).toMatchObject({
+      status: "completed",
+      payment_state: "paid",
+      paid_cents: "15000",
+      refund_due_cents: "0",
+      prep_answers: ["Grow", "10k", "Time"],
+    });
     expect(b.notes).toMatchObject({ summary: "Strong start", takeaways: ["Lead with numbers"] });
   });
 
@@ -69,13 +86,30 @@ describe("read models after a real scenario", () => {
   });
 
   it("cancelled bookings: a paid one owes a refund, an expired hold owes nothing", async () => {
-    expect(await booking("b-0-3")).toMatchObject({ status: "cancelled", cancelled_by: "creator", payment_state: "refund_due", refund_due_cents: "15000" });
-    expect(await booking("b-0-4")).toMatchObject({ status: "cancelled", cancelled_by: "system", cancel_reason: "payment_timeout", payment_state: "unpaid" });
+    expect(await booking("b-0-3")).toMatchObject({
+      status: "cancelled",
+      cancelled_by: "creator",
+      payment_state: "refund_due",
+      refund_due_cents: "15000",
+    });
+    expect(await booking("b-0-4")).toMatchObject({
+      status: "cancelled",
+      cancelled_by: "system",
+      cancel_reason: "payment_timeout",
+      payment_state: "unpaid",
+    });
   });
 
   it("the booking's event history, in stream order, with who did what", async () => {
     const { rows } = await live.query("SELECT type, actor FROM booking_events WHERE booking_id = 'b-0-2' ORDER BY stream_version");
-    expect(rows.map((r) => r.type)).toEqual(["BookingRequested", "PaymentSucceeded", "InfoRequested", "PrepSubmitted", "TimeProposed", "Confirmed"]);
+    expect(rows.map((r) => r.type)).toEqual([
+      "BookingRequested",
+      "PaymentSucceeded",
+      "InfoRequested",
+      "PrepSubmitted",
+      "TimeProposed",
+      "Confirmed",
+    ]);
     expect(rows[2].actor).toEqual({ userId: "ux-0", role: "expert" });
   });
 
@@ -83,14 +117,26 @@ describe("read models after a real scenario", () => {
     const expert = (await live.query("SELECT * FROM experts WHERE expert_id = 'ex-0'")).rows[0];
     expect(expert).toMatchObject({ published: true, verified: true, vetted_by: "admin-1", first_name: "Ex0", tags: ["brand", "growth"] });
     expect(expert.slug).toMatch(/^ex0-pert-/);
-    const sessions = (await live.query("SELECT session_id, status, deleted, price_cents FROM sessions WHERE expert_id = 'ex-0' ORDER BY session_id")).rows;
-    expect(sessions).toEqual([{ session_id: "s-0", status: "published", deleted: false, price_cents: "15000" }, { session_id: "s-0-draft", status: "draft", deleted: true, price_cents: "15000" }]);
-    expect((await live.query("SELECT timezone, jsonb_array_length(slots) AS n FROM schedules WHERE expert_id = 'ex-0'")).rows[0]).toEqual({ timezone: "Europe/London", n: 5 });
+    const sessions = (
+      await live.query("SELECT session_id, status, deleted, price_cents FROM sessions WHERE expert_id = 'ex-0' ORDER BY session_id")
+    ).rows;
+    expect(sessions).toEqual([
+      { session_id: "s-0", status: "published", deleted: false, price_cents: "15000" },
+      { session_id: "s-0-draft", status: "draft", deleted: true, price_cents: "15000" },
+    ]);
+    expect((await live.query("SELECT timezone, jsonb_array_length(slots) AS n FROM schedules WHERE expert_id = 'ex-0'")).rows[0]).toEqual({
+      timezone: "Europe/London",
+      n: 5,
+    });
     expect((await live.query("SELECT count(*)::int AS n FROM users")).rows[0].n).toBe(10);
     expect((await live.query("SELECT version_id FROM terms_acceptances WHERE user_id = 'c-0'")).rows).toEqual([{ version_id: "2025-01" }]);
-    expect((await live.query("SELECT sum(payments_count)::int AS payments, sum(paid_cents)::int AS paid, sum(refunded_cents)::int AS refunded FROM earnings WHERE expert_id = 'ex-0'")).rows).toEqual([
-      { payments: 3, paid: 45000, refunded: 15000 },
-    ]);
+    expect(
+      (
+        await live.query(
+          "SELECT sum(payments_count)::int AS payments, sum(paid_cents)::int AS paid, sum(refunded_cents)::int AS refunded FROM earnings WHERE expert_id = 'ex-0'",
+        )
+      ).rows,
+    ).toEqual([{ payments: 3, paid: 45000, refunded: 15000 }]);
   });
 
   it("every projection's checkpoint is at the head of the log", async () => {
@@ -102,7 +148,10 @@ describe("read models after a real scenario", () => {
 describe("the read models' rules", () => {
   it("every projection writes every column of its table", async () => {
     for (const p of allProjections) {
-      const { rows } = await live.query<{ column_name: string }>("SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1", [p.table]);
+      const { rows } = await live.query<{ column_name: string }>(
+        "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1",
+        [p.table],
+      );
       expect([...p.columns].sort(), p.name).toEqual(rows.map((r) => r.column_name).sort());
     }
   });
@@ -121,7 +170,12 @@ describe("exactly-once effect", () => {
     // As Kafka could: each event redelivered at once, then the whole log again, twice.
     for (let i = 0; i < events.length; i += 50) {
       const chunk = events.slice(i, i + 50);
-      await applyBatch(tripled, allProjections, chunk.flatMap((e) => [e, e]), "bus");
+      await applyBatch(
+        tripled,
+        allProjections,
+        chunk.flatMap((e) => [e, e]),
+        "bus",
+      );
     }
     await applyBatch(tripled, allProjections, events, "bus");
     expect(await readModelDigest(tripled)).toEqual(await readModelDigest(live));
@@ -159,7 +213,10 @@ describe("rebuilding while events flow", () => {
     const writing = appendSynthetic(store, 3000, 10_000);
     const bookings = projectionNamed("bookings")!;
     const seen: string[] = [];
-    const look = () => void Promise.all([readCheckpoints(pool, ["bookings"]), readGenerations(pool, [bookings])]).then(([[c], g]) => seen.push(`${c!.status} g${c!.generation}${g.map((x) => ` g${x.generation} ${x.state}`).join("")}`));
+    const look = () =>
+      void Promise.all([readCheckpoints(pool, ["bookings"]), readGenerations(pool, [bookings])]).then(([[c], g]) =>
+        seen.push(`${c!.status} g${c!.generation}${g.map((x) => ` g${x.generation} ${x.state}`).join("")}`),
+      );
     await rebuildProjection(store, pool, bookings, { batchSize: 300, onProgress: look });
     await writing;
     // Let the runner reach the head, then compare with a clean rebuild of everything.

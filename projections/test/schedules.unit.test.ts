@@ -7,15 +7,26 @@ import { givenAt, readModelSpec, type GivenEvent } from "./read-model-spec.ts";
 
 const spec = readModelSpec(schedulesProjection);
 const monday: WeeklySlot = { weekday: "monday", start_local: "09:00", end_local: "12:00" };
-const set = (timezone: string, slots: WeeklySlot[]): GivenEvent => ({ stream: "calendar-e1", event: { type: "ScheduleSet", data: { expertId: "e1", timezone, slots } } });
+const set = (timezone: string, slots: WeeklySlot[]): GivenEvent => ({
+  stream: "calendar-e1",
+  event: { type: "ScheduleSet", data: { expertId: "e1", timezone, slots } },
+});
 
 describe("schedules read model: given events, then rows", () => {
   it("a schedule set is a row of the contracts' shape", () => {
     const given = spec.given(set("Europe/London", [monday]));
     given.then([
       {
-        expert_id: "e1", timezone: "Europe/London", slots: [monday], time_off: [], date_overrides: [],
-        buffer_before_minutes: 0, buffer_after_minutes: 0, min_notice_hours: 0, updated_at: givenAt(0), stream_version: 1,
+        expert_id: "e1",
+        timezone: "Europe/London",
+        slots: [monday],
+        time_off: [],
+        date_overrides: [],
+        buffer_before_minutes: 0,
+        buffer_after_minutes: 0,
+        min_notice_hours: 0,
+        updated_at: givenAt(0),
+        stream_version: 1,
       },
     ]);
     expect(ScheduleRecord.safeParse(given.rows()[0]).success).toBe(true);
@@ -34,17 +45,30 @@ describe("schedules read model: given events, then rows", () => {
 
   it("bookings on the same calendar leave the schedule as it is", () => {
     const booking = {
-      bookingId: "b1", expertId: "e1", expertUserId: "u-expert", creatorId: "u-creator", sessionId: "s1", sessionTitle: "Pricing review",
-      lengthMinutes: 60, priceCents: 15_000, prepQuestions: ["Goal?"], scheduledTime: "2030-02-01T10:00:00.000Z", heldUntil: "2030-01-06T09:30:00.000Z",
+      bookingId: "b1",
+      expertId: "e1",
+      expertUserId: "u-expert",
+      creatorId: "u-creator",
+      sessionId: "s1",
+      sessionTitle: "Pricing review",
+      lengthMinutes: 60,
+      priceCents: 15_000,
+      prepQuestions: ["Goal?"],
+      scheduledTime: "2030-02-01T10:00:00.000Z",
+      heldUntil: "2030-01-06T09:30:00.000Z",
     };
-    spec.given(set("Europe/London", [monday]), { stream: "calendar-e1", event: { type: "BookingRequested", data: booking } }).then([{ updated_at: givenAt(0), stream_version: 1 }]);
+    spec
+      .given(set("Europe/London", [monday]), { stream: "calendar-e1", event: { type: "BookingRequested", data: booking } })
+      .then([{ updated_at: givenAt(0), stream_version: 1 }]);
   });
 });
 
 describe("schedules read model: time off, extra hours and booking rules", () => {
   const on = (event: DomainEvent): GivenEvent => ({ stream: "calendar-e1", event });
-  const timeOff = (timeOffId: string, start: string, end: string, reason = ""): GivenEvent => on({ type: "TimeOffAdded", data: { expertId: "e1", timeOffId, start, end, reason } });
-  const extra = (overrideId: string, date: string, start_local: string, end_local: string): GivenEvent => on({ type: "DateOverrideAdded", data: { expertId: "e1", overrideId, date, start_local, end_local } });
+  const timeOff = (timeOffId: string, start: string, end: string, reason = ""): GivenEvent =>
+    on({ type: "TimeOffAdded", data: { expertId: "e1", timeOffId, start, end, reason } });
+  const extra = (overrideId: string, date: string, start_local: string, end_local: string): GivenEvent =>
+    on({ type: "DateOverrideAdded", data: { expertId: "e1", overrideId, date, start_local, end_local } });
 
   it("time off and extra hours are added and removed by id, whole days marked as such", () => {
     const given = spec.given(
@@ -60,13 +84,14 @@ describe("schedules read model: time off, extra hours and booking rules", () => 
       {
         time_off: [{ id: "t2", start: "2030-02-10T13:00", end: "2030-02-10T15:30", reason: "", whole_days: false }],
         date_overrides: [{ id: "x1", date: "2030-02-12", start_local: "18:00", end_local: "20:00" }],
-        updated_at: givenAt(6), stream_version: 7,
+        updated_at: givenAt(6),
+        stream_version: 7,
       },
     ]);
     expect(ScheduleRecord.safeParse(given.rows()[0]).success).toBe(true);
-    expect(spec.given(set("Europe/London", [monday]), timeOff("t1", "2030-02-01T00:00", "2030-02-08T00:00", "Holiday")).rows()[0]!.time_off).toEqual([
-      { id: "t1", start: "2030-02-01T00:00", end: "2030-02-08T00:00", reason: "Holiday", whole_days: true },
-    ]);
+    expect(
+      spec.given(set("Europe/London", [monday]), timeOff("t1", "2030-02-01T00:00", "2030-02-08T00:00", "Holiday")).rows()[0]!.time_off,
+    ).toEqual([{ id: "t1", start: "2030-02-01T00:00", end: "2030-02-08T00:00", reason: "Holiday", whole_days: true }]);
   });
 
   it("rules set replace the rules; a schedule set again keeps time off, extra hours and rules", () => {
@@ -78,7 +103,18 @@ describe("schedules read model: time off, extra hours and booking rules", () => 
         extra("x1", "2030-02-12", "18:00", "20:00"),
         set("America/New_York", []),
       )
-      .then([{ timezone: "America/New_York", slots: [], buffer_before_minutes: 10, buffer_after_minutes: 30, min_notice_hours: 12, time_off: [{ id: "t1" }], date_overrides: [{ id: "x1" }], stream_version: 5 }]);
+      .then([
+        {
+          timezone: "America/New_York",
+          slots: [],
+          buffer_before_minutes: 10,
+          buffer_after_minutes: 30,
+          min_notice_hours: 12,
+          time_off: [{ id: "t1" }],
+          date_overrides: [{ id: "x1" }],
+          stream_version: 5,
+        },
+      ]);
   });
 
   it("the reply shows time off and extra hours not yet over, earliest first, and the rules only to the expert's own view", () => {

@@ -17,9 +17,9 @@ describe("terms_acceptances read model: given events, then rows", () => {
   });
 
   it("an acceptance of the same version is recorded once: the first stays", () => {
-    spec.given(accepted("2026-01", "2030-01-06T08:00:00.000Z"), accepted("2026-01", "2030-02-01T08:00:00.000Z")).then([
-      { version_id: "2026-01", accepted_at: "2030-01-06T08:00:00.000Z", stream_version: 1 },
-    ]);
+    spec
+      .given(accepted("2026-01", "2030-01-06T08:00:00.000Z"), accepted("2026-01", "2030-02-01T08:00:00.000Z"))
+      .then([{ version_id: "2026-01", accepted_at: "2030-01-06T08:00:00.000Z", stream_version: 1 }]);
   });
 
   it("each version the user accepted is its own row", () => {

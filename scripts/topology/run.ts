@@ -11,7 +11,10 @@ import { startTopology } from "./topology.ts";
 // refunds processes, and a round-robin proxy on PORT (default 3000). Each run has a database and
 // a topic of its own, dropped with it on Ctrl-C. APIS and PROJECTORS change the counts.
 
-const brokers = process.env.KAFKA_BROKERS?.split(",").map((b) => b.trim()).filter(Boolean) ?? [];
+const brokers =
+  process.env.KAFKA_BROKERS?.split(",")
+    .map((b) => b.trim())
+    .filter(Boolean) ?? [];
 if (!brokers.length) {
   console.error("topology: KAFKA_BROKERS is required (`bash scripts/kafka/broker.sh start` runs a broker on 127.0.0.1:9092)");
   process.exit(78); // EX_CONFIG, as loadConfig
@@ -73,7 +76,8 @@ const stop = async (signal: string) => {
   console.error(`topology: ${signal}, stopping`);
   // Ctrl-C reaches the whole process group: the children are already stopping on their own
   // SIGINT, and a second signal would make them exit at once. Give them that time first.
-  if (signal === "SIGINT") await Promise.race([Promise.all(topology.all().map((m) => m.running.exited)), new Promise((r) => setTimeout(r, 10_000))]);
+  if (signal === "SIGINT")
+    await Promise.race([Promise.all(topology.all().map((m) => m.running.exited)), new Promise((r) => setTimeout(r, 10_000))]);
   const codes = await topology.stop();
   console.error(`topology: exit codes ${JSON.stringify(codes)}`);
   await database.drop();

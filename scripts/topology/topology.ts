@@ -45,7 +45,12 @@ export class Member {
     const running = startProcess(this.entry, this.env);
     if (this.echo) {
       const echo = this.echo;
-      const lines = (d: Buffer) => d.toString().split("\n").filter(Boolean).forEach((l) => echo(this.name, l));
+      const lines = (d: Buffer) =>
+        d
+          .toString()
+          .split("\n")
+          .filter(Boolean)
+          .forEach((l) => echo(this.name, l));
       running.child.stdout!.on("data", lines);
       running.child.stderr!.on("data", lines);
     }
@@ -118,7 +123,10 @@ export class RoundRobinProxy {
   /** Readiness changes as the proxy saw them: which API, ready or not, when (performance.now()). */
   readonly changes: { api: string; ready: boolean; at: number }[] = [];
 
-  constructor(apis: Member[], private readonly probeMs = 200) {
+  constructor(
+    apis: Member[],
+    private readonly probeMs = 200,
+  ) {
     this.backends = apis.map((api) => ({ api, ready: false, lastProbe: null, answered: 0, downAt: 0 }));
     this.server = http.createServer((req, res) => void this.forward(req, res));
   }
@@ -184,13 +192,22 @@ export class RoundRobinProxy {
       if (outcome === "refused") continue;
       return;
     }
-    res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "NO_API_READY", message: "no API process is ready" } }));
+    res
+      .writeHead(503, { "content-type": "application/json" })
+      .end(JSON.stringify({ error: { code: "NO_API_READY", message: "no API process is ready" } }));
   }
 
   private send(b: Backend, req: http.IncomingMessage, body: Buffer, res: http.ServerResponse): Promise<"answered" | "refused" | "cut"> {
     return new Promise((resolve) => {
       const upstream = http.request(
-        { host: "127.0.0.1", port: b.api.port!, method: req.method, path: req.url, headers: { ...req.headers, "content-length": String(body.length) }, agent: this.agent },
+        {
+          host: "127.0.0.1",
+          port: b.api.port!,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, "content-length": String(body.length) },
+          agent: this.agent,
+        },
         (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
@@ -206,7 +223,10 @@ export class RoundRobinProxy {
       );
       upstream.on("error", (e: NodeJS.ErrnoException) => {
         if (e.code === "ECONNREFUSED") return resolve("refused");
-        if (!res.headersSent) res.writeHead(502, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "API_LOST", message: `the API process went away: ${e.message}` } }));
+        if (!res.headersSent)
+          res
+            .writeHead(502, { "content-type": "application/json" })
+            .end(JSON.stringify({ error: { code: "API_LOST", message: `the API process went away: ${e.message}` } }));
         resolve("cut");
       });
       upstream.end(body);
@@ -234,7 +254,12 @@ export type Topology = {
   stop: () => Promise<Record<string, number | null>>;
 };
 
-const READY_LINE: Record<string, string> = { projector: "projector: running", relay: "relay: publishing", mail: "mail: running", refunds: "refunds: running" };
+const READY_LINE: Record<string, string> = {
+  projector: "projector: running",
+  relay: "relay: publishing",
+  mail: "mail: running",
+  refunds: "refunds: running",
+};
 
 /** Wait until a process says it is working (its signal handlers are then in place). */
 export async function ready(member: Member, timeoutMs = 120_000): Promise<void> {
@@ -244,10 +269,14 @@ export async function ready(member: Member, timeoutMs = 120_000): Promise<void> 
       ? async () => (await fetch(`http://127.0.0.1:${member.port}/api/v1/healthz`).catch(() => null))?.status === 200
       : async () => member.running.output().includes(READY_LINE[kind]!);
   const said = () => member.running.output().trim().split("\n").slice(-20).join("\n");
-  await waitFor(`${member.name} to start`, async () => {
-    if (!member.alive) throw new Error(`${member.name} exited ${member.running.child.exitCode}:\n${said()}`);
-    return check();
-  }, timeoutMs).catch((e: unknown) => {
+  await waitFor(
+    `${member.name} to start`,
+    async () => {
+      if (!member.alive) throw new Error(`${member.name} exited ${member.running.child.exitCode}:\n${said()}`);
+      return check();
+    },
+    timeoutMs,
+  ).catch((e: unknown) => {
     throw new Error(`${e instanceof Error ? e.message : String(e)}; it said:\n${said()}`);
   });
 }
@@ -275,7 +304,13 @@ export async function startTopology(o: TopologyOptions): Promise<Topology> {
     const apis: Member[] = [];
     for (let i = 1; i <= o.apis; i++) {
       const port = await freePort();
-      const api = new Member(`api-${i}`, "api", { LOG_LEVEL: "warn", ...common, JWT_SECRET: o.jwtSecret, MEDIA_DIR: o.mediaDir, PORT: String(port), HOST: "127.0.0.1" }, o.echo, port);
+      const api = new Member(
+        `api-${i}`,
+        "api",
+        { LOG_LEVEL: "warn", ...common, JWT_SECRET: o.jwtSecret, MEDIA_DIR: o.mediaDir, PORT: String(port), HOST: "127.0.0.1" },
+        o.echo,
+        port,
+      );
       members.push(api);
       apis.push(api);
       await ready(api);

@@ -81,7 +81,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The headers of `init` as a plain record with the bearer token set (records stay records for callers that inspect them). */
 function withBearer(headers: HeadersInit | undefined, token: string): Record<string, string> {
-  const record: Record<string, string> = headers instanceof Headers || Array.isArray(headers) ? Object.fromEntries(new Headers(headers)) : { ...headers };
+  const record: Record<string, string> =
+    headers instanceof Headers || Array.isArray(headers) ? Object.fromEntries(new Headers(headers)) : { ...headers };
   for (const name of Object.keys(record)) if (name.toLowerCase() === "authorization") delete record[name];
   record.authorization = `Bearer ${token}`;
   return record;
@@ -94,7 +95,8 @@ export function createSessionClient<S extends SessionTokens = SessionTokens>(opt
   const attempts = options.refreshAttempts ?? 5;
   const storage = options.storage ?? (() => globalThis.localStorage);
   const send: typeof fetch = (input, init) => (options.fetch ?? globalThis.fetch)(input, init);
-  const locks = options.locks ?? (() => (typeof navigator !== "undefined" ? (navigator as Navigator & { locks?: LockManagerLike }).locks : undefined));
+  const locks =
+    options.locks ?? (() => (typeof navigator !== "undefined" ? (navigator as Navigator & { locks?: LockManagerLike }).locks : undefined));
 
   const listeners = new Set<SessionListener<S>>();
   /** This tab's session, used when storage cannot be read or written (private mode, full quota). */
@@ -225,8 +227,13 @@ export function createSessionClient<S extends SessionTokens = SessionTokens>(opt
     return refresh();
   }
 
-  async function authorisedFetch(url: string, init: RequestInit = {}, renewWhen: (response: Response) => boolean | Promise<boolean> = (r) => r.status === 401): Promise<Response> {
-    const call = (token: string | undefined) => send(url, { credentials, ...init, headers: token ? withBearer(init.headers, token) : init.headers });
+  async function authorisedFetch(
+    url: string,
+    init: RequestInit = {},
+    renewWhen: (response: Response) => boolean | Promise<boolean> = (r) => r.status === 401,
+  ): Promise<Response> {
+    const call = (token: string | undefined) =>
+      send(url, { credentials, ...init, headers: token ? withBearer(init.headers, token) : init.headers });
     const token = (await fresh())?.access_token;
     const response = await call(token);
     if (!token || !(await renewWhen(response))) return response;

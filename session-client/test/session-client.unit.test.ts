@@ -13,7 +13,8 @@ const issued = (n: number, expiresInSeconds = 900, role = "creator"): Session =>
   user: { role },
 });
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 /** One lock per name, granted in order, as navigator.locks does. */
 function fakeLocks() {
@@ -21,7 +22,10 @@ function fakeLocks() {
   return {
     request<T>(name: string, work: () => Promise<T>): Promise<T> {
       const run = (tails.get(name) ?? Promise.resolve()).then(work);
-      tails.set(name, run.catch(() => undefined));
+      tails.set(
+        name,
+        run.catch(() => undefined),
+      );
       return run;
     },
   };
@@ -76,7 +80,13 @@ describe("the stored session", () => {
   });
 
   it("stays in the tab's memory when storage refuses to keep it", () => {
-    const refusing = { getItem: () => null, setItem: () => { throw new Error("QuotaExceededError"); }, removeItem: () => undefined };
+    const refusing = {
+      getItem: () => null,
+      setItem: () => {
+        throw new Error("QuotaExceededError");
+      },
+      removeItem: () => undefined,
+    };
     const { session } = client(async () => json(500, {}), { storage: () => refusing });
     session.set(issued(1));
     expect(session.get()?.access_token).toBe("access-1");
@@ -99,10 +109,13 @@ describe("refresh", () => {
     let release!: () => void;
     const answered = new Promise<void>((resolve) => (release = resolve));
     // Without Web Locks (older browsers), so only the sharing keeps the token from being spent twice.
-    const { session, fetch } = client(async () => {
-      await answered;
-      return json(200, issued(2));
-    }, { locks: () => undefined });
+    const { session, fetch } = client(
+      async () => {
+        await answered;
+        return json(200, issued(2));
+      },
+      { locks: () => undefined },
+    );
     session.set(issued(1, 10));
     const calls = [session.fresh(), session.refresh(), session.fresh()];
     await vi.waitFor(() => expect(fetch).toHaveBeenCalled());
@@ -180,7 +193,12 @@ describe("refresh", () => {
     expect(stored()).toBeNull();
     session.set(issued(2));
     session.set(null);
-    expect(ends).toEqual([["access-1", undefined], [null, "expired"], ["access-2", undefined], [null, undefined]]);
+    expect(ends).toEqual([
+      ["access-1", undefined],
+      [null, "expired"],
+      ["access-2", undefined],
+      [null, undefined],
+    ]);
   });
 
   it("ends the session when the reply is not a session the app accepts (the console: no longer an admin)", async () => {

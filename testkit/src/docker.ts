@@ -23,7 +23,12 @@ export async function eventStoreDB(): Promise<ServiceAvailability> {
   if (!docker.ok) return { available: false, reason: `ESDB_URL is not set and ${docker.reason}` };
   const { GenericContainer, Wait } = await import("testcontainers");
   const container = await new GenericContainer("eventstore/eventstore:24.10")
-    .withEnvironment({ EVENTSTORE_INSECURE: "true", EVENTSTORE_MEM_DB: "true", EVENTSTORE_RUN_PROJECTIONS: "None", EVENTSTORE_CLUSTER_SIZE: "1" })
+    .withEnvironment({
+      EVENTSTORE_INSECURE: "true",
+      EVENTSTORE_MEM_DB: "true",
+      EVENTSTORE_RUN_PROJECTIONS: "None",
+      EVENTSTORE_CLUSTER_SIZE: "1",
+    })
     .withExposedPorts(2113)
     .withWaitStrategy(Wait.forHttp("/health/live", 2113).forStatusCode(204))
     .start();

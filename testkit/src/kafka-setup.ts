@@ -28,7 +28,19 @@ function kafkaSuites(): string[] {
   );
 }
 /** Flags whose next argument is a value, not a file filter. */
-const flagsWithValue = new Set(["--project", "--config", "-c", "--reporter", "--outputFile", "--pool", "--maxWorkers", "-t", "--testNamePattern", "--root", "-r"]);
+const flagsWithValue = new Set([
+  "--project",
+  "--config",
+  "-c",
+  "--reporter",
+  "--outputFile",
+  "--pool",
+  "--maxWorkers",
+  "-t",
+  "--testNamePattern",
+  "--root",
+  "-r",
+]);
 
 /** The file filters and --project names of this run, as the vitest CLI was given them. */
 function cliSelection(argv: string[]): { filters: string[]; projects: string[] } {
@@ -52,7 +64,8 @@ export function reasonToStartNoBroker(env: NodeJS.ProcessEnv, argv: string[], ja
   const { filters, projects } = cliSelection(argv);
   if (projects.length > 0 && !projects.some((p) => projectsWithKafkaSuites.includes(p))) return "no project of this run has a Kafka suite";
   const relative = filters.map((f) => (f.startsWith(repository) ? f.slice(repository.length) : f));
-  if (relative.length > 0 && !kafkaSuites().some((suite) => relative.some((f) => suite.includes(f)))) return "no Kafka suite matches this run's filters";
+  if (relative.length > 0 && !kafkaSuites().some((suite) => relative.some((f) => suite.includes(f))))
+    return "no Kafka suite matches this run's filters";
   if (!javaRuns()) return "Java is not installed (the broker needs it)";
   return null;
 }
@@ -87,7 +100,9 @@ export default async function setup() {
   const started = await brokerScript("start", env);
   const brokers = /KAFKA_BROKERS=(\S+)/.exec(started.stdout)?.[1];
   if (started.code !== 0 || !brokers) {
-    console.log(`[testkit] KAFKA BROKER DID NOT START, the Kafka suites are skipped: ${started.stderr.trim().split("\n").slice(-3).join(" | ")}`);
+    console.log(
+      `[testkit] KAFKA BROKER DID NOT START, the Kafka suites are skipped: ${started.stderr.trim().split("\n").slice(-3).join(" | ")}`,
+    );
     await brokerScript("reset", env);
     await rm(base, { recursive: true, force: true });
     return;

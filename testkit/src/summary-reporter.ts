@@ -28,7 +28,23 @@ export default class SummaryReporter implements Reporter {
 
 function describeError(e: unknown): string {
   if (typeof e !== "object" || e === null) return String(e);
-  const { name, message, stack, stacks, type, VITEST_TEST_PATH: file } = e as { name?: string; message?: string; stack?: string; type?: string; VITEST_TEST_PATH?: string; stacks?: { file: string; line: number; method: string }[] };
-  const frames = stacks?.length ? stacks.slice(0, 8).map((f) => `    at ${f.method || "<anonymous>"} (${f.file}:${f.line})`) : (stack ?? "").split("\n").slice(1, 9);
+  const {
+    name,
+    message,
+    stack,
+    stacks,
+    type,
+    VITEST_TEST_PATH: file,
+  } = e as {
+    name?: string;
+    message?: string;
+    stack?: string;
+    type?: string;
+    VITEST_TEST_PATH?: string;
+    stacks?: { file: string; line: number; method: string }[];
+  };
+  const frames = stacks?.length
+    ? stacks.slice(0, 8).map((f) => `    at ${f.method || "<anonymous>"} (${f.file}:${f.line})`)
+    : (stack ?? "").split("\n").slice(1, 9);
   return [`${type ? `${type}, ` : ""}${file ? `while ${file} ran: ` : ""}${name ?? "Error"}: ${message ?? ""}`, ...frames].join("\n");
 }

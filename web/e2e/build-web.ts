@@ -15,11 +15,20 @@ export async function buildWebApp(settings: Record<string, string> = {}, outDir 
   process.env.NODE_ENV = "production";
   const define = Object.fromEntries(Object.entries(settings).map(([name, value]) => [`import.meta.env.${name}`, JSON.stringify(value)]));
   try {
-    await build({ root, configFile: `${root}vite.config.ts`, logLevel: "warn", mode: "production", define, build: { outDir, emptyOutDir: true } });
+    await build({
+      root,
+      configFile: `${root}vite.config.ts`,
+      logLevel: "warn",
+      mode: "production",
+      define,
+      build: { outDir, emptyOutDir: true },
+    });
   } finally {
     process.env.NODE_ENV = nodeEnv;
   }
-  console.log(`[web-e2e] built ${outDir === dist ? "web/dist" : outDir}${Object.keys(settings).length ? ` with ${JSON.stringify(settings)}` : ""} in ${Date.now() - started} ms`);
+  console.log(
+    `[web-e2e] built ${outDir === dist ? "web/dist" : outDir}${Object.keys(settings).length ? ` with ${JSON.stringify(settings)}` : ""} in ${Date.now() - started} ms`,
+  );
 }
 
 const chunkName = (file: string) => /^(.*)-[\w-]{8}\.(js|css)$/.exec(file)?.slice(1).join(".") ?? file;

@@ -56,7 +56,13 @@ const url = (path: string) => `${product.url}${path}`;
 const call = <T>(method: string, path: string, token: string | null, body?: unknown) => callApi<T>(product.url, method, path, token, body);
 
 async function person(role: "creator" | "expert", first: string, last: string): Promise<Person> {
-  const session = await signUpVerified<AuthSession>(product.url, admin, { email: `${first.toLowerCase()}-cal-${run}@example.com`, password: `${first}-password-1`, role, first_name: first, last_name: last });
+  const session = await signUpVerified<AuthSession>(product.url, admin, {
+    email: `${first.toLowerCase()}-cal-${run}@example.com`,
+    password: `${first}-password-1`,
+    role,
+    first_name: first,
+    last_name: last,
+  });
   const { version_id } = await call<{ version_id: string }>("GET", "/terms/latest", null);
   await call("POST", "/terms/accept", session.access_token, { version_id });
   return { session, id: session.user.id, name: `${first} ${last}` };
@@ -86,7 +92,14 @@ async function signedInPage(who: Person, timezoneId: string): Promise<Page> {
 
 async function checkAxe(page: Page, name: string) {
   // Colours are read as shown: a button just enabled is still fading in.
-  await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => undefined))));
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   const violations = await seriousViolations(page);
   axeReport[name] = violations;
   expect(violations, `${name}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
@@ -120,11 +133,20 @@ async function openWizardTimes(page: Page) {
 const booking = (token: string) => call<BookingReply>("GET", `/bookings/${bookingId}`, token);
 
 /** The downloaded invite: its UID and start, read with ical.js. */
-async function downloadedInvite(page: Page, button: Locator): Promise<{ filename: string; text: string; uid: string; start: string; sequence: number }> {
+async function downloadedInvite(
+  page: Page,
+  button: Locator,
+): Promise<{ filename: string; text: string; uid: string; start: string; sequence: number }> {
   const [download] = await Promise.all([page.waitForEvent("download"), button.click()]);
   const text = await readFile((await download.path())!, "utf8");
   const event = new ICAL.Event(new ICAL.Component(ICAL.parse(text)).getFirstSubcomponent("vevent")!);
-  return { filename: download.suggestedFilename(), text, uid: event.uid, start: event.startDate.toJSDate().toISOString(), sequence: event.sequence };
+  return {
+    filename: download.suggestedFilename(),
+    text,
+    uid: event.uid,
+    start: event.startDate.toJSDate().toISOString(),
+    sequence: event.sequence,
+  };
 }
 
 beforeAll(async () => {
@@ -134,11 +156,31 @@ beforeAll(async () => {
   expert = await person("expert", "Maya", `Lind${run}`);
   creator = await person("creator", "Cora", `Quinn${run}`);
   const token = expert.session.access_token;
-  await call("PATCH", "/experts/me", token, { first_name: "Maya", last_name: `Lind${run}`, title: "Brand partnerships lead", bio: "Maya helps creators.", tags: ["Brand deals"], published: true });
+  await call("PATCH", "/experts/me", token, {
+    first_name: "Maya",
+    last_name: `Lind${run}`,
+    title: "Brand partnerships lead",
+    bio: "Maya helps creators.",
+    tags: ["Brand deals"],
+    published: true,
+  });
   expertId = (await call<{ id: string }>("GET", "/experts/me", token)).id;
   const days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
-  await call("POST", `/experts/${expertId}/schedule`, token, { timezone: EXPERT_ZONE, slots: days.map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" })) });
-  sessionId = (await call<{ session: { id: string } }>("POST", "/sessions", token, { title: "Deal review", price: 120, length_minutes: 60, prep_question_1: "What is your goal?", prep_question_2: "What is the offer?", prep_question_3: "What worries you?", status: "published" })).session.id;
+  await call("POST", `/experts/${expertId}/schedule`, token, {
+    timezone: EXPERT_ZONE,
+    slots: days.map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" })),
+  });
+  sessionId = (
+    await call<{ session: { id: string } }>("POST", "/sessions", token, {
+      title: "Deal review",
+      price: 120,
+      length_minutes: 60,
+      prep_question_1: "What is your goal?",
+      prep_question_2: "What is the offer?",
+      prep_question_3: "What worries you?",
+      status: "published",
+    })
+  ).session.id;
   // Another creator's paid booking at 11:00 London: a buffer after sessions reaches into the hours around it.
   await paidBooking(await person("creator", "Omar", `Reyes${run}`), at(BUFFER_DAY, 11));
   expertPage = await signedInPage(expert, EXPERT_ZONE);
@@ -151,7 +193,10 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  console.log("[web-e2e] calendar walk: axe serious/critical violations per page:", JSON.stringify(Object.fromEntries(Object.entries(axeReport).map(([k, v]) => [k, v.length]))));
+  console.log(
+    "[web-e2e] calendar walk: axe serious/critical violations per page:",
+    JSON.stringify(Object.fromEntries(Object.entries(axeReport).map(([k, v]) => [k, v.length]))),
+  );
   for (const context of contexts) await context.close();
   await browser?.close();
   await product?.stop();
@@ -175,7 +220,10 @@ describe("the expert's own time", () => {
     await form.getByLabel("Label (optional)").fill("Conference");
     await form.getByRole("button", { name: "Add time off" }).click();
     const dayOff = shortDayText(OFF_DAY.toISODate()!, "en-US");
-    await expertPage.getByRole("status").filter({ hasText: `Time off added: ${dayOff}.` }).waitFor();
+    await expertPage
+      .getByRole("status")
+      .filter({ hasText: `Time off added: ${dayOff}.` })
+      .waitFor();
     await expertPage.getByRole("list", { name: "Planned time off" }).getByText(`${dayOff} · Conference`).waitFor();
     // Nothing was booked that day: no bookings to handle.
     expect(await expertPage.getByTestId("bookings-in-time-off").count()).toBe(0);
@@ -187,7 +235,15 @@ describe("the expert's own time", () => {
     await checkAxe(expertPage, "schedule-tab");
 
     const schedule = await call<ScheduleReply>("GET", `/experts/${expertId}/schedule`, expert.session.access_token);
-    expect(schedule.time_off).toEqual([{ id: expect.any(String), start: `${OFF_DAY.toISODate()}T00:00`, end: `${OFF_DAY.plus({ days: 1 }).toISODate()}T00:00`, reason: "Conference", whole_days: true }]);
+    expect(schedule.time_off).toEqual([
+      {
+        id: expect.any(String),
+        start: `${OFF_DAY.toISODate()}T00:00`,
+        end: `${OFF_DAY.plus({ days: 1 }).toISODate()}T00:00`,
+        reason: "Conference",
+        whole_days: true,
+      },
+    ]);
     expect(schedule.booking_rules).toEqual({ buffer_before_minutes: 0, buffer_after_minutes: 30, min_notice_hours: 0 });
   });
 
@@ -215,7 +271,12 @@ describe("a booking in both calendars", () => {
     await creatorPage.getByLabel("CVC").fill("321");
     await creatorPage.getByRole("button", { name: "Confirm & Pay" }).click();
     await creatorPage.getByTestId("wizard-step-3").waitFor({ timeout: 15_000 });
-    for (const [question, answer] of [["What is your goal?", "A fair first brand deal"], ["What is the offer?", "Two videos"], ["What worries you?", "Usage rights"]]) await creatorPage.getByLabel(question!).fill(answer!);
+    for (const [question, answer] of [
+      ["What is your goal?", "A fair first brand deal"],
+      ["What is the offer?", "Two videos"],
+      ["What worries you?", "Usage rights"],
+    ])
+      await creatorPage.getByLabel(question!).fill(answer!);
     await creatorPage.getByRole("button", { name: "Submit" }).click();
     await creatorPage.getByTestId("wizard-step-4").waitFor();
     const mine = await call<BookingReply[]>("GET", "/bookings/creator/me", creator.session.access_token);
@@ -297,19 +358,31 @@ describe("moving the session", () => {
     await row.getByText(`Asks to move to ${localMoment(MOVED, EXPERT_ZONE, "en-US")}`).waitFor();
     await row.getByRole("link", { name: /^Review Move Request/ }).click();
     const request = expertPage.getByRole("region", { name: "Request to move this session" });
-    await request.getByText(`${creator.name} asks to move this session to ${localMoment(MOVED, EXPERT_ZONE, "en-US")}`, { exact: false }).waitFor();
+    await request
+      .getByText(`${creator.name} asks to move this session to ${localMoment(MOVED, EXPERT_ZONE, "en-US")}`, { exact: false })
+      .waitFor();
     await checkAxe(expertPage, "move-request-to-answer");
     await request.getByRole("button", { name: "Accept new time" }).click();
     await request.waitFor({ state: "detached" });
     await expertPage.getByText(`Deal review · ${localMoment(MOVED, EXPERT_ZONE, "en-US")}`, { exact: false }).waitFor();
 
     await expertPage.goto(url(`/expert-dashboard/${expert.id}/bookings`));
-    await expertPage.getByRole("region", { name: "Upcoming" }).locator(`[data-booking-id="${bookingId}"]`).getByTestId("booking-time").getByText(localMoment(MOVED, EXPERT_ZONE, "en-US")).waitFor();
+    await expertPage
+      .getByRole("region", { name: "Upcoming" })
+      .locator(`[data-booking-id="${bookingId}"]`)
+      .getByTestId("booking-time")
+      .getByText(localMoment(MOVED, EXPERT_ZONE, "en-US"))
+      .waitFor();
     await creatorPage.goto(url(`/creator-dashboard/${creator.id}`));
     const card = creatorPage.locator(`[data-booking-id="${bookingId}"]`);
     await expect.poll(() => card.getByTestId("booking-time").textContent()).toBe(localMoment(MOVED, CREATOR_ZONE, "en-US"));
     expect(await card.getByRole("region", { name: "Request to move this session" }).count()).toBe(0);
-    expect(await booking(creator.session.access_token)).toMatchObject({ status: "confirmed", scheduled_time: MOVED, previous_time: BOOKED, reschedule_to: null });
+    expect(await booking(creator.session.access_token)).toMatchObject({
+      status: "confirmed",
+      scheduled_time: MOVED,
+      previous_time: BOOKED,
+      reschedule_to: null,
+    });
 
     // The calendar file follows the move: same event, new start, a higher SEQUENCE.
     const before = await downloadedInvite(creatorPage, card.getByRole("button", { name: "Add to calendar: Deal review" }));
@@ -327,12 +400,19 @@ describe("moving the session", () => {
     await form.getByLabel("Video meeting link").fill(ROOM);
     await form.getByRole("button", { name: "Save meeting link" }).click();
     const opens = new Date(Date.parse(MOVED) - 15 * 60_000).toISOString();
-    await form.getByRole("status").filter({ hasText: `Both of you see the link from ${localMoment(opens, EXPERT_ZONE, "en-US")}` }).waitFor();
+    await form
+      .getByRole("status")
+      .filter({ hasText: `Both of you see the link from ${localMoment(opens, EXPERT_ZONE, "en-US")}` })
+      .waitFor();
     await checkAxe(expertPage, "meeting-link");
 
     await creatorPage.goto(url(`/session-details/${bookingId}`));
     await creatorPage.getByText("The link appears 15 minutes before the start.").waitFor();
     expect(await creatorPage.getByRole("link", { name: /^Join the session/ }).count()).toBe(0);
-    expect(await booking(creator.session.access_token)).toMatchObject({ join_link: null, join_link_source: "expert", join_link_opens_at: opens });
+    expect(await booking(creator.session.access_token)).toMatchObject({
+      join_link: null,
+      join_link_source: "expert",
+      join_link_opens_at: opens,
+    });
   });
 });

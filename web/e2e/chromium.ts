@@ -19,7 +19,16 @@ const watched = new WeakMap<Browser, CspViolation[][]>();
 export async function launchChromium(): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   const lists: CspViolation[][] = [];
   watched.set(browser, lists);
@@ -61,7 +70,13 @@ async function collectCspViolations(target: Page | BrowserContext, into: CspViol
       "securitypolicyviolation",
       (e) => {
         const report = (window as unknown as Record<string, (v: CspViolation) => void>)[name];
-        report?.({ page: location.href, directive: e.effectiveDirective, blocked: e.blockedURI, sample: e.sample, at: `${e.sourceFile}:${e.lineNumber}` });
+        report?.({
+          page: location.href,
+          directive: e.effectiveDirective,
+          blocked: e.blockedURI,
+          sample: e.sample,
+          at: `${e.sourceFile}:${e.lineNumber}`,
+        });
       },
       true,
     );
@@ -87,7 +102,12 @@ async function axeViolations(page: Page, rules?: string[]): Promise<AxeViolation
   return page.evaluate(async (options) => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
     const result = await axe.run(document, options);
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, html: n.html.slice(0, 200) })) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, html: n.html.slice(0, 200) })),
+    }));
   }, options);
 }
 

@@ -18,7 +18,8 @@ import { launchChromium, takeCspViolations } from "./chromium.ts";
 const root = fileURLToPath(new URL("..", import.meta.url));
 
 /** Source modules that only signed-in screens or the wizard need, with Stripe's packages. */
-const NOT_ON_FIRST_LOAD = /[\\/]web[\\/]src[\\/](expert-dashboard|creator-dashboard|booking|manage-booking|session-notes|sessions|account)[\\/]|[\\/]node_modules[\\/]@stripe[\\/]/;
+const NOT_ON_FIRST_LOAD =
+  /[\\/]web[\\/]src[\\/](expert-dashboard|creator-dashboard|booking|manage-booking|session-notes|sessions|account)[\\/]|[\\/]node_modules[\\/]@stripe[\\/]/;
 
 let outDir = "";
 let chunks = new Map<string, Rolldown.OutputChunk>();
@@ -32,7 +33,13 @@ beforeAll(async () => {
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = "production";
   try {
-    const output = await build({ root, configFile: join(root, "vite.config.ts"), logLevel: "warn", mode: "production", build: { outDir, emptyOutDir: true } });
+    const output = await build({
+      root,
+      configFile: join(root, "vite.config.ts"),
+      logLevel: "warn",
+      mode: "production",
+      build: { outDir, emptyOutDir: true },
+    });
     const outputs = (Array.isArray(output) ? output : [output]) as Rolldown.RolldownOutput[];
     chunks = new Map(outputs.flatMap((o) => o.output).flatMap((o) => (o.type === "chunk" ? [[o.fileName, o] as const] : [])));
   } finally {
@@ -83,22 +90,43 @@ describe("the landing page's first load", () => {
 
     const files = scripts.map((s) => s.file);
     expect(files.length).toBeGreaterThan(0);
-    expect(files.filter((file) => !chunks.has(file)), "every script fetched is a chunk of this build").toEqual([]);
+    expect(
+      files.filter((file) => !chunks.has(file)),
+      "every script fetched is a chunk of this build",
+    ).toEqual([]);
     const modules = files.flatMap((file) => Object.keys(chunks.get(file)!.modules));
     expect(modules.some((m) => m.endsWith("/web/src/landing/landing-page.tsx"))).toBe(true);
-    expect(modules.filter((m) => NOT_ON_FIRST_LOAD.test(m)).map((m) => m.replace(/.*[\\/](web[\\/]src|node_modules)[\\/]/, ""))).toEqual([]);
+    expect(modules.filter((m) => NOT_ON_FIRST_LOAD.test(m)).map((m) => m.replace(/.*[\\/](web[\\/]src|node_modules)[\\/]/, ""))).toEqual(
+      [],
+    );
     const first = firstLoadChunks();
     const lazy = scripts.filter((s) => !first.has(s.file));
     // The API client (the session check, web/src/shared/auth.tsx) is the one chunk fetched later,
     // once the page has loaded: nothing else, and not before.
-    expect(lazy.filter((s) => !Object.keys(chunks.get(s.file)!.modules).some((m) => m.endsWith("/web/src/shared/api-client.ts"))).map((s) => s.file), "no other lazy chunk is fetched on the landing page").toEqual([]);
-    expect(lazy.map((s) => s.afterLoad), "the API client is fetched once, after the load event").toEqual([true]);
+    expect(
+      lazy
+        .filter((s) => !Object.keys(chunks.get(s.file)!.modules).some((m) => m.endsWith("/web/src/shared/api-client.ts")))
+        .map((s) => s.file),
+      "no other lazy chunk is fetched on the landing page",
+    ).toEqual([]);
+    expect(
+      lazy.map((s) => s.afterLoad),
+      "the API client is fetched once, after the load event",
+    ).toEqual([true]);
   });
 
   it("keeps the signed-in screens in chunks of their own, fetched when their route opens", () => {
     const lazy = [...chunks.values()].filter((c) => c.isDynamicEntry).map((c) => c.facadeModuleId ?? "");
-    for (const screen of ["expert-dashboard/expert-dashboard-page.tsx", "creator-dashboard/creator-dashboard-page.tsx", "booking/book-session-page.tsx", "booking/stripe-card-form.tsx"]) {
-      expect(lazy.some((id) => id.endsWith(`/web/src/${screen}`)), screen).toBe(true);
+    for (const screen of [
+      "expert-dashboard/expert-dashboard-page.tsx",
+      "creator-dashboard/creator-dashboard-page.tsx",
+      "booking/book-session-page.tsx",
+      "booking/stripe-card-form.tsx",
+    ]) {
+      expect(
+        lazy.some((id) => id.endsWith(`/web/src/${screen}`)),
+        screen,
+      ).toBe(true);
     }
   });
 });
@@ -160,7 +188,10 @@ describe("the prerendered landing page", () => {
 
     // The same page drawn by React alone: open another address, come back through the logo's link.
     await page.goto(`${origin}/terms`, { waitUntil: "load" });
-    await page.getByRole("link", { name: /Expert Sessions/ }).first().click();
+    await page
+      .getByRole("link", { name: /Expert Sessions/ })
+      .first()
+      .click();
     await page.getByRole("heading", { level: 1, name: /We make it easy for creators/ }).waitFor();
     await heroSettled();
     const drawn = await page.evaluate<string>(ROOT_MARKUP);

@@ -15,7 +15,13 @@ import { ADMIN, startProduct, type ProductServer } from "./product-server.ts";
 
 const ZONE = "America/Chicago";
 const run = Date.now().toString(36);
-const visitor = { first: "Nia", last: `Mailer${run}`, email: `nia-${run}@example.com`, password: "nia-password-1", newPassword: "nia-new-password-2" };
+const visitor = {
+  first: "Nia",
+  last: `Mailer${run}`,
+  email: `nia-${run}@example.com`,
+  password: "nia-password-1",
+  newPassword: "nia-new-password-2",
+};
 
 let product: ProductServer;
 let browser: Browser;
@@ -41,7 +47,10 @@ async function checkAxe(name: string) {
   await screenshot(page, `mail-${name}`);
 }
 
-const storedSession = () => page.evaluate(() => JSON.parse(localStorage.getItem("expert-sessions.auth") ?? "null") as { access_token: string; user: { id: string } } | null);
+const storedSession = () =>
+  page.evaluate(
+    () => JSON.parse(localStorage.getItem("expert-sessions.auth") ?? "null") as { access_token: string; user: { id: string } } | null,
+  );
 
 async function me(): Promise<MeReply> {
   const session = await storedSession();
@@ -84,7 +93,10 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  console.log("[web-e2e] mail walk: axe serious/critical violations per page:", JSON.stringify(Object.fromEntries(Object.entries(axeReport).map(([k, v]) => [k, v.length]))));
+  console.log(
+    "[web-e2e] mail walk: axe serious/critical violations per page:",
+    JSON.stringify(Object.fromEntries(Object.entries(axeReport).map(([k, v]) => [k, v.length]))),
+  );
   await browser?.close();
   await product?.stop();
 });

@@ -16,7 +16,11 @@ async function json<T>(response: Response, what: string): Promise<T> {
 }
 
 const postJson = (base: string, path: string, body: unknown, token?: string) =>
-  fetch(`${base}/api/v1${path}`, { method: "POST", headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+  fetch(`${base}/api/v1${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
 
 /** An admin's access token, to read the mailbox with. */
 export async function adminToken(base: string, admin: { email: string; password: string }): Promise<string> {
@@ -32,11 +36,15 @@ export async function mailedLink(base: string, token: string, to: string, page: 
   for (;;) {
     const rows = await json<MailboxListItem[]>(await fetch(`${base}/api/v1/admin/mailbox?${query}`, { headers }), "mailbox list");
     for (const row of rows) {
-      const message = await json<MailboxMessageReply>(await fetch(`${base}/api/v1/admin/mailbox/${encodeURIComponent(row.id)}`, { headers }), "mailbox message");
+      const message = await json<MailboxMessageReply>(
+        await fetch(`${base}/api/v1/admin/mailbox/${encodeURIComponent(row.id)}`, { headers }),
+        "mailbox message",
+      );
       const link = pattern.exec(message.text)?.[0];
       if (link) return link;
     }
-    if (Date.now() > deadline) throw new Error(`no mail to ${to} links to /${page} (${rows.length} mails: ${rows.map((r) => r.subject).join(", ")})`);
+    if (Date.now() > deadline)
+      throw new Error(`no mail to ${to} links to /${page} (${rows.length} mails: ${rows.map((r) => r.subject).join(", ")})`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -48,7 +56,11 @@ export const tokenOf = (link: string): string => new URL(link).searchParams.get(
  * A new account's session, as a person gets one: sign up (201, no session), then open the
  * verification mail's link (POST /auth/verify with its token).
  */
-export async function signUpVerified<S extends Session>(base: string, adminAccessToken: string, body: { email: string; password: string; role: "creator" | "expert"; first_name?: string; last_name?: string; timezone?: string }): Promise<S> {
+export async function signUpVerified<S extends Session>(
+  base: string,
+  adminAccessToken: string,
+  body: { email: string; password: string; role: "creator" | "expert"; first_name?: string; last_name?: string; timezone?: string },
+): Promise<S> {
   await json(await postJson(base, "/auth/signup", body), `sign-up of ${body.email}`);
   const link = await mailedLink(base, adminAccessToken, body.email, "verify-email");
   return json<S>(await postJson(base, "/auth/verify", { token: tokenOf(link) }), `verification of ${body.email}`);

@@ -39,11 +39,15 @@ const url = (path: string) => `${product.url}${path}`;
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 
 async function expectPath(page: Page, path: string | RegExp) {
-  await expect.poll(() => pathOf(page), { timeout: 15_000 }).toSatisfy((p: string) => (typeof path === "string" ? p === path : path.test(p)));
+  await expect
+    .poll(() => pathOf(page), { timeout: 15_000 })
+    .toSatisfy((p: string) => (typeof path === "string" ? p === path : path.test(p)));
 }
 
 async function signedInUserId(page: Page): Promise<string> {
-  return page.evaluate(() => (JSON.parse(localStorage.getItem("expert-sessions.auth") ?? "{}") as { user?: { id: string } }).user?.id ?? "");
+  return page.evaluate(
+    () => (JSON.parse(localStorage.getItem("expert-sessions.auth") ?? "{}") as { user?: { id: string } }).user?.id ?? "",
+  );
 }
 
 async function checkAxe(page: Page, name: string) {
@@ -86,7 +90,8 @@ async function payAndAnswer(answer: string) {
   await creator.getByLabel("CVC").fill("321");
   await creator.getByRole("button", { name: "Confirm & Pay" }).click();
   await creator.getByTestId("wizard-step-3").waitFor({ timeout: 10_000 });
-  for (const label of ["Which brand is it?", "What is the offer?", "What worries you about it?"]) await creator.getByLabel(label).fill(answer);
+  for (const label of ["Which brand is it?", "What is the offer?", "What worries you about it?"])
+    await creator.getByLabel(label).fill(answer);
   await creator.getByRole("button", { name: "Submit" }).click();
   await creator.getByTestId("wizard-step-4").waitFor();
 }
@@ -100,7 +105,11 @@ beforeAll(async () => {
   for (const c of [expertContext, creatorContext]) c.setDefaultTimeout(30_000);
   expert = await expertContext.newPage();
   creator = await creatorContext.newPage();
-  for (const [name, page] of [["expert", expert], ["creator", creator]] as const) page.on("pageerror", (e) => console.error(`[${name} page error]`, e.stack));
+  for (const [name, page] of [
+    ["expert", expert],
+    ["creator", creator],
+  ] as const)
+    page.on("pageerror", (e) => console.error(`[${name} page error]`, e.stack));
 });
 
 // The app runs under the API's Content-Security-Policy: anything it blocks on any page fails the test.
@@ -109,7 +118,10 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  console.log("[web-e2e] axe serious/critical violations per page:", JSON.stringify(Object.fromEntries(Object.entries(axeReport).map(([k, v]) => [k, v.length]))));
+  console.log(
+    "[web-e2e] axe serious/critical violations per page:",
+    JSON.stringify(Object.fromEntries(Object.entries(axeReport).map(([k, v]) => [k, v.length]))),
+  );
   await browser?.close();
   await product?.stop();
 });
@@ -152,7 +164,17 @@ describe("visitors", () => {
         const el = [...document.querySelectorAll("h1,h2,a,button,p,footer")].find((e) => e.textContent?.includes(text));
         return el ? el.getBoundingClientRect().top + window.scrollY : -1;
       };
-      return ["easy for creators", "Reach more fans", "Explore our network", "Whatever you are working on", "A network of trusted professionals", "Find your perfect match", "Frequently asked questions", "Get expert support quickly", "All rights reserved"].map(find);
+      return [
+        "easy for creators",
+        "Reach more fans",
+        "Explore our network",
+        "Whatever you are working on",
+        "A network of trusted professionals",
+        "Find your perfect match",
+        "Frequently asked questions",
+        "Get expert support quickly",
+        "All rights reserved",
+      ].map(find);
     });
     expect(order.every((y) => y >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
@@ -161,7 +183,11 @@ describe("visitors", () => {
     expect(await page.getByTestId("benefit").count()).toBe(3);
     expect(await page.getByTestId("faq-item").count()).toBe(7);
     // Issue 27.1: into the marketplace, in the same tab (the attribute is a path: the page is prerendered, its host unknown then).
-    for (const [label, path] of [["Explore our network", "/experts"], ["Find your perfect match", "/experts"], ["Get expert support quickly", "/signup?role=creator"]] as const) {
+    for (const [label, path] of [
+      ["Explore our network", "/experts"],
+      ["Find your perfect match", "/experts"],
+      ["Get expert support quickly", "/signup?role=creator"],
+    ] as const) {
       const cta = page.getByRole("link", { name: label });
       expect(await cta.getAttribute("target")).toBeNull();
       expect(await cta.evaluate((a) => (a as HTMLAnchorElement).href)).toBe(`${product.url}${path}`);
@@ -181,7 +207,10 @@ describe("visitors", () => {
     expect(await questions.nth(2).getAttribute("aria-expanded")).toBe("false");
     expect(await page.locator("footer").textContent()).toContain(`© ${new Date().getFullYear()}`);
     // Fanned on wide screens: the outer cards are rotated.
-    const fanned = await page.getByTestId("featured-expert").first().evaluate((e) => getComputedStyle(e).transform);
+    const fanned = await page
+      .getByTestId("featured-expert")
+      .first()
+      .evaluate((e) => getComputedStyle(e).transform);
     expect(fanned).not.toBe("none");
     await page.mouse.move(0, 0);
     await screenshot(page, "landing-desktop");
@@ -191,7 +220,9 @@ describe("visitors", () => {
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     await phone.goto(url("/"));
     await phone.getByTestId("featured-expert").first().waitFor();
-    const lefts = await phone.getByTestId("featured-expert").evaluateAll((cards) => cards.map((c) => Math.round(c.getBoundingClientRect().left)));
+    const lefts = await phone
+      .getByTestId("featured-expert")
+      .evaluateAll((cards) => cards.map((c) => Math.round(c.getBoundingClientRect().left)));
     expect(new Set(lefts).size).toBe(1); // stacked
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
@@ -202,7 +233,16 @@ describe("visitors", () => {
 
   it("are sent to /login by every guarded route; unknown paths are handled", async () => {
     const page = await browser.newPage();
-    for (const path of ["/expert-dashboard/someone", "/expert-dashboard/someone/profile", "/creator-dashboard/someone", "/edit-session", "/manage-booking/some-booking", "/session-notes", "/add-session-notes/some-booking", "/release-notes"]) {
+    for (const path of [
+      "/expert-dashboard/someone",
+      "/expert-dashboard/someone/profile",
+      "/creator-dashboard/someone",
+      "/edit-session",
+      "/manage-booking/some-booking",
+      "/session-notes",
+      "/add-session-notes/some-booking",
+      "/release-notes",
+    ]) {
       await page.goto(url(path));
       await expectPath(page, "/login");
     }
@@ -278,9 +318,13 @@ describe("the expert", () => {
     await expert.getByLabel("Title").fill("Brand Partnerships Advisor");
     await expert.getByLabel("About").fill("I negotiate brand deals for podcasters.\n\nTen years at an agency, now on your side.");
     await expert.getByLabel("Tags").fill("Brand Strategy, Revenue Strategy, Fan Monetization");
-    await expert.getByLabel("Profile Image").setInputFiles({ name: "not-an-image.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
+    await expert
+      .getByLabel("Profile Image")
+      .setInputFiles({ name: "not-an-image.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
     await visible(expert, "Invalid file type. Please upload an image.");
-    await expert.getByLabel("Profile Image").setInputFiles({ name: "portrait.png", mimeType: "image/png", buffer: gradientPng(1800, 1400) });
+    await expert
+      .getByLabel("Profile Image")
+      .setInputFiles({ name: "portrait.png", mimeType: "image/png", buffer: gradientPng(1800, 1400) });
     const preview = expert.getByTestId("profile-image-preview");
     await preview.waitFor();
     expect(await preview.getAttribute("src")).toMatch(/^blob:/);
@@ -373,7 +417,11 @@ describe("the expert", () => {
     expect(await expert.getByLabel("Timezone").inputValue()).toMatch(/^\(UTC[+-]\d\d:\d\d\) Europe\/London$/);
 
     const slot = (n: number) => expert.getByRole("group", { name: `Slot ${n}` });
-    expect(await slot(1).getByRole("button", { name: /Remove/ }).count()).toBe(0);
+    expect(
+      await slot(1)
+        .getByRole("button", { name: /Remove/ })
+        .count(),
+    ).toBe(0);
     await slot(1).getByLabel("Start").selectOption("18:00");
     await visible(expert, "End time must be after start time");
     expect(await expert.getByRole("button", { name: "Save all" }).isDisabled()).toBe(true);
@@ -387,7 +435,9 @@ describe("the expert", () => {
     const days = ["tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
     for (const [i, day] of days.entries()) {
       await expert.getByRole("button", { name: "Add New Slot" }).click();
-      await slot(i + 2).getByLabel("Day").selectOption(day);
+      await slot(i + 2)
+        .getByLabel("Day")
+        .selectOption(day);
     }
     // An overlapping slot: both slots are named under it, and Save all waits until they no longer overlap.
     await expert.getByRole("button", { name: "Add New Slot" }).click();
@@ -436,7 +486,9 @@ describe("the creator", () => {
     await visible(creator, "No experts match your search.");
     await searchBox.fill("");
     searches.length = 0;
-    const searched = creator.waitForResponse((r) => r.url().endsWith(`/api/v1/experts/search?search=${encodeURIComponent(expertUser.last)}`));
+    const searched = creator.waitForResponse((r) =>
+      r.url().endsWith(`/api/v1/experts/search?search=${encodeURIComponent(expertUser.last)}`),
+    );
     await searchBox.pressSequentially(expertUser.last, { delay: 20 });
     await searched;
     await creator.waitForTimeout(500);
@@ -469,8 +521,12 @@ describe("the creator", () => {
     await visible(creator, "What's included");
     // The cancellation policy, before anything is held or paid: the rule in words.
     const policy = await creator.getByTestId("cancellation-policy").textContent();
-    expect(policy).toContain("Cancel at least 24 hours before the session and you get a full refund. Later cancellations are not refunded.");
-    expect(policy).toContain(`If ${expertUser.first} declines or cancels, or you cancel before ${expertUser.first} accepts your request, you are refunded in full.`);
+    expect(policy).toContain(
+      "Cancel at least 24 hours before the session and you get a full refund. Later cancellations are not refunded.",
+    );
+    expect(policy).toContain(
+      `If ${expertUser.first} declines or cancels, or you cancel before ${expertUser.first} accepts your request, you are refunded in full.`,
+    );
     await screenshot(creator, "wizard-1-detail");
     await checkAxe(creator, "wizard: detail");
     await creator.getByRole("button", { name: "Continue Booking" }).click();
@@ -509,7 +565,9 @@ describe("the creator", () => {
     await creator.getByTestId("amount").filter({ hasText: "$150.00" }).waitFor();
     // On the payment step, the held time's own deadline for a full refund (24 hours before it).
     const fullRefundUntil = DateTime.fromISO(requestedTime).minus({ hours: 24 }).toISO()!;
-    await expect.poll(() => creator.getByTestId("cancellation-policy").textContent()).toContain(`Cancel before ${localMoment(fullRefundUntil, CREATOR_ZONE, "en-US")} and you get a full refund.`);
+    await expect
+      .poll(() => creator.getByTestId("cancellation-policy").textContent())
+      .toContain(`Cancel before ${localMoment(fullRefundUntil, CREATOR_ZONE, "en-US")} and you get a full refund.`);
     await screenshot(creator, "wizard-3-payment");
     await checkAxe(creator, "wizard: payment");
     await creator.getByLabel("Card number").fill("4000 0000 0000 0002");
@@ -586,7 +644,8 @@ describe("both sides work the booking to confirmed", () => {
     await expert.getByRole("button", { name: "Propose another time" }).click();
     const requestedDay = DateTime.fromISO(requestedTime, { zone: EXPERT_ZONE }).toISODate()!;
     const otherDay = DateTime.fromISO(requestedDay).plus({ days: 1 }).toISODate()!;
-    if (DateTime.fromISO(otherDay).month !== DateTime.fromISO(requestedDay).month) await expert.getByRole("button", { name: "Next month" }).click();
+    if (DateTime.fromISO(otherDay).month !== DateTime.fromISO(requestedDay).month)
+      await expert.getByRole("button", { name: "Next month" }).click();
     await expert.locator(`[data-day="${otherDay}"]`).click();
     // The day's times come from the API: wait for them before reading the list.
     await expert.getByRole("group", { name: "Times" }).getByRole("button", { name: "16:00" }).waitFor();
@@ -641,7 +700,10 @@ describe("a cancelled booking gives its time back", () => {
     await creator.goto(url(`/creator-dashboard/${creatorId}`));
     const cards = creator.getByTestId("creator-booking");
     await expect.poll(() => cards.count()).toBe(2);
-    const card = creator.locator("[data-testid=creator-booking]").filter({ hasNot: creator.locator(`[data-booking-id="${bookingId}"]`) }).filter({ hasText: "Pending" });
+    const card = creator
+      .locator("[data-testid=creator-booking]")
+      .filter({ hasNot: creator.locator(`[data-booking-id="${bookingId}"]`) })
+      .filter({ hasText: "Pending" });
     await card.getByRole("button", { name: /Cancel Session/ }).click();
     const dialog = creator.getByRole("dialog");
     await dialog.getByText("Are you sure you want to cancel this booking?").waitFor();
@@ -672,7 +734,9 @@ describe("a confirmed booking cancelled early is paid back", () => {
 
     await creator.goto(url(`/creator-dashboard/${creatorId}`));
     // By its status chip: "Refund of $150 pending" on the booking cancelled before would match a text filter.
-    const pending = creator.getByTestId("creator-booking").filter({ has: creator.getByTestId("booking-status").getByText("Pending", { exact: true }) });
+    const pending = creator
+      .getByTestId("creator-booking")
+      .filter({ has: creator.getByTestId("booking-status").getByText("Pending", { exact: true }) });
     await expect.poll(() => pending.count()).toBe(1);
     const refundedId = (await pending.getAttribute("data-booking-id"))!;
     const card = creator.locator(`[data-booking-id="${refundedId}"]`);
@@ -732,7 +796,10 @@ describe("session notes", () => {
 describe("a completed session is reviewed", () => {
   const reviewText = "Clear, practical advice on the exclusivity clause.";
   const replyText = "Thank you, Cora. Good luck with the counter-offer!";
-  const publicReviews = async () => (await (await fetch(url(`/api/v1/experts/${slug}`))).json()) as { reviews: { created_at: string; review: string; reply: { text: string } | null }[] };
+  const publicReviews = async () =>
+    (await (await fetch(url(`/api/v1/experts/${slug}`))).json()) as {
+      reviews: { created_at: string; review: string; reply: { text: string } | null }[];
+    };
 
   it("the session is completed once it is over, its creator reviews it, and the stars show on the profile and the listing", async () => {
     // The completion sweeper, run as the clock will read a minute after the session ends.
@@ -773,7 +840,10 @@ describe("a completed session is reviewed", () => {
     // The listing's card: the average and the count.
     await creator.goto(url("/search"));
     await creator.getByRole("searchbox", { name: "Search for experts by name, role, or expertise" }).fill(expertUser.last);
-    const rating = creator.getByTestId("expert-card").filter({ hasText: `${expertUser.first} ${expertUser.last}` }).getByTestId("expert-rating");
+    const rating = creator
+      .getByTestId("expert-card")
+      .filter({ hasText: `${expertUser.first} ${expertUser.last}` })
+      .getByTestId("expert-rating");
     await expect.poll(() => rating.getAttribute("aria-label")).toBe("Rated 4.0 out of 5 from 1 review");
     expect(await rating.textContent()).toContain("4.0 (1)");
   });
@@ -830,10 +900,18 @@ describe("guards", () => {
     await expectPath(admin, "/search");
     await admin.goto(url(`/creator-dashboard/${creatorId}`));
     // The admin sees the creator's own bookings, under a heading that says whose they are.
-    await admin.getByRole("heading", { name: "Creator's Bookings" }).waitFor().catch(async (e: unknown) => {
-      console.log("DEBUG admin path", pathOf(admin), await admin.evaluate(() => localStorage.getItem("expert-sessions.auth")), (await admin.content()).slice(0, 3000));
-      throw e;
-    });
+    await admin
+      .getByRole("heading", { name: "Creator's Bookings" })
+      .waitFor()
+      .catch(async (e: unknown) => {
+        console.log(
+          "DEBUG admin path",
+          pathOf(admin),
+          await admin.evaluate(() => localStorage.getItem("expert-sessions.auth")),
+          (await admin.content()).slice(0, 3000),
+        );
+        throw e;
+      });
     expect(pathOf(admin)).toBe(`/creator-dashboard/${creatorId}`);
     await admin.goto(url(`/expert-dashboard/${expertId}/slots`));
     await admin.getByRole("heading", { name: "Expert's Schedule" }).waitFor();

@@ -22,7 +22,12 @@ let browser: Browser;
 const call = <T>(method: string, path: string, token: string | null, body?: unknown) => callApi<T>(product.url, method, path, token, body);
 const signIn = (email: string) => call<AuthSession>("POST", "/auth/login", null, { email, password: DEMO_PASSWORD });
 
-async function contextFor(viewport: Viewport, who: AuthSession | null, locale = "en-US", timezoneId = "America/New_York"): Promise<BrowserContext> {
+async function contextFor(
+  viewport: Viewport,
+  who: AuthSession | null,
+  locale = "en-US",
+  timezoneId = "America/New_York",
+): Promise<BrowserContext> {
   const mobile = viewport === "phone" ? { isMobile: true, hasTouch: true } : {};
   const context = await browser.newContext({ viewport: VIEWPORTS[viewport], locale, timezoneId, ...mobile });
   if (who) await context.addInitScript((session) => localStorage.setItem("expert-sessions.auth", JSON.stringify(session)), who);
@@ -71,7 +76,12 @@ describe.each(["desktop", "phone"] as const)("a newcomer's screens (%s)", (viewp
     const context = await contextFor(viewport, null);
     const page = await open(context, "/");
     await page.getByText("Ava Chen").first().waitFor();
-    expect(await page.getByRole("link", { name: /Ava Chen/ }).first().getAttribute("href")).toMatch(/^\/expert-profile\//);
+    expect(
+      await page
+        .getByRole("link", { name: /Ava Chen/ })
+        .first()
+        .getAttribute("href"),
+    ).toMatch(/^\/expert-profile\//);
     await shoot(page, "landing", viewport);
     const help = await open(context, "/help");
     await help.getByRole("heading", { level: 1, name: "Help" }).waitFor();

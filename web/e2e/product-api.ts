@@ -2,7 +2,10 @@
 export async function callApi<T>(base: string, method: string, path: string, token: string | null, body?: unknown): Promise<T> {
   const reply = await fetch(`${base}/api/v1${path}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await reply.text();

@@ -27,7 +27,13 @@ let unpaidBookingId = "";
 const call = <T>(method: string, path: string, token: string | null, body?: unknown) => callApi<T>(product.url, method, path, token, body);
 
 async function signUp(role: "creator" | "expert", first: string, last: string): Promise<Person> {
-  const session = await signUpVerified<AuthSession>(product.url, await adminToken(product.url, ADMIN), { email: `${first.toLowerCase()}-${run}@example.com`, password: `${first}-password-1`, role, first_name: first, last_name: last });
+  const session = await signUpVerified<AuthSession>(product.url, await adminToken(product.url, ADMIN), {
+    email: `${first.toLowerCase()}-${run}@example.com`,
+    password: `${first}-password-1`,
+    role,
+    first_name: first,
+    last_name: last,
+  });
   const { version_id } = await call<{ version_id: string }>("GET", "/terms/latest", null);
   await call("POST", "/terms/accept", session.access_token, { version_id });
   return { session, id: session.user.id };
@@ -36,7 +42,11 @@ async function signUp(role: "creator" | "expert", first: string, last: string): 
 async function uploadPhoto(token: string, png: Buffer): Promise<string> {
   const form = new FormData();
   form.append("file", new Blob([new Uint8Array(png)], { type: "image/png" }), "photo.png");
-  const reply = await fetch(`${product.url}/api/v1/experts/me/image`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+  const reply = await fetch(`${product.url}/api/v1/experts/me/image`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
   if (!reply.ok) throw new Error(`image upload: ${reply.status} ${await reply.text()}`);
   return ((await reply.json()) as { url: string }).url;
 }
@@ -46,12 +56,33 @@ async function openShop(first: string, last: string, title: string, photo: Buffe
   const person = await signUp("expert", first, last);
   const token = person.session.access_token;
   const image = photo ? await uploadPhoto(token, photo) : null;
-  await call("PATCH", "/experts/me", token, { first_name: first, last_name: last, title, bio: `${first} helps creators.`, tags: ["Brand deals", "Contracts"], profile_image: image, published: true });
+  await call("PATCH", "/experts/me", token, {
+    first_name: first,
+    last_name: last,
+    title,
+    bio: `${first} helps creators.`,
+    tags: ["Brand deals", "Contracts"],
+    profile_image: image,
+    published: true,
+  });
   const me = await call<{ id: string }>("GET", "/experts/me", token);
   const days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
-  await call("POST", `/experts/${me.id}/schedule`, token, { timezone: "UTC", slots: days.map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" })) });
+  await call("POST", `/experts/${me.id}/schedule`, token, {
+    timezone: "UTC",
+    slots: days.map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" })),
+  });
   const { session } = await call<{ session: { id: string } }>("POST", "/sessions", token, {
-    title: `${title} session`, price: 150, length_minutes: 60, description: "", session_details: "", ideal_for: [], prep_question_1: "What is your goal?", prep_question_2: null, prep_question_3: null, expert_id: me.id, status: "draft",
+    title: `${title} session`,
+    price: 150,
+    length_minutes: 60,
+    description: "",
+    session_details: "",
+    ideal_for: [],
+    prep_question_1: "What is your goal?",
+    prep_question_2: null,
+    prep_question_3: null,
+    expert_id: me.id,
+    status: "draft",
   });
   await call("PUT", `/sessions/${session.id}`, token, { status: "published" });
   return { person, sessionId: session.id };
@@ -68,7 +99,12 @@ async function book(time: string, pay: boolean): Promise<string> {
 }
 
 async function signedInContext(who: Person, viewport: { width: number; height: number }): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport, timezoneId: "UTC", locale: "en-GB", ...(viewport.width < 600 ? { isMobile: true, hasTouch: true } : {}) });
+  const context = await browser.newContext({
+    viewport,
+    timezoneId: "UTC",
+    locale: "en-GB",
+    ...(viewport.width < 600 ? { isMobile: true, hasTouch: true } : {}),
+  });
   await context.addInitScript((session) => localStorage.setItem("expert-sessions.auth", JSON.stringify(session)), who.session);
   context.setDefaultTimeout(20_000);
   return context;
@@ -81,11 +117,18 @@ async function open(context: BrowserContext, path: string): Promise<Page> {
   return page;
 }
 
-const headerHeight = (page: Page) => page.locator("header").first().evaluate((h) => Math.round(h.getBoundingClientRect().height));
+const headerHeight = (page: Page) =>
+  page
+    .locator("header")
+    .first()
+    .evaluate((h) => Math.round(h.getBoundingClientRect().height));
 
 /** Both widths, each in a fresh context: `check` runs and the page is photographed as screens-<name>-<phone|desktop>. */
 async function atBothSizes(who: Person | null, path: string, name: string, check: (page: Page, phone: boolean) => Promise<void>) {
-  for (const [size, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
+  for (const [size, viewport] of [
+    ["phone", PHONE],
+    ["desktop", DESKTOP],
+  ] as const) {
     const context = who ? await signedInContext(who, viewport) : await browser.newContext({ viewport });
     const page = await open(context, path);
     await check(page, size === "phone");
@@ -94,7 +137,10 @@ async function atBothSizes(who: Person | null, path: string, name: string, check
     if (size === "phone") expect(await headerHeight(page), `${name}: header height at 390 px`).toBeLessThanOrEqual(64);
     const overflow = await page.evaluate(() => ({
       by: document.documentElement.scrollWidth - window.innerWidth,
-      widest: [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 3).map((e) => `${e.tagName}.${e.className}`.slice(0, 80)),
+      widest: [...document.querySelectorAll("body *")]
+        .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+        .slice(0, 3)
+        .map((e) => `${e.tagName}.${e.className}`.slice(0, 80)),
     }));
     expect(overflow.by, `${name} (${size}): sideways scroll from ${overflow.widest.join(" | ")}`).toBeLessThanOrEqual(0);
     await context.close();
@@ -135,8 +181,14 @@ describe("screens changed by issue 13", () => {
             // elementFromPoint sees only the viewport.
             el.scrollIntoView({ block: "center" });
             const r = el.getBoundingClientRect();
-            const points = [[r.left + 4, r.top + r.height / 2], [r.left + r.width / 2, r.top + r.height / 2], [r.right - 4, r.top + r.height / 2]];
-            return points.filter(([x, y]) => !card.contains(document.elementFromPoint(x!, y!))).map(([x, y]) => `card ${i + 1}: "${el.textContent}" covered at ${Math.round(x!)},${Math.round(y!)}`);
+            const points = [
+              [r.left + 4, r.top + r.height / 2],
+              [r.left + r.width / 2, r.top + r.height / 2],
+              [r.right - 4, r.top + r.height / 2],
+            ];
+            return points
+              .filter(([x, y]) => !card.contains(document.elementFromPoint(x!, y!)))
+              .map(([x, y]) => `card ${i + 1}: "${el.textContent}" covered at ${Math.round(x!)},${Math.round(y!)}`);
           }),
         ),
       );
@@ -147,8 +199,14 @@ describe("screens changed by issue 13", () => {
   it("experts listing: every card the same bounded height whatever the photo's shape; the search placeholder fits", async () => {
     await atBothSizes(creator, "/search", "experts", async (page, phone) => {
       await page.getByTestId("expert-card").nth(2).waitFor();
-      await page.waitForFunction(() => [...document.querySelectorAll("[data-testid=expert-card] img")].every((i) => (i as HTMLImageElement).complete));
-      const cards = await page.getByTestId("expert-card").evaluateAll((all) => all.map((c) => ({ height: c.getBoundingClientRect().height, frame: c.firstElementChild!.getBoundingClientRect() })));
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll("[data-testid=expert-card] img")].every((i) => (i as HTMLImageElement).complete),
+      );
+      const cards = await page
+        .getByTestId("expert-card")
+        .evaluateAll((all) =>
+          all.map((c) => ({ height: c.getBoundingClientRect().height, frame: c.firstElementChild!.getBoundingClientRect() })),
+        );
       const heights = cards.map((c) => Math.round(c.height));
       expect(Math.max(...heights) - Math.min(...heights), `card heights ${heights.join(", ")}`).toBeLessThanOrEqual(1);
       expect(Math.max(...heights)).toBeLessThanOrEqual(phone ? 480 : 400);
@@ -158,7 +216,10 @@ describe("screens changed by issue 13", () => {
         const style = getComputedStyle(field);
         const context = document.createElement("canvas").getContext("2d")!;
         context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-        return { text: context.measureText(field.placeholder).width, room: field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) };
+        return {
+          text: context.measureText(field.placeholder).width,
+          room: field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
+        };
       });
       expect(fit.text, `placeholder ${Math.round(fit.text)} px in ${Math.round(fit.room)} px`).toBeLessThanOrEqual(fit.room);
     });
@@ -208,10 +269,13 @@ describe("screens changed by issue 13", () => {
     await atBothSizes(expert, `/expert-dashboard/${expert.id}`, "expert-sessions", async (page, phone) => {
       await page.getByRole("table", { name: "Your sessions" }).waitFor();
       if (phone) return; // the description column is left out on phones
-      const sizes = await page.locator("table[aria-label='Your sessions'] tbody tr").first().evaluate((row) => {
-        const cells = row.querySelectorAll("td");
-        return { title: getComputedStyle(cells[1]!).fontSize, fallback: getComputedStyle(cells[3]!.querySelector("span")!).fontSize };
-      });
+      const sizes = await page
+        .locator("table[aria-label='Your sessions'] tbody tr")
+        .first()
+        .evaluate((row) => {
+          const cells = row.querySelectorAll("td");
+          return { title: getComputedStyle(cells[1]!).fontSize, fallback: getComputedStyle(cells[3]!.querySelector("span")!).fontSize };
+        });
       expect(sizes.fallback).toBe(sizes.title);
     });
     await atBothSizes(expert, `/expert-dashboard/${expert.id}/slots`, "expert-schedule", async (page) => {

@@ -11,14 +11,32 @@ import { BookingUpdates } from "./shared/realtime.tsx";
 import { theme } from "./shared/theme.ts";
 
 /** Theme, flags, query cache, auth and the realtime booking feed. */
-export function AppProviders({ children, flags = defaultFlags, queryClient }: { children: ReactNode; flags?: Flags; queryClient?: QueryClient }) {
+export function AppProviders({
+  children,
+  flags = defaultFlags,
+  queryClient,
+}: {
+  children: ReactNode;
+  flags?: Flags;
+  queryClient?: QueryClient;
+}) {
   const [client] = useState(() => queryClient ?? createQueryClient());
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
       <GlobalStyles
         styles={{
-          ".visually-hidden": { position: "absolute", width: 1, height: 1, padding: 0, margin: -1, overflow: "hidden", clip: "rect(0 0 0 0)", whiteSpace: "nowrap", border: 0 },
+          ".visually-hidden": {
+            position: "absolute",
+            width: 1,
+            height: 1,
+            padding: 0,
+            margin: -1,
+            overflow: "hidden",
+            clip: "rect(0 0 0 0)",
+            whiteSpace: "nowrap",
+            border: 0,
+          },
           "@keyframes challenge-scroll": { from: { transform: "translateX(0)" }, to: { transform: "translateX(-50%)" } },
         }}
       />

@@ -74,29 +74,183 @@ export function AppRoutes() {
         <Route path="/reset-password" element={<ResetPasswordPage />} />
         <Route path="/unsubscribe" element={<UnsubscribePage />} />
         <Route path="/early-access" element={<EarlyAccessPage />} />
-        <Route path="/account" element={<Guard rule={{ roles: ["creator"] }}><AccountPage /></Guard>} />
+        <Route
+          path="/account"
+          element={
+            <Guard rule={{ roles: ["creator"] }}>
+              <AccountPage />
+            </Guard>
+          }
+        />
         <Route path="/terms" element={<TermsPage />} />
-        <Route path="/confirm-terms" element={<Guard rule={{ skipTerms: true }}><ConfirmTermsPage /></Guard>} />
-        <Route path="/search" element={<Guard rule={browsable}><ExpertsPage /></Guard>} />
-        <Route path="/experts" element={<Guard rule={browsable}><ExpertsPage /></Guard>} />
-        <Route path="/expert-profile/:slug" element={<Guard rule={{ signIn: false }}><ExpertProfilePage /></Guard>} />
-        <Route path="/help" element={<Guard rule={{ signIn: false }}><HelpPage /></Guard>} />
-        <Route path="/about" element={<Guard rule={{ ...gated, signIn: false }}><AboutPage /></Guard>} />
-        <Route path="/release-notes" element={<Guard rule={signedIn}><ReleaseNotesPage /></Guard>} />
-        <Route path="/manage-booking/:bookingId" element={<Guard rule={{ ...gated, roles: ["expert"] }}><ManageBookingPage /></Guard>} />
-        <Route path="/session-notes" element={<Guard rule={gated}><SessionNotesPage /></Guard>} />
-        <Route path="/session-notes/:bookingId" element={<Guard rule={gated}><SessionNotesPage /></Guard>} />
-        <Route path="/session-details" element={<Guard rule={gated}><SessionDetailsPage /></Guard>} />
-        <Route path="/session-details/:bookingId" element={<Guard rule={gated}><SessionDetailsPage /></Guard>} />
-        <Route path="/add-session-notes" element={<Guard rule={{ ...gated, roles: ["expert"] }}><AddSessionNotesPage /></Guard>} />
-        <Route path="/add-session-notes/:bookingId" element={<Guard rule={{ ...gated, roles: ["expert"] }}><AddSessionNotesPage /></Guard>} />
-        <Route path="/creator-dashboard/:id" element={<Guard rule={{ ...gated, roles: ["creator"], ownIdParam: "id" }}><CreatorDashboardPage /></Guard>} />
-        <Route path="/book-session/:id" element={<Guard rule={{ ...gated, signIn: false }}><BookSessionPage /></Guard>} />
-        <Route path="/expert-dashboard" element={<Guard rule={expertOnly}><OwnDashboard /></Guard>} />
-        <Route path="/expert-dashboard/:id" element={<Guard rule={{ roles: ["expert"], ownIdParam: "id" }}><ExpertDashboardPage /></Guard>} />
-        <Route path="/expert-dashboard/:id/:tab" element={<Guard rule={{ roles: ["expert"], ownIdParam: "id" }}><ExpertDashboardPage /></Guard>} />
-        <Route path="/edit-session" element={<Guard rule={expertOnly}><EditSessionPage /></Guard>} />
-        <Route path="/edit-session/:sessionId" element={<Guard rule={expertOnly}><EditSessionPage /></Guard>} />
+        <Route
+          path="/confirm-terms"
+          element={
+            <Guard rule={{ skipTerms: true }}>
+              <ConfirmTermsPage />
+            </Guard>
+          }
+        />
+        <Route
+          path="/search"
+          element={
+            <Guard rule={browsable}>
+              <ExpertsPage />
+            </Guard>
+          }
+        />
+        <Route
+          path="/experts"
+          element={
+            <Guard rule={browsable}>
+              <ExpertsPage />
+            </Guard>
+          }
+        />
+        <Route
+          path="/expert-profile/:slug"
+          element={
+            <Guard rule={{ signIn: false }}>
+              <ExpertProfilePage />
+            </Guard>
+          }
+        />
+        <Route
+          path="/help"
+          element={
+            <Guard rule={{ signIn: false }}>
+              <HelpPage />
+            </Guard>
+          }
+        />
+        <Route
+          path="/about"
+          element={
+            <Guard rule={{ ...gated, signIn: false }}>
+              <AboutPage />
+            </Guard>
+          }
+        />
+        <Route
+          path="/release-notes"
+          element={
+            <Guard rule={signedIn}>
+              <ReleaseNotesPage />
+            </Guard>
+          }
+        />
+        <Route
+          path="/manage-booking/:bookingId"
+          element={
+            <Guard rule={{ ...gated, roles: ["expert"] }}>
+              <ManageBookingPage />
+            </Guard>
+          }
+        />
+        <Route
+          path="/session-notes"
+          element={
+            <Guard rule={gated}>
+              <SessionNotesPage />
+            </Guard>
+          }
+        />
+        <Route
+          path="/session-notes/:bookingId"
+          element={
+            <Guard rule={gated}>
+              <SessionNotesPage />
+            </Guard>
+          }
+        />
+        <Route
+          path="/session-details"
+          element={
+            <Guard rule={gated}>
+              <SessionDetailsPage />
+            </Guard>
+          }
+        />
+        <Route
+          path="/session-details/:bookingId"
+          element={
+            <Guard rule={gated}>
+              <SessionDetailsPage />
+            </Guard>
+          }
+        />
+        <Route
+          path="/add-session-notes"
+          element={
+            <Guard rule={{ ...gated, roles: ["expert"] }}>
+              <AddSessionNotesPage />
+            </Guard>
+          }
+        />
+        <Route
+          path="/add-session-notes/:bookingId"
+          element={
+            <Guard rule={{ ...gated, roles: ["expert"] }}>
+              <AddSessionNotesPage />
+            </Guard>
+          }
+        />
+        <Route
+          path="/creator-dashboard/:id"
+          element={
+            <Guard rule={{ ...gated, roles: ["creator"], ownIdParam: "id" }}>
+              <CreatorDashboardPage />
+            </Guard>
+          }
+        />
+        <Route
+          path="/book-session/:id"
+          element={
+            <Guard rule={{ ...gated, signIn: false }}>
+              <BookSessionPage />
+            </Guard>
+          }
+        />
+        <Route
+          path="/expert-dashboard"
+          element={
+            <Guard rule={expertOnly}>
+              <OwnDashboard />
+            </Guard>
+          }
+        />
+        <Route
+          path="/expert-dashboard/:id"
+          element={
+            <Guard rule={{ roles: ["expert"], ownIdParam: "id" }}>
+              <ExpertDashboardPage />
+            </Guard>
+          }
+        />
+        <Route
+          path="/expert-dashboard/:id/:tab"
+          element={
+            <Guard rule={{ roles: ["expert"], ownIdParam: "id" }}>
+              <ExpertDashboardPage />
+            </Guard>
+          }
+        />
+        <Route
+          path="/edit-session"
+          element={
+            <Guard rule={expertOnly}>
+              <EditSessionPage />
+            </Guard>
+          }
+        />
+        <Route
+          path="/edit-session/:sessionId"
+          element={
+            <Guard rule={expertOnly}>
+              <EditSessionPage />
+            </Guard>
+          }
+        />
         <Route path="*" element={flags.expertOnlyMode ? <Navigate to="/" replace /> : <NotFoundPage />} />
       </Routes>
     </Suspense>

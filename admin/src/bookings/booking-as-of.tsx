@@ -1,4 +1,18 @@
-import { Alert, Box, Button, CircularProgress, Link, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography, alpha } from "@mui/material";
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  Link,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+  alpha,
+} from "@mui/material";
 import { useQuery } from "@tanstack/react-query";
 import { Link as RouterLink } from "react-router-dom";
 import { useDataProvider } from "react-admin";
@@ -12,7 +26,6 @@ import { eventLabel, statusLabels } from "./booking-record.ts";
 // Time travel in a booking's timeline: the booking as it was just after the chosen event, folded
 // from its calendar stream by the engine (GET /admin/bookings/{id}/as-of), beside the booking just
 // before it, with what the event changed highlighted.
-
 
 /** The fields in the order shown, in words; a field the API adds later follows them under its own name. */
 const LABELS: Partial<Record<keyof BookingAsOfState, string>> = {
@@ -85,10 +98,21 @@ function Changes({ reply }: { reply: BookingAsOfReply }) {
         {fieldsOf(reply.booking).map((field) => {
           const isChanged = changed.has(field);
           return (
-            <TableRow key={field} data-testid="as-of-field" data-field={field} data-changed={isChanged} sx={isChanged ? { bgcolor: (t) => alpha(t.palette.warning.main, 0.22), "& td, & th": { fontWeight: 600 } } : undefined}>
+            <TableRow
+              key={field}
+              data-testid="as-of-field"
+              data-field={field}
+              data-changed={isChanged}
+              sx={isChanged ? { bgcolor: (t) => alpha(t.palette.warning.main, 0.22), "& td, & th": { fontWeight: 600 } } : undefined}
+            >
               <TableCell component="th" scope="row">
                 {LABELS[field as keyof BookingAsOfState] ?? field}
-                {isChanged ? <Box component="span" sx={{ position: "absolute", left: -10000 }}> (changed)</Box> : null}
+                {isChanged ? (
+                  <Box component="span" sx={{ position: "absolute", left: -10000 }}>
+                    {" "}
+                    (changed)
+                  </Box>
+                ) : null}
               </TableCell>
               <TableCell sx={{ color: isChanged ? undefined : "text.secondary", wordBreak: "break-word" }} data-testid="as-of-before">
                 {before ? shown(field, before[field]) : "—"}
@@ -116,10 +140,22 @@ export function BookingAsOf({ bookingId, eventId, onStep }: { bookingId: string;
   const previous = data.previous_event_id;
   const next = data.next_event_id;
   return (
-    <Box component="section" aria-label={`The booking as it was after ${eventLabel(data.event.type)}`} data-testid="as-of-panel" data-event-id={data.event.event_id} data-status={data.booking.status} sx={{ mt: 1.5, position: "relative" }}>
-      <Stack direction={{ xs: "column", sm: "row" }} spacing={1} sx={{ alignItems: { sm: "center" }, justifyContent: "space-between", mb: 1 }}>
+    <Box
+      component="section"
+      aria-label={`The booking as it was after ${eventLabel(data.event.type)}`}
+      data-testid="as-of-panel"
+      data-event-id={data.event.event_id}
+      data-status={data.booking.status}
+      sx={{ mt: 1.5, position: "relative" }}
+    >
+      <Stack
+        direction={{ xs: "column", sm: "row" }}
+        spacing={1}
+        sx={{ alignItems: { sm: "center" }, justifyContent: "space-between", mb: 1 }}
+      >
         <Typography variant="subtitle2" component="h4">
-          As it was after step {data.step} of {data.steps}: {eventLabel(data.event.type)} · {data.changes.length} field{data.changes.length === 1 ? "" : "s"} changed
+          As it was after step {data.step} of {data.steps}: {eventLabel(data.event.type)} · {data.changes.length} field
+          {data.changes.length === 1 ? "" : "s"} changed
         </Typography>
         <Stack direction="row" spacing={1}>
           <Button size="small" variant="outlined" disabled={!previous} onClick={() => previous && onStep(previous)}>

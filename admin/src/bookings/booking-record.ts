@@ -27,7 +27,12 @@ export const paymentLabels: Record<Booking["payment_state"], string> = {
   refunded: "Refunded",
 };
 
-export const refundStateLabels: Record<Booking["refund_state"], string> = { none: "None owed", pending: "Pending", failed: "Failed, retrying", refunded: "Refunded" };
+export const refundStateLabels: Record<Booking["refund_state"], string> = {
+  none: "None owed",
+  pending: "Pending",
+  failed: "Failed, retrying",
+  refunded: "Refunded",
+};
 
 /** An event type in words: BookingRequested → Booking requested. */
 export const eventLabel = (type: string) => type.replace(/(?<=[a-z])(?=[A-Z])/g, " ").replace(/(?<= )[A-Z]/g, (c) => c.toLowerCase());

@@ -40,8 +40,31 @@ function PrepAnswers() {
 
 /** The columns the details below place by hand; every other column of the read model follows them as it is. */
 const PLACED = new Set<string>([
-  "booking_id", "session_title", "expert_id", "creator_id", "status", "scheduled_time", "previous_time", "length_minutes", "price_cents", "payment_state", "paid_cents",
-  "refund_due_cents", "refunded_cents", "refund_state", "held_until", "cancelled_by", "cancel_reason", "cancelled_at", "info_request_note", "prep_questions", "prep_answers", "notes", "created_at", "updated_at", "session_id",
+  "booking_id",
+  "session_title",
+  "expert_id",
+  "creator_id",
+  "status",
+  "scheduled_time",
+  "previous_time",
+  "length_minutes",
+  "price_cents",
+  "payment_state",
+  "paid_cents",
+  "refund_due_cents",
+  "refunded_cents",
+  "refund_state",
+  "held_until",
+  "cancelled_by",
+  "cancel_reason",
+  "cancelled_at",
+  "info_request_note",
+  "prep_questions",
+  "prep_answers",
+  "notes",
+  "created_at",
+  "updated_at",
+  "session_id",
 ] satisfies (keyof BookingRecord)[]);
 const COLUMNS = Object.keys(BookingRecord.shape);
 
@@ -64,10 +87,19 @@ function BookingDetails() {
       <MoneyField source="paid_cents" label="Paid" />
       {booking && booking.refund_due_cents > 0 ? <MoneyField source="refund_due_cents" label="Refunds owed" /> : null}
       {booking && booking.refund_due_cents > 0 ? <MoneyField source="refunded_cents" label="Refunded" /> : null}
-      {booking && booking.refund_state !== "none" ? <FunctionField<Booking> label="Refund" render={(b) => refundStateLabels[b.refund_state]} /> : null}
+      {booking && booking.refund_state !== "none" ? (
+        <FunctionField<Booking> label="Refund" render={(b) => refundStateLabels[b.refund_state]} />
+      ) : null}
       {booking && booking.paid_cents > 0 ? <RelatedRefunds label="Refunds" /> : null}
-      {booking?.status === "pending" && booking.payment_state === "unpaid" ? <DateTimeField source="held_until" label="Held until" /> : null}
-      {booking?.cancelled_by ? <FunctionField<Booking> label="Cancelled" render={(b) => `by the ${b.cancelled_by}${b.cancel_reason ? `: ${b.cancel_reason}` : ""}`} /> : null}
+      {booking?.status === "pending" && booking.payment_state === "unpaid" ? (
+        <DateTimeField source="held_until" label="Held until" />
+      ) : null}
+      {booking?.cancelled_by ? (
+        <FunctionField<Booking>
+          label="Cancelled"
+          render={(b) => `by the ${b.cancelled_by}${b.cancel_reason ? `: ${b.cancel_reason}` : ""}`}
+        />
+      ) : null}
       {booking?.cancelled_at ? <DateTimeField source="cancelled_at" label="Cancelled at" /> : null}
       {booking?.info_request_note ? <TextField source="info_request_note" label="Information requested" /> : null}
       <Labeled label="Preparation">
@@ -85,7 +117,14 @@ function BookingDetails() {
 /** One booking: its details from the read model and its timeline from the event store. */
 export function BookingShow() {
   return (
-    <Show title={<BookingTitle />} actions={<TopToolbar><RefundBookingButton /></TopToolbar>}>
+    <Show
+      title={<BookingTitle />}
+      actions={
+        <TopToolbar>
+          <RefundBookingButton />
+        </TopToolbar>
+      }
+    >
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, md: 5 }}>
           <BookingDetails />

@@ -13,7 +13,14 @@ const statusColors: Record<BookingStatus, ChipProps["color"]> = {
 };
 
 export function BookingStatusChip({ status }: { status: BookingStatus }) {
-  return <Chip size="small" label={statusLabels[status] ?? status} color={statusColors[status] ?? "default"} variant={status === "completed" ? "outlined" : "filled"} />;
+  return (
+    <Chip
+      size="small"
+      label={statusLabels[status] ?? status}
+      color={statusColors[status] ?? "default"}
+      variant={status === "completed" ? "outlined" : "filled"}
+    />
+  );
 }
 
 /** The record's booking status as a coloured chip. */

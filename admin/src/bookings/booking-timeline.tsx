@@ -7,8 +7,6 @@ import { JsonBlock } from "../fields/json-payload.tsx";
 import { BookingAsOf } from "./booking-as-of.tsx";
 import { eventLabel, type Actor, type Booking, type TimelineEntry } from "./booking-record.ts";
 
-
-
 /** Who caused an event: the user (linked) with their role, or the system process by name. */
 function Who({ actor, eventId }: { actor: Actor | null; eventId: string }) {
   if (!actor) return <span>unknown</span>;
@@ -31,7 +29,19 @@ function TimelineItem({ entry, index, selection }: { entry: TimelineEntry; index
   const createPath = useCreatePath();
   const chosen = selection.selected === entry.event_id;
   return (
-    <Card variant="outlined" component="li" id={`event-${entry.event_id}`} sx={chosen ? { borderColor: "primary.main", borderWidth: 2 } : undefined} data-testid="timeline-entry" data-selected={chosen} data-event-id={entry.event_id} data-type={entry.type} data-version={entry.version} data-time={entry.time} data-actor={entry.actor ? `${entry.actor.role}:${entry.actor.userId}` : ""}>
+    <Card
+      variant="outlined"
+      component="li"
+      id={`event-${entry.event_id}`}
+      sx={chosen ? { borderColor: "primary.main", borderWidth: 2 } : undefined}
+      data-testid="timeline-entry"
+      data-selected={chosen}
+      data-event-id={entry.event_id}
+      data-type={entry.type}
+      data-version={entry.version}
+      data-time={entry.time}
+      data-actor={entry.actor ? `${entry.actor.role}:${entry.actor.userId}` : ""}
+    >
       <CardContent sx={{ "&:last-child": { pb: 2 } }}>
         <Stack direction={{ xs: "column", sm: "row" }} spacing={1} sx={{ alignItems: { sm: "baseline" }, justifyContent: "space-between" }}>
           <Typography variant="subtitle1" component="h3">
@@ -82,11 +92,17 @@ export function BookingTimeline() {
         Timeline
       </Typography>
       <Typography variant="body2" color="text.secondary" gutterBottom>
-        {timeline.length} event{timeline.length === 1 ? "" : "s"} from the event store, newest last. Choose one to see the booking as it was just after it.
+        {timeline.length} event{timeline.length === 1 ? "" : "s"} from the event store, newest last. Choose one to see the booking as it was
+        just after it.
       </Typography>
       <Stack component="ol" spacing={1.5} sx={{ listStyle: "none", p: 0, m: 0 }} data-testid="booking-timeline">
         {timeline.map((entry, index) => (
-          <TimelineItem key={entry.event_id} entry={entry} index={index} selection={{ bookingId: String(booking?.id ?? ""), selected, select }} />
+          <TimelineItem
+            key={entry.event_id}
+            entry={entry}
+            index={index}
+            selection={{ bookingId: String(booking?.id ?? ""), selected, select }}
+          />
         ))}
       </Stack>
     </Box>

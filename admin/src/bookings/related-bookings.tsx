@@ -9,7 +9,13 @@ const Column = DataTable.Col<Booking>;
 /** The bookings whose `target` (creator_id, expert_id, session_id...) is this record's id. `label` is for the show layout. */
 export function RelatedBookings({ target }: { target: keyof Booking & string; label: string }) {
   return (
-    <ReferenceManyField reference="bookings" target={target} sort={{ field: "scheduled_time", order: "DESC" }} perPage={10} pagination={<Pagination rowsPerPageOptions={[10, 25]} />}>
+    <ReferenceManyField
+      reference="bookings"
+      target={target}
+      sort={{ field: "scheduled_time", order: "DESC" }}
+      perPage={10}
+      pagination={<Pagination rowsPerPageOptions={[10, 25]} />}
+    >
       <DataTable rowClick="show" bulkActionButtons={false} empty={<span>No bookings.</span>}>
         <Column source="scheduled_time" label="Scheduled">
           <DateTimeField source="scheduled_time" />

@@ -1,4 +1,23 @@
-import { Alert, Autocomplete, Box, Button, Card, CardContent, Chip, CircularProgress, Link, MenuItem, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from "@mui/material";
+import {
+  Alert,
+  Autocomplete,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  CircularProgress,
+  Link,
+  MenuItem,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from "@mui/material";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { Link as RouterLink, useSearchParams } from "react-router-dom";
@@ -29,7 +48,11 @@ const clock = (instant: string, timezone: string | null) => clockText(instant, {
 function ExpertPicker({ value, onChange }: { value: string; onChange: (id: string) => void }) {
   const [input, setInput] = useState("");
   const { data: chosen } = useGetOne<Expert>("experts", { id: value }, { enabled: !!value });
-  const { data: found = [], isPending } = useGetList<Expert>("experts", { filter: input ? { q: input } : {}, pagination: { page: 1, perPage: 20 }, sort: { field: "last_name", order: "ASC" } });
+  const { data: found = [], isPending } = useGetList<Expert>("experts", {
+    filter: input ? { q: input } : {},
+    pagination: { page: 1, perPage: 20 },
+    sort: { field: "last_name", order: "ASC" },
+  });
   const options = chosen && !found.some((e) => e.id === chosen.id) ? [chosen, ...found] : found;
   return (
     <Autocomplete
@@ -62,7 +85,14 @@ function Question({ params, onAsk }: { params: CalendarAtParams; onAsk: (p: Cale
   return (
     <Card variant="outlined">
       <CardContent>
-        <Stack component="form" onSubmit={submit} direction={{ xs: "column", md: "row" }} spacing={2} sx={{ alignItems: { md: "center" } }} aria-label="Which calendar, when">
+        <Stack
+          component="form"
+          onSubmit={submit}
+          direction={{ xs: "column", md: "row" }}
+          spacing={2}
+          sx={{ alignItems: { md: "center" } }}
+          aria-label="Which calendar, when"
+        >
           <ExpertPicker value={expert} onChange={setExpert} />
           <TextField
             type="datetime-local"
@@ -72,8 +102,21 @@ function Question({ params, onAsk }: { params: CalendarAtParams; onAsk: (p: Cale
             slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 0.001 } }}
             required
           />
-          <TextField type="date" label="Date (the expert's timezone)" value={date} onChange={(e) => setDate(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} helperText="Empty: the date of the instant" />
-          <TextField select label="Session length" value={length} onChange={(e) => setLength(Number(e.target.value))} sx={{ minWidth: 140 }}>
+          <TextField
+            type="date"
+            label="Date (the expert's timezone)"
+            value={date}
+            onChange={(e) => setDate(e.target.value)}
+            slotProps={{ inputLabel: { shrink: true } }}
+            helperText="Empty: the date of the instant"
+          />
+          <TextField
+            select
+            label="Session length"
+            value={length}
+            onChange={(e) => setLength(Number(e.target.value))}
+            sx={{ minWidth: 140 }}
+          >
             {SESSION_LENGTHS_MINUTES.map((m) => (
               <MenuItem key={m} value={m}>
                 {m} minutes
@@ -106,7 +149,13 @@ function HeldTimes({ held, timezone }: { held: HeldTimeReply[]; timezone: string
       </TableHead>
       <TableBody>
         {held.map((h) => (
-          <TableRow key={`${h.booking_id}-${h.holds}`} data-testid="held-time" data-booking-id={h.booking_id} data-start={h.start} data-status={h.status}>
+          <TableRow
+            key={`${h.booking_id}-${h.holds}`}
+            data-testid="held-time"
+            data-booking-id={h.booking_id}
+            data-start={h.start}
+            data-status={h.status}
+          >
             <TableCell>
               {clock(h.start, timezone)}–{clock(h.end, timezone)}
             </TableCell>
@@ -116,7 +165,13 @@ function HeldTimes({ held, timezone }: { held: HeldTimeReply[]; timezone: string
               </Link>
             </TableCell>
             <TableCell>
-              <ReferenceField record={{ id: h.booking_id, creator_id: h.creator_id }} source="creator_id" reference="users" link="show" emptyText={h.creator_id}>
+              <ReferenceField
+                record={{ id: h.booking_id, creator_id: h.creator_id }}
+                source="creator_id"
+                reference="users"
+                link="show"
+                emptyText={h.creator_id}
+              >
                 <RaTextField source="email" />
               </ReferenceField>
             </TableCell>
@@ -151,7 +206,8 @@ function Answer({ reply }: { reply: CalendarAsOfReply }) {
       </Typography>
       {zone ? (
         <Typography variant="body2">
-          Rules then: {reply.rules.buffer_before_minutes} min before and {reply.rules.buffer_after_minutes} min after each booking kept free; at least {reply.rules.min_notice_hours} hours' notice.
+          Rules then: {reply.rules.buffer_before_minutes} min before and {reply.rules.buffer_after_minutes} min after each booking kept
+          free; at least {reply.rules.min_notice_hours} hours' notice.
         </Typography>
       ) : (
         <Alert severity="info">The expert had no schedule yet: nothing could be booked.</Alert>
@@ -174,7 +230,16 @@ function Answer({ reply }: { reply: CalendarAsOfReply }) {
         {reply.bookable.length ? (
           <Stack direction="row" spacing={0.75} useFlexGap sx={{ flexWrap: "wrap" }} data-testid="bookable-times">
             {reply.bookable.map((t) => (
-              <Chip key={t} size="small" color="success" variant="outlined" label={clock(t, zone)} title={t} data-testid="bookable-time" data-time={t} />
+              <Chip
+                key={t}
+                size="small"
+                color="success"
+                variant="outlined"
+                label={clock(t, zone)}
+                title={t}
+                data-testid="bookable-time"
+                data-time={t}
+              />
             ))}
           </Stack>
         ) : (
@@ -230,7 +295,11 @@ export function CalendarAtPage() {
           The expert's calendar folded from its event stream up to the instant, with the engine's availability rules read as of then.
         </Typography>
         <Question key={search.toString()} params={params} onAsk={ask} />
-        {expert && at ? <CalendarAt key={expert} params={{ ...params, expert, at }} /> : <Typography variant="body2">Choose an expert and an instant.</Typography>}
+        {expert && at ? (
+          <CalendarAt key={expert} params={{ ...params, expert, at }} />
+        ) : (
+          <Typography variant="body2">Choose an expert and an instant.</Typography>
+        )}
       </Stack>
     </Box>
   );

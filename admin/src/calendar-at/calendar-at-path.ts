@@ -8,11 +8,15 @@ export type CalendarAtParams = { expert?: string; at?: string; date?: string; on
 export const CALENDAR_AT_ROUTE = "/calendar-at";
 
 export function calendarAtPath(params: CalendarAtParams): string {
-  const query = new URLSearchParams(Object.entries(params).flatMap(([key, value]) => (value === undefined || value === "" ? [] : [[key, String(value)]])));
+  const query = new URLSearchParams(
+    Object.entries(params).flatMap(([key, value]) => (value === undefined || value === "" ? [] : [[key, String(value)]])),
+  );
   return `${CALENDAR_AT_ROUTE}?${query}`;
 }
 
 /** The local date (YYYY-MM-DD) of an instant in a timezone. */
 export function localDateIn(instant: string, timezone: string): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: timezone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(instant));
+  return new Intl.DateTimeFormat("en-CA", { timeZone: timezone, year: "numeric", month: "2-digit", day: "2-digit" }).format(
+    new Date(instant),
+  );
 }

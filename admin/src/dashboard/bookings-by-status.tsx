@@ -7,7 +7,11 @@ import { DashboardCard } from "./dashboard-card.tsx";
 
 /** The number of bookings in one status: a one-row page, for its total. */
 function useStatusTotal(status: BookingStatus | null): number | undefined {
-  const { total } = useGetList("bookings", { filter: status ? { status } : {}, pagination: { page: 1, perPage: 1 }, sort: { field: "created_at", order: "DESC" } });
+  const { total } = useGetList("bookings", {
+    filter: status ? { status } : {},
+    pagination: { page: 1, perPage: 1 },
+    sort: { field: "created_at", order: "DESC" },
+  });
   return total;
 }
 
@@ -31,7 +35,11 @@ function StatusRow({ status, of }: { status: BookingStatus; of: number | undefin
 export function BookingsByStatus() {
   const all = useStatusTotal(null);
   return (
-    <DashboardCard title="Bookings by status" subheader={all === undefined ? "Loading…" : `${all} booking${all === 1 ? "" : "s"} in all`} testId="bookings-by-status">
+    <DashboardCard
+      title="Bookings by status"
+      subheader={all === undefined ? "Loading…" : `${all} booking${all === 1 ? "" : "s"} in all`}
+      testId="bookings-by-status"
+    >
       <Stack component="ul" spacing={1.5} sx={{ listStyle: "none", p: 0, m: 0 }}>
         {bookingStatuses.map((status) => (
           <StatusRow key={status} status={status} of={all} />

@@ -35,7 +35,12 @@ function useLast30Days() {
       const since = new Date(today.getFullYear(), today.getMonth(), today.getDate() - (DAYS - 1)).getTime();
       const byDate = new Map(days.map((d) => [d.date, d]));
       for (let page = 1; ; page++) {
-        const { data } = await dataProvider.getList<Booking>("bookings", { pagination: { page, perPage: PAGE }, sort: { field: "created_at", order: "DESC" }, filter: {}, signal });
+        const { data } = await dataProvider.getList<Booking>("bookings", {
+          pagination: { page, perPage: PAGE },
+          sort: { field: "created_at", order: "DESC" },
+          filter: {},
+          signal,
+        });
         for (const booking of data) {
           const created = new Date(booking.created_at);
           if (created.getTime() < since) continue;
@@ -61,7 +66,14 @@ function Bars({ days, value, label, format }: { days: Day[]; value: (d: Day) => 
   return (
     <Box>
       <Typography variant="overline">{label}</Typography>
-      <svg viewBox={`0 0 ${width} ${height}`} width="100%" height={height} role="img" aria-label={`${label} per day, last ${DAYS} days`} preserveAspectRatio="none">
+      <svg
+        viewBox={`0 0 ${width} ${height}`}
+        width="100%"
+        height={height}
+        role="img"
+        aria-label={`${label} per day, last ${DAYS} days`}
+        preserveAspectRatio="none"
+      >
         {days.map((d, i) => {
           const h = Math.max(value(d) > 0 ? 3 : 1, (Math.max(0, value(d)) / max) * (height - 4));
           return (
@@ -89,7 +101,11 @@ export function Last30Days() {
   const bookings = days?.reduce((n, d) => n + d.bookings, 0) ?? 0;
   const revenue = days?.reduce((n, d) => n + d.revenueCents, 0) ?? 0;
   return (
-    <DashboardCard title="Last 30 days" subheader="Bookings made and revenue received (net of refunds due), by day booked" testId="last-30-days">
+    <DashboardCard
+      title="Last 30 days"
+      subheader="Bookings made and revenue received (net of refunds due), by day booked"
+      testId="last-30-days"
+    >
       {error ? <Alert severity="error">{error instanceof Error ? error.message : "Could not load bookings."}</Alert> : null}
       {isPending ? <Typography>Loading…</Typography> : null}
       {days ? (

@@ -6,14 +6,30 @@ import { DashboardCard } from "./dashboard-card.tsx";
 
 /** How far each read model is behind the event store, refreshed every 5 seconds. */
 export function ProjectorLag() {
-  const { data = [], isPending, error } = useGetList<ProjectionRecord>("projections", { pagination: { page: 1, perPage: 50 }, sort: { field: "name", order: "ASC" } }, { refetchInterval: 5000 });
+  const {
+    data = [],
+    isPending,
+    error,
+  } = useGetList<ProjectionRecord>(
+    "projections",
+    { pagination: { page: 1, perPage: 50 }, sort: { field: "name", order: "ASC" } },
+    { refetchInterval: 5000 },
+  );
   const lags = data.map((p) => p.lag).filter((lag): lag is number => lag !== null);
   const worst = lags.length ? Math.max(...lags) : null;
   const failing = data.filter((p) => p.last_error);
   return (
     <DashboardCard
       title="Projector lag"
-      subheader={isPending ? "Loading…" : worst === null ? "Lag is not measured for this event store" : worst === 0 ? "Every read model is up to date" : `Up to ${worst} event${worst === 1 ? "" : "s"} behind`}
+      subheader={
+        isPending
+          ? "Loading…"
+          : worst === null
+            ? "Lag is not measured for this event store"
+            : worst === 0
+              ? "Every read model is up to date"
+              : `Up to ${worst} event${worst === 1 ? "" : "s"} behind`
+      }
       action={
         <Link component={RouterLink} to="/projections" sx={{ mr: 1 }}>
           Read models
@@ -22,14 +38,28 @@ export function ProjectorLag() {
       testId="projector-lag"
     >
       {error ? <Alert severity="error">{error.message}</Alert> : null}
-      {failing.length ? <Alert severity="error" sx={{ mb: 1 }}>{failing.map((p) => `${p.name}: ${p.last_error}`).join(" · ")}</Alert> : null}
+      {failing.length ? (
+        <Alert severity="error" sx={{ mb: 1 }}>
+          {failing.map((p) => `${p.name}: ${p.last_error}`).join(" · ")}
+        </Alert>
+      ) : null}
       <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: "wrap" }}>
         {data.map((p) => (
           <Chip
             key={p.id}
             data-testid={`lag-${p.name}`}
             data-lag={p.lag ?? ""}
-            color={p.status !== "live" ? "warning" : p.lag === 0 ? "success" : p.lag !== null && p.lag < 100 ? "warning" : p.lag === null ? "default" : "error"}
+            color={
+              p.status !== "live"
+                ? "warning"
+                : p.lag === 0
+                  ? "success"
+                  : p.lag !== null && p.lag < 100
+                    ? "warning"
+                    : p.lag === null
+                      ? "default"
+                      : "error"
+            }
             variant="outlined"
             label={
               <Typography variant="body2" component="span">

@@ -1,4 +1,15 @@
-import { DataTable, DateInput, FilterButton, FunctionField, List, SearchInput, SelectInput, TextField, TopToolbar, useRecordContext } from "react-admin";
+import {
+  DataTable,
+  DateInput,
+  FilterButton,
+  FunctionField,
+  List,
+  SearchInput,
+  SelectInput,
+  TextField,
+  TopToolbar,
+  useRecordContext,
+} from "react-admin";
 import Box from "@mui/material/Box";
 import Typography from "@mui/material/Typography";
 import type { EarlyAccessRequestRecord } from "@booking/contracts";
@@ -67,7 +78,13 @@ const Column = DataTable.Col<EarlyAccessRequest>;
 /** Who asked for an invitation from the landing page, and what they need; the CSV export carries the same filters. */
 export function EarlyAccessList() {
   return (
-    <List filters={requestFilters} actions={<RequestActions />} sort={{ field: "created_at", order: "DESC" }} perPage={25} title="Early access requests">
+    <List
+      filters={requestFilters}
+      actions={<RequestActions />}
+      sort={{ field: "created_at", order: "DESC" }}
+      perPage={25}
+      title="Early access requests"
+    >
       <DataTable bulkActionButtons={false} expand={<WholeRequest />}>
         <Column source="name" label="Name" />
         <Column source="email" label="Email" />
@@ -75,13 +92,18 @@ export function EarlyAccessList() {
           <TextField source="role" sx={{ textTransform: "capitalize" }} />
         </Column>
         <Column source="need" label="Need" disableSort>
-          <TextField source="need" sx={{ display: "-webkit-box", WebkitLineClamp: 2, WebkitBoxOrient: "vertical", overflow: "hidden", maxWidth: 420 }} />
+          <TextField
+            source="need"
+            sx={{ display: "-webkit-box", WebkitLineClamp: 2, WebkitBoxOrient: "vertical", overflow: "hidden", maxWidth: 420 }}
+          />
         </Column>
         <Column source="created_at" label="Created">
           <DateTimeField source="created_at" />
         </Column>
         <Column source="earlier" label="Earlier versions" disableSort>
-          <FunctionField<EarlyAccessRequest> render={(r) => (r.earlier.length ? `${r.earlier.length}, last changed ${askedAt(r.updated_at)}` : "—")} />
+          <FunctionField<EarlyAccessRequest>
+            render={(r) => (r.earlier.length ? `${r.earlier.length}, last changed ${askedAt(r.updated_at)}` : "—")}
+          />
         </Column>
       </DataTable>
     </List>

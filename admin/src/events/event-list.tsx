@@ -6,7 +6,14 @@ import { listExporter } from "../layout/list-exporter.ts";
 import { eventTypeChoices, type LoggedEvent } from "./event-record.ts";
 
 const eventFilters = [
-  <TextInput key="stream_id" source="stream_id" label="Stream (prefix)" helperText="calendar- for every calendar, or calendar-{expert id}" alwaysOn resettable />,
+  <TextInput
+    key="stream_id"
+    source="stream_id"
+    label="Stream (prefix)"
+    helperText="calendar- for every calendar, or calendar-{expert id}"
+    alwaysOn
+    resettable
+  />,
   <SelectArrayInput key="type" source="type" label="Type" choices={eventTypeChoices} alwaysOn sx={{ minWidth: 220 }} />,
   <DateInput key="from" source="from" label="Recorded from" alwaysOn />,
   <DateInput key="to" source="to" label="Recorded to" alwaysOn />,

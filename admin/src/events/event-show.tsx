@@ -29,7 +29,10 @@ function RelatedLinks() {
           Booking
         </Link>
       ) : null}
-      <Link component={RouterLink} to={{ pathname: "/events", search: `?filter=${encodeURIComponent(JSON.stringify({ stream_id: event.stream_id }))}` }}>
+      <Link
+        component={RouterLink}
+        to={{ pathname: "/events", search: `?filter=${encodeURIComponent(JSON.stringify({ stream_id: event.stream_id }))}` }}
+      >
         Whole stream
       </Link>
     </span>

@@ -33,7 +33,12 @@ function CalendarAtButton() {
   const expert = useRecordContext<Expert>();
   if (!expert) return null;
   return (
-    <Button component={RouterLink} to={calendarAtPath({ expert: String(expert.id), at: new Date().toISOString() })} size="small" startIcon={<HistoryIcon />}>
+    <Button
+      component={RouterLink}
+      to={calendarAtPath({ expert: String(expert.id), at: new Date().toISOString() })}
+      size="small"
+      startIcon={<HistoryIcon />}
+    >
       Calendar at an instant
     </Button>
   );
@@ -80,11 +85,21 @@ function VettingHistory() {
           <Typography variant="body2" component="span">
             {e.type === "ExpertVerified" ? "Verified" : "Unverified"} on {consoleMoment(e.recorded_at)} by{" "}
           </Typography>
-          <ReferenceField record={{ id: e.id, by: e.metadata.actor?.userId ?? e.data.by }} source="by" reference="users" link="show" emptyText="unknown">
+          <ReferenceField
+            record={{ id: e.id, by: e.metadata.actor?.userId ?? e.data.by }}
+            source="by"
+            reference="users"
+            link="show"
+            emptyText="unknown"
+          >
             <TextField source="email" />
           </ReferenceField>
           {/* Decisions before issue 27.20 were recorded without a reason. */}
-          {e.data.reason ? <Typography variant="body2" component="span">: {e.data.reason}</Typography> : null}
+          {e.data.reason ? (
+            <Typography variant="body2" component="span">
+              : {e.data.reason}
+            </Typography>
+          ) : null}
         </li>
       ))}
     </Stack>
@@ -131,7 +146,13 @@ function ExpertDetails() {
       <Labeled label="Vetting history">
         <VettingHistory />
       </Labeled>
-      <ReferenceManyField label="Sessions" reference="sessions" target="expert_id" sort={{ field: "updated_at", order: "DESC" }} filter={{ deleted: false }}>
+      <ReferenceManyField
+        label="Sessions"
+        reference="sessions"
+        target="expert_id"
+        sort={{ field: "updated_at", order: "DESC" }}
+        filter={{ deleted: false }}
+      >
         <DataTable rowClick="show" bulkActionButtons={false} empty={<span>No sessions.</span>}>
           <DataTable.Col source="title" />
           <DataTable.Col source="status" />

@@ -63,7 +63,9 @@ export function VettingButton() {
       <ConfirmDialog
         open={open}
         title={verify ? `Verify ${name}?` : `Unverify ${name}?`}
-        explanation={verify ? "Creators will see the Verified badge on this expert's profile." : "The Verified badge leaves this expert's profile."}
+        explanation={
+          verify ? "Creators will see the Verified badge on this expert's profile." : "The Verified badge leaves this expert's profile."
+        }
         confirmLabel={verify ? "Verify expert" : "Unverify expert"}
         askReason
         busy={isPending}

@@ -11,7 +11,8 @@ export const adminReader = (): Reader => ({
 });
 
 /** "Wednesday, 2 December 2026, 14:00 (Europe/London, GMT)" where the admin is; `seconds` for audit trails. */
-export const consoleMoment = (iso: string, precision: "minutes" | "seconds" = "minutes"): string => momentText(iso, adminReader(), precision);
+export const consoleMoment = (iso: string, precision: "minutes" | "seconds" = "minutes"): string =>
+  momentText(iso, adminReader(), precision);
 
 /** A moment of the record, with its date, time and zone (the admin's locale and zone); "—" when there is none. */
 export function DateTimeField({ source }: { source: string; label?: string; sortable?: boolean }) {

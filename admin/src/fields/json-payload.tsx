@@ -7,7 +7,18 @@ export function JsonBlock({ value, testId }: { value: unknown; testId?: string }
     <Box
       component="pre"
       data-testid={testId}
-      sx={{ m: 0, p: 1.5, bgcolor: "action.hover", borderRadius: 1, fontSize: 13, lineHeight: 1.45, overflowX: "auto", whiteSpace: "pre-wrap", wordBreak: "break-word", maxWidth: "100%" }}
+      sx={{
+        m: 0,
+        p: 1.5,
+        bgcolor: "action.hover",
+        borderRadius: 1,
+        fontSize: 13,
+        lineHeight: 1.45,
+        overflowX: "auto",
+        whiteSpace: "pre-wrap",
+        wordBreak: "break-word",
+        maxWidth: "100%",
+      }}
     >
       {JSON.stringify(value ?? null, null, 2)}
     </Box>

@@ -37,5 +37,9 @@ export function ExportCsvButton() {
     }
   };
 
-  return <Button label="Export CSV" onClick={() => void exportCsv()} disabled={busy || total === 0}><DownloadIcon /></Button>;
+  return (
+    <Button label="Export CSV" onClick={() => void exportCsv()} disabled={busy || total === 0}>
+      <DownloadIcon />
+    </Button>
+  );
 }

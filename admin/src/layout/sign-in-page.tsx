@@ -47,9 +47,34 @@ export function SignInPage() {
                 {error}
               </Alert>
             ) : null}
-            <TextField label="Email" type="email" name="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} required autoFocus fullWidth />
-            <TextField label="Password" type="password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required fullWidth />
-            <Button type="submit" variant="contained" size="large" disabled={busy || !email || !password} startIcon={busy ? <CircularProgress size={18} color="inherit" /> : null}>
+            <TextField
+              label="Email"
+              type="email"
+              name="email"
+              autoComplete="username"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              required
+              autoFocus
+              fullWidth
+            />
+            <TextField
+              label="Password"
+              type="password"
+              name="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              required
+              fullWidth
+            />
+            <Button
+              type="submit"
+              variant="contained"
+              size="large"
+              disabled={busy || !email || !password}
+              startIcon={busy ? <CircularProgress size={18} color="inherit" /> : null}
+            >
               Sign in
             </Button>
           </Stack>

@@ -23,7 +23,11 @@ let answered: Promise<boolean> | null = null;
 export function devMailboxShown(): Promise<boolean> {
   answered ??= (async () => {
     const token = await accessToken().catch(() => null);
-    const response = token ? await fetch(`${ADMIN_API}/mailbox?range=${encodeURIComponent("[0,0]")}`, { headers: { Authorization: `Bearer ${token}` } }).catch(() => null) : null;
+    const response = token
+      ? await fetch(`${ADMIN_API}/mailbox?range=${encodeURIComponent("[0,0]")}`, { headers: { Authorization: `Bearer ${token}` } }).catch(
+          () => null,
+        )
+      : null;
     // Only a definite answer is kept: signed out or offline, ask again next time.
     if (!response || (response.status !== 404 && !response.ok)) answered = null;
     return response?.ok ?? false;

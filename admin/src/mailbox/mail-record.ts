@@ -10,7 +10,12 @@ export type ShownMail = MailRow & Partial<MailMessage>;
  * The console has a mailbox only while no SMTP server is configured (issue 27.20): what the sender
  * marks sent there was written to the outbox and reached nobody, so "Sent" would not be true.
  */
-export const mailStatusLabels: Record<MailStatus, string> = { pending: "Waiting", sent: "Logged (no SMTP server)", skipped: "Skipped", failed: "Failed" };
+export const mailStatusLabels: Record<MailStatus, string> = {
+  pending: "Waiting",
+  sent: "Logged (no SMTP server)",
+  skipped: "Skipped",
+  failed: "Failed",
+};
 export const mailStatusChoices = MailStatus.options.map((id) => ({ id, name: mailStatusLabels[id] }));
 
 /** The templates' names as the console says them; a kind it does not know yet shows as it is. */

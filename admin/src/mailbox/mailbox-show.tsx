@@ -28,7 +28,23 @@ function TextBody() {
   const mail = useRecordContext<ShownMail>();
   if (mail?.text === undefined) return null;
   return (
-    <Typography component="pre" data-testid="mail-text" sx={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere", fontFamily: "monospace", fontSize: 13, m: 0, p: 2, width: 760, maxWidth: "100%", boxSizing: "border-box", bgcolor: "action.hover", borderRadius: 1 }}>
+    <Typography
+      component="pre"
+      data-testid="mail-text"
+      sx={{
+        whiteSpace: "pre-wrap",
+        overflowWrap: "anywhere",
+        fontFamily: "monospace",
+        fontSize: 13,
+        m: 0,
+        p: 2,
+        width: 760,
+        maxWidth: "100%",
+        boxSizing: "border-box",
+        bgcolor: "action.hover",
+        borderRadius: 1,
+      }}
+    >
       {mail.text}
     </Typography>
   );
@@ -51,9 +67,16 @@ export function MailboxShow() {
         <ReferenceField source="booking_id" reference="bookings" link="show" label="Booking" emptyText="—" />
         <FunctionField<ShownMail>
           label="Other headers"
-          render={(m) => (m.headers && Object.keys(m.headers).length ? Object.entries(m.headers).map(([name, value]) => <div key={name}>{`${name}: ${value}`}</div>) : "—")}
+          render={(m) =>
+            m.headers && Object.keys(m.headers).length
+              ? Object.entries(m.headers).map(([name, value]) => <div key={name}>{`${name}: ${value}`}</div>)
+              : "—"
+          }
         />
-        <FunctionField<ShownMail> label="Attachments" render={(m) => (m.attachments?.length ? m.attachments.map((a) => `${a.filename} (${a.content_type})`).join(", ") : "—")} />
+        <FunctionField<ShownMail>
+          label="Attachments"
+          render={(m) => (m.attachments?.length ? m.attachments.map((a) => `${a.filename} (${a.content_type})`).join(", ") : "—")}
+        />
         <TextField source="id" label="Message id" />
         <Labeled label="HTML">
           <HtmlBody />

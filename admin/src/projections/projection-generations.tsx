@@ -13,11 +13,19 @@ const POLL_MS = 400;
 export function useWatchedProjection(): ProjectionRecord | undefined {
   const record = useRecordContext<ProjectionRecord>();
   const watching = record?.rebuild?.state === "running" || (record?.generations.some((g) => g.state === "building" && g.running) ?? false);
-  const { data: polled } = useGetOne<ProjectionRecord>("projections", { id: record?.id ?? "" }, { enabled: watching, refetchInterval: watching ? POLL_MS : false });
+  const { data: polled } = useGetOne<ProjectionRecord>(
+    "projections",
+    { id: record?.id ?? "" },
+    { enabled: watching, refetchInterval: watching ? POLL_MS : false },
+  );
   return watching && polled ? polled : record;
 }
 
-const STATE_LABEL: Record<ProjectionGeneration["state"], string> = { live: "live · serving readers", building: "building", retired: "retired" };
+const STATE_LABEL: Record<ProjectionGeneration["state"], string> = {
+  live: "live · serving readers",
+  building: "building",
+  retired: "retired",
+};
 const STATE_COLOR = { live: "success", building: "warning", retired: "default" } as const;
 
 /** How far a generation is: events up to its position, of the events in the store. */
@@ -31,9 +39,21 @@ function Generation({ g, head }: { g: ProjectionGeneration; head: number | null 
   const percent = progress ? (progress.of > 0 ? (progress.at / progress.of) * 100 : 100) : 0;
   const abandoned = g.state === "building" && !g.running;
   return (
-    <Box data-testid="generation" data-generation={g.generation} data-state={g.state} data-events-applied={g.events_applied} data-lag={g.lag ?? ""} sx={{ minWidth: 220, maxWidth: 560 }}>
+    <Box
+      data-testid="generation"
+      data-generation={g.generation}
+      data-state={g.state}
+      data-events-applied={g.events_applied}
+      data-lag={g.lag ?? ""}
+      sx={{ minWidth: 220, maxWidth: 560 }}
+    >
       <Stack direction="row" spacing={1} sx={{ alignItems: "center" }}>
-        <Chip size="small" color={STATE_COLOR[g.state]} variant={g.state === "retired" ? "outlined" : "filled"} label={`g${g.generation} ${abandoned ? "abandoned" : STATE_LABEL[g.state]}`} />
+        <Chip
+          size="small"
+          color={STATE_COLOR[g.state]}
+          variant={g.state === "retired" ? "outlined" : "filled"}
+          label={`g${g.generation} ${abandoned ? "abandoned" : STATE_LABEL[g.state]}`}
+        />
         <Tooltip title={`Built by version ${g.version} of the read model's rule`}>
           <Typography variant="caption" color="text.secondary">
             v{g.version} · {g.tables.join(", ")}
@@ -46,9 +66,17 @@ function Generation({ g, head }: { g: ProjectionGeneration; head: number | null 
         </Typography>
       ) : (
         <>
-          <LinearProgress variant={progress ? "determinate" : "indeterminate"} value={percent} color={g.state === "live" ? "success" : "warning"} aria-label={`Generation ${g.generation} progress`} sx={{ my: 0.5 }} />
+          <LinearProgress
+            variant={progress ? "determinate" : "indeterminate"}
+            value={percent}
+            color={g.state === "live" ? "success" : "warning"}
+            aria-label={`Generation ${g.generation} progress`}
+            sx={{ my: 0.5 }}
+          />
           <Typography variant="caption" color="text.secondary" component="div" data-testid="generation-progress">
-            {progress ? `${progress.at.toLocaleString("en-US")} of ${progress.of.toLocaleString("en-US")} events` : `${g.events_applied.toLocaleString("en-US")} events applied`}
+            {progress
+              ? `${progress.at.toLocaleString("en-US")} of ${progress.of.toLocaleString("en-US")} events`
+              : `${g.events_applied.toLocaleString("en-US")} events applied`}
             {abandoned ? " · left by a stopped rebuild; the next rebuild drops it" : ""}
           </Typography>
         </>

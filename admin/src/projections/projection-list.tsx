@@ -10,7 +10,14 @@ const Column = DataTable.Col<ProjectionRecord>;
 /** Every read model with its checkpoint, lag, generations and last error; refreshed every few seconds. */
 export function ProjectionList() {
   return (
-    <List sort={{ field: "name", order: "ASC" }} perPage={50} pagination={false} title="Read models" queryOptions={{ refetchInterval: 5000 }} exporter={false}>
+    <List
+      sort={{ field: "name", order: "ASC" }}
+      perPage={50}
+      pagination={false}
+      title="Read models"
+      queryOptions={{ refetchInterval: 5000 }}
+      exporter={false}
+    >
       <DataTable rowClick="show" bulkActionButtons={false}>
         <Column source="name" label="Read model" />
         <Column source="status" label="Status">

@@ -16,7 +16,13 @@ export function LagField(_props: { label?: string; source?: string; sortable?: b
   if (p.lag === null) return <span>n/a</span>;
   return (
     <Tooltip title={`${p.lag} event(s) in the store after the checkpoint`}>
-      <Chip size="small" variant="outlined" color={p.lag === 0 ? "success" : p.lag < 100 ? "warning" : "error"} label={p.lag} data-testid="projection-lag" />
+      <Chip
+        size="small"
+        variant="outlined"
+        color={p.lag === 0 ? "success" : p.lag < 100 ? "warning" : "error"}
+        label={p.lag}
+        data-testid="projection-lag"
+      />
     </Tooltip>
   );
 }

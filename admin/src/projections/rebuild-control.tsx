@@ -57,7 +57,9 @@ export function RebuildControl(_props: { label?: string }) {
     if (state === "running") wasRunning.current = true;
     else if (wasRunning.current && state) {
       wasRunning.current = false;
-      notify(state === "done" ? `Read model ${name} rebuilt.` : `Rebuilding ${name} failed.`, { type: state === "done" ? "success" : "error" });
+      notify(state === "done" ? `Read model ${name} rebuilt.` : `Rebuilding ${name} failed.`, {
+        type: state === "done" ? "success" : "error",
+      });
       refresh();
     }
   }, [state, name, notify, refresh]);
@@ -79,15 +81,23 @@ export function RebuildControl(_props: { label?: string }) {
   };
   return (
     <Stack direction="row" spacing={2} sx={{ alignItems: "center" }} onClick={(e) => e.stopPropagation()}>
-      <Button label="Rebuild" onClick={onClick} disabled={start.isPending || state === "running"} variant="outlined" aria-label={`Rebuild ${name}`}>
+      <Button
+        label="Rebuild"
+        onClick={onClick}
+        disabled={start.isPending || state === "running"}
+        variant="outlined"
+        aria-label={`Rebuild ${name}`}
+      >
         <RefreshIcon />
       </Button>
       {current?.rebuild ? <Progress rebuild={current.rebuild} /> : null}
       <ConfirmDialog
         open={asking}
         title={`Rebuild ${name}?`}
-        explanation={"The read model is rebuilt from the event store into a new generation while the live one keeps serving; " +
-          "a large one takes a while and loads the database."}
+        explanation={
+          "The read model is rebuilt from the event store into a new generation while the live one keeps serving; " +
+          "a large one takes a while and loads the database."
+        }
         confirmLabel="Rebuild"
         onCancel={() => setAsking(false)}
         onConfirm={confirmed}

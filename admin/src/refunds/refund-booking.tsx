@@ -6,7 +6,8 @@ import type { AdminBookingReply } from "@booking/contracts";
 import { formatCents } from "../fields/money-field.tsx";
 
 /** What may still be given back: paid, less what is already owed back (the calendar checks it again). */
-export const refundableCents = (b: Pick<AdminBookingReply, "paid_cents" | "refund_due_cents">) => Math.max(0, b.paid_cents - b.refund_due_cents);
+export const refundableCents = (b: Pick<AdminBookingReply, "paid_cents" | "refund_due_cents">) =>
+  Math.max(0, b.paid_cents - b.refund_due_cents);
 
 /** Dollars as typed ("40", "40.5", "$40.50") to whole cents; null when it is not an amount. */
 export function centsFromDollars(text: string): number | null {
@@ -55,14 +56,34 @@ export function RefundBookingButton() {
         <DialogTitle id="refund-booking-title">Refund this booking</DialogTitle>
         <DialogContent>
           <Typography variant="body2" sx={{ mb: 2 }}>
-            Paid {formatCents(booking.paid_cents)}; at most {formatCents(most)} can still be refunded. The reason is kept in the booking's history.
+            Paid {formatCents(booking.paid_cents)}; at most {formatCents(most)} can still be refunded. The reason is kept in the booking's
+            history.
           </Typography>
-          <TextField autoFocus fullWidth label="Amount (USD)" value={amount} onChange={(e) => setAmount(e.target.value)} sx={{ mb: 2 }} error={amount !== "" && cents === null} />
-          <TextField fullWidth label="Reason" value={reason} onChange={(e) => setReason(e.target.value)} slotProps={{ htmlInput: { maxLength: 500 } }} />
+          <TextField
+            autoFocus
+            fullWidth
+            label="Amount (USD)"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+            sx={{ mb: 2 }}
+            error={amount !== "" && cents === null}
+          />
+          <TextField
+            fullWidth
+            label="Reason"
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            slotProps={{ htmlInput: { maxLength: 500 } }}
+          />
         </DialogContent>
         <DialogActions>
           <Button label="Cancel" onClick={() => setOpen(false)} />
-          <Button label="Refund" onClick={refund} disabled={isPending || cents === null || cents <= 0 || !reason.trim()} variant="contained" />
+          <Button
+            label="Refund"
+            onClick={refund}
+            disabled={isPending || cents === null || cents <= 0 || !reason.trim()}
+            variant="contained"
+          />
         </DialogActions>
       </Dialog>
     </>

@@ -10,7 +10,11 @@ const refundFilters = [<SelectArrayInput key="status" source="status" label="Sta
 const Column = DataTable.Col<Refund>;
 
 const lastErrorOrNextTry = (r: Refund) =>
-  r.status === "issued" ? `Issued ${consoleMoment(r.issued_at ?? r.updated_at)}` : r.last_error ? `${r.last_error} Next try ${consoleMoment(r.next_attempt_at)}.` : "—";
+  r.status === "issued"
+    ? `Issued ${consoleMoment(r.issued_at ?? r.updated_at)}`
+    : r.last_error
+      ? `${r.last_error} Next try ${consoleMoment(r.next_attempt_at)}.`
+      : "—";
 
 /** Refunds owed by cancellations and admins: pending, failed (why, and when it is tried again) and issued. */
 export function RefundList() {

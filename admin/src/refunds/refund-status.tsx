@@ -9,5 +9,13 @@ const colors: Record<RefundStatus, ChipProps["color"]> = { pending: "warning", f
 export function RefundStatusField(_props: { label?: string; source?: string; sortable?: boolean }) {
   const refund = useRecordContext<Refund>();
   if (!refund) return null;
-  return <Chip size="small" color={colors[refund.status]} label={refundStatusLabels[refund.status]} title={refund.last_error ?? undefined} data-testid={`refund-${refund.status}`} />;
+  return (
+    <Chip
+      size="small"
+      color={colors[refund.status]}
+      label={refundStatusLabels[refund.status]}
+      title={refund.last_error ?? undefined}
+      data-testid={`refund-${refund.status}`}
+    />
+  );
 }

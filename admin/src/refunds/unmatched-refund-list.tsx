@@ -36,7 +36,8 @@ export function UnmatchedRefundList() {
   return (
     <List filters={filters} sort={SORT} perPage={25} title="Unmatched provider refunds" exporter={listExporter} empty={false}>
       <Alert severity="info" sx={{ mb: 1 }}>
-        Refunds the payment provider reported that no booking records. None of them changed a booking&apos;s money; check each at the provider.
+        Refunds the payment provider reported that no booking records. None of them changed a booking&apos;s money; check each at the
+        provider.
       </Alert>
       <DataTable bulkActionButtons={false}>
         <Column source="last_seen_at" label="Last reported">

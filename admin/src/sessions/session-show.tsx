@@ -16,7 +16,10 @@ export function SessionShow() {
       <SimpleShowLayout>
         <TextField source="title" />
         <ReferenceField source="expert_id" reference="experts" link="show" label="Expert" />
-        <FunctionField<Session> label="Status" render={(s) => (s.deleted ? `Deleted (was ${s.status})` : s.status === "draft" ? "Draft" : "Published")} />
+        <FunctionField<Session>
+          label="Status"
+          render={(s) => (s.deleted ? `Deleted (was ${s.status})` : s.status === "draft" ? "Draft" : "Published")}
+        />
         <FunctionField<Session> label="Length" render={(s) => `${s.length_minutes} minutes`} />
         <MoneyField source="price_cents" label="Price" />
         <TextField source="description" emptyText="—" sx={{ whiteSpace: "pre-line" }} />

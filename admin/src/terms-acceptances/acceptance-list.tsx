@@ -1,4 +1,15 @@
-import { AutocompleteInput, DataTable, DateInput, FilterButton, List, ReferenceInput, SearchInput, TextField, TextInput, TopToolbar } from "react-admin";
+import {
+  AutocompleteInput,
+  DataTable,
+  DateInput,
+  FilterButton,
+  List,
+  ReferenceInput,
+  SearchInput,
+  TextField,
+  TextInput,
+  TopToolbar,
+} from "react-admin";
 import type { AdminTermsAcceptanceReply } from "@booking/contracts";
 import { DateTimeField } from "../fields/date-time-field.tsx";
 import { ExportCsvButton } from "../layout/export-csv-button.tsx";
@@ -30,8 +41,17 @@ const Column = DataTable.Col<TermsAcceptance>;
 /** The audit of who accepted which terms version when; the CSV export carries the same filters. */
 export function AcceptanceList() {
   return (
-    <List filters={acceptanceFilters} actions={<AcceptanceActions />} sort={{ field: "accepted_at", order: "DESC" }} perPage={25} title="Terms acceptances">
-      <DataTable bulkActionButtons={false} rowClick={(_id, _resource, record) => `/users/${encodeURIComponent(String(record.user_id))}/show`}>
+    <List
+      filters={acceptanceFilters}
+      actions={<AcceptanceActions />}
+      sort={{ field: "accepted_at", order: "DESC" }}
+      perPage={25}
+      title="Terms acceptances"
+    >
+      <DataTable
+        bulkActionButtons={false}
+        rowClick={(_id, _resource, record) => `/users/${encodeURIComponent(String(record.user_id))}/show`}
+      >
         <Column source="accepted_at" label="Accepted">
           <DateTimeField source="accepted_at" />
         </Column>

@@ -15,5 +15,12 @@ export function TermsStatusField(_props: { label?: string; source?: string; sort
       </Tooltip>
     );
   }
-  return <Chip size="small" color="warning" variant="outlined" label={user.latest_terms_version ? `Only ${user.latest_terms_version}` : "Not accepted"} />;
+  return (
+    <Chip
+      size="small"
+      color="warning"
+      variant="outlined"
+      label={user.latest_terms_version ? `Only ${user.latest_terms_version}` : "Not accepted"}
+    />
+  );
 }

@@ -1,4 +1,14 @@
-import { DataTable, FunctionField, Labeled, ReferenceField, ReferenceManyField, Show, SimpleShowLayout, TextField, useRecordContext } from "react-admin";
+import {
+  DataTable,
+  FunctionField,
+  Labeled,
+  ReferenceField,
+  ReferenceManyField,
+  Show,
+  SimpleShowLayout,
+  TextField,
+  useRecordContext,
+} from "react-admin";
 import { RelatedBookings } from "../bookings/related-bookings.tsx";
 import { DateTimeField } from "../fields/date-time-field.tsx";
 import { TermsStatusField } from "./terms-status.tsx";
@@ -36,9 +46,16 @@ function UserDetails() {
         <TermsStatusField />
       </Labeled>
       {user?.expert_id ? <ReferenceField source="expert_id" reference="experts" link="show" label="Expert profile" /> : null}
-      <FunctionField<User> label="Bookings" render={(u) => `${u.bookings_as_creator} booked as creator · ${u.bookings_as_expert} hosted as expert`} />
+      <FunctionField<User>
+        label="Bookings"
+        render={(u) => `${u.bookings_as_creator} booked as creator · ${u.bookings_as_expert} hosted as expert`}
+      />
       <AcceptedVersions label="Terms acceptances" />
-      {user?.role === "expert" ? <RelatedBookings target="expert_user_id" label="Bookings hosted" /> : <RelatedBookings target="creator_id" label="Bookings made" />}
+      {user?.role === "expert" ? (
+        <RelatedBookings target="expert_user_id" label="Bookings hosted" />
+      ) : (
+        <RelatedBookings target="creator_id" label="Bookings made" />
+      )}
     </SimpleShowLayout>
   );
 }

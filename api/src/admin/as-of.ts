@@ -11,7 +11,17 @@ import {
   type BookingAsOfState,
   type StoredEvent,
 } from "@booking/contracts";
-import { bookingHistory, calendarAt, calendarDayAsOf, calendarStream, changedFields, localDateOf, stepAt, type BookingAsOf, type RecordedCalendarEvent } from "@booking/engine";
+import {
+  bookingHistory,
+  calendarAt,
+  calendarDayAsOf,
+  calendarStream,
+  changedFields,
+  localDateOf,
+  stepAt,
+  type BookingAsOf,
+  type RecordedCalendarEvent,
+} from "@booking/engine";
 import type { EventStore } from "@booking/event-store";
 import { findBooking, findExpert } from "@booking/projections";
 import { refuse } from "../http/index.ts";
@@ -83,7 +93,9 @@ function chosenIndex(steps: ReturnType<typeof bookingHistory>, log: { stored: St
   const position = q.position === undefined ? null : parsePosition(q.position);
   const found = steps.findIndex(({ index }) => {
     const stored = log[index]!.stored;
-    return position ? stored.position.commit === position.commit && stored.position.prepare === position.prepare : stored.eventId === q.event_id;
+    return position
+      ? stored.position.commit === position.commit && stored.position.prepare === position.prepare
+      : stored.eventId === q.event_id;
   });
   return found >= 0 ? found : refuse("as_of_event_not_in_booking");
 }
@@ -91,71 +103,89 @@ function chosenIndex(steps: ReturnType<typeof bookingHistory>, log: { stored: St
 export type AsOfAdminDeps = { db: pg.Pool; store: EventStore };
 
 export const asOfAdmin: RoutePlugin<AsOfAdminDeps> = async (app, { db, store }) => {
-  app.get("/bookings/:id/as-of", { schema: { params: RecordIdParams, querystring: BookingAsOfQuery, response: { 200: BookingAsOfReply } } }, async (request) => {
-    const row = await findBooking(db, request.params.id);
-    if (!row) refuse("booking_not_found");
-    const log = await calendarLog(store, row.expert_id);
-    const steps = bookingHistory(
-      log.map((l) => l.recorded),
-      row.booking_id,
-    );
-    if (steps.length === 0) refuse("booking_not_found");
-    const i = chosenIndex(steps, log, request.query);
-    const step = steps[i]!;
-    const booking = stateReply(step.after!);
-    const before = step.before && stateReply(step.before);
-    const idOf = (s: (typeof steps)[number] | undefined) => (s ? log[s.index]!.stored.eventId : null);
-    return {
-      booking_id: row.booking_id,
-      expert_id: row.expert_id,
-      at: request.query.at ?? null,
-      event: timelineEntry(log[step.index]!.stored, step.event),
-      step: i + 1,
-      steps: steps.length,
-      previous_event_id: idOf(steps[i - 1]),
-      next_event_id: idOf(steps[i + 1]),
-      booking,
-      before,
-      // Over the reply's own fields, so the console names them as it shows them.
-      changes: changedFields(before, booking),
-    };
-  });
+  app.get(
+    "/bookings/:id/as-of",
+    { schema: { params: RecordIdParams, querystring: BookingAsOfQuery, response: { 200: BookingAsOfReply } } },
+    async (request) => {
+      const row = await findBooking(db, request.params.id);
+      if (!row) refuse("booking_not_found");
+      const log = await calendarLog(store, row.expert_id);
+      const steps = bookingHistory(
+        log.map((l) => l.recorded),
+        row.booking_id,
+      );
+      if (steps.length === 0) refuse("booking_not_found");
+      const i = chosenIndex(steps, log, request.query);
+      const step = steps[i]!;
+      const booking = stateReply(step.after!);
+      const before = step.before && stateReply(step.before);
+      const idOf = (s: (typeof steps)[number] | undefined) => (s ? log[s.index]!.stored.eventId : null);
+      return {
+        booking_id: row.booking_id,
+        expert_id: row.expert_id,
+        at: request.query.at ?? null,
+        event: timelineEntry(log[step.index]!.stored, step.event),
+        step: i + 1,
+        steps: steps.length,
+        previous_event_id: idOf(steps[i - 1]),
+        next_event_id: idOf(steps[i + 1]),
+        booking,
+        before,
+        // Over the reply's own fields, so the console names them as it shows them.
+        changes: changedFields(before, booking),
+      };
+    },
+  );
 
-  app.get("/experts/:id/calendar/as-of", { schema: { params: RecordIdParams, querystring: CalendarAsOfQuery, response: { 200: CalendarAsOfReply } } }, async (request) => {
-    const expertId = request.params.id;
-    const { at, length_minutes: lengthMinutes = 60 } = request.query;
-    const log = await calendarLog(store, expertId);
-    if (log.length === 0 && !(await findExpert(db, expertId))) refuse("profile_not_found");
-    const { state, folded } = calendarAt(
-      log.map((l) => l.recorded),
-      at,
-    );
-    const zone = state.schedule?.timezone ?? null;
-    const date = request.query.date ?? (zone ? localDateOf(at, zone) : at.slice(0, 10));
-    const day = calendarDayAsOf(state, at, date, lengthMinutes);
-    const last = folded > 0 ? log[folded - 1]!.stored : null;
-    return {
-      expert_id: expertId,
-      at,
-      date,
-      timezone: day.timezone,
-      length_minutes: lengthMinutes,
-      last_event: last && { event_id: last.eventId, type: last.type, version: last.version, position: formatPosition(last.position), time: last.metadata.at },
-      events_folded: folded,
-      rules: { buffer_before_minutes: day.rules.bufferBeforeMinutes, buffer_after_minutes: day.rules.bufferAfterMinutes, min_notice_hours: day.rules.minNoticeHours },
-      time_off: day.timeOff.map((o) => ({ time_off_id: o.timeOffId, start: o.start, end: o.end, reason: o.reason })),
-      bookable: day.bookable,
-      held: day.held.map((h) => ({
-        booking_id: h.bookingId,
-        creator_id: h.creatorId,
-        status: h.status,
-        holds: h.holds,
-        start: h.start,
-        end: new Date(Date.parse(h.start) + h.lengthMinutes * 60_000).toISOString(),
-        length_minutes: h.lengthMinutes,
-        buffer_before_minutes: h.bufferBeforeMinutes,
-        buffer_after_minutes: h.bufferAfterMinutes,
-      })),
-    };
-  });
+  app.get(
+    "/experts/:id/calendar/as-of",
+    { schema: { params: RecordIdParams, querystring: CalendarAsOfQuery, response: { 200: CalendarAsOfReply } } },
+    async (request) => {
+      const expertId = request.params.id;
+      const { at, length_minutes: lengthMinutes = 60 } = request.query;
+      const log = await calendarLog(store, expertId);
+      if (log.length === 0 && !(await findExpert(db, expertId))) refuse("profile_not_found");
+      const { state, folded } = calendarAt(
+        log.map((l) => l.recorded),
+        at,
+      );
+      const zone = state.schedule?.timezone ?? null;
+      const date = request.query.date ?? (zone ? localDateOf(at, zone) : at.slice(0, 10));
+      const day = calendarDayAsOf(state, at, date, lengthMinutes);
+      const last = folded > 0 ? log[folded - 1]!.stored : null;
+      return {
+        expert_id: expertId,
+        at,
+        date,
+        timezone: day.timezone,
+        length_minutes: lengthMinutes,
+        last_event: last && {
+          event_id: last.eventId,
+          type: last.type,
+          version: last.version,
+          position: formatPosition(last.position),
+          time: last.metadata.at,
+        },
+        events_folded: folded,
+        rules: {
+          buffer_before_minutes: day.rules.bufferBeforeMinutes,
+          buffer_after_minutes: day.rules.bufferAfterMinutes,
+          min_notice_hours: day.rules.minNoticeHours,
+        },
+        time_off: day.timeOff.map((o) => ({ time_off_id: o.timeOffId, start: o.start, end: o.end, reason: o.reason })),
+        bookable: day.bookable,
+        held: day.held.map((h) => ({
+          booking_id: h.bookingId,
+          creator_id: h.creatorId,
+          status: h.status,
+          holds: h.holds,
+          start: h.start,
+          end: new Date(Date.parse(h.start) + h.lengthMinutes * 60_000).toISOString(),
+          length_minutes: h.lengthMinutes,
+          buffer_before_minutes: h.bufferBeforeMinutes,
+          buffer_after_minutes: h.bufferAfterMinutes,
+        })),
+      };
+    },
+  );
 };

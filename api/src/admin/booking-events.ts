@@ -4,7 +4,17 @@ import { AdminBookingEventReply } from "@booking/contracts";
 import { adminBookingEventReply, bookingEventListSort, bookingEventSelectList, findAdminBookingEvent } from "@booking/projections";
 import { refuse } from "../http/index.ts";
 import type { RoutePlugin } from "../http/index.ts";
-import { addTimeRange, IdText, listPage, ListQueryString, type ListSpec, Moment, oneOrMany, RecordIdParams, SqlWhere } from "./list-query.ts";
+import {
+  addTimeRange,
+  IdText,
+  listPage,
+  ListQueryString,
+  type ListSpec,
+  Moment,
+  oneOrMany,
+  RecordIdParams,
+  SqlWhere,
+} from "./list-query.ts";
 
 // Booking events, from the `booking_events` read model (id = event_id): every booking's history
 // as a flat, filterable list.
@@ -41,7 +51,19 @@ function bookingEventWhere(f: z.output<typeof BookingEventFilter>): SqlWhere {
 export type BookingEventsAdminDeps = { db: pg.Pool };
 
 export const bookingEventsAdmin: RoutePlugin<BookingEventsAdminDeps> = async (app, { db }) => {
-  app.get("/booking-events", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminBookingEventReply) } } }, async (request, reply) => listPage(reply, db, spec, request.query, { select: bookingEventSelectList, from: "booking_events e", where: bookingEventWhere }, adminBookingEventReply));
+  app.get(
+    "/booking-events",
+    { schema: { querystring: ListQueryString, response: { 200: z.array(AdminBookingEventReply) } } },
+    async (request, reply) =>
+      listPage(
+        reply,
+        db,
+        spec,
+        request.query,
+        { select: bookingEventSelectList, from: "booking_events e", where: bookingEventWhere },
+        adminBookingEventReply,
+      ),
+  );
 
   app.get("/booking-events/:id", { schema: { params: RecordIdParams, response: { 200: AdminBookingEventReply } } }, async (request) => {
     const event = await findAdminBookingEvent(db, request.params.id);

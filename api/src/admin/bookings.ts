@@ -1,12 +1,35 @@
 import type pg from "pg";
 import { z } from "zod";
-import { AdminBookingReply, AdminBookingShowReply, BookingStatus, PaymentState, formatPosition, readDomainEvent, type DomainEvent, type StoredEvent, type TimelineEntry } from "@booking/contracts";
+import {
+  AdminBookingReply,
+  AdminBookingShowReply,
+  BookingStatus,
+  PaymentState,
+  formatPosition,
+  readDomainEvent,
+  type DomainEvent,
+  type StoredEvent,
+  type TimelineEntry,
+} from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
 import type { EventStore } from "@booking/event-store";
 import { bookingFromPg, bookingListSort, bookingSelectList, findBooking } from "@booking/projections";
 import { refuse } from "../http/index.ts";
 import type { RoutePlugin } from "../http/index.ts";
-import { addTimeRange, containsPattern, Flag, IdText, listPage, ListQueryString, type ListSpec, Moment, oneOrMany, RecordIdParams, SearchText, SqlWhere } from "./list-query.ts";
+import {
+  addTimeRange,
+  containsPattern,
+  Flag,
+  IdText,
+  listPage,
+  ListQueryString,
+  type ListSpec,
+  Moment,
+  oneOrMany,
+  RecordIdParams,
+  SearchText,
+  SqlWhere,
+} from "./list-query.ts";
 
 // Bookings, from the `bookings` read model (id = booking_id). One booking also shows its
 // timeline, read from the event store itself: the audit trail, not a projection of it.
@@ -56,7 +79,9 @@ function bookingWhere(f: z.output<typeof BookingFilter>): SqlWhere {
   addTimeRange(w, "b.scheduled_time", f.scheduled_from, f.scheduled_to);
   if (f.q) {
     const q = w.param(f.q);
-    w.add(`(b.session_title ILIKE ${w.param(containsPattern(f.q))} OR ${q} IN (b.booking_id, b.expert_id, b.creator_id, b.session_id, b.expert_user_id))`);
+    w.add(
+      `(b.session_title ILIKE ${w.param(containsPattern(f.q))} OR ${q} IN (b.booking_id, b.expert_id, b.creator_id, b.session_id, b.expert_user_id))`,
+    );
   }
   return w;
 }
@@ -92,7 +117,12 @@ export type BookingsAdminDeps = {
 };
 
 export const bookingsAdmin: RoutePlugin<BookingsAdminDeps> = async (app, { db, store }) => {
-  app.get("/bookings", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminBookingReply) } } }, async (request, reply) => listPage(reply, db, spec, request.query, { select: bookingSelectList, from: "bookings b", where: bookingWhere }, toRecord));
+  app.get(
+    "/bookings",
+    { schema: { querystring: ListQueryString, response: { 200: z.array(AdminBookingReply) } } },
+    async (request, reply) =>
+      listPage(reply, db, spec, request.query, { select: bookingSelectList, from: "bookings b", where: bookingWhere }, toRecord),
+  );
 
   app.get("/bookings/:id", { schema: { params: RecordIdParams, response: { 200: AdminBookingShowReply } } }, async (request) => {
     const row = await findBooking(db, request.params.id);

@@ -30,7 +30,10 @@ async function* csvLines<Row extends pg.QueryResultRow>(db: pg.Pool, q: CsvQuery
     yield csvLine(q.header);
     const n = q.where.values.length;
     for (let offset = 0; ; offset += CSV_PAGE) {
-      const { rows } = await client.query<Row>(`SELECT ${q.select} FROM ${q.from} ${q.where.sql} ORDER BY ${q.orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`, [...q.where.values, CSV_PAGE, offset]);
+      const { rows } = await client.query<Row>(
+        `SELECT ${q.select} FROM ${q.from} ${q.where.sql} ORDER BY ${q.orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`,
+        [...q.where.values, CSV_PAGE, offset],
+      );
       if (rows.length) yield rows.map((r) => csvLine(q.fields(r))).join("");
       if (rows.length < CSV_PAGE) break;
     }

@@ -4,7 +4,20 @@ import { EarlyAccessRequestRecord, EarlyAccessRole } from "@booking/contracts";
 import { earlyAccessListSort, earlyAccessRequestFromPg, earlyAccessSelectList } from "../early-access/index.ts";
 import type { RoutePlugin } from "../http/index.ts";
 import { sendCsv } from "./csv-export.ts";
-import { addTimeRange, containsPattern, IdText, listPage, ListQueryString, type ListSpec, Moment, oneOrMany, orderBy, parseListQuery, SearchText, SqlWhere } from "./list-query.ts";
+import {
+  addTimeRange,
+  containsPattern,
+  IdText,
+  listPage,
+  ListQueryString,
+  type ListSpec,
+  Moment,
+  oneOrMany,
+  orderBy,
+  parseListQuery,
+  SearchText,
+  SqlWhere,
+} from "./list-query.ts";
 
 // Early-access requests from the landing page (one per e-mail address, the latest request kept),
 // and the same list as CSV for export.
@@ -45,12 +58,32 @@ function requestWhere(f: z.output<typeof RequestFilter>): SqlWhere {
 export type EarlyAccessAdminDeps = { db: pg.Pool };
 
 export const earlyAccessAdmin: RoutePlugin<EarlyAccessAdminDeps> = async (app, { db }) => {
-  app.get("/early-access", { schema: { querystring: ListQueryString, response: { 200: z.array(EarlyAccessRequestRecord) } } }, async (request, reply) => listPage(reply, db, spec, request.query, { select: earlyAccessSelectList, from: FROM, where: requestWhere }, earlyAccessRequestFromPg));
+  app.get(
+    "/early-access",
+    { schema: { querystring: ListQueryString, response: { 200: z.array(EarlyAccessRequestRecord) } } },
+    async (request, reply) =>
+      listPage(
+        reply,
+        db,
+        spec,
+        request.query,
+        { select: earlyAccessSelectList, from: FROM, where: requestWhere },
+        earlyAccessRequestFromPg,
+      ),
+  );
 
   // Same filters and sort as the list; the range is ignored: the export is every matching row. Text, not JSON: no response schema.
   app.get("/early-access/export.csv", { schema: { querystring: ListQueryString } }, async (request, reply) => {
     const list = parseListQuery(spec, request.query);
-    const header = ["id", "name", "email", "role", "need", "created_at", "updated_at"] as const satisfies readonly (keyof EarlyAccessRequestRecord)[];
+    const header = [
+      "id",
+      "name",
+      "email",
+      "role",
+      "need",
+      "created_at",
+      "updated_at",
+    ] as const satisfies readonly (keyof EarlyAccessRequestRecord)[];
     return sendCsv(reply, db, "early-access.csv", {
       header,
       select: earlyAccessSelectList,

@@ -3,7 +3,22 @@ import { LoggedEventRecord, formatPosition, type EventMetadata, type StoredEvent
 import { PostgresEventStore, type EventStore } from "@booking/event-store";
 import { refuse } from "../http/index.ts";
 import type { RoutePlugin } from "../http/index.ts";
-import { IdText, ListQueryString, Moment, RecordIdParams, SqlWhere, addTimeRange, likeLiteral, oneOrMany, orderBy, parseListQuery, selectPage, sendList, type ListRequest, type ListSpec } from "./list-query.ts";
+import {
+  IdText,
+  ListQueryString,
+  Moment,
+  RecordIdParams,
+  SqlWhere,
+  addTimeRange,
+  likeLiteral,
+  oneOrMany,
+  orderBy,
+  parseListQuery,
+  selectPage,
+  sendList,
+  type ListRequest,
+  type ListSpec,
+} from "./list-query.ts";
 
 // The global event log, raw (as stored: schema version and data unchanged), id = event_id.
 // With the Postgres store it is queried in the store's own database (its `events` table, whatever
@@ -53,9 +68,21 @@ const fromStored = (e: StoredEvent): LoggedEventRecord => ({
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // Postgres: the `events` table. `commit_id`, not `transaction_id`: ORDER BY would bind that name to the text alias.
-const COLUMNS = "e.event_id::text AS event_id, e.stream_id, e.version, e.type, e.schema_version, e.data, e.metadata, e.recorded_at, e.transaction_id::text AS commit_id, e.global_position";
+const COLUMNS =
+  "e.event_id::text AS event_id, e.stream_id, e.version, e.type, e.schema_version, e.data, e.metadata, e.recorded_at, e.transaction_id::text AS commit_id, e.global_position";
 
-type EventRow = { event_id: string; stream_id: string; version: string; type: string; schema_version: number; data: LoggedEventRecord["data"]; metadata: EventMetadata; recorded_at: Date; commit_id: string; global_position: string };
+type EventRow = {
+  event_id: string;
+  stream_id: string;
+  version: string;
+  type: string;
+  schema_version: number;
+  data: LoggedEventRecord["data"];
+  metadata: EventMetadata;
+  recorded_at: Date;
+  commit_id: string;
+  global_position: string;
+};
 
 const fromRow = (r: EventRow): LoggedEventRecord => ({
   id: r.event_id,
@@ -89,7 +116,8 @@ function matches(f: EventFilter, e: StoredEvent): boolean {
   if (f.type && !f.type.includes(e.type)) return false;
   const recorded = Date.parse(e.recordedAt);
   if (f.from !== undefined && recorded < Date.parse(f.from)) return false;
-  if (f.to !== undefined && recorded >= (/^\d{4}-\d{2}-\d{2}$/.test(f.to) ? Date.parse(f.to) + 24 * 3600_000 : Date.parse(f.to))) return false;
+  if (f.to !== undefined && recorded >= (/^\d{4}-\d{2}-\d{2}$/.test(f.to) ? Date.parse(f.to) + 24 * 3600_000 : Date.parse(f.to)))
+    return false;
   return true;
 }
 
@@ -99,7 +127,7 @@ async function scanLog(store: EventStore, list: ListRequest<EventFilter>): Promi
   const keep = list.offset + list.limit;
   let kept: StoredEvent[] = [];
   let total = 0;
-  for (let after = null as StoredEvent["position"] | null; ; ) {
+  for (let after = null as StoredEvent["position"] | null; ;) {
     const batch = await store.readAll(after, SCAN_BATCH);
     for (const e of batch) {
       if (!matches(list.filter, e)) continue;
@@ -120,16 +148,27 @@ async function scanLog(store: EventStore, list: ListRequest<EventFilter>): Promi
 export type EventsAdminDeps = { store: EventStore };
 
 export const eventsAdmin: RoutePlugin<EventsAdminDeps> = async (app, { store }) => {
-  app.get("/events", { schema: { querystring: ListQueryString, response: { 200: z.array(LoggedEventRecord) } } }, async (request, reply) => {
-    const list = parseListQuery(spec, request.query);
-    if (store instanceof PostgresEventStore) {
-      const where = eventWhere(list.filter);
-      const { rows, total } = await selectPage<EventRow>(store.pool, { select: COLUMNS, from: "events e", where, orderBy: orderBy(spec, list.sort), offset: list.offset, limit: list.limit });
-      return [...sendList(reply, spec.resource, list.offset, rows.map(fromRow), total)];
-    }
-    const { records, total } = await scanLog(store, list);
-    return [...sendList(reply, spec.resource, list.offset, records, total)];
-  });
+  app.get(
+    "/events",
+    { schema: { querystring: ListQueryString, response: { 200: z.array(LoggedEventRecord) } } },
+    async (request, reply) => {
+      const list = parseListQuery(spec, request.query);
+      if (store instanceof PostgresEventStore) {
+        const where = eventWhere(list.filter);
+        const { rows, total } = await selectPage<EventRow>(store.pool, {
+          select: COLUMNS,
+          from: "events e",
+          where,
+          orderBy: orderBy(spec, list.sort),
+          offset: list.offset,
+          limit: list.limit,
+        });
+        return [...sendList(reply, spec.resource, list.offset, rows.map(fromRow), total)];
+      }
+      const { records, total } = await scanLog(store, list);
+      return [...sendList(reply, spec.resource, list.offset, records, total)];
+    },
+  );
 
   app.get("/events/:id", { schema: { params: RecordIdParams, response: { 200: LoggedEventRecord } } }, async (request) => {
     const id = request.params.id;

@@ -6,7 +6,18 @@ import { expertFromPg, expertListSort, expertSelectList, findExpert, type Expert
 import type { ExpertCommands } from "../main/index.ts";
 import type { Projected, RoutePlugin } from "../http/index.ts";
 import { actorOf, refuse, valueOf } from "../http/index.ts";
-import { containsPattern, Flag, IdText, listPage, ListQueryString, type ListSpec, oneOrMany, RecordIdParams, SearchText, SqlWhere } from "./list-query.ts";
+import {
+  containsPattern,
+  Flag,
+  IdText,
+  listPage,
+  ListQueryString,
+  type ListSpec,
+  oneOrMany,
+  RecordIdParams,
+  SearchText,
+  SqlWhere,
+} from "./list-query.ts";
 
 // Experts, from the `experts` read model (id = expert_id); vetting (verify / unverify) goes through
 // the expert decider with the admin as the actor, like any other command.
@@ -58,18 +69,28 @@ export const expertsAdmin: RoutePlugin<ExpertAdminDeps> = async (app, { db, expe
     return row ? toRecord(row) : refuse("not_found");
   };
 
-  app.get("/experts", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminExpertReply) } } }, async (request, reply) => listPage(reply, db, spec, request.query, { select: expertSelectList, from: "experts e", where: expertWhere }, (raw) => toRecord(expertFromPg(raw))));
+  app.get("/experts", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminExpertReply) } } }, async (request, reply) =>
+    listPage(reply, db, spec, request.query, { select: expertSelectList, from: "experts e", where: expertWhere }, (raw) =>
+      toRecord(expertFromPg(raw)),
+    ),
+  );
 
-  app.get("/experts/:id", { schema: { params: RecordIdParams, response: { 200: AdminExpertReply } } }, async (request) => expertRecord(request.params.id));
+  app.get("/experts/:id", { schema: { params: RecordIdParams, response: { 200: AdminExpertReply } } }, async (request) =>
+    expertRecord(request.params.id),
+  );
 
   // ra-data-simple-rest's `update`. Verifying an already verified expert writes nothing and answers the same record.
-  app.put("/experts/:id", { schema: { params: z.object({ id: Id }).strict(), body: ExpertVettingBody, response: { 200: AdminExpertReply } } }, async (request) => {
-    const admin = actorOf(request);
-    const actor: Actor = { userId: admin.userId, role: "admin" };
-    const expertId = request.params.id;
-    const { verified, reason } = request.body;
-    const command = { type: verified ? ("VerifyExpert" as const) : ("UnverifyExpert" as const), expertId, actor, reason };
-    await projected(valueOf(await experts.handle(expertStream(expertId), command, { actor })));
-    return expertRecord(expertId);
-  });
+  app.put(
+    "/experts/:id",
+    { schema: { params: z.object({ id: Id }).strict(), body: ExpertVettingBody, response: { 200: AdminExpertReply } } },
+    async (request) => {
+      const admin = actorOf(request);
+      const actor: Actor = { userId: admin.userId, role: "admin" };
+      const expertId = request.params.id;
+      const { verified, reason } = request.body;
+      const command = { type: verified ? ("VerifyExpert" as const) : ("UnverifyExpert" as const), expertId, actor, reason };
+      await projected(valueOf(await experts.handle(expertStream(expertId), command, { actor })));
+      return expertRecord(expertId);
+    },
+  );
 };

@@ -116,7 +116,11 @@ export async function selectPage<Row extends pg.QueryResultRow>(
   const { select, from, where, offset, limit } = query;
   const count = db.query<{ total: string }>(`SELECT count(*) AS total FROM ${from} ${where.sql}`, where.values);
   const n = where.values.length;
-  const page = db.query<Row>(`SELECT ${select} FROM ${from} ${where.sql} ORDER BY ${query.orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`, [...where.values, limit, offset]);
+  const page = db.query<Row>(`SELECT ${select} FROM ${from} ${where.sql} ORDER BY ${query.orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`, [
+    ...where.values,
+    limit,
+    offset,
+  ]);
   const [counted, rows] = await Promise.all([count, page]);
   return { rows: rows.rows, total: Number(counted.rows[0]!.total) };
 }
@@ -134,14 +138,22 @@ export async function listPage<Filter extends z.ZodType, Row extends pg.QueryRes
   toRecord: (row: Row) => T,
 ): Promise<T[]> {
   const list = parseListQuery(spec, query);
-  const { rows, total } = await selectPage<Row>(db, { select: source.select, from: source.from, where: source.where(list.filter), orderBy: orderBy(spec, list.sort), offset: list.offset, limit: list.limit });
+  const { rows, total } = await selectPage<Row>(db, {
+    select: source.select,
+    from: source.from,
+    where: source.where(list.filter),
+    orderBy: orderBy(spec, list.sort),
+    offset: list.offset,
+    limit: list.limit,
+  });
   return [...sendList(reply, spec.resource, list.offset, rows.map(toRecord), total)];
 }
 
 // Filter building blocks.
 
 /** A record id or several (react-admin's getMany sends `{"id": [...]}`). */
-export const oneOrMany = <T extends z.ZodType>(item: T) => z.union([item, z.array(item).min(1).max(MAX_LIST_ROWS)]).transform((v): z.output<T>[] => (Array.isArray(v) ? v : [v]));
+export const oneOrMany = <T extends z.ZodType>(item: T) =>
+  z.union([item, z.array(item).min(1).max(MAX_LIST_ROWS)]).transform((v): z.output<T>[] => (Array.isArray(v) ? v : [v]));
 
 export const IdText = z.string().min(1).max(300);
 export const SearchText = z.string().trim().max(200);
@@ -161,7 +173,13 @@ function isRealDate(text: string): boolean {
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day); // Date.UTC would read years 0 to 99 as 1900 to 1999
   const instant = new Date(text); // an offset can move 0001-01-01 back into year 0
-  return year >= 1 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day && instant.getUTCFullYear() >= 1;
+  return (
+    year >= 1 &&
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    instant.getUTCFullYear() >= 1
+  );
 }
 
 /** An ISO date (`2026-03-04`, a whole UTC day) or date-time with an offset. */

@@ -3,7 +3,18 @@ import { z } from "zod";
 import { MailStatus, MailboxListItem, MailboxMessageReply } from "@booking/contracts";
 import { refuse } from "../http/index.ts";
 import type { RoutePlugin } from "../http/index.ts";
-import { containsPattern, IdText, isoTime, listPage, ListQueryString, type ListSpec, oneOrMany, RecordIdParams, SearchText, SqlWhere } from "./list-query.ts";
+import {
+  containsPattern,
+  IdText,
+  isoTime,
+  listPage,
+  ListQueryString,
+  type ListSpec,
+  oneOrMany,
+  RecordIdParams,
+  SearchText,
+  SqlWhere,
+} from "./list-query.ts";
 
 // The dev mailbox: the mail outbox as the console reads it while no SMTP server is configured
 // (registered only then), so a developer or a walk opens the verification and reset links that
@@ -24,7 +35,15 @@ const MailboxFilter = z
 
 const spec: ListSpec<typeof MailboxFilter> = {
   resource: "mailbox",
-  sortable: { created_at: "m.created_at", send_after: "m.send_after", sent_at: "m.sent_at", to: "m.to_address", kind: "m.kind", status: "m.status", subject: "m.subject" },
+  sortable: {
+    created_at: "m.created_at",
+    send_after: "m.send_after",
+    sent_at: "m.sent_at",
+    to: "m.to_address",
+    kind: "m.kind",
+    status: "m.status",
+    subject: "m.subject",
+  },
   defaultSort: ["created_at", "DESC"],
   uniqueKey: "m.message_id",
   filter: MailboxFilter,
@@ -81,7 +100,9 @@ const listItem = (row: ListRow): MailboxListItem => ({
 export type MailboxAdminDeps = { db: pg.Pool; /** The From every message goes out with. */ from: string };
 
 export const mailboxAdmin: RoutePlugin<MailboxAdminDeps> = async (app, { db, from }) => {
-  app.get("/mailbox", { schema: { querystring: ListQueryString, response: { 200: z.array(MailboxListItem) } } }, async (request, reply) => listPage(reply, db, spec, request.query, { select: listColumns, from: "mail_outbox m", where: mailboxWhere }, listItem));
+  app.get("/mailbox", { schema: { querystring: ListQueryString, response: { 200: z.array(MailboxListItem) } } }, async (request, reply) =>
+    listPage(reply, db, spec, request.query, { select: listColumns, from: "mail_outbox m", where: mailboxWhere }, listItem),
+  );
 
   app.get("/mailbox/:id", { schema: { params: RecordIdParams, response: { 200: MailboxMessageReply } } }, async (request) => {
     const { rows } = await db.query<MessageRow>(

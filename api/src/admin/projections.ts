@@ -62,14 +62,21 @@ function liveAndOtherGenerations(db: pg.Pool, projections: readonly Projection[]
     db,
     async (client) => {
       const generations = await readGenerations(client, projections);
-      const checkpoints = await readCheckpoints(client, projections.map((p) => p.name));
+      const checkpoints = await readCheckpoints(
+        client,
+        projections.map((p) => p.name),
+      );
       return [checkpoints, generations] as const;
     },
     "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
   );
 }
 
-async function projectionRecords({ db, store }: ProjectionsAdminDeps, running: ReadonlyMap<string, RebuildProgress>, projections: readonly Projection[]): Promise<ProjectionRecord[]> {
+async function projectionRecords(
+  { db, store }: ProjectionsAdminDeps,
+  running: ReadonlyMap<string, RebuildProgress>,
+  projections: readonly Projection[],
+): Promise<ProjectionRecord[]> {
   // The rebuilds' progress as it is before the reads below: a rebuild shown done has switched in what they read.
   const rebuilds = new Map([...running].map(([name, view]) => [name, { ...view }]));
   const [[checkpointList, others], headEvents] = await Promise.all([
@@ -89,10 +96,26 @@ async function projectionRecords({ db, store }: ProjectionsAdminDeps, running: R
     projections.map(async (p): Promise<ProjectionRecord> => {
       const c = checkpoints.get(p.name);
       const live: ProjectionGeneration[] = c
-        ? [{ generation: c.generation, state: "live", version: c.version, tables: [...p.tables], position: c.position ? formatPosition(c.position) : null, events_applied: c.eventsApplied, lag: await lagOf(c.position), started_at: null, updated_at: c.updatedAt, retired_at: null, running: false }]
+        ? [
+            {
+              generation: c.generation,
+              state: "live",
+              version: c.version,
+              tables: [...p.tables],
+              position: c.position ? formatPosition(c.position) : null,
+              events_applied: c.eventsApplied,
+              lag: await lagOf(c.position),
+              started_at: null,
+              updated_at: c.updatedAt,
+              retired_at: null,
+              running: false,
+            },
+          ]
         : [];
       // Being built before retired; each kind oldest first.
-      const rest = others.filter((g) => g.name === p.name).sort((a, b) => (a.state === b.state ? a.generation - b.generation : a.state === "building" ? -1 : 1));
+      const rest = others
+        .filter((g) => g.name === p.name)
+        .sort((a, b) => (a.state === b.state ? a.generation - b.generation : a.state === "building" ? -1 : 1));
       const generations = [
         ...live,
         ...(await Promise.all(
@@ -155,7 +178,13 @@ export const projectionsAdmin: RoutePlugin<ProjectionsAdminDeps> = async (app, d
     try {
       await rebuildProjections(store, db, [projection], {
         claim,
-        onProgress: (p) => Object.assign(view, { done: p.done, total: p.total, eventsPerSecond: Math.round(p.eventsPerSecond), secondsLeft: p.secondsLeft === null ? null : Math.ceil(p.secondsLeft) }),
+        onProgress: (p) =>
+          Object.assign(view, {
+            done: p.done,
+            total: p.total,
+            eventsPerSecond: Math.round(p.eventsPerSecond),
+            secondsLeft: p.secondsLeft === null ? null : Math.ceil(p.secondsLeft),
+          }),
       });
       Object.assign(view, { state: "done", secondsLeft: 0 });
     } catch (e) {
@@ -170,30 +199,50 @@ export const projectionsAdmin: RoutePlugin<ProjectionsAdminDeps> = async (app, d
     }
   }
 
-  app.get("/projections", { schema: { querystring: ListQueryString, response: { 200: z.array(ProjectionRecord) } } }, async (request, reply) => {
-    const list = parseListQuery(spec, request.query);
-    const { id, status } = list.filter;
-    let records = await projectionRecords(deps, rebuilds, allProjections);
-    if (id) records = records.filter((r) => id.includes(r.id));
-    if (status) records = records.filter((r) => status.includes(r.status));
-    records.sort(compareBy(list.sort.field));
-    if (list.sort.order === "DESC") records.reverse();
-    return [...sendList(reply, spec.resource, list.offset, records.slice(list.offset, list.offset + list.limit), records.length)];
-  });
+  app.get(
+    "/projections",
+    { schema: { querystring: ListQueryString, response: { 200: z.array(ProjectionRecord) } } },
+    async (request, reply) => {
+      const list = parseListQuery(spec, request.query);
+      const { id, status } = list.filter;
+      let records = await projectionRecords(deps, rebuilds, allProjections);
+      if (id) records = records.filter((r) => id.includes(r.id));
+      if (status) records = records.filter((r) => status.includes(r.status));
+      records.sort(compareBy(list.sort.field));
+      if (list.sort.order === "DESC") records.reverse();
+      return [...sendList(reply, spec.resource, list.offset, records.slice(list.offset, list.offset + list.limit), records.length)];
+    },
+  );
 
-  app.get("/projections/:id", { schema: { params: z.object({ id: IdText }).strict(), response: { 200: ProjectionRecord } } }, async (request) => recordOf(request.params.id));
+  app.get(
+    "/projections/:id",
+    { schema: { params: z.object({ id: IdText }).strict(), response: { 200: ProjectionRecord } } },
+    async (request) => recordOf(request.params.id),
+  );
 
-  app.post("/projections/:id/rebuild", { schema: { params: z.object({ id: IdText }).strict(), response: { 202: ProjectionRecord } } }, async (request, reply) => {
-    const projection = projectionNamed(request.params.id);
-    if (!projection) refuse("not_found");
-    // 409: this read model is being rebuilt already (here, or by another API process).
-    if (rebuilds.get(projection.name)?.state === "running") refuse("projection_rebuild_running");
-    // The claim is refused while the read model is rebuilt anywhere: another API process or `npm run replay`.
-    const claim = await claimRebuild(db, [projection.name]);
-    if (!claim) refuse("projection_rebuild_running");
-    const view: RebuildProgress = { state: "running", done: 0, total: 0, eventsPerSecond: 0, secondsLeft: null, started_at: new Date().toISOString(), finished_at: null };
-    rebuilds.set(projection.name, view);
-    void rebuildInBackground(projection, view, claim);
-    return reply.status(202).send(await recordOf(projection.name));
-  });
+  app.post(
+    "/projections/:id/rebuild",
+    { schema: { params: z.object({ id: IdText }).strict(), response: { 202: ProjectionRecord } } },
+    async (request, reply) => {
+      const projection = projectionNamed(request.params.id);
+      if (!projection) refuse("not_found");
+      // 409: this read model is being rebuilt already (here, or by another API process).
+      if (rebuilds.get(projection.name)?.state === "running") refuse("projection_rebuild_running");
+      // The claim is refused while the read model is rebuilt anywhere: another API process or `npm run replay`.
+      const claim = await claimRebuild(db, [projection.name]);
+      if (!claim) refuse("projection_rebuild_running");
+      const view: RebuildProgress = {
+        state: "running",
+        done: 0,
+        total: 0,
+        eventsPerSecond: 0,
+        secondsLeft: null,
+        started_at: new Date().toISOString(),
+        finished_at: null,
+      };
+      rebuilds.set(projection.name, view);
+      void rebuildInBackground(projection, view, claim);
+      return reply.status(202).send(await recordOf(projection.name));
+    },
+  );
 };

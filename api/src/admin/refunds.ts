@@ -24,7 +24,9 @@ const RefundFilter = z
 
 const spec: ListSpec<typeof RefundFilter> = {
   resource: "refunds",
-  sortable: Object.fromEntries(["owed_at", "amount_cents", "status", "attempts", "next_attempt_at", "issued_at", "booking_id"].map((c) => [c, `r.${c}`])),
+  sortable: Object.fromEntries(
+    ["owed_at", "amount_cents", "status", "attempts", "next_attempt_at", "issued_at", "booking_id"].map((c) => [c, `r.${c}`]),
+  ),
   defaultSort: ["owed_at", "DESC"],
   uniqueKey: "r.refund_key",
   filter: RefundFilter,
@@ -54,14 +56,19 @@ export const refundsAdmin: RoutePlugin<RefundsAdminDeps> = async (app, { db, cal
     return { id: row.refund_key, ...row };
   };
 
-  app.get("/refunds", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminRefundReply) } } }, async (request, reply) => listPage(reply, db, spec, request.query, { select, from: "refunds r", where: refundWhere }, toRecord));
+  app.get("/refunds", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminRefundReply) } } }, async (request, reply) =>
+    listPage(reply, db, spec, request.query, { select, from: "refunds r", where: refundWhere }, toRecord),
+  );
 
   const refundRecord = async (refundKey: string) => {
-    const raw = (await db.query<Parameters<typeof refundFromPg>[0]>(`SELECT ${select} FROM refunds r WHERE r.refund_key = $1`, [refundKey])).rows[0];
+    const raw = (await db.query<Parameters<typeof refundFromPg>[0]>(`SELECT ${select} FROM refunds r WHERE r.refund_key = $1`, [refundKey]))
+      .rows[0];
     return raw ? toRecord(raw) : refuse("not_found");
   };
 
-  app.get("/refunds/:id", { schema: { params: RecordIdParams, response: { 200: AdminRefundReply } } }, async (request) => refundRecord(request.params.id));
+  app.get("/refunds/:id", { schema: { params: RecordIdParams, response: { 200: AdminRefundReply } } }, async (request) =>
+    refundRecord(request.params.id),
+  );
 
   // The calendar decides (admin only, at most what was paid and is not already owed back); the
   // reactor pays it. The owed refund is written to the list at once (the reactor's own write of
@@ -72,7 +79,14 @@ export const refundsAdmin: RoutePlugin<RefundsAdminDeps> = async (app, { db, cal
     const { booking_id, amount_cents, reason } = request.body;
     const booking = await findBooking(db, booking_id);
     if (!booking) refuse("booking_not_found");
-    const command = { type: "RefundBooking" as const, expertId: booking.expert_id, bookingId: booking.booking_id, actor, amountCents: amount_cents, reason };
+    const command = {
+      type: "RefundBooking" as const,
+      expertId: booking.expert_id,
+      bookingId: booking.booking_id,
+      actor,
+      amountCents: amount_cents,
+      reason,
+    };
     const result = valueOf(await calendar.handle(calendarStream(booking.expert_id), command, { actor }));
     await projected(result);
     const owing = result.events.find((e) => e.type === "RefundDue");

@@ -4,7 +4,18 @@ import { AdminSessionReply, SessionStatus } from "@booking/contracts";
 import { sessionFromPg, sessionListSort, sessionRecord, sessionSelectList, type SessionRow } from "@booking/projections";
 import { refuse } from "../http/index.ts";
 import type { RoutePlugin } from "../http/index.ts";
-import { containsPattern, Flag, IdText, listPage, ListQueryString, type ListSpec, oneOrMany, RecordIdParams, SearchText, SqlWhere } from "./list-query.ts";
+import {
+  containsPattern,
+  Flag,
+  IdText,
+  listPage,
+  ListQueryString,
+  type ListSpec,
+  oneOrMany,
+  RecordIdParams,
+  SearchText,
+  SqlWhere,
+} from "./list-query.ts";
 
 // Bookable sessions, from the `sessions` read model (id = session_id), deleted ones included
 // (the `deleted` filter hides or shows them).
@@ -45,7 +56,14 @@ function sessionWhere(f: z.output<typeof SessionFilter>): SqlWhere {
 export type SessionAdminDeps = { db: pg.Pool };
 
 export const sessionsAdmin: RoutePlugin<SessionAdminDeps> = async (app, { db }) => {
-  app.get("/sessions", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminSessionReply) } } }, async (request, reply) => listPage(reply, db, spec, request.query, { select: sessionSelectList, from: "sessions s", where: sessionWhere }, (raw) => toRecord(sessionFromPg(raw))));
+  app.get(
+    "/sessions",
+    { schema: { querystring: ListQueryString, response: { 200: z.array(AdminSessionReply) } } },
+    async (request, reply) =>
+      listPage(reply, db, spec, request.query, { select: sessionSelectList, from: "sessions s", where: sessionWhere }, (raw) =>
+        toRecord(sessionFromPg(raw)),
+      ),
+  );
 
   app.get("/sessions/:id", { schema: { params: RecordIdParams, response: { 200: AdminSessionReply } } }, async (request) => {
     const row = await sessionRecord(db, request.params.id);

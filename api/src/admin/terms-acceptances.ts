@@ -1,11 +1,31 @@
 import type pg from "pg";
 import { z } from "zod";
 import { AdminTermsAcceptanceReply } from "@booking/contracts";
-import { adminTermsAcceptanceReply, findAdminTermsAcceptance, termsAcceptanceListFrom, termsAcceptanceListSelect, termsAcceptanceListSort } from "@booking/projections";
+import {
+  adminTermsAcceptanceReply,
+  findAdminTermsAcceptance,
+  termsAcceptanceListFrom,
+  termsAcceptanceListSelect,
+  termsAcceptanceListSort,
+} from "@booking/projections";
 import { refuse } from "../http/index.ts";
 import type { RoutePlugin } from "../http/index.ts";
 import { sendCsv } from "./csv-export.ts";
-import { addTimeRange, containsPattern, IdText, listPage, ListQueryString, type ListSpec, Moment, oneOrMany, orderBy, parseListQuery, RecordIdParams, SearchText, SqlWhere } from "./list-query.ts";
+import {
+  addTimeRange,
+  containsPattern,
+  IdText,
+  listPage,
+  ListQueryString,
+  type ListSpec,
+  Moment,
+  oneOrMany,
+  orderBy,
+  parseListQuery,
+  RecordIdParams,
+  SearchText,
+  SqlWhere,
+} from "./list-query.ts";
 
 // Terms acceptances, the audit of who accepted which terms version when (id = `${user_id}:${version_id}`),
 // with the user's email; and the same list as CSV for export.
@@ -43,7 +63,19 @@ function acceptanceWhere(f: z.output<typeof AcceptanceFilter>): SqlWhere {
 export type TermsAcceptancesAdminDeps = { db: pg.Pool };
 
 export const termsAcceptancesAdmin: RoutePlugin<TermsAcceptancesAdminDeps> = async (app, { db }) => {
-  app.get("/terms-acceptances", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminTermsAcceptanceReply) } } }, async (request, reply) => listPage(reply, db, spec, request.query, { select: termsAcceptanceListSelect, from: termsAcceptanceListFrom, where: acceptanceWhere }, adminTermsAcceptanceReply));
+  app.get(
+    "/terms-acceptances",
+    { schema: { querystring: ListQueryString, response: { 200: z.array(AdminTermsAcceptanceReply) } } },
+    async (request, reply) =>
+      listPage(
+        reply,
+        db,
+        spec,
+        request.query,
+        { select: termsAcceptanceListSelect, from: termsAcceptanceListFrom, where: acceptanceWhere },
+        adminTermsAcceptanceReply,
+      ),
+  );
 
   // Same filters and sort as the list; the range is ignored: the export is every matching row. Text, not JSON: no response schema.
   app.get("/terms-acceptances/export.csv", { schema: { querystring: ListQueryString } }, async (request, reply) => {
@@ -61,9 +93,13 @@ export const termsAcceptancesAdmin: RoutePlugin<TermsAcceptancesAdminDeps> = asy
     });
   });
 
-  app.get("/terms-acceptances/:id", { schema: { params: RecordIdParams, response: { 200: AdminTermsAcceptanceReply } } }, async (request) => {
-    const acceptance = await findAdminTermsAcceptance(db, request.params.id);
-    if (!acceptance) refuse("not_found");
-    return acceptance;
-  });
+  app.get(
+    "/terms-acceptances/:id",
+    { schema: { params: RecordIdParams, response: { 200: AdminTermsAcceptanceReply } } },
+    async (request) => {
+      const acceptance = await findAdminTermsAcceptance(db, request.params.id);
+      if (!acceptance) refuse("not_found");
+      return acceptance;
+    },
+  );
 };

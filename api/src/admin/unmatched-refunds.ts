@@ -34,7 +34,17 @@ function unmatchedWhere(f: z.output<typeof UnmatchedFilter>): SqlWhere {
 }
 
 export const unmatchedRefundsAdmin: RoutePlugin<{ db: pg.Pool }> = async (app, { db }) => {
-  app.get("/unmatched-refunds", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminUnmatchedRefundReply) } } }, async (request, reply) =>
-    listPage(reply, db, spec, request.query, { select: unmatchedColumns, from: "unmatched_provider_refunds u", where: unmatchedWhere }, unmatchedFromPg),
+  app.get(
+    "/unmatched-refunds",
+    { schema: { querystring: ListQueryString, response: { 200: z.array(AdminUnmatchedRefundReply) } } },
+    async (request, reply) =>
+      listPage(
+        reply,
+        db,
+        spec,
+        request.query,
+        { select: unmatchedColumns, from: "unmatched_provider_refunds u", where: unmatchedWhere },
+        unmatchedFromPg,
+      ),
   );
 };

@@ -4,7 +4,21 @@ import { AdminUserReply, CURRENT_TERMS_VERSION, UserRole } from "@booking/contra
 import { adminUserReply, findAdminUser, userListFrom, userListSelect, userListSort } from "@booking/projections";
 import { refuse } from "../http/index.ts";
 import type { RoutePlugin } from "../http/index.ts";
-import { Flag, IdText, ListQueryString, RecordIdParams, SearchText, SqlWhere, containsPattern, oneOrMany, orderBy, parseListQuery, selectPage, sendList, type ListSpec } from "./list-query.ts";
+import {
+  Flag,
+  IdText,
+  ListQueryString,
+  RecordIdParams,
+  SearchText,
+  SqlWhere,
+  containsPattern,
+  oneOrMany,
+  orderBy,
+  parseListQuery,
+  selectPage,
+  sendList,
+  type ListSpec,
+} from "./list-query.ts";
 
 // Users, from the `users` read model (id = user_id), with their terms status (have they accepted
 // the current version, and when) and how many bookings they have as creator and as expert.
@@ -43,7 +57,14 @@ export const usersAdmin: RoutePlugin<UsersAdminDeps> = async (app, { db }) => {
   app.get("/users", { schema: { querystring: ListQueryString, response: { 200: z.array(AdminUserReply) } } }, async (request, reply) => {
     const list = parseListQuery(spec, request.query);
     const where = userWhere(list.filter);
-    const { rows, total } = await selectPage(db, { select: userListSelect, from: userListFrom, where, orderBy: orderBy(spec, list.sort), offset: list.offset, limit: list.limit });
+    const { rows, total } = await selectPage(db, {
+      select: userListSelect,
+      from: userListFrom,
+      where,
+      orderBy: orderBy(spec, list.sort),
+      offset: list.offset,
+      limit: list.limit,
+    });
     return [...sendList(reply, spec.resource, list.offset, rows.map(adminUserReply), total)];
   });
 

@@ -65,7 +65,12 @@ export async function setPasswordHash(db: Queryable, userId: string, passwordHas
 
 function isEmailTaken(e: unknown): boolean {
   // 23505: unique_violation; only the email index can clash (user ids are fresh UUIDs).
-  return typeof e === "object" && e !== null && (e as { code?: unknown }).code === "23505" && (e as { constraint?: unknown }).constraint === "accounts_email";
+  return (
+    typeof e === "object" &&
+    e !== null &&
+    (e as { code?: unknown }).code === "23505" &&
+    (e as { constraint?: unknown }).constraint === "accounts_email"
+  );
 }
 
 /** What a change of an account row owes the user's stream; null: nothing changed (rolled back). */
@@ -77,7 +82,13 @@ type AccountChange<T> = { value: T; events: UserEvent[] } | null;
  * events are appended: a racing change waits on the row locks, and a failed append leaves no row
  * changed. Resolves to null when `change` found nothing to do.
  */
-async function changeAccount<T>(deps: AccountWriteDeps, userId: string, actor: Actor, expected: ExpectedVersion, change: (client: pg.PoolClient, at: string) => Promise<AccountChange<T>>): Promise<T | null> {
+async function changeAccount<T>(
+  deps: AccountWriteDeps,
+  userId: string,
+  actor: Actor,
+  expected: ExpectedVersion,
+  change: (client: pg.PoolClient, at: string) => Promise<AccountChange<T>>,
+): Promise<T | null> {
   const at = deps.clock();
   const client = await deps.db.connect();
   let done: NonNullable<AccountChange<T>>;
@@ -132,7 +143,11 @@ export type RegisterOptions = {
  * wait until the read models show the user. A second sign-up with the same email waits on the
  * unique index and fails once this one commits.
  */
-export async function registerAccount(deps: AccountWriteDeps, input: NewAccount, options: RegisterOptions = {}): Promise<Account | "email_taken"> {
+export async function registerAccount(
+  deps: AccountWriteDeps,
+  input: NewAccount,
+  options: RegisterOptions = {},
+): Promise<Account | "email_taken"> {
   const userId = randomUUID();
   const actor = options.actor ?? { userId, role: input.role };
   const { timezone, verified, ...fields } = input;
@@ -145,7 +160,17 @@ export async function registerAccount(deps: AccountWriteDeps, input: NewAccount,
       );
       if (options.mail) await enqueueMail(client, options.mail(account, at));
       const events: UserEvent[] = [
-        { type: "UserRegistered", data: { userId, email: account.email, role: account.role, firstName: account.firstName, lastName: account.lastName, ...(timezone && { timezone }) } },
+        {
+          type: "UserRegistered",
+          data: {
+            userId,
+            email: account.email,
+            role: account.role,
+            firstName: account.firstName,
+            lastName: account.lastName,
+            ...(timezone && { timezone }),
+          },
+        },
       ];
       if (verified) events.push({ type: "EmailVerified", data: { userId, email: account.email } });
       return { value: account, events };
@@ -162,10 +187,18 @@ export async function registerAccount(deps: AccountWriteDeps, input: NewAccount,
  * greet by the account's first name), then wait until the read models show it. False when the
  * user has no stream (a token for a user we never registered).
  */
-export async function renameAccount(deps: AccountWriteDeps, actor: Actor, names: { firstName: string; lastName: string }): Promise<boolean> {
+export async function renameAccount(
+  deps: AccountWriteDeps,
+  actor: Actor,
+  names: { firstName: string; lastName: string },
+): Promise<boolean> {
   try {
     await changeAccount(deps, actor.userId, { userId: actor.userId, role: actor.role }, "stream_exists", async (client) => {
-      await client.query("UPDATE accounts SET first_name = $2, last_name = $3 WHERE user_id = $1", [actor.userId, names.firstName, names.lastName]);
+      await client.query("UPDATE accounts SET first_name = $2, last_name = $3 WHERE user_id = $1", [
+        actor.userId,
+        names.firstName,
+        names.lastName,
+      ]);
       return { value: true, events: [{ type: "UserRenamed", data: { userId: actor.userId, ...names } }] };
     });
     return true;
@@ -184,7 +217,10 @@ const ownerOf = (account: Account): Actor => ({ userId: account.userId, role: ac
  */
 export async function verifyEmail(deps: AccountWriteDeps, account: Account): Promise<Account | null> {
   return changeAccount(deps, account.userId, ownerOf(account), "any", async (client, at) => {
-    const { rows } = await client.query<AccountRow>(`UPDATE accounts SET email_verified_at = $2 WHERE user_id = $1 AND email_verified_at IS NULL RETURNING ${COLUMNS}`, [account.userId, at]);
+    const { rows } = await client.query<AccountRow>(
+      `UPDATE accounts SET email_verified_at = $2 WHERE user_id = $1 AND email_verified_at IS NULL RETURNING ${COLUMNS}`,
+      [account.userId, at],
+    );
     if (!rows[0]) return null;
     const verified = toAccount(rows[0]);
     return { value: verified, events: [{ type: "EmailVerified", data: { userId: verified.userId, email: verified.email } }] };
@@ -215,10 +251,22 @@ export async function resetPassword(
     const { rows } = await client.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE user_id = $1 FOR UPDATE`, [account.userId]);
     const before = rows[0] ? toAccount(rows[0]) : null;
     if (!before || resetLinkSpent(before, change.issuedAt)) return null;
-    const after: Account = { ...before, passwordHash: change.passwordHash, passwordChangedAt: at, emailVerifiedAt: before.emailVerifiedAt ?? at };
-    await client.query("UPDATE accounts SET password_hash = $2, password_changed_at = $3, email_verified_at = $4 WHERE user_id = $1", [after.userId, after.passwordHash, at, after.emailVerifiedAt]);
+    const after: Account = {
+      ...before,
+      passwordHash: change.passwordHash,
+      passwordChangedAt: at,
+      emailVerifiedAt: before.emailVerifiedAt ?? at,
+    };
+    await client.query("UPDATE accounts SET password_hash = $2, password_changed_at = $3, email_verified_at = $4 WHERE user_id = $1", [
+      after.userId,
+      after.passwordHash,
+      at,
+      after.emailVerifiedAt,
+    ]);
     await endSessions(client, at);
-    const events: UserEvent[] = before.emailVerifiedAt ? [] : [{ type: "EmailVerified", data: { userId: after.userId, email: after.email } }];
+    const events: UserEvent[] = before.emailVerifiedAt
+      ? []
+      : [{ type: "EmailVerified", data: { userId: after.userId, email: after.email } }];
     return { value: after, events };
   });
 }

@@ -3,7 +3,15 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import type pg from "pg";
 import { isBookingPath } from "@booking/contracts";
-import { accountExistsMail, passwordResetMail, verificationMail, enqueueMail, mailsSentTo, type MailKind, type OutgoingMail } from "../mail/index.ts";
+import {
+  accountExistsMail,
+  passwordResetMail,
+  verificationMail,
+  enqueueMail,
+  mailsSentTo,
+  type MailKind,
+  type OutgoingMail,
+} from "../mail/index.ts";
 import type { MailSettings } from "../mail/index.ts";
 import type { Account } from "./accounts.ts";
 import { signLink, type LinkPurpose } from "./signed-links.ts";
@@ -32,10 +40,17 @@ const pages = { verify_email: "verify-email", password_reset: "reset-password" }
 type AddressLink = keyof typeof pages;
 
 /** `&next=…` or `?next=…` for a destination (a return path, issue 27.4), or nothing. */
-const nextParam = (separator: "?" | "&", destination: string | null) => (destination === null ? "" : `${separator}next=${encodeURIComponent(destination)}`);
+const nextParam = (separator: "?" | "&", destination: string | null) =>
+  destination === null ? "" : `${separator}next=${encodeURIComponent(destination)}`;
 
 /** The web page a mail's link opens, with the signed token for `purpose` and the destination it signs. */
-export function linkFor(settings: LinkSettings, purpose: AddressLink, userId: string, now: string, destination: string | null = null): string {
+export function linkFor(
+  settings: LinkSettings,
+  purpose: AddressLink,
+  userId: string,
+  now: string,
+  destination: string | null = null,
+): string {
   return `${settings.mail.publicUrl}/${pages[purpose]}?token=${signLink(settings.jwtSecret, purpose, userId, now, destination)}${nextParam("&", destination)}`;
 }
 
@@ -43,7 +58,13 @@ const render = { verify_email: verificationMail, password_reset: passwordResetMa
 const idPrefix = { verify_email: "verify", password_reset: "reset" } as const satisfies Record<AddressLink, string>;
 
 /** The message with a fresh link: its id is new at every sending (a resend is a new message). */
-export function addressMail(settings: LinkSettings, purpose: AddressLink, to: Recipient, now: string, destination: string | null = null): OutgoingMail {
+export function addressMail(
+  settings: LinkSettings,
+  purpose: AddressLink,
+  to: Recipient,
+  now: string,
+  destination: string | null = null,
+): OutgoingMail {
   return render[purpose]({
     messageId: `${idPrefix[purpose]}:${to.userId}:${randomUUID()}`,
     userId: to.userId,
@@ -119,7 +140,11 @@ export async function sendAccountExistsMail(
  * The newest `purpose` link mailed to `address`, read back from the outbox: its message and token.
  * The demo seed verifies its accounts through it; tests follow links with it.
  */
-export async function lastLinkSentTo(db: Pick<pg.Pool, "query">, purpose: AddressLink, address: string): Promise<{ messageId: string; token: string } | null> {
+export async function lastLinkSentTo(
+  db: Pick<pg.Pool, "query">,
+  purpose: AddressLink,
+  address: string,
+): Promise<{ messageId: string; token: string } | null> {
   const { rows } = await db.query<{ message_id: string; text_body: string }>(
     "SELECT message_id, text_body FROM mail_outbox WHERE lower(to_address) = lower($1) AND kind = $2 ORDER BY created_at DESC, message_id LIMIT 1",
     [address, kindOf[purpose]],

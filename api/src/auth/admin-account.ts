@@ -13,7 +13,8 @@ import { revokeUserSessions } from "./refresh-tokens.ts";
 export async function ensureAdminAccount(deps: AccountWriteDeps, email: string, password: string): Promise<void> {
   const address = Email.safeParse(email);
   if (!address.success) throw new Error("ADMIN_EMAIL is not a valid email address");
-  if (isWeakPassword(password)) throw new Error("ADMIN_PASSWORD is too weak: use 8 to 200 characters with at least one letter and one digit");
+  if (isWeakPassword(password))
+    throw new Error("ADMIN_PASSWORD is too weak: use 8 to 200 characters with at least one letter and one digit");
 
   for (let attempt = 1; attempt <= 2; attempt++) {
     const existing = await findAccountByEmail(deps.db, address.data);
@@ -27,7 +28,14 @@ export async function ensureAdminAccount(deps: AccountWriteDeps, email: string, 
     }
     const created = await registerAccount(
       deps,
-      { email: address.data, passwordHash: await hashPassword(password), role: "admin", firstName: "Admin", lastName: null, verified: true },
+      {
+        email: address.data,
+        passwordHash: await hashPassword(password),
+        role: "admin",
+        firstName: "Admin",
+        lastName: null,
+        verified: true,
+      },
       { actor: { userId: "system", role: "system" } },
     );
     if (created !== "email_taken") return;

@@ -7,7 +7,12 @@ import { isWeakPassword } from "./password.ts";
 // handler answers with the catalogue's text.
 
 /** Addresses compare case-insensitively: stored trimmed and lowercased. */
-export const Email = z.string().trim().toLowerCase().max(254, { error: "invalid_request" }).pipe(z.email({ error: "invalid_request" }));
+export const Email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254, { error: "invalid_request" })
+  .pipe(z.email({ error: "invalid_request" }));
 
 /** A password being chosen (sign-up, change): must pass the strength rule. */
 const NewPassword = z.string().refine((p) => !isWeakPassword(p), { error: "weak_password" });
@@ -18,7 +23,9 @@ const PresentedPassword = z.string().max(1024);
 const ReturnPath = z.string().refine(isReturnPath, { error: "invalid_request" });
 
 /** A name given at sign-up (optional; one line, see PersonName). */
-const Name = PersonName.transform((s) => s || null).nullable().optional();
+const Name = PersonName.transform((s) => s || null)
+  .nullable()
+  .optional();
 
 export const SignupBody = z.strictObject({
   email: Email,
@@ -50,10 +57,16 @@ const KeptName = PersonName.min(1, { error: "invalid_request" });
 export const RenameBody = z.strictObject({ first_name: KeptName, last_name: KeptName });
 
 /** A mail link's token: whatever is wrong with it, the link is not valid. */
-export const LinkToken = z.string({ error: "email_link_invalid" }).min(1, { error: "email_link_invalid" }).max(512, { error: "email_link_invalid" });
+export const LinkToken = z
+  .string({ error: "email_link_invalid" })
+  .min(1, { error: "email_link_invalid" })
+  .max(512, { error: "email_link_invalid" });
 
 /** POST /auth/verify: the token of a verification link and the destination the link carries beside it, if any. */
-export const VerifyBody = z.strictObject({ token: LinkToken, next: z.string().refine(isReturnPath, { error: "email_link_invalid" }).optional() });
+export const VerifyBody = z.strictObject({
+  token: LinkToken,
+  next: z.string().refine(isReturnPath, { error: "email_link_invalid" }).optional(),
+});
 
 /** POST /auth/recover: the address to send a link to. */
 export const AddressBody = z.strictObject({ email: Email });

@@ -34,7 +34,8 @@ export function waitInWords(seconds: number): string {
 /** The count after this try: restarted when the last was longer ago than the back-off forgets. */
 const NEXT_COUNT = "CASE WHEN f.last_at <= $2::timestamptz - make_interval(secs => $6::int) THEN 1 ELSE f.failures + 1 END";
 /** The wait after `count` tries: none while they are free, then doubling from the first delay up to the cap. */
-const lockAfter = (count: string) => `CASE WHEN ${count} >= $3::int THEN $2::timestamptz + make_interval(secs => least($5::int, $4::int * power(2, least(${count} - $3::int, 30)))) END`;
+const lockAfter = (count: string) =>
+  `CASE WHEN ${count} >= $3::int THEN $2::timestamptz + make_interval(secs => least($5::int, $4::int * power(2, least(${count} - $3::int, 30)))) END`;
 
 /**
  * Count a try against the address unless it is waiting. Atomic: concurrent tries from any
@@ -56,7 +57,11 @@ export type Admission = { admitted: true; knownDevice: boolean } | { admitted: f
  * Whether a sign-in to `email` may be checked now: from a browser the account knows, yes (its try
  * counted against the browser); else if the address is not waiting (the try counted against it).
  */
-export async function admitLogin(db: pg.Pool, attempt: { email: string; userId: string | null; device: string | null }, now: string): Promise<Admission> {
+export async function admitLogin(
+  db: pg.Pool,
+  attempt: { email: string; userId: string | null; device: string | null },
+  now: string,
+): Promise<Admission> {
   if (attempt.userId && attempt.device) {
     const oldest = new Date(Date.parse(now) - KNOWN_DEVICE.maxAgeSeconds * 1000).toISOString();
     const known = await db.query(
@@ -68,7 +73,10 @@ export async function admitLogin(db: pg.Pool, attempt: { email: string; userId: 
   const { freeFailures, firstDelaySeconds, maxDelaySeconds, forgetAfterSeconds } = LOGIN_BACK_OFF;
   const address = addressHash(attempt.email);
   const { rows } = await db.query(COUNT_TRY, [address, now, freeFailures, firstDelaySeconds, maxDelaySeconds, forgetAfterSeconds]);
-  if (++counted % PRUNE_EVERY_TRIES === 0) void db.query("DELETE FROM login_failures WHERE last_at < $1", [new Date(Date.parse(now) - forgetAfterSeconds * 1000).toISOString()]).catch(() => undefined);
+  if (++counted % PRUNE_EVERY_TRIES === 0)
+    void db
+      .query("DELETE FROM login_failures WHERE last_at < $1", [new Date(Date.parse(now) - forgetAfterSeconds * 1000).toISOString()])
+      .catch(() => undefined);
   if (rows.length > 0) return { admitted: true, knownDevice: false };
   const waiting = await db.query<{ locked_until: Date }>("SELECT locked_until FROM login_failures WHERE address_hash = $1", [address]);
   const until = waiting.rows[0]?.locked_until?.getTime() ?? Date.parse(now);
@@ -79,9 +87,15 @@ export async function admitLogin(db: pg.Pool, attempt: { email: string; userId: 
  * The right password was given: the address's count starts afresh (unless the try came from a
  * known browser, which leaves an attacker's count standing), and the browser's own count too.
  */
-export async function passwordProven(db: pg.Pool, attempt: { email: string; userId: string; device: string | null; knownDevice: boolean }): Promise<void> {
+export async function passwordProven(
+  db: pg.Pool,
+  attempt: { email: string; userId: string; device: string | null; knownDevice: boolean },
+): Promise<void> {
   if (attempt.knownDevice && attempt.device) {
-    await db.query("UPDATE known_devices SET failures = 0 WHERE token_hash = $1 AND user_id = $2", [sha256(attempt.device), attempt.userId]);
+    await db.query("UPDATE known_devices SET failures = 0 WHERE token_hash = $1 AND user_id = $2", [
+      sha256(attempt.device),
+      attempt.userId,
+    ]);
   } else {
     await db.query("DELETE FROM login_failures WHERE address_hash = $1", [addressHash(attempt.email)]);
   }
@@ -103,7 +117,13 @@ export function deviceTokenOf(cookieHeader: string | undefined): string | null {
  * Set-Cookie that keeps it. One token per browser serves every account signed in from it; an
  * account remembers its most recent browsers only.
  */
-export async function rememberDevice(db: pg.Pool, userId: string, device: string | null, now: string, cookie: { path: string; secure: boolean }): Promise<string> {
+export async function rememberDevice(
+  db: pg.Pool,
+  userId: string,
+  device: string | null,
+  now: string,
+  cookie: { path: string; secure: boolean },
+): Promise<string> {
   const token = device ?? randomBytes(32).toString("base64url");
   await db.query(
     `INSERT INTO known_devices (token_hash, user_id, failures, last_used_at) VALUES ($1, $2, 0, $3)
@@ -115,6 +135,12 @@ export async function rememberDevice(db: pg.Pool, userId: string, device: string
        (SELECT token_hash FROM known_devices WHERE user_id = $1 ORDER BY last_used_at DESC LIMIT $2)`,
     [userId, KNOWN_DEVICE.perAccount],
   );
-  const attributes = [`Path=${cookie.path}`, `Max-Age=${KNOWN_DEVICE.maxAgeSeconds}`, "HttpOnly", "SameSite=Strict", ...(cookie.secure ? ["Secure"] : [])];
+  const attributes = [
+    `Path=${cookie.path}`,
+    `Max-Age=${KNOWN_DEVICE.maxAgeSeconds}`,
+    "HttpOnly",
+    "SameSite=Strict",
+    ...(cookie.secure ? ["Secure"] : []),
+  ];
   return [`${KNOWN_DEVICE.cookie}=${token}`, ...attributes].join("; ");
 }

@@ -11,13 +11,17 @@ export const PASSWORD_MAX_LENGTH = 200;
 
 /** Rule: too short, too long, or missing a letter or a digit. */
 export function isWeakPassword(password: string): boolean {
-  return password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH || !/\p{L}/u.test(password) || !/\p{Nd}/u.test(password);
+  return (
+    password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH || !/\p{L}/u.test(password) || !/\p{Nd}/u.test(password)
+  );
 }
 
 function derive(password: string, salt: Buffer, cost: { N: number; r: number; p: number }): Promise<Buffer> {
   // scrypt needs 128 * N * r bytes; leave room above Node's 32 MB default.
   const options: ScryptOptions = { ...cost, maxmem: 256 * cost.N * cost.r };
-  return new Promise((resolve, reject) => scrypt(password.normalize("NFKC"), salt, KEY_BYTES, options, (e, key) => (e ? reject(e) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize("NFKC"), salt, KEY_BYTES, options, (e, key) => (e ? reject(e) : resolve(key))),
+  );
 }
 
 export async function hashPassword(password: string): Promise<string> {

@@ -34,7 +34,11 @@ export type PreferencesChoice = { timezone: string; reminderMails: boolean } | n
  * read models show it. False when the user has no stream; "conflict" when other writes kept
  * winning.
  */
-export async function setPreferences(deps: PreferencesDeps, actor: Actor, decide: (current: MailPreferences) => PreferencesChoice): Promise<boolean | "conflict"> {
+export async function setPreferences(
+  deps: PreferencesDeps,
+  actor: Actor,
+  decide: (current: MailPreferences) => PreferencesChoice,
+): Promise<boolean | "conflict"> {
   const stream = `user-${actor.userId}`;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const read = await deps.store.readStream(stream);
@@ -43,7 +47,11 @@ export async function setPreferences(deps: PreferencesDeps, actor: Actor, decide
     if (!chosen) return true;
     const event: UserEvent = { type: "PreferencesSet", data: { userId: actor.userId, ...chosen } };
     try {
-      const written = await deps.store.append(stream, [{ type: event.type, schemaVersion: currentSchemaVersion(event.type), data: event.data, metadata: { at: deps.clock(), actor } }], read.version);
+      const written = await deps.store.append(
+        stream,
+        [{ type: event.type, schemaVersion: currentSchemaVersion(event.type), data: event.data, metadata: { at: deps.clock(), actor } }],
+        read.version,
+      );
       await deps.projected({ events: written.events, version: written.nextVersion, position: written.position, replayed: false });
       return true;
     } catch (e) {

@@ -30,8 +30,20 @@ function successorOf(secret: string, token: string): string {
   return createHmac("sha256", key).update(token).digest("base64url");
 }
 
-async function insertToken(db: Pick<Db, "query">, userId: string, familyId: string, now: string, token = randomBytes(32).toString("base64url")): Promise<string> {
-  await db.query("INSERT INTO refresh_tokens (token_hash, user_id, family_id, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)", [digest(token), userId, familyId, expiryFrom(now), now]);
+async function insertToken(
+  db: Pick<Db, "query">,
+  userId: string,
+  familyId: string,
+  now: string,
+  token = randomBytes(32).toString("base64url"),
+): Promise<string> {
+  await db.query("INSERT INTO refresh_tokens (token_hash, user_id, family_id, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)", [
+    digest(token),
+    userId,
+    familyId,
+    expiryFrom(now),
+    now,
+  ]);
   return token;
 }
 
@@ -99,7 +111,11 @@ export async function revokeFamily(db: Db, familyId: string, now: string): Promi
 
 /** Revoke every session of a user, or all but the family `except` (the caller's own). `db` may be a transaction's client. */
 export async function revokeUserSessions(db: Pick<Db, "query">, userId: string, now: string, except?: string): Promise<void> {
-  await db.query("UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL AND family_id IS DISTINCT FROM $3", [userId, now, except ?? null]);
+  await db.query("UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL AND family_id IS DISTINCT FROM $3", [
+    userId,
+    now,
+    except ?? null,
+  ]);
 }
 
 /** Whether the sign-in (refresh-token family) has been ended: revoking a family marks every token in it. */

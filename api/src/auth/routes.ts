@@ -9,7 +9,18 @@ import type { TermsCommands } from "../main/index.ts";
 import { ACCESS_TOKEN_SECONDS, actorOf, requireActor, type AccessClaims, Refused, refuse } from "../http/index.ts";
 import type { RoutePlugin, ZodApp } from "../http/index.ts";
 import { acceptedCurrentTerms } from "../terms/index.ts";
-import { findAccount, findAccountByEmail, registerAccount, renameAccount, resetLinkSpent, resetPassword, setPasswordHash, verifyEmail, type Account, type AccountWriteDeps } from "./accounts.ts";
+import {
+  findAccount,
+  findAccountByEmail,
+  registerAccount,
+  renameAccount,
+  resetLinkSpent,
+  resetPassword,
+  setPasswordHash,
+  verifyEmail,
+  type Account,
+  type AccountWriteDeps,
+} from "./accounts.ts";
 import { addressMail, sendAccountExistsMail, sendAddressMail, type LinkSettings } from "./address-mails.ts";
 import { AddressBody, ChangePasswordBody, LoginBody, LogoutBody, PreferencesBody, RefreshBody, RenameBody } from "./bodies.ts";
 import { ResendBody, ResetBody, SignupBody, VerifyBody } from "./bodies.ts";
@@ -37,7 +48,12 @@ export const attemptsPerMinute = (env: Env = process.env): number => limitFrom(e
 /** Requests per 15 minutes per client address on the routes that mail a link (AUTH_MAIL_RATE_LIMIT_MAX, default 5). */
 export const mailRequestsPerQuarterHour = (env: Env = process.env): number => limitFrom(env, "AUTH_MAIL_RATE_LIMIT_MAX", 5);
 
-const authUser = (account: Account): AuthUser => ({ id: account.userId, email: account.email, role: account.role, first_name: account.firstName });
+const authUser = (account: Account): AuthUser => ({
+  id: account.userId,
+  email: account.email,
+  role: account.role,
+  first_name: account.firstName,
+});
 
 function authSession(app: ZodApp, account: Account, familyId: string, refreshToken: string): AuthSessionReply {
   const claims: AccessClaims = { sub: account.userId, role: account.role, email: account.email, sid: familyId };
@@ -104,70 +120,90 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
   await decoyHash();
   const signUpTiming = new SignUpTiming();
 
-  app.post("/auth/signup", { config: { rateLimit }, schema: { body: SignupBody, response: { 201: SignupReply } } }, async (request, reply) => {
-    const body = request.body;
-    let sentAt = "";
-    const passwordHash = await hashPassword(body.password);
-    const writing = performance.now();
-    const created = await registerAccount(
-      deps,
-      {
-        email: body.email,
-        passwordHash,
-        role: body.role,
-        firstName: body.first_name ?? null,
-        lastName: body.last_name ?? null,
-        ...(body.timezone && { timezone: body.timezone }),
-      },
-      // No session until the owner follows the link: queued with the account row, in its transaction.
-      { mail: (account, at) => ((sentAt = at), addressMail(deps, "verify_email", account, at, body.next ?? null)) },
-    );
-    if (created === "email_taken") {
-      // Answered like a new sign-up (what the caller sent, an id of no one), so the form does not
-      // tell who has an account; the owner hears of it by mail. The account stays as it was.
+  app.post(
+    "/auth/signup",
+    { config: { rateLimit }, schema: { body: SignupBody, response: { 201: SignupReply } } },
+    async (request, reply) => {
+      const body = request.body;
+      let sentAt = "";
+      const passwordHash = await hashPassword(body.password);
+      const writing = performance.now();
+      const created = await registerAccount(
+        deps,
+        {
+          email: body.email,
+          passwordHash,
+          role: body.role,
+          firstName: body.first_name ?? null,
+          lastName: body.last_name ?? null,
+          ...(body.timezone && { timezone: body.timezone }),
+        },
+        // No session until the owner follows the link: queued with the account row, in its transaction.
+        { mail: (account, at) => ((sentAt = at), addressMail(deps, "verify_email", account, at, body.next ?? null)) },
+      );
+      if (created === "email_taken") {
+        // Answered like a new sign-up (what the caller sent, an id of no one), so the form does not
+        // tell who has an account; the owner hears of it by mail. The account stays as it was.
+        const now = clock();
+        const owner = await findAccountByEmail(db, body.email);
+        if (owner) await sendAccountExistsMail(db, deps, owner, now, body.next ?? null);
+        await signUpTiming.evenOut(writing);
+        return reply
+          .status(201)
+          .send({
+            user: { id: randomUUID(), email: body.email, role: body.role, first_name: body.first_name ?? null },
+            confirmation_sent_at: now,
+          });
+      }
+      signUpTiming.written(writing);
+      return reply.status(201).send({ user: authUser(created), confirmation_sent_at: sentAt });
+    },
+  );
+
+  app.post(
+    "/auth/login",
+    { config: { rateLimit }, schema: { body: LoginBody, response: { 200: AuthSessionReply } } },
+    async (request, reply) => {
+      const { email, password } = request.body;
       const now = clock();
-      const owner = await findAccountByEmail(db, body.email);
-      if (owner) await sendAccountExistsMail(db, deps, owner, now, body.next ?? null);
-      await signUpTiming.evenOut(writing);
-      return reply.status(201).send({ user: { id: randomUUID(), email: body.email, role: body.role, first_name: body.first_name ?? null }, confirmation_sent_at: now });
-    }
-    signUpTiming.written(writing);
-    return reply.status(201).send({ user: authUser(created), confirmation_sent_at: sentAt });
-  });
+      const account = await findAccountByEmail(db, email);
+      // Per account, whatever the client address (see login-back-off.ts); the owner's browser is let through.
+      const device = deviceTokenOf(request.headers.cookie);
+      const admission = await admitLogin(db, { email, userId: account?.userId ?? null, device }, now);
+      if (!admission.admitted) {
+        reply.header("retry-after", String(admission.retryAfterSeconds));
+        refuse("login_throttled", { wait: waitInWords(admission.retryAfterSeconds) });
+      }
+      // An unknown email costs one hash check too, so timing does not tell which addresses exist.
+      const matches = await verifyPassword(password, account?.passwordHash ?? (await decoyHash()));
+      if (!account || !matches) refuse("invalid_credentials");
+      await passwordProven(db, { email, userId: account.userId, device, knownDevice: admission.knownDevice });
+      // Only someone who knows the password learns that the address is not verified yet.
+      if (account.emailVerifiedAt === null) refuse("email_not_confirmed");
+      const cookiePath = request.routeOptions.url!.replace(/\/login$/, "");
+      reply.header(
+        "set-cookie",
+        await rememberDevice(db, account.userId, device, now, { path: cookiePath, secure: request.protocol === "https" }),
+      );
+      return signIn(app, db, now, account);
+    },
+  );
 
-  app.post("/auth/login", { config: { rateLimit }, schema: { body: LoginBody, response: { 200: AuthSessionReply } } }, async (request, reply) => {
-    const { email, password } = request.body;
-    const now = clock();
-    const account = await findAccountByEmail(db, email);
-    // Per account, whatever the client address (see login-back-off.ts); the owner's browser is let through.
-    const device = deviceTokenOf(request.headers.cookie);
-    const admission = await admitLogin(db, { email, userId: account?.userId ?? null, device }, now);
-    if (!admission.admitted) {
-      reply.header("retry-after", String(admission.retryAfterSeconds));
-      refuse("login_throttled", { wait: waitInWords(admission.retryAfterSeconds) });
-    }
-    // An unknown email costs one hash check too, so timing does not tell which addresses exist.
-    const matches = await verifyPassword(password, account?.passwordHash ?? (await decoyHash()));
-    if (!account || !matches) refuse("invalid_credentials");
-    await passwordProven(db, { email, userId: account.userId, device, knownDevice: admission.knownDevice });
-    // Only someone who knows the password learns that the address is not verified yet.
-    if (account.emailVerifiedAt === null) refuse("email_not_confirmed");
-    const cookiePath = request.routeOptions.url!.replace(/\/login$/, "");
-    reply.header("set-cookie", await rememberDevice(db, account.userId, device, now, { path: cookiePath, secure: request.protocol === "https" }));
-    return signIn(app, db, now, account);
-  });
-
-  app.post("/auth/verify", { config: { rateLimit }, schema: { body: VerifyBody, response: { 200: AuthSessionReply } } }, async (request) => {
-    // The destination beside the token must be the one it signs: an altered link is not valid.
-    const link = readLink(jwtSecret, request.body.token, "verify_email", clock(), request.body.next ?? null);
-    if (!link.ok) refuse(link.problem === "expired" ? "email_link_expired" : "email_link_invalid");
-    const account = await findAccount(db, link.claims.userId);
-    // Spent once the address is verified: a second click, or a link of an older sending.
-    if (!account || account.emailVerifiedAt !== null) refuse("email_link_invalid");
-    const verified = await verifyEmail(deps, account);
-    if (!verified) refuse("email_link_invalid");
-    return signIn(app, db, clock(), verified);
-  });
+  app.post(
+    "/auth/verify",
+    { config: { rateLimit }, schema: { body: VerifyBody, response: { 200: AuthSessionReply } } },
+    async (request) => {
+      // The destination beside the token must be the one it signs: an altered link is not valid.
+      const link = readLink(jwtSecret, request.body.token, "verify_email", clock(), request.body.next ?? null);
+      if (!link.ok) refuse(link.problem === "expired" ? "email_link_expired" : "email_link_invalid");
+      const account = await findAccount(db, link.claims.userId);
+      // Spent once the address is verified: a second click, or a link of an older sending.
+      if (!account || account.emailVerifiedAt !== null) refuse("email_link_invalid");
+      const verified = await verifyEmail(deps, account);
+      if (!verified) refuse("email_link_invalid");
+      return signIn(app, db, clock(), verified);
+    },
+  );
 
   // One answer whatever the address (unknown, verified, waiting): who has an account stays unsaid.
   const resendSchema = { body: ResendBody, response: { 204: NoContent } };
@@ -178,12 +214,16 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
     return reply.status(204).send(null);
   });
 
-  app.post("/auth/recover", { config: { rateLimit: mailRateLimit }, schema: { body: AddressBody, response: { 204: NoContent } } }, async (request, reply) => {
-    const { email } = request.body;
-    const account = await findAccountByEmail(db, email);
-    await sendAddressMail(db, deps, "password_reset", email, account, clock());
-    return reply.status(204).send(null);
-  });
+  app.post(
+    "/auth/recover",
+    { config: { rateLimit: mailRateLimit }, schema: { body: AddressBody, response: { 204: NoContent } } },
+    async (request, reply) => {
+      const { email } = request.body;
+      const account = await findAccountByEmail(db, email);
+      await sendAddressMail(db, deps, "password_reset", email, account, clock());
+      return reply.status(204).send(null);
+    },
+  );
 
   app.post("/auth/reset", { config: { rateLimit }, schema: { body: ResetBody, response: { 200: AuthSessionReply } } }, async (request) => {
     const { token, password } = request.body;
@@ -203,50 +243,64 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
     return signIn(app, db, clock(), reset);
   });
 
-  app.post("/auth/refresh", { config: { rateLimit }, schema: { body: RefreshBody, response: { 200: AuthSessionReply } } }, async (request) => {
-    const now = clock();
-    const rotated = await rotate(db, jwtSecret, request.body.refresh_token, now);
-    if (!rotated) refuse("session_expired");
-    const account = await findAccount(db, rotated.userId);
-    if (!account) {
-      await revokeFamily(db, rotated.familyId, now);
-      refuse("session_expired");
-    }
-    return authSession(app, account, rotated.familyId, rotated.refreshToken);
-  });
+  app.post(
+    "/auth/refresh",
+    { config: { rateLimit }, schema: { body: RefreshBody, response: { 200: AuthSessionReply } } },
+    async (request) => {
+      const now = clock();
+      const rotated = await rotate(db, jwtSecret, request.body.refresh_token, now);
+      if (!rotated) refuse("session_expired");
+      const account = await findAccount(db, rotated.userId);
+      if (!account) {
+        await revokeFamily(db, rotated.familyId, now);
+        refuse("session_expired");
+      }
+      return authSession(app, account, rotated.familyId, rotated.refreshToken);
+    },
+  );
 
-  app.post("/auth/logout", { preHandler: requireActor(), schema: { body: LogoutBody.nullish(), response: { 204: NoContent } } }, async (request, reply) => {
-    const actor = actorOf(request);
-    const family = sessionFamilyOf(request);
-    const now = clock();
-    // Like the hosted auth service the spec describes, signing out ends every session unless told otherwise.
-    const scope = request.body?.scope ?? "global";
-    if (scope === "global") {
-      await revokeUserSessions(db, actor.userId, now);
-      await endFeedAddress(db, actor.userId, now);
-    } else if (scope === "others") await revokeUserSessions(db, actor.userId, now, family);
-    else if (family) await revokeFamily(db, family, now);
-    return reply.status(204).send(null);
-  });
+  app.post(
+    "/auth/logout",
+    { preHandler: requireActor(), schema: { body: LogoutBody.nullish(), response: { 204: NoContent } } },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const family = sessionFamilyOf(request);
+      const now = clock();
+      // Like the hosted auth service the spec describes, signing out ends every session unless told otherwise.
+      const scope = request.body?.scope ?? "global";
+      if (scope === "global") {
+        await revokeUserSessions(db, actor.userId, now);
+        await endFeedAddress(db, actor.userId, now);
+      } else if (scope === "others") await revokeUserSessions(db, actor.userId, now, family);
+      else if (family) await revokeFamily(db, family, now);
+      return reply.status(204).send(null);
+    },
+  );
 
-  app.post("/auth/password", { preHandler: requireActor(), config: { rateLimit }, schema: { body: ChangePasswordBody, response: { 204: NoContent } } }, async (request, reply) => {
-    const actor = actorOf(request);
-    const account = await findAccount(db, actor.userId);
-    if (!account) refuse("session_expired");
-    // A stolen access token alone must not become a takeover that locks the owner out. 403, not
-    // 401: the token is good (a client must not drop the session), the proof given is not.
-    if (!(await verifyPassword(request.body.current_password, account.passwordHash))) refuse("reauthentication_needed");
-    // The current password was just proven, so comparing the strings is comparing with the hash.
-    if (request.body.password === request.body.current_password) refuse("same_password");
-    const now = clock();
-    await setPasswordHash(db, account.userId, await hashPassword(request.body.password), now);
-    // Whoever knew the old password keeps no session; the caller keeps theirs.
-    await revokeUserSessions(db, account.userId, now, sessionFamilyOf(request));
-    await endFeedAddress(db, account.userId, now);
-    return reply.status(204).send(null);
-  });
+  app.post(
+    "/auth/password",
+    { preHandler: requireActor(), config: { rateLimit }, schema: { body: ChangePasswordBody, response: { 204: NoContent } } },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const account = await findAccount(db, actor.userId);
+      if (!account) refuse("session_expired");
+      // A stolen access token alone must not become a takeover that locks the owner out. 403, not
+      // 401: the token is good (a client must not drop the session), the proof given is not.
+      if (!(await verifyPassword(request.body.current_password, account.passwordHash))) refuse("reauthentication_needed");
+      // The current password was just proven, so comparing the strings is comparing with the hash.
+      if (request.body.password === request.body.current_password) refuse("same_password");
+      const now = clock();
+      await setPasswordHash(db, account.userId, await hashPassword(request.body.password), now);
+      // Whoever knew the old password keeps no session; the caller keeps theirs.
+      await revokeUserSessions(db, account.userId, now, sessionFamilyOf(request));
+      await endFeedAddress(db, account.userId, now);
+      return reply.status(204).send(null);
+    },
+  );
 
-  app.get("/auth/me", { preHandler: requireActor(), schema: { response: { 200: MeReply } } }, async (request) => meOf(db, terms, actorOf(request).userId));
+  app.get("/auth/me", { preHandler: requireActor(), schema: { response: { 200: MeReply } } }, async (request) =>
+    meOf(db, terms, actorOf(request).userId),
+  );
 
   app.patch("/auth/me", { preHandler: requireActor(), schema: { body: RenameBody, response: { 200: MeReply } } }, async (request) => {
     const actor = actorOf(request);
@@ -255,11 +309,18 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
     return meOf(db, terms, actor.userId);
   });
 
-  app.put("/auth/me/preferences", { preHandler: requireActor(), schema: { body: PreferencesBody, response: { 200: MeReply } } }, async (request) => {
-    const actor = actorOf(request);
-    const set = await setPreferences(deps, actor, () => ({ timezone: request.body.timezone, reminderMails: request.body.reminder_mails }));
-    if (set === false) refuse("session_expired");
-    if (set === "conflict") refuse("concurrency_conflict");
-    return meOf(db, terms, actor.userId);
-  });
+  app.put(
+    "/auth/me/preferences",
+    { preHandler: requireActor(), schema: { body: PreferencesBody, response: { 200: MeReply } } },
+    async (request) => {
+      const actor = actorOf(request);
+      const set = await setPreferences(deps, actor, () => ({
+        timezone: request.body.timezone,
+        reminderMails: request.body.reminder_mails,
+      }));
+      if (set === false) refuse("session_expired");
+      if (set === "conflict") refuse("concurrency_conflict");
+      return meOf(db, terms, actor.userId);
+    },
+  );
 };

@@ -9,7 +9,12 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 
 export type LinkPurpose = "verify_email" | "password_reset" | "unsubscribe";
 
-export type LinkClaims = { purpose: LinkPurpose; userId: string; /** ms since epoch */ issuedAt: number; /** ms since epoch; null: does not expire */ expiresAt: number | null };
+export type LinkClaims = {
+  purpose: LinkPurpose;
+  userId: string;
+  /** ms since epoch */ issuedAt: number;
+  /** ms since epoch; null: does not expire */ expiresAt: number | null;
+};
 
 export type ReadLink = { ok: true; claims: LinkClaims } | { ok: false; problem: "invalid" | "expired" };
 
@@ -54,7 +59,8 @@ export function readLink(secret: string, token: string, purpose: LinkPurpose, no
   }
   if (!Array.isArray(parsed) || parsed.length !== 4) return { ok: false, problem: "invalid" };
   const [p, userId, issuedAt, expiresAt] = parsed as unknown[];
-  if (p !== purpose || typeof userId !== "string" || typeof issuedAt !== "number" || !(expiresAt === null || typeof expiresAt === "number")) return { ok: false, problem: "invalid" };
+  if (p !== purpose || typeof userId !== "string" || typeof issuedAt !== "number" || !(expiresAt === null || typeof expiresAt === "number"))
+    return { ok: false, problem: "invalid" };
   if (expiresAt !== null && Date.parse(now) >= expiresAt) return { ok: false, problem: "expired" };
   return { ok: true, claims: { purpose, userId, issuedAt, expiresAt } };
 }

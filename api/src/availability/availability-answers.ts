@@ -33,7 +33,15 @@ export class AvailabilityAnswers {
    */
   replyBody(question: AvailabilityQuestion): Buffer {
     const found = this.answer(question);
-    found.body ??= Buffer.from(JSON.stringify(AvailabilityReply.parse({ timezone: question.query.schedule.timezone, length_minutes: question.query.lengthMinutes, times: found.times })));
+    found.body ??= Buffer.from(
+      JSON.stringify(
+        AvailabilityReply.parse({
+          timezone: question.query.schedule.timezone,
+          length_minutes: question.query.lengthMinutes,
+          times: found.times,
+        }),
+      ),
+    );
     return found.body;
   }
 

@@ -21,7 +21,10 @@ export type ProposableTimesRouteDeps = {
 export const proposableTimesRoutes: RoutePlugin<ProposableTimesRouteDeps> = async (app, { db, calendar, clock }) => {
   app.get(
     "/bookings/:bookingId/proposable-times",
-    { onRequest: requireActor(), schema: { params: BookingIdParams, querystring: ProposableTimesQuery, response: { 200: ProposableTimesReply } } },
+    {
+      onRequest: requireActor(),
+      schema: { params: BookingIdParams, querystring: ProposableTimesQuery, response: { 200: ProposableTimesReply } },
+    },
     async (request) => {
       const actor = actorOf(request);
       const row = await findBooking(db, request.params.bookingId);

@@ -12,7 +12,12 @@ export type Found = { booking_id: string; expert_id: string };
  * its expert's calendar (which checks the facts again, so a lagging read model cannot misfire).
  * Returns how many bookings changed.
  */
-export async function sweepBookings(calendar: CalendarCommands, actor: Actor, found: readonly Found[], command: (b: Found) => CalendarCommand): Promise<number> {
+export async function sweepBookings(
+  calendar: CalendarCommands,
+  actor: Actor,
+  found: readonly Found[],
+  command: (b: Found) => CalendarCommand,
+): Promise<number> {
   let changed = 0;
   for (const b of found) {
     const result = await calendar.handle(calendarStream(b.expert_id), command(b), { actor });
@@ -64,4 +69,3 @@ export function sweepEvery(sweep: () => Promise<number>, everyMs: number, gate?:
   }, everyMs);
   return { stop: () => clearInterval(timer) };
 }
-

@@ -19,22 +19,33 @@ export type CancellationRouteDeps = {
 };
 
 export const cancellationRoutes: RoutePlugin<CancellationRouteDeps> = async (app, { db, calendar, clock }) => {
-  app.get("/bookings/:bookingId/cancellation", { onRequest: requireActor(), schema: { params: BookingIdParams, response: { 200: CancellationReply } } }, async (request) => {
-    const actor = actorOf(request);
-    const row = await findBooking(db, request.params.bookingId);
-    // As GET /bookings/:id: anyone outside the booking learns nothing of it.
-    if (!row || (actor.role !== "admin" && actor.userId !== row.creator_id && actor.userId !== row.expert_user_id)) refuse("booking_not_found");
-    const cancel: CalendarCommand = { type: "CancelBooking", expertId: row.expert_id, bookingId: row.booking_id, actor: commandActor(actor), reason: "" };
-    // About the cancel it previews: a booking closed long ago is folded in, so it answers as cancelling it would.
-    const { state } = await calendar.load(calendarStream(row.expert_id), { about: cancel });
-    const booking = state.bookings.get(row.booking_id);
-    if (!booking) refuse("booking_not_found");
-    const events = valueOf(calendarDecider.decide(cancel, state, { now: clock() }));
-    const cancelled = events.find((e) => e.type === "Cancelled");
-    return {
-      refund_cents: cancelled?.type === "Cancelled" ? cancelled.data.refundCents : 0,
-      paid_cents: refundableCents(booking),
-      full_refund_until: fullRefundUntil(booking),
-    };
-  });
+  app.get(
+    "/bookings/:bookingId/cancellation",
+    { onRequest: requireActor(), schema: { params: BookingIdParams, response: { 200: CancellationReply } } },
+    async (request) => {
+      const actor = actorOf(request);
+      const row = await findBooking(db, request.params.bookingId);
+      // As GET /bookings/:id: anyone outside the booking learns nothing of it.
+      if (!row || (actor.role !== "admin" && actor.userId !== row.creator_id && actor.userId !== row.expert_user_id))
+        refuse("booking_not_found");
+      const cancel: CalendarCommand = {
+        type: "CancelBooking",
+        expertId: row.expert_id,
+        bookingId: row.booking_id,
+        actor: commandActor(actor),
+        reason: "",
+      };
+      // About the cancel it previews: a booking closed long ago is folded in, so it answers as cancelling it would.
+      const { state } = await calendar.load(calendarStream(row.expert_id), { about: cancel });
+      const booking = state.bookings.get(row.booking_id);
+      if (!booking) refuse("booking_not_found");
+      const events = valueOf(calendarDecider.decide(cancel, state, { now: clock() }));
+      const cancelled = events.find((e) => e.type === "Cancelled");
+      return {
+        refund_cents: cancelled?.type === "Cancelled" ? cancelled.data.refundCents : 0,
+        paid_cents: refundableCents(booking),
+        full_refund_until: fullRefundUntil(booking),
+      };
+    },
+  );
 };

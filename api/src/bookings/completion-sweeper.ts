@@ -14,7 +14,12 @@ const SYSTEM: Actor = { userId: "completion-sweeper", role: "system" };
  * press a button, so reviews and earnings follow the session. Returns how many it completed.
  */
 export async function completeSessionsOver({ db, calendar, clock }: CompletionSweeperDeps): Promise<number> {
-  return sweepBookings(calendar, SYSTEM, await sessionsOver(db, clock()), (b) => ({ type: "CompleteBooking", expertId: b.expert_id, bookingId: b.booking_id, actor: SYSTEM }));
+  return sweepBookings(calendar, SYSTEM, await sessionsOver(db, clock()), (b) => ({
+    type: "CompleteBooking",
+    expertId: b.expert_id,
+    bookingId: b.booking_id,
+    actor: SYSTEM,
+  }));
 }
 
 export const startCompletionSweeper = (deps: CompletionSweeperDeps, gate: SweepGate, everyMs = 60_000) =>

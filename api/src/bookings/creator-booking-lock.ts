@@ -23,7 +23,11 @@ export class CreatorBookingLock {
 
   /** `work` runs holding the creator's lock; its client may read (the facts), the rest goes through other pools. */
   run<T>(creatorId: string, work: (client: pg.ClientBase) => Promise<T>): Promise<T> {
-    return this.runReading(creatorId, async () => undefined, (_facts, client) => work(client));
+    return this.runReading(
+      creatorId,
+      async () => undefined,
+      (_facts, client) => work(client),
+    );
   }
 
   /**
@@ -32,7 +36,11 @@ export class CreatorBookingLock {
    * lock is held (one statement taking both would read a snapshot from before any wait for it).
    * `read` must send its statements at once (before its first await); any sent later go on their own.
    */
-  async runReading<F, T>(creatorId: string, read: (db: LockedQueryable) => Promise<F>, work: (facts: F, client: pg.ClientBase) => Promise<T>): Promise<T> {
+  async runReading<F, T>(
+    creatorId: string,
+    read: (db: LockedQueryable) => Promise<F>,
+    work: (facts: F, client: pg.ClientBase) => Promise<T>,
+  ): Promise<T> {
     const client = await this.pool.connect();
     let unlocked = false;
     try {
@@ -40,7 +48,9 @@ export class CreatorBookingLock {
       let sent = false;
       const db = {
         query: (text: string, values: readonly unknown[] = []) =>
-          sent ? client.query(text, values as unknown[]) : new Promise<pg.QueryResult>((resolve, reject) => queued.push({ text, values, resolve, reject })),
+          sent
+            ? client.query(text, values as unknown[])
+            : new Promise<pg.QueryResult>((resolve, reject) => queued.push({ text, values, resolve, reject })),
       } as unknown as LockedQueryable;
       const facts = read(db);
       const lock = `SELECT pg_advisory_lock(hashtextextended(${client.escapeLiteral(`creator-bookings:${creatorId}`)}, 0))`;

@@ -15,8 +15,17 @@ const SYSTEM = { userId: "hold-sweeper", role: "system" as const };
  */
 export async function expireHolds({ db, calendar, clock }: HoldSweeperDeps): Promise<number> {
   const now = clock();
-  const expire = (b: { booking_id: string; expert_id: string }) => ({ type: "ExpireHold" as const, expertId: b.expert_id, bookingId: b.booking_id, actor: SYSTEM });
-  return (await sweepBookings(calendar, SYSTEM, await expiredHolds(db, now), expire)) + (await sweepBookings(calendar, SYSTEM, await lapsedRequests(db, now), expire));
+  const expire = (b: { booking_id: string; expert_id: string }) => ({
+    type: "ExpireHold" as const,
+    expertId: b.expert_id,
+    bookingId: b.booking_id,
+    actor: SYSTEM,
+  });
+  return (
+    (await sweepBookings(calendar, SYSTEM, await expiredHolds(db, now), expire)) +
+    (await sweepBookings(calendar, SYSTEM, await lapsedRequests(db, now), expire))
+  );
 }
 
-export const startHoldSweeper = (deps: HoldSweeperDeps, gate: SweepGate, everyMs = 30_000) => sweepEvery(() => expireHolds(deps), everyMs, gate);
+export const startHoldSweeper = (deps: HoldSweeperDeps, gate: SweepGate, everyMs = 30_000) =>
+  sweepEvery(() => expireHolds(deps), everyMs, gate);

@@ -11,7 +11,10 @@ import { bookingFor, replyAsOf, runOnBooking, type BookingRouteDeps } from "./ro
 // calendar (engine: RequestReschedule, AcceptReschedule, DeclineReschedule, WithdrawReschedule,
 // SetJoinLink), which holds the new time beside the old one until the request is answered.
 
-export type RescheduleRouteDeps = Pick<BookingRouteDeps, "db" | "calendar" | "projected" | "clock" | "creatorBookings" | "meetingRoomUrlTemplate">;
+export type RescheduleRouteDeps = Pick<
+  BookingRouteDeps,
+  "db" | "calendar" | "projected" | "clock" | "creatorBookings" | "meetingRoomUrlTemplate"
+>;
 
 const oneBooking = { response: { 200: BookingReply } };
 
@@ -28,7 +31,11 @@ export const rescheduleRoutes: RoutePlugin<RescheduleRouteDeps> = async (app, de
       // The creator's sessions with every expert are facts here as for a booking request: read, and
       // the move written and shown, under the creator's lock, so no request of theirs decides on stale facts.
       const moved = await creatorBookings.run(row.creator_id, async (client) =>
-        runOnBooking(deps, actor, row, { type: "RequestReschedule", scheduledTime: request.body.scheduled_time, creatorBookings: await creatorBookingFacts(client, row.creator_id, clock()) }),
+        runOnBooking(deps, actor, row, {
+          type: "RequestReschedule",
+          scheduledTime: request.body.scheduled_time,
+          creatorBookings: await creatorBookingFacts(client, row.creator_id, clock()),
+        }),
       );
       return replyOf(moved);
     },
@@ -49,7 +56,12 @@ export const rescheduleRoutes: RoutePlugin<RescheduleRouteDeps> = async (app, de
     { onRequest: requireActor(), schema: { params: BookingIdParams, body: RescheduleDeclineBody.nullish(), ...oneBooking } },
     async (request) => {
       const actor = actorOf(request);
-      return replyOf(await runOnBooking(deps, actor, await bookingFor(db, actor, request.params.bookingId), { type: "DeclineReschedule", reason: request.body?.reason ?? "" }));
+      return replyOf(
+        await runOnBooking(deps, actor, await bookingFor(db, actor, request.params.bookingId), {
+          type: "DeclineReschedule",
+          reason: request.body?.reason ?? "",
+        }),
+      );
     },
   );
 
@@ -58,7 +70,10 @@ export const rescheduleRoutes: RoutePlugin<RescheduleRouteDeps> = async (app, de
     { onRequest: requireActor(), schema: { params: BookingIdParams, body: JoinLinkBody, response: { 200: JoinLinkReply } } },
     async (request) => {
       const actor = actorOf(request);
-      const row = await runOnBooking(deps, actor, await bookingFor(db, actor, request.params.bookingId), { type: "SetJoinLink", url: request.body.url });
+      const row = await runOnBooking(deps, actor, await bookingFor(db, actor, request.params.bookingId), {
+        type: "SetJoinLink",
+        url: request.body.url,
+      });
       // The expert sees the link they set at once; the parties' replies show it from shortly before the start.
       return { booking_id: row.booking_id, url: row.join_link ?? request.body.url, opens_at: joinLinkOpensAt(row.scheduled_time) };
     },

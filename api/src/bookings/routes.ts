@@ -1,9 +1,42 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { z } from "zod";
-import { CURRENT_TERMS_VERSION, type SessionDefinition, UserIdParams, BookingIdParams, BookingNotesBody, BookingReply, BookingRequestedReply, BookingPrepBody, prepAnswersOf, BookingScheduleBody, BookingStatusBody, CalendarCommand, CreateBookingBody, IdParams, SessionNotesReply, parseInput } from "@booking/contracts";
+import {
+  CURRENT_TERMS_VERSION,
+  type SessionDefinition,
+  UserIdParams,
+  BookingIdParams,
+  BookingNotesBody,
+  BookingReply,
+  BookingRequestedReply,
+  BookingPrepBody,
+  prepAnswersOf,
+  BookingScheduleBody,
+  BookingStatusBody,
+  CalendarCommand,
+  CreateBookingBody,
+  IdParams,
+  SessionNotesReply,
+  parseInput,
+} from "@booking/contracts";
 import { calendarStream, joinLinkView, openReschedule, sessionStream, type SessionState } from "@booking/engine";
-import { bookingReply, bookingsOfCreator, bookingsOfExpertUser, creatorBookingFacts, evolveBooking, findAdminTermsAcceptance, findBooking, findExpert, findExpertOfSession, findUser, sessionRecord, toProjected, type BookingRow, type BookingWithParties, type SessionRow } from "@booking/projections";
+import {
+  bookingReply,
+  bookingsOfCreator,
+  bookingsOfExpertUser,
+  creatorBookingFacts,
+  evolveBooking,
+  findAdminTermsAcceptance,
+  findBooking,
+  findExpert,
+  findExpertOfSession,
+  findUser,
+  sessionRecord,
+  toProjected,
+  type BookingRow,
+  type BookingWithParties,
+  type SessionRow,
+} from "@booking/projections";
 import type { CalendarCommands, SessionCommands, TermsCommands } from "../main/index.ts";
 import type { CreatorBookingLock } from "./creator-booking-lock.ts";
 import { actorOf, requireActor, refuse, valueOf, commandActor, idempotencyKeyOf } from "../http/index.ts";
@@ -35,7 +68,13 @@ export type BookingRouteDeps = {
 
 /** A booking's reply as of `now`: the engine's rules decide whether its request to move is open and what of its meeting link shows. */
 export function replyAsOf(row: BookingWithParties, now: string, meetingRoomUrlTemplate: string | null): BookingReply {
-  const facts = { bookingId: row.booking_id, status: row.status, scheduledTime: row.scheduled_time, joinLink: row.join_link, meetingRoom: row.meeting_room };
+  const facts = {
+    bookingId: row.booking_id,
+    status: row.status,
+    scheduledTime: row.scheduled_time,
+    joinLink: row.join_link,
+    meetingRoom: row.meeting_room,
+  };
   return bookingReply(row, {
     rescheduleOpen: openReschedule({ rescheduleTo: row.reschedule_to, scheduledTime: row.scheduled_time }, now) !== null,
     joinLink: joinLinkView(facts, now, meetingRoomUrlTemplate),
@@ -47,7 +86,8 @@ type SignedIn = NonNullable<Parameters<typeof commandActor>[0]>;
 /** A booking the caller is party to (or any, for an admin); anyone else gets "No booking found", never a hint that it exists. */
 export async function bookingFor(db: pg.Pool, actor: SignedIn, bookingId: string): Promise<BookingWithParties> {
   const row = await findBooking(db, bookingId);
-  if (!row || (actor.role !== "admin" && actor.userId !== row.creator_id && actor.userId !== row.expert_user_id)) refuse("booking_not_found");
+  if (!row || (actor.role !== "admin" && actor.userId !== row.creator_id && actor.userId !== row.expert_user_id))
+    refuse("booking_not_found");
   return row;
 }
 
@@ -58,7 +98,9 @@ export async function runOnBooking(
   row: BookingWithParties,
   command: Record<string, unknown> & { type: CalendarCommand["type"] },
 ): Promise<BookingWithParties> {
-  const parsed = valueOf(parseInput(CalendarCommand, { ...command, expertId: row.expert_id, bookingId: row.booking_id, actor: commandActor(actor) }));
+  const parsed = valueOf(
+    parseInput(CalendarCommand, { ...command, expertId: row.expert_id, bookingId: row.booking_id, actor: commandActor(actor) }),
+  );
   const result = valueOf(await calendar.handle(calendarStream(row.expert_id), parsed, { actor: commandActor(actor) }));
   await projected(result);
   // If the read model is still behind after waiting, answer with the row as it was rather than fail.
@@ -85,7 +127,15 @@ async function bookableSession(row: SessionRow | null, fromStream: () => Promise
   if (row && !row.deleted && row.status === "published") {
     // The row holds what a SessionCreated/Updated event set: one of the lengths a definition allows.
     const lengthMinutes = row.length_minutes as SessionDefinition["lengthMinutes"];
-    return { expertId: row.expert_id, title: row.title, lengthMinutes, priceCents: row.price_cents, published: true, prepQuestions: row.prep_questions, instantBooking: row.instant_booking };
+    return {
+      expertId: row.expert_id,
+      title: row.title,
+      lengthMinutes,
+      priceCents: row.price_cents,
+      published: true,
+      prepQuestions: row.prep_questions,
+      instantBooking: row.instant_booking,
+    };
   }
   const state = await fromStream();
   if (state.kind !== "saved") return null;
@@ -109,139 +159,191 @@ export const bookingRoutes: RoutePlugin<BookingRouteDeps> = async (app, deps) =>
   const { db, calendar, sessions, projected, clock, holdMinutes, creatorBookings, meetingRoomUrlTemplate } = deps;
   const replyOf = (row: BookingWithParties) => replyAsOf(row, clock(), meetingRoomUrlTemplate);
 
-  app.post("/bookings", { onRequest: requireActor(), schema: { body: CreateBookingBody, response: { 201: BookingRequestedReply } } }, async (request, reply) => {
-    const actor = actorOf(request);
-    const sessionId = request.body.session_id;
-    const bookingId = randomUUID();
-    const now = clock();
-    // One round trip takes the creator's lock and reads every fact the request needs from the read
-    // models (the creator's other bookings, the session, the terms acceptance, the parties' names).
-    const { result, names } = await creatorBookings.runReading(
-      actor.userId,
-      async (q) => {
-        const [creatorFacts, row, creator, acceptance, expert] = await Promise.all([
-          creatorBookingFacts(q, actor.userId, now),
-          sessionRecord(q, sessionId),
-          findUser(q, actor.userId),
-          findAdminTermsAcceptance(q, `${actor.userId}:${CURRENT_TERMS_VERSION}`),
-          findExpertOfSession(q, sessionId),
-        ]);
-        return { creatorFacts, row, creator, acceptance, expert };
-      },
-      async (facts) => {
-        const session = await bookableSession(facts.row, () => sessions.load(sessionStream(sessionId)).then((l) => l.state));
-        if (!session) refuse("session_not_found");
-        // An acceptance once shown in the read model stands; one not shown yet is looked for in its stream.
-        const creatorAcceptedTerms = facts.acceptance !== null || (await acceptedCurrentTerms(deps, actor.userId));
-        const expertId = session.expertId;
-        const written = valueOf(
-          await calendar.handle(
-            calendarStream(expertId),
-            {
-              type: "RequestBooking",
-              expertId,
-              bookingId,
-              actor: commandActor(actor),
-              scheduledTime: request.body.scheduled_time,
-              session: { sessionId, ...session },
-              expertUserId: expertId,
-              creatorAcceptedTerms,
-              creatorBookings: facts.creatorFacts,
-              holdMinutes,
-            },
-            { actor: commandActor(actor), idempotencyKey: idempotencyKeyOf(request.headers) },
-          ),
-        );
-        // Held until the booking shows in the read model, so the creator's next request sees it.
-        await projected(written);
-        const expert = facts.expert?.expert_id === expertId ? facts.expert : null;
-        return { result: written, names: { creator: facts.creator, expert } };
-      },
-    );
-    const requested = result.events.find((e) => e.type === "BookingRequested")!.data as { bookingId: string };
-    // A repeat of an earlier request answers with the booking as it is now.
-    if (result.replayed) {
-      const row = await findBooking(db, requested.bookingId);
-      if (row) return reply.status(201).send({ booking: replyOf(row) });
-    }
-    // The reply is the read model's own rule applied to what was written: the row it now holds.
-    const written = toProjected(result.events).reduce<BookingRow | undefined>((r, e) => ("bookingId" in e.event.data && e.event.data.bookingId === requested.bookingId ? evolveBooking(r, e) : r), undefined)!;
-    const expert = names.expert ?? (await findExpert(db, written.expert_id));
-    return reply.status(201).send({
-      booking: replyOf({
-        ...written,
-        creator_first_name: names.creator?.first_name ?? null,
-        creator_last_name: names.creator?.last_name ?? null,
-        expert_first_name: expert?.first_name ?? null,
-        expert_last_name: expert?.last_name ?? null,
-        expert_image: expert?.profile_image ?? null,
-      }),
-    });
-  });
+  app.post(
+    "/bookings",
+    { onRequest: requireActor(), schema: { body: CreateBookingBody, response: { 201: BookingRequestedReply } } },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const sessionId = request.body.session_id;
+      const bookingId = randomUUID();
+      const now = clock();
+      // One round trip takes the creator's lock and reads every fact the request needs from the read
+      // models (the creator's other bookings, the session, the terms acceptance, the parties' names).
+      const { result, names } = await creatorBookings.runReading(
+        actor.userId,
+        async (q) => {
+          const [creatorFacts, row, creator, acceptance, expert] = await Promise.all([
+            creatorBookingFacts(q, actor.userId, now),
+            sessionRecord(q, sessionId),
+            findUser(q, actor.userId),
+            findAdminTermsAcceptance(q, `${actor.userId}:${CURRENT_TERMS_VERSION}`),
+            findExpertOfSession(q, sessionId),
+          ]);
+          return { creatorFacts, row, creator, acceptance, expert };
+        },
+        async (facts) => {
+          const session = await bookableSession(facts.row, () => sessions.load(sessionStream(sessionId)).then((l) => l.state));
+          if (!session) refuse("session_not_found");
+          // An acceptance once shown in the read model stands; one not shown yet is looked for in its stream.
+          const creatorAcceptedTerms = facts.acceptance !== null || (await acceptedCurrentTerms(deps, actor.userId));
+          const expertId = session.expertId;
+          const written = valueOf(
+            await calendar.handle(
+              calendarStream(expertId),
+              {
+                type: "RequestBooking",
+                expertId,
+                bookingId,
+                actor: commandActor(actor),
+                scheduledTime: request.body.scheduled_time,
+                session: { sessionId, ...session },
+                expertUserId: expertId,
+                creatorAcceptedTerms,
+                creatorBookings: facts.creatorFacts,
+                holdMinutes,
+              },
+              { actor: commandActor(actor), idempotencyKey: idempotencyKeyOf(request.headers) },
+            ),
+          );
+          // Held until the booking shows in the read model, so the creator's next request sees it.
+          await projected(written);
+          const expert = facts.expert?.expert_id === expertId ? facts.expert : null;
+          return { result: written, names: { creator: facts.creator, expert } };
+        },
+      );
+      const requested = result.events.find((e) => e.type === "BookingRequested")!.data as { bookingId: string };
+      // A repeat of an earlier request answers with the booking as it is now.
+      if (result.replayed) {
+        const row = await findBooking(db, requested.bookingId);
+        if (row) return reply.status(201).send({ booking: replyOf(row) });
+      }
+      // The reply is the read model's own rule applied to what was written: the row it now holds.
+      const written = toProjected(result.events).reduce<BookingRow | undefined>(
+        (r, e) => ("bookingId" in e.event.data && e.event.data.bookingId === requested.bookingId ? evolveBooking(r, e) : r),
+        undefined,
+      )!;
+      const expert = names.expert ?? (await findExpert(db, written.expert_id));
+      return reply.status(201).send({
+        booking: replyOf({
+          ...written,
+          creator_first_name: names.creator?.first_name ?? null,
+          creator_last_name: names.creator?.last_name ?? null,
+          expert_first_name: expert?.first_name ?? null,
+          expert_last_name: expert?.last_name ?? null,
+          expert_image: expert?.profile_image ?? null,
+        }),
+      });
+    },
+  );
 
-  app.get("/bookings/creator/me", { onRequest: requireActor("creator"), schema: bookingList }, async (request) => (await bookingsOfCreator(db, actorOf(request).userId)).map(replyOf));
+  app.get("/bookings/creator/me", { onRequest: requireActor("creator"), schema: bookingList }, async (request) =>
+    (await bookingsOfCreator(db, actorOf(request).userId)).map(replyOf),
+  );
 
-  app.get("/bookings/expert/me", { onRequest: requireActor("expert"), schema: bookingList }, async (request) => (await bookingsOfExpertUser(db, actorOf(request).userId)).map(replyOf));
+  app.get("/bookings/expert/me", { onRequest: requireActor("expert"), schema: bookingList }, async (request) =>
+    (await bookingsOfExpertUser(db, actorOf(request).userId)).map(replyOf),
+  );
 
   // One user's bookings by id: their own, or anyone's for an admin (who opens a user's dashboard to help them).
   const ownOrAdmin = (request: { params: { userId: string } } & Parameters<typeof actorOf>[0]) => {
     const actor = actorOf(request);
     if (actor.role !== "admin" && actor.userId !== request.params.userId) refuse("forbidden");
   };
-  app.get("/bookings/creator/:userId", { onRequest: requireActor("creator"), schema: { params: UserIdParams, ...bookingList } }, async (request) => {
-    ownOrAdmin(request);
-    return (await bookingsOfCreator(db, request.params.userId)).map(replyOf);
-  });
-  app.get("/bookings/expert/:userId", { onRequest: requireActor("expert"), schema: { params: UserIdParams, ...bookingList } }, async (request) => {
-    ownOrAdmin(request);
-    return (await bookingsOfExpertUser(db, request.params.userId)).map(replyOf);
-  });
+  app.get(
+    "/bookings/creator/:userId",
+    { onRequest: requireActor("creator"), schema: { params: UserIdParams, ...bookingList } },
+    async (request) => {
+      ownOrAdmin(request);
+      return (await bookingsOfCreator(db, request.params.userId)).map(replyOf);
+    },
+  );
+  app.get(
+    "/bookings/expert/:userId",
+    { onRequest: requireActor("expert"), schema: { params: UserIdParams, ...bookingList } },
+    async (request) => {
+      ownOrAdmin(request);
+      return (await bookingsOfExpertUser(db, request.params.userId)).map(replyOf);
+    },
+  );
 
-  app.get("/bookings/:id", { onRequest: requireActor(), schema: { params: IdParams, ...oneBooking } }, async (request) => replyOf(await bookingFor(db, actorOf(request), request.params.id)));
+  app.get("/bookings/:id", { onRequest: requireActor(), schema: { params: IdParams, ...oneBooking } }, async (request) =>
+    replyOf(await bookingFor(db, actorOf(request), request.params.id)),
+  );
 
-  const onBooking = (actor: SignedIn, row: BookingWithParties, command: Parameters<typeof runOnBooking>[3]) => runOnBooking(deps, actor, row, command);
+  const onBooking = (actor: SignedIn, row: BookingWithParties, command: Parameters<typeof runOnBooking>[3]) =>
+    runOnBooking(deps, actor, row, command);
 
-  app.patch("/bookings/:bookingId/status", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingStatusBody, ...oneBooking } }, async (request) => {
-    const actor = actorOf(request);
-    const row = await bookingFor(db, actor, request.params.bookingId);
-    const b = request.body;
-    switch (b.status) {
-      case "confirmed":
-        // The room it meets in unless the expert sets a link: drawn here, recorded by the confirmation (issue 27.13).
-        return replyOf(await onBooking(actor, row, { type: "ConfirmBooking", meetingRoom: newMeetingRoom() }));
-      case "cancelled":
-        return replyOf(await onBooking(actor, row, { type: "CancelBooking", reason: b.reason ?? "" }));
-      case "more_info_requested":
-        return replyOf(await onBooking(actor, row, { type: "RequestInfo", note: b.info_request_note ?? "" }));
-      case "completed":
-        return replyOf(await onBooking(actor, row, { type: "CompleteBooking" }));
-    }
-  });
+  app.patch(
+    "/bookings/:bookingId/status",
+    { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingStatusBody, ...oneBooking } },
+    async (request) => {
+      const actor = actorOf(request);
+      const row = await bookingFor(db, actor, request.params.bookingId);
+      const b = request.body;
+      switch (b.status) {
+        case "confirmed":
+          // The room it meets in unless the expert sets a link: drawn here, recorded by the confirmation (issue 27.13).
+          return replyOf(await onBooking(actor, row, { type: "ConfirmBooking", meetingRoom: newMeetingRoom() }));
+        case "cancelled":
+          return replyOf(await onBooking(actor, row, { type: "CancelBooking", reason: b.reason ?? "" }));
+        case "more_info_requested":
+          return replyOf(await onBooking(actor, row, { type: "RequestInfo", note: b.info_request_note ?? "" }));
+        case "completed":
+          return replyOf(await onBooking(actor, row, { type: "CompleteBooking" }));
+      }
+    },
+  );
 
-  app.patch("/bookings/:bookingId/schedule", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingScheduleBody, ...oneBooking } }, async (request) => {
-    const actor = actorOf(request);
-    return replyOf(await onBooking(actor, await bookingFor(db, actor, request.params.bookingId), { type: "ProposeTime", scheduledTime: request.body.scheduled_time }));
-  });
+  app.patch(
+    "/bookings/:bookingId/schedule",
+    { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingScheduleBody, ...oneBooking } },
+    async (request) => {
+      const actor = actorOf(request);
+      return replyOf(
+        await onBooking(actor, await bookingFor(db, actor, request.params.bookingId), {
+          type: "ProposeTime",
+          scheduledTime: request.body.scheduled_time,
+        }),
+      );
+    },
+  );
 
-  app.patch("/bookings/:bookingId/prep", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingPrepBody, ...oneBooking } }, async (request) => {
-    const actor = actorOf(request);
-    return replyOf(await onBooking(actor, await bookingFor(db, actor, request.params.bookingId), { type: "SubmitPrep", answers: prepAnswersOf(request.body) }));
-  });
+  app.patch(
+    "/bookings/:bookingId/prep",
+    { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingPrepBody, ...oneBooking } },
+    async (request) => {
+      const actor = actorOf(request);
+      return replyOf(
+        await onBooking(actor, await bookingFor(db, actor, request.params.bookingId), {
+          type: "SubmitPrep",
+          answers: prepAnswersOf(request.body),
+        }),
+      );
+    },
+  );
 
-  app.post("/bookings/:bookingId/notes", { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingNotesBody, response: { 201: SessionNotesReply } } }, async (request, reply) => {
-    const actor = actorOf(request);
-    const b = request.body;
-    const notes = { summary: b.summary, recap: b.recap ?? "", takeaways: b.takeaways ?? [], suggestedActions: b.suggested_actions ?? [] };
-    const row = await onBooking(actor, await bookingFor(db, actor, request.params.bookingId), { type: "AddNotes", notes });
-    // The row read back carries the notes as recorded; if the read model is still behind, the ones sent.
-    return reply.status(201).send(notesReply({ ...row, notes: row.notes ?? notes }));
-  });
+  app.post(
+    "/bookings/:bookingId/notes",
+    { onRequest: requireActor(), schema: { params: BookingIdParams, body: BookingNotesBody, response: { 201: SessionNotesReply } } },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const b = request.body;
+      const notes = { summary: b.summary, recap: b.recap ?? "", takeaways: b.takeaways ?? [], suggestedActions: b.suggested_actions ?? [] };
+      const row = await onBooking(actor, await bookingFor(db, actor, request.params.bookingId), { type: "AddNotes", notes });
+      // The row read back carries the notes as recorded; if the read model is still behind, the ones sent.
+      return reply.status(201).send(notesReply({ ...row, notes: row.notes ?? notes }));
+    },
+  );
 
-  app.get("/bookings/:bookingId/notes", { onRequest: requireActor(), schema: { params: BookingIdParams, response: { 200: SessionNotesReply } } }, async (request) => {
-    const row = await bookingFor(db, actorOf(request), request.params.bookingId);
-    if (!row.notes) refuse("not_found");
-    return notesReply({ ...row, notes: row.notes });
-  });
+  app.get(
+    "/bookings/:bookingId/notes",
+    { onRequest: requireActor(), schema: { params: BookingIdParams, response: { 200: SessionNotesReply } } },
+    async (request) => {
+      const row = await bookingFor(db, actorOf(request), request.params.bookingId);
+      if (!row.notes) refuse("not_found");
+      return notesReply({ ...row, notes: row.notes });
+    },
+  );
 };
 
 function notesReply(row: Pick<BookingRow, "booking_id"> & { notes: NonNullable<BookingRow["notes"]> }): SessionNotesReply {

@@ -8,14 +8,16 @@ import type pg from "pg";
 type Queryable = Pick<pg.Pool, "query">;
 
 const keyOf = (secret: string) => createHmac("sha256", secret).update("calendar-feed/v1").digest();
-const signatureOf = (secret: string, userId: string, generation: number) => createHmac("sha256", keyOf(secret)).update(`${userId}.${generation}`).digest("base64url");
+const signatureOf = (secret: string, userId: string, generation: number) =>
+  createHmac("sha256", keyOf(secret)).update(`${userId}.${generation}`).digest("base64url");
 
 async function generationOf(db: Queryable, userId: string): Promise<number> {
   const { rows } = await db.query<{ generation: number }>("SELECT generation FROM calendar_feeds WHERE user_id = $1", [userId]);
   return rows[0]?.generation ?? 1;
 }
 
-const tokenOf = (secret: string, userId: string, generation: number) => `${Buffer.from(userId).toString("base64url")}.${generation}.${signatureOf(secret, userId, generation)}`;
+const tokenOf = (secret: string, userId: string, generation: number) =>
+  `${Buffer.from(userId).toString("base64url")}.${generation}.${signatureOf(secret, userId, generation)}`;
 
 /** The user's current feed token. */
 export async function feedToken(db: Queryable, secret: string, userId: string): Promise<string> {

@@ -42,8 +42,7 @@ export type CalendarMethod = "REQUEST" | "CANCEL" | "PUBLISH";
  * and they are the product's own address and the reader's, never the other party's.
  */
 export type CalendarOptions = { host: string; name?: string; invites: readonly BookingInvite[] } & (
-  | { method: "PUBLISH" }
-  | { method: "REQUEST" | "CANCEL"; organizer: Addressee; attendee: Addressee }
+  { method: "PUBLISH" } | { method: "REQUEST" | "CANCEL"; organizer: Addressee; attendee: Addressee }
 );
 
 /** The host part of booking UIDs: a UID must be globally unique, so it names where it came from. */
@@ -52,7 +51,13 @@ export function inviteUid(bookingId: string, host: string): string {
 }
 
 export function calendarText(options: CalendarOptions): string {
-  const lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Expert Sessions//Bookings//EN", "CALSCALE:GREGORIAN", `METHOD:${options.method}`];
+  const lines = [
+    "BEGIN:VCALENDAR",
+    "VERSION:2.0",
+    "PRODID:-//Expert Sessions//Bookings//EN",
+    "CALSCALE:GREGORIAN",
+    `METHOD:${options.method}`,
+  ];
   if (options.name) lines.push(`X-WR-CALNAME:${escapeText(options.name)}`);
   for (const invite of options.invites) {
     lines.push(...eventLines(invite, options.host, options.method));
@@ -67,7 +72,9 @@ export function calendarText(options: CalendarOptions): string {
 function eventLines(b: BookingInvite, host: string, method: CalendarMethod): string[] {
   const cancelled = method === "CANCEL" || b.status === "cancelled";
   // A reader in another zone sees the UTC times in their own; the expert's local time is named for both.
-  const when = b.expertTimezone ? `In the expert's zone: ${localTime(b.start, zoneOrUtc(b.expertTimezone))}.` : `At ${localTime(b.start, "UTC")}.`;
+  const when = b.expertTimezone
+    ? `In the expert's zone: ${localTime(b.start, zoneOrUtc(b.expertTimezone))}.`
+    : `At ${localTime(b.start, "UTC")}.`;
   const description = [
     `${b.title} with ${b.expert.name} (expert) and ${b.creator.name} (creator).`,
     when,
@@ -102,7 +109,10 @@ function addressLines(organizer: Addressee, attendee: Addressee, method: "REQUES
 
 /** 20261201T090000Z */
 function utc(instant: string): string {
-  return new Date(instant).toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+  return new Date(instant)
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
 }
 
 /**

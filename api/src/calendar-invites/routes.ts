@@ -30,7 +30,10 @@ const ICS_TYPE = "text/calendar; charset=utf-8";
 /** Each booking's link the expert set and room its confirmation recorded (joinLinksOf). */
 type Links = Awaited<ReturnType<typeof joinLinksOf>>;
 
-export const calendarInviteRoutes: RoutePlugin<CalendarInviteRouteDeps> = async (app, { db, jwtSecret, mail, clock, meetingRoomUrlTemplate }) => {
+export const calendarInviteRoutes: RoutePlugin<CalendarInviteRouteDeps> = async (
+  app,
+  { db, jwtSecret, mail, clock, meetingRoomUrlTemplate },
+) => {
   const host = new URL(mail.publicUrl).host;
 
   /**
@@ -41,7 +44,12 @@ export const calendarInviteRoutes: RoutePlugin<CalendarInviteRouteDeps> = async 
    */
   const joinLinkOf = (b: BookingInviteFacts, expertLinks: Links): string | null => {
     const { joinLink = null, meetingRoom = null } = expertLinks.get(b.booking_id) ?? {};
-    return meetingLinkOf({ bookingId: b.booking_id, status: b.status, scheduledTime: b.scheduled_time, joinLink, meetingRoom }, meetingRoomUrlTemplate)?.url ?? null;
+    return (
+      meetingLinkOf(
+        { bookingId: b.booking_id, status: b.status, scheduledTime: b.scheduled_time, joinLink, meetingRoom },
+        meetingRoomUrlTemplate,
+      )?.url ?? null
+    );
   };
 
   const inviteOf = (b: BookingInviteFacts, forUserId: string, expertLinks: Links): BookingInvite => ({
@@ -66,22 +74,36 @@ export const calendarInviteRoutes: RoutePlugin<CalendarInviteRouteDeps> = async 
     return { webcal_url: https.replace(/^https?:/, "webcal:"), https_url: https };
   };
 
-  app.get("/bookings/:bookingId/calendar.ics", { onRequest: requireActor(), schema: { params: BookingIdParams } }, async (request, reply) => {
-    const actor = actorOf(request);
-    const booking = await bookingInviteFacts(db, request.params.bookingId);
-    // As GET /bookings/:id: anyone outside the booking learns nothing of it.
-    if (!booking || (actor.role !== "admin" && actor.userId !== booking.creator_id && actor.userId !== booking.expert_user_id)) refuse("booking_not_found");
-    // A cancelled booking's file marks the entry an earlier file added cancelled; one not confirmed has no time to hold yet.
-    if (booking.status !== "confirmed" && booking.status !== "completed" && booking.status !== "cancelled") refuse("calendar_invite_not_confirmed");
-    // A download is published, not an invitation (REQUEST and CANCEL are for mail, with addresses).
-    return reply
-      .type(ICS_TYPE)
-      .header("content-disposition", `attachment; filename="booking-${booking.booking_id}.ics"`)
-      .header("cache-control", "private, no-store")
-      .send(calendarText({ method: "PUBLISH", host, invites: [inviteOf(booking, actor.userId, await joinLinksOf(db, [booking.booking_id]))] }));
-  });
+  app.get(
+    "/bookings/:bookingId/calendar.ics",
+    { onRequest: requireActor(), schema: { params: BookingIdParams } },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const booking = await bookingInviteFacts(db, request.params.bookingId);
+      // As GET /bookings/:id: anyone outside the booking learns nothing of it.
+      if (!booking || (actor.role !== "admin" && actor.userId !== booking.creator_id && actor.userId !== booking.expert_user_id))
+        refuse("booking_not_found");
+      // A cancelled booking's file marks the entry an earlier file added cancelled; one not confirmed has no time to hold yet.
+      if (booking.status !== "confirmed" && booking.status !== "completed" && booking.status !== "cancelled")
+        refuse("calendar_invite_not_confirmed");
+      // A download is published, not an invitation (REQUEST and CANCEL are for mail, with addresses).
+      return reply
+        .type(ICS_TYPE)
+        .header("content-disposition", `attachment; filename="booking-${booking.booking_id}.ics"`)
+        .header("cache-control", "private, no-store")
+        .send(
+          calendarText({
+            method: "PUBLISH",
+            host,
+            invites: [inviteOf(booking, actor.userId, await joinLinksOf(db, [booking.booking_id]))],
+          }),
+        );
+    },
+  );
 
-  app.get("/calendar/feed", { onRequest: requireActor(), schema: { response: { 200: CalendarFeedReply } } }, async (request) => feedReply(await feedToken(db, jwtSecret, actorOf(request).userId)));
+  app.get("/calendar/feed", { onRequest: requireActor(), schema: { response: { 200: CalendarFeedReply } } }, async (request) =>
+    feedReply(await feedToken(db, jwtSecret, actorOf(request).userId)),
+  );
 
   app.post("/calendar/feed/regenerate", { onRequest: requireActor(), schema: { response: { 200: CalendarFeedReply } } }, async (request) =>
     feedReply(await regenerateFeedToken(db, jwtSecret, actorOf(request).userId, clock())),
@@ -93,10 +115,15 @@ export const calendarInviteRoutes: RoutePlugin<CalendarInviteRouteDeps> = async 
     if (!owner) refuse("calendar_feed_not_found");
     const from = new Date(Date.parse(clock()) - FEED_KEEPS_PAST_MS).toISOString();
     const bookings = await confirmedBookingInvitesOf(db, owner, from);
-    const expertLinks = await joinLinksOf(db, bookings.map((b) => b.booking_id));
+    const expertLinks = await joinLinksOf(
+      db,
+      bookings.map((b) => b.booking_id),
+    );
     return reply
       .type(ICS_TYPE)
       .header("cache-control", "private, no-store")
-      .send(calendarText({ method: "PUBLISH", host, name: "Expert sessions", invites: bookings.map((b) => inviteOf(b, owner, expertLinks)) }));
+      .send(
+        calendarText({ method: "PUBLISH", host, name: "Expert sessions", invites: bookings.map((b) => inviteOf(b, owner, expertLinks)) }),
+      );
   });
 };

@@ -32,7 +32,13 @@ export async function call<T = Record<string, unknown>>(
 }
 
 export async function signUp(app: FastifyInstance, db: pg.Pool, person: DemoPerson, role: "creator" | "expert"): Promise<DemoAccount> {
-  await call(app, "POST", "/auth/signup", { email: person.email, first_name: person.first_name, last_name: person.last_name, password: DEMO_PASSWORD, role });
+  await call(app, "POST", "/auth/signup", {
+    email: person.email,
+    first_name: person.first_name,
+    last_name: person.last_name,
+    password: DEMO_PASSWORD,
+    role,
+  });
   const sent = await lastLinkSentTo(db, "verify_email", person.email);
   if (!sent) throw new Error(`seed: no verification mail for ${person.email}`);
   // Demo addresses reach nobody: the mail is kept (skipped, not sent) and the seed follows its link.

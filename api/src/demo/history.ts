@@ -115,7 +115,10 @@ export function planHistory(deps: HistoryDeps, market: DemoMarket, timeline: Tim
     if (!seeded || !creator) throw new Error(`seed: no ${story.expert} or ${story.creator} in the demo`);
     const date = workingDay(DateTime.fromMillis(nowMs, { zone: seeded.expert.timezone }), story.day);
     // Requests come in at different times of day, as people's do.
-    const requestedAt = date.minus({ days: story.lead }).set({ hour: 8 + ((index * 5) % 12), minute: (index * 17) % 60 }).toMillis();
+    const requestedAt = date
+      .minus({ days: story.lead })
+      .set({ hour: 8 + ((index * 5) % 12), minute: (index * 17) % 60 })
+      .toMillis();
     plan(requestedAt, async () => {
       const bookingId = await requestBooking(story, seeded, creator, date);
       if (story === BOOKING_TO_CANCEL) bookingToCancel = bookingId;
@@ -137,34 +140,69 @@ export function planHistory(deps: HistoryDeps, market: DemoMarket, timeline: Tim
     const day = { from: date.startOf("day").toUTC().toISO()!, to: date.endOf("day").toUTC().toISO()! };
     const times = bookableStarts({ ...hours, lengthMinutes: row.length_minutes, busy: busyPeriods(state, now), now, ...day });
     const creatorFacts = await creatorBookingFacts(deps.db, creator.id, now);
-    const start = pickTime(times, date, story.hour, row.length_minutes, creatorFacts.map((f) => ({ start: f.scheduledTime, lengthMinutes: f.lengthMinutes })));
+    const start = pickTime(
+      times,
+      date,
+      story.hour,
+      row.length_minutes,
+      creatorFacts.map((f) => ({ start: f.scheduledTime, lengthMinutes: f.lengthMinutes })),
+    );
     if (!start) throw new Error(`seed: no time for ${seeded.expert.first_name} on ${date.toISODate()}`);
     const bookingId = randomUUID();
     const lengthMinutes = row.length_minutes as SessionDefinition["lengthMinutes"];
     await decide(expertId, {
-      type: "RequestBooking", expertId, bookingId, actor: asCreator(creator), scheduledTime: start,
-      session: { sessionId, expertId, title: row.title, lengthMinutes, priceCents: row.price_cents, published: true, prepQuestions: row.prep_questions },
-      expertUserId: expertId, creatorAcceptedTerms: true, creatorBookings: creatorFacts, holdMinutes: 15,
+      type: "RequestBooking",
+      expertId,
+      bookingId,
+      actor: asCreator(creator),
+      scheduledTime: start,
+      session: {
+        sessionId,
+        expertId,
+        title: row.title,
+        lengthMinutes,
+        priceCents: row.price_cents,
+        published: true,
+        prepQuestions: row.prep_questions,
+      },
+      expertUserId: expertId,
+      creatorAcceptedTerms: true,
+      creatorBookings: creatorFacts,
+      holdMinutes: 15,
     });
     const requested = Date.parse(now);
     const on = { expertId, bookingId };
     plan(requested + 2 * MINUTE, async () => {
       // As the test card's checkout: the provider's payment row, then its success recorded on the calendar.
       await written.shown();
-      const intent = await deps.payments.createIntent({ bookingId, expertId, creatorId: creator.id, amountCents: row.price_cents, description: row.title });
+      const intent = await deps.payments.createIntent({
+        bookingId,
+        expertId,
+        creatorId: creator.id,
+        amountCents: row.price_cents,
+        description: row.title,
+      });
       const payment = { paymentId: intent.paymentId, bookingId, expertId, amountCents: row.price_cents, provider: "test" };
       const paid = await recordPaymentSucceeded({ db: deps.db, calendar, projected: deps.projected }, payment);
       if (!paid.ok) throw new Error(`seed: payment at ${timeline.now} refused: ${paid.refusal.code}`);
     });
     plan(requested + 4 * MINUTE, () => decide(expertId, { type: "SubmitPrep", ...on, actor: asCreator(creator), answers: story.prep }));
     const startMs = Date.parse(start);
-    plan(Math.min(requested + 5 * HOUR, startMs - HOUR), () => decide(expertId, { type: "ConfirmBooking", ...on, actor: asExpert(seeded.account), meetingRoom: newMeetingRoom() }));
+    plan(Math.min(requested + 5 * HOUR, startMs - HOUR), () =>
+      decide(expertId, { type: "ConfirmBooking", ...on, actor: asExpert(seeded.account), meetingRoom: newMeetingRoom() }),
+    );
     if (startMs < nowMs) planAfterSession(story, seeded.account, creator, on, startMs + row.length_minutes * MINUTE);
     return bookingId;
   }
 
   /** Completed by the system, the expert's notes, the creator's review and the expert's reply. */
-  function planAfterSession(story: PastBooking, expert: DemoAccount, creator: DemoAccount, on: { expertId: string; bookingId: string }, endMs: number): void {
+  function planAfterSession(
+    story: PastBooking,
+    expert: DemoAccount,
+    creator: DemoAccount,
+    on: { expertId: string; bookingId: string },
+    endMs: number,
+  ): void {
     plan(endMs + COMPLETED_AFTER_MS, async () => {
       // The running process's own sweeper may have completed it already (a seed outlasting its first
       // minute): the same decision, made at its clock; nothing is left to do.
@@ -185,9 +223,23 @@ export function planHistory(deps: HistoryDeps, market: DemoMarket, timeline: Tim
       await written.shown();
       const row = await findBooking(deps.db, on.bookingId);
       if (!row) throw new Error(`seed: booking ${on.bookingId} not in the read model`);
-      const booking = { bookingId: row.booking_id, creatorId: row.creator_id, expertId: row.expert_id, expertUserId: row.expert_user_id, status: row.status };
+      const booking = {
+        bookingId: row.booking_id,
+        creatorId: row.creator_id,
+        expertId: row.expert_id,
+        expertUserId: row.expert_user_id,
+        status: row.status,
+      };
       const { rating, text } = left;
-      await review(on.bookingId, { type: "LeaveReview", bookingId: on.bookingId, actor: asCreator(creator), reviewId: randomUUID(), booking, rating, text });
+      await review(on.bookingId, {
+        type: "LeaveReview",
+        bookingId: on.bookingId,
+        actor: asCreator(creator),
+        reviewId: randomUUID(),
+        booking,
+        rating,
+        text,
+      });
       const reply = left.reply;
       if (!reply) return;
       const replied: ReviewCommand = { type: "ReplyToReview", bookingId: on.bookingId, actor: asExpert(expert), booking, text: reply };

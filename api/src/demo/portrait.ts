@@ -20,10 +20,13 @@ export async function portraitPng(top: Rgb, bottom: Rgb): Promise<Buffer> {
       const head = (x - 240) ** 2 + (y - 190) ** 2 <= 88 ** 2;
       const shoulders = ((x - 240) / 175) ** 2 + ((y - 480) / 170) ** 2 <= 1;
       const at = (y * SIZE + x) * 3;
-      for (let i = 0; i < 3; i++) pixels[at + i] = head || shoulders ? Math.round(background[i]! + (255 - background[i]!) * 0.55) : background[i]!;
+      for (let i = 0; i < 3; i++)
+        pixels[at + i] = head || shoulders ? Math.round(background[i]! + (255 - background[i]!) * 0.55) : background[i]!;
     }
   }
-  return sharp(pixels, { raw: { width: SIZE, height: SIZE, channels: 3 } }).png().toBuffer();
+  return sharp(pixels, { raw: { width: SIZE, height: SIZE, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 /** Upload `png` as the signed-in expert's photo (multipart, as a browser sends it); resolves to the URL the profile names. */

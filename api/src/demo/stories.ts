@@ -23,12 +23,22 @@ export type PastBooking = {
   review?: Review;
 };
 
-const notes = (summary: string, takeaways: string[], suggestedActions: string[], recap = ""): SessionNotes => ({ summary, recap, takeaways, suggestedActions });
+const notes = (summary: string, takeaways: string[], suggestedActions: string[], recap = ""): SessionNotes => ({
+  summary,
+  recap,
+  takeaways,
+  suggestedActions,
+});
 
 /** Sessions that took place (completed by the system once over), with notes and, mostly, a review. */
 export const PAST_BOOKINGS: readonly PastBooking[] = [
   {
-    expert: "jordan", session: 0, creator: "maya", day: -35, hour: 12, lead: 5,
+    expert: "jordan",
+    session: 0,
+    creator: "maya",
+    day: -35,
+    hour: 12,
+    lead: 5,
     prep: [
       "A launch date I can keep and a format I will not get bored of.",
       "Three pilot episodes recorded, no artwork, no feed yet.",
@@ -39,11 +49,23 @@ export const PAST_BOOKINGS: readonly PastBooking[] = [
       ["Launch with three episodes, not one", "Record in batches of four", "Artwork matters more than the trailer"],
       ["Book two guests for month two", "Set up the feed on a private link first"],
     ),
-    review: { rating: 5, text: "Jordan cut through weeks of dithering in one hour. I left with a launch date and a format I actually like." },
+    review: {
+      rating: 5,
+      text: "Jordan cut through weeks of dithering in one hour. I left with a launch date and a format I actually like.",
+    },
   },
   {
-    expert: "ava", session: 0, creator: "casey", day: -33, hour: 10, lead: 6,
-    prep: ["A posting plan I can keep up with a day job.", "4,200 followers, growth flat since spring.", "Posting every day for a month; I burned out."],
+    expert: "ava",
+    session: 0,
+    creator: "casey",
+    day: -33,
+    hour: 10,
+    lead: 6,
+    prep: [
+      "A posting plan I can keep up with a day job.",
+      "4,200 followers, growth flat since spring.",
+      "Posting every day for a month; I burned out.",
+    ],
     notes: notes(
       "Casey's audience responds to behind-the-scenes posts, not polished tutorials. We built a three-post-a-week rhythm around them.",
       [
@@ -61,7 +83,12 @@ export const PAST_BOOKINGS: readonly PastBooking[] = [
     },
   },
   {
-    expert: "marcus", session: 1, creator: "hana", day: -30, hour: 10, lead: 7,
+    expert: "marcus",
+    session: 1,
+    creator: "hana",
+    day: -30,
+    hour: 10,
+    lead: 7,
     prep: [
       "A rate card I can send without apologising for it.",
       "Two brand deals last year, both underpriced.",
@@ -79,7 +106,12 @@ export const PAST_BOOKINGS: readonly PastBooking[] = [
     },
   },
   {
-    expert: "sofia", session: 0, creator: "leo", day: -28, hour: 11, lead: 5,
+    expert: "sofia",
+    session: 0,
+    creator: "leo",
+    day: -28,
+    hour: 11,
+    lead: 5,
     prep: [
       "Know whether I can sign this sponsorship contract as it is.",
       "The contract is attached; they want an answer this week.",
@@ -97,8 +129,17 @@ export const PAST_BOOKINGS: readonly PastBooking[] = [
     },
   },
   {
-    expert: "ava", session: 1, creator: "maya", day: -26, hour: 14, lead: 3,
-    prep: ["A fresh pair of eyes on my channel page.", "Launched the channel two months ago.", "Copied the layout of a bigger channel I like."],
+    expert: "ava",
+    session: 1,
+    creator: "maya",
+    day: -26,
+    hour: 14,
+    lead: 3,
+    prep: [
+      "A fresh pair of eyes on my channel page.",
+      "Launched the channel two months ago.",
+      "Copied the layout of a bigger channel I like.",
+    ],
     notes: notes(
       "Quick review of Maya's channel page as a first-time visitor sees it.",
       ["Your banner does not say what the channel is about", "Pin your best episode, not your newest"],
@@ -107,7 +148,12 @@ export const PAST_BOOKINGS: readonly PastBooking[] = [
     review: { rating: 5, text: "Half an hour, three concrete changes, and my channel page finally makes sense to new visitors." },
   },
   {
-    expert: "priya", session: 0, creator: "daniel", day: -24, hour: 11, lead: 3,
+    expert: "priya",
+    session: 0,
+    creator: "daniel",
+    day: -24,
+    hour: 11,
+    lead: 3,
     prep: ["Better click-through on my videos.", "Click-through is around 3%.", "A/B tested two thumbnails once."],
     notes: notes(
       "We rebuilt Daniel's thumbnail template around one face, one object and three words at most.",
@@ -117,7 +163,12 @@ export const PAST_BOOKINGS: readonly PastBooking[] = [
     review: { rating: 5, text: "Priya redid one of my thumbnails live during the call. That video's click-through went from 3% to 7%." },
   },
   {
-    expert: "jordan", session: 1, creator: "leo", day: -21, hour: 15, lead: 4,
+    expert: "jordan",
+    session: 1,
+    creator: "leo",
+    day: -21,
+    hour: 15,
+    lead: 4,
     prep: ["Honest feedback on episode 12.", "Downloads dropping off after minute five.", "Shortened the intro a bit."],
     notes: notes(
       "The episode opened with three minutes of housekeeping. We moved the hook to the first 30 seconds.",
@@ -131,8 +182,17 @@ export const PAST_BOOKINGS: readonly PastBooking[] = [
     },
   },
   {
-    expert: "ava", session: 0, creator: "leo", day: -19, hour: 11, lead: 5,
-    prep: ["A growth plan for the podcast's video clips.", "Clips get views but nobody follows through to the show.", "Posting clips on three platforms."],
+    expert: "ava",
+    session: 0,
+    creator: "leo",
+    day: -19,
+    hour: 11,
+    lead: 5,
+    prep: [
+      "A growth plan for the podcast's video clips.",
+      "Clips get views but nobody follows through to the show.",
+      "Posting clips on three platforms.",
+    ],
     notes: notes(
       "Leo's clips travel, but they do not point anywhere. We built a path from clip to episode.",
       ["Every clip ends with where to hear the rest", "One platform done well beats three done thinly"],
@@ -141,7 +201,12 @@ export const PAST_BOOKINGS: readonly PastBooking[] = [
     review: { rating: 4, text: "Good session with a clear plan. Some of it I had heard before, but the clip-to-episode path is working." },
   },
   {
-    expert: "priya", session: 1, creator: "hana", day: -18, hour: 13, lead: 6,
+    expert: "priya",
+    session: 1,
+    creator: "hana",
+    day: -18,
+    hour: 13,
+    lead: 6,
     prep: [
       "Plan the launch of my second channel.",
       "My first channel has 80k subscribers; the new one will be about ceramics.",
@@ -149,7 +214,11 @@ export const PAST_BOOKINGS: readonly PastBooking[] = [
     ],
     notes: notes(
       "Two hours on the ceramics channel: a format, the first twelve videos and a production rhythm Hana can keep with her main channel.",
-      ["Launch with a series, not single videos", "Cross-promote once, then let the new channel stand alone", "Film two videos per studio day"],
+      [
+        "Launch with a series, not single videos",
+        "Cross-promote once, then let the new channel stand alone",
+        "Film two videos per studio day",
+      ],
       ["Storyboard the first three episodes", "Book four studio days for next month"],
     ),
     review: {
@@ -159,7 +228,12 @@ export const PAST_BOOKINGS: readonly PastBooking[] = [
     },
   },
   {
-    expert: "marcus", session: 0, creator: "daniel", day: -16, hour: 14, lead: 4,
+    expert: "marcus",
+    session: 0,
+    creator: "daniel",
+    day: -16,
+    hour: 14,
+    lead: 4,
     prep: ["Should I take this brand deal?", "First offer from a brand I like, $800 for one video.", "Looked up their other sponsorships."],
     notes: notes(
       "The offer was fair on the fee but asked for a year of exclusivity. We countered on exclusivity, not money.",
@@ -169,7 +243,12 @@ export const PAST_BOOKINGS: readonly PastBooking[] = [
     review: { rating: 5, text: "Marcus helped me negotiate my first brand deal. Calm, clear and on my side." },
   },
   {
-    expert: "sofia", session: 0, creator: "maya", day: -14, hour: 10, lead: 6,
+    expert: "sofia",
+    session: 0,
+    creator: "maya",
+    day: -14,
+    hour: 10,
+    lead: 6,
     prep: ["Protect my show's name.", "Another podcast started using a very similar name.", "Sent them a friendly message, no answer."],
     notes: notes(
       "We went through trademark options for Maya's show name and a first letter to the other podcast.",
@@ -179,7 +258,12 @@ export const PAST_BOOKINGS: readonly PastBooking[] = [
     review: { rating: 4, text: "Clear explanation of how trademarks work for podcasts. I feel much less anxious about it now." },
   },
   {
-    expert: "ava", session: 0, creator: "hana", day: -12, hour: 15, lead: 4,
+    expert: "ava",
+    session: 0,
+    creator: "hana",
+    day: -12,
+    hour: 15,
+    lead: 4,
     prep: ["Grow the ceramics audience on Instagram.", "1,100 followers on the new account.", "Reels twice a week."],
     notes: notes(
       "We built a 90-day plan for Hana's new account, borrowing what works on her main channel.",
@@ -189,7 +273,12 @@ export const PAST_BOOKINGS: readonly PastBooking[] = [
     review: { rating: 5, text: "Ava's 90-day plan is pinned above my desk. Focused and realistic." },
   },
   {
-    expert: "jordan", session: 0, creator: "daniel", day: -11, hour: 13, lead: 6,
+    expert: "jordan",
+    session: 0,
+    creator: "daniel",
+    day: -11,
+    hour: 13,
+    lead: 6,
     prep: ["Launch a podcast to go with my channel.", "Have a mic and a topic, nothing else.", "Recorded one test episode."],
     notes: notes(
       "We planned Daniel's podcast as a companion to his channel: same audience, longer form.",
@@ -199,8 +288,17 @@ export const PAST_BOOKINGS: readonly PastBooking[] = [
     review: { rating: 5, text: "Jordan made launching a podcast feel doable. Clear steps and no fluff." },
   },
   {
-    expert: "marcus", session: 0, creator: "casey", day: -10, hour: 15, lead: 5,
-    prep: ["Understand a brand offer before I reply.", "A skincare brand offered a three-post package.", "Compared it with my old rate card."],
+    expert: "marcus",
+    session: 0,
+    creator: "casey",
+    day: -10,
+    hour: 15,
+    lead: 5,
+    prep: [
+      "Understand a brand offer before I reply.",
+      "A skincare brand offered a three-post package.",
+      "Compared it with my old rate card.",
+    ],
     notes: notes(
       "We read the skincare offer line by line: the fee was fine, the usage rights were not.",
       ["Usage rights are priced separately", "Ask for the brief before agreeing to dates"],
@@ -209,7 +307,12 @@ export const PAST_BOOKINGS: readonly PastBooking[] = [
     review: { rating: 4, text: "Marcus spotted the usage-rights problem immediately. I countered and got a better deal." },
   },
   {
-    expert: "priya", session: 0, creator: "maya", day: -7, hour: 16, lead: 2,
+    expert: "priya",
+    session: 0,
+    creator: "maya",
+    day: -7,
+    hour: 16,
+    lead: 2,
     prep: ["Make my podcast's YouTube thumbnails better.", "Using the same template for every episode.", "Nothing yet."],
     notes: notes(
       "We moved Maya's thumbnails from a fixed template to one strong image per episode.",
@@ -219,7 +322,12 @@ export const PAST_BOOKINGS: readonly PastBooking[] = [
     review: { rating: 4, text: "Helpful and quick. The three-word rule is simple but it works." },
   },
   {
-    expert: "jordan", session: 1, creator: "hana", day: -6, hour: 17, lead: 3,
+    expert: "jordan",
+    session: 1,
+    creator: "hana",
+    day: -6,
+    hour: 17,
+    lead: 3,
     prep: ["Feedback on my pilot episode.", "Recorded the pilot for a ceramics podcast.", "Asked two friends to listen."],
     notes: notes(
       "Hana's pilot is warm and well paced; the sound of the studio needed taming.",
@@ -229,7 +337,12 @@ export const PAST_BOOKINGS: readonly PastBooking[] = [
     review: { rating: 5, text: "Kind and specific feedback. My pilot sounds so much better now." },
   },
   {
-    expert: "ava", session: 1, creator: "daniel", day: -4, hour: 13, lead: 3,
+    expert: "ava",
+    session: 1,
+    creator: "daniel",
+    day: -4,
+    hour: 13,
+    lead: 3,
     prep: ["A quick look at my channel before a redesign.", "Planning a new banner and trailer.", "Drafted a trailer script."],
     notes: notes(
       "We checked Daniel's channel page and trailer script before the redesign.",
@@ -238,7 +351,12 @@ export const PAST_BOOKINGS: readonly PastBooking[] = [
     ),
   },
   {
-    expert: "sofia", session: 0, creator: "casey", day: -3, hour: 12, lead: 4,
+    expert: "sofia",
+    session: 0,
+    creator: "casey",
+    day: -3,
+    hour: 12,
+    lead: 4,
     prep: [
       "Check a collaboration agreement with another creator.",
       "We want to co-host a series and split the revenue.",
@@ -257,7 +375,12 @@ export const PAST_BOOKINGS: readonly PastBooking[] = [
  * cancels on the first start (more than a day ahead: everything paid is refunded).
  */
 export const BOOKING_TO_CANCEL: PastBooking = {
-  expert: "sofia", session: 0, creator: "casey", day: 6, hour: 11, lead: 11,
+  expert: "sofia",
+  session: 0,
+  creator: "casey",
+  day: 6,
+  hour: 11,
+  lead: 11,
   prep: ["Review a licensing offer for one of my photos.", "A magazine wants to license a photo.", "Read their standard terms."],
 };
 export const CANCEL_REASON = "The magazine withdrew its offer, so I no longer need the review.";
@@ -277,27 +400,62 @@ export type UpcomingBooking = {
 /** Bookings to come, made on the first start through the public API: requested, paid with the test card, and answered or not. */
 export const UPCOMING_BOOKINGS: readonly UpcomingBooking[] = [
   {
-    expert: "priya", session: 0, creator: "leo", day: 2, hour: 15, state: "confirmed",
+    expert: "priya",
+    session: 0,
+    creator: "leo",
+    day: 2,
+    hour: 15,
+    state: "confirmed",
     prep: ["Thumbnails for a new series.", "Series launches next month.", "Sketched three ideas."],
   },
   {
-    expert: "ava", session: 1, creator: "daniel", day: 2, hour: 11, state: "pending",
+    expert: "ava",
+    session: 1,
+    creator: "daniel",
+    day: 2,
+    hour: 11,
+    state: "pending",
     prep: ["A look at the redesigned channel.", "New banner and trailer are live.", "Followed the notes from last time."],
   },
   {
-    expert: "marcus", session: 0, creator: "casey", day: 3, hour: 14, state: "confirmed",
-    prep: ["Review a second offer from the skincare brand.", "They came back with a bigger package.", "Used the counter we prepared last time."],
+    expert: "marcus",
+    session: 0,
+    creator: "casey",
+    day: 3,
+    hour: 14,
+    state: "confirmed",
+    prep: [
+      "Review a second offer from the skincare brand.",
+      "They came back with a bigger package.",
+      "Used the counter we prepared last time.",
+    ],
   },
   {
-    expert: "ava", session: 0, creator: "maya", day: 4, hour: 13, state: "confirmed",
+    expert: "ava",
+    session: 0,
+    creator: "maya",
+    day: 4,
+    hour: 13,
+    state: "confirmed",
     prep: ["Plan the podcast's second season.", "Season one ended with 5,000 listeners.", "Collected listener feedback."],
   },
   {
-    expert: "jordan", session: 1, creator: "casey", day: 5, hour: 12, state: "pending",
+    expert: "jordan",
+    session: 1,
+    creator: "casey",
+    day: 5,
+    hour: 12,
+    state: "pending",
     prep: ["Feedback on the first co-hosted episode.", "Recorded with my co-host last week.", "We edited it twice."],
   },
   {
-    expert: "ava", session: 0, creator: "casey", day: 8, hour: 10, state: "time_proposed", proposeHour: 15,
+    expert: "ava",
+    session: 0,
+    creator: "casey",
+    day: 8,
+    hour: 10,
+    state: "time_proposed",
+    proposeHour: 15,
     prep: ["Plan my next quarter of posts.", "Saves doubled since our last session.", "Kept the three-posts-a-week rhythm."],
   },
 ];

@@ -17,7 +17,13 @@ import { CANCEL_REASON, UPCOMING_BOOKINGS, type UpcomingBooking } from "./storie
 // lapses), and the expert's answer. Then the demo creator cancels a confirmed booking days ahead,
 // and its refund is paid back through the refund reactor and the test provider.
 
-export type UpcomingDeps = { db: pg.Pool; store: EventStore; calendar: CalendarCommands; payments: TestPaymentProvider; clock: () => string };
+export type UpcomingDeps = {
+  db: pg.Pool;
+  store: EventStore;
+  calendar: CalendarCommands;
+  payments: TestPaymentProvider;
+  clock: () => string;
+};
 
 const TEST_CARD = "4242 4242 4242 4242";
 const OPEN = new Set<BookingReply["status"]>(["pending", "time_proposed", "more_info_requested", "confirmed"]);
@@ -36,11 +42,21 @@ async function book(app: FastifyInstance, market: DemoMarket, plan: UpcomingBook
   const sessionId = seeded.sessionIds[plan.session]!;
   const lengthMinutes = expert.sessions[plan.session]!.length_minutes;
   const date = workingDay(DateTime.fromMillis(nowMs, { zone: expert.timezone }), plan.day);
-  const { times } = await call<{ times: string[] }>(app, "GET", `/sessions/${sessionId}/availability?from=${date.toISODate()}&to=${date.toISODate()}`);
+  const { times } = await call<{ times: string[] }>(
+    app,
+    "GET",
+    `/sessions/${sessionId}/availability?from=${date.toISODate()}&to=${date.toISODate()}`,
+  );
   const start = pickTime(times, date, plan.hour, lengthMinutes, await takenBy(app, creator));
   if (!start) throw new Error(`seed: ${expert.first_name} offers no time on ${date.toISODate()}`);
 
-  const { booking } = await call<{ booking: BookingReply }>(app, "POST", "/bookings", { session_id: sessionId, scheduled_time: start }, creator.token);
+  const { booking } = await call<{ booking: BookingReply }>(
+    app,
+    "POST",
+    "/bookings",
+    { session_id: sessionId, scheduled_time: start },
+    creator.token,
+  );
   const [prep_response_1, prep_response_2, prep_response_3] = plan.prep;
   await call(app, "PATCH", `/bookings/${booking.id}/prep`, { prep_response_1, prep_response_2, prep_response_3 }, creator.token);
   const intent = await call<{ clientSecret: string }>(app, "POST", "/stripe/test-intent", { bookingId: booking.id }, creator.token);

@@ -35,18 +35,17 @@ export async function saveEarlyAccessRequest(db: pg.Pool, request: EarlyAccessBo
 
 /** Under the row's lock, so two requests for one address keep both versions. */
 async function replaceRequest(client: pg.PoolClient, request: EarlyAccessBody, at: string): Promise<void> {
-  const { rows } = await client.query<Latest>("SELECT id, name, role, need, updated_at FROM early_access_requests WHERE email = $1 FOR UPDATE", [request.email]);
+  const { rows } = await client.query<Latest>(
+    "SELECT id, name, role, need, updated_at FROM early_access_requests WHERE email = $1 FOR UPDATE",
+    [request.email],
+  );
   const latest = rows[0]!;
   const same = latest.name === request.name && latest.role === request.role && latest.need === request.need;
   if (!same) {
-    await client.query("INSERT INTO early_access_earlier_versions (request_id, name, role, need, asked_at, replaced_at) VALUES ($1, $2, $3, $4, $5, $6)", [
-      latest.id,
-      latest.name,
-      latest.role,
-      latest.need,
-      latest.updated_at,
-      at,
-    ]);
+    await client.query(
+      "INSERT INTO early_access_earlier_versions (request_id, name, role, need, asked_at, replaced_at) VALUES ($1, $2, $3, $4, $5, $6)",
+      [latest.id, latest.name, latest.role, latest.need, latest.updated_at, at],
+    );
     // The first version and the newest ones stay.
     await client.query(
       `DELETE FROM early_access_earlier_versions v
@@ -56,7 +55,13 @@ async function replaceRequest(client: pg.PoolClient, request: EarlyAccessBody, a
       [latest.id, EARLIER_VERSIONS_KEPT - 1],
     );
   }
-  await client.query("UPDATE early_access_requests SET name = $2, role = $3, need = $4, updated_at = $5 WHERE id = $1", [latest.id, request.name, request.role, request.need, at]);
+  await client.query("UPDATE early_access_requests SET name = $2, role = $3, need = $4, updated_at = $5 WHERE id = $1", [
+    latest.id,
+    request.name,
+    request.role,
+    request.need,
+    at,
+  ]);
 }
 
 /** Every column, over the alias `r`, and the earlier versions (newest first) as JSON. */
@@ -70,8 +75,24 @@ type EarlyAccessPgRow = Omit<EarlyAccessRequestRecord, "created_at" | "updated_a
 export function earlyAccessRequestFromPg(raw: Record<string, unknown>): EarlyAccessRequestRecord {
   const r = raw as EarlyAccessPgRow;
   const earlier = (r.earlier ?? []).map((v: EarlyAccessEarlierVersion) => ({ ...v, asked_at: new Date(v.asked_at).toISOString() }));
-  return { id: r.id, name: r.name, email: r.email, role: r.role, need: r.need, created_at: r.created_at.toISOString(), updated_at: r.updated_at.toISOString(), earlier };
+  return {
+    id: r.id,
+    name: r.name,
+    email: r.email,
+    role: r.role,
+    need: r.need,
+    created_at: r.created_at.toISOString(),
+    updated_at: r.updated_at.toISOString(),
+    earlier,
+  };
 }
 
 /** The admin list's sort whitelist, as SQL over `r`. */
-export const earlyAccessListSort: Record<string, string> = { id: "r.id", name: "lower(r.name)", email: "r.email", role: "r.role", created_at: "r.created_at", updated_at: "r.updated_at" };
+export const earlyAccessListSort: Record<string, string> = {
+  id: "r.id",
+  name: "lower(r.name)",
+  email: "r.email",
+  role: "r.role",
+  created_at: "r.created_at",
+  updated_at: "r.updated_at",
+};

@@ -12,8 +12,12 @@ export type EarlyAccessRouteDeps = { db: pg.Pool; clock: () => string };
  */
 export const earlyAccessRoutes: RoutePlugin<EarlyAccessRouteDeps> = async (app, { db, clock }) => {
   const rateLimit = { max: attemptsPerMinute(), timeWindow: "1 minute" };
-  app.post("/early-access", { config: { rateLimit }, schema: { body: EarlyAccessBody, response: { 204: NoContent } } }, async (request, reply) => {
-    await saveEarlyAccessRequest(db, request.body, clock());
-    return reply.status(204).send(null);
-  });
+  app.post(
+    "/early-access",
+    { config: { rateLimit }, schema: { body: EarlyAccessBody, response: { 204: NoContent } } },
+    async (request, reply) => {
+      await saveEarlyAccessRequest(db, request.body, clock());
+      return reply.status(204).send(null);
+    },
+  );
 };

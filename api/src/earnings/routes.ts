@@ -1,5 +1,11 @@
 import type pg from "pg";
-import { EarningsMonthParams, ExpertEarningsMonthParams, ExpertEarningsReply, ExpertIdParams, ExpertMonthEarningsReply } from "@booking/contracts";
+import {
+  EarningsMonthParams,
+  ExpertEarningsMonthParams,
+  ExpertEarningsReply,
+  ExpertIdParams,
+  ExpertMonthEarningsReply,
+} from "@booking/contracts";
 import { earningBookings, earningsBookingReply, expertEarnings, monthEarnings } from "@booking/projections";
 import { actorOf, requireActor, requireExpertAccount, requireOwnExpert } from "../http/index.ts";
 import type { RoutePlugin } from "../http/index.ts";
@@ -23,19 +29,31 @@ export const earningsRoutes: RoutePlugin<EarningsRouteDeps> = async (app, { db }
     return { ...monthEarnings(month, rows), expert_id: expertId, bookings: rows.map(earningsBookingReply) };
   };
 
-  app.get("/experts/me/earnings", { onRequest: requireExpertAccount, schema: earnings }, async (request) => allMonths(actorOf(request).userId));
-
-  app.get("/experts/me/earnings/:month", { onRequest: requireExpertAccount, schema: { params: EarningsMonthParams, ...monthOf } }, async (request) =>
-    oneMonth(actorOf(request).userId, request.params.month),
+  app.get("/experts/me/earnings", { onRequest: requireExpertAccount, schema: earnings }, async (request) =>
+    allMonths(actorOf(request).userId),
   );
 
-  app.get("/experts/:expertId/earnings", { onRequest: requireActor("expert"), schema: { params: ExpertIdParams, ...earnings } }, async (request) => {
-    requireOwnExpert(actorOf(request), request.params.expertId);
-    return allMonths(request.params.expertId);
-  });
+  app.get(
+    "/experts/me/earnings/:month",
+    { onRequest: requireExpertAccount, schema: { params: EarningsMonthParams, ...monthOf } },
+    async (request) => oneMonth(actorOf(request).userId, request.params.month),
+  );
 
-  app.get("/experts/:expertId/earnings/:month", { onRequest: requireActor("expert"), schema: { params: ExpertEarningsMonthParams, ...monthOf } }, async (request) => {
-    requireOwnExpert(actorOf(request), request.params.expertId);
-    return oneMonth(request.params.expertId, request.params.month);
-  });
+  app.get(
+    "/experts/:expertId/earnings",
+    { onRequest: requireActor("expert"), schema: { params: ExpertIdParams, ...earnings } },
+    async (request) => {
+      requireOwnExpert(actorOf(request), request.params.expertId);
+      return allMonths(request.params.expertId);
+    },
+  );
+
+  app.get(
+    "/experts/:expertId/earnings/:month",
+    { onRequest: requireActor("expert"), schema: { params: ExpertEarningsMonthParams, ...monthOf } },
+    async (request) => {
+      requireOwnExpert(actorOf(request), request.params.expertId);
+      return oneMonth(request.params.expertId, request.params.month);
+    },
+  );
 };

@@ -4,11 +4,42 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type pg from "pg";
 import { z } from "zod";
 import {
-  expertImagePath, ExpertDetailReply, ExpertIdParams, ExpertImageReply, ExpertListReply, ExpertProfileBody, ExpertProfileFields, ExpertProfileReply, IMAGE_MAX_BYTES,
-  NoContent, OwnExpertProfileReply, ScheduleBody, ScheduleReply, ScheduleSetReply, SearchQuery, SessionListReply, SlugParams, WeeklySchedule, parseInput,
+  expertImagePath,
+  ExpertDetailReply,
+  ExpertIdParams,
+  ExpertImageReply,
+  ExpertListReply,
+  ExpertProfileBody,
+  ExpertProfileFields,
+  ExpertProfileReply,
+  IMAGE_MAX_BYTES,
+  NoContent,
+  OwnExpertProfileReply,
+  ScheduleBody,
+  ScheduleReply,
+  ScheduleSetReply,
+  SearchQuery,
+  SessionListReply,
+  SlugParams,
+  WeeklySchedule,
+  parseInput,
 } from "@booking/contracts";
 import { calendarStream, expertStream, localDateTime } from "@booking/engine";
-import { bookedPeriods, evolveExpert, expertListItem, expertProfileReply, findExpert, findExpertBySlug, findSchedule, listExperts, scheduleReply, sessionReply, sessionsOfExpert, toProjected, type ExpertRow } from "@booking/projections";
+import {
+  bookedPeriods,
+  evolveExpert,
+  expertListItem,
+  expertProfileReply,
+  findExpert,
+  findExpertBySlug,
+  findSchedule,
+  listExperts,
+  scheduleReply,
+  sessionReply,
+  sessionsOfExpert,
+  toProjected,
+  type ExpertRow,
+} from "@booking/projections";
 import { expertReview, visibleReviewsOfExpert } from "@booking/projections";
 import type { CalendarCommands, ExpertCommands, TermsCommands } from "../main/index.ts";
 import type { Projected, RoutePlugin } from "../http/index.ts";
@@ -45,7 +76,18 @@ export type ExpertRouteDeps = {
 const JSON_UTF8 = "application/json; charset=utf-8";
 
 /** The spec's empty default for an expert who has not saved a profile yet. */
-const EMPTY_PROFILE: OwnExpertProfileReply = { id: null, slug: null, first_name: "", last_name: "", title: "", bio: "", tags: [], profile_image: null, published: false, verified: false };
+const EMPTY_PROFILE: OwnExpertProfileReply = {
+  id: null,
+  slug: null,
+  first_name: "",
+  last_name: "",
+  title: "",
+  bio: "",
+  tags: [],
+  profile_image: null,
+  published: false,
+  verified: false,
+};
 
 /**
  * Image types the profile accepts (JPEG, PNG, GIF, WebP), recognised by their first bytes, never by the file name: only these
@@ -53,7 +95,13 @@ const EMPTY_PROFILE: OwnExpertProfileReply = { id: null, slug: null, first_name:
  */
 function isAcceptedImage(bytes: Buffer): boolean {
   const starts = (text: string, at = 0) => bytes.subarray(at, at + text.length).toString("latin1") === text;
-  return (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) || starts("\x89PNG\r\n\x1a\n") || starts("GIF87a") || starts("GIF89a") || (starts("RIFF") && starts("WEBP", 8));
+  return (
+    (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) ||
+    starts("\x89PNG\r\n\x1a\n") ||
+    starts("GIF87a") ||
+    starts("GIF89a") ||
+    (starts("RIFF") && starts("WEBP", 8))
+  );
 }
 
 export const expertRoutes: RoutePlugin<ExpertRouteDeps> = async (app, deps) => {
@@ -67,31 +115,54 @@ export const expertRoutes: RoutePlugin<ExpertRouteDeps> = async (app, deps) => {
   };
   const send = (request: FastifyRequest, reply: FastifyReply, body: Buffer) => {
     reply.type(JSON_UTF8).header("vary", "accept-encoding");
-    return acceptsGzip(request.headers["accept-encoding"]) ? reply.header("content-encoding", "gzip").send(gzipOnce(body)) : reply.send(body);
+    return acceptsGzip(request.headers["accept-encoding"])
+      ? reply.header("content-encoding", "gzip").send(gzipOnce(body))
+      : reply.send(body);
   };
   const listed = { response: { 200: ExpertListReply } };
   app.get("/experts", { schema: listed }, async (request, reply) => send(request, reply, await listing("")));
 
-  app.get("/experts/search", { schema: { querystring: SearchQuery, ...listed } }, async (request, reply) => send(request, reply, await listing(request.query.search)));
+  app.get("/experts/search", { schema: { querystring: SearchQuery, ...listed } }, async (request, reply) =>
+    send(request, reply, await listing(request.query.search)),
+  );
 
   app.get("/experts/me", { onRequest: requireExpertAccount, schema: { response: { 200: OwnExpertProfileReply } } }, async (request) => {
     const expert = await findExpert(db, actorOf(request).userId);
     return expert ? expertProfileReply(expert) : EMPTY_PROFILE;
   });
 
-  app.patch("/experts/me", { onRequest: requireExpertAccount, schema: { body: ExpertProfileBody, response: { 200: ExpertProfileReply } } }, async (request) => {
-    const actor = actorOf(request);
-    const b = request.body;
-    const profile = valueOf(parseInput(ExpertProfileFields, { firstName: b.first_name, lastName: b.last_name, title: b.title, bio: b.bio ?? null, tags: (b.tags ?? []).map((t) => t.trim()).filter(Boolean), profileImage: b.profile_image ?? null }));
-    const expertId = actor.userId;
-    const result = valueOf(await experts.handle(expertStream(expertId), { type: "SaveExpertProfile", expertId, actor: commandActor(actor), userId: actor.userId, profile, published: b.published }, { actor: commandActor(actor) }));
-    await projected(result);
-    const saved = await findExpert(db, expertId);
-    if (saved) return expertProfileReply(saved);
-    // The read model is still behind after waiting: answer with the row its own rule makes of what was written.
-    const written = toProjected(result.events).reduce<ExpertRow | undefined>(evolveExpert, undefined);
-    return expertProfileReply(written!);
-  });
+  app.patch(
+    "/experts/me",
+    { onRequest: requireExpertAccount, schema: { body: ExpertProfileBody, response: { 200: ExpertProfileReply } } },
+    async (request) => {
+      const actor = actorOf(request);
+      const b = request.body;
+      const profile = valueOf(
+        parseInput(ExpertProfileFields, {
+          firstName: b.first_name,
+          lastName: b.last_name,
+          title: b.title,
+          bio: b.bio ?? null,
+          tags: (b.tags ?? []).map((t) => t.trim()).filter(Boolean),
+          profileImage: b.profile_image ?? null,
+        }),
+      );
+      const expertId = actor.userId;
+      const result = valueOf(
+        await experts.handle(
+          expertStream(expertId),
+          { type: "SaveExpertProfile", expertId, actor: commandActor(actor), userId: actor.userId, profile, published: b.published },
+          { actor: commandActor(actor) },
+        ),
+      );
+      await projected(result);
+      const saved = await findExpert(db, expertId);
+      if (saved) return expertProfileReply(saved);
+      // The read model is still behind after waiting: answer with the row its own rule makes of what was written.
+      const written = toProjected(result.events).reduce<ExpertRow | undefined>(evolveExpert, undefined);
+      return expertProfileReply(written!);
+    },
+  );
 
   app.get("/experts/:slug", { schema: { params: SlugParams, response: { 200: ExpertDetailReply } } }, async (request) => {
     const expert = await findExpertBySlug(db, request.params.slug);
@@ -99,7 +170,10 @@ export const expertRoutes: RoutePlugin<ExpertRouteDeps> = async (app, deps) => {
     // Unpublished profiles are visible to their expert (preview) and admins only.
     const mayPreview = viewer && (viewer.role === "admin" || viewer.userId === expert?.user_id);
     if (!expert || (!expert.published && !mayPreview)) refuse("profile_not_found");
-    const [sessions, reviews] = await Promise.all([sessionsOfExpert(db, expert.expert_id, false), visibleReviewsOfExpert(db, expert.expert_id)]);
+    const [sessions, reviews] = await Promise.all([
+      sessionsOfExpert(db, expert.expert_id, false),
+      visibleReviewsOfExpert(db, expert.expert_id),
+    ]);
     return { ...expertProfileReply(expert), sessions: sessions.map(sessionReply), reviews: reviews.map(expertReview), prev_clients: [] };
   });
 
@@ -109,27 +183,41 @@ export const expertRoutes: RoutePlugin<ExpertRouteDeps> = async (app, deps) => {
     return (await sessionsOfExpert(db, request.params.expertId, own)).map(sessionReply);
   });
 
-  app.get("/experts/:expertId/schedule", { onRequest: requireActor(), schema: { params: ExpertIdParams, response: { 200: ScheduleReply } } }, async (request) => {
-    const { expertId } = request.params;
-    const viewer = actorOf(request);
-    const now = clock();
-    const [schedule, booked] = await Promise.all([findSchedule(db, expertId), bookedPeriods(db, expertId, now)]);
-    // Time off, extra hours and booking rules are the expert's own: shown to them and to admins.
-    const own = viewer.role === "admin" || viewer.userId === expertId;
-    return scheduleReply(schedule, booked, own ? { nowLocal: localDateTime(now, schedule?.timezone ?? "UTC") } : undefined);
-  });
+  app.get(
+    "/experts/:expertId/schedule",
+    { onRequest: requireActor(), schema: { params: ExpertIdParams, response: { 200: ScheduleReply } } },
+    async (request) => {
+      const { expertId } = request.params;
+      const viewer = actorOf(request);
+      const now = clock();
+      const [schedule, booked] = await Promise.all([findSchedule(db, expertId), bookedPeriods(db, expertId, now)]);
+      // Time off, extra hours and booking rules are the expert's own: shown to them and to admins.
+      const own = viewer.role === "admin" || viewer.userId === expertId;
+      return scheduleReply(schedule, booked, own ? { nowLocal: localDateTime(now, schedule?.timezone ?? "UTC") } : undefined);
+    },
+  );
 
-  app.post("/experts/:expertId/schedule", { onRequest: requireActor("expert"), schema: { params: ExpertIdParams, body: ScheduleBody, response: { 200: ScheduleSetReply } } }, async (request) => {
-    const actor = actorOf(request);
-    const expertId = request.params.expertId;
-    requireOwnExpert(actor, expertId);
-    await requireCurrentTerms(deps, actor);
-    await requireExpertProfile(deps, expertId);
-    const schedule = valueOf(parseInput(WeeklySchedule, request.body));
-    const result = valueOf(await calendar.handle(calendarStream(expertId), { type: "SetSchedule", expertId, actor: commandActor(actor), schedule }, { actor: commandActor(actor) }));
-    await projected(result);
-    return { timezone: schedule.timezone, slots: schedule.slots };
-  });
+  app.post(
+    "/experts/:expertId/schedule",
+    { onRequest: requireActor("expert"), schema: { params: ExpertIdParams, body: ScheduleBody, response: { 200: ScheduleSetReply } } },
+    async (request) => {
+      const actor = actorOf(request);
+      const expertId = request.params.expertId;
+      requireOwnExpert(actor, expertId);
+      await requireCurrentTerms(deps, actor);
+      await requireExpertProfile(deps, expertId);
+      const schedule = valueOf(parseInput(WeeklySchedule, request.body));
+      const result = valueOf(
+        await calendar.handle(
+          calendarStream(expertId),
+          { type: "SetSchedule", expertId, actor: commandActor(actor), schedule },
+          { actor: commandActor(actor) },
+        ),
+      );
+      await projected(result);
+      return { timezone: schedule.timezone, slots: schedule.slots };
+    },
+  );
 
   // Profile images: the type is sniffed from the content, the photo re-encoded; stored under MEDIA_DIR, served with a version query.
   app.post("/experts/me/image", { onRequest: requireExpertAccount, schema: { response: { 200: ExpertImageReply } } }, async (request) => {
@@ -143,7 +231,8 @@ export const expertRoutes: RoutePlugin<ExpertRouteDeps> = async (app, deps) => {
       bytes = await file.toBuffer();
     } catch (e) {
       // Size limits keep their own answers; a body that is not valid multipart is the client's error.
-      if (e instanceof Refused || (typeof (e as { code?: unknown }).code === "string" && (e as { code: string }).code.startsWith("FST_"))) throw e;
+      if (e instanceof Refused || (typeof (e as { code?: unknown }).code === "string" && (e as { code: string }).code.startsWith("FST_")))
+        throw e;
       refuse("invalid_request");
     }
     if (file.file.truncated || bytes.length > IMAGE_MAX_BYTES) refuse("image_too_large");
@@ -166,10 +255,21 @@ export const expertRoutes: RoutePlugin<ExpertRouteDeps> = async (app, deps) => {
     return reply.status(204).send(null);
   });
 
-  app.get("/media/experts/:expertId/profile", { schema: { params: ExpertIdParams, querystring: z.object({ v: z.string().max(20).optional() }) } }, async (request, reply) => {
-    const dir = join(mediaDir, "experts", request.params.expertId);
-    const [bytes, mime] = await Promise.all([readFile(join(dir, "profile")).catch(() => null), readFile(join(dir, "profile.type"), "utf8").catch(() => null)]);
-    if (!bytes || !mime) refuse("not_found");
-    return reply.header("content-type", mime).header("cache-control", "public, max-age=31536000, immutable").header("x-content-type-options", "nosniff").send(bytes);
-  });
+  app.get(
+    "/media/experts/:expertId/profile",
+    { schema: { params: ExpertIdParams, querystring: z.object({ v: z.string().max(20).optional() }) } },
+    async (request, reply) => {
+      const dir = join(mediaDir, "experts", request.params.expertId);
+      const [bytes, mime] = await Promise.all([
+        readFile(join(dir, "profile")).catch(() => null),
+        readFile(join(dir, "profile.type"), "utf8").catch(() => null),
+      ]);
+      if (!bytes || !mime) refuse("not_found");
+      return reply
+        .header("content-type", mime)
+        .header("cache-control", "public, max-age=31536000, immutable")
+        .header("x-content-type-options", "nosniff")
+        .send(bytes);
+    },
+  );
 };

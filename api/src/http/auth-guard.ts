@@ -39,7 +39,13 @@ export const ACCESS_TOKEN_SECONDS = 15 * 60;
 
 // Every token we issue has both: without `exp` it would never end, without `sid` no logout or
 // password change could end it. A token signed with our key but lacking either is refused.
-const Claims = z.object({ sub: Id, role: z.enum(["creator", "expert", "admin"]), email: z.string().max(320), sid: z.string().min(1).max(64), exp: z.number() });
+const Claims = z.object({
+  sub: Id,
+  role: z.enum(["creator", "expert", "admin"]),
+  email: z.string().max(320),
+  sid: z.string().min(1).max(64),
+  exp: z.number(),
+});
 
 /** `Authorization: Bearer <jwt>`; the scheme is case-insensitive (RFC 9110 section 11.1). */
 const BEARER = /^bearer ([\w-]+\.[\w-]*\.[\w-]*)$/i;
@@ -49,7 +55,11 @@ const BEARER = /^bearer ([\w-]+\.[\w-]*\.[\w-]*)$/i;
  * password change, a stolen refresh token). Asked on every signed-in request, so a token stops
  * working at once rather than when it expires.
  */
-export async function installAuthGuard(app: FastifyInstance, secret: string, sessionEnded: (sid: string) => Promise<boolean>): Promise<void> {
+export async function installAuthGuard(
+  app: FastifyInstance,
+  secret: string,
+  sessionEnded: (sid: string) => Promise<boolean>,
+): Promise<void> {
   await app.register(fastifyJwt, {
     secret,
     sign: { algorithm: "HS256", expiresIn: ACCESS_TOKEN_SECONDS },
@@ -86,7 +96,9 @@ export async function installAuthGuard(app: FastifyInstance, secret: string, ses
       if (!bearer) refuse("session_expired");
       token = bearer[1]!;
     } else {
-      const query = request.routeOptions.config.accessTokenInQuery ? (request.query as { access_token?: unknown } | undefined)?.access_token : undefined;
+      const query = request.routeOptions.config.accessTokenInQuery
+        ? (request.query as { access_token?: unknown } | undefined)?.access_token
+        : undefined;
       if (query === undefined) return;
       if (typeof query !== "string") refuse("session_expired");
       token = query;

@@ -50,7 +50,16 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (mapped === "something_went_wrong") request.log.error({ err: error }, "reply failed to serialise");
     if (mapped) return reply.status(refusalStatus(refusal(mapped))).send(errorBody(refusal(mapped)));
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      const code: ErrorCode = error.statusCode === 401 ? "session_expired" : error.statusCode === 404 ? "not_found" : error.statusCode === 413 ? "request_too_large" : error.statusCode === 415 ? "unsupported_media_type" : "invalid_request";
+      const code: ErrorCode =
+        error.statusCode === 401
+          ? "session_expired"
+          : error.statusCode === 404
+            ? "not_found"
+            : error.statusCode === 413
+              ? "request_too_large"
+              : error.statusCode === 415
+                ? "unsupported_media_type"
+                : "invalid_request";
       return reply.status(error.statusCode).send(errorBody(refusal(code)));
     }
     // The one place a 5xx is made: its stack goes to the log (the client sees the catalogue's message only).

@@ -99,7 +99,9 @@ export function loggerOptions(destination: LogDestination, level?: string): NonN
     ...pinoOptions(level),
     stream: destination,
     // Fastify's own serializer logs the raw url; any line that carries the request gets it blanked.
-    serializers: { req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: loggableUrl(req.url), id: req.id }) },
+    serializers: {
+      req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: loggableUrl(req.url), id: req.id }),
+    },
   };
 }
 

@@ -57,7 +57,8 @@ class PostgresCounter {
   async count(key: string, timeWindow: number): Promise<Counted> {
     const hashed = createHash("sha256").update(key).digest("base64url");
     const { rows } = await this.db.query<Counted>(COUNT_HIT, [hashed, timeWindow]);
-    if (++this.hits % PRUNE_EVERY_HITS === 0) void this.db.query("DELETE FROM rate_limit_hits WHERE resets_at < clock_timestamp()").catch(() => undefined);
+    if (++this.hits % PRUNE_EVERY_HITS === 0)
+      void this.db.query("DELETE FROM rate_limit_hits WHERE resets_at < clock_timestamp()").catch(() => undefined);
     return rows[0]!;
   }
 }
@@ -79,7 +80,11 @@ export function sharedRateLimitStore(db: pg.Pool, redis?: { client: unknown; Sto
     ) {}
 
     incr(key: string, done: Done, timeWindow: number): void {
-      const inPostgres = () => postgres.count(`${this.route} ${key}`, timeWindow).then((counted) => done(null, counted), (error: Error) => done(error));
+      const inPostgres = () =>
+        postgres.count(`${this.route} ${key}`, timeWindow).then(
+          (counted) => done(null, counted),
+          (error: Error) => done(error),
+        );
       if (!this.inRedis) return void inPostgres();
       this.inRedis.incr(key, (error, counted) => (error || !counted ? void inPostgres() : done(null, counted)), timeWindow, 0);
     }
@@ -97,7 +102,10 @@ export function sharedRateLimitStore(db: pg.Pool, redis?: { client: unknown; Sto
 }
 
 /** The rate limits' store for this app, and what to close with it (the Redis connection). */
-export async function rateLimitCounters(db: pg.Pool, redisUrl?: string): Promise<{ store: FastifyRateLimitStoreCtor; close: () => Promise<void> }> {
+export async function rateLimitCounters(
+  db: pg.Pool,
+  redisUrl?: string,
+): Promise<{ store: FastifyRateLimitStoreCtor; close: () => Promise<void> }> {
   if (!redisUrl) return { store: sharedRateLimitStore(db), close: async () => undefined };
   const { Redis } = await import("ioredis");
   // Fail fast rather than queue while Redis is away: the hit is counted in Postgres meanwhile.

@@ -84,7 +84,12 @@ export class ReplyCache {
       return serialise(await compute());
     }
     const entry = this.entries.get(key);
-    if (entry && entry.fingerprint === fingerprint && entry.generation === this.generation && this.now() - entry.storedAt < this.options.ttlMs) {
+    if (
+      entry &&
+      entry.fingerprint === fingerprint &&
+      entry.generation === this.generation &&
+      this.now() - entry.storedAt < this.options.ttlMs
+    ) {
       this.stats.hits++;
       this.entries.delete(key); // most recently used last
       this.entries.set(key, entry);
@@ -154,7 +159,8 @@ export class ReplyCache {
     const generation = this.generation;
     const read = this.readFingerprint().then((fingerprint) => {
       // A read that started before one of our writes was projected is not kept for the requests after it.
-      if (generation === this.generation && (!this.lastRead || this.lastRead.startedAt <= startedAt)) this.lastRead = { startedAt, fingerprint };
+      if (generation === this.generation && (!this.lastRead || this.lastRead.startedAt <= startedAt))
+        this.lastRead = { startedAt, fingerprint };
       return fingerprint;
     });
     this.inFlight = read;

@@ -2,7 +2,13 @@ import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, Raw
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
 /** A Fastify instance whose routes declare zod schemas (from contracts) for params, query, body and replies. */
-export type ZodApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
+export type ZodApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
 
 /**
  * Routes of one area of the API, registered under /api/v1, given exactly what they use (`Deps`:

@@ -24,10 +24,14 @@ export class BookingFeed {
     this.subscription = this.store.subscribe({
       after,
       onEvents: async (events) => {
-        const changed = [...new Set(events.flatMap((e) => {
-          const id = (e.data as { bookingId?: unknown }).bookingId;
-          return e.streamId.startsWith("calendar-") && typeof id === "string" ? [id] : [];
-        }))];
+        const changed = [
+          ...new Set(
+            events.flatMap((e) => {
+              const id = (e.data as { bookingId?: unknown }).bookingId;
+              return e.streamId.startsWith("calendar-") && typeof id === "string" ? [id] : [];
+            }),
+          ),
+        ];
         if (changed.length === 0 || this.listeners.size === 0) return;
         await waitForReadModels(this.db, { position: events[events.length - 1]!.position, events }, this.readModels);
         const { rows } = await this.db.query<{ booking_id: string; creator_id: string; expert_user_id: string; status: string }>(

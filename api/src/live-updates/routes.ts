@@ -67,10 +67,17 @@ class OpenStreams {
 }
 
 export const streamRoutes: RoutePlugin<StreamRouteDeps> = async (app, { feed, limits }) => {
-  const open = new OpenStreams({ perUser: limits?.perUser ?? LIVE_STREAMS_PER_USER, perProcess: limits?.perProcess ?? LIVE_STREAMS_PER_PROCESS });
+  const open = new OpenStreams({
+    perUser: limits?.perUser ?? LIVE_STREAMS_PER_USER,
+    perProcess: limits?.perProcess ?? LIVE_STREAMS_PER_PROCESS,
+  });
   app.get(
     "/stream",
-    { config: { accessTokenInQuery: true }, preHandler: requireActor(), schema: { querystring: z.strictObject({ access_token: z.string().max(4096).optional() }) } },
+    {
+      config: { accessTokenInQuery: true },
+      preHandler: requireActor(),
+      schema: { querystring: z.strictObject({ access_token: z.string().max(4096).optional() }) },
+    },
     async (request, reply) => {
       const { userId } = actorOf(request);
       if (!feed) refuse("not_found");
@@ -80,7 +87,12 @@ export const streamRoutes: RoutePlugin<StreamRouteDeps> = async (app, { feed, li
       }
       reply.hijack();
       const res = reply.raw;
-      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", "x-accel-buffering": "no" });
+      res.writeHead(200, {
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache",
+        connection: "keep-alive",
+        "x-accel-buffering": "no",
+      });
       res.write(": connected\n\n");
       const unlisten = feed.listen(userId, (change) => res.write(`event: booking\ndata: ${JSON.stringify(change)}\n\n`));
       const heartbeat = setInterval(() => res.write(": keep-alive\n\n"), HEARTBEAT_MS);

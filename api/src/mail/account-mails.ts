@@ -20,7 +20,16 @@ type AccountMailKind = "verify_email" | "password_reset" | "account_exists";
 type Addressed = Omit<AccountMailInput, "link">;
 
 function accountMail(kind: AccountMailKind, body: MailBody, input: Addressed): OutgoingMail {
-  return { messageId: input.messageId, kind, essential: true, userId: input.userId, to: input.to, ...renderMail(body), sendAfter: input.now, createdAt: input.now };
+  return {
+    messageId: input.messageId,
+    kind,
+    essential: true,
+    userId: input.userId,
+    to: input.to,
+    ...renderMail(body),
+    sendAfter: input.now,
+    createdAt: input.now,
+  };
 }
 
 /** Said when the link goes on to a session the person chose to book (issue 27.4). */
@@ -35,4 +44,5 @@ export const verificationMail = (input: AccountMailInput & { toBooking?: boolean
 export const passwordResetMail = (input: AccountMailInput): OutgoingMail => accountMail("password_reset", passwordResetBody(input), input);
 
 /** "Someone tried to sign up with your address": where to sign in and where to ask for a new password (no token). */
-export const accountExistsMail = (input: Addressed & { signInUrl: string; forgotPasswordUrl: string }): OutgoingMail => accountMail("account_exists", accountExistsBody(input), input);
+export const accountExistsMail = (input: Addressed & { signInUrl: string; forgotPasswordUrl: string }): OutgoingMail =>
+  accountMail("account_exists", accountExistsBody(input), input);

@@ -12,14 +12,20 @@ export type InviteChange = {
 };
 
 const nameOf = (p: { firstName: string | null; lastName: string | null } | null, fallback: string) =>
-  [p?.firstName, p?.lastName].map((s) => s?.trim()).filter(Boolean).join(" ") || fallback;
+  [p?.firstName, p?.lastName]
+    .map((s) => s?.trim())
+    .filter(Boolean)
+    .join(" ") || fallback;
 
 /**
  * The invitation's organizer: the product, at a no-reply address of its own host. Neither party's
  * sign-in address goes to the other (the JSON replies keep them apart too); the product arranged
  * the booking, so a calendar's reply goes nowhere rather than to a person.
  */
-export const inviteOrganizer = (publicUrl: string): Addressee => ({ name: "Expert Sessions", email: `no-reply@${new URL(publicUrl).hostname}` });
+export const inviteOrganizer = (publicUrl: string): Addressee => ({
+  name: "Expert Sessions",
+  email: `no-reply@${new URL(publicUrl).hostname}`,
+});
 
 /**
  * The calendar invite (.ics) a booking mail carries to its reader: the same UID as "Add to
@@ -53,5 +59,11 @@ export function calendarInviteFor(i: BookingMailInput, change: InviteChange): Ma
       },
     ],
   });
-  return [{ filename: change.method === "CANCEL" ? "cancelled.ics" : "invite.ics", contentType: `text/calendar; charset=utf-8; method=${change.method}`, content: text }];
+  return [
+    {
+      filename: change.method === "CANCEL" ? "cancelled.ics" : "invite.ics",
+      contentType: `text/calendar; charset=utf-8; method=${change.method}`,
+      content: text,
+    },
+  ];
 }

@@ -48,7 +48,10 @@ export function runMail(deps: MailDeps, options: MailSenderOptions & { idleMs?: 
       await reactor.catchUp();
       return (await sender.sendDue()).more ? "more" : undefined;
     },
-    { idleMs: options.idleMs ?? 1000, onError: (e, failures, backoff) => warn(`mail: pass failed (${failures} in a row), retrying in ${backoff} ms: ${oneLine(e)}`) },
+    {
+      idleMs: options.idleMs ?? 1000,
+      onError: (e, failures, backoff) => warn(`mail: pass failed (${failures} in a row), retrying in ${backoff} ms: ${oneLine(e)}`),
+    },
   );
   return {
     transport,

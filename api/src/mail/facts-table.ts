@@ -20,9 +20,19 @@ export async function applyFact(db: Queryable, fact: MailFact): Promise<boolean>
         [fact.userId, fact.email, fact.firstName, fact.lastName, fact.timezone, v],
       );
     case "renamed":
-      return run("UPDATE mail_people SET first_name = $2, last_name = $3, version = $4 WHERE user_id = $1 AND version < $4", [fact.userId, fact.firstName, fact.lastName, v]);
+      return run("UPDATE mail_people SET first_name = $2, last_name = $3, version = $4 WHERE user_id = $1 AND version < $4", [
+        fact.userId,
+        fact.firstName,
+        fact.lastName,
+        v,
+      ]);
     case "preferences":
-      return run("UPDATE mail_people SET timezone = $2, reminder_mails = $3, version = $4 WHERE user_id = $1 AND version < $4", [fact.userId, fact.timezone, fact.reminderMails, v]);
+      return run("UPDATE mail_people SET timezone = $2, reminder_mails = $3, version = $4 WHERE user_id = $1 AND version < $4", [
+        fact.userId,
+        fact.timezone,
+        fact.reminderMails,
+        v,
+      ]);
     case "schedule":
       return run(
         `INSERT INTO mail_calendars (expert_id, timezone, version) VALUES ($1, $2, $3)
@@ -34,22 +44,42 @@ export async function applyFact(db: Queryable, fact: MailFact): Promise<boolean>
         `INSERT INTO mail_bookings (booking_id, expert_id, expert_user_id, creator_id, title, starts_at, length_minutes, price_cents, version, instant)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
          ON CONFLICT (booking_id) DO NOTHING`,
-        [fact.bookingId, fact.expertId, fact.expertUserId, fact.creatorId, fact.title, fact.startsAt, fact.lengthMinutes, fact.priceCents, v, fact.instant],
+        [
+          fact.bookingId,
+          fact.expertId,
+          fact.expertUserId,
+          fact.creatorId,
+          fact.title,
+          fact.startsAt,
+          fact.lengthMinutes,
+          fact.priceCents,
+          v,
+          fact.instant,
+        ],
       );
     case "paid":
-      return run("UPDATE mail_bookings SET paid_cents = paid_cents + $2, respond_by = coalesce($4, respond_by), version = $3 WHERE booking_id = $1 AND version < $3", [
-        fact.bookingId,
-        fact.amountCents,
-        v,
-        fact.respondBy,
-      ]);
+      return run(
+        "UPDATE mail_bookings SET paid_cents = paid_cents + $2, respond_by = coalesce($4, respond_by), version = $3 WHERE booking_id = $1 AND version < $3",
+        [fact.bookingId, fact.amountCents, v, fact.respondBy],
+      );
     case "time_proposed":
     case "rescheduled":
-      return run("UPDATE mail_bookings SET starts_at = $2, version = $3 WHERE booking_id = $1 AND version < $3", [fact.bookingId, fact.startsAt, v]);
+      return run("UPDATE mail_bookings SET starts_at = $2, version = $3 WHERE booking_id = $1 AND version < $3", [
+        fact.bookingId,
+        fact.startsAt,
+        v,
+      ]);
     case "join_link_set":
-      return run("UPDATE mail_bookings SET join_link = $2, version = $3 WHERE booking_id = $1 AND version < $3", [fact.bookingId, fact.url, v]);
+      return run("UPDATE mail_bookings SET join_link = $2, version = $3 WHERE booking_id = $1 AND version < $3", [
+        fact.bookingId,
+        fact.url,
+        v,
+      ]);
     case "confirmed":
-      return run("UPDATE mail_bookings SET confirmed = true, meeting_room = coalesce($3, meeting_room), version = $2 WHERE booking_id = $1 AND version < $2", [fact.bookingId, v, fact.meetingRoom]);
+      return run(
+        "UPDATE mail_bookings SET confirmed = true, meeting_room = coalesce($3, meeting_room), version = $2 WHERE booking_id = $1 AND version < $2",
+        [fact.bookingId, v, fact.meetingRoom],
+      );
     case "info_requested":
     case "reschedule_requested":
     case "reschedule_declined":
@@ -84,12 +114,21 @@ type StateRow = {
 function recipient(r: StateRow, side: "e" | "c", userId: string, zone: string | null): Recipient | null {
   const email = r[`${side}_email`];
   if (email === null) return null;
-  return { userId, email, firstName: r[`${side}_first_name`], lastName: r[`${side}_last_name`], zone: zoneOrUtc(zone), reminderMails: r[`${side}_reminder_mails`] ?? true, version: r[`${side}_version`] ?? 0 };
+  return {
+    userId,
+    email,
+    firstName: r[`${side}_first_name`],
+    lastName: r[`${side}_last_name`],
+    zone: zoneOrUtc(zone),
+    reminderMails: r[`${side}_reminder_mails`] ?? true,
+    version: r[`${side}_version`] ?? 0,
+  };
 }
 
 /** A booking with both parties, as a mail about it needs them; null if the booking is unknown. */
 export async function loadBookingState(db: Queryable, bookingId: string): Promise<BookingState | null> {
-  const people = (p: "e" | "c") => `${p}.email AS ${p}_email, ${p}.first_name AS ${p}_first_name, ${p}.last_name AS ${p}_last_name, ${p}.timezone AS ${p}_timezone, ${p}.reminder_mails AS ${p}_reminder_mails, ${p}.version AS ${p}_version`;
+  const people = (p: "e" | "c") =>
+    `${p}.email AS ${p}_email, ${p}.first_name AS ${p}_first_name, ${p}.last_name AS ${p}_last_name, ${p}.timezone AS ${p}_timezone, ${p}.reminder_mails AS ${p}_reminder_mails, ${p}.version AS ${p}_version`;
   const r = (
     await db.query<StateRow>(
       `SELECT b.booking_id, b.title, b.starts_at, b.length_minutes, b.price_cents, b.paid_cents, b.confirmed, b.join_link, b.instant, b.respond_by, b.meeting_room, b.expert_user_id, b.creator_id, cal.timezone AS schedule_zone, ${people("e")}, ${people("c")}
@@ -122,14 +161,21 @@ export async function loadBookingState(db: Queryable, bookingId: string): Promis
   };
 }
 
-const SKIP = "UPDATE mail_outbox SET status = 'skipped', skipped_reason = $2, updated_at = now() WHERE status = 'pending' AND kind = ANY($3)";
+const SKIP =
+  "UPDATE mail_outbox SET status = 'skipped', skipped_reason = $2, updated_at = now() WHERE status = 'pending' AND kind = ANY($3)";
 
 /**
  * Skip a booking's pending reminders, with why; `keepingStart`: those for that start stay (a time
  * change read again after the new time's reminders were queued leaves them be); `sparingEvent`:
  * those that event queued stay (the same, for a change that queues reminders at the same time).
  */
-export async function skipBookingReminders(db: Queryable, bookingId: string, reason: string, keepingStart: string | null = null, sparingEvent: string | null = null): Promise<void> {
+export async function skipBookingReminders(
+  db: Queryable,
+  bookingId: string,
+  reason: string,
+  keepingStart: string | null = null,
+  sparingEvent: string | null = null,
+): Promise<void> {
   await db.query(
     `${SKIP} AND booking_id = $1 AND ($4::timestamptz IS NULL OR send_before IS DISTINCT FROM $4::timestamptz) AND ($5::text IS NULL OR message_id NOT LIKE $5 || ':%')`,
     [bookingId, reason, REMINDER_KINDS, keepingStart, sparingEvent],
@@ -138,5 +184,10 @@ export async function skipBookingReminders(db: Queryable, bookingId: string, rea
 
 /** Skip a user's pending reminders queued before their user stream reached `version` (an opt-out read again spares later ones). */
 export async function skipUserReminders(db: Queryable, userId: string, version: number, reason: string): Promise<void> {
-  await db.query(`${SKIP} AND user_id = $1 AND (preferences_version IS NULL OR preferences_version < $4)`, [userId, reason, REMINDER_KINDS, version]);
+  await db.query(`${SKIP} AND user_id = $1 AND (preferences_version IS NULL OR preferences_version < $4)`, [
+    userId,
+    reason,
+    REMINDER_KINDS,
+    version,
+  ]);
 }

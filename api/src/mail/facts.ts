@@ -81,7 +81,13 @@ export function mailFact(stored: StoredEvent): MailFact | null {
     case "UserRenamed":
       return { ...read, kind: "renamed", userId: event.data.userId, firstName: event.data.firstName, lastName: event.data.lastName };
     case "PreferencesSet":
-      return { ...read, kind: "preferences", userId: event.data.userId, timezone: event.data.timezone, reminderMails: event.data.reminderMails };
+      return {
+        ...read,
+        kind: "preferences",
+        userId: event.data.userId,
+        timezone: event.data.timezone,
+        reminderMails: event.data.reminderMails,
+      };
     case "ScheduleSet":
       return { ...read, kind: "schedule", expertId: event.data.expertId, timezone: event.data.timezone };
     case "BookingRequested": {
@@ -101,13 +107,32 @@ export function mailFact(stored: StoredEvent): MailFact | null {
       };
     }
     case "PaymentSucceeded":
-      return { ...read, kind: "paid", bookingId: event.data.bookingId, amountCents: event.data.amountCents, respondBy: event.data.respondBy ?? null };
+      return {
+        ...read,
+        kind: "paid",
+        bookingId: event.data.bookingId,
+        amountCents: event.data.amountCents,
+        respondBy: event.data.respondBy ?? null,
+      };
     case "InfoRequested":
       return { ...read, kind: "info_requested", bookingId: event.data.bookingId, note: event.data.note };
     case "TimeProposed":
-      return { ...read, kind: "time_proposed", bookingId: event.data.bookingId, startsAt: event.data.scheduledTime, previousTime: event.data.previousTime };
+      return {
+        ...read,
+        kind: "time_proposed",
+        bookingId: event.data.bookingId,
+        startsAt: event.data.scheduledTime,
+        previousTime: event.data.previousTime,
+      };
     case "Confirmed":
-      return { ...read, kind: "confirmed", bookingId: event.data.bookingId, by: event.data.by, instant: event.data.instant ?? false, meetingRoom: event.data.meetingRoom ?? null };
+      return {
+        ...read,
+        kind: "confirmed",
+        bookingId: event.data.bookingId,
+        by: event.data.by,
+        instant: event.data.instant ?? false,
+        meetingRoom: event.data.meetingRoom ?? null,
+      };
     case "Cancelled": {
       const { bookingId, by, reason, refundCents } = event.data;
       return { ...read, kind: "cancelled", bookingId, by, reason, refundCents };
@@ -121,7 +146,14 @@ export function mailFact(stored: StoredEvent): MailFact | null {
     case "RescheduleAccepted":
       return { ...read, kind: "rescheduled", bookingId: event.data.bookingId, startsAt: event.data.to, previousTime: event.data.from };
     case "RescheduleDeclined":
-      return { ...read, kind: "reschedule_declined", bookingId: event.data.bookingId, from: event.data.from, to: event.data.to, reason: event.data.reason };
+      return {
+        ...read,
+        kind: "reschedule_declined",
+        bookingId: event.data.bookingId,
+        from: event.data.from,
+        to: event.data.to,
+        reason: event.data.reason,
+      };
     case "JoinLinkSet":
       return { ...read, kind: "join_link_set", bookingId: event.data.bookingId, url: event.data.url };
     case "RescheduleWithdrawn":

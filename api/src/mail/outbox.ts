@@ -61,13 +61,32 @@ export async function enqueueMail(db: Queryable, mail: OutgoingMail): Promise<bo
     `INSERT INTO mail_outbox (message_id, kind, essential, user_id, to_address, subject, text_body, html_body, headers, attachments, booking_id, send_after, send_before, preferences_version, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
      ON CONFLICT (message_id) DO NOTHING`,
-    [mail.messageId, mail.kind, mail.essential, mail.userId, mail.to, mail.subject, mail.text, mail.html, JSON.stringify(mail.headers ?? {}), JSON.stringify(mail.attachments ?? []), mail.bookingId ?? null, mail.sendAfter, mail.sendBefore ?? null, mail.preferencesVersion ?? null, mail.createdAt],
+    [
+      mail.messageId,
+      mail.kind,
+      mail.essential,
+      mail.userId,
+      mail.to,
+      mail.subject,
+      mail.text,
+      mail.html,
+      JSON.stringify(mail.headers ?? {}),
+      JSON.stringify(mail.attachments ?? []),
+      mail.bookingId ?? null,
+      mail.sendAfter,
+      mail.sendBefore ?? null,
+      mail.preferencesVersion ?? null,
+      mail.createdAt,
+    ],
   );
   return rowCount === 1;
 }
 
 /** How many mails of `kinds` went to this address since `since` (sending limits count them). */
 export async function mailsSentTo(db: Queryable, address: string, kinds: readonly MailKind[], since: string): Promise<number> {
-  const { rows } = await db.query<{ n: string }>("SELECT count(*) AS n FROM mail_outbox WHERE lower(to_address) = lower($1) AND kind = ANY($2) AND created_at >= $3", [address, kinds, since]);
+  const { rows } = await db.query<{ n: string }>(
+    "SELECT count(*) AS n FROM mail_outbox WHERE lower(to_address) = lower($1) AND kind = ANY($2) AND created_at >= $3",
+    [address, kinds, since],
+  );
   return Number(rows[0]!.n);
 }

@@ -27,7 +27,10 @@ import { renderMail, type MailBody } from "./templates/layout.ts";
 // Which mails a booking fact owes, to whom, rendered (no I/O). A message's id is the owing event's
 // id, the kind and the recipient, so the same event read again owes the same ids and queues nothing.
 
-export type Recipient = MailPerson & { reminderMails: boolean; /** Their user stream's version as the reactor has read it. */ version: number };
+export type Recipient = MailPerson & {
+  reminderMails: boolean;
+  /** Their user stream's version as the reactor has read it. */ version: number;
+};
 
 /** A booking as the mail reactor knows it after the fact was applied, with both parties. */
 export type BookingState = {
@@ -64,13 +67,21 @@ export function owedMails(fact: BookingFact, state: BookingState, env: MailEnv):
   // The engine's rule: a confirmed booking meets at its expert's link, else in the generated room.
   const b = state.booking;
   const status = state.confirmed ? "confirmed" : "pending";
-  const meeting = meetingLinkOf({ bookingId: b.bookingId, status, scheduledTime: b.startsAt, joinLink: b.joinLink, meetingRoom: b.meetingRoom ?? null }, env.meetingRoomUrlTemplate);
+  const meeting = meetingLinkOf(
+    { bookingId: b.bookingId, status, scheduledTime: b.startsAt, joinLink: b.joinLink, meetingRoom: b.meetingRoom ?? null },
+    env.meetingRoomUrlTemplate,
+  );
   const input = (side: Side): BookingMailInput | null => {
     const [to, other] = side === "expert" ? [state.expert, state.creator] : [state.creator, state.expert];
     return to ? { booking: state.booking, to, side, other, publicUrl: env.publicUrl, meetingLink: meeting?.url ?? null } : null;
   };
   /** Queue `kind` to one side, if that side has an address. */
-  const owe = (kind: MailKind, side: Side, body: (i: BookingMailInput) => MailBody, extra: (i: BookingMailInput) => Partial<OutgoingMail> = () => ({})) => {
+  const owe = (
+    kind: MailKind,
+    side: Side,
+    body: (i: BookingMailInput) => MailBody,
+    extra: (i: BookingMailInput) => Partial<OutgoingMail> = () => ({}),
+  ) => {
     const i = input(side);
     if (!i) return;
     mails.push({
@@ -111,13 +122,22 @@ export function owedMails(fact: BookingFact, state: BookingState, env: MailEnv):
       owe("time_proposed", "creator", (i) => timeProposedBody(i, fact.previousTime));
       return mails;
     case "confirmed":
-      both("booking_confirmed", (i) => bookingConfirmedBody(i, fact.by), (i) => ({ attachments: calendarInviteFor(i, { method: "REQUEST", sequence: fact.version, at: fact.at }) }));
+      both(
+        "booking_confirmed",
+        (i) => bookingConfirmedBody(i, fact.by),
+        (i) => ({ attachments: calendarInviteFor(i, { method: "REQUEST", sequence: fact.version, at: fact.at }) }),
+      );
       mails.push(...reminders(fact.eventId, fact.at, state, env, input));
       return mails;
     case "cancelled":
       // A hold released before it was paid (by its creator, or lapsed) was never the expert's to hear of.
       // The invite withdrawn too, so a calendar that took the confirmation drops the entry.
-      if (state.paidCents > 0) both("booking_cancelled", (i) => bookingCancelledBody(i, fact), (i) => ({ attachments: calendarInviteFor(i, { method: "CANCEL", sequence: fact.version, at: fact.at }) }));
+      if (state.paidCents > 0)
+        both(
+          "booking_cancelled",
+          (i) => bookingCancelledBody(i, fact),
+          (i) => ({ attachments: calendarInviteFor(i, { method: "CANCEL", sequence: fact.version, at: fact.at }) }),
+        );
       return mails;
     case "refund_issued":
       owe("refund_issued", "creator", (i) => refundIssuedBody(i, fact.amountCents));
@@ -130,7 +150,11 @@ export function owedMails(fact: BookingFact, state: BookingState, env: MailEnv):
       return mails;
     case "rescheduled":
       // The calendar entry moves (same UID, higher SEQUENCE); a confirmed booking's reminders follow the new time.
-      both("rescheduled", (i) => rescheduledBody(i, fact.previousTime), (i) => ({ attachments: state.confirmed ? calendarInviteFor(i, { method: "REQUEST", sequence: fact.version, at: fact.at }) : [] }));
+      both(
+        "rescheduled",
+        (i) => rescheduledBody(i, fact.previousTime),
+        (i) => ({ attachments: state.confirmed ? calendarInviteFor(i, { method: "REQUEST", sequence: fact.version, at: fact.at }) : [] }),
+      );
       if (state.confirmed) mails.push(...reminders(fact.eventId, fact.at, state, env, input));
       return mails;
     case "reschedule_declined":
@@ -141,14 +165,22 @@ export function owedMails(fact: BookingFact, state: BookingState, env: MailEnv):
       return mails;
     case "join_link_set":
       // The invite carries the link; the reminders are queued again with it (the reactor skipped the old ones).
-      both("join_link_set", joinLinkSetBody, (i) => ({ attachments: calendarInviteFor(i, { method: "REQUEST", sequence: fact.version, at: fact.at }) }));
+      both("join_link_set", joinLinkSetBody, (i) => ({
+        attachments: calendarInviteFor(i, { method: "REQUEST", sequence: fact.version, at: fact.at }),
+      }));
       if (state.confirmed) mails.push(...reminders(fact.eventId, fact.at, state, env, input));
       return mails;
   }
 }
 
 /** The two reminders each party who wants them is owed by a confirmation, while their time is still ahead. */
-function reminders(eventId: string, at: string, state: BookingState, env: MailEnv, input: (side: Side) => BookingMailInput | null): OutgoingMail[] {
+function reminders(
+  eventId: string,
+  at: string,
+  state: BookingState,
+  env: MailEnv,
+  input: (side: Side) => BookingMailInput | null,
+): OutgoingMail[] {
   const start = Date.parse(state.booking.startsAt);
   const earliest = Math.max(Date.parse(at), Date.parse(env.now));
   const mails: OutgoingMail[] = [];
@@ -168,7 +200,10 @@ function reminders(eventId: string, at: string, state: BookingState, env: MailEn
         to: to.email,
         ...renderMail(reminderBody(i, hours, `${env.publicUrl}/unsubscribe?token=${token}`)),
         // RFC 8058: a mail client may unsubscribe in one click, by POST to this address.
-        headers: { "List-Unsubscribe": `<${env.publicUrl}/api/v1/mail/unsubscribe?token=${token}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+        headers: {
+          "List-Unsubscribe": `<${env.publicUrl}/api/v1/mail/unsubscribe?token=${token}>`,
+          "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
         bookingId: state.booking.bookingId,
         sendAfter: new Date(sendAfter).toISOString(),
         // A reminder that could not go out before the session began is pointless: the sender skips it.

@@ -45,18 +45,21 @@ export class MailReactor {
 
   /** Read the next batch of the log, queue the mails it owes, move the checkpoint; resolves to how many events were read. */
   async follow(): Promise<number> {
-    return reactToNextBatch({ db: this.deps.db, log: this.deps.log, table: "mail_checkpoints", name: this.name, batchSize: this.batchSize }, async (client, batch) => {
-      const env: MailEnv = {
-        publicUrl: this.deps.settings.publicUrl,
-        unsubscribeToken: (userId, at) => signLink(this.deps.linkSecret, "unsubscribe", userId, at),
-        now: this.deps.clock(),
-        meetingRoomUrlTemplate: this.deps.meetingRoomUrlTemplate ?? null,
-      };
-      for (const stored of batch) {
-        const fact = mailFact(stored);
-        if (fact && (await applyFact(client, fact))) await this.queue(client, fact, env);
-      }
-    });
+    return reactToNextBatch(
+      { db: this.deps.db, log: this.deps.log, table: "mail_checkpoints", name: this.name, batchSize: this.batchSize },
+      async (client, batch) => {
+        const env: MailEnv = {
+          publicUrl: this.deps.settings.publicUrl,
+          unsubscribeToken: (userId, at) => signLink(this.deps.linkSecret, "unsubscribe", userId, at),
+          now: this.deps.clock(),
+          meetingRoomUrlTemplate: this.deps.meetingRoomUrlTemplate ?? null,
+        };
+        for (const stored of batch) {
+          const fact = mailFact(stored);
+          if (fact && (await applyFact(client, fact))) await this.queue(client, fact, env);
+        }
+      },
+    );
   }
 
   /** Follow the log to its end (tests and the delivery loop use it); resolves to how many events were read. */

@@ -49,7 +49,9 @@ const ATEXT = /[A-Za-z0-9!#$%&'*+\-/?^_`{|}~]/;
 
 /** The SMTP Message-ID of an outbox message: `<{message_id, escaped}@{host of PUBLIC_URL}>`. */
 export function smtpMessageId(messageId: string, publicUrl: string): string {
-  const left = [...messageId].map((c) => (ATEXT.test(c) ? c : [...Buffer.from(c)].map((b) => `=${b.toString(16).toUpperCase().padStart(2, "0")}`).join(""))).join("");
+  const left = [...messageId]
+    .map((c) => (ATEXT.test(c) ? c : [...Buffer.from(c)].map((b) => `=${b.toString(16).toUpperCase().padStart(2, "0")}`).join("")))
+    .join("");
   return `<${left}@${new URL(publicUrl).hostname}>`;
 }
 
@@ -106,10 +108,10 @@ export class MailSender {
   private async deliver(row: DueRow): Promise<"sent" | "failed" | "skipped"> {
     const { db, transport, settings, clock } = this.deps;
     if (row.send_before && Date.parse(clock()) >= row.send_before.getTime()) {
-      await db.query(`UPDATE mail_outbox SET status = 'skipped', skipped_reason = $2, leased_until = NULL, updated_at = now() WHERE message_id = $1 AND status = 'pending'`, [
-        row.message_id,
-        "Its time passed before it could be sent.",
-      ]);
+      await db.query(
+        `UPDATE mail_outbox SET status = 'skipped', skipped_reason = $2, leased_until = NULL, updated_at = now() WHERE message_id = $1 AND status = 'pending'`,
+        [row.message_id, "Its time passed before it could be sent."],
+      );
       return "skipped";
     }
     const attempts = row.attempts + 1;
@@ -128,7 +130,9 @@ export class MailSender {
       const error = oneLine(e).slice(0, 500);
       const givingUp = (e instanceof DeliveryFailed && e.permanent) || attempts >= this.maxAttempts;
       const retryAt = new Date(Date.parse(clock()) + retryDelayMs(attempts, this.firstRetryMs, this.maxRetryMs)).toISOString();
-      this.warn(`mail: ${row.message_id} to ${row.to_address} failed (attempt ${attempts})${givingUp ? ", giving up" : `, next try at ${retryAt}`}: ${error}`);
+      this.warn(
+        `mail: ${row.message_id} to ${row.to_address} failed (attempt ${attempts})${givingUp ? ", giving up" : `, next try at ${retryAt}`}: ${error}`,
+      );
       // The lease doubles as the back-off: the message is due again when it ends.
       await db.query(
         `UPDATE mail_outbox SET attempts = $2, last_error = $3, leased_until = $4, status = CASE WHEN $5 THEN 'failed' ELSE status END, updated_at = now()
@@ -138,11 +142,10 @@ export class MailSender {
       return "failed";
     }
     // Sent is what happened, even if the message was skipped while it was on its way.
-    await db.query(`UPDATE mail_outbox SET status = 'sent', sent_at = $2, attempts = $3, leased_until = NULL, last_error = NULL, updated_at = now() WHERE message_id = $1`, [
-      row.message_id,
-      clock(),
-      attempts,
-    ]);
+    await db.query(
+      `UPDATE mail_outbox SET status = 'sent', sent_at = $2, attempts = $3, leased_until = NULL, last_error = NULL, updated_at = now() WHERE message_id = $1`,
+      [row.message_id, clock(), attempts],
+    );
     return "sent";
   }
 }

@@ -15,7 +15,12 @@ export const DEFAULT_MAIL_FROM = "Expert Sessions <no-reply@localhost>";
 /** The dev mailbox (console page and /admin/mailbox) exists only while no SMTP server is configured. */
 export const devMailboxOn = (settings: MailSettings): boolean => settings.smtpUrl === null;
 
-export function mailSettings(input: { publicUrl?: string | undefined; port?: number; from?: string | undefined; smtpUrl?: string | undefined }): MailSettings {
+export function mailSettings(input: {
+  publicUrl?: string | undefined;
+  port?: number;
+  from?: string | undefined;
+  smtpUrl?: string | undefined;
+}): MailSettings {
   const publicUrl = (input.publicUrl ?? `http://localhost:${input.port ?? 3000}`).replace(/\/+$/, "");
   return { publicUrl, from: input.from ?? DEFAULT_MAIL_FROM, smtpUrl: input.smtpUrl ?? null };
 }

@@ -47,12 +47,22 @@ export const devMailbox: MailTransport = { name: "the dev mailbox", deliver: asy
 export function smtpTransport(url: string): MailTransport {
   // Pooled: one connection carries a batch. Timeouts well inside the sender's lease, so a
   // hanging server fails the attempt before another sender may take the message.
-  const transporter = createTransport({ url, pool: true, maxConnections: 2, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 });
+  const transporter = createTransport({
+    url,
+    pool: true,
+    maxConnections: 2,
+    connectionTimeout: 15_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 30_000,
+  });
   return {
     name: `SMTP ${new URL(url).host}`,
     deliver: async (mail) => {
       try {
-        await transporter.sendMail({ ...mail, attachments: mail.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })) });
+        await transporter.sendMail({
+          ...mail,
+          attachments: mail.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
+        });
       } catch (e) {
         const error = e as NodemailerError;
         throw new DeliveryFailed(`${error.message}${error.responseCode ? ` (SMTP ${error.responseCode})` : ""}`, error.permanent === true);
@@ -62,4 +72,5 @@ export function smtpTransport(url: string): MailTransport {
   };
 }
 
-export const transportFor = (settings: Pick<MailSettings, "smtpUrl">): MailTransport => (settings.smtpUrl ? smtpTransport(settings.smtpUrl) : devMailbox);
+export const transportFor = (settings: Pick<MailSettings, "smtpUrl">): MailTransport =>
+  settings.smtpUrl ? smtpTransport(settings.smtpUrl) : devMailbox;

@@ -22,23 +22,29 @@ export const unsubscribeRoutes: RoutePlugin<UnsubscribeDeps> = async (app, deps)
   const { db, jwtSecret, clock } = deps;
   // A scope of its own: only this route takes a form body; elsewhere one stays a 415.
   await app.register(async (scope) => {
-    scope.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 1024 }, (_request, body, done) => done(null, body));
-    scope.withTypeProvider<ZodTypeProvider>().post("/mail/unsubscribe", { schema: { querystring: Query, body: Body, response: { 200: UnsubscribeReply } } }, async (request) => {
-      const body = request.body;
-      const token = (typeof body === "object" && body !== null ? body.token : undefined) ?? request.query.token;
-      if (!token) refuse("email_link_invalid");
-      // Unsubscribe links never expire: only a bad signature or another purpose fails here.
-      const link = readLink(jwtSecret, token, "unsubscribe", clock());
-      if (!link.ok) refuse("email_link_invalid");
-      const { userId } = link.claims;
-      const account = await findAccount(db, userId);
-      const owner = account ? { email: account.email, role: account.role } : await findUser(db, userId);
-      if (!owner) refuse("email_link_invalid");
-      // Clicked twice: already off, nothing more to record.
-      const set = await setPreferences(deps, { userId, role: owner.role }, (current) => (current.reminderMails ? { timezone: current.timezone ?? "UTC", reminderMails: false } : null));
-      if (set === false) refuse("email_link_invalid");
-      if (set === "conflict") refuse("concurrency_conflict");
-      return { email: owner.email, reminder_mails: false as const };
-    });
+    scope.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 1024 }, (_request, body, done) =>
+      done(null, body),
+    );
+    scope
+      .withTypeProvider<ZodTypeProvider>()
+      .post("/mail/unsubscribe", { schema: { querystring: Query, body: Body, response: { 200: UnsubscribeReply } } }, async (request) => {
+        const body = request.body;
+        const token = (typeof body === "object" && body !== null ? body.token : undefined) ?? request.query.token;
+        if (!token) refuse("email_link_invalid");
+        // Unsubscribe links never expire: only a bad signature or another purpose fails here.
+        const link = readLink(jwtSecret, token, "unsubscribe", clock());
+        if (!link.ok) refuse("email_link_invalid");
+        const { userId } = link.claims;
+        const account = await findAccount(db, userId);
+        const owner = account ? { email: account.email, role: account.role } : await findUser(db, userId);
+        if (!owner) refuse("email_link_invalid");
+        // Clicked twice: already off, nothing more to record.
+        const set = await setPreferences(deps, { userId, role: owner.role }, (current) =>
+          current.reminderMails ? { timezone: current.timezone ?? "UTC", reminderMails: false } : null,
+        );
+        if (set === false) refuse("email_link_invalid");
+        if (set === "conflict") refuse("concurrency_conflict");
+        return { email: owner.email, reminder_mails: false as const };
+      });
   });
 };

@@ -56,7 +56,12 @@ export type AppOptions = {
  */
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger === true ? loggerOptions(logDestination()) : options.logger ? loggerOptions(options.logger.destination, options.logger.level) : false,
+    logger:
+      options.logger === true
+        ? loggerOptions(logDestination())
+        : options.logger
+          ? loggerOptions(options.logger.destination, options.logger.level)
+          : false,
     // Fastify's own two lines per request would log the URL unredacted; installRequestLog writes one.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
@@ -68,9 +73,14 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     routerOptions: { maxParamLength: 500 },
     // Errors raised by the router itself (a malformed URL, an overlong parameter) in our shape too.
     frameworkErrors: (error, _request, reply) => {
-      void (reply as FastifyReply).status(error.code === "FST_ERR_MAX_PARAM_LENGTH" ? 414 : 400).send(errorBody(refusal("invalid_request")));
+      void (reply as FastifyReply)
+        .status(error.code === "FST_ERR_MAX_PARAM_LENGTH" ? 414 : 400)
+        .send(errorBody(refusal("invalid_request")));
     },
-    trustProxy: typeof options.trustProxy === "number" ? (_address: string, hop: number) => hop < (options.trustProxy as number) : (options.trustProxy ?? false),
+    trustProxy:
+      typeof options.trustProxy === "number"
+        ? (_address: string, hop: number) => hop < (options.trustProxy as number)
+        : (options.trustProxy ?? false),
   }).withTypeProvider<ZodTypeProvider>();
 
   const { db, store, clock, calendar, sessions, experts, terms, reviews, projected, listings, creatorBookings, payments, feed } = ctx;

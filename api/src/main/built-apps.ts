@@ -53,7 +53,11 @@ export async function serveBuiltApps(app: FastifyInstance, dirs: BuiltApps = BUI
     app.get("/*", (request, reply) => (isApiPath(request.url) ? reply.callNotFound() : reply.sendFile("index.html")));
   } else {
     app.get("/", (_request, reply) =>
-      reply.type("text/html").send("<!doctype html><title>Expert sessions</title><h1>Expert sessions</h1><p>The API is running at <a href=\"/api/v1/experts\">/api/v1</a>.</p>"),
+      reply
+        .type("text/html")
+        .send(
+          '<!doctype html><title>Expert sessions</title><h1>Expert sessions</h1><p>The API is running at <a href="/api/v1/experts">/api/v1</a>.</p>',
+        ),
     );
   }
 }

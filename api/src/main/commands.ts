@@ -1,6 +1,24 @@
-import type { CalendarCommand, CalendarEvent, ExpertCommand, ExpertEvent, SessionCommand, SessionEvent, TermsCommand, TermsEvent } from "@booking/contracts";
+import type {
+  CalendarCommand,
+  CalendarEvent,
+  ExpertCommand,
+  ExpertEvent,
+  SessionCommand,
+  SessionEvent,
+  TermsCommand,
+  TermsEvent,
+} from "@booking/contracts";
 import type { ReviewCommand, ReviewEvent } from "@booking/contracts";
-import { calendarDecider, expertDecider, sessionDecider, termsDecider, type CalendarState, type ExpertState, type SessionState, type TermsState } from "@booking/engine";
+import {
+  calendarDecider,
+  expertDecider,
+  sessionDecider,
+  termsDecider,
+  type CalendarState,
+  type ExpertState,
+  type SessionState,
+  type TermsState,
+} from "@booking/engine";
 import { reviewDecider, type ReviewState } from "@booking/engine";
 import { CommandHandler, type EventStore } from "@booking/event-store";
 
@@ -22,7 +40,13 @@ export type TermsCommands = CommandHandler<TermsCommand, TermsEvent, TermsState>
 /** A booking's review, its reply and its hiding, decided by `reviewDecider`. */
 export type ReviewCommands = CommandHandler<ReviewCommand, ReviewEvent, ReviewState>;
 
-export type Commands = { calendar: CalendarCommands; sessions: SessionCommands; experts: ExpertCommands; terms: TermsCommands; reviews: ReviewCommands };
+export type Commands = {
+  calendar: CalendarCommands;
+  sessions: SessionCommands;
+  experts: ExpertCommands;
+  terms: TermsCommands;
+  reviews: ReviewCommands;
+};
 
 /** One handler per decider over one store, deciding at the clock's time. */
 export function commandHandlers(store: EventStore, clock: () => string): Commands {

@@ -7,17 +7,25 @@ import { isMeetingLink } from "@booking/contracts";
 export const DEFAULT_MEETING_ROOM_URL_TEMPLATE = "https://meet.jit.si/{room}";
 
 const url = (schemes: string[]) =>
-  z.string().refine((v) => {
-    try {
-      return schemes.includes(new URL(v).protocol.replace(/:$/, ""));
-    } catch {
-      return false;
-    }
-  }, `must be a ${schemes.join(" or ")} URL`);
+  z.string().refine(
+    (v) => {
+      try {
+        return schemes.includes(new URL(v).protocol.replace(/:$/, ""));
+      } catch {
+        return false;
+      }
+    },
+    `must be a ${schemes.join(" or ")} URL`,
+  );
 
 const brokers = z
   .string()
-  .transform((v) => v.split(",").map((b) => b.trim()).filter(Boolean))
+  .transform((v) =>
+    v
+      .split(",")
+      .map((b) => b.trim())
+      .filter(Boolean),
+  )
   .refine((list) => list.length > 0 && list.every((b) => /^[\w.-]+:\d{1,5}$/.test(b)), "must be host:port[,host:port...]");
 
 export const storeConfig = z.object({
@@ -27,20 +35,29 @@ export const storeConfig = z.object({
 
 export const relayConfig = storeConfig.extend({
   KAFKA_BROKERS: brokers,
-  KAFKA_TOPIC: z.string().regex(/^[\w.-]{1,200}$/).default("booking-events"),
+  KAFKA_TOPIC: z
+    .string()
+    .regex(/^[\w.-]{1,200}$/)
+    .default("booking-events"),
   RELAY_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
 });
 
 export const projectorConfig = storeConfig.extend({
   KAFKA_BROKERS: brokers.optional(),
-  KAFKA_TOPIC: z.string().regex(/^[\w.-]{1,200}$/).default("booking-events"),
+  KAFKA_TOPIC: z
+    .string()
+    .regex(/^[\w.-]{1,200}$/)
+    .default("booking-events"),
   PROJECTOR_GROUP: z.string().min(1).default("projector"),
   PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
 });
 
 export type ConfigError = { variable: string; problem: string };
 
-export function parseConfig<S extends z.ZodType>(schema: S, env: Record<string, string | undefined>): { ok: true; config: z.output<S> } | { ok: false; error: ConfigError } {
+export function parseConfig<S extends z.ZodType>(
+  schema: S,
+  env: Record<string, string | undefined>,
+): { ok: true; config: z.output<S> } | { ok: false; error: ConfigError } {
   const result = schema.safeParse(env);
   if (result.success) return { ok: true, config: result.data };
   const issue = result.error.issues[0]!;
@@ -50,7 +67,11 @@ export function parseConfig<S extends z.ZodType>(schema: S, env: Record<string, 
 }
 
 /** Parse or exit with one clear line, e.g. `relay: configuration error: KAFKA_BROKERS is required`. */
-export function loadConfig<S extends z.ZodType>(process_: string, schema: S, env: Record<string, string | undefined> = process.env): z.output<S> {
+export function loadConfig<S extends z.ZodType>(
+  process_: string,
+  schema: S,
+  env: Record<string, string | undefined> = process.env,
+): z.output<S> {
   const parsed = parseConfig(schema, env);
   if (parsed.ok) return parsed.config;
   console.error(`${process_}: configuration error: ${parsed.error.variable} ${parsed.error.problem}`);
@@ -69,7 +90,12 @@ export const apiConfig = storeConfig.extend({
   STRIPE_SECRET_KEY: z.string().startsWith("sk_").optional(),
   STRIPE_WEBHOOK_SECRET: z.string().startsWith("whsec_").optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().startsWith("pk_").optional(),
-  HOLD_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
+  HOLD_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(15),
   MEDIA_DIR: z.string().default(".data/media"),
   /** How many proxies sit in front of the API (0: clients connect directly). */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
@@ -96,7 +122,10 @@ export const apiConfig = storeConfig.extend({
     .string()
     .default(DEFAULT_MEETING_ROOM_URL_TEMPLATE)
     .refine(
-      (v) => v === "" || ((v.includes("{room}") || v.includes("{bookingId}")) && isMeetingLink(v.replaceAll("{room}", "room").replaceAll("{bookingId}", "booking"))),
+      (v) =>
+        v === "" ||
+        ((v.includes("{room}") || v.includes("{bookingId}")) &&
+          isMeetingLink(v.replaceAll("{room}", "room").replaceAll("{bookingId}", "booking"))),
       "must be an https URL with {room} or {bookingId} in it, or empty for no rooms",
     )
     .transform((v) => v || null),

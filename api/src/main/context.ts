@@ -46,7 +46,10 @@ export type AppContext = {
   supportAddress?: string;
 };
 
-export type ContextInput = Omit<AppContext, "calendar" | "sessions" | "experts" | "terms" | "reviews" | "projected" | "listings" | "creatorBookings" | "sweepGate" | "mail"> & {
+export type ContextInput = Omit<
+  AppContext,
+  "calendar" | "sessions" | "experts" | "terms" | "reviews" | "projected" | "listings" | "creatorBookings" | "sweepGate" | "mail"
+> & {
   /** Mail settings (default: links to http://localhost:3000, the dev mailbox). */
   mail?: MailSettings;
   /** Overrides of the listings cache's defaults (tests). */
@@ -67,7 +70,13 @@ export type ContextInput = Omit<AppContext, "calendar" | "sessions" | "experts" 
  * once; writes through another instance (or made by a separate projector) within 20 ms; a
  * change made to the tables by hand within 5 s.
  */
-export const LISTINGS_CACHE: ReplyCacheOptions = { readModels: ["experts", "sessions", "reviews"], ttlMs: 5_000, maxStalenessMs: 20, maxEntries: 200, maxBytes: 16 * 1024 * 1024 };
+export const LISTINGS_CACHE: ReplyCacheOptions = {
+  readModels: ["experts", "sessions", "reviews"],
+  ttlMs: 5_000,
+  maxStalenessMs: 20,
+  maxEntries: 200,
+  maxBytes: 16 * 1024 * 1024,
+};
 
 export function createContext(input: ContextInput): AppContext {
   const { listingsCache, mail, snapshots, onSnapshotError, readModelFeed, ...rest } = input;
@@ -76,7 +85,12 @@ export function createContext(input: ContextInput): AppContext {
     ...rest,
     mail: mail ?? mailSettings({}),
     ...commandHandlers(input.store, input.clock),
-    ...(snapshots && { calendar: new CommandHandler(input.store, calendarDecider, { clock: input.clock, snapshots: { store: snapshots, codec: calendarSnapshots, ...(onSnapshotError && { onError: onSnapshotError }) } }) }),
+    ...(snapshots && {
+      calendar: new CommandHandler(input.store, calendarDecider, {
+        clock: input.clock,
+        snapshots: { store: snapshots, codec: calendarSnapshots, ...(onSnapshotError && { onError: onSnapshotError }) },
+      }),
+    }),
     projected: projectedThrough(input.db, listings, readModelFeed),
     listings,
     creatorBookings: new CreatorBookingLock(input.db.options),

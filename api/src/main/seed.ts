@@ -30,7 +30,10 @@ import { TestPaymentProvider } from "../payments/index.ts";
 export { DEMO_PASSWORD, DEMO_CREATOR } from "../demo/index.ts";
 
 /** What the seed uses of the API process: the read models, the event store, the payment provider, the clock. */
-export type SeedDeps = Pick<AppContext, "db" | "store" | "experts" | "calendar" | "projected" | "payments" | "clock" | "mail" | "sweepGate">;
+export type SeedDeps = Pick<
+  AppContext,
+  "db" | "store" | "experts" | "calendar" | "projected" | "payments" | "clock" | "mail" | "sweepGate"
+>;
 
 export type SeedOptions = {
   /**
@@ -47,27 +50,46 @@ const historyPayments = (deps: Pick<SeedDeps, "payments" | "mail">, options: See
   options.history !== false && deps.payments instanceof TestPaymentProvider && devMailboxOn(deps.mail) ? deps.payments : null;
 
 /** The demo experts' sign-in addresses a seed on these deps makes (for the start banner). */
-export const demoExpertEmails = (deps: Pick<SeedDeps, "payments" | "mail">): string[] => demoExperts(historyPayments(deps, {}) !== null).map((e) => e.email);
+export const demoExpertEmails = (deps: Pick<SeedDeps, "payments" | "mail">): string[] =>
+  demoExperts(historyPayments(deps, {}) !== null).map((e) => e.email);
 
 const demoExperts = (withHistory: boolean) => [...FIRST_EXPERTS, ...(withHistory ? MORE_EXPERTS : [])];
 
 /** An expert's published, verified profile with a photo, weekly hours (`setSchedule`) and sessions. */
-async function seedExpert(app: FastifyInstance, deps: SeedDeps, e: DemoExpert, setSchedule: (account: DemoAccount) => Promise<void>): Promise<SeededExpert> {
+async function seedExpert(
+  app: FastifyInstance,
+  deps: SeedDeps,
+  e: DemoExpert,
+  setSchedule: (account: DemoAccount) => Promise<void>,
+): Promise<SeededExpert> {
   const account = await signUp(app, deps.db, e, "expert");
   const { token, id } = account;
   const profile_image = await uploadPortrait(app, token, await portraitPng(...e.colours));
-  const profile = { first_name: e.first_name, last_name: e.last_name, title: e.title, bio: e.bio, tags: e.tags, profile_image, published: true };
+  const profile = {
+    first_name: e.first_name,
+    last_name: e.last_name,
+    title: e.title,
+    bio: e.bio,
+    tags: e.tags,
+    profile_image,
+    published: true,
+  };
   await call(app, "PATCH", "/experts/me", profile, token);
   await setSchedule(account);
   const sessionIds: string[] = [];
   for (const s of e.sessions) {
     const [prep_question_1, prep_question_2, prep_question_3] = PREP_QUESTIONS;
-    const details = { session_details: "A focused one-to-one video call with written takeaways.", ideal_for: "creators, podcasters, makers" };
+    const details = {
+      session_details: "A focused one-to-one video call with written takeaways.",
+      ideal_for: "creators, podcasters, makers",
+    };
     const body = { ...s, ...details, prep_question_1, prep_question_2, prep_question_3, status: "published" };
     sessionIds.push((await call<{ session: { id: string } }>(app, "POST", "/sessions", body, token)).session.id);
   }
   // Vetted by the admin account (created at start), so the audit names a real user.
-  const firstAdmin = await deps.db.query<{ user_id: string }>("SELECT user_id FROM accounts WHERE role = 'admin' ORDER BY created_at LIMIT 1");
+  const firstAdmin = await deps.db.query<{ user_id: string }>(
+    "SELECT user_id FROM accounts WHERE role = 'admin' ORDER BY created_at LIMIT 1",
+  );
   const adminId = firstAdmin.rows[0]?.user_id ?? "seed";
   const admin = { userId: adminId, role: "admin" as const };
   // The admin's vetting goes straight to the experts' handler (there is no route for it outside the console).
@@ -93,14 +115,18 @@ async function seed(app: FastifyInstance, deps: SeedDeps, options: SeedOptions):
   const withHistory = payments !== null;
 
   // With a history, the weekly hours were set weeks ago (on the timeline); without, now, through the API.
-  const scheduleNow = (e: DemoExpert) => async ({ id, token }: DemoAccount) => {
-    const slots = WORKING_WEEK.map((weekday) => ({ weekday, ...e.hours }));
-    await call(app, "POST", `/experts/${id}/schedule`, { timezone: e.timezone, slots }, token);
-  };
+  const scheduleNow =
+    (e: DemoExpert) =>
+    async ({ id, token }: DemoAccount) => {
+      const slots = WORKING_WEEK.map((weekday) => ({ weekday, ...e.hours }));
+      await call(app, "POST", `/experts/${id}/schedule`, { timezone: e.timezone, slots }, token);
+    };
   // Accounts side by side: each one's steps in order, but a password hash need not wait for another's.
   const [seededExperts, creatorAccounts] = await Promise.all([
     Promise.all(demoExperts(withHistory).map((e) => seedExpert(app, deps, e, withHistory ? async () => undefined : scheduleNow(e)))),
-    Promise.all([DEMO_CREATOR, ...(withHistory ? OTHER_CREATORS : [])].map(async (c) => [c.key, await signUp(app, deps.db, c, "creator")] as const)),
+    Promise.all(
+      [DEMO_CREATOR, ...(withHistory ? OTHER_CREATORS : [])].map(async (c) => [c.key, await signUp(app, deps.db, c, "creator")] as const),
+    ),
   ]);
   const experts = new Map<ExpertKey, SeededExpert>(seededExperts.map((s) => [s.expert.key, s]));
   const creators = new Map<CreatorKey, DemoAccount>(creatorAccounts);

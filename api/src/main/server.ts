@@ -58,8 +58,13 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
     ...(config.SUPPORT_EMAIL && { supportAddress: config.SUPPORT_EMAIL }),
   });
   const { clock, calendar, projected } = ctx;
-  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await ensureAdminAccount({ db, store, clock, projected }, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
-  const app = await buildApp(ctx, { logger: options.logger, trustProxy: config.TRUST_PROXY || false, ...(config.REDIS_URL && { redisUrl: config.REDIS_URL }) });
+  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD)
+    await ensureAdminAccount({ db, store, clock, projected }, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
+  const app = await buildApp(ctx, {
+    logger: options.logger,
+    trustProxy: config.TRUST_PROXY || false,
+    ...(config.REDIS_URL && { redisUrl: config.REDIS_URL }),
+  });
   logSnapshotError = (error) => app.log.warn({ err: error }, "calendar snapshot not written");
   await serveBuiltApps(app, options.builtApps);
   const sweeper = startHoldSweeper({ db, calendar, clock }, ctx.sweepGate);
@@ -67,7 +72,16 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
   const refunds = config.KAFKA_BROKERS ? null : new RefundReactor({ log: store, db, calendar, provider: payments, clock }).start();
   const completions = startCompletionSweeper({ db, calendar, clock }, ctx.sweepGate);
   // Mail is queued and sent from here in the embedded default; with Kafka, by the mail process.
-  const mail = config.KAFKA_BROKERS ? null : runMail({ log: store, db, settings: ctx.mail, linkSecret: config.JWT_SECRET, clock, meetingRoomUrlTemplate: config.MEETING_ROOM_URL_TEMPLATE ?? null });
+  const mail = config.KAFKA_BROKERS
+    ? null
+    : runMail({
+        log: store,
+        db,
+        settings: ctx.mail,
+        linkSecret: config.JWT_SECRET,
+        clock,
+        meetingRoomUrlTemplate: config.MEETING_ROOM_URL_TEMPLATE ?? null,
+      });
   const url = await app.listen({ port: config.PORT, host: config.HOST });
   return {
     app,

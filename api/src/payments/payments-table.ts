@@ -60,7 +60,14 @@ export async function paymentByClientSecret(db: Queryable, clientSecret: string)
  */
 export async function markPayment(
   db: Queryable,
-  p: { paymentId: string; bookingId: string; provider: string; amountCents: number; status: "succeeded" | "failed"; lastError: string | null },
+  p: {
+    paymentId: string;
+    bookingId: string;
+    provider: string;
+    amountCents: number;
+    status: "succeeded" | "failed";
+    lastError: string | null;
+  },
 ): Promise<void> {
   await db.query(
     `INSERT INTO payments (payment_id, booking_id, expert_id, creator_id, provider, amount_cents, status, last_error)

@@ -35,13 +35,25 @@ export type PaymentFailed = {
   attemptId: string;
 };
 
-export async function recordPaymentSucceeded({ db, calendar, projected }: PaymentRecording, p: PaymentSucceeded): Promise<Result<CommandResult>> {
+export async function recordPaymentSucceeded(
+  { db, calendar, projected }: PaymentRecording,
+  p: PaymentSucceeded,
+): Promise<Result<CommandResult>> {
   // The money has moved whatever the calendar decides: the row says so before the log can owe any of it back.
   await markPayment(db, { ...p, status: "succeeded", lastError: null });
   const result = await calendar.handle(
     calendarStream(p.expertId),
     // The room an instant booking meets in should this payment confirm it (issue 27.13): drawn here, recorded by the confirmation.
-    { type: "RecordPayment", expertId: p.expertId, bookingId: p.bookingId, actor: PAYMENTS, paymentId: p.paymentId, amountCents: p.amountCents, provider: p.provider, meetingRoom: newMeetingRoom() },
+    {
+      type: "RecordPayment",
+      expertId: p.expertId,
+      bookingId: p.bookingId,
+      actor: PAYMENTS,
+      paymentId: p.paymentId,
+      amountCents: p.amountCents,
+      provider: p.provider,
+      meetingRoom: newMeetingRoom(),
+    },
     { actor: PAYMENTS, idempotencyKey: `payment-${p.paymentId}` },
   );
   if (result.ok) await projected(result.value);
@@ -53,10 +65,24 @@ export async function recordPaymentSucceeded({ db, calendar, projected }: Paymen
 export async function recordPaymentFailed({ db, calendar, projected }: PaymentRecording, p: PaymentFailed): Promise<Result<CommandResult>> {
   const result = await calendar.handle(
     calendarStream(p.expertId),
-    { type: "RecordPaymentFailure", expertId: p.expertId, bookingId: p.bookingId, actor: PAYMENTS, paymentId: p.paymentId, reason: p.reason.slice(0, 500) },
+    {
+      type: "RecordPaymentFailure",
+      expertId: p.expertId,
+      bookingId: p.bookingId,
+      actor: PAYMENTS,
+      paymentId: p.paymentId,
+      reason: p.reason.slice(0, 500),
+    },
     { actor: PAYMENTS, idempotencyKey: `payment-failed-${p.paymentId}-${p.attemptId}` },
   );
   if (result.ok) await projected(result.value);
-  await markPayment(db, { paymentId: p.paymentId, bookingId: p.bookingId, provider: p.provider, amountCents: p.amountCents, status: "failed", lastError: p.reason.slice(0, 500) });
+  await markPayment(db, {
+    paymentId: p.paymentId,
+    bookingId: p.bookingId,
+    provider: p.provider,
+    amountCents: p.amountCents,
+    status: "failed",
+    lastError: p.reason.slice(0, 500),
+  });
   return result;
 }

@@ -7,7 +7,14 @@ import type { CommandResult } from "@booking/event-store";
 import { findBooking } from "@booking/projections";
 import { actorOf, requireActor, Refused, refuse, valueOf } from "../http/index.ts";
 import type { RoutePlugin } from "../http/index.ts";
-import { recordRefundFailed, recordRefundIssued, judgeReportedRefund, askedRefund, listUnmatched, refundableCents } from "../refunds/index.ts";
+import {
+  recordRefundFailed,
+  recordRefundIssued,
+  judgeReportedRefund,
+  askedRefund,
+  listUnmatched,
+  refundableCents,
+} from "../refunds/index.ts";
 import { BookingMetadata, RefundMetadata, TestConfirmBody, TestIntentBody } from "./bodies.ts";
 import { paymentByClientSecret } from "./payments-table.ts";
 import type { PaymentProvider } from "./provider.ts";
@@ -54,52 +61,72 @@ export type PaymentRouteDeps = PaymentRecording & {
 export const paymentsRoutes: RoutePlugin<PaymentRouteDeps> = async (app, deps) => {
   const { db, payments, stripeWebhookSecret, clock } = deps;
   // Spec section 7: a payment for one of the creator's bookings. The amount is the booking's price.
-  app.post("/stripe/test-intent", { preHandler: requireActor(), schema: { body: TestIntentBody, response: { 200: PaymentIntentReply } } }, async (request) => {
-    const actor = actorOf(request);
-    const booking = await findBooking(db, request.body.bookingId);
-    // Someone else's booking is answered exactly like a missing one.
-    if (!booking || booking.creator_id !== actor.userId) refuse("booking_not_found");
-    if (booking.status === "cancelled" || booking.status === "completed") {
-      refuse("booking_transition_refused", { status: booking.status === "cancelled" ? "cancelled" : "complete", action: "paid" });
-    }
-    // A free session counts as paid in the calendar, so there is nothing to charge either.
-    if (booking.payment_state !== "unpaid" || booking.price_cents === 0) refuse("booking_already_paid");
-    if (request.body.amount !== undefined && request.body.amount !== booking.price_cents) refuse("payment_amount_mismatch");
-    const intent = await payments.createIntent({
-      bookingId: booking.booking_id,
-      expertId: booking.expert_id,
-      creatorId: booking.creator_id,
-      amountCents: booking.price_cents,
-      description: booking.session_title,
-    });
-    return { clientSecret: intent.clientSecret, paymentId: intent.paymentId, amount: booking.price_cents, publishableKey: payments.publishableKey };
-  });
+  app.post(
+    "/stripe/test-intent",
+    { preHandler: requireActor(), schema: { body: TestIntentBody, response: { 200: PaymentIntentReply } } },
+    async (request) => {
+      const actor = actorOf(request);
+      const booking = await findBooking(db, request.body.bookingId);
+      // Someone else's booking is answered exactly like a missing one.
+      if (!booking || booking.creator_id !== actor.userId) refuse("booking_not_found");
+      if (booking.status === "cancelled" || booking.status === "completed") {
+        refuse("booking_transition_refused", { status: booking.status === "cancelled" ? "cancelled" : "complete", action: "paid" });
+      }
+      // A free session counts as paid in the calendar, so there is nothing to charge either.
+      if (booking.payment_state !== "unpaid" || booking.price_cents === 0) refuse("booking_already_paid");
+      if (request.body.amount !== undefined && request.body.amount !== booking.price_cents) refuse("payment_amount_mismatch");
+      const intent = await payments.createIntent({
+        bookingId: booking.booking_id,
+        expertId: booking.expert_id,
+        creatorId: booking.creator_id,
+        amountCents: booking.price_cents,
+        description: booking.session_title,
+      });
+      return {
+        clientSecret: intent.clientSecret,
+        paymentId: intent.paymentId,
+        amount: booking.price_cents,
+        publishableKey: payments.publishableKey,
+      };
+    },
+  );
 
   // The test provider's stand-in for Stripe Elements: charge a test card against a client secret.
   const testProviderOnly = async () => {
     if (payments.name !== "test") refuse("payment_provider_unavailable");
   };
-  app.post("/payments/test/confirm", { preHandler: [testProviderOnly, requireActor()], schema: { body: TestConfirmBody, response: { 200: PaymentConfirmedReply } } }, async (request) => {
-    const actor = actorOf(request);
-    const payment = await paymentByClientSecret(db, request.body.client_secret);
-    if (!payment || payment.provider !== "test" || payment.creatorId !== actor.userId) refuse("payment_not_found");
-    const outcome = { paymentId: payment.paymentId, bookingId: payment.bookingId, expertId: payment.expertId, provider: "test" };
-    // Confirming a paid payment again charges nothing, like Stripe answering with the succeeded intent; it records the
-    // success again (a no-op once recorded), so a crash between the row and the calendar is mended by the retry.
-    if (payment.status === "succeeded") {
-      settleReport(request.log, await recordPaymentSucceeded(deps, { ...outcome, amountCents: payment.amountCents }), { paymentId: payment.paymentId });
+  app.post(
+    "/payments/test/confirm",
+    { preHandler: [testProviderOnly, requireActor()], schema: { body: TestConfirmBody, response: { 200: PaymentConfirmedReply } } },
+    async (request) => {
+      const actor = actorOf(request);
+      const payment = await paymentByClientSecret(db, request.body.client_secret);
+      if (!payment || payment.provider !== "test" || payment.creatorId !== actor.userId) refuse("payment_not_found");
+      const outcome = { paymentId: payment.paymentId, bookingId: payment.bookingId, expertId: payment.expertId, provider: "test" };
+      // Confirming a paid payment again charges nothing, like Stripe answering with the succeeded intent; it records the
+      // success again (a no-op once recorded), so a crash between the row and the calendar is mended by the retry.
+      if (payment.status === "succeeded") {
+        settleReport(request.log, await recordPaymentSucceeded(deps, { ...outcome, amountCents: payment.amountCents }), {
+          paymentId: payment.paymentId,
+        });
+        return { status: "succeeded" as const };
+      }
+      const verdict = chargeTestCard(request.body.card_number);
+      if (verdict === "invalid") refuse("card_number_invalid");
+      if (verdict === "declined") {
+        const failed = await recordPaymentFailed(deps, {
+          ...outcome,
+          amountCents: payment.amountCents,
+          reason: errorCatalogue.payment_declined.message,
+          attemptId: randomUUID(),
+        });
+        settleReport(request.log, failed, { paymentId: payment.paymentId });
+        refuse("payment_declined");
+      }
+      valueOf(await recordPaymentSucceeded(deps, { ...outcome, amountCents: payment.amountCents }));
       return { status: "succeeded" as const };
-    }
-    const verdict = chargeTestCard(request.body.card_number);
-    if (verdict === "invalid") refuse("card_number_invalid");
-    if (verdict === "declined") {
-      const failed = await recordPaymentFailed(deps, { ...outcome, amountCents: payment.amountCents, reason: errorCatalogue.payment_declined.message, attemptId: randomUUID() });
-      settleReport(request.log, failed, { paymentId: payment.paymentId });
-      refuse("payment_declined");
-    }
-    valueOf(await recordPaymentSucceeded(deps, { ...outcome, amountCents: payment.amountCents }));
-    return { status: "succeeded" as const };
-  });
+    },
+  );
 
   /**
    * Stripe's word on refunds: one the product asked for (reported-refund.ts: its key, its booking,
@@ -191,10 +218,17 @@ export const paymentsRoutes: RoutePlugin<PaymentRouteDeps> = async (app, deps) =
       const outcome = { paymentId: intent.id, bookingId: booking.data.bookingId, expertId: booking.data.expertId, provider: "stripe" };
       if (event.type === "payment_intent.succeeded") {
         const amountCents = intent.amount_received && intent.amount_received > 0 ? intent.amount_received : intent.amount;
-        settleReport(request.log, await recordPaymentSucceeded(deps, { ...outcome, amountCents }), { eventId: event.id, paymentId: intent.id });
+        settleReport(request.log, await recordPaymentSucceeded(deps, { ...outcome, amountCents }), {
+          eventId: event.id,
+          paymentId: intent.id,
+        });
       } else {
         const reason = intent.last_payment_error?.message ?? "The payment failed.";
-        settleReport(request.log, await recordPaymentFailed(deps, { ...outcome, amountCents: intent.amount, reason, attemptId: event.id }), { eventId: event.id, paymentId: intent.id });
+        settleReport(
+          request.log,
+          await recordPaymentFailed(deps, { ...outcome, amountCents: intent.amount, reason, attemptId: event.id }),
+          { eventId: event.id, paymentId: intent.id },
+        );
       }
       return { received: true as const };
     });

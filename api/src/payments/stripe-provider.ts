@@ -1,6 +1,14 @@
 import Stripe from "stripe";
 import type { Queryable } from "./payments-table.ts";
-import { refundIdempotencyKey, type PaymentIntent, type PaymentIntentRequest, type PaymentProvider, type RefundOutcome, type RefundProvider, type RefundRequest } from "./provider.ts";
+import {
+  refundIdempotencyKey,
+  type PaymentIntent,
+  type PaymentIntentRequest,
+  type PaymentProvider,
+  type RefundOutcome,
+  type RefundProvider,
+  type RefundRequest,
+} from "./provider.ts";
 
 // Stripe: the server creates the PaymentIntent for the booking's price; the web app confirms it
 // with Stripe Elements; the booking is fulfilled only from the signed webhook (routes.ts).
@@ -10,7 +18,10 @@ export type StripePaymentIntents = {
   create(params: Stripe.PaymentIntentCreateParams, options?: Stripe.RequestOptions): Promise<{ id: string; client_secret: string | null }>;
 };
 export type StripeRefunds = {
-  create(params: Stripe.RefundCreateParams, options?: Stripe.RequestOptions): Promise<{ id: string; status: string | null; failure_reason?: string | null }>;
+  create(
+    params: Stripe.RefundCreateParams,
+    options?: Stripe.RequestOptions,
+  ): Promise<{ id: string; status: string | null; failure_reason?: string | null }>;
 };
 /** A fake without `refunds` serves tests that only take payments; refunding through it throws. */
 export type StripeClient = { paymentIntents: StripePaymentIntents; refunds?: StripeRefunds };
@@ -71,7 +82,8 @@ export class StripePaymentProvider implements PaymentProvider, RefundProvider {
       { idempotencyKey: refundIdempotencyKey(input.refundKey) },
     );
     // Pending is issued too: Stripe has taken it, and refund.updated reports a later failure.
-    if (refund.status === "failed" || refund.status === "canceled") return { status: "failed", reason: stripeRefundFailure(refund.failure_reason) };
+    if (refund.status === "failed" || refund.status === "canceled")
+      return { status: "failed", reason: stripeRefundFailure(refund.failure_reason) };
     return { status: "issued", refundId: refund.id };
   }
 }

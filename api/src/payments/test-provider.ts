@@ -1,6 +1,14 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Queryable } from "./payments-table.ts";
-import { refundIdempotencyKey, type PaymentIntent, type PaymentIntentRequest, type PaymentProvider, type RefundOutcome, type RefundProvider, type RefundRequest } from "./provider.ts";
+import {
+  refundIdempotencyKey,
+  type PaymentIntent,
+  type PaymentIntentRequest,
+  type PaymentProvider,
+  type RefundOutcome,
+  type RefundProvider,
+  type RefundRequest,
+} from "./provider.ts";
 
 // The network-free provider of the embedded mode and the tests. It behaves like Stripe's test
 // mode where the product can tell: one payment per booking, a client secret that only the payer
@@ -38,8 +46,12 @@ export class TestPaymentProvider implements PaymentProvider, RefundProvider {
     );
     const row =
       inserted.rows[0] ??
-      (await this.db.query<{ payment_id: string; client_secret: string }>("SELECT payment_id, client_secret FROM payments WHERE booking_id = $1 AND provider = 'test'", [input.bookingId]))
-        .rows[0];
+      (
+        await this.db.query<{ payment_id: string; client_secret: string }>(
+          "SELECT payment_id, client_secret FROM payments WHERE booking_id = $1 AND provider = 'test'",
+          [input.bookingId],
+        )
+      ).rows[0];
     if (!row) throw new Error(`test payment for booking ${input.bookingId} vanished`);
     return { paymentId: row.payment_id, clientSecret: row.client_secret };
   }
@@ -60,8 +72,13 @@ export class TestPaymentProvider implements PaymentProvider, RefundProvider {
       [key, `re_test_${randomUUID()}`, input.paymentId, input.amountCents],
     );
     const refundId =
-      inserted.rows[0]?.refund_id ?? (await this.db.query<{ refund_id: string }>("SELECT refund_id FROM test_refunds WHERE idempotency_key = $1", [key])).rows[0]?.refund_id;
+      inserted.rows[0]?.refund_id ??
+      (await this.db.query<{ refund_id: string }>("SELECT refund_id FROM test_refunds WHERE idempotency_key = $1", [key])).rows[0]
+        ?.refund_id;
     if (refundId) return { status: "issued", refundId };
-    return { status: "failed", reason: `Test payment ${input.paymentId} cannot be refunded ${input.amountCents} cents: it is not a succeeded test payment, or not that much of it is left.` };
+    return {
+      status: "failed",
+      reason: `Test payment ${input.paymentId} cannot be refunded ${input.amountCents} cents: it is not a succeeded test payment, or not that much of it is left.`,
+    };
   }
 }

@@ -17,8 +17,21 @@ db.on("error", () => undefined);
 await migrate(db, "mail_migrations", mailMigrations);
 const settings = mailSettings({ publicUrl: config.PUBLIC_URL, port: config.PORT, from: config.MAIL_FROM, smtpUrl: config.SMTP_URL });
 const run = runMail(
-  { log: store, db, settings, linkSecret: config.JWT_SECRET, clock: () => new Date().toISOString(), meetingRoomUrlTemplate: config.MEETING_ROOM_URL_TEMPLATE ?? null },
-  { idleMs: config.MAIL_IDLE_MS, leaseMs: config.MAIL_LEASE_MS, firstRetryMs: config.MAIL_FIRST_RETRY_MS, maxAttempts: config.MAIL_MAX_ATTEMPTS, warn: (line) => log.warn(line) },
+  {
+    log: store,
+    db,
+    settings,
+    linkSecret: config.JWT_SECRET,
+    clock: () => new Date().toISOString(),
+    meetingRoomUrlTemplate: config.MEETING_ROOM_URL_TEMPLATE ?? null,
+  },
+  {
+    idleMs: config.MAIL_IDLE_MS,
+    leaseMs: config.MAIL_LEASE_MS,
+    firstRetryMs: config.MAIL_FIRST_RETRY_MS,
+    maxAttempts: config.MAIL_MAX_ATTEMPTS,
+    warn: (line) => log.warn(line),
+  },
 );
 log.info(`mail: running (delivering to ${run.transport.name}, links to ${settings.publicUrl})`);
 

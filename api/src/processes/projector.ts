@@ -17,9 +17,17 @@ await migrateReadModels(pool);
 
 const onError = (e: unknown) => log.error({ err: e }, `projector: ${e instanceof Error ? e.message : String(e)}`);
 const runner = config.KAFKA_BROKERS
-  ? await startKafkaProjector(pool, allProjections, { brokers: config.KAFKA_BROKERS, topic: config.KAFKA_TOPIC, groupId: config.PROJECTOR_GROUP, onError, log: store })
+  ? await startKafkaProjector(pool, allProjections, {
+      brokers: config.KAFKA_BROKERS,
+      topic: config.KAFKA_TOPIC,
+      groupId: config.PROJECTOR_GROUP,
+      onError,
+      log: store,
+    })
   : new InProcessProjector(store, pool, allProjections, { batchSize: config.PROJECTOR_BATCH_SIZE, onError }).start();
-log.info(`projector: running (${config.KAFKA_BROKERS ? `Kafka topic ${config.KAFKA_TOPIC}, group ${config.PROJECTOR_GROUP}` : "following the event store"})`);
+log.info(
+  `projector: running (${config.KAFKA_BROKERS ? `Kafka topic ${config.KAFKA_TOPIC}, group ${config.PROJECTOR_GROUP}` : "following the event store"})`,
+);
 
 stopOnSignals("projector", async () => {
   await runner.stop();

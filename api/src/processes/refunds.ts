@@ -22,7 +22,12 @@ const clock = () => new Date().toISOString();
 const provider = paymentProviderFrom(config, db);
 const reactor = new RefundReactor(
   { log: store, db, calendar: commandHandlers(store, clock).calendar, provider, clock },
-  { idleMs: config.REFUNDS_IDLE_MS, leaseMs: config.REFUNDS_LEASE_MS, firstRetryMs: config.REFUNDS_FIRST_RETRY_MS, warn: (line) => log.warn(line) },
+  {
+    idleMs: config.REFUNDS_IDLE_MS,
+    leaseMs: config.REFUNDS_LEASE_MS,
+    firstRetryMs: config.REFUNDS_FIRST_RETRY_MS,
+    warn: (line) => log.warn(line),
+  },
 );
 const run = reactor.start();
 log.info(`refunds: running (provider ${provider.name})`);

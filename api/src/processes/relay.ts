@@ -14,7 +14,10 @@ const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 2 });
 pool.on("error", () => undefined);
 const checkpoints = await PostgresRelayCheckpoints.connect(pool);
 const publisher = await KafkaBusPublisher.connect({ brokers: config.KAFKA_BROKERS, topic: config.KAFKA_TOPIC });
-const run = new Relay(store, publisher, checkpoints, { batchSize: config.RELAY_BATCH_SIZE, warn: (line) => log.warn(`relay: ${line}`) }).start();
+const run = new Relay(store, publisher, checkpoints, {
+  batchSize: config.RELAY_BATCH_SIZE,
+  warn: (line) => log.warn(`relay: ${line}`),
+}).start();
 log.info(`relay: publishing to ${config.KAFKA_TOPIC} on ${config.KAFKA_BROKERS.join(",")}`);
 
 stopOnSignals("relay", async () => {

@@ -1,6 +1,14 @@
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { allProjections, claimRebuild, migrateReadModels, projectionNamed, rebuildProjections, type Projection, type RebuildProgress } from "@booking/projections";
+import {
+  allProjections,
+  claimRebuild,
+  migrateReadModels,
+  projectionNamed,
+  rebuildProjections,
+  type Projection,
+  type RebuildProgress,
+} from "@booking/projections";
 import { loadConfig, storeConfig } from "../main/config.ts";
 import { openEventStore } from "../main/event-store.ts";
 
@@ -37,7 +45,9 @@ function draw(p: RebuildProgress, final = false) {
 const names = targets.map((p) => p!.name);
 const claim = await claimRebuild(pool, names);
 if (!claim) {
-  console.error(`replay: a rebuild of ${names.length === 1 ? names[0] : "one of these read models"} is already running (the admin console or another replay); try again when it has finished`);
+  console.error(
+    `replay: a rebuild of ${names.length === 1 ? names[0] : "one of these read models"} is already running (the admin console or another replay); try again when it has finished`,
+  );
   await store.close();
   await pool.end();
   process.exit(75);
@@ -48,9 +58,30 @@ try {
 } finally {
   await claim.release();
 }
-process.stderr.write(`replay: readers switched to ${Object.entries(result.generations).map(([name, g]) => `${name} generation ${g}`).join(", ")}; the generations they replace are kept until the next rebuild\n`);
+process.stderr.write(
+  `replay: readers switched to ${Object.entries(result.generations)
+    .map(([name, g]) => `${name} generation ${g}`)
+    .join(", ")}; the generations they replace are kept until the next rebuild\n`,
+);
 const eventsPerSecond = Math.round(result.events / Math.max(result.seconds, 1e-9));
-draw({ projection: targets.length === 1 ? targets[0]!.name : `${targets.length} read models`, done: result.events, total: result.events, eventsPerSecond, secondsLeft: 0 }, true);
-console.log(JSON.stringify({ replayed: names, events: result.events, seconds: Number(result.seconds.toFixed(3)), eventsPerSecond, generations: result.generations }));
+draw(
+  {
+    projection: targets.length === 1 ? targets[0]!.name : `${targets.length} read models`,
+    done: result.events,
+    total: result.events,
+    eventsPerSecond,
+    secondsLeft: 0,
+  },
+  true,
+);
+console.log(
+  JSON.stringify({
+    replayed: names,
+    events: result.events,
+    seconds: Number(result.seconds.toFixed(3)),
+    eventsPerSecond,
+    generations: result.generations,
+  }),
+);
 await store.close();
 await pool.end();

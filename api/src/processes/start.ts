@@ -41,7 +41,13 @@ if (!process.env.DATABASE_URL) {
   }
   const password = await remembered("postgres-password", () => randomBytes(18).toString("base64url"));
   try {
-    const postgres = await startLocalPostgres({ dataDir, port, password, projectDir: root, onNotice: (line) => console.error(`start: ${line}`) });
+    const postgres = await startLocalPostgres({
+      dataDir,
+      port,
+      password,
+      projectDir: root,
+      onNotice: (line) => console.error(`start: ${line}`),
+    });
     stopPostgres = postgres.stop;
     process.env.DATABASE_URL = postgres.url;
   } catch (e) {
@@ -54,7 +60,10 @@ process.env.JWT_SECRET ??= await remembered("jwt-secret", () => randomBytes(48).
 process.env.MEDIA_DIR ??= join(dataDir, "media");
 process.env.ADMIN_EMAIL ??= "admin@example.com";
 // Letters and digits both guaranteed: the admin account refuses a weak password.
-process.env.ADMIN_PASSWORD ??= await remembered("admin-password", () => `Admin-${randomBytes(6).toString("hex")}-${100 + (randomBytes(1)[0]! % 900)}`);
+process.env.ADMIN_PASSWORD ??= await remembered(
+  "admin-password",
+  () => `Admin-${randomBytes(6).toString("hex")}-${100 + (randomBytes(1)[0]! % 900)}`,
+);
 
 const config = loadConfig("start", apiConfig);
 const api = await runApi(config, { logger: true });

@@ -53,7 +53,8 @@ async function listenerFromProc(port: number): Promise<number | null> {
     const [, local, , state] = fields;
     const inode = fields[9];
     // State 0A is LISTEN; the port is the hex after the local address's colon.
-    if (state === "0A" && local && parseInt(local.slice(local.lastIndexOf(":") + 1), 16) === port && inode && inode !== "0") inodes.add(`socket:[${inode}]`);
+    if (state === "0A" && local && parseInt(local.slice(local.lastIndexOf(":") + 1), 16) === port && inode && inode !== "0")
+      inodes.add(`socket:[${inode}]`);
   }
   if (inodes.size === 0) return null;
   const pids = (await readdir("/proc").catch(() => [] as string[])).filter((d) => /^\d+$/.test(d));

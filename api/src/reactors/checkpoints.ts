@@ -24,13 +24,19 @@ export async function loadCheckpoint(db: Queryable, table: CheckpointTable, name
 }
 
 export async function saveCheckpoint(db: Queryable, table: CheckpointTable, name: string, position: LogPosition): Promise<void> {
-  await db.query(`INSERT INTO ${table} (name, position) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = now()`, [name, formatPosition(position)]);
+  await db.query(
+    `INSERT INTO ${table} (name, position) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = now()`,
+    [name, formatPosition(position)],
+  );
 }
 
 export type ReactorBatch = { db: pg.Pool; log: Pick<EventLog, "readAll">; table: CheckpointTable; name: string; batchSize: number };
 
 /** Read the batch after the checkpoint, let `react` write what it owes, move the checkpoint: one transaction. Resolves to how many events were read. */
-export async function reactToNextBatch({ db, log, table, name, batchSize }: ReactorBatch, react: (client: pg.PoolClient, batch: readonly StoredEvent[]) => Promise<void>): Promise<number> {
+export async function reactToNextBatch(
+  { db, log, table, name, batchSize }: ReactorBatch,
+  react: (client: pg.PoolClient, batch: readonly StoredEvent[]) => Promise<void>,
+): Promise<number> {
   const client = await db.connect();
   try {
     await client.query("BEGIN");

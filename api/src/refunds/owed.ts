@@ -5,7 +5,16 @@ import { readDomainEvent, type StoredEvent } from "@booking/contracts";
 
 export type RefundFact =
   | { kind: "paid"; bookingId: string; paymentId: string }
-  | { kind: "owed"; refundKey: string; bookingId: string; expertId: string; paymentId: string | null; amountCents: number; reason: string; at: string }
+  | {
+      kind: "owed";
+      refundKey: string;
+      bookingId: string;
+      expertId: string;
+      paymentId: string | null;
+      amountCents: number;
+      reason: string;
+      at: string;
+    }
   | { kind: "issued"; refundKey: string; refundId: string; provider: string; at: string }
   | { kind: "failed"; refundKey: string; reason: string };
 
@@ -24,7 +33,16 @@ export function refundFact(stored: StoredEvent): RefundFact | null {
     case "Cancelled": {
       const { bookingId, refundCents, by, reason } = event.data;
       if (refundCents <= 0) return null;
-      return { kind: "owed", refundKey: stored.eventId, bookingId, expertId, paymentId: null, amountCents: refundCents, reason: `Cancelled by ${by}${reason ? `: ${reason}` : ""}`, at };
+      return {
+        kind: "owed",
+        refundKey: stored.eventId,
+        bookingId,
+        expertId,
+        paymentId: null,
+        amountCents: refundCents,
+        reason: `Cancelled by ${by}${reason ? `: ${reason}` : ""}`,
+        at,
+      };
     }
     case "RefundDue": {
       const { bookingId, paymentId, amountCents, reason } = event.data;

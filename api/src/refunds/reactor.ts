@@ -66,12 +66,15 @@ export class RefundReactor {
 
   /** Read the next batch of the log into `refunds`, with the checkpoint; resolves to how many events were read. */
   async follow(): Promise<number> {
-    return reactToNextBatch({ db: this.deps.db, log: this.deps.log, table: "refund_checkpoints", name: this.name, batchSize: this.batchSize }, async (client, batch) => {
-      for (const stored of batch) {
-        const fact = refundFact(stored);
-        if (fact) await recordFact(client, fact);
-      }
-    });
+    return reactToNextBatch(
+      { db: this.deps.db, log: this.deps.log, table: "refund_checkpoints", name: this.name, batchSize: this.batchSize },
+      async (client, batch) => {
+        for (const stored of batch) {
+          const fact = refundFact(stored);
+          if (fact) await recordFact(client, fact);
+        }
+      },
+    );
   }
 
   /** Ask the provider for every refund due now; resolves to how many were attempted. */
@@ -103,15 +106,26 @@ export class RefundReactor {
       }
     }
     if (outcome.status === "issued") {
-      const recorded = await recordRefundIssued(this.deps, { ...on, refundId: outcome.refundId, amountCents: refund.amount_cents, provider: provider.name, at: clock() });
+      const recorded = await recordRefundIssued(this.deps, {
+        ...on,
+        refundId: outcome.refundId,
+        amountCents: refund.amount_cents,
+        provider: provider.name,
+        at: clock(),
+      });
       // Not recorded (a lost race, say): the row stays due and the lease's end brings the next try.
-      if (!recorded.ok) this.warn(`refunds: refund ${refund.refund_key} issued as ${outcome.refundId} but not recorded (${recorded.refusal.code}); will record again`);
+      if (!recorded.ok)
+        this.warn(
+          `refunds: refund ${refund.refund_key} issued as ${outcome.refundId} but not recorded (${recorded.refusal.code}); will record again`,
+        );
       return;
     }
     const attempts = refund.attempts + 1;
     const reason = outcome.reason.slice(0, 500);
     const nextAttemptAt = new Date(Date.parse(clock()) + retryDelayMs(attempts, this.firstRetryMs, this.maxRetryMs)).toISOString();
-    this.warn(`refunds: refund ${refund.refund_key} of booking ${refund.booking_id} failed (attempt ${attempts}), next try at ${nextAttemptAt}: ${reason}`);
+    this.warn(
+      `refunds: refund ${refund.refund_key} of booking ${refund.booking_id} failed (attempt ${attempts}), next try at ${nextAttemptAt}: ${reason}`,
+    );
     const recorded = await recordRefundFailed(this.deps, { ...on, reason, attemptId: String(attempts) });
     if (!recorded.ok) this.warn(`refunds: failure of ${refund.refund_key} not recorded (${recorded.refusal.code})`);
     await markFailed(this.deps.db, refund.refund_key, { reason, attempts, nextAttemptAt });

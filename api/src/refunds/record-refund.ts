@@ -21,7 +21,16 @@ export async function recordRefundIssued(
 ): Promise<Result<CommandResult>> {
   const result = await calendar.handle(
     calendarStream(r.expertId),
-    { type: "RecordRefund", expertId: r.expertId, bookingId: r.bookingId, actor: REFUNDS, refundKey: r.refundKey, refundId: r.refundId, amountCents: r.amountCents, provider: r.provider },
+    {
+      type: "RecordRefund",
+      expertId: r.expertId,
+      bookingId: r.bookingId,
+      actor: REFUNDS,
+      refundKey: r.refundKey,
+      refundId: r.refundId,
+      amountCents: r.amountCents,
+      provider: r.provider,
+    },
     { actor: REFUNDS, idempotencyKey: `refund-issued-${r.refundKey}` },
   );
   if (result.ok) await markIssued(db, r.refundKey, { refundId: r.refundId, provider: r.provider, at: r.at });
@@ -29,10 +38,20 @@ export async function recordRefundIssued(
 }
 
 /** `attemptId` names one failed attempt, so a report of it delivered twice is recorded once. */
-export async function recordRefundFailed({ calendar }: Pick<RefundRecording, "calendar">, r: RefundOnBooking & { reason: string; attemptId: string }): Promise<Result<CommandResult>> {
+export async function recordRefundFailed(
+  { calendar }: Pick<RefundRecording, "calendar">,
+  r: RefundOnBooking & { reason: string; attemptId: string },
+): Promise<Result<CommandResult>> {
   return calendar.handle(
     calendarStream(r.expertId),
-    { type: "RecordRefundFailure", expertId: r.expertId, bookingId: r.bookingId, actor: REFUNDS, refundKey: r.refundKey, reason: r.reason.slice(0, 500) },
+    {
+      type: "RecordRefundFailure",
+      expertId: r.expertId,
+      bookingId: r.bookingId,
+      actor: REFUNDS,
+      refundKey: r.refundKey,
+      reason: r.reason.slice(0, 500),
+    },
     { actor: REFUNDS, idempotencyKey: `refund-failed-${r.refundKey}-${r.attemptId}` },
   );
 }

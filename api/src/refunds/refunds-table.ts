@@ -4,7 +4,6 @@ import type { RefundFact } from "./owed.ts";
 
 // The `refunds` table what the log has owed, and what became of it.
 
-
 /** A row of `refunds`, in contracts' shape (the console shows it as it is). */
 export type RefundRow = RefundRecord;
 
@@ -17,7 +16,8 @@ type Raw = Omit<RefundRow, "amount_cents" | "owed_at" | "next_attempt_at" | "iss
   updated_at: Date;
 };
 
-export const refundColumns = "refund_key, booking_id, expert_id, payment_id, amount_cents, reason, owed_at, status, attempts, next_attempt_at, last_error, refund_id, provider, issued_at, updated_at";
+export const refundColumns =
+  "refund_key, booking_id, expert_id, payment_id, amount_cents, reason, owed_at, status, attempts, next_attempt_at, last_error, refund_id, provider, issued_at, updated_at";
 
 export const refundFromPg = (r: Raw): RefundRow => ({
   ...r,
@@ -32,7 +32,10 @@ export const refundFromPg = (r: Raw): RefundRow => ({
 export async function recordFact(db: Queryable, fact: RefundFact): Promise<void> {
   switch (fact.kind) {
     case "paid":
-      await db.query("INSERT INTO refund_booking_payments (booking_id, payment_id) VALUES ($1, $2) ON CONFLICT (booking_id) DO NOTHING", [fact.bookingId, fact.paymentId]);
+      await db.query("INSERT INTO refund_booking_payments (booking_id, payment_id) VALUES ($1, $2) ON CONFLICT (booking_id) DO NOTHING", [
+        fact.bookingId,
+        fact.paymentId,
+      ]);
       return;
     case "owed":
       // Due at once; a cancellation owes its refund to the booking's first payment.
@@ -48,12 +51,19 @@ export async function recordFact(db: Queryable, fact: RefundFact): Promise<void>
       return;
     case "failed":
       // The attempt count and the next try are the payer's; the log only tells the reason.
-      await db.query(`UPDATE refunds SET status = 'failed', last_error = $2, updated_at = now() WHERE refund_key = $1 AND status <> 'issued'`, [fact.refundKey, fact.reason]);
+      await db.query(
+        `UPDATE refunds SET status = 'failed', last_error = $2, updated_at = now() WHERE refund_key = $1 AND status <> 'issued'`,
+        [fact.refundKey, fact.reason],
+      );
       return;
   }
 }
 
-export async function markIssued(db: Queryable, refundKey: string, issued: { refundId: string; provider: string; at: string }): Promise<void> {
+export async function markIssued(
+  db: Queryable,
+  refundKey: string,
+  issued: { refundId: string; provider: string; at: string },
+): Promise<void> {
   await db.query(
     `UPDATE refunds SET status = 'issued', refund_id = $2, provider = $3, issued_at = COALESCE(issued_at, $4::timestamptz), last_error = NULL, updated_at = now()
      WHERE refund_key = $1`,
@@ -61,7 +71,11 @@ export async function markIssued(db: Queryable, refundKey: string, issued: { ref
   );
 }
 
-export async function markFailed(db: Queryable, refundKey: string, failure: { reason: string; attempts: number; nextAttemptAt: string }): Promise<void> {
+export async function markFailed(
+  db: Queryable,
+  refundKey: string,
+  failure: { reason: string; attempts: number; nextAttemptAt: string },
+): Promise<void> {
   await db.query(
     `UPDATE refunds SET status = 'failed', last_error = $2, attempts = $3, next_attempt_at = $4, updated_at = now() WHERE refund_key = $1 AND status <> 'issued'`,
     [refundKey, failure.reason, failure.attempts, failure.nextAttemptAt],

@@ -23,7 +23,8 @@ export type AskedRefund = {
   refundId: string | null;
 };
 
-export type RefundVerdict = { kind: "ours"; refundKey: string; bookingId: string; expertId: string } | { kind: "unmatched"; why: UnmatchedRefundWhy };
+export type RefundVerdict =
+  { kind: "ours"; refundKey: string; bookingId: string; expertId: string } | { kind: "unmatched"; why: UnmatchedRefundWhy };
 
 /**
  * `refundableCents`: what was paid for the booking less what other refunds of it already sent back

@@ -8,13 +8,22 @@ import type { AskedRefund, ReportedRefund } from "./reported-refund.ts";
 
 /** The refund the product asked for under `refundKey`, or null when it never issued that key. */
 export async function askedRefund(db: Queryable, refundKey: string): Promise<AskedRefund | null> {
-  const { rows } = await db.query<{ refund_key: string; booking_id: string; expert_id: string; amount_cents: string; refund_id: string | null }>(
-    "SELECT refund_key, booking_id, expert_id, amount_cents, refund_id FROM refunds WHERE refund_key = $1",
-    [refundKey],
-  );
+  const { rows } = await db.query<{
+    refund_key: string;
+    booking_id: string;
+    expert_id: string;
+    amount_cents: string;
+    refund_id: string | null;
+  }>("SELECT refund_key, booking_id, expert_id, amount_cents, refund_id FROM refunds WHERE refund_key = $1", [refundKey]);
   const row = rows[0];
   if (!row) return null;
-  return { refundKey: row.refund_key, bookingId: row.booking_id, expertId: row.expert_id, amountCents: Number(row.amount_cents), refundId: row.refund_id };
+  return {
+    refundKey: row.refund_key,
+    bookingId: row.booking_id,
+    expertId: row.expert_id,
+    amountCents: Number(row.amount_cents),
+    refundId: row.refund_id,
+  };
 }
 
 /** What was paid for the booking (its read model) less what its other refunds (not `exceptRefundKey`) already sent back. */
@@ -27,7 +36,13 @@ export async function refundableCents(db: Queryable, bookingId: string, exceptRe
   return Number(rows[0]?.cents ?? 0);
 }
 
-export type UnmatchedReport = ReportedRefund & { provider: string; providerStatus: string | null; why: UnmatchedRefundWhy; eventId: string; at: string };
+export type UnmatchedReport = ReportedRefund & {
+  provider: string;
+  providerStatus: string | null;
+  why: UnmatchedRefundWhy;
+  eventId: string;
+  at: string;
+};
 
 /** Keep a refund the product did not record; a report of it again counts and updates it. */
 export async function listUnmatched(db: Queryable, r: UnmatchedReport): Promise<void> {
@@ -38,7 +53,17 @@ export async function listUnmatched(db: Queryable, r: UnmatchedReport): Promise<
      ON CONFLICT (refund_id) DO UPDATE SET amount_cents = EXCLUDED.amount_cents, provider_status = EXCLUDED.provider_status, booking_id = EXCLUDED.booking_id,
        refund_key = EXCLUDED.refund_key, why = EXCLUDED.why, event_id = EXCLUDED.event_id, reports = unmatched_provider_refunds.reports + 1,
        last_seen_at = GREATEST(unmatched_provider_refunds.last_seen_at, EXCLUDED.last_seen_at)`,
-    [r.refundId, r.provider, r.amountCents, r.providerStatus, r.claimed?.bookingId ?? null, r.claimed?.refundKey ?? null, r.why, r.eventId, r.at],
+    [
+      r.refundId,
+      r.provider,
+      r.amountCents,
+      r.providerStatus,
+      r.claimed?.bookingId ?? null,
+      r.claimed?.refundKey ?? null,
+      r.why,
+      r.eventId,
+      r.at,
+    ],
   );
 }
 

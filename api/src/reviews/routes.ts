@@ -1,6 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { BookingIdParams, BookingReviewReply, BookingReviewState, ReviewBody, ReviewCommand, ReviewReplyBody, parseInput, type ReviewedBooking } from "@booking/contracts";
+import {
+  BookingIdParams,
+  BookingReviewReply,
+  BookingReviewState,
+  ReviewBody,
+  ReviewCommand,
+  ReviewReplyBody,
+  parseInput,
+  type ReviewedBooking,
+} from "@booking/contracts";
 import type { CommandResult } from "@booking/event-store";
 import { reviewStream } from "@booking/engine";
 import { bookingReviewReply, evolveReview, findBooking, findReview, toProjected, type ReviewRow } from "@booking/projections";
@@ -29,8 +38,15 @@ type SignedIn = Parameters<typeof commandActor>[0];
  */
 async function reviewedBooking(db: pg.Pool, actor: SignedIn, bookingId: string): Promise<ReviewedBooking> {
   const row = await findBooking(db, bookingId);
-  if (!row || (actor.role !== "admin" && actor.userId !== row.creator_id && actor.userId !== row.expert_user_id)) refuse("booking_not_found");
-  return { bookingId: row.booking_id, creatorId: row.creator_id, expertId: row.expert_id, expertUserId: row.expert_user_id, status: row.status };
+  if (!row || (actor.role !== "admin" && actor.userId !== row.creator_id && actor.userId !== row.expert_user_id))
+    refuse("booking_not_found");
+  return {
+    bookingId: row.booking_id,
+    creatorId: row.creator_id,
+    expertId: row.expert_id,
+    expertUserId: row.expert_user_id,
+    status: row.status,
+  };
 }
 
 const reviewReply = { response: { 200: BookingReviewReply } };
@@ -50,29 +66,51 @@ export const reviewRoutes: RoutePlugin<ReviewRouteDeps> = async (app, { db, revi
   };
 
   // The booking's parties (and admins) see its review, hidden or not.
-  app.get("/bookings/:bookingId/review", { onRequest: requireActor(), schema: { params: BookingIdParams, response: { 200: BookingReviewState } } }, async (request) => {
-    const booking = await reviewedBooking(db, actorOf(request), request.params.bookingId);
-    const review = await findReview(db, booking.bookingId);
-    return { review: review ? bookingReviewReply(review) : null };
-  });
+  app.get(
+    "/bookings/:bookingId/review",
+    { onRequest: requireActor(), schema: { params: BookingIdParams, response: { 200: BookingReviewState } } },
+    async (request) => {
+      const booking = await reviewedBooking(db, actorOf(request), request.params.bookingId);
+      const review = await findReview(db, booking.bookingId);
+      return { review: review ? bookingReviewReply(review) : null };
+    },
+  );
 
-  app.post("/bookings/:bookingId/review", { onRequest: requireActor(), schema: { params: BookingIdParams, body: ReviewBody, ...reviewWritten } }, async (request, reply) => {
-    const actor = actorOf(request);
-    const booking = await reviewedBooking(db, actor, request.params.bookingId);
-    const written = await run(actor, booking.bookingId, { type: "LeaveReview", reviewId: randomUUID(), booking, rating: request.body.rating, text: request.body.text });
-    return reply.status(201).send(written);
-  });
+  app.post(
+    "/bookings/:bookingId/review",
+    { onRequest: requireActor(), schema: { params: BookingIdParams, body: ReviewBody, ...reviewWritten } },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const booking = await reviewedBooking(db, actor, request.params.bookingId);
+      const written = await run(actor, booking.bookingId, {
+        type: "LeaveReview",
+        reviewId: randomUUID(),
+        booking,
+        rating: request.body.rating,
+        text: request.body.text,
+      });
+      return reply.status(201).send(written);
+    },
+  );
 
-  app.patch("/bookings/:bookingId/review", { onRequest: requireActor(), schema: { params: BookingIdParams, body: ReviewBody, ...reviewReply } }, async (request) => {
-    const actor = actorOf(request);
-    const booking = await reviewedBooking(db, actor, request.params.bookingId);
-    return run(actor, booking.bookingId, { type: "EditReview", rating: request.body.rating, text: request.body.text });
-  });
+  app.patch(
+    "/bookings/:bookingId/review",
+    { onRequest: requireActor(), schema: { params: BookingIdParams, body: ReviewBody, ...reviewReply } },
+    async (request) => {
+      const actor = actorOf(request);
+      const booking = await reviewedBooking(db, actor, request.params.bookingId);
+      return run(actor, booking.bookingId, { type: "EditReview", rating: request.body.rating, text: request.body.text });
+    },
+  );
 
-  app.post("/bookings/:bookingId/review/reply", { onRequest: requireActor(), schema: { params: BookingIdParams, body: ReviewReplyBody, ...reviewWritten } }, async (request, reply) => {
-    const actor = actorOf(request);
-    const booking = await reviewedBooking(db, actor, request.params.bookingId);
-    const written = await run(actor, booking.bookingId, { type: "ReplyToReview", booking, text: request.body.text });
-    return reply.status(201).send(written);
-  });
+  app.post(
+    "/bookings/:bookingId/review/reply",
+    { onRequest: requireActor(), schema: { params: BookingIdParams, body: ReviewReplyBody, ...reviewWritten } },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const booking = await reviewedBooking(db, actor, request.params.bookingId);
+      const written = await run(actor, booking.bookingId, { type: "ReplyToReview", booking, text: request.body.text });
+      return reply.status(201).send(written);
+    },
+  );
 };

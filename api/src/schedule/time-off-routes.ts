@@ -1,7 +1,24 @@
 import { randomUUID } from "node:crypto";
 import {
-  BookingRules, BookingRulesBody, BookingRulesReply, BookingsInTimeOffReply, DateOverride, DateOverrideAddedReply, DateOverrideBody, ExpertIdParams, Id, NoContent,
-  TimeOff, TimeOffAddedReply, TimeOffBody, parseInput, timeOffOfBody, type Actor, type BookingInTimeOffReply, type CalendarCommand, type TimeOffReply,
+  BookingRules,
+  BookingRulesBody,
+  BookingRulesReply,
+  BookingsInTimeOffReply,
+  DateOverride,
+  DateOverrideAddedReply,
+  DateOverrideBody,
+  ExpertIdParams,
+  Id,
+  NoContent,
+  TimeOff,
+  TimeOffAddedReply,
+  TimeOffBody,
+  parseInput,
+  timeOffOfBody,
+  type Actor,
+  type BookingInTimeOffReply,
+  type CalendarCommand,
+  type TimeOffReply,
 } from "@booking/contracts";
 import { bookingsInTimeOff, calendarStream, type BookingInTimeOff } from "@booking/engine";
 import type { CalendarCommands, TermsCommands } from "../main/index.ts";
@@ -54,7 +71,9 @@ export const timeOffRoutes: RoutePlugin<TimeOffRouteDeps> = async (app, deps) =>
   const { calendar, projected, clock } = deps;
 
   /** The expert themselves (current terms accepted) or an admin: the schedule route's rule. */
-  async function ownCalendar(request: { params: { expertId: string } } & Parameters<typeof actorOf>[0]): Promise<{ expertId: string; actor: Actor }> {
+  async function ownCalendar(
+    request: { params: { expertId: string } } & Parameters<typeof actorOf>[0],
+  ): Promise<{ expertId: string; actor: Actor }> {
     const actor = actorOf(request);
     const expertId = request.params.expertId;
     requireOwnExpert(actor, expertId);
@@ -77,7 +96,13 @@ export const timeOffRoutes: RoutePlugin<TimeOffRouteDeps> = async (app, deps) =>
     async (request) => {
       const { expertId, actor } = await ownCalendar(request);
       const b = request.body;
-      const rules = valueOf(parseInput(BookingRules, { bufferBeforeMinutes: b.buffer_before_minutes, bufferAfterMinutes: b.buffer_after_minutes, minNoticeHours: b.min_notice_hours }));
+      const rules = valueOf(
+        parseInput(BookingRules, {
+          bufferBeforeMinutes: b.buffer_before_minutes,
+          bufferAfterMinutes: b.buffer_after_minutes,
+          minNoticeHours: b.min_notice_hours,
+        }),
+      );
       await decide(expertId, actor, { type: "SetBookingRules", expertId, actor, rules });
       return rulesReply(rules);
     },
@@ -115,11 +140,16 @@ export const timeOffRoutes: RoutePlugin<TimeOffRouteDeps> = async (app, deps) =>
 
   app.post(
     "/experts/:expertId/date-overrides",
-    { onRequest: requireActor("expert"), schema: { params: ExpertIdParams, body: DateOverrideBody, response: { 201: DateOverrideAddedReply } } },
+    {
+      onRequest: requireActor("expert"),
+      schema: { params: ExpertIdParams, body: DateOverrideBody, response: { 201: DateOverrideAddedReply } },
+    },
     async (request, reply) => {
       const { expertId, actor } = await ownCalendar(request);
       const b = request.body;
-      const override = valueOf(parseInput(DateOverride, { overrideId: b.id ?? randomUUID(), date: b.date, start_local: b.start_local, end_local: b.end_local }));
+      const override = valueOf(
+        parseInput(DateOverride, { overrideId: b.id ?? randomUUID(), date: b.date, start_local: b.start_local, end_local: b.end_local }),
+      );
       await decide(expertId, actor, { type: "AddDateOverride", expertId, actor, override });
       const { overrideId, ...hours } = override;
       return reply.status(201).send({ date_override: { id: overrideId, ...hours } });

@@ -2,14 +2,36 @@ import { randomUUID } from "node:crypto";
 import type { FastifyReply } from "fastify";
 import { DateTime } from "luxon";
 import type pg from "pg";
-import { AvailabilityQuery, AvailabilityReply, IdParams, SessionBody, SessionDefinition, SessionDeletedReply, SessionReply, SessionUpdateBody, SessionWrittenReply, parseInput, type EventLog, type SessionCommand } from "@booking/contracts";
+import {
+  AvailabilityQuery,
+  AvailabilityReply,
+  IdParams,
+  SessionBody,
+  SessionDefinition,
+  SessionDeletedReply,
+  SessionReply,
+  SessionUpdateBody,
+  SessionWrittenReply,
+  parseInput,
+  type EventLog,
+  type SessionCommand,
+} from "@booking/contracts";
 import { busyPeriods, calendarStream, expertHours, sessionStream } from "@booking/engine";
 import { findSession, sessionReply, sessionReplyOfDefinition } from "@booking/projections";
 import type { z } from "zod";
 import { AvailabilityAnswers, StreamStates } from "../availability/index.ts";
 import type { CalendarCommands, ExpertCommands, SessionCommands, TermsCommands } from "../main/index.ts";
 import type { Projected, RoutePlugin } from "../http/index.ts";
-import { actorOf, requireActor, refuse, valueOf, commandActor, requireCurrentTerms, requireExpertProfile, idempotencyKeyOf } from "../http/index.ts";
+import {
+  actorOf,
+  requireActor,
+  refuse,
+  valueOf,
+  commandActor,
+  requireCurrentTerms,
+  requireExpertProfile,
+  idempotencyKeyOf,
+} from "../http/index.ts";
 
 /** What the session routes use: the read models, the session commands (experts and terms for their rules), the calendar for availability, and the clock. */
 export type SessionRouteDeps = {
@@ -57,35 +79,55 @@ export const sessionRoutes: RoutePlugin<SessionRouteDeps> = async (app, deps) =>
   const { db, sessions, calendar, projected, clock } = deps;
   // Per app: what one process has computed (another process's writes move the stream's version, which the answer is checked against).
   const answers = new AvailabilityAnswers();
-  app.post("/sessions", { onRequest: requireActor("expert"), schema: { body: SessionBody, response: { 201: SessionWrittenReply } } }, async (request, reply) => {
-    const actor = actorOf(request);
-    // An admin creates a session for an expert they name, never one of their own.
-    if (actor.role === "admin" && !request.body.expert_id) refuse("admin_not_expert");
-    const expertId = request.body.expert_id ?? actor.userId;
-    if (actor.role !== "admin" && expertId !== actor.userId) refuse("not_session_owner");
-    await requireCurrentTerms(deps, actor);
-    await requireExpertProfile(deps, expertId);
-    const sessionId = randomUUID();
-    const command: SessionCommand = { type: "CreateSession", sessionId, expertId, actor: commandActor(actor), definition: definitionFrom(request.body), status: request.body.status ?? "draft" };
-    const result = valueOf(await sessions.handle(sessionStream(sessionId), command, { actor: commandActor(actor), idempotencyKey: idempotencyKeyOf(request.headers) }));
-    await projected(result);
-    return reply.status(201).send({ session: await writtenReply(deps, sessionId) });
-  });
+  app.post(
+    "/sessions",
+    { onRequest: requireActor("expert"), schema: { body: SessionBody, response: { 201: SessionWrittenReply } } },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      // An admin creates a session for an expert they name, never one of their own.
+      if (actor.role === "admin" && !request.body.expert_id) refuse("admin_not_expert");
+      const expertId = request.body.expert_id ?? actor.userId;
+      if (actor.role !== "admin" && expertId !== actor.userId) refuse("not_session_owner");
+      await requireCurrentTerms(deps, actor);
+      await requireExpertProfile(deps, expertId);
+      const sessionId = randomUUID();
+      const command: SessionCommand = {
+        type: "CreateSession",
+        sessionId,
+        expertId,
+        actor: commandActor(actor),
+        definition: definitionFrom(request.body),
+        status: request.body.status ?? "draft",
+      };
+      const result = valueOf(
+        await sessions.handle(sessionStream(sessionId), command, {
+          actor: commandActor(actor),
+          idempotencyKey: idempotencyKeyOf(request.headers),
+        }),
+      );
+      await projected(result);
+      return reply.status(201).send({ session: await writtenReply(deps, sessionId) });
+    },
+  );
 
-  app.put("/sessions/:id", { onRequest: requireActor("expert"), schema: { params: IdParams, body: SessionUpdateBody, response: { 200: SessionWrittenReply } } }, async (request) => {
-    const actor = actorOf(request);
-    const sessionId = request.params.id;
-    const existing = await findSession(db, sessionId);
-    const expertId = existing?.expert_id ?? actor.userId;
-    const meta = { actor: commandActor(actor) };
-    const base = { sessionId, expertId: actor.role === "admin" ? expertId : actor.userId, actor: commandActor(actor) };
-    const body = request.body;
-    const commands: SessionCommand[] = [];
-    if ("title" in body) commands.push({ type: "UpdateSession", ...base, definition: definitionFrom(body, existing?.instant_booking) });
-    if (body.status) commands.push({ type: body.status === "published" ? "PublishSession" : "UnpublishSession", ...base });
-    for (const command of commands) await projected(valueOf(await sessions.handle(sessionStream(sessionId), command, meta)));
-    return { session: await writtenReply(deps, sessionId) };
-  });
+  app.put(
+    "/sessions/:id",
+    { onRequest: requireActor("expert"), schema: { params: IdParams, body: SessionUpdateBody, response: { 200: SessionWrittenReply } } },
+    async (request) => {
+      const actor = actorOf(request);
+      const sessionId = request.params.id;
+      const existing = await findSession(db, sessionId);
+      const expertId = existing?.expert_id ?? actor.userId;
+      const meta = { actor: commandActor(actor) };
+      const base = { sessionId, expertId: actor.role === "admin" ? expertId : actor.userId, actor: commandActor(actor) };
+      const body = request.body;
+      const commands: SessionCommand[] = [];
+      if ("title" in body) commands.push({ type: "UpdateSession", ...base, definition: definitionFrom(body, existing?.instant_booking) });
+      if (body.status) commands.push({ type: body.status === "published" ? "PublishSession" : "UnpublishSession", ...base });
+      for (const command of commands) await projected(valueOf(await sessions.handle(sessionStream(sessionId), command, meta)));
+      return { session: await writtenReply(deps, sessionId) };
+    },
+  );
 
   app.get("/sessions/:id", { schema: { params: IdParams, response: { 200: SessionReply } } }, async (request) => {
     const row = await findSession(db, request.params.id);
@@ -97,15 +139,25 @@ export const sessionRoutes: RoutePlugin<SessionRouteDeps> = async (app, deps) =>
     return session;
   });
 
-  app.delete("/sessions/:id", { onRequest: requireActor("expert"), schema: { params: IdParams, response: { 200: SessionDeletedReply } } }, async (request) => {
-    const actor = actorOf(request);
-    const sessionId = request.params.id;
-    const existing = await findSession(db, sessionId);
-    const expertId = actor.role === "admin" ? (existing?.expert_id ?? "") : actor.userId;
-    const result = valueOf(await sessions.handle(sessionStream(sessionId), { type: "DeleteSession", sessionId, expertId, actor: commandActor(actor) }, { actor: commandActor(actor) }));
-    await projected(result);
-    return { session: { id: sessionId } };
-  });
+  app.delete(
+    "/sessions/:id",
+    { onRequest: requireActor("expert"), schema: { params: IdParams, response: { 200: SessionDeletedReply } } },
+    async (request) => {
+      const actor = actorOf(request);
+      const sessionId = request.params.id;
+      const existing = await findSession(db, sessionId);
+      const expertId = actor.role === "admin" ? (existing?.expert_id ?? "") : actor.userId;
+      const result = valueOf(
+        await sessions.handle(
+          sessionStream(sessionId),
+          { type: "DeleteSession", sessionId, expertId, actor: commandActor(actor) },
+          { actor: commandActor(actor) },
+        ),
+      );
+      await projected(result);
+      return { session: { id: sessionId } };
+    },
+  );
 
   // The session and the calendar as their streams have them (the decider's view, as the booking
   // decision sees them), from memory while no append has been announced since they were read.
@@ -116,29 +168,40 @@ export const sessionRoutes: RoutePlugin<SessionRouteDeps> = async (app, deps) =>
   const expertOfSession = new Map<string, string>();
 
   // The bookable start times, computed by the same function over the same calendar state as the booking decision.
-  app.get("/sessions/:id/availability", { schema: { params: IdParams, querystring: AvailabilityQuery, response: { 200: AvailabilityReply } } }, async (request, reply) => {
-    const sessionId = request.params.id;
-    const known = expertOfSession.get(sessionId);
-    const early = known === undefined ? undefined : calendarStates.get(calendarStream(known));
-    early?.catch(() => undefined); // awaited below, unless the session is refused first
-    const { state: session } = await sessionStates.get(sessionStream(sessionId));
-    if (session.kind !== "saved" || session.status !== "published") refuse("session_not_found");
-    if (known === undefined) {
-      if (expertOfSession.size >= 100_000) expertOfSession.clear();
-      expertOfSession.set(sessionId, session.expertId);
-    }
-    const stream = calendarStream(session.expertId);
-    const { state, version } = await (early && known === session.expertId ? early : calendarStates.get(stream));
-    const now = clock();
-    const hours = expertHours(state);
-    if (!hours) return { timezone: null, times: [] };
-    const zone = hours.schedule.timezone;
-    const from = request.query.from ? DateTime.fromISO(request.query.from, { zone }).startOf("day").toUTC().toISO()! : undefined;
-    const to = request.query.to ? DateTime.fromISO(request.query.to, { zone }).endOf("day").toUTC().toISO()! : undefined;
-    // Weekly hours, extra hours, time off, buffers and notice: what the booking decision reads too.
-    const query = { ...hours, lengthMinutes: session.definition.lengthMinutes, busy: busyPeriods(state, now), now, ...(from && { from }), ...(to && { to }) };
-    // Already JSON, checked against the reply's schema when it was made: Fastify's serialiser is skipped.
-    const serialised: FastifyReply = reply;
-    return serialised.type("application/json; charset=utf-8").send(answers.replyBody({ calendar: stream, version, query }));
-  });
+  app.get(
+    "/sessions/:id/availability",
+    { schema: { params: IdParams, querystring: AvailabilityQuery, response: { 200: AvailabilityReply } } },
+    async (request, reply) => {
+      const sessionId = request.params.id;
+      const known = expertOfSession.get(sessionId);
+      const early = known === undefined ? undefined : calendarStates.get(calendarStream(known));
+      early?.catch(() => undefined); // awaited below, unless the session is refused first
+      const { state: session } = await sessionStates.get(sessionStream(sessionId));
+      if (session.kind !== "saved" || session.status !== "published") refuse("session_not_found");
+      if (known === undefined) {
+        if (expertOfSession.size >= 100_000) expertOfSession.clear();
+        expertOfSession.set(sessionId, session.expertId);
+      }
+      const stream = calendarStream(session.expertId);
+      const { state, version } = await (early && known === session.expertId ? early : calendarStates.get(stream));
+      const now = clock();
+      const hours = expertHours(state);
+      if (!hours) return { timezone: null, times: [] };
+      const zone = hours.schedule.timezone;
+      const from = request.query.from ? DateTime.fromISO(request.query.from, { zone }).startOf("day").toUTC().toISO()! : undefined;
+      const to = request.query.to ? DateTime.fromISO(request.query.to, { zone }).endOf("day").toUTC().toISO()! : undefined;
+      // Weekly hours, extra hours, time off, buffers and notice: what the booking decision reads too.
+      const query = {
+        ...hours,
+        lengthMinutes: session.definition.lengthMinutes,
+        busy: busyPeriods(state, now),
+        now,
+        ...(from && { from }),
+        ...(to && { to }),
+      };
+      // Already JSON, checked against the reply's schema when it was made: Fastify's serialiser is skipped.
+      const serialised: FastifyReply = reply;
+      return serialised.type("application/json; charset=utf-8").send(answers.replyBody({ calendar: stream, version, query }));
+    },
+  );
 };

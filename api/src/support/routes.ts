@@ -18,9 +18,16 @@ export const DEFAULT_SUPPORT_ADDRESS = "support@localhost";
  */
 export const supportRoutes: RoutePlugin<SupportRouteDeps> = async (app, { db, clock, mail, supportAddress }) => {
   const rateLimit = { max: mailRequestsPerQuarterHour(), timeWindow: "15 minutes" };
-  app.post("/support/messages", { config: { rateLimit }, schema: { body: SupportMessageBody, response: { 204: NoContent } } }, async (request, reply) => {
-    const now = clock();
-    await enqueueMail(db, supportRequestMail({ messageId: randomUUID(), to: supportAddress, message: request.body, publicUrl: mail.publicUrl, now }));
-    return reply.status(204).send(null);
-  });
+  app.post(
+    "/support/messages",
+    { config: { rateLimit }, schema: { body: SupportMessageBody, response: { 204: NoContent } } },
+    async (request, reply) => {
+      const now = clock();
+      await enqueueMail(
+        db,
+        supportRequestMail({ messageId: randomUUID(), to: supportAddress, message: request.body, publicUrl: mail.publicUrl, now }),
+      );
+      return reply.status(204).send(null);
+    },
+  );
 };

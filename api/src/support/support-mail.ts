@@ -30,5 +30,15 @@ export function supportRequestMail({ messageId, to, message, publicUrl, now }: S
     action: { label: "Open the console", url: `${publicUrl}/admin/` },
   });
   // Replies go to the person who wrote, not to our no-reply sender.
-  return { messageId, kind: "support_request", essential: true, userId: null, to, ...rendered, headers: { "Reply-To": message.email }, sendAfter: now, createdAt: now };
+  return {
+    messageId,
+    kind: "support_request",
+    essential: true,
+    userId: null,
+    to,
+    ...rendered,
+    headers: { "Reply-To": message.email },
+    sendAfter: now,
+    createdAt: now,
+  };
 }

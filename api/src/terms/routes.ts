@@ -19,16 +19,26 @@ export const termsRoutes: RoutePlugin<TermsRouteDeps> = async (app, { terms, pro
     accepted: await acceptedCurrentTerms({ terms }, actorOf(request).userId),
   }));
 
-  app.post("/terms/accept", { onRequest: requireActor(), schema: { body: AcceptTermsBody, response: { 200: TermsAcceptedReply } } }, async (request) => {
-    const actor = actorOf(request);
-    const result = valueOf(
-      await terms.handle(
-        termsStream(actor.userId),
-        { type: "AcceptTerms", userId: actor.userId, actor: { userId: actor.userId, role: actor.role }, versionId: request.body.version_id, currentVersionId: CURRENT_TERMS_VERSION },
-        { actor: { userId: actor.userId, role: actor.role } },
-      ),
-    );
-    await projected(result);
-    return { accepted: true as const, version_id: request.body.version_id };
-  });
+  app.post(
+    "/terms/accept",
+    { onRequest: requireActor(), schema: { body: AcceptTermsBody, response: { 200: TermsAcceptedReply } } },
+    async (request) => {
+      const actor = actorOf(request);
+      const result = valueOf(
+        await terms.handle(
+          termsStream(actor.userId),
+          {
+            type: "AcceptTerms",
+            userId: actor.userId,
+            actor: { userId: actor.userId, role: actor.role },
+            versionId: request.body.version_id,
+            currentVersionId: CURRENT_TERMS_VERSION,
+          },
+          { actor: { userId: actor.userId, role: actor.role } },
+        ),
+      );
+      await projected(result);
+      return { accepted: true as const, version_id: request.body.version_id };
+    },
+  );
 };

@@ -87,7 +87,6 @@ function busyIntervals(busy: readonly BusyPeriod[], window: Window, maxLengthMin
   return busy.map((b) => withBuffers(Date.parse(b.start), b.lengthMinutes, rules)).filter(nearWindow(maxLengthMinutes, rules, window));
 }
 
-
 /** The wall-clock date and time of an instant in `zone`, as time off is written (`YYYY-MM-DDTHH:mm`). */
 export const localDateTime = (instant: string, zone: string): string => DateTime.fromISO(instant, { zone }).toFormat("yyyy-MM-dd'T'HH:mm");
 
@@ -192,8 +191,10 @@ function localInstantReader(zone: string) {
 function openStretches(hours: ExpertHours, date: string, weekday: number): Interval[] {
   const name = WEEKDAYS[weekday - 1];
   const parts: Interval[] = [];
-  for (const s of hours.schedule.slots) if (s.weekday === name) parts.push({ start: minutesOfDay(s.start_local), end: minutesOfDay(s.end_local) });
-  for (const o of hours.dateOverrides ?? []) if (o.date === date) parts.push({ start: minutesOfDay(o.start_local), end: minutesOfDay(o.end_local) });
+  for (const s of hours.schedule.slots)
+    if (s.weekday === name) parts.push({ start: minutesOfDay(s.start_local), end: minutesOfDay(s.end_local) });
+  for (const o of hours.dateOverrides ?? [])
+    if (o.date === date) parts.push({ start: minutesOfDay(o.start_local), end: minutesOfDay(o.end_local) });
   parts.sort((a, b) => a.start - b.start);
   const stretches: Interval[] = [];
   for (const p of parts) {

@@ -114,7 +114,10 @@ function viewOf(state: CalendarState, recordOnly: BookingRecordOnly, bookingId: 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Field by field, what differs between two records (a field only one of them has counts as changed); null is "no record". */
-export function changedFields(before: Readonly<Record<string, unknown>> | null, after: Readonly<Record<string, unknown>> | null): FieldChange[] {
+export function changedFields(
+  before: Readonly<Record<string, unknown>> | null,
+  after: Readonly<Record<string, unknown>> | null,
+): FieldChange[] {
   const fields = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
   const changes: FieldChange[] = [];
   for (const field of fields) {

@@ -17,7 +17,10 @@ export function calendarAt(stream: readonly RecordedCalendarEvent[], instant: st
   const t = Date.parse(instant);
   let folded = 0;
   while (folded < stream.length && Date.parse(stream[folded]!.at) <= t) folded++;
-  const state = calendarDecider.evolve(calendarDecider.initialState(), stream.slice(0, folded).map((r) => r.event));
+  const state = calendarDecider.evolve(
+    calendarDecider.initialState(),
+    stream.slice(0, folded).map((r) => r.event),
+  );
   return { state, folded };
 }
 
@@ -43,11 +46,24 @@ export function heldTimes(state: CalendarState, now: string, from: string, to: s
   for (const b of state.bookings.values()) {
     if (!blocksTime(b, now)) continue;
     const moved = openReschedule(b, now);
-    const spans: [HeldTime["holds"], string][] = [["booking", b.scheduledTime], ...(moved ? [["reschedule", moved] as [HeldTime["holds"], string]] : [])];
+    const spans: [HeldTime["holds"], string][] = [
+      ["booking", b.scheduledTime],
+      ...(moved ? [["reschedule", moved] as [HeldTime["holds"], string]] : []),
+    ];
     for (const [holds, start] of spans) {
       const begins = Date.parse(start) - bufferBeforeMinutes * 60_000;
       const ends = Date.parse(start) + (b.lengthMinutes + bufferAfterMinutes) * 60_000;
-      if (begins < hi && lo < ends) held.push({ bookingId: b.bookingId, creatorId: b.creatorId, status: b.status, holds, start, lengthMinutes: b.lengthMinutes, bufferBeforeMinutes, bufferAfterMinutes });
+      if (begins < hi && lo < ends)
+        held.push({
+          bookingId: b.bookingId,
+          creatorId: b.creatorId,
+          status: b.status,
+          holds,
+          start,
+          lengthMinutes: b.lengthMinutes,
+          bufferBeforeMinutes,
+          bufferAfterMinutes,
+        });
     }
   }
   return held.sort((a, b) => Date.parse(a.start) - Date.parse(b.start) || a.bookingId.localeCompare(b.bookingId));
@@ -84,7 +100,14 @@ export function calendarDayAsOf(state: CalendarState, now: string, date: string,
   if (!hours) return { timezone: null, date, rules: state.rules, timeOff: [], bookable: [], held: [] };
   const zone = hours.schedule.timezone;
   const { from, to } = localDay(date, zone);
-  const bookable = bookableStarts({ ...hours, lengthMinutes, busy: busyPeriods(state, now), now, from, to: new Date(Date.parse(to) - 1).toISOString() });
+  const bookable = bookableStarts({
+    ...hours,
+    lengthMinutes,
+    busy: busyPeriods(state, now),
+    now,
+    from,
+    to: new Date(Date.parse(to) - 1).toISOString(),
+  });
   const [first, next] = [`${date}T00:00`, `${DateTime.fromISO(date).plus({ days: 1 }).toISODate()}T00:00`];
   const timeOff = [...state.timeOff.values()].filter((o) => o.start < next && first < o.end);
   return { timezone: zone, date, rules: state.rules, timeOff, bookable, held: heldTimes(state, now, from, to) };

@@ -53,7 +53,22 @@ type EncodedCalendar = {
  * changes it by itself; bump the number when a field keeps its name but changes its meaning.
  */
 const sample = evolveCalendar(initialCalendarState(), [
-  { type: "BookingRequested", data: { bookingId: "b", expertId: "e", expertUserId: "e", creatorId: "c", sessionId: "s", sessionTitle: "t", lengthMinutes: 60, priceCents: 0, prepQuestions: [], scheduledTime: "", heldUntil: "" } } as CalendarEvent,
+  {
+    type: "BookingRequested",
+    data: {
+      bookingId: "b",
+      expertId: "e",
+      expertUserId: "e",
+      creatorId: "c",
+      sessionId: "s",
+      sessionTitle: "t",
+      lengthMinutes: 60,
+      priceCents: 0,
+      prepQuestions: [],
+      scheduledTime: "",
+      heldUntil: "",
+    },
+  } as CalendarEvent,
 ]);
 export const CALENDAR_SNAPSHOT_SHAPE = `calendar-1:${Object.keys(sample).sort().join(",")}:${Object.keys(sample.bookings.get("b")!).sort().join(",")}`;
 
@@ -72,7 +87,8 @@ export function encodeCalendar(state: CalendarState, now: string): EncodedCalend
 
 export function decodeCalendar(data: unknown): CalendarState {
   const d = data as EncodedCalendar;
-  if (!Array.isArray(d?.bookings) || !Array.isArray(d.timeOff) || !Array.isArray(d.dateOverrides) || typeof d.leftOut?.bits !== "string") throw new Error("Not a calendar snapshot");
+  if (!Array.isArray(d?.bookings) || !Array.isArray(d.timeOff) || !Array.isArray(d.dateOverrides) || typeof d.leftOut?.bits !== "string")
+    throw new Error("Not a calendar snapshot");
   return {
     expertId: d.expertId,
     schedule: d.schedule,

@@ -23,7 +23,14 @@ import {
   type Result,
   type WeeklySchedule,
 } from "@booking/contracts";
-import { fallsInTimeOff, isBookableStart, localDateTime, isProposableStart, type BusyPeriod, type ExpertHours } from "../availability/availability.ts";
+import {
+  fallsInTimeOff,
+  isBookableStart,
+  localDateTime,
+  isProposableStart,
+  type BusyPeriod,
+  type ExpertHours,
+} from "../availability/availability.ts";
 import type { Decider, DecisionContext } from "../decider.ts";
 import { refundOnCancel, refundableCents } from "./refund-policy.ts";
 import type { LeftOut } from "./left-out.ts";
@@ -100,7 +107,12 @@ export const initialCalendarState = (): CalendarState => ({
 /** What availability reads of the calendar besides its bookings (null before a schedule is set). */
 export function expertHours(state: CalendarState): (ExpertHours & { rules: BookingRules }) | null {
   if (!state.schedule) return null;
-  return { schedule: state.schedule, timeOff: [...state.timeOff.values()], dateOverrides: [...state.dateOverrides.values()], rules: state.rules };
+  return {
+    schedule: state.schedule,
+    timeOff: [...state.timeOff.values()],
+    dateOverrides: [...state.dateOverrides.values()],
+    rules: state.rules,
+  };
 }
 
 /** What the hold rules read of a booking: the calendar's own, or the facts of a creator's booking with another expert. */
@@ -219,7 +231,11 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
         });
         break;
       case "PaymentSucceeded":
-        update(e.data.bookingId, (b) => ({ paidCents: b.paidCents + e.data.amountCents, paymentIds: [...b.paymentIds, e.data.paymentId], respondBy: e.data.respondBy ?? b.respondBy }));
+        update(e.data.bookingId, (b) => ({
+          paidCents: b.paidCents + e.data.amountCents,
+          paymentIds: [...b.paymentIds, e.data.paymentId],
+          respondBy: e.data.respondBy ?? b.respondBy,
+        }));
         break;
       case "PaymentFailed":
         break;
@@ -244,7 +260,10 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
         update(e.data.bookingId, (b) => ({ owedCents: b.owedCents + e.data.amountCents }));
         break;
       case "RefundIssued":
-        update(e.data.bookingId, (b) => ({ refundedCents: b.refundedCents + e.data.amountCents, refundKeys: [...b.refundKeys, e.data.refundKey] }));
+        update(e.data.bookingId, (b) => ({
+          refundedCents: b.refundedCents + e.data.amountCents,
+          refundKeys: [...b.refundKeys, e.data.refundKey],
+        }));
         break;
       case "RefundFailed":
         break;
@@ -312,15 +331,26 @@ const overlaps = (aStart: string, aMinutes: number, bStart: string, bMinutes: nu
  * passes them as facts, read while no other request of the creator's is in flight): at most
  * MAX_UNPAID_HOLDS_PER_CREATOR unpaid holds at once, and never two sessions at the same time.
  */
-export function creatorRefusal(creatorBookings: readonly CreatorBookingFacts[], scheduledTime: string, lengthMinutes: number, now: string): Refusal | null {
+export function creatorRefusal(
+  creatorBookings: readonly CreatorBookingFacts[],
+  scheduledTime: string,
+  lengthMinutes: number,
+  now: string,
+): Refusal | null {
   const holding = creatorBookings.filter((b) => blocksTime(b, now));
-  if (holding.filter((b) => isUnpaidHold(b, now)).length >= MAX_UNPAID_HOLDS_PER_CREATOR) return refusal("creator_hold_limit", { max: String(MAX_UNPAID_HOLDS_PER_CREATOR) });
+  if (holding.filter((b) => isUnpaidHold(b, now)).length >= MAX_UNPAID_HOLDS_PER_CREATOR)
+    return refusal("creator_hold_limit", { max: String(MAX_UNPAID_HOLDS_PER_CREATOR) });
   if (creatorBusyAt(holding, scheduledTime, lengthMinutes, now)) return refusal("creator_time_overlap");
   return null;
 }
 
 /** Rule: the creator already has a session at that time: a booking that holds its time, or the time an open request to move one holds. */
-function creatorBusyAt(creatorBookings: readonly CreatorBookingFacts[], scheduledTime: string, lengthMinutes: number, now: string): boolean {
+function creatorBusyAt(
+  creatorBookings: readonly CreatorBookingFacts[],
+  scheduledTime: string,
+  lengthMinutes: number,
+  now: string,
+): boolean {
   return creatorBookings.some((b) => {
     if (!blocksTime(b, now)) return false;
     const held = openReschedule(b, now);
@@ -369,8 +399,14 @@ function recordPayment(c: Extract<CalendarCommand, { type: "RecordPayment" }>, b
   // Idempotent per payment id: a redelivered webhook changes nothing.
   if (b.paymentIds.includes(c.paymentId)) return ok([]);
   if (c.amountCents !== b.priceCents) return refused("payment_amount_mismatch");
-  const paid: CalendarEvent = { type: "PaymentSucceeded", data: { bookingId: b.bookingId, paymentId: c.paymentId, amountCents: c.amountCents, provider: c.provider } };
-  const owedBack = (reason: string): CalendarEvent => ({ type: "RefundDue", data: { bookingId: b.bookingId, paymentId: c.paymentId, amountCents: c.amountCents, reason } });
+  const paid: CalendarEvent = {
+    type: "PaymentSucceeded",
+    data: { bookingId: b.bookingId, paymentId: c.paymentId, amountCents: c.amountCents, provider: c.provider },
+  };
+  const owedBack = (reason: string): CalendarEvent => ({
+    type: "RefundDue",
+    data: { bookingId: b.bookingId, paymentId: c.paymentId, amountCents: c.amountCents, reason },
+  });
   // A payment is never lost: money that arrives for a booking that cannot take it is owed back.
   if (b.status === "cancelled" || b.status === "completed") return ok([paid, owedBack("booking_closed")]);
   if (isPaid(b)) return ok([paid, owedBack("already_paid")]);
@@ -385,7 +421,13 @@ function recordPayment(c: Extract<CalendarCommand, { type: "RecordPayment" }>, b
   if (!isPaid({ ...b, paidCents: b.paidCents + c.amountCents }) || !awaitsExpert(b)) return ok([paid]);
   // Instant booking: the payment is the acceptance, in the same decision (the time is held, or free again, as checked above).
   if (b.instantBooking && b.status === "pending") {
-    return ok([paid, { type: "Confirmed", data: { bookingId: b.bookingId, by: "system", instant: true, ...(c.meetingRoom && { meetingRoom: c.meetingRoom }) } }]);
+    return ok([
+      paid,
+      {
+        type: "Confirmed",
+        data: { bookingId: b.bookingId, by: "system", instant: true, ...(c.meetingRoom && { meetingRoom: c.meetingRoom }) },
+      },
+    ]);
   }
   // A request: the expert has until this deadline to accept it (recorded, so the booking's reply and the sweeper agree).
   return ok([{ ...paid, data: { ...paid.data, respondBy: respondByOf(now, b.scheduledTime) } }]);
@@ -407,20 +449,34 @@ function refundBooking(c: Extract<CalendarCommand, { type: "RefundBooking" }>, b
 }
 
 /** The expert's own time: commands that change availability but no booking. */
-type HoursCommand = Extract<CalendarCommand, { type: "AddTimeOff" | "RemoveTimeOff" | "AddDateOverride" | "RemoveDateOverride" | "SetBookingRules" }>;
-const HOURS_COMMANDS: ReadonlySet<CalendarCommand["type"]> = new Set<HoursCommand["type"]>(["AddTimeOff", "RemoveTimeOff", "AddDateOverride", "RemoveDateOverride", "SetBookingRules"]);
+type HoursCommand = Extract<
+  CalendarCommand,
+  { type: "AddTimeOff" | "RemoveTimeOff" | "AddDateOverride" | "RemoveDateOverride" | "SetBookingRules" }
+>;
+const HOURS_COMMANDS: ReadonlySet<CalendarCommand["type"]> = new Set<HoursCommand["type"]>([
+  "AddTimeOff",
+  "RemoveTimeOff",
+  "AddDateOverride",
+  "RemoveDateOverride",
+  "SetBookingRules",
+]);
 const isHoursCommand = (c: CalendarCommand): c is HoursCommand => HOURS_COMMANDS.has(c.type);
 
 /** Why a proposed time is refused, most specific first (the check itself is isProposableStart). */
-function whyNotProposable(proposal: Parameters<typeof isProposableStart>[0], start: string): "proposed_time_in_time_off" | "proposed_time_too_soon" | "proposed_time_invalid" {
+function whyNotProposable(
+  proposal: Parameters<typeof isProposableStart>[0],
+  start: string,
+): "proposed_time_in_time_off" | "proposed_time_too_soon" | "proposed_time_invalid" {
   if (fallsInTimeOff(proposal.schedule.timezone, proposal.timeOff, start, proposal.lengthMinutes)) return "proposed_time_in_time_off";
   const notice = proposal.rules?.minNoticeHours ?? 0;
-  if (notice > 0 && Date.parse(start) >= Date.parse(proposal.now) && Date.parse(start) < Date.parse(proposal.now) + notice * 3_600_000) return "proposed_time_too_soon";
+  if (notice > 0 && Date.parse(start) >= Date.parse(proposal.now) && Date.parse(start) < Date.parse(proposal.now) + notice * 3_600_000)
+    return "proposed_time_too_soon";
   return "proposed_time_invalid";
 }
 
 const sameTimeOff = (a: TimeOff, b: TimeOff) => a.start === b.start && a.end === b.end && a.reason === b.reason;
-const sameOverride = (a: DateOverride, b: DateOverride) => a.date === b.date && a.start_local === b.start_local && a.end_local === b.end_local;
+const sameOverride = (a: DateOverride, b: DateOverride) =>
+  a.date === b.date && a.start_local === b.start_local && a.end_local === b.end_local;
 
 /**
  * Rules of the expert's own time, all in their timezone, so a schedule (which names it) comes
@@ -453,19 +509,38 @@ function decideOnHours(c: HoursCommand, s: CalendarState, now: string): Decision
       const [start, end] = [minutesOfDay(o.start_local), minutesOfDay(o.end_local)];
       if (!(start < end)) return refused("date_override_invalid");
       const sameDate = [...s.dateOverrides.values()].filter((x) => x.date === o.date);
-      if (sameDate.some((x) => start < minutesOfDay(x.end_local) && minutesOfDay(x.start_local) < end)) return refused("date_override_overlap");
+      if (sameDate.some((x) => start < minutesOfDay(x.end_local) && minutesOfDay(x.start_local) < end))
+        return refused("date_override_overlap");
       const upcoming = [...s.dateOverrides.values()].filter((x) => x.date >= today.slice(0, 10)).length;
       if (upcoming >= MAX_UPCOMING_DATE_OVERRIDES) return refused("date_override_limit", { max: String(MAX_UPCOMING_DATE_OVERRIDES) });
-      return ok([{ type: "DateOverrideAdded", data: { expertId, overrideId: o.overrideId, date: o.date, start_local: o.start_local, end_local: o.end_local } }]);
+      return ok([
+        {
+          type: "DateOverrideAdded",
+          data: { expertId, overrideId: o.overrideId, date: o.date, start_local: o.start_local, end_local: o.end_local },
+        },
+      ]);
     }
     case "RemoveDateOverride":
       if (!s.dateOverrides.has(c.overrideId)) return refused("date_override_not_found");
       return ok([{ type: "DateOverrideRemoved", data: { expertId, overrideId: c.overrideId } }]);
     case "SetBookingRules": {
       const r = c.rules;
-      const unchanged = r.bufferBeforeMinutes === s.rules.bufferBeforeMinutes && r.bufferAfterMinutes === s.rules.bufferAfterMinutes && r.minNoticeHours === s.rules.minNoticeHours;
+      const unchanged =
+        r.bufferBeforeMinutes === s.rules.bufferBeforeMinutes &&
+        r.bufferAfterMinutes === s.rules.bufferAfterMinutes &&
+        r.minNoticeHours === s.rules.minNoticeHours;
       if (unchanged) return ok([]);
-      return ok([{ type: "BookingRulesSet", data: { expertId, bufferBeforeMinutes: r.bufferBeforeMinutes, bufferAfterMinutes: r.bufferAfterMinutes, minNoticeHours: r.minNoticeHours } }]);
+      return ok([
+        {
+          type: "BookingRulesSet",
+          data: {
+            expertId,
+            bufferBeforeMinutes: r.bufferBeforeMinutes,
+            bufferAfterMinutes: r.bufferAfterMinutes,
+            minNoticeHours: r.minNoticeHours,
+          },
+        },
+      ]);
     }
   }
 }
@@ -483,13 +558,19 @@ export function bookingsInTimeOff(state: CalendarState, now: string): BookingInT
   const found: BookingInTimeOff[] = [];
   for (const b of state.bookings.values()) {
     if (!blocksTime(b, now) || Date.parse(b.scheduledTime) + b.lengthMinutes * 60_000 <= Date.parse(now)) continue;
-    const timeOffIds = [...state.timeOff.values()].filter((t) => fallsInTimeOff(zone, [t], b.scheduledTime, b.lengthMinutes)).map((t) => t.timeOffId);
+    const timeOffIds = [...state.timeOff.values()]
+      .filter((t) => fallsInTimeOff(zone, [t], b.scheduledTime, b.lengthMinutes))
+      .map((t) => t.timeOffId);
     if (timeOffIds.length > 0) found.push({ booking: b, timeOffIds });
   }
   return found.sort((a, b) => Date.parse(a.booking.scheduledTime) - Date.parse(b.booking.scheduledTime));
 }
 
-function decideOnBooking(c: Exclude<CalendarCommand, { type: "SetSchedule" | "RequestBooking" } | HoursCommand>, s: CalendarState, now: string): Decision {
+function decideOnBooking(
+  c: Exclude<CalendarCommand, { type: "SetSchedule" | "RequestBooking" } | HoursCommand>,
+  s: CalendarState,
+  now: string,
+): Decision {
   const b = s.bookings.get(c.bookingId);
   if (!b) return refused("booking_not_found");
   const a = c.actor;
@@ -507,7 +588,8 @@ function decideOnBooking(c: Exclude<CalendarCommand, { type: "SetSchedule" | "Re
 
     case "SubmitPrep":
       if (!creator) return refused("not_booking_party");
-      if (!["pending", "more_info_requested", "time_proposed", "confirmed"].includes(b.status)) return transitionRefused(b, "given preparation answers");
+      if (!["pending", "more_info_requested", "time_proposed", "confirmed"].includes(b.status))
+        return transitionRefused(b, "given preparation answers");
       // One answer per question asked; a booking from before sessions had to ask one takes a single answer.
       if (c.answers.length !== Math.max(1, b.prepQuestionCount)) return refused("prep_answers_required");
       return ok([{ type: "PrepSubmitted", data: { bookingId: id, answers: c.answers } }]);
@@ -550,15 +632,26 @@ function decideOnBooking(c: Exclude<CalendarCommand, { type: "SetSchedule" | "Re
     case "CancelBooking":
       if (!creator && !expert) return refused("not_booking_party");
       if (b.status === "completed" || b.status === "cancelled") return transitionRefused(b, "cancelled");
-      return ok([{ type: "Cancelled", data: { bookingId: id, by: partyWord(a, b), reason: c.reason, refundCents: refundOnCancel(b, partyWord(a, b), now) } }]);
+      return ok([
+        {
+          type: "Cancelled",
+          data: { bookingId: id, by: partyWord(a, b), reason: c.reason, refundCents: refundOnCancel(b, partyWord(a, b), now) },
+        },
+      ]);
 
     case "ExpireHold":
       if (!isSystem(a) && !isAdmin(a)) return refused("forbidden");
       // A paid request with a deadline lapses once the expert let it pass (issue 27.6).
-      if (isPaid(b) && awaitsExpert(b) && b.respondBy !== null) return requestLapsed(b, now) ? ok([lapsedRequestCancelled(b)]) : refused("hold_not_expired");
+      if (isPaid(b) && awaitsExpert(b) && b.respondBy !== null)
+        return requestLapsed(b, now) ? ok([lapsedRequestCancelled(b)]) : refused("hold_not_expired");
       if (b.status !== "pending" || isPaid(b)) return transitionRefused(b, "expired");
       if (!holdExpired(b, now)) return refused("hold_not_expired");
-      return ok([{ type: "Cancelled", data: { bookingId: id, by: "system", reason: "payment_timeout", refundCents: refundOnCancel(b, "system", now) } }]);
+      return ok([
+        {
+          type: "Cancelled",
+          data: { bookingId: id, by: "system", reason: "payment_timeout", refundCents: refundOnCancel(b, "system", now) },
+        },
+      ]);
 
     case "CompleteBooking":
       // The system completes a session once its end has passed (the completion sweeper).
@@ -580,8 +673,14 @@ function decideOnBooking(c: Exclude<CalendarCommand, { type: "SetSchedule" | "Re
       // Idempotent per owing event: a redelivered provider answer never records a refund twice.
       if (b.refundKeys.includes(c.refundKey)) return ok([]);
       // Never more back than came in: whoever reports a refund, the booking's money cannot go below zero (issue 26.4).
-      if (c.amountCents > b.paidCents - b.refundedCents) return refused("refund_amount_too_high", { max: dollars(b.paidCents - b.refundedCents) });
-      return ok([{ type: "RefundIssued", data: { bookingId: id, refundKey: c.refundKey, refundId: c.refundId, amountCents: c.amountCents, provider: c.provider } }]);
+      if (c.amountCents > b.paidCents - b.refundedCents)
+        return refused("refund_amount_too_high", { max: dollars(b.paidCents - b.refundedCents) });
+      return ok([
+        {
+          type: "RefundIssued",
+          data: { bookingId: id, refundKey: c.refundKey, refundId: c.refundId, amountCents: c.amountCents, provider: c.provider },
+        },
+      ]);
 
     case "RecordRefundFailure":
       if (!isSystem(a)) return refused("forbidden");
@@ -623,7 +722,12 @@ export function rescheduleNoticeMet(b: Pick<Booking, "scheduledTime">, now: stri
  * of a new booking (availability's, by name), with the booking's own time left out of the clash
  * check so it may move within its old slot; it is then held beside the old time until answered.
  */
-function requestReschedule(c: Extract<CalendarCommand, { type: "RequestReschedule" }>, b: Booking, s: CalendarState, now: string): Decision {
+function requestReschedule(
+  c: Extract<CalendarCommand, { type: "RequestReschedule" }>,
+  b: Booking,
+  s: CalendarState,
+  now: string,
+): Decision {
   const a = c.actor;
   if (!isCreatorOf(a, b) && !isAdmin(a)) return refused(isExpertOf(a, b) ? "reschedule_creator_only" : "not_booking_party");
   if (!MOVABLE.has(b.status)) return transitionRefused(b, "moved");
@@ -636,26 +740,51 @@ function requestReschedule(c: Extract<CalendarCommand, { type: "RequestReschedul
   // Open hours, time off, notice and window first, with no bookings at all: a time taken says so apart.
   if (!query || !isBookableStart({ ...query, busy: [] }, c.scheduledTime)) return refused("reschedule_time_unavailable");
   if (!isBookableStart({ ...query, busy: busyPeriods(s, now, b.bookingId) }, c.scheduledTime)) return refused("reschedule_time_taken");
-  if (creatorBusyAt(c.creatorBookings.filter((f) => f.bookingId !== b.bookingId), c.scheduledTime, b.lengthMinutes, now)) return refused("creator_time_overlap");
-  return ok([{ type: "RescheduleRequested", data: { bookingId: b.bookingId, from: b.scheduledTime, to: c.scheduledTime, by: isAdmin(a) ? "admin" : "creator" } }]);
+  if (
+    creatorBusyAt(
+      c.creatorBookings.filter((f) => f.bookingId !== b.bookingId),
+      c.scheduledTime,
+      b.lengthMinutes,
+      now,
+    )
+  )
+    return refused("creator_time_overlap");
+  return ok([
+    {
+      type: "RescheduleRequested",
+      data: { bookingId: b.bookingId, from: b.scheduledTime, to: c.scheduledTime, by: isAdmin(a) ? "admin" : "creator" },
+    },
+  ]);
 }
 
 /** The expert (or an admin) accepts or declines the open request; the creator (or an admin) withdraws it. */
-function answerReschedule(c: Extract<CalendarCommand, { type: "AcceptReschedule" | "DeclineReschedule" | "WithdrawReschedule" }>, b: Booking, now: string): Decision {
+function answerReschedule(
+  c: Extract<CalendarCommand, { type: "AcceptReschedule" | "DeclineReschedule" | "WithdrawReschedule" }>,
+  b: Booking,
+  now: string,
+): Decision {
   const a = c.actor;
   if (!isCreatorOf(a, b) && !isExpertOf(a, b) && !isAdmin(a)) return refused("not_booking_party");
   const creatorsCall = c.type === "WithdrawReschedule";
   if (creatorsCall && !isCreatorOf(a, b) && !isAdmin(a)) return refused("reschedule_creator_only");
   if (!creatorsCall && !isExpertOf(a, b) && !isAdmin(a)) return refused("reschedule_expert_only");
   if (b.rescheduleTo === null) return refused("reschedule_not_requested");
-  const data = { bookingId: b.bookingId, from: b.scheduledTime, to: b.rescheduleTo, by: isAdmin(a) ? "admin" : creatorsCall ? "creator" : "expert" } as const;
+  const data = {
+    bookingId: b.bookingId,
+    from: b.scheduledTime,
+    to: b.rescheduleTo,
+    by: isAdmin(a) ? "admin" : creatorsCall ? "creator" : "expert",
+  } as const;
   switch (c.type) {
     case "AcceptReschedule":
       if (!openReschedule(b, now)) return refused("reschedule_lapsed");
       // The creator's answer to a proposed time, accepted: both have agreed to it, so it is confirmed.
       if (b.status === "time_proposed") {
         const confirmed = { bookingId: b.bookingId, by: data.by, ...(c.meetingRoom && { meetingRoom: c.meetingRoom }) };
-        return ok([{ type: "RescheduleAccepted", data }, { type: "Confirmed", data: confirmed }]);
+        return ok([
+          { type: "RescheduleAccepted", data },
+          { type: "Confirmed", data: confirmed },
+        ]);
       }
       return ok([{ type: "RescheduleAccepted", data }]);
     case "DeclineReschedule":

@@ -4,7 +4,13 @@ import { JOIN_LINK_OPENS_MINUTES_BEFORE, type BookingStatus } from "@booking/con
 // the deployment's room template come in as arguments.
 
 /** What of a booking the join link rules read. */
-export type JoinLinkFacts = { bookingId: string; status: BookingStatus; scheduledTime: string; joinLink: string | null; /** The room its confirmation recorded (absent or null: none). */ meetingRoom?: string | null };
+export type JoinLinkFacts = {
+  bookingId: string;
+  status: BookingStatus;
+  scheduledTime: string;
+  joinLink: string | null;
+  /** The room its confirmation recorded (absent or null: none). */ meetingRoom?: string | null;
+};
 
 /** A booking's meeting link and where it came from: the expert set it, or a room was generated from the template. */
 export type JoinLink = { url: string; source: "expert" | "generated" };
@@ -27,7 +33,8 @@ export function meetingLinkOf(b: JoinLinkFacts, roomTemplate: string | null): Jo
 }
 
 /** Rule: both parties see the link from JOIN_LINK_OPENS_MINUTES_BEFORE minutes before the start. */
-export const joinLinkOpensAt = (scheduledTime: string): string => new Date(Date.parse(scheduledTime) - JOIN_LINK_OPENS_MINUTES_BEFORE * 60_000).toISOString();
+export const joinLinkOpensAt = (scheduledTime: string): string =>
+  new Date(Date.parse(scheduledTime) - JOIN_LINK_OPENS_MINUTES_BEFORE * 60_000).toISOString();
 
 /** What a booking's reply shows of its link: the link once it shows (else null), when it shows, and where it came from. */
 export type JoinLinkView = { url: string | null; opensAt: string | null; source: JoinLink["source"] | null };

@@ -23,5 +23,8 @@ export function requestLapsed(b: AwaitingAnswer, now: string): boolean {
 
 /** Unanswered in time: cancelled by the system, everything paid and not already owed back goes back. */
 export function lapsedRequestCancelled(b: Pick<Booking, "bookingId" | "paidCents" | "owedCents">): CalendarEvent {
-  return { type: "Cancelled", data: { bookingId: b.bookingId, by: "system", reason: "not_answered", refundCents: Math.max(0, b.paidCents - b.owedCents) } };
+  return {
+    type: "Cancelled",
+    data: { bookingId: b.bookingId, by: "system", reason: "not_answered", refundCents: Math.max(0, b.paidCents - b.owedCents) },
+  };
 }

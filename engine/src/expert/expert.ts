@@ -16,7 +16,10 @@ export function expertSlug(firstName: string, lastName: string, expertId: string
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-|-$/g, "")
     .slice(0, 60);
-  const suffix = expertId.replace(/[^A-Za-z0-9]/g, "").slice(0, 8).toLowerCase();
+  const suffix = expertId
+    .replace(/[^A-Za-z0-9]/g, "")
+    .slice(0, 8)
+    .toLowerCase();
   return name ? `${name}-${suffix}` : suffix;
 }
 
@@ -25,7 +28,13 @@ export function evolveExpert(state: ExpertState, events: readonly ExpertEvent[])
   for (const e of events) {
     switch (e.type) {
       case "ExpertProfileSaved":
-        s = { kind: "profiled", userId: e.data.userId, slug: e.data.slug, published: e.data.published, verified: s.kind === "profiled" ? s.verified : false };
+        s = {
+          kind: "profiled",
+          userId: e.data.userId,
+          slug: e.data.slug,
+          published: e.data.published,
+          verified: s.kind === "profiled" ? s.verified : false,
+        };
         break;
       case "ExpertVerified":
         if (s.kind === "profiled") s = { ...s, verified: true };

@@ -1,4 +1,14 @@
-import { isReplyText, isReviewRating, isReviewText, ok, refused, reviewEditableUntil, type Result, type ReviewCommand, type ReviewEvent } from "@booking/contracts";
+import {
+  isReplyText,
+  isReviewRating,
+  isReviewText,
+  ok,
+  refused,
+  reviewEditableUntil,
+  type Result,
+  type ReviewCommand,
+  type ReviewEvent,
+} from "@booking/contracts";
 import type { Decider, DecisionContext } from "../decider.ts";
 
 // Stream `review-{bookingId}`: a completed booking's review, its edits, the expert's reply and an
@@ -6,8 +16,7 @@ import type { Decider, DecisionContext } from "../decider.ts";
 // reads them from the bookings read model, this decider decides.
 
 export type ReviewState =
-  | { kind: "none" }
-  | { kind: "left"; creatorId: string; expertId: string; leftAt: string; replied: boolean; hidden: boolean };
+  { kind: "none" } | { kind: "left"; creatorId: string; expertId: string; leftAt: string; replied: boolean; hidden: boolean };
 
 export const initialReviewState = (): ReviewState => ({ kind: "none" });
 
@@ -49,7 +58,12 @@ export function decideReview(c: ReviewCommand, s: ReviewState, ctx: DecisionCont
       const invalid = invalidReview(c.rating, c.text);
       if (invalid) return invalid;
       const { bookingId, creatorId, expertId } = c.booking;
-      return ok([{ type: "ReviewLeft", data: { reviewId: c.reviewId, bookingId, expertId, creatorId, rating: c.rating, text: c.text, leftAt: ctx.now } }]);
+      return ok([
+        {
+          type: "ReviewLeft",
+          data: { reviewId: c.reviewId, bookingId, expertId, creatorId, rating: c.rating, text: c.text, leftAt: ctx.now },
+        },
+      ]);
     }
     case "EditReview": {
       if (s.kind === "none") return refused("review_not_found");

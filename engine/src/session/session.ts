@@ -1,4 +1,12 @@
-import { ok, refused, type Result, type SessionCommand, type SessionDefinition, type SessionEvent, type SessionStatus } from "@booking/contracts";
+import {
+  ok,
+  refused,
+  type Result,
+  type SessionCommand,
+  type SessionDefinition,
+  type SessionEvent,
+  type SessionStatus,
+} from "@booking/contracts";
 import type { Decider } from "../decider.ts";
 
 // Stream `session-{sessionId}`: a bookable session's definition and whether it is live.
@@ -39,7 +47,9 @@ export function decideSession(c: SessionCommand, s: SessionState): Result<Sessio
   if (c.actor.role !== "expert" && !admin) return refused("not_session_owner");
   if (c.type === "CreateSession") {
     if (s.kind !== "none") return refused("session_already_exists");
-    return ok([{ type: "SessionCreated", data: { sessionId: c.sessionId, expertId: c.expertId, status: c.status, definition: c.definition } }]);
+    return ok([
+      { type: "SessionCreated", data: { sessionId: c.sessionId, expertId: c.expertId, status: c.status, definition: c.definition } },
+    ]);
   }
   // Rule: publishing or deleting needs a saved session (spec section 5).
   if (s.kind === "none") {

@@ -85,7 +85,10 @@ function busyIntervals(busy: readonly BusyPeriod[], window: Window, maxLengthMin
 }
 
 function atLocal(day: DateTime, minutes: number, zone: string): DateTime {
-  return DateTime.fromObject({ year: day.year, month: day.month, day: day.day, hour: Math.floor(minutes / 60), minute: minutes % 60 }, { zone });
+  return DateTime.fromObject(
+    { year: day.year, month: day.month, day: day.day, hour: Math.floor(minutes / 60), minute: minutes % 60 },
+    { zone },
+  );
 }
 
 /** The local calendar days (in `zone`) that a window touches. */
@@ -151,8 +154,10 @@ type WallClock = ReturnType<typeof wallClockReader>;
 function openStretches(hours: ExpertHours, date: string, weekday: number): Interval[] {
   const name = WEEKDAYS[weekday - 1];
   const parts: Interval[] = [];
-  for (const s of hours.schedule.slots) if (s.weekday === name) parts.push({ start: minutesOfDay(s.start_local), end: minutesOfDay(s.end_local) });
-  for (const o of hours.dateOverrides ?? []) if (o.date === date) parts.push({ start: minutesOfDay(o.start_local), end: minutesOfDay(o.end_local) });
+  for (const s of hours.schedule.slots)
+    if (s.weekday === name) parts.push({ start: minutesOfDay(s.start_local), end: minutesOfDay(s.end_local) });
+  for (const o of hours.dateOverrides ?? [])
+    if (o.date === date) parts.push({ start: minutesOfDay(o.start_local), end: minutesOfDay(o.end_local) });
   parts.sort((a, b) => a.start - b.start);
   const stretches: Interval[] = [];
   for (const p of parts) {

@@ -2,9 +2,23 @@ import fc from "fast-check";
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import {
-  BUFFER_OPTIONS_MINUTES, MAX_NOTICE_HOURS, NO_BOOKING_RULES, SESSION_LENGTHS_MINUTES, WEEKDAYS, minutesOfDay, type BookingRules, type WeeklySchedule, type WeeklySlot,
+  BUFFER_OPTIONS_MINUTES,
+  MAX_NOTICE_HOURS,
+  NO_BOOKING_RULES,
+  SESSION_LENGTHS_MINUTES,
+  WEEKDAYS,
+  minutesOfDay,
+  type BookingRules,
+  type WeeklySchedule,
+  type WeeklySlot,
 } from "@booking/contracts";
-import { bookableStarts, isBookableStart, isProposableStart, proposableStarts, type BusyPeriod } from "../../src/availability/availability.ts";
+import {
+  bookableStarts,
+  isBookableStart,
+  isProposableStart,
+  proposableStarts,
+  type BusyPeriod,
+} from "../../src/availability/availability.ts";
 
 // Availability across DST: property tests in zones with 60-minute shifts (New York, London),
 // a 30-minute shift (Lord Howe), a half-hour offset without DST (Kolkata) and a 45-minute offset
@@ -48,19 +62,36 @@ const slotsArb = fc
 /** Time off: local date-time ranges from two days before "now" to a month after, half an hour to five days long. */
 const timeOffArb = (zone: string, now: string) =>
   fc
-    .array(fc.record({ day: fc.integer({ min: -2, max: 30 }), at: fc.integer({ min: 0, max: 47 }), halfHours: fc.integer({ min: 1, max: 5 * 48 }) }), { maxLength: 4 })
+    .array(
+      fc.record({
+        day: fc.integer({ min: -2, max: 30 }),
+        at: fc.integer({ min: 0, max: 47 }),
+        halfHours: fc.integer({ min: 1, max: 5 * 48 }),
+      }),
+      { maxLength: 4 },
+    )
     .map((raw) =>
       raw.map((r, i) => {
         // Wall-clock arithmetic: the local strings are added to as if they were UTC, which is what a local date-time is.
-        const start = DateTime.fromISO(`${DateTime.fromISO(now, { zone }).plus({ days: r.day }).toISODate()}T${hhmm(r.at * 30)}`, { zone: "utc" });
-        return { timeOffId: `t${i}`, start: start.toFormat("yyyy-MM-dd'T'HH:mm"), end: start.plus({ minutes: r.halfHours * 30 }).toFormat("yyyy-MM-dd'T'HH:mm"), reason: "" };
+        const start = DateTime.fromISO(`${DateTime.fromISO(now, { zone }).plus({ days: r.day }).toISODate()}T${hhmm(r.at * 30)}`, {
+          zone: "utc",
+        });
+        return {
+          timeOffId: `t${i}`,
+          start: start.toFormat("yyyy-MM-dd'T'HH:mm"),
+          end: start.plus({ minutes: r.halfHours * 30 }).toFormat("yyyy-MM-dd'T'HH:mm"),
+          reason: "",
+        };
       }),
     );
 
 /** Extra hours on dates in the window, overlapping the weekly slots or each other at times. */
 const overridesArb = (zone: string, now: string) =>
   fc
-    .array(fc.record({ day: fc.integer({ min: 0, max: 29 }), start: fc.integer({ min: 0, max: 46 }), span: fc.integer({ min: 1, max: 12 }) }), { maxLength: 4 })
+    .array(
+      fc.record({ day: fc.integer({ min: 0, max: 29 }), start: fc.integer({ min: 0, max: 46 }), span: fc.integer({ min: 1, max: 12 }) }),
+      { maxLength: 4 },
+    )
     .map((raw) =>
       raw.map((r, i) => ({
         overrideId: `o${i}`,
@@ -87,7 +118,10 @@ const caseArb = fc
         now: fc.constant(now),
         slots: slotsArb,
         lengthMinutes: fc.constantFrom(...SESSION_LENGTHS_MINUTES),
-        busyOffsets: fc.array(fc.record({ minutes: fc.integer({ min: -240, max: 28 * 24 * 60 }), length: fc.constantFrom(...SESSION_LENGTHS_MINUTES) }), { maxLength: 10 }),
+        busyOffsets: fc.array(
+          fc.record({ minutes: fc.integer({ min: -240, max: 28 * 24 * 60 }), length: fc.constantFrom(...SESSION_LENGTHS_MINUTES) }),
+          { maxLength: 10 },
+        ),
         timeOff: timeOffArb(zone, now),
         dateOverrides: overridesArb(zone, now),
         rules: rulesArb,
@@ -97,12 +131,23 @@ const caseArb = fc
   .map((c) => ({
     ...c,
     schedule: { timezone: c.zone, slots: c.slots } as WeeklySchedule,
-    busy: c.busyOffsets.map((b) => ({ start: new Date(Date.parse(c.now) + Math.round(b.minutes / 15) * 15 * MINUTE).toISOString(), lengthMinutes: b.length })) as BusyPeriod[],
+    busy: c.busyOffsets.map((b) => ({
+      start: new Date(Date.parse(c.now) + Math.round(b.minutes / 15) * 15 * MINUTE).toISOString(),
+      lengthMinutes: b.length,
+    })) as BusyPeriod[],
   }));
 type Case = typeof caseArb extends fc.Arbitrary<infer C> ? C : never;
 
 /** The query both the list and the single-instant check answer. */
-const queryOf = (c: Case) => ({ schedule: c.schedule, timeOff: c.timeOff, dateOverrides: c.dateOverrides, rules: c.rules, lengthMinutes: c.lengthMinutes, busy: c.busy, now: c.now });
+const queryOf = (c: Case) => ({
+  schedule: c.schedule,
+  timeOff: c.timeOff,
+  dateOverrides: c.dateOverrides,
+  rules: c.rules,
+  lengthMinutes: c.lengthMinutes,
+  busy: c.busy,
+  now: c.now,
+});
 
 const windowEnd = (now: string) => DateTime.fromISO(now, { zone: "utc" }).plus({ days: 28 }).toMillis();
 const earliest = (c: Pick<Case, "now" | "rules">) => Date.parse(c.now) + c.rules.minNoticeHours * 60 * MINUTE;
@@ -112,7 +157,10 @@ const overlapsWithBuffers = (t: number, len: number, busy: readonly BusyPeriod[]
   busy.some((b) => {
     const bStart = Date.parse(b.start);
     const bEnd = bStart + b.lengthMinutes * MINUTE;
-    return t - r.bufferBeforeMinutes * MINUTE < bEnd + r.bufferAfterMinutes * MINUTE && bStart - r.bufferBeforeMinutes * MINUTE < t + (len + r.bufferAfterMinutes) * MINUTE;
+    return (
+      t - r.bufferBeforeMinutes * MINUTE < bEnd + r.bufferAfterMinutes * MINUTE &&
+      bStart - r.bufferBeforeMinutes * MINUTE < t + (len + r.bufferAfterMinutes) * MINUTE
+    );
   });
 
 /** Reference time off: the moment's wall-clock date and time, as text, lies in some [start, end). */
@@ -238,34 +286,68 @@ describe("expert-proposed times (property)", () => {
 describe("DST days, by example", () => {
   const now = "2026-03-01T00:00:00Z";
   it("New York's skipped hour offers nothing between 2:00 and 3:00, and a session may span the jump", () => {
-    const schedule: WeeklySchedule = { timezone: "America/New_York", slots: [{ weekday: "sunday", start_local: "01:00", end_local: "04:00" }] };
-    const local = bookableStarts({ schedule, lengthMinutes: 60, busy: [], now, from: "2026-03-08T00:00:00Z", to: "2026-03-09T00:00:00Z" }).map((t) =>
-      DateTime.fromISO(t, { zone: "America/New_York" }).toFormat("HH:mm ZZ"),
-    );
+    const schedule: WeeklySchedule = {
+      timezone: "America/New_York",
+      slots: [{ weekday: "sunday", start_local: "01:00", end_local: "04:00" }],
+    };
+    const local = bookableStarts({
+      schedule,
+      lengthMinutes: 60,
+      busy: [],
+      now,
+      from: "2026-03-08T00:00:00Z",
+      to: "2026-03-09T00:00:00Z",
+    }).map((t) => DateTime.fromISO(t, { zone: "America/New_York" }).toFormat("HH:mm ZZ"));
     // 01:30 EST + 60 real minutes ends at 03:30 EDT: still inside the slot.
     expect(local).toEqual(["01:00 -05:00", "01:30 -05:00", "03:00 -04:00"]);
   });
   it("New York's repeated hour offers its half hours twice", () => {
-    const schedule: WeeklySchedule = { timezone: "America/New_York", slots: [{ weekday: "sunday", start_local: "01:00", end_local: "02:00" }] };
-    const local = bookableStarts({ schedule, lengthMinutes: 30, busy: [], now: "2026-10-20T00:00:00Z", from: "2026-11-01T00:00:00Z", to: "2026-11-02T00:00:00Z" }).map((t) =>
-      DateTime.fromISO(t, { zone: "America/New_York" }).toFormat("HH:mm ZZ"),
-    );
+    const schedule: WeeklySchedule = {
+      timezone: "America/New_York",
+      slots: [{ weekday: "sunday", start_local: "01:00", end_local: "02:00" }],
+    };
+    const local = bookableStarts({
+      schedule,
+      lengthMinutes: 30,
+      busy: [],
+      now: "2026-10-20T00:00:00Z",
+      from: "2026-11-01T00:00:00Z",
+      to: "2026-11-02T00:00:00Z",
+    }).map((t) => DateTime.fromISO(t, { zone: "America/New_York" }).toFormat("HH:mm ZZ"));
     expect(local).toEqual(["01:00 -04:00", "01:30 -04:00", "01:00 -05:00", "01:30 -05:00"]);
   });
   it("Lord Howe's 30-minute jump skips 2:00 to 2:30", () => {
-    const schedule: WeeklySchedule = { timezone: "Australia/Lord_Howe", slots: [{ weekday: "sunday", start_local: "01:00", end_local: "04:00" }] };
-    const local = bookableStarts({ schedule, lengthMinutes: 30, busy: [], now: "2026-09-20T00:00:00Z", from: "2026-10-03T12:00:00Z", to: "2026-10-04T12:00:00Z" }).map((t) =>
-      DateTime.fromISO(t, { zone: "Australia/Lord_Howe" }).toFormat("HH:mm"),
-    );
+    const schedule: WeeklySchedule = {
+      timezone: "Australia/Lord_Howe",
+      slots: [{ weekday: "sunday", start_local: "01:00", end_local: "04:00" }],
+    };
+    const local = bookableStarts({
+      schedule,
+      lengthMinutes: 30,
+      busy: [],
+      now: "2026-09-20T00:00:00Z",
+      from: "2026-10-03T12:00:00Z",
+      to: "2026-10-04T12:00:00Z",
+    }).map((t) => DateTime.fromISO(t, { zone: "Australia/Lord_Howe" }).toFormat("HH:mm"));
     expect(local).toEqual(["01:00", "01:30", "02:30", "03:00", "03:30"]);
   });
   it("an unknown zone offers nothing rather than failing", () => {
-    expect(bookableStarts({ schedule: { timezone: "Nowhere/Land", slots: [{ weekday: "monday", start_local: "09:00", end_local: "10:00" }] }, lengthMinutes: 30, busy: [], now })).toEqual([]);
+    expect(
+      bookableStarts({
+        schedule: { timezone: "Nowhere/Land", slots: [{ weekday: "monday", start_local: "09:00", end_local: "10:00" }] },
+        lengthMinutes: 30,
+        busy: [],
+        now,
+      }),
+    ).toEqual([]);
   });
 });
 
 it("a full-time London schedule offers 15 one-hour starts a day across all 28 days, over the DST change", () => {
-  const schedule: WeeklySchedule = { timezone: "Europe/London", slots: WEEKDAYS.map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" })) };
+  const schedule: WeeklySchedule = {
+    timezone: "Europe/London",
+    slots: WEEKDAYS.map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" })),
+  };
   const starts = bookableStarts({ schedule, lengthMinutes: 60, busy: [], now: "2026-03-02T00:00:00Z" });
   expect(starts.length).toBe(28 * 15);
   expect(DateTime.fromISO(starts.at(-1)!, { zone: "Europe/London" }).toFormat("yyyy-MM-dd HH:mm ZZ")).toBe("2026-03-29 16:00 +01:00");

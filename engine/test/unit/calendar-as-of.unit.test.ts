@@ -13,7 +13,6 @@ const DAY = "2026-03-03"; // T1's date; London is on GMT, so local times read as
 const B2 = "b2";
 const B2_TIME = at(3, "14:00");
 
-
 const rules: BookingRules = { bufferBeforeMinutes: 15, bufferAfterMinutes: 15, minNoticeHours: 0 };
 const stream = recordedStream(at(2, "07:00"), [
   [at(2, "07:30"), { type: "SetBookingRules", expertId: EXPERT_ID, actor: EXPERT, rules }],
@@ -21,10 +20,31 @@ const stream = recordedStream(at(2, "07:00"), [
   [at(2, "08:00"), requestBooking({ bookingId: BOOKING, scheduledTime: T1 })],
   // b2: 14:00-15:00, paid.
   [at(2, "08:30"), requestBooking({ bookingId: B2, actor: OTHER_CREATOR, scheduledTime: B2_TIME })],
-  [at(2, "08:31"), { type: "RecordPayment", expertId: EXPERT_ID, bookingId: B2, actor: SYSTEM, paymentId: "pi_b2", amountCents: PRICE, provider: "test" }],
-  [at(2, "09:00"), { type: "AddTimeOff", expertId: EXPERT_ID, actor: EXPERT, timeOff: { timeOffId: "off1", start: `${DAY}T12:00`, end: `${DAY}T13:00`, reason: "Dentist" } }],
+  [
+    at(2, "08:31"),
+    { type: "RecordPayment", expertId: EXPERT_ID, bookingId: B2, actor: SYSTEM, paymentId: "pi_b2", amountCents: PRICE, provider: "test" },
+  ],
+  [
+    at(2, "09:00"),
+    {
+      type: "AddTimeOff",
+      expertId: EXPERT_ID,
+      actor: EXPERT,
+      timeOff: { timeOffId: "off1", start: `${DAY}T12:00`, end: `${DAY}T13:00`, reason: "Dentist" },
+    },
+  ],
   // b2's creator asks to move it to the next day at 10:00: held beside 14:00 until answered.
-  [at(2, "09:40"), { type: "RequestReschedule", expertId: EXPERT_ID, bookingId: B2, actor: OTHER_CREATOR, scheduledTime: at(4, "10:00"), creatorBookings: [] }],
+  [
+    at(2, "09:40"),
+    {
+      type: "RequestReschedule",
+      expertId: EXPERT_ID,
+      bookingId: B2,
+      actor: OTHER_CREATOR,
+      scheduledTime: at(4, "10:00"),
+      creatorBookings: [],
+    },
+  ],
   [at(3, "09:10"), { type: "CancelBooking", expertId: EXPERT_ID, bookingId: B2, actor: EXPERT, reason: "" }],
 ]);
 
@@ -42,7 +62,10 @@ function reference(now: string, held: Held, timeOffAdded: boolean): string[] {
     const t = Date.parse(`${DAY}T00:00:00.000Z`) + m * 60_000;
     if (t < Date.parse(now) || m < 9 * 60 || m + 60 > 17 * 60) continue;
     if (timeOffAdded && t < Date.parse(`${DAY}T13:00:00.000Z`) && Date.parse(`${DAY}T12:00:00.000Z`) < t + 3_600_000) continue;
-    const clash = held.some(([start, minutes]) => t - 15 * 60_000 < Date.parse(start) + (minutes + 15) * 60_000 && Date.parse(start) - 15 * 60_000 < t + 75 * 60_000);
+    const clash = held.some(
+      ([start, minutes]) =>
+        t - 15 * 60_000 < Date.parse(start) + (minutes + 15) * 60_000 && Date.parse(start) - 15 * 60_000 < t + 75 * 60_000,
+    );
     if (!clash) found.push(new Date(t).toISOString());
   }
   return found;
@@ -70,9 +93,9 @@ describe("a calendar as of an instant", () => {
       expect(day.bookable).toEqual(reference(c.now, c.held, c.timeOff));
       // The booking decision's own check, every half hour of the date, over the same fold.
       const hours = expertHours(state)!;
-      const single = Array.from({ length: 48 }, (_, i) => new Date(Date.parse(`${DAY}T00:00:00.000Z`) + i * 30 * 60_000).toISOString()).filter((t) =>
-        isBookableStart({ ...hours, lengthMinutes: 60, busy: busyPeriods(state, c.now), now: c.now }, t),
-      );
+      const single = Array.from({ length: 48 }, (_, i) =>
+        new Date(Date.parse(`${DAY}T00:00:00.000Z`) + i * 30 * 60_000).toISOString(),
+      ).filter((t) => isBookableStart({ ...hours, lengthMinutes: 60, busy: busyPeriods(state, c.now), now: c.now }, t));
       expect(day.bookable).toEqual(single);
       expect(day.held.map((h) => `${h.bookingId}@${h.start}`)).toEqual(c.holders);
       expect(day.held.every((h) => h.bufferBeforeMinutes === 15 && h.bufferAfterMinutes === 15 && h.lengthMinutes === 60)).toBe(true);
@@ -85,7 +108,16 @@ describe("a calendar as of an instant", () => {
     const { state } = calendarAt(stream, now);
     const next = calendarDayAsOf(state, now, "2026-03-04", 60);
     expect(next.held).toEqual([
-      { bookingId: B2, creatorId: OTHER_CREATOR.userId, status: "pending", holds: "reschedule", start: at(4, "10:00"), lengthMinutes: 60, bufferBeforeMinutes: 15, bufferAfterMinutes: 15 },
+      {
+        bookingId: B2,
+        creatorId: OTHER_CREATOR.userId,
+        status: "pending",
+        holds: "reschedule",
+        start: at(4, "10:00"),
+        lengthMinutes: 60,
+        bufferBeforeMinutes: 15,
+        bufferAfterMinutes: 15,
+      },
     ]);
     expect(next.bookable).not.toContain(at(4, "10:00"));
     expect(calendarDayAsOf(calendarAt(stream, at(2, "09:39")).state, at(2, "09:39"), "2026-03-04", 60).bookable).toContain(at(4, "10:00"));

@@ -28,7 +28,11 @@ export const scheduleSet: Extract<CalendarEvent, { type: "ScheduleSet" }> = {
   data: {
     expertId: EXPERT_ID,
     timezone: "Europe/London",
-    slots: (["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const).map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" })),
+    slots: (["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const).map((weekday) => ({
+      weekday,
+      start_local: "09:00",
+      end_local: "17:00",
+    })),
   },
 };
 
@@ -49,7 +53,10 @@ export const requested = (bookingId = BOOKING, scheduledTime = T1, creatorId = C
   },
 });
 
-export const paid = (bookingId = BOOKING, paymentId = "pi_1"): CalendarEvent => ({ type: "PaymentSucceeded", data: { bookingId, paymentId, amountCents: PRICE, provider: "test" } });
+export const paid = (bookingId = BOOKING, paymentId = "pi_1"): CalendarEvent => ({
+  type: "PaymentSucceeded",
+  data: { bookingId, paymentId, amountCents: PRICE, provider: "test" },
+});
 
 export type StatusName = BookingStatus;
 
@@ -63,7 +70,10 @@ export function bookingIn(status: BookingStatus, isPaid = true): CalendarEvent[]
     case "more_info_requested":
       return [...start, { type: "InfoRequested", data: { bookingId: BOOKING, note: "Tell me more" } }];
     case "time_proposed":
-      return [...start, { type: "TimeProposed", data: { bookingId: BOOKING, scheduledTime: "2026-03-04T09:00:00.000Z", previousTime: T1 } }];
+      return [
+        ...start,
+        { type: "TimeProposed", data: { bookingId: BOOKING, scheduledTime: "2026-03-04T09:00:00.000Z", previousTime: T1 } },
+      ];
     case "confirmed":
       return [...start, confirmed];
     case "completed":
@@ -75,15 +85,37 @@ export function bookingIn(status: BookingStatus, isPaid = true): CalendarEvent[]
 
 const on = { expertId: EXPERT_ID, bookingId: BOOKING };
 export const commands = {
-  recordPayment: (paymentId = "pi_2"): CalendarCommand => ({ type: "RecordPayment", ...on, actor: SYSTEM, paymentId, amountCents: PRICE, provider: "test" }),
-  submitPrep: (actor: Actor = CREATOR): CalendarCommand => ({ type: "SubmitPrep", ...on, actor, answers: ["Grow", "Stuck at 10k", "Time"] }),
+  recordPayment: (paymentId = "pi_2"): CalendarCommand => ({
+    type: "RecordPayment",
+    ...on,
+    actor: SYSTEM,
+    paymentId,
+    amountCents: PRICE,
+    provider: "test",
+  }),
+  submitPrep: (actor: Actor = CREATOR): CalendarCommand => ({
+    type: "SubmitPrep",
+    ...on,
+    actor,
+    answers: ["Grow", "Stuck at 10k", "Time"],
+  }),
   requestInfo: (actor: Actor = EXPERT): CalendarCommand => ({ type: "RequestInfo", ...on, actor, note: "What niche are you in?" }),
-  proposeTime: (actor: Actor = EXPERT, scheduledTime = "2026-03-05T14:30:00.000Z"): CalendarCommand => ({ type: "ProposeTime", ...on, actor, scheduledTime }),
+  proposeTime: (actor: Actor = EXPERT, scheduledTime = "2026-03-05T14:30:00.000Z"): CalendarCommand => ({
+    type: "ProposeTime",
+    ...on,
+    actor,
+    scheduledTime,
+  }),
   confirm: (actor: Actor = EXPERT): CalendarCommand => ({ type: "ConfirmBooking", ...on, actor }),
   cancel: (actor: Actor = CREATOR): CalendarCommand => ({ type: "CancelBooking", ...on, actor, reason: "Plans changed" }),
   expireHold: (actor: Actor = SYSTEM): CalendarCommand => ({ type: "ExpireHold", ...on, actor }),
   complete: (actor: Actor = EXPERT): CalendarCommand => ({ type: "CompleteBooking", ...on, actor }),
-  addNotes: (actor: Actor = EXPERT): CalendarCommand => ({ type: "AddNotes", ...on, actor, notes: { summary: "Good call", recap: "", takeaways: ["Post daily"], suggestedActions: [] } }),
+  addNotes: (actor: Actor = EXPERT): CalendarCommand => ({
+    type: "AddNotes",
+    ...on,
+    actor,
+    notes: { summary: "Good call", recap: "", takeaways: ["Post daily"], suggestedActions: [] },
+  }),
 };
 
 export const requestBooking = (over: Partial<Extract<CalendarCommand, { type: "RequestBooking" }>> = {}): CalendarCommand => ({

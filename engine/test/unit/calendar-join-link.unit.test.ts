@@ -10,30 +10,58 @@ import { ADMIN, BOOKING, CREATOR, EXPERT, EXPERT_ID, NOW, OTHER_EXPERT, T1, book
 
 const spec = deciderSpec(calendarDecider, NOW);
 const LINK = "https://meet.example.com/abc-defg-hij";
-const setLink = (url = LINK, actor: Actor = EXPERT): CalendarCommand => ({ type: "SetJoinLink", expertId: EXPERT_ID, bookingId: BOOKING, actor, url });
-const linkSet = (url = LINK, by: "expert" | "admin" = "expert"): CalendarEvent => ({ type: "JoinLinkSet", data: { bookingId: BOOKING, url, by } });
+const setLink = (url = LINK, actor: Actor = EXPERT): CalendarCommand => ({
+  type: "SetJoinLink",
+  expertId: EXPERT_ID,
+  bookingId: BOOKING,
+  actor,
+  url,
+});
+const linkSet = (url = LINK, by: "expert" | "admin" = "expert"): CalendarEvent => ({
+  type: "JoinLinkSet",
+  data: { bookingId: BOOKING, url, by },
+});
 
 describe("setting the meeting link", () => {
   it("the expert sets it on a confirmed booking; an admin may for them", () => {
     spec(bookingIn("confirmed")).when(setLink()).then([linkSet()]);
-    spec(bookingIn("confirmed")).when(setLink(LINK, ADMIN)).then([linkSet(LINK, "admin")]);
+    spec(bookingIn("confirmed"))
+      .when(setLink(LINK, ADMIN))
+      .then([linkSet(LINK, "admin")]);
   });
   it("setting the same link again changes nothing; another link replaces it", () => {
-    spec([...bookingIn("confirmed"), linkSet()]).when(setLink()).then([]);
-    spec([...bookingIn("confirmed"), linkSet()]).when(setLink("https://zoom.example.com/j/1")).then([linkSet("https://zoom.example.com/j/1")]);
+    spec([...bookingIn("confirmed"), linkSet()])
+      .when(setLink())
+      .then([]);
+    spec([...bookingIn("confirmed"), linkSet()])
+      .when(setLink("https://zoom.example.com/j/1"))
+      .then([linkSet("https://zoom.example.com/j/1")]);
   });
   it("the creator cannot set it, nor can another expert", () => {
-    spec(bookingIn("confirmed")).when(setLink(LINK, CREATOR)).thenRefused("join_link_expert_only", "Only the expert of this booking can set its meeting link.");
+    spec(bookingIn("confirmed"))
+      .when(setLink(LINK, CREATOR))
+      .thenRefused("join_link_expert_only", "Only the expert of this booking can set its meeting link.");
     spec(bookingIn("confirmed")).when(setLink(LINK, OTHER_EXPERT)).thenRefused("not_booking_party");
   });
   for (const status of BookingStatus.options.filter((s) => s !== "confirmed")) {
     it(`is refused on a ${status} booking`, () => {
-      spec(bookingIn(status)).when(setLink()).thenRefused("join_link_not_confirmed", "A meeting link can be set once the booking is confirmed.");
+      spec(bookingIn(status))
+        .when(setLink())
+        .thenRefused("join_link_not_confirmed", "A meeting link can be set once the booking is confirmed.");
     });
   }
   it("takes https links of a host only, even from a caller past the boundary", () => {
-    for (const url of ["http://meet.example.com/x", "javascript:alert(1)", "https://user:pw@meet.example.com/x", "https://meet.example.com/a b", "meet.example.com/x", `https://meet.example.com/${"x".repeat(2000)}`])
-      spec(bookingIn("confirmed")).when(setLink(url)).thenRefused("join_link_invalid", "Please enter a meeting link that starts with https://, without spaces.");
+    for (const url of [
+      "http://meet.example.com/x",
+      "javascript:alert(1)",
+      "https://user:pw@meet.example.com/x",
+      "https://meet.example.com/a b",
+      "meet.example.com/x",
+      `https://meet.example.com/${"x".repeat(2000)}`,
+    ])
+      spec(bookingIn("confirmed"))
+        .when(setLink(url))
+        .thenRefused("join_link_invalid", "Please enter a meeting link that starts with https://, without spaces.");
   });
 });
 
@@ -55,7 +83,8 @@ describe("when both parties see it", () => {
     expect(joinLinkView(booking, opensAt, TEMPLATE).url).toBe(LINK);
   });
   it("only a confirmed booking has one", () => {
-    for (const status of BookingStatus.options.filter((s) => s !== "confirmed")) expect(joinLinkView({ ...booking, status }, opensAt, TEMPLATE)).toEqual({ url: null, opensAt: null, source: null });
+    for (const status of BookingStatus.options.filter((s) => s !== "confirmed"))
+      expect(joinLinkView({ ...booking, status }, opensAt, TEMPLATE)).toEqual({ url: null, opensAt: null, source: null });
   });
   it("follows the booking when it moves", () => {
     const state = calendarDecider.evolve(calendarDecider.initialState(), [

@@ -25,16 +25,34 @@ const rows: Row[] = [
     command: commands.recordPayment(),
     paid: false,
     // Confirmed and completed need a payment first; paying a closed booking is recorded and owed back.
-    allowed: { pending: ["PaymentSucceeded"], more_info_requested: ["PaymentSucceeded"], time_proposed: ["PaymentSucceeded"], cancelled: ["PaymentSucceeded", "RefundDue"] },
+    allowed: {
+      pending: ["PaymentSucceeded"],
+      more_info_requested: ["PaymentSucceeded"],
+      time_proposed: ["PaymentSucceeded"],
+      cancelled: ["PaymentSucceeded", "RefundDue"],
+    },
   },
   {
     name: "submit prep (creator)",
     command: commands.submitPrep(),
-    allowed: { pending: ["PrepSubmitted"], more_info_requested: ["PrepSubmitted"], time_proposed: ["PrepSubmitted"], confirmed: ["PrepSubmitted"] },
+    allowed: {
+      pending: ["PrepSubmitted"],
+      more_info_requested: ["PrepSubmitted"],
+      time_proposed: ["PrepSubmitted"],
+      confirmed: ["PrepSubmitted"],
+    },
   },
   { name: "request more info (expert)", command: commands.requestInfo(), allowed: { pending: ["InfoRequested"] } },
-  { name: "propose another time (expert)", command: commands.proposeTime(), allowed: { pending: ["TimeProposed"], more_info_requested: ["TimeProposed"] } },
-  { name: "confirm (expert, paid)", command: commands.confirm(EXPERT), allowed: { pending: ["Confirmed"], more_info_requested: ["Confirmed"] } },
+  {
+    name: "propose another time (expert)",
+    command: commands.proposeTime(),
+    allowed: { pending: ["TimeProposed"], more_info_requested: ["TimeProposed"] },
+  },
+  {
+    name: "confirm (expert, paid)",
+    command: commands.confirm(EXPERT),
+    allowed: { pending: ["Confirmed"], more_info_requested: ["Confirmed"] },
+  },
   { name: "confirm (creator accepts a proposed time)", command: commands.confirm(CREATOR), allowed: { time_proposed: ["Confirmed"] } },
   {
     name: "cancel (creator)",
@@ -46,8 +64,19 @@ const rows: Row[] = [
     command: commands.cancel(EXPERT),
     allowed: { pending: ["Cancelled"], more_info_requested: ["Cancelled"], time_proposed: ["Cancelled"], confirmed: ["Cancelled"] },
   },
-  { name: "expire hold (system, unpaid, past the hold)", command: commands.expireHold(), paid: false, now: AFTER_HOLD, allowed: { pending: ["Cancelled"] } },
-  { name: "complete (expert, after the end time)", command: commands.complete(), now: AFTER_SESSION, allowed: { confirmed: ["Completed"] } },
+  {
+    name: "expire hold (system, unpaid, past the hold)",
+    command: commands.expireHold(),
+    paid: false,
+    now: AFTER_HOLD,
+    allowed: { pending: ["Cancelled"] },
+  },
+  {
+    name: "complete (expert, after the end time)",
+    command: commands.complete(),
+    now: AFTER_SESSION,
+    allowed: { confirmed: ["Completed"] },
+  },
   { name: "add notes (expert)", command: commands.addNotes(), allowed: { confirmed: ["NotesAdded"], completed: ["NotesAdded"] } },
 ];
 

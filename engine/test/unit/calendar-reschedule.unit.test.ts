@@ -1,10 +1,34 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BookingStatus, RESCHEDULE_NOTICE_HOURS, type Actor, type CalendarCommand, type CalendarEvent, type CreatorBookingFacts } from "@booking/contracts";
+import {
+  BookingStatus,
+  RESCHEDULE_NOTICE_HOURS,
+  type Actor,
+  type CalendarCommand,
+  type CalendarEvent,
+  type CreatorBookingFacts,
+} from "@booking/contracts";
 import { bookableStarts } from "../../src/availability/availability.ts";
 import { blocksTime, busyPeriods, calendarDecider, expertHours, openReschedule, type CalendarState } from "../../src/calendar/calendar.ts";
 import { deciderSpec } from "./decider-spec.ts";
-import { ADMIN, BOOKING, CREATOR, EXPERT, EXPERT_ID, NOW, OTHER_CREATOR, OTHER_EXPERT, PRICE, T1, bookingIn, commands, paid, requestBooking, requested, scheduleSet } from "./calendar-fixtures.ts";
+import {
+  ADMIN,
+  BOOKING,
+  CREATOR,
+  EXPERT,
+  EXPERT_ID,
+  NOW,
+  OTHER_CREATOR,
+  OTHER_EXPERT,
+  PRICE,
+  T1,
+  bookingIn,
+  commands,
+  paid,
+  requestBooking,
+  requested,
+  scheduleSet,
+} from "./calendar-fixtures.ts";
 
 // Issue 17 item 3: a creator asks to move a booking, the expert accepts or declines, the creator
 // may withdraw. The fixtures' expert works 09:00-17:00 every day in London (GMT); NOW is Monday
@@ -15,7 +39,9 @@ const on = { expertId: EXPERT_ID, bookingId: BOOKING };
 const TO = "2026-03-04T13:00:00.000Z"; // Wednesday 13:00 London: free, in open hours
 const PROPOSED = "2026-03-04T09:00:00.000Z"; // the time the expert proposes in the fixtures' time_proposed booking
 
-const reschedule = (over: { actor?: Actor; to?: string; creatorBookings?: CreatorBookingFacts[]; bookingId?: string } = {}): CalendarCommand => ({
+const reschedule = (
+  over: { actor?: Actor; to?: string; creatorBookings?: CreatorBookingFacts[]; bookingId?: string } = {},
+): CalendarCommand => ({
   type: "RequestReschedule",
   ...on,
   bookingId: over.bookingId ?? BOOKING,
@@ -29,7 +55,10 @@ const withdraw = (actor: Actor = CREATOR): CalendarCommand => ({ type: "Withdraw
 
 const moveData = (to = TO, by: "creator" | "expert" | "admin" = "creator", from = T1) => ({ bookingId: BOOKING, from, to, by });
 const rescheduleRequested = (to = TO, from = T1): CalendarEvent => ({ type: "RescheduleRequested", data: moveData(to, "creator", from) });
-const cancelled = (by: "creator" | "expert" = "creator"): CalendarEvent => ({ type: "Cancelled", data: { bookingId: BOOKING, by, reason: "", refundCents: PRICE } });
+const cancelled = (by: "creator" | "expert" = "creator"): CalendarEvent => ({
+  type: "Cancelled",
+  data: { bookingId: BOOKING, by, reason: "", refundCents: PRICE },
+});
 
 const stateOf = (events: readonly CalendarEvent[]) => calendarDecider.evolve(calendarDecider.initialState(), events);
 const after = (given: readonly CalendarEvent[], c: CalendarCommand, now = NOW): CalendarState => {
@@ -39,7 +68,8 @@ const after = (given: readonly CalendarEvent[], c: CalendarCommand, now = NOW): 
   return calendarDecider.evolve(state, r.value);
 };
 /** Another creator's new booking of the 60-minute session at `at`: accepted or not. */
-const canBook = (given: readonly CalendarEvent[], at: string, now = NOW) => spec(given).when(requestBooking({ actor: OTHER_CREATOR, scheduledTime: at }), now).result.ok;
+const canBook = (given: readonly CalendarEvent[], at: string, now = NOW) =>
+  spec(given).when(requestBooking({ actor: OTHER_CREATOR, scheduledTime: at }), now).result.ok;
 
 describe("asking to move a booking, in every state", () => {
   const allowed: BookingStatus[] = ["pending", "more_info_requested", "confirmed", "time_proposed"];
@@ -48,40 +78,68 @@ describe("asking to move a booking, in every state", () => {
       const when = spec(bookingIn(status)).when(reschedule());
       // A proposed time is the booking's time: the creator's answer moves from it (issue 27.11).
       if (allowed.includes(status)) when.then([rescheduleRequested(TO, status === "time_proposed" ? PROPOSED : T1)]);
-      else when.thenRefused("booking_transition_refused", `This booking is ${status === "completed" ? "complete" : "cancelled"} and can no longer be moved.`);
+      else
+        when.thenRefused(
+          "booking_transition_refused",
+          `This booking is ${status === "completed" ? "complete" : "cancelled"} and can no longer be moved.`,
+        );
     });
   }
   it("refuses an unpaid request (one hold never keeps two times)", () => {
-    spec(bookingIn("pending", false)).when(reschedule()).thenRefused("reschedule_unpaid", "This booking is not paid yet. Pay for it first, or cancel it and book another time.");
+    spec(bookingIn("pending", false))
+      .when(reschedule())
+      .thenRefused("reschedule_unpaid", "This booking is not paid yet. Pay for it first, or cancel it and book another time.");
   });
 });
 
 describe("who may ask and who answers", () => {
   it("the creator asks; an admin may ask for them", () => {
-    spec(bookingIn("confirmed")).when(reschedule({ actor: ADMIN })).then([{ type: "RescheduleRequested", data: moveData(TO, "admin") }]);
+    spec(bookingIn("confirmed"))
+      .when(reschedule({ actor: ADMIN }))
+      .then([{ type: "RescheduleRequested", data: moveData(TO, "admin") }]);
   });
   it("the expert cannot ask, another creator is no party", () => {
-    spec(bookingIn("confirmed")).when(reschedule({ actor: EXPERT })).thenRefused("reschedule_creator_only", "Only the creator of this booking can ask to move it or withdraw that request.");
-    spec(bookingIn("confirmed")).when(reschedule({ actor: OTHER_CREATOR })).thenRefused("not_booking_party");
+    spec(bookingIn("confirmed"))
+      .when(reschedule({ actor: EXPERT }))
+      .thenRefused("reschedule_creator_only", "Only the creator of this booking can ask to move it or withdraw that request.");
+    spec(bookingIn("confirmed"))
+      .when(reschedule({ actor: OTHER_CREATOR }))
+      .thenRefused("not_booking_party");
   });
   const open = [...bookingIn("confirmed"), rescheduleRequested()];
   it("the expert (or an admin) accepts or declines; the creator cannot", () => {
-    spec(open).when(accept()).then([{ type: "RescheduleAccepted", data: moveData(TO, "expert") }]);
-    spec(open).when(accept(ADMIN)).then([{ type: "RescheduleAccepted", data: moveData(TO, "admin") }]);
-    spec(open).when(decline(EXPERT, "Travelling that day")).then([{ type: "RescheduleDeclined", data: { ...moveData(TO, "expert"), reason: "Travelling that day" } }]);
-    spec(open).when(accept(CREATOR)).thenRefused("reschedule_expert_only", "Only the expert of this booking can accept or decline a request to move it.");
+    spec(open)
+      .when(accept())
+      .then([{ type: "RescheduleAccepted", data: moveData(TO, "expert") }]);
+    spec(open)
+      .when(accept(ADMIN))
+      .then([{ type: "RescheduleAccepted", data: moveData(TO, "admin") }]);
+    spec(open)
+      .when(decline(EXPERT, "Travelling that day"))
+      .then([{ type: "RescheduleDeclined", data: { ...moveData(TO, "expert"), reason: "Travelling that day" } }]);
+    spec(open)
+      .when(accept(CREATOR))
+      .thenRefused("reschedule_expert_only", "Only the expert of this booking can accept or decline a request to move it.");
     spec(open).when(decline(CREATOR)).thenRefused("reschedule_expert_only");
   });
   it("the creator (or an admin) withdraws; the expert cannot", () => {
-    spec(open).when(withdraw()).then([{ type: "RescheduleWithdrawn", data: moveData(TO, "creator") }]);
-    spec(open).when(withdraw(ADMIN)).then([{ type: "RescheduleWithdrawn", data: moveData(TO, "admin") }]);
+    spec(open)
+      .when(withdraw())
+      .then([{ type: "RescheduleWithdrawn", data: moveData(TO, "creator") }]);
+    spec(open)
+      .when(withdraw(ADMIN))
+      .then([{ type: "RescheduleWithdrawn", data: moveData(TO, "admin") }]);
     spec(open).when(withdraw(EXPERT)).thenRefused("reschedule_creator_only");
   });
   it("nobody outside the booking answers", () => {
-    for (const c of [accept(OTHER_EXPERT), decline(OTHER_EXPERT), withdraw(OTHER_CREATOR)]) spec(open).when(c).thenRefused("not_booking_party");
+    for (const c of [accept(OTHER_EXPERT), decline(OTHER_EXPERT), withdraw(OTHER_CREATOR)])
+      spec(open).when(c).thenRefused("not_booking_party");
   });
   it("with no request open there is nothing to answer", () => {
-    for (const c of [accept(), decline(), withdraw()]) spec(bookingIn("confirmed")).when(c).thenRefused("reschedule_not_requested", "There is no request to move this booking waiting for an answer.");
+    for (const c of [accept(), decline(), withdraw()])
+      spec(bookingIn("confirmed"))
+        .when(c)
+        .thenRefused("reschedule_not_requested", "There is no request to move this booking waiting for an answer.");
   });
 });
 
@@ -92,56 +150,113 @@ describe("the new time passes the rules of a new booking", () => {
     expect(spec(confirmedB1).when(reschedule(), dayBefore).result.ok).toBe(true);
     spec(confirmedB1)
       .when(reschedule(), "2026-03-02T10:00:00.001Z")
-      .thenRefused("reschedule_too_late", "A booking can be moved until 24 hours before it starts. This one starts sooner: please contact your expert or cancel it instead.");
+      .thenRefused(
+        "reschedule_too_late",
+        "A booking can be moved until 24 hours before it starts. This one starts sooner: please contact your expert or cancel it instead.",
+      );
   });
   it("the current start counts, not the new one: a booking moved later may not be moved again inside the day before it", () => {
-    const moved = [...confirmedB1, rescheduleRequested("2026-03-10T10:00:00.000Z"), { type: "RescheduleAccepted", data: moveData("2026-03-10T10:00:00.000Z", "expert") } as CalendarEvent];
+    const moved = [
+      ...confirmedB1,
+      rescheduleRequested("2026-03-10T10:00:00.000Z"),
+      { type: "RescheduleAccepted", data: moveData("2026-03-10T10:00:00.000Z", "expert") } as CalendarEvent,
+    ];
     expect(spec(moved).when(reschedule({ to: "2026-03-11T10:00:00.000Z" }), "2026-03-08T10:00:00.000Z").result.ok).toBe(true);
-    spec(moved).when(reschedule({ to: "2026-03-11T10:00:00.000Z" }), "2026-03-09T12:00:00.000Z").thenRefused("reschedule_too_late");
+    spec(moved)
+      .when(reschedule({ to: "2026-03-11T10:00:00.000Z" }), "2026-03-09T12:00:00.000Z")
+      .thenRefused("reschedule_too_late");
   });
   it("refuses the time it already has", () => {
-    spec(confirmedB1).when(reschedule({ to: T1 })).thenRefused("reschedule_same_time", "The booking is already at that time. Please pick another time.");
+    spec(confirmedB1)
+      .when(reschedule({ to: T1 }))
+      .thenRefused("reschedule_same_time", "The booking is already at that time. Please pick another time.");
   });
   it("refuses times outside open hours, off the half hour, past the window, in time off or inside the notice", () => {
     const unavailable = "That time is not one of the expert's bookable times. Please pick another.";
-    spec(confirmedB1).when(reschedule({ to: "2026-03-04T17:00:00.000Z" })).thenRefused("reschedule_time_unavailable", unavailable); // after 17:00 London
-    spec(confirmedB1).when(reschedule({ to: "2026-03-04T16:30:00.000Z" })).thenRefused("reschedule_time_unavailable"); // runs past 17:00
-    spec(confirmedB1).when(reschedule({ to: "2026-03-04T13:15:00.000Z" })).thenRefused("reschedule_time_unavailable");
-    spec(confirmedB1).when(reschedule({ to: "2026-04-01T10:00:00.000Z" })).thenRefused("reschedule_time_unavailable"); // beyond 28 days
-    const wednesdayOff: CalendarEvent = { type: "TimeOffAdded", data: { expertId: EXPERT_ID, timeOffId: "off", start: "2026-03-04T00:00", end: "2026-03-05T00:00", reason: "" } };
-    spec([...confirmedB1, wednesdayOff]).when(reschedule()).thenRefused("reschedule_time_unavailable");
-    const twoDaysNotice: CalendarEvent = { type: "BookingRulesSet", data: { expertId: EXPERT_ID, bufferBeforeMinutes: 0, bufferAfterMinutes: 0, minNoticeHours: 72 } };
-    spec([...confirmedB1, twoDaysNotice]).when(reschedule()).thenRefused("reschedule_time_unavailable");
+    spec(confirmedB1)
+      .when(reschedule({ to: "2026-03-04T17:00:00.000Z" }))
+      .thenRefused("reschedule_time_unavailable", unavailable); // after 17:00 London
+    spec(confirmedB1)
+      .when(reschedule({ to: "2026-03-04T16:30:00.000Z" }))
+      .thenRefused("reschedule_time_unavailable"); // runs past 17:00
+    spec(confirmedB1)
+      .when(reschedule({ to: "2026-03-04T13:15:00.000Z" }))
+      .thenRefused("reschedule_time_unavailable");
+    spec(confirmedB1)
+      .when(reschedule({ to: "2026-04-01T10:00:00.000Z" }))
+      .thenRefused("reschedule_time_unavailable"); // beyond 28 days
+    const wednesdayOff: CalendarEvent = {
+      type: "TimeOffAdded",
+      data: { expertId: EXPERT_ID, timeOffId: "off", start: "2026-03-04T00:00", end: "2026-03-05T00:00", reason: "" },
+    };
+    spec([...confirmedB1, wednesdayOff])
+      .when(reschedule())
+      .thenRefused("reschedule_time_unavailable");
+    const twoDaysNotice: CalendarEvent = {
+      type: "BookingRulesSet",
+      data: { expertId: EXPERT_ID, bufferBeforeMinutes: 0, bufferAfterMinutes: 0, minNoticeHours: 72 },
+    };
+    spec([...confirmedB1, twoDaysNotice])
+      .when(reschedule())
+      .thenRefused("reschedule_time_unavailable");
     expect(spec([...confirmedB1, twoDaysNotice]).when(reschedule({ to: "2026-03-05T09:00:00.000Z" })).result.ok).toBe(true);
   });
   it("takes extra hours on a date, as a booking does", () => {
-    const evening: CalendarEvent = { type: "DateOverrideAdded", data: { expertId: EXPERT_ID, overrideId: "x", date: "2026-03-04", start_local: "17:00", end_local: "20:00" } };
+    const evening: CalendarEvent = {
+      type: "DateOverrideAdded",
+      data: { expertId: EXPERT_ID, overrideId: "x", date: "2026-03-04", start_local: "17:00", end_local: "20:00" },
+    };
     expect(spec([...confirmedB1, evening]).when(reschedule({ to: "2026-03-04T18:00:00.000Z" })).result.ok).toBe(true);
   });
   it("refuses a time another booking holds, with its buffers", () => {
     const other = [...confirmedB1, requested("b2", "2026-03-04T12:30:00.000Z", OTHER_CREATOR.userId), paid("b2", "pi_b2")];
     spec(other).when(reschedule()).thenRefused("reschedule_time_taken", "That time is already taken. Please pick another.");
     expect(spec(other).when(reschedule({ to: "2026-03-04T13:30:00.000Z" })).result.ok).toBe(true);
-    const tenMinutesAfter: CalendarEvent = { type: "BookingRulesSet", data: { expertId: EXPERT_ID, bufferBeforeMinutes: 0, bufferAfterMinutes: 10, minNoticeHours: 0 } };
-    spec([...other, tenMinutesAfter]).when(reschedule({ to: "2026-03-04T13:30:00.000Z" })).thenRefused("reschedule_time_taken");
+    const tenMinutesAfter: CalendarEvent = {
+      type: "BookingRulesSet",
+      data: { expertId: EXPERT_ID, bufferBeforeMinutes: 0, bufferAfterMinutes: 10, minNoticeHours: 0 },
+    };
+    spec([...other, tenMinutesAfter])
+      .when(reschedule({ to: "2026-03-04T13:30:00.000Z" }))
+      .thenRefused("reschedule_time_taken");
   });
   it("refuses a time another booking's open request holds", () => {
     const b2 = [requested("b2", "2026-03-05T10:00:00.000Z", OTHER_CREATOR.userId), paid("b2", "pi_b2")];
-    const b2Asks: CalendarEvent = { type: "RescheduleRequested", data: { bookingId: "b2", from: "2026-03-05T10:00:00.000Z", to: TO, by: "creator" } };
-    spec([...confirmedB1, ...b2, b2Asks]).when(reschedule()).thenRefused("reschedule_time_taken");
+    const b2Asks: CalendarEvent = {
+      type: "RescheduleRequested",
+      data: { bookingId: "b2", from: "2026-03-05T10:00:00.000Z", to: TO, by: "creator" },
+    };
+    spec([...confirmedB1, ...b2, b2Asks])
+      .when(reschedule())
+      .thenRefused("reschedule_time_taken");
   });
   it("moves within its own slot: 30 minutes later overlaps only itself", () => {
-    spec(confirmedB1).when(reschedule({ to: "2026-03-03T10:30:00.000Z" })).then([rescheduleRequested("2026-03-03T10:30:00.000Z")]);
-    const buffers: CalendarEvent = { type: "BookingRulesSet", data: { expertId: EXPERT_ID, bufferBeforeMinutes: 30, bufferAfterMinutes: 30, minNoticeHours: 0 } };
+    spec(confirmedB1)
+      .when(reschedule({ to: "2026-03-03T10:30:00.000Z" }))
+      .then([rescheduleRequested("2026-03-03T10:30:00.000Z")]);
+    const buffers: CalendarEvent = {
+      type: "BookingRulesSet",
+      data: { expertId: EXPERT_ID, bufferBeforeMinutes: 30, bufferAfterMinutes: 30, minNoticeHours: 0 },
+    };
     expect(spec([...confirmedB1, buffers]).when(reschedule({ to: "2026-03-03T09:30:00.000Z" })).result.ok).toBe(true);
   });
   it("refuses a time the creator already has a session at with another expert, counting their held times too", () => {
-    const elsewhere: CreatorBookingFacts = { bookingId: "other", status: "confirmed", scheduledTime: "2026-03-04T12:30:00.000Z", lengthMinutes: 60, heldUntil: NOW, priceCents: PRICE, paidCents: PRICE };
+    const elsewhere: CreatorBookingFacts = {
+      bookingId: "other",
+      status: "confirmed",
+      scheduledTime: "2026-03-04T12:30:00.000Z",
+      lengthMinutes: 60,
+      heldUntil: NOW,
+      priceCents: PRICE,
+      paidCents: PRICE,
+    };
     spec(confirmedB1)
       .when(reschedule({ creatorBookings: [elsewhere] }))
       .thenRefused("creator_time_overlap", "You already have a session booked at that time. Please pick another time.");
     const heldElsewhere = { ...elsewhere, scheduledTime: "2026-03-20T12:00:00.000Z", rescheduleTo: "2026-03-04T13:30:00.000Z" };
-    spec(confirmedB1).when(reschedule({ creatorBookings: [heldElsewhere] })).thenRefused("creator_time_overlap");
+    spec(confirmedB1)
+      .when(reschedule({ creatorBookings: [heldElsewhere] }))
+      .thenRefused("creator_time_overlap");
     // The booking being moved is among the creator's bookings: it never clashes with itself.
     const itself: CreatorBookingFacts = { ...elsewhere, bookingId: BOOKING, scheduledTime: "2026-03-04T13:00:00.000Z" };
     expect(spec(confirmedB1).when(reschedule({ creatorBookings: [itself] })).result.ok).toBe(true);
@@ -155,7 +270,14 @@ describe("while a request is open", () => {
     expect(canBook(open, TO)).toBe(false);
     expect(canBook(open, "2026-03-04T12:30:00.000Z")).toBe(false); // overlaps the held hour
     expect(canBook(open, "2026-03-04T14:00:00.000Z")).toBe(true);
-    const offered = bookableStarts({ ...expertHours(stateOf(open))!, lengthMinutes: 60, busy: busyPeriods(stateOf(open), NOW), now: NOW, from: "2026-03-03T09:00:00.000Z", to: "2026-03-04T16:00:00.000Z" });
+    const offered = bookableStarts({
+      ...expertHours(stateOf(open))!,
+      lengthMinutes: 60,
+      busy: busyPeriods(stateOf(open), NOW),
+      now: NOW,
+      from: "2026-03-03T09:00:00.000Z",
+      to: "2026-03-04T16:00:00.000Z",
+    });
     expect(offered).not.toContain(T1);
     expect(offered).not.toContain(TO);
     expect(offered).toContain("2026-03-04T14:00:00.000Z");
@@ -163,11 +285,16 @@ describe("while a request is open", () => {
   it("a second request on the same booking is refused", () => {
     spec(open)
       .when(reschedule({ to: "2026-03-05T10:00:00.000Z" }))
-      .thenRefused("reschedule_already_requested", "A request to move this booking is already waiting for the expert. Withdraw it before asking for another time.");
+      .thenRefused(
+        "reschedule_already_requested",
+        "A request to move this booking is already waiting for the expert. Withdraw it before asking for another time.",
+      );
   });
   it("the expert cannot propose yet another time before answering it", () => {
     const pendingOpen = [...bookingIn("pending"), rescheduleRequested()];
-    spec(pendingOpen).when(commands.proposeTime()).thenRefused("reschedule_pending", "The creator asked to move this booking. Accept or decline that request first.");
+    spec(pendingOpen)
+      .when(commands.proposeTime())
+      .thenRefused("reschedule_pending", "The creator asked to move this booking. Accept or decline that request first.");
   });
   it("the expert may still confirm a pending booking; the request stays open", () => {
     const s = after([...bookingIn("pending"), rescheduleRequested()], commands.confirm());
@@ -203,8 +330,15 @@ describe("answering", () => {
   it("a request lapses when its new time or the current start comes: it holds nothing, cannot be accepted, and a new one may be asked", () => {
     const earlier = "2026-03-02T09:00:00.000Z"; // Monday 09:00: sooner than the booking
     const open = [...bookingIn("confirmed"), rescheduleRequested(earlier)];
-    spec(open).when(accept(), earlier).thenRefused("reschedule_lapsed", "This request to move the booking can no longer be accepted: its time has come. Ask for another time instead.");
-    spec([...bookingIn("confirmed"), rescheduleRequested()]).when(accept(), T1).thenRefused("reschedule_lapsed");
+    spec(open)
+      .when(accept(), earlier)
+      .thenRefused(
+        "reschedule_lapsed",
+        "This request to move the booking can no longer be accepted: its time has come. Ask for another time instead.",
+      );
+    spec([...bookingIn("confirmed"), rescheduleRequested()])
+      .when(accept(), T1)
+      .thenRefused("reschedule_lapsed");
     expect(spec(open).when(accept(), "2026-03-02T08:59:59.999Z").result.ok).toBe(true);
     // A lapsed request can still be withdrawn or declined, which says so in the history.
     expect(spec(open).when(withdraw(), earlier).result.ok).toBe(true);
@@ -217,7 +351,9 @@ describe("answering", () => {
     for (const by of ["creator", "expert"] as const) {
       const given = [...bookingIn("confirmed"), rescheduleRequested(), cancelled(by)];
       spec(given).when(accept()).thenRefused("reschedule_not_requested");
-      spec(given).when(reschedule({ to: "2026-03-05T10:00:00.000Z" })).thenRefused("booking_transition_refused", "This booking is cancelled and can no longer be moved.");
+      spec(given)
+        .when(reschedule({ to: "2026-03-05T10:00:00.000Z" }))
+        .thenRefused("booking_transition_refused", "This booking is cancelled and can no longer be moved.");
       expect(canBook(given, TO)).toBe(true);
       expect(canBook(given, T1)).toBe(true);
     }
@@ -236,34 +372,45 @@ describe("the creator answers a proposed time with another (issue 27.11)", () =>
     expect(canBook(countered, T1)).toBe(true); // the time first asked for was given up when the expert proposed
   });
   it("the expert accepting it confirms the booking at the creator's time: both have now agreed to it", () => {
-    spec(countered).when(accept()).then([
-      { type: "RescheduleAccepted", data: moveData(TO, "expert", PROPOSED) },
-      { type: "Confirmed", data: { bookingId: BOOKING, by: "expert" } },
-    ]);
+    spec(countered)
+      .when(accept())
+      .then([
+        { type: "RescheduleAccepted", data: moveData(TO, "expert", PROPOSED) },
+        { type: "Confirmed", data: { bookingId: BOOKING, by: "expert" } },
+      ]);
     expect(after(countered, accept()).bookings.get(BOOKING)).toMatchObject({ status: "confirmed", scheduledTime: TO, rescheduleTo: null });
     expect(after(countered, accept(ADMIN)).bookings.get(BOOKING)).toMatchObject({ status: "confirmed", scheduledTime: TO });
   });
   it("the room the caller chose for it is recorded in the confirmation, as when the expert accepts a request", () => {
     const withRoom: CalendarCommand = { type: "AcceptReschedule", ...on, actor: EXPERT, meetingRoom: "r00m9f3aK2xQ7pLm4TzW8y" };
-    spec(countered).when(withRoom).then([
-      { type: "RescheduleAccepted", data: moveData(TO, "expert", PROPOSED) },
-      { type: "Confirmed", data: { bookingId: BOOKING, by: "expert", meetingRoom: "r00m9f3aK2xQ7pLm4TzW8y" } },
-    ]);
+    spec(countered)
+      .when(withRoom)
+      .then([
+        { type: "RescheduleAccepted", data: moveData(TO, "expert", PROPOSED) },
+        { type: "Confirmed", data: { bookingId: BOOKING, by: "expert", meetingRoom: "r00m9f3aK2xQ7pLm4TzW8y" } },
+      ]);
     // A plain move of a booking already confirmed confirms nothing, so records no room.
-    spec([...bookingIn("confirmed"), rescheduleRequested()]).when(withRoom).then([{ type: "RescheduleAccepted", data: moveData(TO, "expert") }]);
+    spec([...bookingIn("confirmed"), rescheduleRequested()])
+      .when(withRoom)
+      .then([{ type: "RescheduleAccepted", data: moveData(TO, "expert") }]);
   });
   it("declined, the proposed time stands: the creator may still accept it, or ask for another", () => {
     const declined = after(countered, decline(EXPERT, "Only mornings that week"));
     expect(declined.bookings.get(BOOKING)).toMatchObject({ status: "time_proposed", scheduledTime: PROPOSED, rescheduleTo: null });
-    const given = [...countered, { type: "RescheduleDeclined", data: { ...moveData(TO, "expert", PROPOSED), reason: "" } } as CalendarEvent];
+    const given = [
+      ...countered,
+      { type: "RescheduleDeclined", data: { ...moveData(TO, "expert", PROPOSED), reason: "" } } as CalendarEvent,
+    ];
     expect(spec(given).when(commands.confirm(CREATOR)).result.ok).toBe(true);
     expect(spec(given).when(reschedule({ to: "2026-03-05T10:00:00.000Z" })).result.ok).toBe(true);
   });
   it("the creator accepting the proposed time after all withdraws their own request: nothing is left to answer", () => {
-    spec(countered).when(commands.confirm(CREATOR)).then([
-      { type: "RescheduleWithdrawn", data: moveData(TO, "creator", PROPOSED) },
-      { type: "Confirmed", data: { bookingId: BOOKING, by: "creator" } },
-    ]);
+    spec(countered)
+      .when(commands.confirm(CREATOR))
+      .then([
+        { type: "RescheduleWithdrawn", data: moveData(TO, "creator", PROPOSED) },
+        { type: "Confirmed", data: { bookingId: BOOKING, by: "creator" } },
+      ]);
     expect(canBook(countered, TO)).toBe(false);
     const confirmed = after(countered, commands.confirm(CREATOR));
     expect(confirmed.bookings.get(BOOKING)).toMatchObject({ status: "confirmed", scheduledTime: PROPOSED, rescheduleTo: null });
@@ -293,7 +440,14 @@ describe("no overlap is ever possible", () => {
       case "book":
         return requestBooking({ bookingId, actor: creators[who]!, scheduledTime: at });
       case "pay":
-        return { type: "RecordPayment", ...target, actor: { userId: "payments", role: "system" }, paymentId: `pi-${bookingId}`, amountCents: PRICE, provider: "test" };
+        return {
+          type: "RecordPayment",
+          ...target,
+          actor: { userId: "payments", role: "system" },
+          paymentId: `pi-${bookingId}`,
+          amountCents: PRICE,
+          provider: "test",
+        };
       case "confirm":
         return { type: "ConfirmBooking", ...target, actor: EXPERT };
       case "reschedule":
@@ -312,7 +466,11 @@ describe("no overlap is ever possible", () => {
   const heldTimes = (state: CalendarState) =>
     [...state.bookings.values()]
       .filter((b) => blocksTime(b, NOW))
-      .flatMap((b) => [b.scheduledTime, openReschedule(b, NOW)].filter((t): t is string => t !== null).map((t) => ({ bookingId: b.bookingId, start: Date.parse(t), end: Date.parse(t) + b.lengthMinutes * 60_000 })));
+      .flatMap((b) =>
+        [b.scheduledTime, openReschedule(b, NOW)]
+          .filter((t): t is string => t !== null)
+          .map((t) => ({ bookingId: b.bookingId, start: Date.parse(t), end: Date.parse(t) + b.lengthMinutes * 60_000 })),
+      );
   it("holds for 1,000 random histories of 10 to 40 steps", () => {
     fc.assert(
       fc.property(fc.array(step, { minLength: 10, maxLength: 40, size: "max" }), (steps) => {
@@ -322,7 +480,9 @@ describe("no overlap is ever possible", () => {
           if (!r.ok) continue;
           state = calendarDecider.evolve(state, r.value);
           const held = heldTimes(state);
-          for (const a of held) for (const b of held) if (a.bookingId < b.bookingId) expect(a.start < b.end && b.start < a.end, JSON.stringify(held)).toBe(false);
+          for (const a of held)
+            for (const b of held)
+              if (a.bookingId < b.bookingId) expect(a.start < b.end && b.start < a.end, JSON.stringify(held)).toBe(false);
         }
       }),
       { numRuns: 1000, seed: 17 },

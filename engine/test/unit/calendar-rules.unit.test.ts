@@ -3,24 +3,50 @@ import { MAX_UNPAID_HOLDS_PER_CREATOR, type CalendarEvent, type CreatorBookingFa
 import { calendarDecider } from "../../src/calendar/calendar.ts";
 import { deciderSpec } from "./decider-spec.ts";
 import {
-  ADMIN, BOOKING, CREATOR, EXPERT, EXPERT_ID, NOW, OTHER_CREATOR, OTHER_EXPERT, PRICE, SYSTEM, T1,
-  bookingIn, commands, paid, requestBooking, requested, scheduleSet, session,
+  ADMIN,
+  BOOKING,
+  CREATOR,
+  EXPERT,
+  EXPERT_ID,
+  NOW,
+  OTHER_CREATOR,
+  OTHER_EXPERT,
+  PRICE,
+  SYSTEM,
+  T1,
+  bookingIn,
+  commands,
+  paid,
+  requestBooking,
+  requested,
+  scheduleSet,
+  session,
 } from "./calendar-fixtures.ts";
 
 const spec = deciderSpec(calendarDecider, NOW);
 
 describe("request booking", () => {
   it("holds a free time for the hold period", () => {
-    spec([scheduleSet]).when(requestBooking({ bookingId: "b2", scheduledTime: "2026-03-04T13:00:00.000Z" })).then([
-      {
-        type: "BookingRequested",
-        data: {
-          bookingId: "b2", expertId: EXPERT_ID, expertUserId: EXPERT.userId, creatorId: CREATOR.userId, sessionId: "s1",
-          sessionTitle: session.title, lengthMinutes: 60, priceCents: PRICE, prepQuestions: session.prepQuestions,
-          scheduledTime: "2026-03-04T13:00:00.000Z", heldUntil: "2026-03-02T08:15:00.000Z",
+    spec([scheduleSet])
+      .when(requestBooking({ bookingId: "b2", scheduledTime: "2026-03-04T13:00:00.000Z" }))
+      .then([
+        {
+          type: "BookingRequested",
+          data: {
+            bookingId: "b2",
+            expertId: EXPERT_ID,
+            expertUserId: EXPERT.userId,
+            creatorId: CREATOR.userId,
+            sessionId: "s1",
+            sessionTitle: session.title,
+            lengthMinutes: 60,
+            priceCents: PRICE,
+            prepQuestions: session.prepQuestions,
+            scheduledTime: "2026-03-04T13:00:00.000Z",
+            heldUntil: "2026-03-02T08:15:00.000Z",
+          },
         },
-      },
-    ]);
+      ]);
   });
 
   it("refuses an overlapping time with the catalogue's message", () => {
@@ -35,7 +61,9 @@ describe("request booking", () => {
   });
 
   it("keeps a paid booking's time blocked after the hold", () => {
-    spec([scheduleSet, requested("b1", T1), paid("b1")]).when(requestBooking({ scheduledTime: T1 }), "2026-03-02T09:00:00.000Z").thenRefused("slot_unavailable");
+    spec([scheduleSet, requested("b1", T1), paid("b1")])
+      .when(requestBooking({ scheduledTime: T1 }), "2026-03-02T09:00:00.000Z")
+      .thenRefused("slot_unavailable");
   });
 
   it("frees a cancelled booking's time", () => {
@@ -46,7 +74,9 @@ describe("request booking", () => {
   it("frees the old time when the expert proposes another", () => {
     const given = bookingIn("time_proposed"); // moved from T1 to Wednesday 09:00
     expect(spec(given).when(requestBooking({ scheduledTime: T1 })).result.ok).toBe(true);
-    spec(given).when(requestBooking({ scheduledTime: "2026-03-04T09:00:00.000Z" })).thenRefused("slot_unavailable");
+    spec(given)
+      .when(requestBooking({ scheduledTime: "2026-03-04T09:00:00.000Z" }))
+      .thenRefused("slot_unavailable");
   });
 
   it.each([
@@ -56,34 +86,55 @@ describe("request booking", () => {
     ["in the past", "2026-03-01T10:00:00.000Z"],
     ["more than 28 days ahead", "2026-03-31T10:00:00.000Z"],
   ])("refuses a time %s", (_why, time) => {
-    spec([scheduleSet]).when(requestBooking({ scheduledTime: time })).thenRefused("slot_unavailable");
+    spec([scheduleSet])
+      .when(requestBooking({ scheduledTime: time }))
+      .thenRefused("slot_unavailable");
   });
 
   it("refuses anyone but a creator, telling an admin they are an admin", () => {
-    spec([scheduleSet]).when(requestBooking({ actor: EXPERT })).thenRefused("only_creators_book", "Experts cannot book sessions.");
-    spec([scheduleSet]).when(requestBooking({ actor: ADMIN })).thenRefused("admin_cannot_book", "Admins cannot book sessions. Sign in with a creator account to book.");
+    spec([scheduleSet])
+      .when(requestBooking({ actor: EXPERT }))
+      .thenRefused("only_creators_book", "Experts cannot book sessions.");
+    spec([scheduleSet])
+      .when(requestBooking({ actor: ADMIN }))
+      .thenRefused("admin_cannot_book", "Admins cannot book sessions. Sign in with a creator account to book.");
   });
   it("refuses a creator who has not accepted the current terms", () => {
-    spec([scheduleSet]).when(requestBooking({ creatorAcceptedTerms: false })).thenRefused("terms_not_accepted");
+    spec([scheduleSet])
+      .when(requestBooking({ creatorAcceptedTerms: false }))
+      .thenRefused("terms_not_accepted");
   });
   it("refuses a session that is not published", () => {
-    spec([scheduleSet]).when(requestBooking({ session: { ...session, published: false } })).thenRefused("session_not_published");
+    spec([scheduleSet])
+      .when(requestBooking({ session: { ...session, published: false } }))
+      .thenRefused("session_not_published");
   });
   it("refuses a session of another expert", () => {
-    spec([scheduleSet]).when(requestBooking({ session: { ...session, expertId: "ex2" } })).thenRefused("session_not_published");
+    spec([scheduleSet])
+      .when(requestBooking({ session: { ...session, expertId: "ex2" } }))
+      .thenRefused("session_not_published");
   });
   it("refuses when the expert has no schedule", () => {
     spec([]).when(requestBooking()).thenRefused("slot_unavailable");
   });
   it("refuses a booking id that already exists", () => {
-    spec([scheduleSet, requested("b2", T1)]).when(requestBooking({ bookingId: "b2", scheduledTime: "2026-03-05T13:00:00.000Z" })).thenRefused("booking_already_exists");
+    spec([scheduleSet, requested("b2", T1)])
+      .when(requestBooking({ bookingId: "b2", scheduledTime: "2026-03-05T13:00:00.000Z" }))
+      .thenRefused("booking_already_exists");
   });
 });
 
 describe("the creator's bookings with every expert (facts the route passes)", () => {
   /** One of the creator's bookings, with another expert unless said otherwise. */
   const elsewhere = (scheduledTime: string, over: Partial<CreatorBookingFacts> = {}): CreatorBookingFacts => ({
-    bookingId: `other-${scheduledTime}`, status: "pending", scheduledTime, lengthMinutes: 60, heldUntil: "2026-03-02T08:15:00.000Z", priceCents: PRICE, paidCents: 0, ...over,
+    bookingId: `other-${scheduledTime}`,
+    status: "pending",
+    scheduledTime,
+    lengthMinutes: 60,
+    heldUntil: "2026-03-02T08:15:00.000Z",
+    priceCents: PRICE,
+    paidCents: 0,
+    ...over,
   });
   const threeHolds = ["2026-03-05T09:00:00.000Z", "2026-03-06T09:00:00.000Z", "2026-03-07T09:00:00.000Z"].map((t) => elsewhere(t));
 
@@ -92,11 +143,18 @@ describe("the creator's bookings with every expert (facts the route passes)", ()
     expect(spec([scheduleSet]).when(requestBooking({ creatorBookings: threeHolds.slice(0, 2) })).result.ok).toBe(true);
     spec([scheduleSet])
       .when(requestBooking({ creatorBookings: threeHolds }))
-      .thenRefused("creator_hold_limit", "You already have 3 bookings waiting for payment. Complete payment for one, or release its time, before booking another.");
+      .thenRefused(
+        "creator_hold_limit",
+        "You already have 3 bookings waiting for payment. Complete payment for one, or release its time, before booking another.",
+      );
   });
   it("counts only holds that still hold: paid, expired, cancelled and confirmed bookings leave room", () => {
     const [a, b, c] = threeHolds as [CreatorBookingFacts, CreatorBookingFacts, CreatorBookingFacts];
-    for (const third of [{ ...c, paidCents: PRICE }, { ...c, status: "cancelled" as const }, { ...c, status: "confirmed" as const, paidCents: PRICE }])
+    for (const third of [
+      { ...c, paidCents: PRICE },
+      { ...c, status: "cancelled" as const },
+      { ...c, status: "confirmed" as const, paidCents: PRICE },
+    ])
       expect(spec([scheduleSet]).when(requestBooking({ creatorBookings: [a, b, third] })).result.ok, JSON.stringify(third)).toBe(true);
     // Fifteen minutes later every one of those holds has run out.
     expect(spec([scheduleSet]).when(requestBooking({ creatorBookings: threeHolds }), "2026-03-02T08:15:00.000Z").result.ok).toBe(true);
@@ -106,10 +164,22 @@ describe("the creator's bookings with every expert (facts the route passes)", ()
     spec([scheduleSet])
       .when(requestBooking({ scheduledTime: "2026-03-04T13:00:00.000Z", creatorBookings: [confirmedElsewhere] }))
       .thenRefused("creator_time_overlap", "You already have a session booked at that time. Please pick another time.");
-    expect(spec([scheduleSet]).when(requestBooking({ scheduledTime: "2026-03-04T13:30:00.000Z", creatorBookings: [confirmedElsewhere] })).result.ok).toBe(true);
+    expect(
+      spec([scheduleSet]).when(requestBooking({ scheduledTime: "2026-03-04T13:30:00.000Z", creatorBookings: [confirmedElsewhere] })).result
+        .ok,
+    ).toBe(true);
     // A cancelled booking or an expired hold frees the creator's time as it frees the expert's.
-    expect(spec([scheduleSet]).when(requestBooking({ scheduledTime: "2026-03-04T13:00:00.000Z", creatorBookings: [{ ...confirmedElsewhere, status: "cancelled" }] })).result.ok).toBe(true);
-    expect(spec([scheduleSet]).when(requestBooking({ scheduledTime: "2026-03-04T13:00:00.000Z", creatorBookings: [elsewhere("2026-03-04T12:30:00.000Z")] }), "2026-03-02T08:20:00.000Z").result.ok).toBe(true);
+    expect(
+      spec([scheduleSet]).when(
+        requestBooking({ scheduledTime: "2026-03-04T13:00:00.000Z", creatorBookings: [{ ...confirmedElsewhere, status: "cancelled" }] }),
+      ).result.ok,
+    ).toBe(true);
+    expect(
+      spec([scheduleSet]).when(
+        requestBooking({ scheduledTime: "2026-03-04T13:00:00.000Z", creatorBookings: [elsewhere("2026-03-04T12:30:00.000Z")] }),
+        "2026-03-02T08:20:00.000Z",
+      ).result.ok,
+    ).toBe(true);
   });
 });
 
@@ -118,10 +188,14 @@ describe("record payment", () => {
     spec(bookingIn("pending")).when(commands.recordPayment("pi_1")).then([]);
   });
   it("refuses an amount other than the session price", () => {
-    spec(bookingIn("pending", false)).when({ ...commands.recordPayment(), amountCents: 100 } as never).thenRefused("payment_amount_mismatch");
+    spec(bookingIn("pending", false))
+      .when({ ...commands.recordPayment(), amountCents: 100 } as never)
+      .thenRefused("payment_amount_mismatch");
   });
   it("is refused from a creator or expert: only the payment provider records payments", () => {
-    spec(bookingIn("pending", false)).when({ ...commands.recordPayment(), actor: CREATOR } as never).thenRefused("forbidden");
+    spec(bookingIn("pending", false))
+      .when({ ...commands.recordPayment(), actor: CREATOR } as never)
+      .thenRefused("forbidden");
   });
   it("keeps a late payment when the time is still free", () => {
     const r = spec(bookingIn("pending", false)).when(commands.recordPayment(), "2026-03-02T08:30:00.000Z").result;
@@ -129,16 +203,20 @@ describe("record payment", () => {
   });
   it("cancels and refunds a late payment whose time was taken meanwhile", () => {
     const given = [...bookingIn("pending", false), requested("b9", T1, OTHER_CREATOR.userId), paid("b9", "pi_9")];
-    spec(given).when(commands.recordPayment("pi_late"), "2026-03-02T08:30:00.000Z").then([
-      { type: "PaymentSucceeded", data: { bookingId: BOOKING, paymentId: "pi_late", amountCents: PRICE, provider: "test" } },
-      { type: "Cancelled", data: { bookingId: BOOKING, by: "system", reason: "payment_timeout", refundCents: PRICE } },
-    ]);
+    spec(given)
+      .when(commands.recordPayment("pi_late"), "2026-03-02T08:30:00.000Z")
+      .then([
+        { type: "PaymentSucceeded", data: { bookingId: BOOKING, paymentId: "pi_late", amountCents: PRICE, provider: "test" } },
+        { type: "Cancelled", data: { bookingId: BOOKING, by: "system", reason: "payment_timeout", refundCents: PRICE } },
+      ]);
   });
   it("records a second payment of a paid booking and owes it back", () => {
-    spec(bookingIn("pending")).when(commands.recordPayment("pi_2")).then([
-      { type: "PaymentSucceeded", data: { bookingId: BOOKING, paymentId: "pi_2", amountCents: PRICE, provider: "test" } },
-      { type: "RefundDue", data: { bookingId: BOOKING, paymentId: "pi_2", amountCents: PRICE, reason: "already_paid" } },
-    ]);
+    spec(bookingIn("pending"))
+      .when(commands.recordPayment("pi_2"))
+      .then([
+        { type: "PaymentSucceeded", data: { bookingId: BOOKING, paymentId: "pi_2", amountCents: PRICE, provider: "test" } },
+        { type: "RefundDue", data: { bookingId: BOOKING, paymentId: "pi_2", amountCents: PRICE, reason: "already_paid" } },
+      ]);
   });
 });
 
@@ -156,7 +234,9 @@ describe("who may act on a booking", () => {
     spec(bookingIn("pending")).when(command).thenRefused("not_booking_party", "Only the creator or expert of this booking can do that.");
   });
   it("lets an admin cancel any booking", () => {
-    spec(bookingIn("confirmed")).when(commands.cancel(ADMIN)).then([{ type: "Cancelled", data: { bookingId: BOOKING, by: "admin", reason: "Plans changed", refundCents: PRICE } }]);
+    spec(bookingIn("confirmed"))
+      .when(commands.cancel(ADMIN))
+      .then([{ type: "Cancelled", data: { bookingId: BOOKING, by: "admin", reason: "Plans changed", refundCents: PRICE } }]);
   });
   it("refuses a system actor expiring nothing but holds; refuses others expiring", () => {
     spec(bookingIn("pending", false)).when(commands.expireHold(CREATOR), "2026-03-02T09:00:00.000Z").thenRefused("forbidden");
@@ -168,22 +248,28 @@ describe("who may act on a booking", () => {
 
 describe("details of each transition", () => {
   it("refusal messages name the status and the action", () => {
-    spec(bookingIn("completed")).when(commands.cancel()).thenRefused("booking_transition_refused", "This booking is complete and can no longer be cancelled.");
+    spec(bookingIn("completed"))
+      .when(commands.cancel())
+      .thenRefused("booking_transition_refused", "This booking is complete and can no longer be cancelled.");
   });
   it("confirming an unpaid booking asks for payment", () => {
     spec(bookingIn("pending", false)).when(commands.confirm()).thenRefused("payment_required");
   });
   it("cancelling a paid booking refunds the amount paid; an unpaid one refunds nothing", () => {
-    spec(bookingIn("confirmed")).when(commands.cancel()).then([{ type: "Cancelled", data: { bookingId: BOOKING, by: "creator", reason: "Plans changed", refundCents: PRICE } }]);
-    spec(bookingIn("pending", false)).when(commands.cancel(EXPERT)).then([{ type: "Cancelled", data: { bookingId: BOOKING, by: "expert", reason: "Plans changed", refundCents: 0 } }]);
+    spec(bookingIn("confirmed"))
+      .when(commands.cancel())
+      .then([{ type: "Cancelled", data: { bookingId: BOOKING, by: "creator", reason: "Plans changed", refundCents: PRICE } }]);
+    spec(bookingIn("pending", false))
+      .when(commands.cancel(EXPERT))
+      .then([{ type: "Cancelled", data: { bookingId: BOOKING, by: "expert", reason: "Plans changed", refundCents: 0 } }]);
   });
   it("a hold is not expired before its time", () => {
     spec(bookingIn("pending", false)).when(commands.expireHold(SYSTEM), "2026-03-02T08:14:59.000Z").thenRefused("hold_not_expired");
   });
   it("expiring a hold cancels with reason payment_timeout", () => {
-    spec(bookingIn("pending", false)).when(commands.expireHold(), "2026-03-02T08:15:00.000Z").then([
-      { type: "Cancelled", data: { bookingId: BOOKING, by: "system", reason: "payment_timeout", refundCents: 0 } },
-    ]);
+    spec(bookingIn("pending", false))
+      .when(commands.expireHold(), "2026-03-02T08:15:00.000Z")
+      .then([{ type: "Cancelled", data: { bookingId: BOOKING, by: "system", reason: "payment_timeout", refundCents: 0 } }]);
   });
   it("a session cannot be completed before its end time", () => {
     spec(bookingIn("confirmed")).when(commands.complete(), "2026-03-03T10:59:00.000Z").thenRefused("session_not_over");
@@ -219,20 +305,27 @@ describe("details of each transition", () => {
     expect(spec(given).when(commands.proposeTime(EXPERT, "2026-03-03T10:30:00.000Z")).result.ok).toBe(true);
   });
   it("notes keep everything the expert wrote", () => {
-    spec(bookingIn("completed")).when(commands.addNotes()).then([
-      { type: "NotesAdded", data: { bookingId: BOOKING, notes: { summary: "Good call", recap: "", takeaways: ["Post daily"], suggestedActions: [] } } },
-    ]);
+    spec(bookingIn("completed"))
+      .when(commands.addNotes())
+      .then([
+        {
+          type: "NotesAdded",
+          data: { bookingId: BOOKING, notes: { summary: "Good call", recap: "", takeaways: ["Post daily"], suggestedActions: [] } },
+        },
+      ]);
   });
 });
 
 describe("schedule", () => {
   it("an expert sets the weekly schedule", () => {
     const schedule = { timezone: "Asia/Kolkata", slots: [{ weekday: "friday" as const, start_local: "10:00", end_local: "12:30" }] };
-    spec([]).when({ type: "SetSchedule", expertId: EXPERT_ID, actor: EXPERT, schedule }).then([
-      { type: "ScheduleSet", data: { expertId: EXPERT_ID, ...schedule } },
-    ]);
+    spec([])
+      .when({ type: "SetSchedule", expertId: EXPERT_ID, actor: EXPERT, schedule })
+      .then([{ type: "ScheduleSet", data: { expertId: EXPERT_ID, ...schedule } }]);
   });
   it("a creator cannot set a schedule", () => {
-    spec([]).when({ type: "SetSchedule", expertId: EXPERT_ID, actor: CREATOR, schedule: { timezone: "UTC", slots: [] } }).thenRefused("forbidden");
+    spec([])
+      .when({ type: "SetSchedule", expertId: EXPERT_ID, actor: CREATOR, schedule: { timezone: "UTC", slots: [] } })
+      .thenRefused("forbidden");
   });
 });

@@ -2,7 +2,15 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CalendarCommand, CalendarEvent } from "@booking/contracts";
 import { calendarDecider, evolveCalendar, initialCalendarState, type CalendarState } from "../../src/calendar/calendar.ts";
-import { CALENDAR_SNAPSHOT_SHAPE, CLOSED_AFTER_DAYS, closeBooks, decodeCalendar, encodeCalendar, isClosed, needsWholeCalendar } from "../../src/calendar/calendar-snapshot.ts";
+import {
+  CALENDAR_SNAPSHOT_SHAPE,
+  CLOSED_AFTER_DAYS,
+  closeBooks,
+  decodeCalendar,
+  encodeCalendar,
+  isClosed,
+  needsWholeCalendar,
+} from "../../src/calendar/calendar-snapshot.ts";
 import { ADMIN, CREATOR, EXPERT, EXPERT_ID, NOW, PRICE, SYSTEM, requestBooking, scheduleSet } from "./calendar-fixtures.ts";
 
 // A calendar from a snapshot (its open bookings, the closed ones' ids in a filter) and the events
@@ -29,7 +37,14 @@ function commandFor(step: { booking: number; aheadDays: number; hour: number; ac
       return requestBooking({ bookingId: on.bookingId, scheduledTime: day.toISOString(), creatorBookings: [] });
     }
     case "pay":
-      return { type: "RecordPayment", ...on, actor: SYSTEM, paymentId: `pi-${step.booking}-${step.hour}`, amountCents: PRICE, provider: "test" };
+      return {
+        type: "RecordPayment",
+        ...on,
+        actor: SYSTEM,
+        paymentId: `pi-${step.booking}-${step.hour}`,
+        amountCents: PRICE,
+        provider: "test",
+      };
     case "confirm":
       return { type: "ConfirmBooking", ...on, actor: EXPERT };
     case "cancel":
@@ -73,31 +88,38 @@ describe("calendar snapshots", () => {
   it("decide every command as the whole stream does, or ask for it", () => {
     let closedSeen = 0;
     fc.assert(
-      fc.property(fc.array(stepArb, { minLength: 60, maxLength: 160 }), fc.double({ min: 0, max: 1, noNaN: true }), fc.array(stepArb, { minLength: 10, maxLength: 30 }), (steps, where, probes) => {
-        const { events, nows } = live(steps);
-        // The snapshot is written late in the calendar's life, when early bookings have closed.
-        const split = Math.max(1, Math.floor((0.5 + where / 2) * events.length));
-        const whole = evolveCalendar(initialCalendarState(), events);
-        const partial = viaSnapshot(events, split, at(nows[split - 1]!));
-        const now = nows.at(-1)! + DAY;
-        let wholeNeeded = 0;
-        for (const probe of probes) {
-          const command = commandFor(probe, now);
-          if (needsWholeCalendar(command, partial)) {
-            wholeNeeded++;
-            continue;
+      fc.property(
+        fc.array(stepArb, { minLength: 60, maxLength: 160 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.array(stepArb, { minLength: 10, maxLength: 30 }),
+        (steps, where, probes) => {
+          const { events, nows } = live(steps);
+          // The snapshot is written late in the calendar's life, when early bookings have closed.
+          const split = Math.max(1, Math.floor((0.5 + where / 2) * events.length));
+          const whole = evolveCalendar(initialCalendarState(), events);
+          const partial = viaSnapshot(events, split, at(nows[split - 1]!));
+          const now = nows.at(-1)! + DAY;
+          let wholeNeeded = 0;
+          for (const probe of probes) {
+            const command = commandFor(probe, now);
+            if (needsWholeCalendar(command, partial)) {
+              wholeNeeded++;
+              continue;
+            }
+            expect(calendarDecider.decide(command, partial, { now: at(now) })).toEqual(
+              calendarDecider.decide(command, whole, { now: at(now) }),
+            );
           }
-          expect(calendarDecider.decide(command, partial, { now: at(now) })).toEqual(calendarDecider.decide(command, whole, { now: at(now) }));
-        }
-        // Open bookings are all there, as the whole fold has them; only bookings closed when the snapshot was written are left out.
-        const atSnapshot = evolveCalendar(initialCalendarState(), events.slice(0, split));
-        for (const [id, b] of whole.bookings) {
-          if (partial.bookings.has(id)) expect(partial.bookings.get(id)).toEqual(b);
-          else expect(isClosed(atSnapshot.bookings.get(id)!, at(nows[split - 1]!))).toBe(true);
-        }
-        closedSeen += partial.leftOut?.count ?? 0;
-        return wholeNeeded <= probes.length;
-      }),
+          // Open bookings are all there, as the whole fold has them; only bookings closed when the snapshot was written are left out.
+          const atSnapshot = evolveCalendar(initialCalendarState(), events.slice(0, split));
+          for (const [id, b] of whole.bookings) {
+            if (partial.bookings.has(id)) expect(partial.bookings.get(id)).toEqual(b);
+            else expect(isClosed(atSnapshot.bookings.get(id)!, at(nows[split - 1]!))).toBe(true);
+          }
+          closedSeen += partial.leftOut?.count ?? 0;
+          return wholeNeeded <= probes.length;
+        },
+      ),
       { numRuns: 150 },
     );
     // The runs did leave bookings out (else they would prove nothing).
@@ -125,6 +147,7 @@ describe("calendar snapshots", () => {
   });
 
   it("are written under a shape that names every field of the state and of a booking", () => {
-    for (const field of ["bookings", "leftOut", "timeOff", "paidCents", "refundKeys", "rescheduleTo", "joinLink"]) expect(CALENDAR_SNAPSHOT_SHAPE).toContain(field);
+    for (const field of ["bookings", "leftOut", "timeOff", "paidCents", "refundKeys", "rescheduleTo", "joinLink"])
+      expect(CALENDAR_SNAPSHOT_SHAPE).toContain(field);
   });
 });

@@ -1,4 +1,12 @@
-import { DomainEvent as DomainEventSchema, readDomainEvent, currentSchemaVersion, refusal, type Actor, type DomainEvent, type Result } from "@booking/contracts";
+import {
+  DomainEvent as DomainEventSchema,
+  readDomainEvent,
+  currentSchemaVersion,
+  refusal,
+  type Actor,
+  type DomainEvent,
+  type Result,
+} from "@booking/contracts";
 import { decodeLeftOut, encodeLeftOut, leaveOut, mayBeLeftOut, nothingLeftOut, type Decider, type LeftOut } from "@booking/engine";
 import { WrongExpectedVersion, type EventStore, type LogPosition, type NewEvent, type StoredEvent } from "../port.ts";
 import type { SnapshotCodec, SnapshotStore } from "../snapshots/snapshot-store.ts";
@@ -161,11 +169,19 @@ export class CommandHandler<C, E extends DomainEvent, S> {
   ): { write: true; events: NewEvent[] } | { write: false; result: Result<CommandResult> } {
     if (meta.idempotencyKey) {
       const first = current.byKey.get(meta.idempotencyKey);
-      if (first) return { write: false, result: { ok: true, value: { events: first, version: current.version, position: first.at(-1)?.position ?? null, replayed: true } } };
+      if (first)
+        return {
+          write: false,
+          result: {
+            ok: true,
+            value: { events: first, version: current.version, position: first.at(-1)?.position ?? null, replayed: true },
+          },
+        };
     }
     const decision = this.decider.decide(command, current.state, { now });
     if (!decision.ok) return { write: false, result: decision };
-    if (decision.value.length === 0) return { write: false, result: { ok: true, value: { events: [], version: current.version, position: null, replayed: false } } };
+    if (decision.value.length === 0)
+      return { write: false, result: { ok: true, value: { events: [], version: current.version, position: null, replayed: false } } };
     // Events are checked on the way in with the schema readers use on the way out: a malformed
     // event would stop every projection behind it.
     for (const e of decision.value) {
@@ -177,7 +193,10 @@ export class CommandHandler<C, E extends DomainEvent, S> {
       ...(meta.idempotencyKey && { idempotencyKey: meta.idempotencyKey }),
       ...(meta.correlationId && { correlationId: meta.correlationId }),
     };
-    return { write: true, events: decision.value.map((e) => ({ type: e.type, schemaVersion: currentSchemaVersion(e.type), data: e.data, metadata })) };
+    return {
+      write: true,
+      events: decision.value.map((e) => ({ type: e.type, schemaVersion: currentSchemaVersion(e.type), data: e.data, metadata })),
+    };
   }
 
   private async catchUp(streamId: string): Promise<CachedStream<S>> {
@@ -206,7 +225,13 @@ export class CommandHandler<C, E extends DomainEvent, S> {
     if (!snapshot) return null;
     try {
       const body = snapshot.state as SnapshotBody;
-      return { version: snapshot.version, state: this.snapshots.codec.decode(body.decider), byKey: new Map(), keysLeftOut: decodeLeftOut(body.keysLeftOut), snapshotAt: snapshot.version };
+      return {
+        version: snapshot.version,
+        state: this.snapshots.codec.decode(body.decider),
+        byKey: new Map(),
+        keysLeftOut: decodeLeftOut(body.keysLeftOut),
+        snapshotAt: snapshot.version,
+      };
     } catch (e) {
       // A snapshot is a shortcut: one that cannot be read costs the whole fold, never a decision.
       this.snapshots.onError?.(e);

@@ -45,7 +45,20 @@ function expectedRevision(expected: ExpectedVersion): AppendExpectedRevision {
 
 const toLogPosition = (p: Position): LogPosition => ({ commit: p.commit, prepare: p.prepare });
 
-function toStored(e: AllStreamRecordedEvent | { streamId: string; id: string; revision: bigint; type: string; created: Date; data: unknown; metadata: unknown; position?: Position }): StoredEvent {
+function toStored(
+  e:
+    | AllStreamRecordedEvent
+    | {
+        streamId: string;
+        id: string;
+        revision: bigint;
+        type: string;
+        created: Date;
+        data: unknown;
+        metadata: unknown;
+        position?: Position;
+      },
+): StoredEvent {
   const { schemaVersion, ...metadata } = (e.metadata ?? {}) as StoredMetadata;
   const position = e.position ? toLogPosition(e.position) : { commit: 0n, prepare: 0n };
   return {

@@ -17,9 +17,13 @@ export function claimSql(expected: ExpectedVersion): { name: string; sql: string
     return { name: "new", sql: "INSERT INTO streams (stream_id, version) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING version" };
   }
   if (expected === "any") {
-    return { name: "any", sql: "INSERT INTO streams (stream_id, version) VALUES ($1, $2) ON CONFLICT (stream_id) DO UPDATE SET version = streams.version + EXCLUDED.version RETURNING version" };
+    return {
+      name: "any",
+      sql: "INSERT INTO streams (stream_id, version) VALUES ($1, $2) ON CONFLICT (stream_id) DO UPDATE SET version = streams.version + EXCLUDED.version RETURNING version",
+    };
   }
-  if (expected === "stream_exists") return { name: "existing", sql: "UPDATE streams SET version = version + $2 WHERE stream_id = $1 RETURNING version" };
+  if (expected === "stream_exists")
+    return { name: "existing", sql: "UPDATE streams SET version = version + $2 WHERE stream_id = $1 RETURNING version" };
   return { name: "at-version", sql: "UPDATE streams SET version = version + $2 WHERE stream_id = $1 AND version = $8 RETURNING version" };
 }
 
@@ -64,13 +68,27 @@ export function toStored(r: EventRow): StoredEvent {
  * The written events as a reader would see them: their places in the log from the rows written,
  * their content what we sent, read back the way a reader of the jsonb columns would.
  */
-export function storedAsWritten(streamId: string, events: readonly NewEvent[], ids: readonly string[], data: readonly string[], metadata: readonly string[], rows: readonly WrittenRow[]): StoredEvent[] {
+export function storedAsWritten(
+  streamId: string,
+  events: readonly NewEvent[],
+  ids: readonly string[],
+  data: readonly string[],
+  metadata: readonly string[],
+  rows: readonly WrittenRow[],
+): StoredEvent[] {
   const byId = new Map(ids.map((id, i) => [id, i]));
   return rows
     .map((r) => {
       const i = byId.get(r.event_id)!;
       const e = events[i]!;
-      return toStored({ ...r, stream_id: streamId, type: e.type, schema_version: e.schemaVersion ?? 1, data: JSON.parse(data[i]!), metadata: JSON.parse(metadata[i]!) as EventMetadata });
+      return toStored({
+        ...r,
+        stream_id: streamId,
+        type: e.type,
+        schema_version: e.schemaVersion ?? 1,
+        data: JSON.parse(data[i]!),
+        metadata: JSON.parse(metadata[i]!) as EventMetadata,
+      });
     })
     .sort((a, b) => a.version - b.version);
 }
@@ -82,7 +100,10 @@ export function appendResult(stored: StoredEvent[]): AppendResult {
 
 /** Each stream's version now (a stream not in the map does not exist). */
 export async function streamHeads(db: pg.Pool | pg.PoolClient, streamIds: readonly string[]): Promise<Map<string, number>> {
-  const { rows } = await db.query<{ stream_id: string; version: string }>("SELECT stream_id, version FROM streams WHERE stream_id = ANY($1::text[])", [streamIds]);
+  const { rows } = await db.query<{ stream_id: string; version: string }>(
+    "SELECT stream_id, version FROM streams WHERE stream_id = ANY($1::text[])",
+    [streamIds],
+  );
   return new Map(rows.map((r) => [r.stream_id, Number(r.version)]));
 }
 
@@ -161,7 +182,12 @@ export async function writeBatchEvents<A extends BatchedAppend>(db: pg.Pool, bat
  * statement. A concurrent writer with the same expectation waits on the stream's row lock, then
  * finds the version moved: the claim returns no row and nothing is inserted.
  */
-export async function writeEvents(db: pg.Pool | pg.PoolClient, streamId: string, events: readonly NewEvent[], expected: ExpectedVersion): Promise<StoredEvent[]> {
+export async function writeEvents(
+  db: pg.Pool | pg.PoolClient,
+  streamId: string,
+  events: readonly NewEvent[],
+  expected: ExpectedVersion,
+): Promise<StoredEvent[]> {
   if (events.length === 0) throw new Error("append needs at least one event");
   const ids = events.map((e) => e.eventId ?? randomUUID());
   const data = events.map((e) => JSON.stringify(e.data));

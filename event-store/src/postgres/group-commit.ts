@@ -1,5 +1,13 @@
 import type pg from "pg";
-import { WrongExpectedVersion, comparePositions, type AppendResult, type ExpectedVersion, type LogPosition, type NewEvent, type StoredEvent } from "../port.ts";
+import {
+  WrongExpectedVersion,
+  comparePositions,
+  type AppendResult,
+  type ExpectedVersion,
+  type LogPosition,
+  type NewEvent,
+  type StoredEvent,
+} from "../port.ts";
 import { appendResult, streamHeads, writeBatchEvents, writeEvents } from "./append-statements.ts";
 
 // Group commit: appends that arrive while others are being written leave together, as one
@@ -25,7 +33,10 @@ const MAX_BATCH_APPENDS = 64;
 const MAX_BATCHES_IN_FLIGHT = 4;
 
 /** Who hears of committed appends: one append's stored events, or a batch's newest position and streams. */
-export type CommitListener = { appendCommitted: (stored: StoredEvent[]) => AppendResult; batchCommitted: (newest: LogPosition, streams: string[]) => void };
+export type CommitListener = {
+  appendCommitted: (stored: StoredEvent[]) => AppendResult;
+  batchCommitted: (newest: LogPosition, streams: string[]) => void;
+};
 
 export class GroupCommit {
   private readonly queued: QueuedAppend[] = [];
@@ -112,7 +123,10 @@ export class GroupCommit {
   private async writeBatch(batch: readonly QueuedAppend[]): Promise<void> {
     if (batch.length === 1) {
       const [a] = batch as [QueuedAppend];
-      await writeEvents(this.pool, a.streamId, a.events, a.expected).then((stored) => a.resolve(this.listener.appendCommitted(stored)), a.reject);
+      await writeEvents(this.pool, a.streamId, a.events, a.expected).then(
+        (stored) => a.resolve(this.listener.appendCommitted(stored)),
+        a.reject,
+      );
       return;
     }
     let written: Map<QueuedAppend, StoredEvent[]>;
@@ -121,7 +135,11 @@ export class GroupCommit {
     } catch {
       // A failure of the statement as a whole (a duplicate event id, a deadlock with another
       // process's batch) must fail only the append that caused it: write them one by one.
-      for (const a of batch) await writeEvents(this.pool, a.streamId, a.events, a.expected).then((stored) => a.resolve(this.listener.appendCommitted(stored)), a.reject);
+      for (const a of batch)
+        await writeEvents(this.pool, a.streamId, a.events, a.expected).then(
+          (stored) => a.resolve(this.listener.appendCommitted(stored)),
+          a.reject,
+        );
       return;
     }
     // The written appends are committed: they succeed, and are announced, whatever happens next.
@@ -137,7 +155,10 @@ export class GroupCommit {
     if (newest) this.listener.batchCommitted(newest, streams);
     const refused = batch.filter((a) => !written.has(a));
     if (refused.length === 0) return;
-    const heads = await streamHeads(this.pool, refused.map((a) => a.streamId));
+    const heads = await streamHeads(
+      this.pool,
+      refused.map((a) => a.streamId),
+    );
     for (const a of refused) a.reject(new WrongExpectedVersion(a.streamId, a.expected, heads.get(a.streamId) ?? null));
   }
 }

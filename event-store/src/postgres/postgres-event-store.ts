@@ -40,7 +40,9 @@ export class PostgresEventStore implements EventStore {
   private readonly wakers = new Set<AppendListener>();
   private readonly subscriptions = new Set<Subscription>();
   private readonly instanceId = randomUUID();
-  private readonly announcer = new AppendAnnouncer(this.instanceId, (payload) => this.pool.query("SELECT pg_notify($1, $2)", [APPENDS_CHANNEL, payload]));
+  private readonly announcer = new AppendAnnouncer(this.instanceId, (payload) =>
+    this.pool.query("SELECT pg_notify($1, $2)", [APPENDS_CHANNEL, payload]),
+  );
   private listening: Promise<void> | null = null;
   private listener: pg.PoolClient | null = null;
   private readonly groupCommit: GroupCommit;
@@ -56,7 +58,10 @@ export class PostgresEventStore implements EventStore {
   }
 
   /** Open a pool on `connectionString` and apply the event store's migrations. */
-  static async connect(connectionString: string, options: PostgresEventStoreOptions & { poolSize?: number } = {}): Promise<PostgresEventStore> {
+  static async connect(
+    connectionString: string,
+    options: PostgresEventStoreOptions & { poolSize?: number } = {},
+  ): Promise<PostgresEventStore> {
     const pool = new pg.Pool({ connectionString, max: options.poolSize ?? 10 });
     // An idle connection dropped by the server (restart, failover) is replaced on next use;
     // without a listener, node would treat the error as fatal and exit.

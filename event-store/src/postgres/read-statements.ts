@@ -47,4 +47,3 @@ export async function countEvents(pool: pg.Pool): Promise<number> {
   const { rows } = await pool.query<{ n: string }>("SELECT count(*) AS n FROM events");
   return Number(rows[0]!.n);
 }
-

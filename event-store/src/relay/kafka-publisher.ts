@@ -26,7 +26,9 @@ function kafkaErrorLog(): () => (entry: LogEntry) => void {
     if (entry.level > logLevel.ERROR) return;
     // Its message names the request; the reason is in `error`.
     const { message, error, broker } = entry.log;
-    const detail = [typeof error === "string" ? error : "", typeof broker === "string" ? `broker ${broker}` : ""].filter(Boolean).join(", ");
+    const detail = [typeof error === "string" ? error : "", typeof broker === "string" ? `broker ${broker}` : ""]
+      .filter(Boolean)
+      .join(", ");
     const line = `kafkajs ${entry.namespace}: ${message}${detail ? ` (${detail})` : ""}`;
     const now = Date.now();
     if (now - (printed.get(line) ?? -Infinity) < REPEAT_QUIET_MS) return;

@@ -72,7 +72,8 @@ export class Relay {
       idleMs: this.idleMs,
       firstBackoffMs: FIRST_BACKOFF_MS,
       maxBackoffMs: this.maxBackoffMs,
-      onError: (e, failures, backoff) => this.warn(`relay ${this.name}: batch failed (${failures} in a row), checkpoint kept, retrying in ${backoff} ms: ${oneLine(e)}`),
+      onError: (e, failures, backoff) =>
+        this.warn(`relay ${this.name}: batch failed (${failures} in a row), checkpoint kept, retrying in ${backoff} ms: ${oneLine(e)}`),
     });
     const run: RelayRun = {
       done: following.done.finally(() => {

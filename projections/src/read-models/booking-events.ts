@@ -8,13 +8,22 @@ export type BookingEventRow = BookingEventRecord;
 
 /** What Postgres holds in each column, tied to the Row by the compiler; the column list is its keys. */
 const bookingEventColumnTypes = {
-  event_id: "text", booking_id: "text", expert_id: "text", stream_version: "bigint", type: "text", data: "jsonb", actor: "jsonb", occurred_at: "timestamptz", position: "text",
+  event_id: "text",
+  booking_id: "text",
+  expert_id: "text",
+  stream_version: "bigint",
+  type: "text",
+  data: "jsonb",
+  actor: "jsonb",
+  occurred_at: "timestamptz",
+  position: "text",
 } as const satisfies Record<keyof BookingEventRow, ColumnType>;
 
 export const bookingEventColumns = columnsOf<BookingEventRow>(bookingEventColumnTypes);
 
 /** A row as pg returns it, in the Row's JSON shape. */
-export const bookingEventFromPg = (raw: Record<string, unknown>): BookingEventRow => rowFromPg<BookingEventRow>(bookingEventColumnTypes, raw);
+export const bookingEventFromPg = (raw: Record<string, unknown>): BookingEventRow =>
+  rowFromPg<BookingEventRow>(bookingEventColumnTypes, raw);
 
 /** The whole rule: an event of a booking on its expert's calendar stream is one row; anything else none. */
 export function bookingEventRows({ event, stored }: ProjectedEvent): BookingEventRow[] {

@@ -31,9 +31,18 @@ const SELECT = `SELECT b.booking_id, b.status, b.scheduled_time, b.length_minute
   LEFT JOIN users eu ON eu.user_id = b.expert_user_id
   LEFT JOIN schedules s ON s.expert_id = b.expert_id`;
 
-type Raw = Omit<BookingInviteFacts, "scheduled_time" | "updated_at" | "stream_version"> & { scheduled_time: Date; updated_at: Date; stream_version: string | number };
+type Raw = Omit<BookingInviteFacts, "scheduled_time" | "updated_at" | "stream_version"> & {
+  scheduled_time: Date;
+  updated_at: Date;
+  stream_version: string | number;
+};
 
-const fromPg = (r: Raw): BookingInviteFacts => ({ ...r, scheduled_time: r.scheduled_time.toISOString(), updated_at: r.updated_at.toISOString(), stream_version: Number(r.stream_version) });
+const fromPg = (r: Raw): BookingInviteFacts => ({
+  ...r,
+  scheduled_time: r.scheduled_time.toISOString(),
+  updated_at: r.updated_at.toISOString(),
+  stream_version: Number(r.stream_version),
+});
 
 export async function bookingInviteFacts(db: Queryable, bookingId: string): Promise<BookingInviteFacts | null> {
   const { rows } = await db.query<Raw>(`${SELECT} WHERE b.booking_id = $1`, [bookingId]);

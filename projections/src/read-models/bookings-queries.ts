@@ -42,7 +42,9 @@ export async function findBooking(db: Queryable, bookingId: string): Promise<Boo
 }
 
 export async function bookingsOfCreator(db: Queryable, creatorId: string): Promise<BookingWithParties[]> {
-  return (await db.query(`${WITH_PARTIES} WHERE b.creator_id = $1 ORDER BY b.scheduled_time DESC, b.booking_id LIMIT 500`, [creatorId])).rows.map(withParties);
+  return (
+    await db.query(`${WITH_PARTIES} WHERE b.creator_id = $1 ORDER BY b.scheduled_time DESC, b.booking_id LIMIT 500`, [creatorId])
+  ).rows.map(withParties);
 }
 
 /**
@@ -50,7 +52,12 @@ export async function bookingsOfCreator(db: Queryable, creatorId: string): Promi
  * released unpaid, is the creator's business; the expert saw those as cancelled bookings.
  */
 export async function bookingsOfExpertUser(db: Queryable, expertUserId: string): Promise<BookingWithParties[]> {
-  return (await db.query(`${WITH_PARTIES} WHERE b.expert_user_id = $1 AND b.paid_cents > 0 ORDER BY b.scheduled_time DESC, b.booking_id LIMIT 500`, [expertUserId])).rows.map(withParties);
+  return (
+    await db.query(
+      `${WITH_PARTIES} WHERE b.expert_user_id = $1 AND b.paid_cents > 0 ORDER BY b.scheduled_time DESC, b.booking_id LIMIT 500`,
+      [expertUserId],
+    )
+  ).rows.map(withParties);
 }
 
 const name = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(" ") || null;
@@ -69,7 +76,10 @@ export type BookingReplyView = {
 export function bookingReply(r: BookingWithParties, view: BookingReplyView): BookingReply {
   const answers = r.prep_answers ?? [];
   const price = r.price_cents / 100;
-  const columns = Object.fromEntries(Object.keys(bookingReplyColumns).map((c) => [c, r[c as keyof BookingRow]])) as Pick<BookingRow, keyof typeof bookingReplyColumns>;
+  const columns = Object.fromEntries(Object.keys(bookingReplyColumns).map((c) => [c, r[c as keyof BookingRow]])) as Pick<
+    BookingRow,
+    keyof typeof bookingReplyColumns
+  >;
   return {
     ...columns,
     id: r.booking_id,
@@ -105,13 +115,16 @@ export function bookingReply(r: BookingWithParties, view: BookingReplyView): Boo
  */
 
 /** holdExpired: a pending booking not fully paid whose hold has run out. */
-export const holdExpiredSql = (now: string) => `(b.status = 'pending' AND b.paid_cents < b.price_cents AND b.held_until <= ${now}::timestamptz)`;
+export const holdExpiredSql = (now: string) =>
+  `(b.status = 'pending' AND b.paid_cents < b.price_cents AND b.held_until <= ${now}::timestamptz)`;
 
 /** blocksTime: an active booking, unless it is a hold that has expired. */
-export const blocksTimeSql = (now: string) => `(b.status IN ('pending', 'time_proposed', 'more_info_requested', 'confirmed') AND NOT ${holdExpiredSql(now)})`;
+export const blocksTimeSql = (now: string) =>
+  `(b.status IN ('pending', 'time_proposed', 'more_info_requested', 'confirmed') AND NOT ${holdExpiredSql(now)})`;
 
 /** openReschedule: a request to move the booking whose new time and the booking's current start are both still ahead. */
-export const openRescheduleSql = (now: string) => `(b.reschedule_to IS NOT NULL AND b.reschedule_to > ${now}::timestamptz AND b.scheduled_time > ${now}::timestamptz)`;
+export const openRescheduleSql = (now: string) =>
+  `(b.reschedule_to IS NOT NULL AND b.reschedule_to > ${now}::timestamptz AND b.scheduled_time > ${now}::timestamptz)`;
 
 /** Statuses of a booking that may still hold its time (which ones do is the calendar's call). */
 const ACTIVE: readonly BookingStatus[] = ["pending", "time_proposed", "more_info_requested", "confirmed"];
@@ -139,7 +152,11 @@ export async function creatorBookingFacts(db: Queryable, creatorId: string, now:
 }
 
 /** Periods an expert's bookings hold (busyPeriods: their own times, and the times open requests to move them hold), as the schedule call's `booked` list shows them. */
-export async function bookedPeriods(db: Queryable, expertId: string, now: string): Promise<{ scheduled_time: string; length_minutes: number }[]> {
+export async function bookedPeriods(
+  db: Queryable,
+  expertId: string,
+  now: string,
+): Promise<{ scheduled_time: string; length_minutes: number }[]> {
   const { rows } = await db.query<{ scheduled_time: Date; length_minutes: number }>(
     `SELECT t.scheduled_time, t.length_minutes FROM (
        SELECT b.scheduled_time, b.length_minutes FROM bookings b WHERE b.expert_id = $1 AND ${blocksTimeSql("$2")}
@@ -154,7 +171,10 @@ export async function bookedPeriods(db: Queryable, expertId: string, now: string
 }
 
 /** The meeting links experts set on these bookings and the rooms their confirmations recorded (bookings with neither are absent). */
-export async function joinLinksOf(db: Queryable, bookingIds: readonly string[]): Promise<Map<string, { joinLink: string | null; meetingRoom: string | null }>> {
+export async function joinLinksOf(
+  db: Queryable,
+  bookingIds: readonly string[],
+): Promise<Map<string, { joinLink: string | null; meetingRoom: string | null }>> {
   const { rows } = await db.query<{ booking_id: string; join_link: string | null; meeting_room: string | null }>(
     "SELECT booking_id, join_link, meeting_room FROM bookings WHERE booking_id = ANY($1::text[]) AND (join_link IS NOT NULL OR meeting_room IS NOT NULL)",
     [bookingIds],
@@ -187,8 +207,23 @@ export async function lapsedRequests(db: Queryable, now: string, limit = 500): P
 export const bookingListSort = {
   id: "b.booking_id",
   ...Object.fromEntries(
-    (["scheduled_time", "created_at", "updated_at", "held_until", "status", "payment_state", "price_cents", "paid_cents", "refund_due_cents", "refunded_cents", "refund_state", "session_title", "expert_id", "creator_id"] as const satisfies readonly (keyof BookingRow)[]).map(
-      (c) => [c, `b.${c}`],
-    ),
+    (
+      [
+        "scheduled_time",
+        "created_at",
+        "updated_at",
+        "held_until",
+        "status",
+        "payment_state",
+        "price_cents",
+        "paid_cents",
+        "refund_due_cents",
+        "refunded_cents",
+        "refund_state",
+        "session_title",
+        "expert_id",
+        "creator_id",
+      ] as const satisfies readonly (keyof BookingRow)[]
+    ).map((c) => [c, `b.${c}`]),
   ),
 } as Record<string, string>;

@@ -10,12 +10,42 @@ export type BookingRow = BookingRecord;
  * extra); the column list is its keys, and a row pg returns is parsed by it once (below).
  */
 const bookingColumnTypes = {
-  booking_id: "text", expert_id: "text", expert_user_id: "text", creator_id: "text", session_id: "text", session_title: "text",
-  price_cents: "bigint", length_minutes: "int", scheduled_time: "timestamptz", previous_time: "timestamptz", held_until: "timestamptz",
-  status: "text", paid_cents: "bigint", refund_due_cents: "bigint", refunded_cents: "bigint", refund_state: "text", payment_state: "text", prep_questions: "jsonb", prep_answers: "jsonb",
-  info_request_note: "text", notes: "jsonb", cancelled_by: "text", cancel_reason: "text", cancelled_at: "timestamptz", confirmed_at: "timestamptz", created_at: "timestamptz", updated_at: "timestamptz",
-  reschedule_to: "timestamptz", reschedule_requested_at: "timestamptz", reschedule_declined_to: "timestamptz", reschedule_decline_reason: "text", join_link: "text",
-  instant_booking: "boolean", respond_by: "timestamptz", meeting_room: "text", stream_version: "bigint",
+  booking_id: "text",
+  expert_id: "text",
+  expert_user_id: "text",
+  creator_id: "text",
+  session_id: "text",
+  session_title: "text",
+  price_cents: "bigint",
+  length_minutes: "int",
+  scheduled_time: "timestamptz",
+  previous_time: "timestamptz",
+  held_until: "timestamptz",
+  status: "text",
+  paid_cents: "bigint",
+  refund_due_cents: "bigint",
+  refunded_cents: "bigint",
+  refund_state: "text",
+  payment_state: "text",
+  prep_questions: "jsonb",
+  prep_answers: "jsonb",
+  info_request_note: "text",
+  notes: "jsonb",
+  cancelled_by: "text",
+  cancel_reason: "text",
+  cancelled_at: "timestamptz",
+  confirmed_at: "timestamptz",
+  created_at: "timestamptz",
+  updated_at: "timestamptz",
+  reschedule_to: "timestamptz",
+  reschedule_requested_at: "timestamptz",
+  reschedule_declined_to: "timestamptz",
+  reschedule_decline_reason: "text",
+  join_link: "text",
+  instant_booking: "boolean",
+  respond_by: "timestamptz",
+  meeting_room: "text",
+  stream_version: "bigint",
 } as const satisfies Record<keyof BookingRow, ColumnType>;
 
 export const bookingColumns = columnsOf<BookingRow>(bookingColumnTypes);
@@ -126,7 +156,9 @@ export function evolveBooking(row: BookingRow | undefined, { event, stored }: Pr
   if (!row) return row;
   const next = evolveRequested(row, { event, stored });
   // The expert's deadline shows only while the request waits for them.
-  return next && next.respond_by !== null && next.status !== "pending" && next.status !== "more_info_requested" ? { ...next, respond_by: null } : next;
+  return next && next.respond_by !== null && next.status !== "pending" && next.status !== "more_info_requested"
+    ? { ...next, respond_by: null }
+    : next;
 }
 
 /** A requested booking's row after a later event. */
@@ -157,13 +189,27 @@ function evolveRequested(row: BookingRow, { event, stored }: ProjectedEvent): Bo
     case "InfoRequested":
       return { ...updated, status: "more_info_requested", info_request_note: event.data.note };
     case "TimeProposed":
-      return { ...updated, ...noRequest, status: "time_proposed", scheduled_time: event.data.scheduledTime, previous_time: event.data.previousTime };
+      return {
+        ...updated,
+        ...noRequest,
+        status: "time_proposed",
+        scheduled_time: event.data.scheduledTime,
+        previous_time: event.data.previousTime,
+      };
     case "Confirmed":
       return { ...updated, status: "confirmed", confirmed_at: at, meeting_room: event.data.meetingRoom ?? row.meeting_room };
     case "Cancelled": {
       const { by, reason, refundCents } = event.data;
       // An open request to move it ends with the booking.
-      return { ...updated, ...noRequest, status: "cancelled", cancelled_by: by, cancel_reason: reason, cancelled_at: at, ...(refundCents > 0 && owed(row, refundCents)) };
+      return {
+        ...updated,
+        ...noRequest,
+        status: "cancelled",
+        cancelled_by: by,
+        cancel_reason: reason,
+        cancelled_at: at,
+        ...(refundCents > 0 && owed(row, refundCents)),
+      };
     }
     case "Completed":
       return { ...updated, ...noRequest, status: "completed" };
@@ -176,7 +222,12 @@ function evolveRequested(row: BookingRow, { event, stored }: ProjectedEvent): Bo
       return { ...updated, ...noRequest, ...noDecline, scheduled_time: event.data.to, previous_time: event.data.from };
     case "RescheduleDeclined":
       // The creator reads in the app what the mail told them: which time was declined, and why.
-      return { ...updated, ...noRequest, reschedule_declined_to: event.data.to, reschedule_decline_reason: event.data.reason.trim() || null };
+      return {
+        ...updated,
+        ...noRequest,
+        reschedule_declined_to: event.data.to,
+        reschedule_decline_reason: event.data.reason.trim() || null,
+      };
     case "RescheduleWithdrawn":
       return { ...updated, ...noRequest };
     case "JoinLinkSet":

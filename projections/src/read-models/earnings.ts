@@ -1,4 +1,11 @@
-import type { BookingStatus, EarningsBookingReply, EarningsMonthReply, EarningsRecord, ExpertEarningsReply, Migration } from "@booking/contracts";
+import type {
+  BookingStatus,
+  EarningsBookingReply,
+  EarningsMonthReply,
+  EarningsRecord,
+  ExpertEarningsReply,
+  Migration,
+} from "@booking/contracts";
 import { entityProjection, streamEntityId, type ProjectedEvent } from "../projection.ts";
 import type { Queryable } from "./bookings-queries.ts";
 import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
@@ -8,8 +15,18 @@ export type EarningsRow = EarningsRecord;
 
 /** What Postgres holds in each column, tied to the Row by the compiler; the column list is its keys. */
 const earningsColumnTypes = {
-  booking_id: "text", expert_id: "text", session_title: "text", scheduled_time: "timestamptz", month: "text", status: "text",
-  accepted: "boolean", earning: "boolean", payments_count: "int", paid_cents: "bigint", refunded_cents: "bigint", refund_issued_cents: "bigint",
+  booking_id: "text",
+  expert_id: "text",
+  session_title: "text",
+  scheduled_time: "timestamptz",
+  month: "text",
+  status: "text",
+  accepted: "boolean",
+  earning: "boolean",
+  payments_count: "int",
+  paid_cents: "bigint",
+  refunded_cents: "bigint",
+  refund_issued_cents: "bigint",
   stream_version: "bigint",
 } as const satisfies Record<keyof EarningsRow, ColumnType>;
 
@@ -135,7 +152,12 @@ export const earningsProjection = entityProjection<EarningsRow>({
 function totalsOf(rows: readonly EarningsRow[]): Omit<EarningsMonthReply, "month"> {
   const gross = rows.reduce((sum, r) => sum + r.paid_cents, 0);
   const refunds = rows.reduce((sum, r) => sum + r.refunded_cents, 0);
-  return { sessions: rows.filter((r) => r.status !== "cancelled").length, gross_cents: gross, refunds_cents: refunds, net_cents: gross - refunds };
+  return {
+    sessions: rows.filter((r) => r.status !== "cancelled").length,
+    gross_cents: gross,
+    refunds_cents: refunds,
+    net_cents: gross - refunds,
+  };
 }
 
 export const monthEarnings = (month: string, rows: readonly EarningsRow[]): EarningsMonthReply => ({ month, ...totalsOf(rows) });

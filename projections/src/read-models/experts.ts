@@ -12,8 +12,20 @@ export type ExpertRow = ExpertRecord;
 
 /** What Postgres holds in each column, tied to the Row by the compiler; the column list is its keys. */
 const expertColumnTypes = {
-  expert_id: "text", user_id: "text", slug: "text", first_name: "text", last_name: "text", title: "text", bio: "text", tags: "text[]", profile_image: "text",
-  published: "boolean", verified: "boolean", vetted_by: "text", updated_at: "timestamptz", stream_version: "bigint",
+  expert_id: "text",
+  user_id: "text",
+  slug: "text",
+  first_name: "text",
+  last_name: "text",
+  title: "text",
+  bio: "text",
+  tags: "text[]",
+  profile_image: "text",
+  published: "boolean",
+  verified: "boolean",
+  vetted_by: "text",
+  updated_at: "timestamptz",
+  stream_version: "bigint",
 } as const satisfies Record<keyof ExpertRow, ColumnType>;
 
 export const expertColumns = columnsOf<ExpertRow>(expertColumnTypes);
@@ -28,7 +40,10 @@ export const expertsProjection = entityProjection<ExpertRow>({
   table: "experts",
   key: ["expert_id"],
   columns: expertColumns,
-  rowKey: ({ event }) => (event.type === "ExpertProfileSaved" || event.type === "ExpertVerified" || event.type === "ExpertUnverified" ? [event.data.expertId] : null),
+  rowKey: ({ event }) =>
+    event.type === "ExpertProfileSaved" || event.type === "ExpertVerified" || event.type === "ExpertUnverified"
+      ? [event.data.expertId]
+      : null,
   evolve: evolveExpert,
 });
 
@@ -38,14 +53,35 @@ export function evolveExpert(row: ExpertRow | undefined, { event, stored }: Proj
   switch (event.type) {
     case "ExpertProfileSaved": {
       const { expertId, userId, slug, profile: p, published } = event.data;
-      const saved = { expert_id: expertId, user_id: userId, slug, first_name: p.firstName, last_name: p.lastName, title: p.title, bio: p.bio, tags: p.tags, profile_image: p.profileImage, published, updated_at: at, stream_version: stored.version };
+      const saved = {
+        expert_id: expertId,
+        user_id: userId,
+        slug,
+        first_name: p.firstName,
+        last_name: p.lastName,
+        title: p.title,
+        bio: p.bio,
+        tags: p.tags,
+        profile_image: p.profileImage,
+        published,
+        updated_at: at,
+        stream_version: stored.version,
+      };
       // Saving the profile keeps the vetting decision.
       return { verified: row?.verified ?? false, vetted_by: row?.vetted_by ?? null, ...saved };
     }
     case "ExpertVerified":
     case "ExpertUnverified":
       // Vetting an expert without a profile changes nothing.
-      return row && { ...row, verified: event.type === "ExpertVerified", vetted_by: event.data.by, updated_at: at, stream_version: stored.version };
+      return (
+        row && {
+          ...row,
+          verified: event.type === "ExpertVerified",
+          vetted_by: event.data.by,
+          updated_at: at,
+          stream_version: stored.version,
+        }
+      );
     default:
       return row;
   }
@@ -99,7 +135,11 @@ export async function findExpert(db: Queryable, expertId: string): Promise<Exper
 
 /** The expert who offers a session (read beside the session itself, before its expert is known). */
 export async function findExpertOfSession(db: Queryable, sessionId: string): Promise<ExpertRow | null> {
-  const raw = (await db.query(`SELECT ${expertSelectList} FROM experts e JOIN sessions s ON s.expert_id = e.expert_id WHERE s.session_id = $1`, [sessionId])).rows[0];
+  const raw = (
+    await db.query(`SELECT ${expertSelectList} FROM experts e JOIN sessions s ON s.expert_id = e.expert_id WHERE s.session_id = $1`, [
+      sessionId,
+    ])
+  ).rows[0];
   return raw ? expertFromPg(raw) : null;
 }
 
@@ -121,7 +161,10 @@ export function expertListItem(r: ListedExpert): ExpertListItem {
 
 /** An expert's profile (contracts' ExpertProfileReply): the columns it names as they are, keyed by `id`. */
 export function expertProfileReply(r: ExpertRow): ExpertProfileReply {
-  const columns = Object.fromEntries(Object.keys(expertProfileColumns).map((c) => [c, r[c as keyof ExpertRow]])) as Pick<ExpertRow, keyof typeof expertProfileColumns>;
+  const columns = Object.fromEntries(Object.keys(expertProfileColumns).map((c) => [c, r[c as keyof ExpertRow]])) as Pick<
+    ExpertRow,
+    keyof typeof expertProfileColumns
+  >;
   return { id: r.expert_id, ...columns };
 }
 
@@ -129,5 +172,10 @@ export function expertProfileReply(r: ExpertRow): ExpertProfileReply {
 export const expertListSort: Record<string, string | string[]> = {
   id: "e.expert_id",
   last_name: ["e.last_name", "e.first_name"],
-  ...Object.fromEntries((["slug", "first_name", "title", "published", "verified", "updated_at"] as const satisfies readonly (keyof ExpertRow)[]).map((c) => [c, `e.${c}`])),
+  ...Object.fromEntries(
+    (["slug", "first_name", "title", "published", "verified", "updated_at"] as const satisfies readonly (keyof ExpertRow)[]).map((c) => [
+      c,
+      `e.${c}`,
+    ]),
+  ),
 };

@@ -1,4 +1,11 @@
-import { reviewEditableUntil, type AdminReviewReply, type BookingReviewReply, type ExpertReview, type Migration, type ReviewRecord } from "@booking/contracts";
+import {
+  reviewEditableUntil,
+  type AdminReviewReply,
+  type BookingReviewReply,
+  type ExpertReview,
+  type Migration,
+  type ReviewRecord,
+} from "@booking/contracts";
 import { entityProjection, type ProjectedEvent } from "../projection.ts";
 import type { Queryable } from "./bookings-queries.ts";
 import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
@@ -12,8 +19,21 @@ export type ReviewRow = ReviewRecord;
 
 /** What Postgres holds in each column, tied to the Row by the compiler; the column list is its keys. */
 const reviewColumnTypes = {
-  booking_id: "text", review_id: "text", expert_id: "text", creator_id: "text", rating: "int", text: "text", created_at: "timestamptz", edited_at: "timestamptz",
-  reply_text: "text", replied_at: "timestamptz", hidden: "boolean", hidden_reason: "text", hidden_by: "text", hidden_at: "timestamptz", stream_version: "bigint",
+  booking_id: "text",
+  review_id: "text",
+  expert_id: "text",
+  creator_id: "text",
+  rating: "int",
+  text: "text",
+  created_at: "timestamptz",
+  edited_at: "timestamptz",
+  reply_text: "text",
+  replied_at: "timestamptz",
+  hidden: "boolean",
+  hidden_reason: "text",
+  hidden_by: "text",
+  hidden_at: "timestamptz",
+  stream_version: "bigint",
 } as const satisfies Record<keyof ReviewRow, ColumnType>;
 
 export const reviewColumns = columnsOf<ReviewRow>(reviewColumnTypes);
@@ -56,7 +76,9 @@ export const reviewsProjection = entityProjection<ReviewRow>({
   key: ["booking_id"],
   columns: reviewColumns,
   rowKey: ({ event }) =>
-    event.type === "ReviewLeft" || event.type === "ReviewEdited" || event.type === "ReviewReplied" || event.type === "ReviewHidden" ? [event.data.bookingId] : null,
+    event.type === "ReviewLeft" || event.type === "ReviewEdited" || event.type === "ReviewReplied" || event.type === "ReviewHidden"
+      ? [event.data.bookingId]
+      : null,
   evolve: evolveReview,
 });
 
@@ -68,8 +90,21 @@ export function evolveReview(row: ReviewRow | undefined, { event, stored }: Proj
     if (row) return row; // left once; the decider refuses a second
     const d = event.data;
     return {
-      booking_id: d.bookingId, review_id: d.reviewId, expert_id: d.expertId, creator_id: d.creatorId, rating: d.rating, text: d.text, created_at: d.leftAt, edited_at: null,
-      reply_text: null, replied_at: null, hidden: false, hidden_reason: null, hidden_by: null, hidden_at: null, stream_version: version,
+      booking_id: d.bookingId,
+      review_id: d.reviewId,
+      expert_id: d.expertId,
+      creator_id: d.creatorId,
+      rating: d.rating,
+      text: d.text,
+      created_at: d.leftAt,
+      edited_at: null,
+      reply_text: null,
+      replied_at: null,
+      hidden: false,
+      hidden_reason: null,
+      hidden_by: null,
+      hidden_at: null,
+      stream_version: version,
     };
   }
   // Every later event changes a review that was left; before that there is nothing to change.
@@ -92,10 +127,16 @@ export function evolveReview(row: ReviewRow | undefined, { event, stored }: Proj
 export const reviewSelectList = reviewColumns.map((c) => `r.${c}`).join(", ");
 
 /** A review with its creator's and expert's names (from the users and experts read models; null while unknown). */
-export type ReviewWithNames = ReviewRow & { creator_first_name: string | null; creator_last_name: string | null; expert_first_name: string | null; expert_last_name: string | null };
+export type ReviewWithNames = ReviewRow & {
+  creator_first_name: string | null;
+  creator_last_name: string | null;
+  expert_first_name: string | null;
+  expert_last_name: string | null;
+};
 
 /** The FROM clause of a review with names: `r`, its creator `u`, its expert `e`. */
-export const reviewsWithNamesFrom = "reviews r LEFT JOIN users u ON u.user_id = r.creator_id LEFT JOIN experts e ON e.expert_id = r.expert_id";
+export const reviewsWithNamesFrom =
+  "reviews r LEFT JOIN users u ON u.user_id = r.creator_id LEFT JOIN experts e ON e.expert_id = r.expert_id";
 export const reviewWithNamesSelectList = `${reviewSelectList}, u.first_name AS creator_first_name, u.last_name AS creator_last_name, e.first_name AS expert_first_name, e.last_name AS expert_last_name`;
 
 export const reviewWithNamesFromPg = (raw: Record<string, unknown>): ReviewWithNames => ({
@@ -107,7 +148,8 @@ export const reviewWithNamesFromPg = (raw: Record<string, unknown>): ReviewWithN
 });
 
 export async function findReview(db: Queryable, bookingId: string): Promise<ReviewWithNames | null> {
-  const raw = (await db.query(`SELECT ${reviewWithNamesSelectList} FROM ${reviewsWithNamesFrom} WHERE r.booking_id = $1`, [bookingId])).rows[0];
+  const raw = (await db.query(`SELECT ${reviewWithNamesSelectList} FROM ${reviewsWithNamesFrom} WHERE r.booking_id = $1`, [bookingId]))
+    .rows[0];
   return raw ? reviewWithNamesFromPg(raw) : null;
 }
 
@@ -172,11 +214,20 @@ const fullName = (first: string | null, last: string | null) => [first, last].fi
 /** A review as the console lists it: the row as it is, keyed by its booking, with the parties' names. */
 export function adminReviewReply(r: ReviewWithNames): AdminReviewReply {
   const { creator_first_name, creator_last_name, expert_first_name, expert_last_name, ...row } = r;
-  return { id: r.booking_id, ...row, creator_name: fullName(creator_first_name, creator_last_name), expert_name: fullName(expert_first_name, expert_last_name) };
+  return {
+    id: r.booking_id,
+    ...row,
+    creator_name: fullName(creator_first_name, creator_last_name),
+    expert_name: fullName(expert_first_name, expert_last_name),
+  };
 }
 
 /** The admin list's sort whitelist: the columns an operator may order by, as SQL over `r`. */
 export const reviewListSort: Record<string, string | string[]> = {
   id: "r.booking_id",
-  ...Object.fromEntries((["rating", "created_at", "edited_at", "hidden", "expert_id", "creator_id"] as const satisfies readonly (keyof ReviewRow)[]).map((c) => [c, `r.${c}`])),
+  ...Object.fromEntries(
+    (["rating", "created_at", "edited_at", "hidden", "expert_id", "creator_id"] as const satisfies readonly (keyof ReviewRow)[]).map(
+      (c) => [c, `r.${c}`],
+    ),
+  ),
 };

@@ -12,8 +12,16 @@ export type ScheduleRow = ScheduleRecord;
 
 /** What Postgres holds in each column, tied to the Row by the compiler; the column list is its keys. */
 const scheduleColumnTypes = {
-  expert_id: "text", timezone: "text", slots: "jsonb", time_off: "jsonb", date_overrides: "jsonb",
-  buffer_before_minutes: "int", buffer_after_minutes: "int", min_notice_hours: "int", updated_at: "timestamptz", stream_version: "bigint",
+  expert_id: "text",
+  timezone: "text",
+  slots: "jsonb",
+  time_off: "jsonb",
+  date_overrides: "jsonb",
+  buffer_before_minutes: "int",
+  buffer_after_minutes: "int",
+  min_notice_hours: "int",
+  updated_at: "timestamptz",
+  stream_version: "bigint",
 } as const satisfies Record<keyof ScheduleRow, ColumnType>;
 
 export const scheduleColumns = columnsOf<ScheduleRow>(scheduleColumnTypes);
@@ -37,7 +45,14 @@ export const scheduleMigrations: readonly Migration[] = [
   },
 ];
 
-const CALENDAR_HOURS_EVENTS: ReadonlySet<string> = new Set(["ScheduleSet", "TimeOffAdded", "TimeOffRemoved", "DateOverrideAdded", "DateOverrideRemoved", "BookingRulesSet"]);
+const CALENDAR_HOURS_EVENTS: ReadonlySet<string> = new Set([
+  "ScheduleSet",
+  "TimeOffAdded",
+  "TimeOffRemoved",
+  "DateOverrideAdded",
+  "DateOverrideRemoved",
+  "BookingRulesSet",
+]);
 
 /** Each expert's weekly schedule, time off, extra hours and rules (the booked periods come from the bookings read model). */
 export const schedulesProjection = entityProjection<ScheduleRow>({
@@ -76,13 +91,23 @@ export function evolveSchedule(row: ScheduleRow | undefined, { event, stored }: 
       return { ...row, time_off: row.time_off.filter((t) => t.id !== event.data.timeOffId), ...at };
     case "DateOverrideAdded": {
       const { overrideId, date, start_local, end_local } = event.data;
-      return { ...row, date_overrides: [...row.date_overrides.filter((o) => o.id !== overrideId), { id: overrideId, date, start_local, end_local }], ...at };
+      return {
+        ...row,
+        date_overrides: [...row.date_overrides.filter((o) => o.id !== overrideId), { id: overrideId, date, start_local, end_local }],
+        ...at,
+      };
     }
     case "DateOverrideRemoved":
       return { ...row, date_overrides: row.date_overrides.filter((o) => o.id !== event.data.overrideId), ...at };
     case "BookingRulesSet": {
       const { bufferBeforeMinutes, bufferAfterMinutes, minNoticeHours } = event.data;
-      return { ...row, buffer_before_minutes: bufferBeforeMinutes, buffer_after_minutes: bufferAfterMinutes, min_notice_hours: minNoticeHours, ...at };
+      return {
+        ...row,
+        buffer_before_minutes: bufferBeforeMinutes,
+        buffer_after_minutes: bufferAfterMinutes,
+        min_notice_hours: minNoticeHours,
+        ...at,
+      };
     }
     default:
       return row;
@@ -91,7 +116,9 @@ export function evolveSchedule(row: ScheduleRow | undefined, { event, stored }: 
 
 /** An expert's schedule as last set, or null before one is. */
 export async function findSchedule(db: Queryable, expertId: string): Promise<ScheduleRow | null> {
-  const raw = (await db.query(`SELECT ${scheduleColumns.map((c) => `sc.${c}`).join(", ")} FROM schedules sc WHERE sc.expert_id = $1`, [expertId])).rows[0];
+  const raw = (
+    await db.query(`SELECT ${scheduleColumns.map((c) => `sc.${c}`).join(", ")} FROM schedules sc WHERE sc.expert_id = $1`, [expertId])
+  ).rows[0];
   return raw ? scheduleFromPg(raw) : null;
 }
 
@@ -107,7 +134,9 @@ export function scheduleReply(row: ScheduleRow | null, booked: ScheduleReply["bo
   return {
     ...reply,
     time_off: (row?.time_off ?? []).filter((t) => t.end > own.nowLocal).sort((a, b) => a.start.localeCompare(b.start)),
-    date_overrides: (row?.date_overrides ?? []).filter((o) => o.date >= today).sort((a, b) => a.date.localeCompare(b.date) || a.start_local.localeCompare(b.start_local)),
+    date_overrides: (row?.date_overrides ?? [])
+      .filter((o) => o.date >= today)
+      .sort((a, b) => a.date.localeCompare(b.date) || a.start_local.localeCompare(b.start_local)),
     booking_rules: {
       buffer_before_minutes: row?.buffer_before_minutes ?? 0,
       buffer_after_minutes: row?.buffer_after_minutes ?? 0,

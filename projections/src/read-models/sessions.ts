@@ -11,8 +11,21 @@ export type SessionRow = SessionRecord;
 
 /** What Postgres holds in each column, tied to the Row by the compiler; the column list is its keys. */
 const sessionColumnTypes = {
-  session_id: "text", expert_id: "text", title: "text", description: "text", price_cents: "bigint", length_minutes: "int", prep_questions: "jsonb",
-  session_details: "text", ideal_for: "jsonb", instant_booking: "boolean", status: "text", deleted: "boolean", created_at: "timestamptz", updated_at: "timestamptz", stream_version: "bigint",
+  session_id: "text",
+  expert_id: "text",
+  title: "text",
+  description: "text",
+  price_cents: "bigint",
+  length_minutes: "int",
+  prep_questions: "jsonb",
+  session_details: "text",
+  ideal_for: "jsonb",
+  instant_booking: "boolean",
+  status: "text",
+  deleted: "boolean",
+  created_at: "timestamptz",
+  updated_at: "timestamptz",
+  stream_version: "bigint",
 } as const satisfies Record<keyof SessionRow, ColumnType>;
 
 export const sessionColumns = columnsOf<SessionRow>(sessionColumnTypes);
@@ -68,7 +81,16 @@ export function evolveSession(row: SessionRow | undefined, { event, stored }: Pr
   if (event.type === "SessionCreated") {
     if (row) return row; // created once
     const { sessionId, expertId, status, definition } = event.data;
-    return { session_id: sessionId, expert_id: expertId, ...described(definition), status, deleted: false, created_at: at, updated_at: at, stream_version: stored.version };
+    return {
+      session_id: sessionId,
+      expert_id: expertId,
+      ...described(definition),
+      status,
+      deleted: false,
+      created_at: at,
+      updated_at: at,
+      stream_version: stored.version,
+    };
   }
   // Changes to a session that was never created change nothing.
   if (!row) return row;
@@ -118,12 +140,18 @@ export async function sessionRecord(db: Queryable, sessionId: string): Promise<S
 
 /** An expert's sessions that are not deleted, oldest first; drafts only for the expert's own views. */
 export async function sessionsOfExpert(db: Queryable, expertId: string, includeDrafts: boolean): Promise<SessionWithExpert[]> {
-  const { rows } = await db.query(`${WITH_EXPERT} WHERE s.expert_id = $1 AND NOT s.deleted ${includeDrafts ? "" : "AND s.status = 'published'"} ORDER BY s.created_at, s.session_id`, [expertId]);
+  const { rows } = await db.query(
+    `${WITH_EXPERT} WHERE s.expert_id = $1 AND NOT s.deleted ${includeDrafts ? "" : "AND s.status = 'published'"} ORDER BY s.created_at, s.session_id`,
+    [expertId],
+  );
   return rows.map(withExpert);
 }
 
 /** What a session's reply is made of: its definition, status and expert (a session just written may not be in the read model yet). */
-export type SessionReplySource = Pick<SessionWithExpert, "session_id" | "expert_id" | keyof ReturnType<typeof described> | "status" | "expert_first_name" | "expert_last_name">;
+export type SessionReplySource = Pick<
+  SessionWithExpert,
+  "session_id" | "expert_id" | keyof ReturnType<typeof described> | "status" | "expert_first_name" | "expert_last_name"
+>;
 
 /** The session as the spec's calls return it (contracts' SessionReply): whole dollars, prep questions both ways, the expert's name. */
 export function sessionReply(r: SessionReplySource): SessionReply {
@@ -148,14 +176,37 @@ export function sessionReply(r: SessionReplySource): SessionReply {
 }
 
 /** A session as its definition and status say, before the read model shows it (its expert unnamed). */
-export function sessionReplyOfDefinition(sessionId: string, expertId: string, status: SessionRow["status"], definition: SessionDefinition): SessionReply {
-  return sessionReply({ session_id: sessionId, expert_id: expertId, ...described(definition), status, expert_first_name: null, expert_last_name: null });
+export function sessionReplyOfDefinition(
+  sessionId: string,
+  expertId: string,
+  status: SessionRow["status"],
+  definition: SessionDefinition,
+): SessionReply {
+  return sessionReply({
+    session_id: sessionId,
+    expert_id: expertId,
+    ...described(definition),
+    status,
+    expert_first_name: null,
+    expert_last_name: null,
+  });
 }
 
 /** The admin list's sort whitelist: the columns an operator may order by, as SQL over `s`. */
 export const sessionListSort: Record<string, string> = {
   id: "s.session_id",
   ...Object.fromEntries(
-    (["title", "expert_id", "status", "deleted", "price_cents", "length_minutes", "created_at", "updated_at"] as const satisfies readonly (keyof SessionRow)[]).map((c) => [c, `s.${c}`]),
+    (
+      [
+        "title",
+        "expert_id",
+        "status",
+        "deleted",
+        "price_cents",
+        "length_minutes",
+        "created_at",
+        "updated_at",
+      ] as const satisfies readonly (keyof SessionRow)[]
+    ).map((c) => [c, `s.${c}`]),
   ),
 };

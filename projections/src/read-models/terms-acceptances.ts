@@ -8,18 +8,24 @@ export type TermsAcceptanceRow = TermsAcceptanceRecord;
 
 /** What Postgres holds in each column, tied to the Row by the compiler; the column list is its keys. */
 const termsAcceptanceColumnTypes = {
-  user_id: "text", version_id: "text", accepted_at: "timestamptz", stream_version: "bigint",
+  user_id: "text",
+  version_id: "text",
+  accepted_at: "timestamptz",
+  stream_version: "bigint",
 } as const satisfies Record<keyof TermsAcceptanceRow, ColumnType>;
 
 export const termsAcceptanceColumns = columnsOf<TermsAcceptanceRow>(termsAcceptanceColumnTypes);
 
 /** A row as pg returns it, in the Row's JSON shape. */
-export const termsAcceptanceFromPg = (raw: Record<string, unknown>): TermsAcceptanceRow => rowFromPg<TermsAcceptanceRow>(termsAcceptanceColumnTypes, raw);
+export const termsAcceptanceFromPg = (raw: Record<string, unknown>): TermsAcceptanceRow =>
+  rowFromPg<TermsAcceptanceRow>(termsAcceptanceColumnTypes, raw);
 
 /** The whole rule: an acceptance is a fact, recorded once per user and version (the key keeps the first). */
 export function termsAcceptanceRows({ event, stored }: ProjectedEvent): TermsAcceptanceRow[] {
   if (event.type !== "TermsAccepted") return [];
-  return [{ user_id: event.data.userId, version_id: event.data.versionId, accepted_at: event.data.acceptedAt, stream_version: stored.version }];
+  return [
+    { user_id: event.data.userId, version_id: event.data.versionId, accepted_at: event.data.acceptedAt, stream_version: stored.version },
+  ];
 }
 
 /** Every acceptance of a terms version, for the audit. */
@@ -49,7 +55,12 @@ export async function findAdminTermsAcceptance(db: Queryable, id: string): Promi
   // User ids never hold a colon (contracts' Id); version ids might.
   const split = id.indexOf(":");
   if (split < 0) return null;
-  const raw = (await db.query(`SELECT ${termsAcceptanceListSelect} FROM ${termsAcceptanceListFrom} WHERE t.user_id = $1 AND t.version_id = $2`, [id.slice(0, split), id.slice(split + 1)])).rows[0];
+  const raw = (
+    await db.query(`SELECT ${termsAcceptanceListSelect} FROM ${termsAcceptanceListFrom} WHERE t.user_id = $1 AND t.version_id = $2`, [
+      id.slice(0, split),
+      id.slice(split + 1),
+    ])
+  ).rows[0];
   return raw ? adminTermsAcceptanceReply(raw) : null;
 }
 

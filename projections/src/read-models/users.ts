@@ -8,8 +8,16 @@ export type UserRow = UserRecord;
 
 /** What Postgres holds in each column, tied to the Row by the compiler; the column list is its keys. */
 const userColumnTypes = {
-  user_id: "text", email: "text", role: "text", first_name: "text", last_name: "text", registered_at: "timestamptz",
-  email_verified_at: "timestamptz", timezone: "text", reminder_mails: "boolean", stream_version: "bigint",
+  user_id: "text",
+  email: "text",
+  role: "text",
+  first_name: "text",
+  last_name: "text",
+  registered_at: "timestamptz",
+  email_verified_at: "timestamptz",
+  timezone: "text",
+  reminder_mails: "boolean",
+  stream_version: "bigint",
 } as const satisfies Record<keyof UserRow, ColumnType>;
 
 export const userColumns = columnsOf<UserRow>(userColumnTypes);
@@ -102,7 +110,11 @@ export const userListFrom = "users u LEFT JOIN terms_acceptances ct ON ct.user_i
 
 /** What the admin list adds to the row, and how Postgres holds it. */
 const userListExtraTypes = {
-  current_terms_accepted_at: "timestamptz", latest_terms_version: "text", bookings_as_creator: "bigint", bookings_as_expert: "bigint", expert_id: "text",
+  current_terms_accepted_at: "timestamptz",
+  latest_terms_version: "text",
+  bookings_as_creator: "bigint",
+  bookings_as_expert: "bigint",
+  expert_id: "text",
 } as const satisfies Partial<Record<keyof AdminUserReply, ColumnType>>;
 
 export const userListSelect = `${userColumns.map((c) => `u.${c}`).join(", ")},
@@ -116,11 +128,18 @@ export const userListSelect = `${userColumns.map((c) => `u.${c}`).join(", ")},
 export function adminUserReply(raw: Record<string, unknown>): AdminUserReply {
   const row = userFromPg(raw);
   const extra = rowFromPg<Pick<AdminUserReply, keyof typeof userListExtraTypes>>(userListExtraTypes, raw);
-  return { id: row.user_id, ...row, ...extra, current_terms_version: CURRENT_TERMS_VERSION, accepted_current_terms: extra.current_terms_accepted_at !== null };
+  return {
+    id: row.user_id,
+    ...row,
+    ...extra,
+    current_terms_version: CURRENT_TERMS_VERSION,
+    accepted_current_terms: extra.current_terms_accepted_at !== null,
+  };
 }
 
 export async function findAdminUser(db: Queryable, userId: string): Promise<AdminUserReply | null> {
-  const raw = (await db.query(`SELECT ${userListSelect} FROM ${userListFrom} WHERE u.user_id = $2`, [CURRENT_TERMS_VERSION, userId])).rows[0];
+  const raw = (await db.query(`SELECT ${userListSelect} FROM ${userListFrom} WHERE u.user_id = $2`, [CURRENT_TERMS_VERSION, userId]))
+    .rows[0];
   return raw ? adminUserReply(raw) : null;
 }
 

@@ -24,7 +24,13 @@ export type InProcessOptions = {
 };
 
 /** Start keepVersionsCurrent beside a runner; the handle's stop ends both (a rebuild in flight drops its generation). */
-export function withVersionsKept(runner: RunnerHandle, log: EventLog, pool: pg.Pool, projections: readonly Projection[], options: { versions?: false | Omit<VersionKeeping, "onError">; onError?: (e: unknown) => void }): RunnerHandle {
+export function withVersionsKept(
+  runner: RunnerHandle,
+  log: EventLog,
+  pool: pg.Pool,
+  projections: readonly Projection[],
+  options: { versions?: false | Omit<VersionKeeping, "onError">; onError?: (e: unknown) => void },
+): RunnerHandle {
   if (options.versions === false) return runner;
   const stopping = new AbortController();
   const keeping = keepVersionsCurrent(log, pool, projections, { ...options.versions, onError: options.onError, signal: stopping.signal });
@@ -135,7 +141,12 @@ export class InProcessProjector {
   async runOnce(): Promise<number> {
     const versions = new Map(this.projections.map((p) => [p.name, p.version]));
     // A read model whose live generation a newer rule built is left to newer processes: it must not hold the others back.
-    const checkpoints = (await readCheckpoints(this.pool, this.projections.map((p) => p.name))).filter((c) => c.status === "live" && c.version <= versions.get(c.name)!);
+    const checkpoints = (
+      await readCheckpoints(
+        this.pool,
+        this.projections.map((p) => p.name),
+      )
+    ).filter((c) => c.status === "live" && c.version <= versions.get(c.name)!);
     this.reached = null;
     if (checkpoints.length === 0) {
       readModelPositions(this.pool).nothingLive();

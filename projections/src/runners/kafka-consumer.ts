@@ -28,7 +28,11 @@ export type KafkaProjectorOptions = {
  * transaction, and only after that commit are its offsets committed; a crash in between means a
  * redelivery, which the rows' stream versions turn into a no-op.
  */
-export async function startKafkaProjector(pool: pg.Pool, projections: readonly Projection[], options: KafkaProjectorOptions): Promise<RunnerHandle> {
+export async function startKafkaProjector(
+  pool: pg.Pool,
+  projections: readonly Projection[],
+  options: KafkaProjectorOptions,
+): Promise<RunnerHandle> {
   await ensureCheckpoints(pool, projections);
   const kafka = new Kafka({ clientId: options.clientId ?? "projector", brokers: options.brokers, logLevel: logLevel.ERROR });
   // The topic may not exist yet (the relay has not started): create it as the relay would, since a

@@ -32,7 +32,9 @@ export function AboutPage() {
       <Typography variant="h4" component="h1" gutterBottom>
         About Expert Sessions
       </Typography>
-      <Typography sx={{ mb: 3, fontSize: 18 }}>A marketplace where creators book paid one-to-one video sessions with vetted experts.</Typography>
+      <Typography sx={{ mb: 3, fontSize: 18 }}>
+        A marketplace where creators book paid one-to-one video sessions with vetted experts.
+      </Typography>
       {ABOUT_SECTIONS.map((s) => (
         <Box component="section" key={s.title} sx={{ mb: 3 }}>
           <Typography variant="h5" component="h2" gutterBottom>
@@ -42,7 +44,11 @@ export function AboutPage() {
         </Box>
       ))}
       <Typography>
-        Questions? The <Link component={RouterLink} to="/help">help page</Link> explains booking, payment and refunds, and reaches our support team.
+        Questions? The{" "}
+        <Link component={RouterLink} to="/help">
+          help page
+        </Link>{" "}
+        explains booking, payment and refunds, and reaches our support team.
       </Typography>
     </Page>
   );

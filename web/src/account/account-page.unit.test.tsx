@@ -31,9 +31,14 @@ describe("the creator's account page", () => {
 
   it("changes the password only with the current one, and says so when it is wrong", async () => {
     const calls = fakeApi({
-      "GET /calendar/feed": { status: 200, body: { webcal_url: "webcal://x/api/v1/calendar/t.ics", https_url: "https://x/api/v1/calendar/t.ics" } },
+      "GET /calendar/feed": {
+        status: 200,
+        body: { webcal_url: "webcal://x/api/v1/calendar/t.ics", https_url: "https://x/api/v1/calendar/t.ics" },
+      },
       "POST /auth/password": (body) =>
-        (body as { current_password: string }).current_password === "cora-password-1" ? { status: 204 } : { status: 403, body: { code: "reauthentication_needed", message: "x" } },
+        (body as { current_password: string }).current_password === "cora-password-1"
+          ? { status: 204 }
+          : { status: 403, body: { code: "reauthentication_needed", message: "x" } },
     });
     renderScreen(<AccountPage />, { route: "/account", path: "/account", auth: creator });
     await userEvent.type(screen.getByLabelText("New Password", { exact: true }), "new-password-2");
@@ -50,7 +55,11 @@ describe("the creator's account page", () => {
     await userEvent.clear(screen.getByLabelText("Current Password"));
     await userEvent.type(screen.getByLabelText("Current Password"), "cora-password-1");
     await userEvent.click(screen.getByRole("button", { name: "Save Password" }));
-    expect(await screen.findByText("Your password has been changed. Your calendar feed has a new address: subscribe again with it under Calendar Feed.")).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        "Your password has been changed. Your calendar feed has a new address: subscribe again with it under Calendar Feed.",
+      ),
+    ).toBeInTheDocument();
     expect(writes(calls).map((c) => c.body)).toEqual([
       { current_password: "not-it-1", password: "new-password-2" },
       { current_password: "cora-password-1", password: "new-password-2" },
@@ -69,7 +78,10 @@ describe("the creator's account page", () => {
   it("validation rules", () => {
     expect(validateNames(" ", "Q")).toEqual({ firstName: "Please enter your first name." });
     expect(validateNames("C", "x".repeat(101))).toEqual({ lastName: "Your last name can be at most 100 characters." });
-    expect(validatePasswordChange("", "", "")).toEqual({ current: "Please enter your current password.", password: "Please enter a new password." });
+    expect(validatePasswordChange("", "", "")).toEqual({
+      current: "Please enter your current password.",
+      password: "Please enter a new password.",
+    });
     expect(validatePasswordChange("old-1", "new-password-2", "other")).toEqual({ confirm: "Passwords do not match." });
     expect(validatePasswordChange("old-1", "short", "short")).toEqual({ password: "Password is too weak. Please choose a stronger one." });
   });

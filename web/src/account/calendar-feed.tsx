@@ -17,7 +17,12 @@ import type { CalendarFeed as CalendarFeedReply } from "../shared/api-types.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
 import { useCopyLink, useTimedNotice } from "../shared/timed-notices.ts";
 
-export const calendarFeedQuery = () => queryOptions({ queryKey: ["calendar-feed"], queryFn: ({ signal }) => api.get<CalendarFeedReply>("/calendar/feed", { signal }), staleTime: 0 });
+export const calendarFeedQuery = () =>
+  queryOptions({
+    queryKey: ["calendar-feed"],
+    queryFn: ({ signal }) => api.get<CalendarFeedReply>("/calendar/feed", { signal }),
+    staleTime: 0,
+  });
 
 /**
  * The personal calendar feed: a webcal: link that opens the calendar app to subscribe, the https
@@ -54,7 +59,9 @@ export function CalendarFeed() {
   return (
     <Box sx={{ display: "grid", gap: 2, maxWidth: 640 }}>
       <Typography>Your confirmed sessions appear in your calendar app and stay up to date there.</Typography>
-      <Typography color="text.secondary">Signing out everywhere or changing your password ends this address too: copy the new one from here and subscribe again.</Typography>
+      <Typography color="text.secondary">
+        Signing out everywhere or changing your password ends this address too: copy the new one from here and subscribe again.
+      </Typography>
       {renewed && (
         <Alert severity="success" role="status">
           Your calendar has a new address. Subscribe again with it; the old one no longer works.
@@ -79,14 +86,14 @@ export function CalendarFeed() {
         </Button>
       </Box>
       <Box>
-        <Button onClick={() => setConfirming(true)}>
-          Get a new address
-        </Button>
+        <Button onClick={() => setConfirming(true)}>Get a new address</Button>
       </Box>
       <Dialog open={confirming} onClose={() => setConfirming(false)} aria-labelledby="new-feed-title">
         <DialogTitle id="new-feed-title">Get a new calendar address?</DialogTitle>
         <DialogContent>
-          <DialogContentText>The current address stops working at once: calendars subscribed to it stop updating, and you subscribe again with the new one.</DialogContentText>
+          <DialogContentText>
+            The current address stops working at once: calendars subscribed to it stop updating, and you subscribe again with the new one.
+          </DialogContentText>
           {failure && (
             <Alert severity="error" role="alert" sx={{ mt: 2 }}>
               {failure}

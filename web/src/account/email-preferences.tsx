@@ -44,7 +44,10 @@ export function EmailPreferences({ user }: { user: Pick<Me, "timezone" | "remind
         </Alert>
       )}
       <TimezoneField value={timezone} onChange={setTimezone} label="Times in emails" helperText="The timezone your emails give times in." />
-      <FormControlLabel control={<Switch checked={reminders} onChange={(e) => setReminders(e.target.checked)} />} label="Send me reminders before sessions" />
+      <FormControlLabel
+        control={<Switch checked={reminders} onChange={(e) => setReminders(e.target.checked)} />}
+        label="Send me reminders before sessions"
+      />
       <Typography variant="body2" color="text.secondary">
         Mails about booking changes, confirming your email and resetting your password are always sent.
       </Typography>

@@ -18,7 +18,9 @@ describe("email preferences", () => {
     expect((zone as HTMLInputElement).value).toMatch(/\) America\/New_York$/);
     const reminders = within(section).getByRole("switch", { name: "Send me reminders before sessions" });
     expect(reminders).toBeChecked();
-    expect(within(section).getByText("Mails about booking changes, confirming your email and resetting your password are always sent.")).toBeInTheDocument();
+    expect(
+      within(section).getByText("Mails about booking changes, confirming your email and resetting your password are always sent."),
+    ).toBeInTheDocument();
 
     await userEvent.clear(zone);
     await userEvent.type(zone, "Europe/Lisbon");
@@ -26,7 +28,9 @@ describe("email preferences", () => {
     await userEvent.click(reminders);
     await userEvent.click(within(section).getByRole("button", { name: "Save Preferences" }));
     expect(await within(section).findByRole("status")).toHaveTextContent("Your email preferences have been saved.");
-    expect(writes(calls)).toEqual([{ method: "PUT", path: "/auth/me/preferences", body: { timezone: "Europe/Lisbon", reminder_mails: false } }]);
+    expect(writes(calls)).toEqual([
+      { method: "PUT", path: "/auth/me/preferences", body: { timezone: "Europe/Lisbon", reminder_mails: false } },
+    ]);
   });
 
   it("an expert has them on the dashboard's Account tab, beside the password; a refusal shows the catalogue's words", async () => {

@@ -13,7 +13,8 @@ export type NamesErrors = { firstName?: string; lastName?: string };
 /** The server's rule: both names, trimmed, at most 100 characters. */
 export function validateNames(firstName: string, lastName: string): NamesErrors {
   const errors: NamesErrors = {};
-  const check = (name: string, label: string) => (!name.trim() ? `Please enter your ${label}.` : name.trim().length > 100 ? `Your ${label} can be at most 100 characters.` : undefined);
+  const check = (name: string, label: string) =>
+    !name.trim() ? `Please enter your ${label}.` : name.trim().length > 100 ? `Your ${label} can be at most 100 characters.` : undefined;
   const first = check(firstName, "first name");
   const last = check(lastName, "last name");
   if (first) errors.firstName = first;
@@ -52,8 +53,22 @@ export function NamesForm({ user }: { user: Pick<Me, "first_name" | "last_name">
           {notice.text}
         </Alert>
       )}
-      <TextField label="First Name" autoComplete="given-name" value={firstName} onChange={(e) => setFirstName(e.target.value)} error={!!errors.firstName} helperText={errors.firstName} />
-      <TextField label="Last Name" autoComplete="family-name" value={lastName} onChange={(e) => setLastName(e.target.value)} error={!!errors.lastName} helperText={errors.lastName} />
+      <TextField
+        label="First Name"
+        autoComplete="given-name"
+        value={firstName}
+        onChange={(e) => setFirstName(e.target.value)}
+        error={!!errors.firstName}
+        helperText={errors.firstName}
+      />
+      <TextField
+        label="Last Name"
+        autoComplete="family-name"
+        value={lastName}
+        onChange={(e) => setLastName(e.target.value)}
+        error={!!errors.lastName}
+        helperText={errors.lastName}
+      />
       <Box>
         <Button type="submit" variant="contained" disabled={busy}>
           Save Name

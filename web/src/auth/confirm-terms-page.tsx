@@ -55,11 +55,23 @@ export function ConfirmTermsPage() {
           role="region"
           aria-label="Terms and Conditions text"
           tabIndex={0}
-          sx={{ maxHeight: 360, overflowY: "auto", border: 1, borderColor: "divider", borderRadius: 2, p: 2, mb: 2, "&:focus-visible": { outline: "3px solid #ff9800" } }}
+          sx={{
+            maxHeight: 360,
+            overflowY: "auto",
+            border: 1,
+            borderColor: "divider",
+            borderRadius: 2,
+            p: 2,
+            mb: 2,
+            "&:focus-visible": { outline: "3px solid #ff9800" },
+          }}
         >
           <TermsSections headingLevel="h2" />
         </Box>
-        <FormControlLabel control={<Checkbox checked={accepted} onChange={(e) => setAccepted(e.target.checked)} />} label="I accept the Terms and Conditions" />
+        <FormControlLabel
+          control={<Checkbox checked={accepted} onChange={(e) => setAccepted(e.target.checked)} />}
+          label="I accept the Terms and Conditions"
+        />
         <Box sx={{ mt: 2 }}>
           <Button variant="contained" size="large" disabled={!accepted || busy} onClick={accept}>
             Continue

@@ -20,24 +20,52 @@ vi.setConfig({ testTimeout: 60_000 });
 
 // Partial: the session's shape grows with other work; the profile page reads these fields.
 const deckReview = {
-  id: "s-1", expert_id: "e1", title: "Deck review", description: "A look at your deck.", price: 150, length_minutes: 60,
-  prep_question_1: "Goal?", prep_question_2: null, prep_question_3: null, prep_questions: ["Goal?"], session_details: "", ideal_for: [], status: "published",
+  id: "s-1",
+  expert_id: "e1",
+  title: "Deck review",
+  description: "A look at your deck.",
+  price: 150,
+  length_minutes: 60,
+  prep_question_1: "Goal?",
+  prep_question_2: null,
+  prep_question_3: null,
+  prep_questions: ["Goal?"],
+  session_details: "",
+  ideal_for: [],
+  status: "published",
   expert: { id: "e1", name: "Maya Lind", first_name: "Maya" },
 } satisfies Partial<Session>;
 const profile = {
-  id: "e1", user_id: "e1", slug: "maya-lind-e1", first_name: "Maya", last_name: "Lind",
-  title: "Brand partnerships advisor", bio: "Deals.", tags: ["Brand deals"],
-  profile_image: null, published: true, verified: true, reviews: [], prev_clients: [],
+  id: "e1",
+  user_id: "e1",
+  slug: "maya-lind-e1",
+  first_name: "Maya",
+  last_name: "Lind",
+  title: "Brand partnerships advisor",
+  bio: "Deals.",
+  tags: ["Brand deals"],
+  profile_image: null,
+  published: true,
+  verified: true,
+  reviews: [],
+  prev_clients: [],
 } satisfies Omit<ExpertDetail, "sessions">;
 const maya = { ...profile, sessions: [deckReview] };
 
 const sessionOf = (id: string, role: "creator" | "expert"): AuthSession => ({
-  access_token: "a.b.c", refresh_token: "r", expires_in: 900, expires_at: Math.floor(Date.now() / 1000) + 900, token_type: "bearer",
+  access_token: "a.b.c",
+  refresh_token: "r",
+  expires_in: 900,
+  expires_at: Math.floor(Date.now() / 1000) + 900,
+  token_type: "bearer",
   user: { id, email: `${id}@example.com`, role, first_name: "Cora" },
 });
 const signedUp = {
   status: 201,
-  body: { user: { id: "u-1", email: "cora@example.com", role: "creator", first_name: "Cora" }, confirmation_sent_at: "2026-03-01T10:00:00.000Z" },
+  body: {
+    user: { id: "u-1", email: "cora@example.com", role: "creator", first_name: "Cora" },
+    confirmation_sent_at: "2026-03-01T10:00:00.000Z",
+  },
 };
 const newCreator = signedInAs("creator", { id: "u-1" });
 
@@ -49,7 +77,10 @@ async function logIn() {
 
 describe("a visitor who chose a session", () => {
   it("is sent to a login page named for creators too, and back to the session after logging in", async () => {
-    fakeApi({ "GET /experts/maya-lind-e1": { status: 200, body: maya }, "POST /auth/login": { status: 200, body: sessionOf("creator-1", "creator") } });
+    fakeApi({
+      "GET /experts/maya-lind-e1": { status: 200, body: maya },
+      "POST /auth/login": { status: 200, body: sessionOf("creator-1", "creator") },
+    });
     renderScreen(<AppRoutes />, { route: "/expert-profile/maya-lind-e1", path: "/*", auth: signedOut });
     await userEvent.click(await screen.findByRole("link", { name: "Login as a creator to book" }));
     expect(await screen.findByRole("heading", { level: 1, name: "Login" })).toBeInTheDocument();
@@ -74,7 +105,11 @@ describe("a visitor who chose a session", () => {
     expect(calls.find((c) => c.path === "/auth/signup")?.body).toMatchObject({ role: "creator", next: "/book-session/s-1" });
     await userEvent.click(screen.getByRole("button", { name: "Send again" }));
     await screen.findByRole("status");
-    expect(calls.at(-1)).toEqual({ method: "POST", path: "/auth/verify/resend", body: { email: "cora@example.com", next: "/book-session/s-1" } });
+    expect(calls.at(-1)).toEqual({
+      method: "POST",
+      path: "/auth/verify/resend",
+      body: { email: "cora@example.com", next: "/book-session/s-1" },
+    });
   });
 
   it("is asked for a role when the destination is not a booking, unless the link hints a creator", async () => {
@@ -111,7 +146,11 @@ describe("the verification link's destination", () => {
 
   it("sends a creator who accepted the terms already straight to the session", async () => {
     fakeApi({ "POST /auth/verify": { status: 200, body: sessionOf("u-1", "creator") } });
-    renderScreen(<VerifyEmailPage />, { route: "/verify-email?token=tok-2&next=%2Fbook-session%2Fs-1", path: "/verify-email", auth: newCreator });
+    renderScreen(<VerifyEmailPage />, {
+      route: "/verify-email?token=tok-2&next=%2Fbook-session%2Fs-1",
+      path: "/verify-email",
+      auth: newCreator,
+    });
     await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent(/^\/book-session\/s-1$/));
   });
 });
@@ -143,7 +182,11 @@ describe("destinations off this site", () => {
 
   it("the verification page neither posts nor follows an off-site destination", async () => {
     const calls = fakeApi({ "POST /auth/verify": { status: 200, body: sessionOf("u-1", "creator") } });
-    renderScreen(<VerifyEmailPage />, { route: "/verify-email?token=tok-3&next=%2F%2Fevil.example", path: "/verify-email", auth: newCreator });
+    renderScreen(<VerifyEmailPage />, {
+      route: "/verify-email?token=tok-3&next=%2F%2Fevil.example",
+      path: "/verify-email",
+      auth: newCreator,
+    });
     await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent(/^\/search$/));
     expect(calls).toEqual([{ method: "POST", path: "/auth/verify", body: { token: "tok-3" } }]);
   });

@@ -49,7 +49,16 @@ export function ForgotPasswordPage() {
         <>
           <Typography>Enter the email you signed up with and we will send you a link to choose a new password.</Typography>
           <Box component="form" noValidate onSubmit={submit} aria-label="Reset your password" sx={{ display: "grid", gap: 2 }}>
-            <TextField label="Email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={!!invalid} helperText={invalid} required />
+            <TextField
+              label="Email"
+              type="email"
+              autoComplete="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              error={!!invalid}
+              helperText={invalid}
+              required
+            />
             <Button type="submit" variant="contained" size="large" disabled={busy}>
               Send Reset Link
             </Button>

@@ -72,8 +72,26 @@ export function LoginPage() {
           </Alert>
         )}
         <Box component="form" noValidate onSubmit={submit} aria-label="Login" sx={{ display: "grid", gap: 2 }}>
-          <TextField label="Email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={!!errors.email} helperText={errors.email} required />
-          <TextField label="Password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={!!errors.password} helperText={errors.password} required />
+          <TextField
+            label="Email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            error={!!errors.email}
+            helperText={errors.email}
+            required
+          />
+          <TextField
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={!!errors.password}
+            helperText={errors.password}
+            required
+          />
           <Link component={RouterLink} to="/forgot-password" sx={{ justifySelf: "end" }}>
             Forgot password?
           </Link>

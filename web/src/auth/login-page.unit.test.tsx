@@ -32,7 +32,19 @@ describe("login form", () => {
   });
 
   it("signs in and goes to the expert's dashboard", async () => {
-    fakeApi({ "POST /auth/login": { status: 200, body: { access_token: "a.b.c", refresh_token: "r", expires_in: 900, expires_at: Math.floor(Date.now() / 1000) + 900, token_type: "bearer", user: { id: "exp-1", email: "m@example.com", role: "expert", first_name: "M" } } } });
+    fakeApi({
+      "POST /auth/login": {
+        status: 200,
+        body: {
+          access_token: "a.b.c",
+          refresh_token: "r",
+          expires_in: 900,
+          expires_at: Math.floor(Date.now() / 1000) + 900,
+          token_type: "bearer",
+          user: { id: "exp-1", email: "m@example.com", role: "expert", first_name: "M" },
+        },
+      },
+    });
     renderScreen(<LoginPage />, { route: "/login", path: "/login" });
     await userEvent.type(screen.getByLabelText(/Email/), "m@example.com");
     await userEvent.type(screen.getByLabelText(/Password/), "password-1");
@@ -52,7 +64,9 @@ describe("sign-up form", () => {
     await userEvent.type(screen.getByLabelText(/^Password/), "short");
     await userEvent.click(screen.getByRole("button", { name: "Create Account" }));
     // Issue 27.5: the rule stays in view beside the error, so the person knows what "stronger" means.
-    expect(screen.getByText("Password is too weak. Please choose a stronger one. At least 8 characters, with a letter and a digit.")).toBeInTheDocument();
+    expect(
+      screen.getByText("Password is too weak. Please choose a stronger one. At least 8 characters, with a letter and a digit."),
+    ).toBeInTheDocument();
     expect(calls).toHaveLength(0);
   });
 
@@ -71,8 +85,13 @@ describe("sign-up form", () => {
   });
 
   it("validation rules", () => {
-    expect(validateLogin({ email: " ", password: "" })).toEqual({ email: "Please enter your email address.", password: "Please enter your password." });
-    expect(validateSignUp({ email: "a@b.co", password: "letters-only", role: "expert", firstName: "A", lastName: "B" })).toEqual({ password: "Password is too weak. Please choose a stronger one." });
+    expect(validateLogin({ email: " ", password: "" })).toEqual({
+      email: "Please enter your email address.",
+      password: "Please enter your password.",
+    });
+    expect(validateSignUp({ email: "a@b.co", password: "letters-only", role: "expert", firstName: "A", lastName: "B" })).toEqual({
+      password: "Password is too weak. Please choose a stronger one.",
+    });
     expect(validateSignUp({ email: "a@b.co", password: "password-1", role: "creator", firstName: "A", lastName: "B" })).toEqual({});
   });
 });

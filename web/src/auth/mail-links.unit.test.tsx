@@ -42,14 +42,27 @@ async function fillSignUp() {
 describe("sign-up", () => {
   it("sends the browser's zone, keeps no session and asks the visitor to check their inbox", async () => {
     const calls = fakeApi({
-      "POST /auth/signup": { status: 201, body: { user: { id: "u-1", email: "cora@example.com", role: "creator", first_name: "Cora" }, confirmation_sent_at: "2026-03-01T10:00:00.000Z" } },
+      "POST /auth/signup": {
+        status: 201,
+        body: {
+          user: { id: "u-1", email: "cora@example.com", role: "creator", first_name: "Cora" },
+          confirmation_sent_at: "2026-03-01T10:00:00.000Z",
+        },
+      },
       "POST /auth/verify/resend": { status: 204 },
     });
     renderScreen(<SignUpPage />, { route: "/signup", path: "/signup" });
     await fillSignUp();
     expect(await screen.findByRole("heading", { name: "Check your inbox" })).toBeInTheDocument();
     expect(screen.getByText("cora@example.com")).toBeInTheDocument();
-    expect(calls[0]!.body).toEqual({ email: "cora@example.com", password: "cora-password-1", role: "creator", first_name: "Cora", last_name: "Quinn", timezone: Intl.DateTimeFormat().resolvedOptions().timeZone });
+    expect(calls[0]!.body).toEqual({
+      email: "cora@example.com",
+      password: "cora-password-1",
+      role: "creator",
+      first_name: "Cora",
+      last_name: "Quinn",
+      timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    });
     expect(getSession()).toBeNull();
     expect(screen.getByTestId("location")).toHaveTextContent("/signup");
 
@@ -60,7 +73,13 @@ describe("sign-up", () => {
 
   it("says so in the catalogue's words when sending again is over the rate limit", async () => {
     fakeApi({
-      "POST /auth/signup": { status: 201, body: { user: { id: "u-1", email: "cora@example.com", role: "creator", first_name: "Cora" }, confirmation_sent_at: "2026-03-01T10:00:00.000Z" } },
+      "POST /auth/signup": {
+        status: 201,
+        body: {
+          user: { id: "u-1", email: "cora@example.com", role: "creator", first_name: "Cora" },
+          confirmation_sent_at: "2026-03-01T10:00:00.000Z",
+        },
+      },
       "POST /auth/verify/resend": rateLimited,
     });
     renderScreen(<SignUpPage />, { route: "/signup", path: "/signup" });
@@ -115,7 +134,11 @@ describe("the verification link", () => {
 
   it("sends an expert who has accepted the terms to their dashboard", async () => {
     fakeApi({ "POST /auth/verify": { status: 200, body: session("expert-1", "expert") } });
-    renderScreen(<VerifyEmailPage />, { route: "/verify-email?token=tok-2", path: "/verify-email", auth: signedInAs("expert", { id: "expert-1" }) });
+    renderScreen(<VerifyEmailPage />, {
+      route: "/verify-email?token=tok-2",
+      path: "/verify-email",
+      auth: signedInAs("expert", { id: "expert-1" }),
+    });
     await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/expert-dashboard/expert-1"));
   });
 
@@ -131,7 +154,9 @@ describe("the verification link", () => {
     expect(screen.getByText("Please enter your email address.")).toBeInTheDocument();
     await userEvent.type(screen.getByLabelText(/Email/), "cora@example.com");
     await userEvent.click(screen.getByRole("button", { name: "Send a new link" }));
-    expect(await screen.findByRole("status")).toHaveTextContent("If cora@example.com is waiting for confirmation, we sent a new link to it.");
+    expect(await screen.findByRole("status")).toHaveTextContent(
+      "If cora@example.com is waiting for confirmation, we sent a new link to it.",
+    );
     expect(calls.map((c) => c.path)).toEqual(["/auth/verify", "/auth/verify/resend"]);
   });
 
@@ -154,7 +179,9 @@ describe("forgot password", () => {
     await userEvent.clear(screen.getByLabelText(/Email/));
     await userEvent.type(screen.getByLabelText(/Email/), "cora@example.com");
     await userEvent.click(screen.getByRole("button", { name: "Send Reset Link" }));
-    expect(await screen.findByRole("status")).toHaveTextContent("If an account exists for cora@example.com, we sent a link to reset the password.");
+    expect(await screen.findByRole("status")).toHaveTextContent(
+      "If an account exists for cora@example.com, we sent a link to reset the password.",
+    );
     expect(calls).toEqual([{ method: "POST", path: "/auth/recover", body: { email: "cora@example.com" } }]);
   });
 
@@ -182,7 +209,9 @@ describe("the reset link", () => {
       others: { "/creator-dashboard/:id": <Page>dashboard</Page> },
     });
     await typePasswords("short", "short");
-    expect(screen.getByText("Password is too weak. Please choose a stronger one. At least 8 characters, with a letter and a digit.")).toBeInTheDocument();
+    expect(
+      screen.getByText("Password is too weak. Please choose a stronger one. At least 8 characters, with a letter and a digit."),
+    ).toBeInTheDocument();
     await userEvent.clear(screen.getByLabelText(/^New Password/));
     await userEvent.clear(screen.getByLabelText(/^Confirm New Password/));
     await typePasswords("new-password-2", "other-password-2");

@@ -16,7 +16,8 @@ import { passwordHelp, validateNewPassword, type NewPasswordErrors } from "./log
 export const PASSWORD_RESET = "Your password has been changed.";
 
 /** Refusals that mean the link itself is spent: the form cannot help, a new link can. */
-const deadLink = (error: unknown) => error instanceof ApiError && (error.code === "otp_expired" || error.code === "email_link_invalid" || error.code === "email_link_expired");
+const deadLink = (error: unknown) =>
+  error instanceof ApiError && (error.code === "otp_expired" || error.code === "email_link_invalid" || error.code === "email_link_expired");
 
 /**
  * The reset mail's link (/reset-password?token=…): a new password typed twice; the server sets it,
@@ -74,7 +75,16 @@ export function ResetPasswordPage() {
             helperText={passwordHelp(errors.password)}
             required
           />
-          <TextField label="Confirm New Password" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={!!errors.confirm} helperText={errors.confirm} required />
+          <TextField
+            label="Confirm New Password"
+            type="password"
+            autoComplete="new-password"
+            value={confirm}
+            onChange={(e) => setConfirm(e.target.value)}
+            error={!!errors.confirm}
+            helperText={errors.confirm}
+            required
+          />
           <Button type="submit" variant="contained" size="large" disabled={busy}>
             Set New Password
           </Button>

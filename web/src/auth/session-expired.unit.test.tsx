@@ -13,7 +13,18 @@ import type { AuthSession, Me } from "../shared/api-types.ts";
 // Issue 13.9: a session that can no longer be refreshed sends the user to /login, says why, and
 // after logging in brings them back to the page they were on. Issue 13.8: "Forgot password?" (a form since issue 16).
 
-const creator: Me = { id: "creator-9", email: "cora@example.com", role: "creator", first_name: "Cora", last_name: "Quinn", expert_id: null, terms_accepted: true, email_verified: true, timezone: "UTC", reminder_mails: true };
+const creator: Me = {
+  id: "creator-9",
+  email: "cora@example.com",
+  role: "creator",
+  first_name: "Cora",
+  last_name: "Quinn",
+  expert_id: null,
+  terms_accepted: true,
+  email_verified: true,
+  timezone: "UTC",
+  reminder_mails: true,
+};
 
 const sessionFor = (n: number, expiresInSeconds: number): AuthSession => ({
   access_token: `access-${n}`,
@@ -24,7 +35,8 @@ const sessionFor = (n: number, expiresInSeconds: number): AuthSession => ({
   user: { id: creator.id, email: creator.email, role: "creator", first_name: "Cora" },
 });
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 /** The server: refresh refused (the session is over), login works, /auth/me answers a live token. */
 function fakeServer() {
@@ -40,7 +52,10 @@ function fakeServer() {
         live.add(s.access_token);
         return json(200, s);
       }
-      if (path === "GET /auth/me") return token && live.has(token) ? json(200, creator) : json(401, { code: token ? "session_expired" : "no_access_token", message: "x" });
+      if (path === "GET /auth/me")
+        return token && live.has(token)
+          ? json(200, creator)
+          : json(401, { code: token ? "session_expired" : "no_access_token", message: "x" });
       return json(404, { code: "not_found", message: "Not found." });
     }),
   );

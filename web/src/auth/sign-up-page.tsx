@@ -55,7 +55,13 @@ export function SignUpPage() {
   // Where to go once the address is confirmed: the API signs it into the mail's link (issue 27.4).
   const next = destinationOf(location);
   const creatorFirst = isBookingPath(next) || search.get("role") === "creator";
-  const [form, setForm] = useState<SignUpInput>({ role: creatorFirst ? "creator" : "", firstName: "", lastName: "", email: "", password: "" });
+  const [form, setForm] = useState<SignUpInput>({
+    role: creatorFirst ? "creator" : "",
+    firstName: "",
+    lastName: "",
+    email: "",
+    password: "",
+  });
   const [errors, setErrors] = useState<SignUpErrors>({});
   const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -104,10 +110,34 @@ export function SignUpPage() {
             {errors.role && <FormHelperText>{errors.role}</FormHelperText>}
           </FormControl>
           <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr" } }}>
-            <TextField label="First Name" autoComplete="given-name" value={form.firstName} onChange={set("firstName")} error={!!errors.firstName} helperText={errors.firstName} required />
-            <TextField label="Last Name" autoComplete="family-name" value={form.lastName} onChange={set("lastName")} error={!!errors.firstName} required />
+            <TextField
+              label="First Name"
+              autoComplete="given-name"
+              value={form.firstName}
+              onChange={set("firstName")}
+              error={!!errors.firstName}
+              helperText={errors.firstName}
+              required
+            />
+            <TextField
+              label="Last Name"
+              autoComplete="family-name"
+              value={form.lastName}
+              onChange={set("lastName")}
+              error={!!errors.firstName}
+              required
+            />
           </Box>
-          <TextField label="Email" type="email" autoComplete="email" value={form.email} onChange={set("email")} error={!!errors.email} helperText={errors.email} required />
+          <TextField
+            label="Email"
+            type="email"
+            autoComplete="email"
+            value={form.email}
+            onChange={set("email")}
+            error={!!errors.email}
+            helperText={errors.email}
+            required
+          />
           <TextField
             label="Password"
             type="password"

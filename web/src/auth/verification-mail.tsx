@@ -69,7 +69,16 @@ export function NewVerificationLinkForm({ next = null }: { next?: string | null 
   };
   return (
     <Box component="form" noValidate onSubmit={submit} aria-label="Send a new link" sx={{ display: "grid", gap: 2 }}>
-      <TextField label="Email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={!!invalid} helperText={invalid} required />
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        error={!!invalid}
+        helperText={invalid}
+        required
+      />
       <Box>
         <Button type="submit" variant="contained" disabled={sending.state === "sending"}>
           Send a new link

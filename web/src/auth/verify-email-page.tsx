@@ -35,7 +35,9 @@ export function VerifyEmailPage() {
   const next = returnPathOf(search.get("next"));
   const auth = useAuth();
   const navigate = useNavigate();
-  const [outcome, setOutcome] = useState<Outcome>(token ? { state: "verifying" } : { state: "failed", message: errorCatalogue.email_link_invalid.message });
+  const [outcome, setOutcome] = useState<Outcome>(
+    token ? { state: "verifying" } : { state: "failed", message: errorCatalogue.email_link_invalid.message },
+  );
   // A link works once: a second POST (React's development double effects) would be refused.
   const sent = useRef<string | null>(null);
 
@@ -49,7 +51,8 @@ export function VerifyEmailPage() {
   }, [token, next]);
 
   // On once the profile of the new session is loaded: it says whether the terms are accepted yet.
-  const ready = outcome.state === "verified" && auth.status === "authenticated" && auth.user?.id === outcome.user.id && auth.termsAccepted !== null;
+  const ready =
+    outcome.state === "verified" && auth.status === "authenticated" && auth.user?.id === outcome.user.id && auth.termsAccepted !== null;
   useEffect(() => {
     if (!ready || !auth.user) return;
     const to = afterConfirming(auth.user, next);

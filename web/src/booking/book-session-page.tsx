@@ -37,7 +37,12 @@ export function BookSessionPage() {
   const preview = search.get("preview") === "true";
   const auth = useAuth();
   const location = useLocation();
-  const session = useQuery({ queryKey: ["session", id], queryFn: ({ signal }) => api.get<Session>(`/sessions/${id}`, { signal }), retry: false, staleTime: 0 });
+  const session = useQuery({
+    queryKey: ["session", id],
+    queryFn: ({ signal }) => api.get<Session>(`/sessions/${id}`, { signal }),
+    retry: false,
+    staleTime: 0,
+  });
   // ?booking=<id>: an unpaid booking taken up again from the dashboard, at its payment step.
   const resumeId = search.get("booking");
   const resume = useQuery({
@@ -68,7 +73,14 @@ export function BookSessionPage() {
     if (auth.status !== "authenticated" || !auth.user) {
       return (
         <Page>
-          <Alert severity="info" action={<Button color="inherit" component={RouterLink} to={authPageFor("/login", `${location.pathname}${location.search}`)}>Login</Button>}>
+          <Alert
+            severity="info"
+            action={
+              <Button color="inherit" component={RouterLink} to={authPageFor("/login", `${location.pathname}${location.search}`)}>
+                Login
+              </Button>
+            }
+          >
             Please log in as a creator to book a session.
           </Alert>
         </Page>
@@ -77,12 +89,21 @@ export function BookSessionPage() {
     if (auth.user.role !== "creator") {
       return (
         <Page>
-          <Alert severity="warning">{auth.user.role === "admin" ? "Admins cannot book sessions. Sign in with a creator account to book." : "Experts cannot book sessions."}</Alert>
+          <Alert severity="warning">
+            {auth.user.role === "admin"
+              ? "Admins cannot book sessions. Sign in with a creator account to book."
+              : "Experts cannot book sessions."}
+          </Alert>
         </Page>
       );
     }
   }
-  if (session.isPending || (resumeId && !preview && resume.isPending) || openHold === undefined) return <Page><LoadingScreen label="Loading Session" /></Page>;
+  if (session.isPending || (resumeId && !preview && resume.isPending) || openHold === undefined)
+    return (
+      <Page>
+        <LoadingScreen label="Loading Session" />
+      </Page>
+    );
   if (session.isError || !session.data) {
     return (
       <Page>
@@ -95,14 +116,26 @@ export function BookSessionPage() {
   if (resumeId && !preview && (resume.isError || resume.data?.session_id !== id)) {
     return (
       <Page>
-        <Alert severity="error" action={<Button color="inherit" component={RouterLink} to={`/book-session/${id}`}>Start a new booking</Button>}>
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" component={RouterLink} to={`/book-session/${id}`}>
+              Start a new booking
+            </Button>
+          }
+        >
           {resume.isError ? errorMessage(resume.error) : "No booking found"}
         </Alert>
       </Page>
     );
   }
   return (
-    <BookingFlowProvider key={resumeId ?? openHold?.id ?? "new"} sessionId={id} session={session.data} resume={preview ? null : (resume.data ?? openHold)}>
+    <BookingFlowProvider
+      key={resumeId ?? openHold?.id ?? "new"}
+      sessionId={id}
+      session={session.data}
+      resume={preview ? null : (resume.data ?? openHold)}
+    >
       <Page>
         <BookingWizard session={session.data} preview={preview} />
       </Page>
@@ -115,14 +148,29 @@ function ProgressMarkers({ preview }: { preview: boolean }) {
   const phone = useMediaQuery("(max-width:599px)");
   return (
     <Box sx={{ mb: 4 }}>
-      <LinearProgress variant="determinate" value={(flow.step / (STEP_NAMES.length - 1)) * 100} aria-label="Booking progress" sx={{ height: 8, borderRadius: 4, mb: 2 }} />
-      <Stepper nonLinear activeStep={flow.step} alternativeLabel={!phone} orientation={phone ? "vertical" : "horizontal"} aria-label="Booking steps">
+      <LinearProgress
+        variant="determinate"
+        value={(flow.step / (STEP_NAMES.length - 1)) * 100}
+        aria-label="Booking progress"
+        sx={{ height: 8, borderRadius: 4, mb: 2 }}
+      />
+      <Stepper
+        nonLinear
+        activeStep={flow.step}
+        alternativeLabel={!phone}
+        orientation={phone ? "vertical" : "horizontal"}
+        aria-label="Booking steps"
+      >
         {STEP_NAMES.map((name, i) => {
           const step = i as BookingStep;
           const reachable = !preview && stepIsReachable(step, flow);
           return (
             <Step key={name} completed={i < flow.step}>
-              <StepButton onClick={() => flow.goTo(step)} disabled={!reachable || step === flow.step} aria-current={step === flow.step ? "step" : undefined}>
+              <StepButton
+                onClick={() => flow.goTo(step)}
+                disabled={!reachable || step === flow.step}
+                aria-current={step === flow.step ? "step" : undefined}
+              >
                 {name}
               </StepButton>
             </Step>
@@ -151,7 +199,9 @@ function DetailStep({ session, preview }: { session: Session; preview: boolean }
       <Typography variant="h6" component="h3">
         What's included
       </Typography>
-      <Typography sx={{ mb: 2, whiteSpace: "pre-line" }}>{session.session_details || `A ${session.length_minutes}-minute one-to-one video session with written takeaways.`}</Typography>
+      <Typography sx={{ mb: 2, whiteSpace: "pre-line" }}>
+        {session.session_details || `A ${session.length_minutes}-minute one-to-one video session with written takeaways.`}
+      </Typography>
       {session.ideal_for.length > 0 && (
         <>
           <Typography variant="h6" component="h3">
@@ -234,9 +284,14 @@ function BookingWizard({ session, preview }: { session: Session; preview: boolea
               onStartOver={flow.clear}
               onChangeTime={() => flow.goTo(1)}
               onHoldLapsed={() => {
-                if (!flow.paid && flow.bookingData) backToTimes(`Your hold on ${localMoment(flow.bookingData.scheduled_time)} lapsed: the time to pay ran out and the time was released. Please choose a time again.`);
+                if (!flow.paid && flow.bookingData)
+                  backToTimes(
+                    `Your hold on ${localMoment(flow.bookingData.scheduled_time)} lapsed: the time to pay ran out and the time was released. Please choose a time again.`,
+                  );
               }}
-              onHoldReleased={() => flow.bookingData && backToTimes(`You released ${localMoment(flow.bookingData.scheduled_time)}. It is free to book again.`)}
+              onHoldReleased={() =>
+                flow.bookingData && backToTimes(`You released ${localMoment(flow.bookingData.scheduled_time)}. It is free to book again.`)
+              }
             />
           ) : (
             <Alert severity="error">No booking found</Alert>
@@ -247,7 +302,8 @@ function BookingWizard({ session, preview }: { session: Session; preview: boolea
               Preparation
             </Typography>
             <Typography sx={{ mb: 2 }}>
-              Help {session.expert.first_name ?? "your expert"} prepare: {questions.length === 1 ? "answer this question" : `answer these ${questions.length} questions`}.
+              Help {session.expert.first_name ?? "your expert"} prepare:{" "}
+              {questions.length === 1 ? "answer this question" : `answer these ${questions.length} questions`}.
             </Typography>
             <PrepAnswersForm
               bookingId={flow.bookingId}

@@ -8,14 +8,38 @@ import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx"
 import { BookSessionPage } from "./book-session-page.tsx";
 
 const session = {
-  id: "s-1", expert_id: "e-1", title: "Deck review", description: "", price: 150, length_minutes: 60, prep_question_1: "Goal?", prep_question_2: null, prep_question_3: null,
-  prep_questions: ["Goal?"], session_details: "", ideal_for: [], status: "published", instant_booking: false, expert: { id: "e-1", name: "Maya Lind", first_name: "Maya" },
+  id: "s-1",
+  expert_id: "e-1",
+  title: "Deck review",
+  description: "",
+  price: 150,
+  length_minutes: 60,
+  prep_question_1: "Goal?",
+  prep_question_2: null,
+  prep_question_3: null,
+  prep_questions: ["Goal?"],
+  session_details: "",
+  ideal_for: [],
+  status: "published",
+  instant_booking: false,
+  expert: { id: "e-1", name: "Maya Lind", first_name: "Maya" },
 } as Session;
 const zone = browserZone();
 const tomorrow = DateTime.now().setZone(zone).plus({ days: 1 }).startOf("day");
 const [heldTime, otherTime] = [tomorrow.set({ hour: 10 }), tomorrow.set({ hour: 14 })].map((t) => t.toUTC().toISO()!);
 const booking = (id: string, scheduled_time: string): Booking =>
-  ({ id, status: "pending", paid: false, payment_state: "unpaid", scheduled_time, session_id: "s-1", session_title: "Deck review", price: 150, length_minutes: 60, held_until: scheduled_time }) as Booking;
+  ({
+    id,
+    status: "pending",
+    paid: false,
+    payment_state: "unpaid",
+    scheduled_time,
+    session_id: "s-1",
+    session_title: "Deck review",
+    price: 150,
+    length_minutes: 60,
+    held_until: scheduled_time,
+  }) as Booking;
 const intent = { status: 200, body: { clientSecret: "secret", paymentId: "p", amount: 15000, publishableKey: null } };
 const auth = signedInAs("creator");
 /** The session, its held booking b-1 (taken up from the dashboard), a payment intent and another free time. */
@@ -52,7 +76,12 @@ describe("booking wizard", () => {
     await userEvent.click(screen.getByRole("button", { name: clockTime(otherTime!, zone) }));
     await userEvent.click(screen.getByRole("button", { name: "Continue" }));
     await screen.findByTestId("wizard-step-2");
-    await waitFor(() => expect(calls.filter((c) => c.path === "/stripe/test-intent").map((c) => (c.body as { bookingId: string }).bookingId)).toEqual(["b-1", "b-2"]));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.path === "/stripe/test-intent").map((c) => (c.body as { bookingId: string }).bookingId)).toEqual([
+        "b-1",
+        "b-2",
+      ]),
+    );
     const writes = calls.filter((c) => c.method !== "GET" && c.path !== "/stripe/test-intent").map((c) => `${c.method} ${c.path}`);
     expect(writes).toEqual(["PATCH /bookings/b-1/status", "POST /bookings"]);
     expect(calls.find((c) => c.method === "PATCH")?.body).toEqual({ status: "cancelled" });

@@ -7,7 +7,14 @@ import type { Booking, Session } from "../shared/api-types.ts";
 export type BookingStep = 0 | 1 | 2 | 3 | 4;
 export const STEP_NAMES = ["Session Detail", "Select Time", "Payment", "Preparation", "Confirmation"] as const;
 
-type FlowState = { bookingId: string | null; bookingData: Booking | null; scheduledTime: string | null; step: BookingStep; reached: BookingStep; paid: boolean };
+type FlowState = {
+  bookingId: string | null;
+  bookingData: Booking | null;
+  scheduledTime: string | null;
+  step: BookingStep;
+  reached: BookingStep;
+  paid: boolean;
+};
 
 type FlowValue = FlowState & {
   session: Session | null;
@@ -30,9 +37,26 @@ function restore(sessionId: string): FlowState {
 }
 
 /** The flow of an unpaid booking taken up again from the dashboard: at its payment step. */
-export const resumedAtPayment = (booking: Booking): FlowState => ({ bookingId: booking.id, bookingData: booking, scheduledTime: booking.scheduled_time, step: 2, reached: 2, paid: booking.paid });
+export const resumedAtPayment = (booking: Booking): FlowState => ({
+  bookingId: booking.id,
+  bookingData: booking,
+  scheduledTime: booking.scheduled_time,
+  step: 2,
+  reached: 2,
+  paid: booking.paid,
+});
 
-export function BookingFlowProvider({ sessionId, session, resume = null, children }: { sessionId: string; session: Session | null; resume?: Booking | null; children: ReactNode }) {
+export function BookingFlowProvider({
+  sessionId,
+  session,
+  resume = null,
+  children,
+}: {
+  sessionId: string;
+  session: Session | null;
+  resume?: Booking | null;
+  children: ReactNode;
+}) {
   const [state, setState] = useState<FlowState>(() => (resume ? resumedAtPayment(resume) : restore(sessionId)));
   useEffect(() => {
     try {

@@ -31,7 +31,8 @@ export function CancellationPolicyForExpert({ creatorName }: { creatorName?: str
   return (
     <Alert severity="info" sx={{ mt: 2 }} data-testid="cancellation-policy">
       <AlertTitle>Cancellation policy</AlertTitle>
-      {creator} can cancel for a full refund until {FULL_REFUND_NOTICE_HOURS} hours before the session; later cancellations are not refunded. If you decline or cancel, {creatorName ?? "the creator"} is refunded in full.
+      {creator} can cancel for a full refund until {FULL_REFUND_NOTICE_HOURS} hours before the session; later cancellations are not
+      refunded. If you decline or cancel, {creatorName ?? "the creator"} is refunded in full.
     </Alert>
   );
 }

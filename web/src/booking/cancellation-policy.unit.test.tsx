@@ -11,14 +11,28 @@ import { PaymentStep } from "./payment-step.tsx";
 // (confirmation): in words before a time is held, with the booking's own deadline from the API after.
 
 const session = {
-  id: "s1", expert_id: "ux1", title: "Deck review", description: "", price: 150, length_minutes: 60, prep_question_1: "Goal?", prep_question_2: null, prep_question_3: null,
-  prep_questions: ["Goal?"], session_details: "", ideal_for: [], status: "published", instant_booking: false, expert: { id: "ux1", name: "Maya Lind", first_name: "Maya" },
+  id: "s1",
+  expert_id: "ux1",
+  title: "Deck review",
+  description: "",
+  price: 150,
+  length_minutes: 60,
+  prep_question_1: "Goal?",
+  prep_question_2: null,
+  prep_question_3: null,
+  prep_questions: ["Goal?"],
+  session_details: "",
+  ideal_for: [],
+  status: "published",
+  instant_booking: false,
+  expert: { id: "ux1", name: "Maya Lind", first_name: "Maya" },
 } as Session;
 const booking: Booking = aBooking({ status: "pending", paid: false, payment_state: "unpaid" });
 const DEADLINE = "2030-03-04T10:00:00.000Z";
 const policyReply = { status: 200, body: { refund_cents: 0, paid_cents: 0, full_refund_until: DEADLINE } };
 const auth = signedInAs("creator");
-const AFTER = "Later cancellations are not refunded. If Maya declines or cancels, or you cancel before Maya accepts your request, you are refunded in full.";
+const AFTER =
+  "Later cancellations are not refunded. If Maya declines or cancels, or you cancel before Maya accepts your request, you are refunded in full.";
 
 beforeEach(() => sessionStorage.clear());
 
@@ -33,18 +47,28 @@ describe("the cancellation policy in the booking wizard", () => {
   });
 
   it("the payment step gives the booking's own deadline, from the API", async () => {
-    fakeApi({ "POST /stripe/test-intent": { status: 200, body: { clientSecret: "secret", paymentId: "p", amount: 15000, publishableKey: null } }, "GET /bookings/b1/cancellation": policyReply });
+    fakeApi({
+      "POST /stripe/test-intent": { status: 200, body: { clientSecret: "secret", paymentId: "p", amount: 15000, publishableKey: null } },
+      "GET /bookings/b1/cancellation": policyReply,
+    });
     renderScreen(<PaymentStep booking={booking} onPaid={() => undefined} onStartOver={() => undefined} />, { auth });
-    expect(await screen.findByText(`Cancel before ${localMoment(DEADLINE)} and you get a full refund.`, { exact: false })).toBeInTheDocument();
+    expect(
+      await screen.findByText(`Cancel before ${localMoment(DEADLINE)} and you get a full refund.`, { exact: false }),
+    ).toBeInTheDocument();
     expect(screen.getByTestId("cancellation-policy")).toHaveTextContent(AFTER);
   });
 
   it("the confirmation step repeats it", async () => {
     fakeApi({ "GET /sessions/s1": { status: 200, body: session }, "GET /bookings/b1/cancellation": policyReply });
     const paidBooking = { ...booking, paid: true, payment_state: "paid" };
-    sessionStorage.setItem("expert-sessions.booking-flow.s1", JSON.stringify({ bookingId: "b1", bookingData: paidBooking, scheduledTime: booking.scheduled_time, step: 4, reached: 4, paid: true }));
+    sessionStorage.setItem(
+      "expert-sessions.booking-flow.s1",
+      JSON.stringify({ bookingId: "b1", bookingData: paidBooking, scheduledTime: booking.scheduled_time, step: 4, reached: 4, paid: true }),
+    );
     renderScreen(<BookSessionPage />, { route: "/book-session/s1", path: "/book-session/:id", auth });
     expect(await screen.findByRole("heading", { name: "Request sent" })).toBeInTheDocument();
-    expect(await screen.findByText(`Cancel before ${localMoment(DEADLINE)} and you get a full refund.`, { exact: false })).toBeInTheDocument();
+    expect(
+      await screen.findByText(`Cancel before ${localMoment(DEADLINE)} and you get a full refund.`, { exact: false }),
+    ).toBeInTheDocument();
   });
 });

@@ -17,8 +17,13 @@ import { useBookingFlow } from "./booking-flow.tsx";
 // is "Confirmed"; a paid request says until when the expert may accept and what happens otherwise.
 
 /** What the creator is told has happened, from the booking's own status and deadline. */
-export function outcomeOf(booking: Pick<Booking, "status" | "respond_by" | "expert_name" | "session"> | null): { confirmed: boolean; heading: string; detail: string } {
-  if (booking?.status === "confirmed") return { confirmed: true, heading: "Confirmed", detail: "Your session is booked. You can follow it on your dashboard." };
+export function outcomeOf(booking: Pick<Booking, "status" | "respond_by" | "expert_name" | "session"> | null): {
+  confirmed: boolean;
+  heading: string;
+  detail: string;
+} {
+  if (booking?.status === "confirmed")
+    return { confirmed: true, heading: "Confirmed", detail: "Your session is booked. You can follow it on your dashboard." };
   const expert = booking?.session?.expertFirstName ?? booking?.expert_name ?? "Your expert";
   const detail = booking?.respond_by
     ? `${expert} has until ${localMoment(booking.respond_by)} to accept. If ${expert} does not accept by then, the request is cancelled and everything you paid is refunded in full, automatically.`

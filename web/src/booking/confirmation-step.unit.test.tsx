@@ -9,17 +9,51 @@ import { BookSessionPage } from "./book-session-page.tsx";
 // wizard says until when the expert may accept and what happens if they do not.
 
 const session = {
-  id: "s-1", expert_id: "e-1", title: "Deck review", description: "", price: 150, length_minutes: 60, prep_question_1: "Goal?", prep_question_2: null, prep_question_3: null,
-  prep_questions: ["Goal?"], session_details: "", ideal_for: [], status: "published", instant_booking: false, expert: { id: "e-1", name: "Maya Lind", first_name: "Maya" },
+  id: "s-1",
+  expert_id: "e-1",
+  title: "Deck review",
+  description: "",
+  price: 150,
+  length_minutes: 60,
+  prep_question_1: "Goal?",
+  prep_question_2: null,
+  prep_question_3: null,
+  prep_questions: ["Goal?"],
+  session_details: "",
+  ideal_for: [],
+  status: "published",
+  instant_booking: false,
+  expert: { id: "e-1", name: "Maya Lind", first_name: "Maya" },
 } as Session;
 const respondBy = "2030-01-03T09:00:00.000Z";
 const paidBooking = {
-  id: "b-1", status: "pending", paid: true, payment_state: "paid", session_id: "s-1", session_title: "Deck review", scheduled_time: "2030-01-05T10:00:00.000Z", expert_name: "Maya Lind",
-  session: { title: "Deck review", price: 150, expertFirstName: "Maya" }, prep_question_1: "Goal?", prep_response_1: "Grow", respond_by: respondBy, instant_booking: false,
+  id: "b-1",
+  status: "pending",
+  paid: true,
+  payment_state: "paid",
+  session_id: "s-1",
+  session_title: "Deck review",
+  scheduled_time: "2030-01-05T10:00:00.000Z",
+  expert_name: "Maya Lind",
+  session: { title: "Deck review", price: 150, expertFirstName: "Maya" },
+  prep_question_1: "Goal?",
+  prep_response_1: "Grow",
+  respond_by: respondBy,
+  instant_booking: false,
 } as unknown as Booking;
 
 function atConfirmation(reply: Booking) {
-  sessionStorage.setItem("expert-sessions.booking-flow.s-1", JSON.stringify({ bookingId: "b-1", bookingData: paidBooking, scheduledTime: paidBooking.scheduled_time, step: 4, reached: 4, paid: true }));
+  sessionStorage.setItem(
+    "expert-sessions.booking-flow.s-1",
+    JSON.stringify({
+      bookingId: "b-1",
+      bookingData: paidBooking,
+      scheduledTime: paidBooking.scheduled_time,
+      step: 4,
+      reached: 4,
+      paid: true,
+    }),
+  );
   fakeApi({ "GET /sessions/s-1": { status: 200, body: session }, "GET /bookings/b-1": { status: 200, body: reply } });
   renderScreen(<BookSessionPage />, { route: "/book-session/s-1", path: "/book-session/:id", auth: signedInAs("creator") });
 }
@@ -31,7 +65,11 @@ describe("the wizard's last step", () => {
     atConfirmation(paidBooking);
     expect(await screen.findByRole("heading", { name: "Request sent" })).toBeInTheDocument();
     expect(screen.getByText(`Maya has until ${localMoment(respondBy)} to accept.`, { exact: false })).toBeInTheDocument();
-    expect(screen.getByText(/If Maya does not accept by then, the request is cancelled and everything you paid is refunded in full, automatically/)).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        /If Maya does not accept by then, the request is cancelled and everything you paid is refunded in full, automatically/,
+      ),
+    ).toBeInTheDocument();
     expect(screen.queryByRole("heading", { name: /Confirmed/ })).not.toBeInTheDocument();
     expect(screen.queryByTestId("outcome-confirmed")).not.toBeInTheDocument();
   });

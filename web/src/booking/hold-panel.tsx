@@ -89,8 +89,11 @@ export function HoldPanel({ booking, onLapsed, onReleased }: HoldPanelProps) {
       }
     >
       <Box>
-        This time is held for you until {clockTime(booking.held_until)}: <strong role="timer" aria-label="Time left to pay">{holdLeftLabel(left)}</strong> left to pay. After
-        that it is offered to others again.
+        This time is held for you until {clockTime(booking.held_until)}:{" "}
+        <strong role="timer" aria-label="Time left to pay">
+          {holdLeftLabel(left)}
+        </strong>{" "}
+        left to pay. After that it is offered to others again.
       </Box>
       {failure && (
         <Box role="alert" sx={{ mt: 1 }}>

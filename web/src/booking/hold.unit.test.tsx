@@ -15,13 +15,35 @@ const zone = browserZone();
 const tomorrow = NOW.setZone(zone).plus({ days: 1 }).startOf("day");
 const [heldTime, otherTime] = [tomorrow.set({ hour: 10 }), tomorrow.set({ hour: 14 })].map((t) => t.toUTC().toISO()!) as [string, string];
 const session = {
-  id: "s-1", expert_id: "e-1", title: "Deck review", description: "", price: 150, length_minutes: 60, prep_question_1: "Goal?", prep_question_2: null, prep_question_3: null,
-  prep_questions: ["Goal?"], session_details: "", ideal_for: [], status: "published", instant_booking: false, expert: { id: "e-1", name: "Maya Lind", first_name: "Maya" },
+  id: "s-1",
+  expert_id: "e-1",
+  title: "Deck review",
+  description: "",
+  price: 150,
+  length_minutes: 60,
+  prep_question_1: "Goal?",
+  prep_question_2: null,
+  prep_question_3: null,
+  prep_questions: ["Goal?"],
+  session_details: "",
+  ideal_for: [],
+  status: "published",
+  instant_booking: false,
+  expert: { id: "e-1", name: "Maya Lind", first_name: "Maya" },
 } as Session;
 const hold = (minutesLeft: number, id = "b-1"): Booking =>
   ({
-    id, status: "pending", paid: false, payment_state: "unpaid", scheduled_time: heldTime, session_id: "s-1", session_title: "Deck review", price: 150, length_minutes: 60,
-    held_until: NOW.plus({ minutes: minutesLeft }).toUTC().toISO()!, session: { title: "Deck review", price: 150, expertFirstName: "Maya" },
+    id,
+    status: "pending",
+    paid: false,
+    payment_state: "unpaid",
+    scheduled_time: heldTime,
+    session_id: "s-1",
+    session_title: "Deck review",
+    price: 150,
+    length_minutes: 60,
+    held_until: NOW.plus({ minutes: minutesLeft }).toUTC().toISO()!,
+    session: { title: "Deck review", price: 150, expertFirstName: "Maya" },
   }) as Booking;
 const auth = signedInAs("creator");
 const intent = { status: 200, body: { clientSecret: "secret", paymentId: "p", amount: 15000, publishableKey: null } };
@@ -38,7 +60,11 @@ afterEach(() => vi.useRealTimers());
 
 describe("the hold on a time at the payment step", () => {
   it("counts down to the server's held_until", async () => {
-    fakeApi({ "GET /sessions/s-1": { status: 200, body: session }, "GET /bookings/b-1": { status: 200, body: hold(15) }, "POST /stripe/test-intent": intent });
+    fakeApi({
+      "GET /sessions/s-1": { status: 200, body: session },
+      "GET /bookings/b-1": { status: 200, body: hold(15) },
+      "POST /stripe/test-intent": intent,
+    });
     page("/book-session/s-1?booking=b-1");
     const timer = await screen.findByRole("timer");
     expect(timer).toHaveTextContent("15:00");
@@ -49,7 +75,9 @@ describe("the hold on a time at the payment step", () => {
 
   it("when it runs out, says the hold lapsed and goes back to the time step", async () => {
     fakeApi({
-      "GET /sessions/s-1": { status: 200, body: session }, "GET /bookings/b-1": { status: 200, body: hold(1) }, "POST /stripe/test-intent": intent,
+      "GET /sessions/s-1": { status: 200, body: session },
+      "GET /bookings/b-1": { status: 200, body: hold(1) },
+      "POST /stripe/test-intent": intent,
       "GET /sessions/s-1/availability": { status: 200, body: { timezone: "UTC", times: [heldTime, otherTime] } },
     });
     page("/book-session/s-1?booking=b-1");
@@ -63,9 +91,14 @@ describe("the hold on a time at the payment step", () => {
   it("'Release this time' cancels the hold and offers the time again at the time step", async () => {
     let released = false;
     const calls = fakeApi({
-      "GET /sessions/s-1": { status: 200, body: session }, "GET /bookings/b-1": { status: 200, body: hold(12) }, "POST /stripe/test-intent": intent,
+      "GET /sessions/s-1": { status: 200, body: session },
+      "GET /bookings/b-1": { status: 200, body: hold(12) },
+      "POST /stripe/test-intent": intent,
       "PATCH /bookings/b-1/status": () => ((released = true), { status: 200, body: { ...hold(12), status: "cancelled" } }),
-      "GET /sessions/s-1/availability": () => ({ status: 200, body: { timezone: "UTC", times: released ? [heldTime, otherTime] : [otherTime] } }),
+      "GET /sessions/s-1/availability": () => ({
+        status: 200,
+        body: { timezone: "UTC", times: released ? [heldTime, otherTime] : [otherTime] },
+      }),
     });
     page("/book-session/s-1?booking=b-1");
     await userEvent.click(await screen.findByRole("button", { name: "Release this time" }));
@@ -79,8 +112,12 @@ describe("the hold on a time at the payment step", () => {
 
   it("coming back to the session page with a hold open resumes at payment with that time", async () => {
     const calls = fakeApi({
-      "GET /sessions/s-1": { status: 200, body: session }, "POST /stripe/test-intent": intent,
-      "GET /bookings/creator/me": { status: 200, body: [{ ...hold(9, "b-old"), status: "cancelled" }, hold(9), { ...hold(9, "b-other"), session_id: "s-2" }] },
+      "GET /sessions/s-1": { status: 200, body: session },
+      "POST /stripe/test-intent": intent,
+      "GET /bookings/creator/me": {
+        status: 200,
+        body: [{ ...hold(9, "b-old"), status: "cancelled" }, hold(9), { ...hold(9, "b-other"), session_id: "s-2" }],
+      },
     });
     page();
     expect(await screen.findByTestId("wizard-step-2")).toBeInTheDocument();
@@ -89,7 +126,10 @@ describe("the hold on a time at the payment step", () => {
   });
 
   it("a creator with no open hold on this session starts at the session's details", async () => {
-    fakeApi({ "GET /sessions/s-1": { status: 200, body: session }, "GET /bookings/creator/me": { status: 200, body: [{ ...hold(9), paid: true, payment_state: "paid" }, { ...hold(-1, "b-lapsed") }] } });
+    fakeApi({
+      "GET /sessions/s-1": { status: 200, body: session },
+      "GET /bookings/creator/me": { status: 200, body: [{ ...hold(9), paid: true, payment_state: "paid" }, { ...hold(-1, "b-lapsed") }] },
+    });
     page();
     expect(await screen.findByTestId("wizard-step-0")).toBeInTheDocument();
   });

@@ -33,17 +33,25 @@ export function validateCard(card: CardInput, now: Date = new Date()): CardError
   const m = /^(\d{2})\s*\/\s*(\d{2})$/.exec(card.expiry.trim());
   if (!m || Number(m[1]) < 1 || Number(m[1]) > 12) errors.expiry = "Please enter the expiry date as MM/YY.";
   // A card is good through the last day of its expiry month (months counted from year 0).
-  else if ((2000 + Number(m[2])) * 12 + Number(m[1]) - 1 < now.getFullYear() * 12 + now.getMonth()) errors.expiry = "Your card's expiry date is in the past.";
+  else if ((2000 + Number(m[2])) * 12 + Number(m[1]) - 1 < now.getFullYear() * 12 + now.getMonth())
+    errors.expiry = "Your card's expiry date is in the past.";
   const cvc = card.cvc.trim();
   const wanted = cvcLength(digits);
   if (cvc.length !== wanted || !/^\d+$/.test(cvc)) {
-    errors.cvc = wanted === 4 ? "Please enter the 4-digit security code on the front of your American Express card." : "Please enter the 3-digit security code on the back of your card.";
+    errors.cvc =
+      wanted === 4
+        ? "Please enter the 4-digit security code on the front of your American Express card."
+        : "Please enter the 3-digit security code on the back of your card.";
   }
   return errors;
 }
 
 /** "4242424242424242" -> "4242 4242 4242 4242" as it is typed. */
-export const formatCardNumber = (typed: string) => typed.replace(/[^\d]/g, "").slice(0, 19).replace(/(\d{4})(?=\d)/g, "$1 ");
+export const formatCardNumber = (typed: string) =>
+  typed
+    .replace(/[^\d]/g, "")
+    .slice(0, 19)
+    .replace(/(\d{4})(?=\d)/g, "$1 ");
 
 function TestCardForm({ clientSecret, onPaid, onError }: { clientSecret: string; onPaid: () => void; onError: (message: string) => void }) {
   const [card, setCard] = useState<CardInput>({ number: "", expiry: "", cvc: "" });
@@ -77,8 +85,24 @@ function TestCardForm({ clientSecret, onPaid, onError }: { clientSecret: string;
         placeholder="1234 1234 1234 1234"
       />
       <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: "1fr 1fr" }}>
-        <TextField label="Expiry (MM/YY)" value={card.expiry} onChange={(e) => setCard((c) => ({ ...c, expiry: e.target.value }))} autoComplete="cc-exp" error={!!errors.expiry} helperText={errors.expiry} placeholder="MM/YY" />
-        <TextField label="CVC" value={card.cvc} onChange={(e) => setCard((c) => ({ ...c, cvc: e.target.value }))} autoComplete="cc-csc" error={!!errors.cvc} helperText={errors.cvc} slotProps={{ htmlInput: { inputMode: "numeric" } }} />
+        <TextField
+          label="Expiry (MM/YY)"
+          value={card.expiry}
+          onChange={(e) => setCard((c) => ({ ...c, expiry: e.target.value }))}
+          autoComplete="cc-exp"
+          error={!!errors.expiry}
+          helperText={errors.expiry}
+          placeholder="MM/YY"
+        />
+        <TextField
+          label="CVC"
+          value={card.cvc}
+          onChange={(e) => setCard((c) => ({ ...c, cvc: e.target.value }))}
+          autoComplete="cc-csc"
+          error={!!errors.cvc}
+          helperText={errors.cvc}
+          slotProps={{ htmlInput: { inputMode: "numeric" } }}
+        />
       </Box>
       <Box>
         <Button type="submit" variant="contained" size="large" disabled={busy}>
@@ -156,14 +180,26 @@ export function PaymentStep({ booking, onPaid, onCharged, onStartOver, onChangeT
           Total: ${booking.price.toFixed(2)}
         </Typography>
       </Paper>
-      {onHoldLapsed && onHoldReleased && !booking.paid && !succeeded && !loadError?.final && <HoldPanel booking={booking} onLapsed={onHoldLapsed} onReleased={onHoldReleased} />}
+      {onHoldLapsed && onHoldReleased && !booking.paid && !succeeded && !loadError?.final && (
+        <HoldPanel booking={booking} onLapsed={onHoldLapsed} onReleased={onHoldReleased} />
+      )}
       <CancellationPolicy bookingId={booking.id} expertName={booking.session?.expertFirstName} />
       {succeeded ? (
         <Alert severity="success" role="status">
           Payment successful
         </Alert>
       ) : loadError ? (
-        <Alert severity="error" role="alert" action={loadError.final ? <Button color="inherit" onClick={onStartOver}>Start over</Button> : undefined}>
+        <Alert
+          severity="error"
+          role="alert"
+          action={
+            loadError.final ? (
+              <Button color="inherit" onClick={onStartOver}>
+                Start over
+              </Button>
+            ) : undefined
+          }
+        >
           {loadError.message}
         </Alert>
       ) : !intent ? (

@@ -16,7 +16,9 @@ async function fillCard(number: string, expiry: string, cvc: string) {
 
 describe("the test card form", () => {
   it("refuses an expiry date in the past before charging anything", async () => {
-    const calls = fakeApi({ "POST /stripe/test-intent": { status: 200, body: { clientSecret: "secret", paymentId: "p", amount: 15000, publishableKey: null } } });
+    const calls = fakeApi({
+      "POST /stripe/test-intent": { status: 200, body: { clientSecret: "secret", paymentId: "p", amount: 15000, publishableKey: null } },
+    });
     const onPaid = vi.fn();
     renderScreen(<PaymentStep booking={booking} onPaid={onPaid} onStartOver={() => undefined} />, { auth: signedInAs("creator") });
     await fillCard("4242 4242 4242 4242", "01/20", "123");
@@ -26,7 +28,9 @@ describe("the test card form", () => {
   });
 
   it("asks for the 4-digit code of an American Express card and the 3-digit code of others", async () => {
-    const calls = fakeApi({ "POST /stripe/test-intent": { status: 200, body: { clientSecret: "secret", paymentId: "p", amount: 15000, publishableKey: null } } });
+    const calls = fakeApi({
+      "POST /stripe/test-intent": { status: 200, body: { clientSecret: "secret", paymentId: "p", amount: 15000, publishableKey: null } },
+    });
     renderScreen(<PaymentStep booking={booking} onPaid={() => undefined} onStartOver={() => undefined} />, { auth: signedInAs("creator") });
     await fillCard("3782 822463 10005", "12/40", "123");
     expect(screen.getByText("Please enter the 4-digit security code on the front of your American Express card.")).toBeInTheDocument();

@@ -8,7 +8,13 @@ import type { Booking } from "../shared/api-types.ts";
 import { PREP_SUBMIT_FAILED, prepBody, validatePrepAnswers, type PrepErrors } from "./prep-answers.ts";
 
 /** One required answer per question the session asked, sent as PATCH /bookings/{id}/prep. */
-export function PrepAnswersForm(props: { bookingId: string | null; questions: readonly string[]; initial?: (string | null)[]; submitLabel?: string; onSubmitted: (booking: Booking) => void }) {
+export function PrepAnswersForm(props: {
+  bookingId: string | null;
+  questions: readonly string[];
+  initial?: (string | null)[];
+  submitLabel?: string;
+  onSubmitted: (booking: Booking) => void;
+}) {
   const [answers, setAnswers] = useState<string[]>(() => props.questions.map((_, i) => props.initial?.[i] ?? ""));
   const [errors, setErrors] = useState<PrepErrors>({ fields: [], summary: null });
   const [failure, setFailure] = useState<string | null>(null);

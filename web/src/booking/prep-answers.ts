@@ -9,8 +9,14 @@ export const PREP_SUBMIT_FAILED = "Something went wrong submitting your answers.
 const NO_QUESTION_ASKED = "Anything the expert should know before the session?";
 
 /** The questions the expert wrote, in order: the creator answers these and no others (issue 27.10). */
-export function prepQuestionsOf(source: Pick<Booking, "prep_question_1" | "prep_question_2" | "prep_question_3"> | Pick<Session, "prep_questions"> | null): string[] {
-  const given = !source ? [] : "prep_questions" in source ? source.prep_questions : [source.prep_question_1, source.prep_question_2, source.prep_question_3];
+export function prepQuestionsOf(
+  source: Pick<Booking, "prep_question_1" | "prep_question_2" | "prep_question_3"> | Pick<Session, "prep_questions"> | null,
+): string[] {
+  const given = !source
+    ? []
+    : "prep_questions" in source
+      ? source.prep_questions
+      : [source.prep_question_1, source.prep_question_2, source.prep_question_3];
   const asked = given.filter((q): q is string => !!q && q.trim() !== "");
   return asked.length ? asked : [NO_QUESTION_ASKED];
 }
@@ -24,4 +30,5 @@ export function validatePrepAnswers(answers: string[], questionCount: number): P
 }
 
 /** PATCH /bookings/{id}/prep: `prep_response_n` for each question asked, no more. */
-export const prepBody = (answers: string[]): Record<string, string> => Object.fromEntries(answers.map((a, i) => [`prep_response_${i + 1}`, a.trim()]));
+export const prepBody = (answers: string[]): Record<string, string> =>
+  Object.fromEntries(answers.map((a, i) => [`prep_response_${i + 1}`, a.trim()]));

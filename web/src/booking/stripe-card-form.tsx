@@ -17,7 +17,11 @@ function ConfirmForm({ onPaid, onError }: { onPaid: () => void; onError: (messag
     if (!stripe || !elements) return;
     setBusy(true);
     onError("");
-    const { error } = await stripe.confirmPayment({ elements, redirect: "if_required", confirmParams: { return_url: window.location.href } });
+    const { error } = await stripe.confirmPayment({
+      elements,
+      redirect: "if_required",
+      confirmParams: { return_url: window.location.href },
+    });
     if (error) {
       onError(error.message ?? GENERIC_ERROR_MESSAGE);
       setBusy(false);
@@ -37,7 +41,17 @@ function ConfirmForm({ onPaid, onError }: { onPaid: () => void; onError: (messag
   );
 }
 
-export default function StripeCardForm({ publishableKey, clientSecret, onPaid, onError }: { publishableKey: string; clientSecret: string; onPaid: () => void; onError: (message: string) => void }) {
+export default function StripeCardForm({
+  publishableKey,
+  clientSecret,
+  onPaid,
+  onError,
+}: {
+  publishableKey: string;
+  clientSecret: string;
+  onPaid: () => void;
+  onError: (message: string) => void;
+}) {
   const stripe = useMemo(() => loadStripe(publishableKey), [publishableKey]);
   return (
     <Elements stripe={stripe} options={{ clientSecret }}>

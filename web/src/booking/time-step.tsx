@@ -158,7 +158,23 @@ export function TimeChooser(props: {
   return <DaysAndTimes {...props} times={availability.data.times} />;
 }
 
-function DaysAndTimes({ times, zone, day, time, onDay, onTime, label }: { times: string[]; zone: string; day: string | null; time: string | null; onDay: (day: string) => void; onTime: (time: string) => void; label?: string }) {
+function DaysAndTimes({
+  times,
+  zone,
+  day,
+  time,
+  onDay,
+  onTime,
+  label,
+}: {
+  times: string[];
+  zone: string;
+  day: string | null;
+  time: string | null;
+  onDay: (day: string) => void;
+  onTime: (time: string) => void;
+  label?: string;
+}) {
   const today = DateTime.now().setZone(zone).toISODate()!;
   const lastDay = DateTime.now().setZone(zone).plus({ days: BOOKING_WINDOW_DAYS }).toISODate()!;
   const byDay = useMemo(() => timesByDay(times, zone), [times, zone]);
@@ -175,15 +191,28 @@ function DaysAndTimes({ times, zone, day, time, onDay, onTime, label }: { times:
       />
       <Box>
         {!day ? (
-          <Typography>{byDay.size ? "Choose a date to see the available times." : "No times are available in the next 28 days."}</Typography>
+          <Typography>
+            {byDay.size ? "Choose a date to see the available times." : "No times are available in the next 28 days."}
+          </Typography>
         ) : (
           <>
             <Typography component="h3" sx={{ fontWeight: 700, mb: 1 }}>
               {longDate(`${day}T12:00:00`, zone)}
             </Typography>
-            <Box role="group" aria-label="Available times" sx={{ display: "grid", gap: 1, gridTemplateColumns: "repeat(auto-fill, minmax(110px, 1fr))" }}>
+            <Box
+              role="group"
+              aria-label="Available times"
+              sx={{ display: "grid", gap: 1, gridTemplateColumns: "repeat(auto-fill, minmax(110px, 1fr))" }}
+            >
               {dayTimes.map((t) => (
-                <Button key={t} variant={time === t ? "contained" : "outlined"} aria-pressed={time === t} data-time={t} onClick={() => onTime(t)} sx={slotFocus}>
+                <Button
+                  key={t}
+                  variant={time === t ? "contained" : "outlined"}
+                  aria-pressed={time === t}
+                  data-time={t}
+                  onClick={() => onTime(t)}
+                  sx={slotFocus}
+                >
                   {clockTime(t, zone)}
                 </Button>
               ))}

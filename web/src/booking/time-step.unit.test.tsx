@@ -7,7 +7,13 @@ import { browserZone, clockTime } from "../shared/local-time.ts";
 import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
 import { TimeStep } from "./time-step.tsx";
 
-const session = { id: "s-1", title: "Deck review", price: 150, length_minutes: 60, expert: { id: "e", name: "Maya Lind", first_name: "Maya" } } as Session;
+const session = {
+  id: "s-1",
+  title: "Deck review",
+  price: 150,
+  length_minutes: 60,
+  expert: { id: "e", name: "Maya Lind", first_name: "Maya" },
+} as Session;
 const zone = browserZone();
 const tomorrow = DateTime.now().setZone(zone).plus({ days: 1 }).startOf("day");
 const times = [tomorrow.set({ hour: 10 }), tomorrow.set({ hour: 10, minute: 30 })].map((t) => t.toUTC().toISO()!);
@@ -47,7 +53,9 @@ describe("select time", () => {
     vi.setSystemTime(new Date("2026-11-27T12:00:00Z"));
     onTestFinished(() => void vi.useRealTimers());
     const nextMonth = DateTime.fromISO("2026-12-02T10:00:00", { zone });
-    fakeApi({ "GET /sessions/s-1/availability": { status: 200, body: { timezone: "UTC", times: [nextMonth.set({ hour: 10 }).toUTC().toISO()!] } } });
+    fakeApi({
+      "GET /sessions/s-1/availability": { status: 200, body: { timezone: "UTC", times: [nextMonth.set({ hour: 10 }).toUTC().toISO()!] } },
+    });
     renderScreen(<TimeStep session={session} preview={false} onBooked={() => undefined} />, { auth: signedInAs("creator") });
     expect(await screen.findByRole("heading", { name: nextMonth.toFormat("LLLL yyyy") })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: nextMonth.toFormat("cccc, LLLL d, yyyy") })).toBeEnabled();

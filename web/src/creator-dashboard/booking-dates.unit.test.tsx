@@ -13,7 +13,13 @@ const DECEMBER_2 = "2026-12-02T12:00:00.000Z";
 afterEach(() => vi.restoreAllMocks());
 
 describe("dates on a booking screen", () => {
-  const booking = aBooking({ id: "b-1", scheduled_time: DECEMBER_2, session_id: "s-1", session_title: "Deal review", session: { title: "Deal review", price: 150, expertFirstName: "Maya" } });
+  const booking = aBooking({
+    id: "b-1",
+    scheduled_time: DECEMBER_2,
+    session_id: "s-1",
+    session_title: "Deal review",
+    session: { title: "Deal review", price: 150, expertFirstName: "Maya" },
+  });
   const booked = () => fakeApi({ "GET /bookings/creator/me": { status: 200, body: [booking] } });
 
   it("shows a UK viewer 'Wednesday, 2 December 2026' with the clock and the zone named, never numerals", async () => {

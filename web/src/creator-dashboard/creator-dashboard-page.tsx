@@ -33,7 +33,11 @@ import { moneyLine } from "./booking-money.ts";
 
 /** A creator's bookings: `who` is "me", or a creator's id when an admin looks. */
 export const creatorBookingsQuery = (who = "me") =>
-  queryOptions({ queryKey: [...BOOKINGS_KEY, "creator", who], queryFn: ({ signal }) => api.get<Booking[]>(`/bookings/creator/${encodeURIComponent(who)}`, { signal }), staleTime: 0 });
+  queryOptions({
+    queryKey: [...BOOKINGS_KEY, "creator", who],
+    queryFn: ({ signal }) => api.get<Booking[]>(`/bookings/creator/${encodeURIComponent(who)}`, { signal }),
+    staleTime: 0,
+  });
 
 function BookingCard({ booking }: { booking: Booking }) {
   const queryClient = useQueryClient();
@@ -59,7 +63,13 @@ function BookingCard({ booking }: { booking: Booking }) {
   };
 
   return (
-    <Card component="article" variant="outlined" data-testid="creator-booking" data-booking-id={booking.id} aria-label={`${booking.session_title} with ${booking.expert_name ?? "your expert"}`}>
+    <Card
+      component="article"
+      variant="outlined"
+      data-testid="creator-booking"
+      data-booking-id={booking.id}
+      aria-label={`${booking.session_title} with ${booking.expert_name ?? "your expert"}`}
+    >
       <CardContent sx={{ display: "grid", gap: 1.5 }}>
         <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, flexWrap: "wrap" }}>
           {booking.expert_image ? (
@@ -84,7 +94,9 @@ function BookingCard({ booking }: { booking: Booking }) {
         </Typography>
         {booking.status === "pending" && (
           <Typography variant="body2" color="text.secondary">
-            {booking.paid ? "Paid · awaiting the expert's confirmation" : `Awaiting payment · the time is held for you until ${localMoment(booking.held_until)}`}
+            {booking.paid
+              ? "Paid · awaiting the expert's confirmation"
+              : `Awaiting payment · the time is held for you until ${localMoment(booking.held_until)}`}
           </Typography>
         )}
         {booking.status === "confirmed" && booking.confirmed_at && (
@@ -94,7 +106,14 @@ function BookingCard({ booking }: { booking: Booking }) {
         )}
         {booking.status === "cancelled" && (
           <Typography variant="body2" color="text.secondary">
-            Cancelled{booking.cancelled_by === "creator" ? " by you" : booking.cancelled_by === "expert" ? " by the expert" : booking.cancel_reason === "payment_timeout" ? " (not paid in time)" : ""}
+            Cancelled
+            {booking.cancelled_by === "creator"
+              ? " by you"
+              : booking.cancelled_by === "expert"
+                ? " by the expert"
+                : booking.cancel_reason === "payment_timeout"
+                  ? " (not paid in time)"
+                  : ""}
             {booking.cancelled_at ? ` on ${localMoment(booking.cancelled_at)}` : ""}
           </Typography>
         )}
@@ -115,7 +134,9 @@ function BookingCard({ booking }: { booking: Booking }) {
           </Alert>
         )}
         {booking.status === "time_proposed" && (
-          <Alert severity="info">{booking.session.expertFirstName ?? "Your expert"} proposed another time. Accept it to confirm your session.</Alert>
+          <Alert severity="info">
+            {booking.session.expertFirstName ?? "Your expert"} proposed another time. Accept it to confirm your session.
+          </Alert>
         )}
         <OpenMoveRequest booking={booking} viewer="creator" />
         <DeclinedMove booking={booking} />
@@ -128,7 +149,12 @@ function BookingCard({ booking }: { booking: Booking }) {
         <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap" }}>
           {awaitingPayment && (
             // Back into the booking wizard's payment step for this booking.
-            <Button variant="contained" size="small" component={RouterLink} to={`/book-session/${booking.session_id}?booking=${booking.id}`}>
+            <Button
+              variant="contained"
+              size="small"
+              component={RouterLink}
+              to={`/book-session/${booking.session_id}?booking=${booking.id}`}
+            >
               Complete payment
             </Button>
           )}
@@ -138,7 +164,11 @@ function BookingCard({ booking }: { booking: Booking }) {
             </Button>
           )}
           {canAnswer && (booking.status === "more_info_requested" || !prepAnswered(booking)) && !answering && (
-            <Button variant={booking.status === "more_info_requested" ? "contained" : "outlined"} size="small" onClick={() => setAnswering(true)}>
+            <Button
+              variant={booking.status === "more_info_requested" ? "contained" : "outlined"}
+              size="small"
+              onClick={() => setAnswering(true)}
+            >
               {booking.status === "more_info_requested" ? "Answer" : "Answer Preparation Questions"}
             </Button>
           )}
@@ -183,7 +213,11 @@ function BookingSections({ bookings }: { bookings: Booking[] }) {
         <Typography id="upcoming-heading" variant="h5" component="h2">
           Upcoming
         </Typography>
-        {upcoming.length === 0 ? <Typography color="text.secondary">Nothing coming up.</Typography> : upcoming.map((b) => <BookingCard key={b.id} booking={b} />)}
+        {upcoming.length === 0 ? (
+          <Typography color="text.secondary">Nothing coming up.</Typography>
+        ) : (
+          upcoming.map((b) => <BookingCard key={b.id} booking={b} />)
+        )}
       </Box>
       {past.length > 0 && (
         <Box component="section" aria-labelledby="past-heading" sx={{ display: "grid", gap: 2 }}>

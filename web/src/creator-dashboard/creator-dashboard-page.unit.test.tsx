@@ -9,7 +9,18 @@ import { localMoment } from "../shared/local-time.ts";
 
 const hours = (n: number) => new Date(Date.now() + n * 3_600_000).toISOString();
 const booking = (id: string, scheduled_time: string, more: Partial<Booking> = {}): Booking =>
-  aBooking({ id, scheduled_time, session_id: "s-1", session_title: `Session ${id}`, session: { title: `Session ${id}`, price: 150, expertFirstName: "Maya" }, held_until: hours(0.25), prep_response_1: "a", prep_response_2: "b", prep_response_3: "c", ...more });
+  aBooking({
+    id,
+    scheduled_time,
+    session_id: "s-1",
+    session_title: `Session ${id}`,
+    session: { title: `Session ${id}`, price: 150, expertFirstName: "Maya" },
+    held_until: hours(0.25),
+    prep_response_1: "a",
+    prep_response_2: "b",
+    prep_response_3: "c",
+    ...more,
+  });
 
 const auth = signedInAs("creator");
 const cards = () => screen.getAllByTestId("creator-booking").map((c) => c.getAttribute("data-booking-id"));
@@ -17,12 +28,27 @@ const cards = () => screen.getAllByTestId("creator-booking").map((c) => c.getAtt
 describe("creator dashboard", () => {
   it("lists upcoming bookings soonest first (today's on top), then past ones most recent first", async () => {
     // As the API sends them: newest date first.
-    fakeApi({ "GET /bookings/creator/me": { status: 200, body: [booking("next-month", hours(24 * 30)), booking("tomorrow", hours(24)), booking("in-two-hours", hours(2)), booking("last-week", hours(-24 * 7), { status: "completed" }), booking("last-month", hours(-24 * 30), { status: "completed" })] } });
+    fakeApi({
+      "GET /bookings/creator/me": {
+        status: 200,
+        body: [
+          booking("next-month", hours(24 * 30)),
+          booking("tomorrow", hours(24)),
+          booking("in-two-hours", hours(2)),
+          booking("last-week", hours(-24 * 7), { status: "completed" }),
+          booking("last-month", hours(-24 * 30), { status: "completed" }),
+        ],
+      },
+    });
     renderScreen(<CreatorDashboardPage />, { auth });
     await screen.findByRole("heading", { name: "Upcoming" });
     expect(cards()).toEqual(["in-two-hours", "tomorrow", "next-month", "last-week", "last-month"]);
     const past = screen.getByRole("region", { name: "Past and cancelled" });
-    expect(within(past).getAllByTestId("creator-booking").map((c) => c.getAttribute("data-booking-id"))).toEqual(["last-week", "last-month"]);
+    expect(
+      within(past)
+        .getAllByTestId("creator-booking")
+        .map((c) => c.getAttribute("data-booking-id")),
+    ).toEqual(["last-week", "last-month"]);
   });
 
   it("offers Complete payment and Release this time on a booking awaiting payment", async () => {
@@ -48,17 +74,31 @@ describe("creator dashboard", () => {
     expect(screen.queryByRole("link", { name: "Complete payment" })).not.toBeInTheDocument();
   });
   it("shows the expert's reason when they declined", async () => {
-    fakeApi({ "GET /bookings/creator/me": { status: 200, body: [booking("declined", hours(48), { status: "cancelled", cancelled_by: "expert", cancel_reason: "I am travelling that week." })] } });
+    fakeApi({
+      "GET /bookings/creator/me": {
+        status: 200,
+        body: [
+          booking("declined", hours(48), { status: "cancelled", cancelled_by: "expert", cancel_reason: "I am travelling that week." }),
+        ],
+      },
+    });
     renderScreen(<CreatorDashboardPage />, { auth });
     expect(await screen.findByText("Maya declined: I am travelling that week.")).toBeInTheDocument();
   });
   it("says when a confirmed booking was confirmed", async () => {
-    fakeApi({ "GET /bookings/creator/me": { status: 200, body: [booking("accepted", hours(48), { confirmed_at: "2030-03-02T09:30:00.000Z" })] } });
+    fakeApi({
+      "GET /bookings/creator/me": { status: 200, body: [booking("accepted", hours(48), { confirmed_at: "2030-03-02T09:30:00.000Z" })] },
+    });
     renderScreen(<CreatorDashboardPage />, { auth });
     expect(await screen.findByTestId("booking-confirmed-at")).toHaveTextContent(`Confirmed on ${localMoment("2030-03-02T09:30:00.000Z")}`);
   });
   it("shows where the money is: paid, a refund pending, refunded, with amounts", async () => {
-    const cancelled = { status: "cancelled" as const, cancelled_by: "creator", payment_state: "refund_due" as const, refund_due_cents: 15_000 };
+    const cancelled = {
+      status: "cancelled" as const,
+      cancelled_by: "creator",
+      payment_state: "refund_due" as const,
+      refund_due_cents: 15_000,
+    };
     fakeApi({
       "GET /bookings/creator/me": {
         status: 200,
@@ -66,14 +106,23 @@ describe("creator dashboard", () => {
           booking("paid", hours(24), { paid_cents: 15_000 }),
           booking("pending-refund", hours(48), { ...cancelled, refund_state: "pending" }),
           booking("refunded", hours(72), { ...cancelled, payment_state: "refunded", refund_state: "refunded", refunded_cents: 15_000 }),
-          booking("partly", hours(-24), { status: "completed", payment_state: "refund_due", refund_state: "failed", paid_cents: 15_050, refund_due_cents: 10_000, refunded_cents: 4_000 }),
+          booking("partly", hours(-24), {
+            status: "completed",
+            payment_state: "refund_due",
+            refund_state: "failed",
+            paid_cents: 15_050,
+            refund_due_cents: 10_000,
+            refunded_cents: 4_000,
+          }),
           booking("unpaid", hours(96), { status: "pending", paid: false, payment_state: "unpaid", paid_cents: 0 }),
         ],
       },
     });
     renderScreen(<CreatorDashboardPage />, { auth });
     await screen.findByRole("heading", { name: "Upcoming" });
-    const money = (id: string) => within(screen.getAllByTestId("creator-booking").find((c) => c.getAttribute("data-booking-id") === id)!).queryByTestId("booking-money")?.textContent ?? null;
+    const money = (id: string) =>
+      within(screen.getAllByTestId("creator-booking").find((c) => c.getAttribute("data-booking-id") === id)!).queryByTestId("booking-money")
+        ?.textContent ?? null;
     expect(money("paid")).toBe("Paid $150");
     expect(money("pending-refund")).toBe("Paid $150 · Refund of $150 pending");
     expect(money("refunded")).toBe("Paid $150 · Refunded $150");

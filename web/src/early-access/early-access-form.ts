@@ -9,4 +9,5 @@ export type EarlyAccessErrors = Partial<Record<keyof EarlyAccessInput, string>>;
 
 export type EarlyAccessCheck = FormCheck<EarlyAccessBody, keyof EarlyAccessInput>;
 
-export const checkEarlyAccess = (input: EarlyAccessInput): EarlyAccessCheck => checkForm(EarlyAccessBody, { ...input, role: input.role || undefined });
+export const checkEarlyAccess = (input: EarlyAccessInput): EarlyAccessCheck =>
+  checkForm(EarlyAccessBody, { ...input, role: input.role || undefined });

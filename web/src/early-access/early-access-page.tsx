@@ -74,11 +74,29 @@ export function EarlyAccessPage() {
         ) : (
           <>
             <Typography color="text.secondary" sx={{ mb: 3 }}>
-              We are opening the marketplace a few people at a time. Tell us who you are and what you need, and we will e-mail you an invitation.
+              We are opening the marketplace a few people at a time. Tell us who you are and what you need, and we will e-mail you an
+              invitation.
             </Typography>
             <Box component="form" noValidate onSubmit={submit} aria-label="Request early access" sx={{ display: "grid", gap: 2 }}>
-              <TextField label="Name" autoComplete="name" value={form.name} onChange={set("name")} error={!!errors.name} helperText={errors.name} required />
-              <TextField label="Email" type="email" autoComplete="email" value={form.email} onChange={set("email")} error={!!errors.email} helperText={errors.email} required />
+              <TextField
+                label="Name"
+                autoComplete="name"
+                value={form.name}
+                onChange={set("name")}
+                error={!!errors.name}
+                helperText={errors.name}
+                required
+              />
+              <TextField
+                label="Email"
+                type="email"
+                autoComplete="email"
+                value={form.email}
+                onChange={set("email")}
+                error={!!errors.email}
+                helperText={errors.email}
+                required
+              />
               <FormControl error={!!errors.role} required>
                 <FormLabel id="early-access-role-label">I am a</FormLabel>
                 <RadioGroup row aria-labelledby="early-access-role-label" name="role" value={form.role} onChange={set("role")}>

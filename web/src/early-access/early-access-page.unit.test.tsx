@@ -69,13 +69,26 @@ describe("early access page", () => {
     await fillIn({ name: "  Nora Maker ", email: "Nora@Example.com", role: "Expert", need: "Someone to price my first brand deal." });
     expect(screen.getByText("37 / 2000 characters")).toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Request Access" }));
-    expect(await screen.findByRole("status")).toHaveTextContent("Thanks, Nora Maker! We'll e-mail you at nora@example.com when your invitation is ready.");
-    expect(writes(calls)).toEqual([{ method: "POST", path: "/early-access", body: { name: "Nora Maker", email: "nora@example.com", role: "expert", need: "Someone to price my first brand deal." } }]);
+    expect(await screen.findByRole("status")).toHaveTextContent(
+      "Thanks, Nora Maker! We'll e-mail you at nora@example.com when your invitation is ready.",
+    );
+    expect(writes(calls)).toEqual([
+      {
+        method: "POST",
+        path: "/early-access",
+        body: { name: "Nora Maker", email: "nora@example.com", role: "expert", need: "Someone to price my first brand deal." },
+      },
+    ]);
     expect(screen.queryByRole("form", { name: "Request early access" })).not.toBeInTheDocument();
   });
 
   it("shows the server's message when the request is refused, keeping what was typed", async () => {
-    fakeApi({ "POST /early-access": { status: 429, body: { code: "over_request_rate_limit", message: "Too many attempts. Please wait a few minutes and try again." } } });
+    fakeApi({
+      "POST /early-access": {
+        status: 429,
+        body: { code: "over_request_rate_limit", message: "Too many attempts. Please wait a few minutes and try again." },
+      },
+    });
     await openForm();
     await fillIn({ name: "Nora", email: "nora@example.com", role: "Creator", need: "Help" });
     await userEvent.click(screen.getByRole("button", { name: "Request Access" }));

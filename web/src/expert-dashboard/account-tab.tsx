@@ -45,10 +45,14 @@ export function PasswordForm() {
       setCurrent("");
       setPassword("");
       setConfirm("");
-      setNotice({ kind: "success", text: "Your password has been changed. Your calendar feed has a new address: subscribe again with it under Calendar Feed." });
+      setNotice({
+        kind: "success",
+        text: "Your password has been changed. Your calendar feed has a new address: subscribe again with it under Calendar Feed.",
+      });
       void queryClient.invalidateQueries({ queryKey: calendarFeedQuery().queryKey });
     } catch (error) {
-      if (error instanceof ApiError && error.code === "reauthentication_needed") setErrors({ current: "This is not your current password." });
+      if (error instanceof ApiError && error.code === "reauthentication_needed")
+        setErrors({ current: "This is not your current password." });
       setNotice({ kind: "error", text: errorMessage(error) });
     } finally {
       setBusy(false);
@@ -61,10 +65,36 @@ export function PasswordForm() {
           {notice.text}
         </Alert>
       )}
-      <Typography color="text.secondary">Changing your password also ends your calendar feed&apos;s address: copy the new one under Calendar Feed.</Typography>
-      <TextField label="Current Password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} error={!!errors.current} helperText={errors.current} />
-      <TextField label="New Password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={!!errors.password} helperText={passwordHelp(errors.password)} />
-      <TextField label="Confirm New Password" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={!!errors.confirm} helperText={errors.confirm} />
+      <Typography color="text.secondary">
+        Changing your password also ends your calendar feed&apos;s address: copy the new one under Calendar Feed.
+      </Typography>
+      <TextField
+        label="Current Password"
+        type="password"
+        autoComplete="current-password"
+        value={current}
+        onChange={(e) => setCurrent(e.target.value)}
+        error={!!errors.current}
+        helperText={errors.current}
+      />
+      <TextField
+        label="New Password"
+        type="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={!!errors.password}
+        helperText={passwordHelp(errors.password)}
+      />
+      <TextField
+        label="Confirm New Password"
+        type="password"
+        autoComplete="new-password"
+        value={confirm}
+        onChange={(e) => setConfirm(e.target.value)}
+        error={!!errors.confirm}
+        helperText={errors.confirm}
+      />
       <Box>
         <Button type="submit" variant="contained" disabled={busy}>
           Save Password

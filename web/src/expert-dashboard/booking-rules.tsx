@@ -40,7 +40,13 @@ export function BookingRulesSection({ expertId, rules }: { expertId: string; rul
   };
 
   const bufferField = (label: string, value: BufferMinutes, onChange: (v: BufferMinutes) => void) => (
-    <TextField select label={label} value={value} onChange={(e) => onChange(bufferOf(Number(e.target.value)))} slotProps={{ select: { native: true } }}>
+    <TextField
+      select
+      label={label}
+      value={value}
+      onChange={(e) => onChange(bufferOf(Number(e.target.value)))}
+      slotProps={{ select: { native: true } }}
+    >
       {BUFFER_OPTIONS.map((o) => (
         <option key={o.value} value={o.value}>
           {o.label}
@@ -60,7 +66,13 @@ export function BookingRulesSection({ expertId, rules }: { expertId: string; rul
           {saved.text}
         </Alert>
       )}
-      <Box component="form" noValidate onSubmit={save} aria-label="Buffers and notice" sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr 1fr" }, alignItems: "start" }}>
+      <Box
+        component="form"
+        noValidate
+        onSubmit={save}
+        aria-label="Buffers and notice"
+        sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr 1fr" }, alignItems: "start" }}
+      >
         {bufferField("Buffer before each session", before, setBefore)}
         {bufferField("Buffer after each session", after, setAfter)}
         <TextField

@@ -42,7 +42,12 @@ function BookingActions({ booking }: { booking: Booking }) {
     }
   };
   const link = (to: string, label: string) => (
-    <Button size="small" component={RouterLink} to={to} aria-label={`${label}: ${booking.session_title} with ${booking.creator_name ?? "creator"}`}>
+    <Button
+      size="small"
+      component={RouterLink}
+      to={to}
+      aria-label={`${label}: ${booking.session_title} with ${booking.creator_name ?? "creator"}`}
+    >
       {label}
     </Button>
   );
@@ -69,7 +74,8 @@ function BookingActions({ booking }: { booking: Booking }) {
           <CancelBookingButton booking={booking} />
         </>
       )}
-      {booking.status === "completed" && (booking.has_notes ? link(`/session-notes/${booking.id}`, "View Notes") : link(`/add-session-notes/${booking.id}`, "Add Notes"))}
+      {booking.status === "completed" &&
+        (booking.has_notes ? link(`/session-notes/${booking.id}`, "View Notes") : link(`/add-session-notes/${booking.id}`, "Add Notes"))}
       {error && (
         <Typography role="alert" color="error" variant="body2">
           {error}
@@ -120,7 +126,14 @@ function BookingList({ bookings, label, zone, phone }: { bookings: Booking[]; la
         {bookings.map((b) => {
           const badge = bookingBadge(b.status, "expert");
           return (
-            <Paper component="li" variant="outlined" key={b.id} data-testid="expert-booking" data-booking-id={b.id} sx={{ p: 2, display: "grid", gap: 1 }}>
+            <Paper
+              component="li"
+              variant="outlined"
+              key={b.id}
+              data-testid="expert-booking"
+              data-booking-id={b.id}
+              sx={{ p: 2, display: "grid", gap: 1 }}
+            >
               <Box sx={{ display: "flex", justifyContent: "space-between", alignItems: "center", gap: 1 }}>
                 <CreatorName booking={b} />
                 <Chip size="small" label={badge.label} color={badge.color} data-testid="booking-status" />
@@ -182,7 +195,9 @@ function BookingList({ bookings, label, zone, phone }: { bookings: Booking[]; la
 export function needsActionNotice(needsAction: readonly Booking[]): string {
   const [only] = needsAction;
   if (needsAction.length === 1 && only) {
-    return only.reschedule_to ? `${only.creator_name ?? "A creator"} asks to move a session.` : `You have a new session request from ${only.creator_name ?? "a creator"}.`;
+    return only.reschedule_to
+      ? `${only.creator_name ?? "A creator"} asks to move a session.`
+      : `You have a new session request from ${only.creator_name ?? "a creator"}.`;
   }
   const moves = needsAction.filter((b) => b.reschedule_to).length;
   const requests = needsAction.length - moves;
@@ -213,7 +228,15 @@ export function BookingsTab() {
   return (
     <Box>
       {newRequest && (
-        <Alert severity="info" sx={{ mb: 2 }} action={<Button color="inherit" onClick={() => navigate(`/manage-booking/${newRequest.id}`)}>View Request</Button>}>
+        <Alert
+          severity="info"
+          sx={{ mb: 2 }}
+          action={
+            <Button color="inherit" onClick={() => navigate(`/manage-booking/${newRequest.id}`)}>
+              View Request
+            </Button>
+          }
+        >
           {needsActionNotice(needsAction)}
         </Alert>
       )}

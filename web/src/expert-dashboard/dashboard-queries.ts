@@ -8,14 +8,26 @@ export const myProfileQuery = () =>
   queryOptions({ queryKey: ["expert-me"], queryFn: ({ signal }) => api.get<ExpertProfile>("/experts/me", { signal }), staleTime: 0 });
 
 export const expertSessionsQuery = (expertId: string) =>
-  queryOptions({ queryKey: ["sessions", expertId], queryFn: ({ signal }) => api.get<Session[]>(`/experts/${expertId}/sessions`, { signal }), staleTime: CACHE_MS.sessions });
+  queryOptions({
+    queryKey: ["sessions", expertId],
+    queryFn: ({ signal }) => api.get<Session[]>(`/experts/${expertId}/sessions`, { signal }),
+    staleTime: CACHE_MS.sessions,
+  });
 
 export const scheduleQuery = (expertId: string) =>
-  queryOptions({ queryKey: ["schedule", expertId], queryFn: ({ signal }) => api.get<Schedule>(`/experts/${expertId}/schedule`, { signal }), staleTime: 0 });
+  queryOptions({
+    queryKey: ["schedule", expertId],
+    queryFn: ({ signal }) => api.get<Schedule>(`/experts/${expertId}/schedule`, { signal }),
+    staleTime: 0,
+  });
 
 /** An expert's bookings: `who` is "me", or an expert's id when an admin looks. */
 export const expertBookingsQuery = (who = "me") =>
-  queryOptions({ queryKey: [...BOOKINGS_KEY, "expert", who], queryFn: ({ signal }) => api.get<Booking[]>(`/bookings/expert/${encodeURIComponent(who)}`, { signal }), staleTime: 0 });
+  queryOptions({
+    queryKey: [...BOOKINGS_KEY, "expert", who],
+    queryFn: ({ signal }) => api.get<Booking[]>(`/bookings/expert/${encodeURIComponent(who)}`, { signal }),
+    staleTime: 0,
+  });
 
 export const useMyProfile = () => useQuery(myProfileQuery());
 export const useExpertSessions = (expertId: string | null) => useQuery({ ...expertSessionsQuery(expertId ?? ""), enabled: !!expertId });

@@ -33,7 +33,10 @@ export function ExpertDashboardPage() {
   const flags = useFlags();
   const auth = useAuth();
   const shown = TABS.filter(
-    (t) => (t.name !== "bookings" || flags.showBookingsTab) && (t.name !== "payments" || flags.showPaymentsTab) && (t.name !== "account" || flags.showAccountTab),
+    (t) =>
+      (t.name !== "bookings" || flags.showBookingsTab) &&
+      (t.name !== "payments" || flags.showPaymentsTab) &&
+      (t.name !== "account" || flags.showAccountTab),
   );
   const current = shown.find((t) => (tab ?? "") === t.segment || tab === t.name);
   useDocumentTitle(current?.title ?? "Expert dashboard");
@@ -47,7 +50,13 @@ export function ExpertDashboardPage() {
       <Box sx={{ borderBottom: 1, borderColor: "divider", mb: 3 }}>
         <Tabs value={current.name} variant="scrollable" scrollButtons="auto" allowScrollButtonsMobile aria-label="Dashboard sections">
           {shown.map((t) => (
-            <Tab key={t.name} value={t.name} label={t.label} component={RouterLink} to={`/expert-dashboard/${id}${t.segment ? `/${t.segment}` : ""}`} />
+            <Tab
+              key={t.name}
+              value={t.name}
+              label={t.label}
+              component={RouterLink}
+              to={`/expert-dashboard/${id}${t.segment ? `/${t.segment}` : ""}`}
+            />
           ))}
         </Tabs>
       </Box>
@@ -59,7 +68,8 @@ export function ExpertDashboardPage() {
       {current.name === "payments" && <PaymentsTab />}
       {current.name === "sessions" && <SessionsTab expertId={expertId} />}
       {current.name === "slots" && <ScheduleTab expertId={expertId} />}
-      {current.name === "profile" && (subject.byAdmin ? <Alert severity="info">Admins review and vet expert profiles in the console.</Alert> : <ProfileTab />)}
+      {current.name === "profile" &&
+        (subject.byAdmin ? <Alert severity="info">Admins review and vet expert profiles in the console.</Alert> : <ProfileTab />)}
       {current.name === "account" && <AccountTab />}
     </Page>
   );

@@ -44,7 +44,11 @@ export function ExtraHoursSection({ expertId, zone, overrides }: { expertId: str
     e.preventDefault();
     const found = extraHoursError(form);
     setError(found);
-    if (!found) void run(() => api.post(`/experts/${expertId}/date-overrides`, extraHoursBody(form)), `Extra hours added: ${extraHoursLabel({ date: form.date, start_local: form.start, end_local: form.end })}.`);
+    if (!found)
+      void run(
+        () => api.post(`/experts/${expertId}/date-overrides`, extraHoursBody(form)),
+        `Extra hours added: ${extraHoursLabel({ date: form.date, start_local: form.start, end_local: form.end })}.`,
+      );
   };
 
   return (
@@ -61,13 +65,33 @@ export function ExtraHoursSection({ expertId, zone, overrides }: { expertId: str
       {overrides.length > 0 && (
         <Box component="ul" aria-label="Planned extra hours" sx={{ listStyle: "none", p: 0, m: 0, display: "grid", gap: 1 }}>
           {overrides.map((o) => (
-            <Box component="li" key={o.id} data-testid="extra-hours" sx={{ display: "flex", alignItems: "center", gap: 2, flexWrap: "wrap", border: 1, borderColor: "divider", borderRadius: 2, px: 2, py: 1 }}>
+            <Box
+              component="li"
+              key={o.id}
+              data-testid="extra-hours"
+              sx={{
+                display: "flex",
+                alignItems: "center",
+                gap: 2,
+                flexWrap: "wrap",
+                border: 1,
+                borderColor: "divider",
+                borderRadius: 2,
+                px: 2,
+                py: 1,
+              }}
+            >
               <Typography sx={{ flexGrow: 1 }}>{extraHoursLabel(o)}</Typography>
               <Button
                 color="error"
                 size="small"
                 disabled={busy}
-                onClick={() => void run(() => api.delete(`/experts/${expertId}/date-overrides/${encodeURIComponent(o.id)}`), `Extra hours removed: ${extraHoursLabel(o)}.`)}
+                onClick={() =>
+                  void run(
+                    () => api.delete(`/experts/${expertId}/date-overrides/${encodeURIComponent(o.id)}`),
+                    `Extra hours removed: ${extraHoursLabel(o)}.`,
+                  )
+                }
                 aria-label={`Remove extra hours ${extraHoursLabel(o)}`}
               >
                 Remove
@@ -81,7 +105,16 @@ export function ExtraHoursSection({ expertId, zone, overrides }: { expertId: str
         noValidate
         onSubmit={add}
         aria-label="Add extra hours"
-        sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "1.3fr 1fr 1fr auto" }, alignItems: "start", border: 1, borderColor: "divider", borderRadius: 2, p: 2 }}
+        sx={{
+          display: "grid",
+          gap: 2,
+          gridTemplateColumns: { xs: "1fr", sm: "1.3fr 1fr 1fr auto" },
+          alignItems: "start",
+          border: 1,
+          borderColor: "divider",
+          borderRadius: 2,
+          p: 2,
+        }}
       >
         <TextField
           type="date"
@@ -93,7 +126,13 @@ export function ExtraHoursSection({ expertId, zone, overrides }: { expertId: str
           slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: today } }}
         />
         <TimeSelect label="From" value={form.start} options={TIME_OPTIONS} onChange={(start) => setForm((f) => ({ ...f, start }))} />
-        <TimeSelect label="Until" value={form.end} options={ends} onChange={(end) => setForm((f) => ({ ...f, end }))} error={ends.includes(form.end) ? null : END_BEFORE_START} />
+        <TimeSelect
+          label="Until"
+          value={form.end}
+          options={ends}
+          onChange={(end) => setForm((f) => ({ ...f, end }))}
+          error={ends.includes(form.end) ? null : END_BEFORE_START}
+        />
         <Button type="submit" variant="outlined" disabled={busy || !ends.includes(form.end)} sx={{ mt: 1 }}>
           Add extra hours
         </Button>

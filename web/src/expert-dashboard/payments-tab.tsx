@@ -25,10 +25,18 @@ import { useExpertBookings } from "./dashboard-queries.ts";
 const earningsPath = (who: string) => (who === "me" ? "/experts/me/earnings" : `/experts/${encodeURIComponent(who)}/earnings`);
 
 const earningsQuery = (who: string) =>
-  queryOptions({ queryKey: [...BOOKINGS_KEY, "earnings", who], queryFn: ({ signal }) => api.get<ExpertEarningsReply>(earningsPath(who), { signal }), staleTime: 0 });
+  queryOptions({
+    queryKey: [...BOOKINGS_KEY, "earnings", who],
+    queryFn: ({ signal }) => api.get<ExpertEarningsReply>(earningsPath(who), { signal }),
+    staleTime: 0,
+  });
 
 const monthQuery = (who: string, month: string) =>
-  queryOptions({ queryKey: [...BOOKINGS_KEY, "earnings", who, month], queryFn: ({ signal }) => api.get<ExpertMonthEarningsReply>(`${earningsPath(who)}/${month}`, { signal }), staleTime: 0 });
+  queryOptions({
+    queryKey: [...BOOKINGS_KEY, "earnings", who, month],
+    queryFn: ({ signal }) => api.get<ExpertMonthEarningsReply>(`${earningsPath(who)}/${month}`, { signal }),
+    staleTime: 0,
+  });
 
 /** Cents as the dashboard shows money: $1,234.50. */
 const dollars = (cents: number) => `$${(cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
@@ -39,7 +47,8 @@ const deducted = (cents: number) => (cents > 0 ? `−${dollars(cents)}` : "—")
 const monthLabel = (month: string) => monthText(month, viewerLocale());
 
 /** Paid but not yet accepted: the money is held, and goes back if the expert declines. */
-const awaitingAcceptance = (b: Booking) => b.paid && (b.status === "pending" || b.status === "more_info_requested" || b.status === "time_proposed");
+const awaitingAcceptance = (b: Booking) =>
+  b.paid && (b.status === "pending" || b.status === "more_info_requested" || b.status === "time_proposed");
 
 /** Paid requests the expert has still to accept: shown apart, not in the earnings. */
 export function pendingPayments(bookings: Booking[]): { requests: number; total: number } {
@@ -107,7 +116,8 @@ export function PaymentsTab() {
     <Box sx={{ maxWidth: 720 }}>
       {pending.requests > 0 && (
         <Alert severity="info" sx={{ mb: 2 }} data-testid="pending-payments">
-          Awaiting your acceptance: {pending.requests} paid {pending.requests === 1 ? "request" : "requests"}, ${pending.total.toFixed(2)}. It counts once you accept; declining refunds the creator.
+          Awaiting your acceptance: {pending.requests} paid {pending.requests === 1 ? "request" : "requests"}, ${pending.total.toFixed(2)}.
+          It counts once you accept; declining refunds the creator.
         </Alert>
       )}
       {months.length === 0 ? (

@@ -12,7 +12,11 @@ export function validateProfile(form: ProfileForm): ProfileErrors {
 }
 
 /** Tags are typed comma-separated; empties are dropped. */
-export const tagsFrom = (text: string) => text.split(",").map((t) => t.trim()).filter(Boolean);
+export const tagsFrom = (text: string) =>
+  text
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean);
 
 export const INVALID_IMAGE_MESSAGE = "Invalid file type. Please upload an image.";
 

@@ -21,7 +21,14 @@ import { useAuth } from "../shared/auth.tsx";
 import { LoadingScreen } from "../shared/guard.tsx";
 import { useTimedNotice } from "../shared/timed-notices.ts";
 import { useMyProfile } from "./dashboard-queries.ts";
-import { compressProfileImage, INVALID_IMAGE_MESSAGE, tagsFrom, validateProfile, type ProfileErrors, type ProfileForm } from "./profile-form.ts";
+import {
+  compressProfileImage,
+  INVALID_IMAGE_MESSAGE,
+  tagsFrom,
+  validateProfile,
+  type ProfileErrors,
+  type ProfileForm,
+} from "./profile-form.ts";
 
 type ImageState = { kind: "stored"; url: string } | { kind: "new"; file: File; previewUrl: string } | { kind: "none" };
 
@@ -37,7 +44,13 @@ export function ProfileEditor({ profile }: { profile: ExpertProfile }) {
   const auth = useAuth();
   const navigate = useNavigate();
   // A first profile starts from the names given at sign-up.
-  const [form, setForm] = useState<ProfileForm>({ first_name: profile.first_name || (auth.user?.first_name ?? ""), last_name: profile.last_name || (auth.user?.last_name ?? ""), title: profile.title, bio: profile.bio ?? "", tags: profile.tags.join(", ") });
+  const [form, setForm] = useState<ProfileForm>({
+    first_name: profile.first_name || (auth.user?.first_name ?? ""),
+    last_name: profile.last_name || (auth.user?.last_name ?? ""),
+    title: profile.title,
+    bio: profile.bio ?? "",
+    tags: profile.tags.join(", "),
+  });
   const [image, setImage] = useState<ImageState>(profile.profile_image ? { kind: "stored", url: profile.profile_image } : { kind: "none" });
   const [storedImage, setStoredImage] = useState<string | null>(profile.profile_image);
   const [errors, setErrors] = useState<ProfileErrors>({});
@@ -52,7 +65,8 @@ export function ProfileEditor({ profile }: { profile: ExpertProfile }) {
 
   useEffect(() => () => (image.kind === "new" ? URL.revokeObjectURL(image.previewUrl) : undefined), [image]);
 
-  const set = (field: keyof ProfileForm) => (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setForm((f) => ({ ...f, [field]: e.target.value }));
+  const set = (field: keyof ProfileForm) => (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+    setForm((f) => ({ ...f, [field]: e.target.value }));
 
   const chooseImage = async (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
@@ -113,7 +127,13 @@ export function ProfileEditor({ profile }: { profile: ExpertProfile }) {
       setPublished(saved.published);
       setStoredImage(saved.profile_image);
       setImage(saved.profile_image ? { kind: "stored", url: saved.profile_image } : { kind: "none" });
-      setSuccess(intent === "publish" ? "Your profile has been published!" : intent === "unpublish" ? "Your profile has been unpublished. Creators no longer see it." : "Your profile has been saved successfully!");
+      setSuccess(
+        intent === "publish"
+          ? "Your profile has been published!"
+          : intent === "unpublish"
+            ? "Your profile has been unpublished. Creators no longer see it."
+            : "Your profile has been saved successfully!",
+      );
       // The expert id (which unlocks sessions and the schedule) comes with the first save.
       if (!auth.user?.expert_id) await auth.reloadUser();
     } catch (error) {
@@ -126,10 +146,24 @@ export function ProfileEditor({ profile }: { profile: ExpertProfile }) {
   const imageUrl = image.kind === "stored" ? image.url : image.kind === "new" ? image.previewUrl : null;
 
   return (
-    <Box component="form" noValidate aria-label="Your profile" onSubmit={(e) => { e.preventDefault(); void save("save"); }} sx={{ display: "grid", gap: 2, maxWidth: 760 }}>
+    <Box
+      component="form"
+      noValidate
+      aria-label="Your profile"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save("save");
+      }}
+      sx={{ display: "grid", gap: 2, maxWidth: 760 }}
+    >
       <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
         <Typography>Status:</Typography>
-        <Chip size="small" label={published ? "Published" : "Unpublished"} color={published ? "success" : "default"} sx={{ transition: "none", ...(published && { bgcolor: "success.dark", color: "common.white" }) }} />
+        <Chip
+          size="small"
+          label={published ? "Published" : "Unpublished"}
+          color={published ? "success" : "default"}
+          sx={{ transition: "none", ...(published && { bgcolor: "success.dark", color: "common.white" }) }}
+        />
       </Box>
       {failure && (
         <Alert severity="error" role="alert">
@@ -143,11 +177,33 @@ export function ProfileEditor({ profile }: { profile: ExpertProfile }) {
         </Alert>
       )}
       <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr" } }}>
-        <TextField label="First Name" value={form.first_name} onChange={set("first_name")} required error={!!errors.names} helperText={errors.names} />
+        <TextField
+          label="First Name"
+          value={form.first_name}
+          onChange={set("first_name")}
+          required
+          error={!!errors.names}
+          helperText={errors.names}
+        />
         <TextField label="Last Name" value={form.last_name} onChange={set("last_name")} required error={!!errors.names} />
       </Box>
-      <TextField label="Title" value={form.title} onChange={set("title")} required error={!!errors.title} helperText={errors.title} placeholder="e.g. Brand Partnerships Advisor" />
-      <TextField label="About" value={form.bio} onChange={set("bio")} multiline minRows={5} helperText="Separate paragraphs with a blank line." />
+      <TextField
+        label="Title"
+        value={form.title}
+        onChange={set("title")}
+        required
+        error={!!errors.title}
+        helperText={errors.title}
+        placeholder="e.g. Brand Partnerships Advisor"
+      />
+      <TextField
+        label="About"
+        value={form.bio}
+        onChange={set("bio")}
+        multiline
+        minRows={5}
+        helperText="Separate paragraphs with a blank line."
+      />
       <TextField label="Tags" value={form.tags} onChange={set("tags")} helperText="Comma-separated; we suggest 2-4 keywords." />
 
       <Box component="fieldset" sx={{ border: 1, borderColor: "divider", borderRadius: 2, p: 2 }}>
@@ -156,14 +212,28 @@ export function ProfileEditor({ profile }: { profile: ExpertProfile }) {
         </Typography>
         <Box sx={{ display: "flex", alignItems: "center", gap: 2, flexWrap: "wrap" }}>
           {imageUrl ? (
-            <Box component="img" src={imageUrl} alt="Profile image preview" data-testid="profile-image-preview" sx={{ width: 96, height: 96, borderRadius: "50%", objectFit: "cover" }} />
+            <Box
+              component="img"
+              src={imageUrl}
+              alt="Profile image preview"
+              data-testid="profile-image-preview"
+              sx={{ width: 96, height: 96, borderRadius: "50%", objectFit: "cover" }}
+            />
           ) : (
             <Avatar sx={{ width: 96, height: 96 }} alt="No profile image" />
           )}
           <Button variant="outlined" startIcon={<PhotoCameraIcon />} onClick={() => fileInput.current?.click()}>
             {imageUrl ? "Change Image" : "Choose Image"}
           </Button>
-          <input ref={fileInput} type="file" accept="image/*" aria-label="Profile Image" onChange={chooseImage} style={{ position: "absolute", width: 1, height: 1, opacity: 0, pointerEvents: "none" }} tabIndex={-1} />
+          <input
+            ref={fileInput}
+            type="file"
+            accept="image/*"
+            aria-label="Profile Image"
+            onChange={chooseImage}
+            style={{ position: "absolute", width: 1, height: 1, opacity: 0, pointerEvents: "none" }}
+            tabIndex={-1}
+          />
           {imageUrl && (
             <Button color="error" onClick={() => setImage({ kind: "none" })}>
               Remove
@@ -210,7 +280,9 @@ export function ProfileEditor({ profile }: { profile: ExpertProfile }) {
       <Dialog open={confirmUnpublish} onClose={() => setConfirmUnpublish(false)} aria-labelledby="unpublish-title">
         <DialogTitle id="unpublish-title">Unpublish your profile?</DialogTitle>
         <DialogContent>
-          <DialogContentText>Creators will no longer find you in the listing or be able to book your sessions. Bookings you already have stay as they are.</DialogContentText>
+          <DialogContentText>
+            Creators will no longer find you in the listing or be able to book your sessions. Bookings you already have stay as they are.
+          </DialogContentText>
         </DialogContent>
         <DialogActions>
           <Button onClick={() => setConfirmUnpublish(false)}>Keep Published</Button>

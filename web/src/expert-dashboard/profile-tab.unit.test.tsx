@@ -6,7 +6,18 @@ import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx"
 import { ProfileEditor } from "./profile-tab.tsx";
 import { tagsFrom, validateProfile } from "./profile-form.ts";
 
-const empty: ExpertProfile = { id: null, slug: null, first_name: "", last_name: "", title: "", bio: "", tags: [], profile_image: null, published: false, verified: false };
+const empty: ExpertProfile = {
+  id: null,
+  slug: null,
+  first_name: "",
+  last_name: "",
+  title: "",
+  bio: "",
+  tags: [],
+  profile_image: null,
+  published: false,
+  verified: false,
+};
 // Signed up without names, so the form starts empty (see the prefill test).
 const auth = signedInAs("expert", { expert_id: null, first_name: null, last_name: null });
 
@@ -33,7 +44,15 @@ describe("profile tab", () => {
 
   it("Save Profile on a published profile keeps it published; Unpublish asks first, then sends published false", async () => {
     const calls = fakeApi({ "PATCH /experts/me": (body) => ({ status: 200, body: { ...listed, ...(body as object) } }) });
-    const listed: ExpertProfile = { ...empty, id: "expert-1", slug: "maya-lind-1", first_name: "Maya", last_name: "Lind", title: "Advisor", published: true };
+    const listed: ExpertProfile = {
+      ...empty,
+      id: "expert-1",
+      slug: "maya-lind-1",
+      first_name: "Maya",
+      last_name: "Lind",
+      title: "Advisor",
+      published: true,
+    };
     renderScreen(<ProfileEditor profile={listed} />, { auth });
     expect(screen.queryByRole("button", { name: "Publish Profile" })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Save Profile" }));
@@ -54,7 +73,9 @@ describe("profile tab", () => {
   });
 
   it("Save Profile on a new profile sends no publish decision (it starts unpublished), with trimmed tags, then says so", async () => {
-    const calls = fakeApi({ "PATCH /experts/me": (body) => ({ status: 200, body: { ...empty, ...(body as object), id: "expert-1", slug: "maya-lind-1" } }) });
+    const calls = fakeApi({
+      "PATCH /experts/me": (body) => ({ status: 200, body: { ...empty, ...(body as object), id: "expert-1", slug: "maya-lind-1" } }),
+    });
     renderScreen(<ProfileEditor profile={empty} />, { auth });
     await userEvent.type(screen.getByLabelText(/First Name/), "Maya");
     await userEvent.type(screen.getByLabelText(/Last Name/), "Lind");
@@ -62,7 +83,11 @@ describe("profile tab", () => {
     await userEvent.type(screen.getByLabelText("Tags"), "Brand, , Growth ");
     await userEvent.click(screen.getByRole("button", { name: "Save Profile" }));
     expect(await screen.findByText("Your profile has been saved successfully!")).toBeInTheDocument();
-    expect(calls[0]).toMatchObject({ method: "PATCH", path: "/experts/me", body: { first_name: "Maya", last_name: "Lind", title: "Advisor", tags: ["Brand", "Growth"], profile_image: null } });
+    expect(calls[0]).toMatchObject({
+      method: "PATCH",
+      path: "/experts/me",
+      body: { first_name: "Maya", last_name: "Lind", title: "Advisor", tags: ["Brand", "Growth"], profile_image: null },
+    });
     expect(calls[0]!.body).not.toHaveProperty("published");
     await waitFor(() => expect(screen.getByRole("button", { name: "Preview" })).toBeEnabled());
   });
@@ -77,8 +102,23 @@ describe("profile tab", () => {
   });
 
   it("Remove puts back the placeholder and deletes the stored image on the next save", async () => {
-    const calls = fakeApi({ "DELETE /experts/me/image": { status: 204 }, "PATCH /experts/me": (body) => ({ status: 200, body: { ...empty, ...(body as object), slug: "maya" } }) });
-    renderScreen(<ProfileEditor profile={{ ...empty, first_name: "Maya", last_name: "Lind", title: "Advisor", slug: "maya", profile_image: "/api/v1/media/experts/e/profile?v=1" }} />, { auth });
+    const calls = fakeApi({
+      "DELETE /experts/me/image": { status: 204 },
+      "PATCH /experts/me": (body) => ({ status: 200, body: { ...empty, ...(body as object), slug: "maya" } }),
+    });
+    renderScreen(
+      <ProfileEditor
+        profile={{
+          ...empty,
+          first_name: "Maya",
+          last_name: "Lind",
+          title: "Advisor",
+          slug: "maya",
+          profile_image: "/api/v1/media/experts/e/profile?v=1",
+        }}
+      />,
+      { auth },
+    );
     expect(screen.getByTestId("profile-image-preview")).toHaveAttribute("src", "/api/v1/media/experts/e/profile?v=1");
     await userEvent.click(screen.getByRole("button", { name: "Remove" }));
     expect(screen.queryByTestId("profile-image-preview")).not.toBeInTheDocument();
@@ -90,16 +130,23 @@ describe("profile tab", () => {
   });
 
   it("a first profile starts from the names given at sign-up; a saved one keeps its own", () => {
-    const { unmount } = renderScreen(<ProfileEditor profile={empty} />, { auth: signedInAs("expert", { expert_id: null, first_name: "Maya", last_name: "Lind" }) });
+    const { unmount } = renderScreen(<ProfileEditor profile={empty} />, {
+      auth: signedInAs("expert", { expert_id: null, first_name: "Maya", last_name: "Lind" }),
+    });
     expect(screen.getByLabelText(/First Name/)).toHaveValue("Maya");
     expect(screen.getByLabelText(/Last Name/)).toHaveValue("Lind");
     unmount();
-    renderScreen(<ProfileEditor profile={{ ...empty, id: "e", first_name: "Augusta", last_name: "King", title: "Advisor" }} />, { auth: signedInAs("expert", { first_name: "Maya", last_name: "Lind" }) });
+    renderScreen(<ProfileEditor profile={{ ...empty, id: "e", first_name: "Augusta", last_name: "King", title: "Advisor" }} />, {
+      auth: signedInAs("expert", { first_name: "Maya", last_name: "Lind" }),
+    });
     expect(screen.getByLabelText(/First Name/)).toHaveValue("Augusta");
   });
 
   it("rules", () => {
-    expect(validateProfile({ first_name: "A", last_name: " ", title: "", bio: "", tags: "" })).toEqual({ names: "First and Last name are required.", title: "Title is required." });
+    expect(validateProfile({ first_name: "A", last_name: " ", title: "", bio: "", tags: "" })).toEqual({
+      names: "First and Last name are required.",
+      title: "Title is required.",
+    });
     expect(tagsFrom(" a, ,b ,")).toEqual(["a", "b"]);
   });
 });

@@ -25,7 +25,10 @@ export const END_BEFORE_START = "End time must be after start time";
 /** "Monday 09:00–12:00". */
 export const slotName = (s: WeeklySlot) => `${s.weekday[0]!.toUpperCase()}${s.weekday.slice(1)} ${s.start_local}–${s.end_local}`;
 
-const overlapping = (a: WeeklySlot, b: WeeklySlot) => a.weekday === b.weekday && minutesOfDay(a.start_local) < minutesOfDay(b.end_local) && minutesOfDay(b.start_local) < minutesOfDay(a.end_local);
+const overlapping = (a: WeeklySlot, b: WeeklySlot) =>
+  a.weekday === b.weekday &&
+  minutesOfDay(a.start_local) < minutesOfDay(b.end_local) &&
+  minutesOfDay(b.start_local) < minutesOfDay(a.end_local);
 
 /**
  * Per slot: the message of its problem, if any. Save all is disabled while any slot has one.

@@ -36,7 +36,8 @@ export function ScheduleTab({ expertId }: { expertId: string | null }) {
 /** Time off, extra hours, buffers and notice: all on the expert's wall clock, so only once the weekly schedule names the zone. */
 export function ExpertTime({ expertId, schedule }: { expertId: string; schedule: Schedule }) {
   const zone = schedule.timezone;
-  if (!zone) return <Alert severity="info">Save your weekly availability first; then you can add time off, extra hours, buffers and notice.</Alert>;
+  if (!zone)
+    return <Alert severity="info">Save your weekly availability first; then you can add time off, extra hours, buffers and notice.</Alert>;
   return (
     <Box sx={{ display: "grid", gap: 4, maxWidth: 760 }}>
       <Typography data-testid="expert-zone">
@@ -86,20 +87,47 @@ export function ScheduleEditor({ expertId, schedule }: { expertId: string; sched
         Weekly availability
       </Typography>
       {slots.map((slot, i) => (
-        <Box component="fieldset" key={i} data-testid="schedule-slot" sx={{ border: 1, borderColor: errors[i] ? "error.main" : "divider", borderRadius: 2, p: 2, m: 0 }}>
+        <Box
+          component="fieldset"
+          key={i}
+          data-testid="schedule-slot"
+          sx={{ border: 1, borderColor: errors[i] ? "error.main" : "divider", borderRadius: 2, p: 2, m: 0 }}
+        >
           <legend className="visually-hidden">Slot {i + 1}</legend>
           <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "1.3fr 1fr 1fr auto" }, alignItems: "start" }}>
-            <TextField select label="Day" value={slot.weekday} onChange={(e) => update(i, { weekday: e.target.value as WeeklySlot["weekday"] })} slotProps={{ select: { native: true } }}>
+            <TextField
+              select
+              label="Day"
+              value={slot.weekday}
+              onChange={(e) => update(i, { weekday: e.target.value as WeeklySlot["weekday"] })}
+              slotProps={{ select: { native: true } }}
+            >
               {WEEKDAY_OPTIONS.map((d) => (
                 <option key={d.value} value={d.value}>
                   {d.label}
                 </option>
               ))}
             </TextField>
-            <TimeSelect label="Start" value={slot.start_local} options={TIME_OPTIONS} onChange={(start_local) => update(i, { start_local })} />
-            <TimeSelect label="End" value={slot.end_local} options={endOptions(slot.start_local)} onChange={(end_local) => update(i, { end_local })} error={errors[i] === END_BEFORE_START ? errors[i] : null} />
+            <TimeSelect
+              label="Start"
+              value={slot.start_local}
+              options={TIME_OPTIONS}
+              onChange={(start_local) => update(i, { start_local })}
+            />
+            <TimeSelect
+              label="End"
+              value={slot.end_local}
+              options={endOptions(slot.start_local)}
+              onChange={(end_local) => update(i, { end_local })}
+              error={errors[i] === END_BEFORE_START ? errors[i] : null}
+            />
             {slots.length > 1 && (
-              <Button color="error" onClick={() => setSlots((all) => all.filter((_, j) => j !== i))} aria-label={`Remove slot ${i + 1}`} sx={{ mt: 1 }}>
+              <Button
+                color="error"
+                onClick={() => setSlots((all) => all.filter((_, j) => j !== i))}
+                aria-label={`Remove slot ${i + 1}`}
+                sx={{ mt: 1 }}
+              >
                 Remove
               </Button>
             )}

@@ -50,7 +50,19 @@ describe("schedule tab", () => {
   });
 
   it("names the overlapping slots and blocks Save all until they no longer overlap", async () => {
-    renderScreen(<ScheduleEditor expertId="expert-1" schedule={{ ...schedule, slots: [{ weekday: "monday", start_local: "09:00", end_local: "12:00" }, { weekday: "monday", start_local: "11:00", end_local: "13:00" }] }} />, { auth });
+    renderScreen(
+      <ScheduleEditor
+        expertId="expert-1"
+        schedule={{
+          ...schedule,
+          slots: [
+            { weekday: "monday", start_local: "09:00", end_local: "12:00" },
+            { weekday: "monday", start_local: "11:00", end_local: "13:00" },
+          ],
+        }}
+      />,
+      { auth },
+    );
     expect(slot(1).getByRole("alert")).toHaveTextContent("Monday 09:00–12:00 overlaps Monday 11:00–13:00");
     expect(slot(2).getByRole("alert")).toHaveTextContent("Monday 11:00–13:00 overlaps Monday 09:00–12:00");
     expect(screen.getByRole("button", { name: "Save all" })).toBeDisabled();
@@ -70,7 +82,15 @@ describe("schedule tab", () => {
     renderScreen(<ScheduleEditor expertId="expert-1" schedule={{ ...schedule, slots }} />, { auth });
     await userEvent.click(slot(1).getByRole("button", { name: "Copy to weekdays" }));
     const rows = screen.getAllByTestId("schedule-slot").map((row) => within(row).getByLabelText("Day"));
-    expect(rows.map((day) => (day as HTMLSelectElement).value)).toEqual(["monday", "tuesday", "wednesday", "thursday", "thursday", "friday", "saturday"]);
+    expect(rows.map((day) => (day as HTMLSelectElement).value)).toEqual([
+      "monday",
+      "tuesday",
+      "wednesday",
+      "thursday",
+      "thursday",
+      "friday",
+      "saturday",
+    ]);
     await userEvent.click(screen.getByRole("button", { name: "Save all" }));
     expect(calls[0]!.body).toEqual({
       timezone: "Europe/London",

@@ -58,11 +58,22 @@ export function SessionsTab({ expertId }: { expertId: string | null }) {
               {sessions.data.map((s) => (
                 <TableRow key={s.id}>
                   <TableCell>
-                    <Chip size="small" label={sessionStatusLabel(s.status)} color={s.status === "published" ? "success" : "default"} sx={{ transition: "none", ...(s.status === "published" && { bgcolor: "success.dark", color: "common.white" }) }} />
+                    <Chip
+                      size="small"
+                      label={sessionStatusLabel(s.status)}
+                      color={s.status === "published" ? "success" : "default"}
+                      sx={{ transition: "none", ...(s.status === "published" && { bgcolor: "success.dark", color: "common.white" }) }}
+                    />
                   </TableCell>
                   <TableCell>{s.title}</TableCell>
                   <TableCell>${Math.round(s.price)}</TableCell>
-                  <TableCell sx={{ maxWidth: 360, display: { xs: "none", sm: "table-cell" } }}>{s.description || <Typography component="span" variant="inherit" color="text.secondary">Add a description so creators know what to expect.</Typography>}</TableCell>
+                  <TableCell sx={{ maxWidth: 360, display: { xs: "none", sm: "table-cell" } }}>
+                    {s.description || (
+                      <Typography component="span" variant="inherit" color="text.secondary">
+                        Add a description so creators know what to expect.
+                      </Typography>
+                    )}
+                  </TableCell>
                   <TableCell>
                     <Link component={RouterLink} to={`/edit-session/${s.id}`} aria-label={`Edit ${s.title}`}>
                       Edit

@@ -1,6 +1,13 @@
 import { DateTime } from "luxon";
 import {
-  BUFFER_OPTIONS_MINUTES, MAX_NOTICE_HOURS, TIME_OFF_REASON_MAX, minutesOfDay, shortDayText, type BufferMinutes, type DateOverrideBody, type TimeOffBody,
+  BUFFER_OPTIONS_MINUTES,
+  MAX_NOTICE_HOURS,
+  TIME_OFF_REASON_MAX,
+  minutesOfDay,
+  shortDayText,
+  type BufferMinutes,
+  type DateOverrideBody,
+  type TimeOffBody,
 } from "@booking/contracts";
 import type { Schedule } from "../shared/api-types.ts";
 import { viewerLocale } from "../shared/local-time.ts";
@@ -38,7 +45,8 @@ export function timeOffLabel(t: Pick<TimeOff, "start" | "end" | "whole_days">): 
 }
 
 /** "Sat, Mar 14, 2026, 10:00 AM – 12:00 PM" (en-US). */
-export const extraHoursLabel = (o: Pick<DateOverride, "date" | "start_local" | "end_local">) => `${dayLabel(o.date)}, ${timeLabel(o.start_local)} – ${timeLabel(o.end_local)}`;
+export const extraHoursLabel = (o: Pick<DateOverride, "date" | "start_local" | "end_local">) =>
+  `${dayLabel(o.date)}, ${timeLabel(o.start_local)} – ${timeLabel(o.end_local)}`;
 
 export type TimeOffForm =
   | { kind: "days"; startDate: string; endDate: string; reason: string }
@@ -83,7 +91,11 @@ export function extraHoursError(form: ExtraHoursForm): string | null {
   return null;
 }
 
-export const extraHoursBody = (form: ExtraHoursForm): DateOverrideBody => ({ date: form.date, start_local: form.start, end_local: form.end });
+export const extraHoursBody = (form: ExtraHoursForm): DateOverrideBody => ({
+  date: form.date,
+  start_local: form.start,
+  end_local: form.end,
+});
 
 /** A buffer the API offers (one it never sent reads as none). */
 export const bufferOf = (minutes: number): BufferMinutes => BUFFER_OPTIONS_MINUTES.find((m) => m === minutes) ?? 0;
@@ -101,4 +113,5 @@ export function noticeHours(typed: string): number | null {
 }
 
 /** An expert who never set rules keeps no buffers and asks no notice. */
-export const rulesOf = (schedule: Pick<Schedule, "booking_rules">): BookingRules => schedule.booking_rules ?? { buffer_before_minutes: 0, buffer_after_minutes: 0, min_notice_hours: 0 };
+export const rulesOf = (schedule: Pick<Schedule, "booking_rules">): BookingRules =>
+  schedule.booking_rules ?? { buffer_before_minutes: 0, buffer_after_minutes: 0, min_notice_hours: 0 };

@@ -54,7 +54,9 @@ export function BookingsInTimeOff({ bookings, zone }: { bookings: BookingInTimeO
 
 const startForm = (zone: string, kind: TimeOffForm["kind"]): TimeOffForm => {
   const today = DateTime.now().setZone(zone).toISODate()!;
-  return kind === "days" ? { kind, startDate: today, endDate: today, reason: "" } : { kind, startDate: today, startTime: "09:00", endDate: today, endTime: "17:00", reason: "" };
+  return kind === "days"
+    ? { kind, startDate: today, endDate: today, reason: "" }
+    : { kind, startDate: today, startTime: "09:00", endDate: today, endTime: "17:00", reason: "" };
 };
 
 /** Time off: the periods not yet over, each removable, and a form for whole days or some hours with an optional label. */
@@ -124,34 +126,81 @@ export function TimeOffSection({ expertId, zone, timeOff }: { expertId: string; 
       ) : (
         <Box component="ul" aria-label="Planned time off" sx={{ listStyle: "none", p: 0, m: 0, display: "grid", gap: 1 }}>
           {timeOff.map((t) => (
-            <Box component="li" key={t.id} data-testid="time-off" sx={{ display: "flex", alignItems: "center", gap: 2, flexWrap: "wrap", border: 1, borderColor: "divider", borderRadius: 2, px: 2, py: 1 }}>
+            <Box
+              component="li"
+              key={t.id}
+              data-testid="time-off"
+              sx={{
+                display: "flex",
+                alignItems: "center",
+                gap: 2,
+                flexWrap: "wrap",
+                border: 1,
+                borderColor: "divider",
+                borderRadius: 2,
+                px: 2,
+                py: 1,
+              }}
+            >
               <Typography sx={{ flexGrow: 1 }}>
                 {timeOffLabel(t)}
                 {t.reason && <Typography component="span" color="text.secondary">{` · ${t.reason}`}</Typography>}
               </Typography>
-              <Button color="error" size="small" onClick={() => void remove(t)} disabled={busy} aria-label={`Remove time off ${timeOffLabel(t)}`}>
+              <Button
+                color="error"
+                size="small"
+                onClick={() => void remove(t)}
+                disabled={busy}
+                aria-label={`Remove time off ${timeOffLabel(t)}`}
+              >
                 Remove
               </Button>
             </Box>
           ))}
         </Box>
       )}
-      <Box component="form" noValidate onSubmit={add} aria-label="Add time off" sx={{ display: "grid", gap: 2, border: 1, borderColor: "divider", borderRadius: 2, p: 2 }}>
-        <RadioGroup row aria-label="Time off for" value={form.kind} onChange={(e) => setForm(startForm(zone, e.target.value as TimeOffForm["kind"]))}>
+      <Box
+        component="form"
+        noValidate
+        onSubmit={add}
+        aria-label="Add time off"
+        sx={{ display: "grid", gap: 2, border: 1, borderColor: "divider", borderRadius: 2, p: 2 }}
+      >
+        <RadioGroup
+          row
+          aria-label="Time off for"
+          value={form.kind}
+          onChange={(e) => setForm(startForm(zone, e.target.value as TimeOffForm["kind"]))}
+        >
           <FormControlLabel value="days" control={<Radio />} label="Whole days" />
           <FormControlLabel value="hours" control={<Radio />} label="Some hours" />
         </RadioGroup>
-        <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: form.kind === "days" ? "1fr 1fr" : "1fr 1fr 1fr 1fr" }, alignItems: "start" }}>
+        <Box
+          sx={{
+            display: "grid",
+            gap: 2,
+            gridTemplateColumns: { xs: "1fr", sm: form.kind === "days" ? "1fr 1fr" : "1fr 1fr 1fr 1fr" },
+            alignItems: "start",
+          }}
+        >
           <TextField
             type="date"
             label={form.kind === "days" ? "First day" : "From date"}
             value={form.startDate}
-            onChange={(e) => set(form.kind === "days" && form.endDate < e.target.value ? { startDate: e.target.value, endDate: e.target.value } : { startDate: e.target.value })}
+            onChange={(e) =>
+              set(
+                form.kind === "days" && form.endDate < e.target.value
+                  ? { startDate: e.target.value, endDate: e.target.value }
+                  : { startDate: e.target.value },
+              )
+            }
             error={!!errors.startDate}
             helperText={errors.startDate}
             slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: today } }}
           />
-          {form.kind === "hours" && <TimeSelect label="From time" value={form.startTime} options={TIME_OPTIONS} onChange={(startTime) => set({ startTime })} />}
+          {form.kind === "hours" && (
+            <TimeSelect label="From time" value={form.startTime} options={TIME_OPTIONS} onChange={(startTime) => set({ startTime })} />
+          )}
           <TextField
             type="date"
             label={form.kind === "days" ? "Last day" : "Until date"}
@@ -161,7 +210,15 @@ export function TimeOffSection({ expertId, zone, timeOff }: { expertId: string; 
             helperText={errors.endDate}
             slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: form.startDate || today } }}
           />
-          {form.kind === "hours" && <TimeSelect label="Until time" value={form.endTime} options={endTimes} onChange={(endTime) => set({ endTime })} error={errors.endTime} />}
+          {form.kind === "hours" && (
+            <TimeSelect
+              label="Until time"
+              value={form.endTime}
+              options={endTimes}
+              onChange={(endTime) => set({ endTime })}
+              error={errors.endTime}
+            />
+          )}
         </Box>
         <TextField
           label="Label (optional)"

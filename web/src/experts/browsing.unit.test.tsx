@@ -8,10 +8,33 @@ import { fakeApi, renderScreen, signedOut } from "../shared/screen-harness.tsx";
 
 afterEach(() => vi.unstubAllGlobals());
 
-const maya: ExpertListItem = { id: "e1", user_id: "e1", slug: "maya-lind-e1", name: "Maya Lind", role: "Brand partnerships advisor", startingprice: 150, rating: null, review_count: 0, image: null, verified: true };
+const maya: ExpertListItem = {
+  id: "e1",
+  user_id: "e1",
+  slug: "maya-lind-e1",
+  name: "Maya Lind",
+  role: "Brand partnerships advisor",
+  startingprice: 150,
+  rating: null,
+  review_count: 0,
+  image: null,
+  verified: true,
+};
 const detail: ExpertDetail = {
-  id: "e1", user_id: "e1", slug: "maya-lind-e1", first_name: "Maya", last_name: "Lind", title: "Brand partnerships advisor", bio: "Deals.", tags: ["Brand deals"],
-  profile_image: null, published: true, verified: true, sessions: [], reviews: [], prev_clients: [],
+  id: "e1",
+  user_id: "e1",
+  slug: "maya-lind-e1",
+  first_name: "Maya",
+  last_name: "Lind",
+  title: "Brand partnerships advisor",
+  bio: "Deals.",
+  tags: ["Brand deals"],
+  profile_image: null,
+  published: true,
+  verified: true,
+  sessions: [],
+  reviews: [],
+  prev_clients: [],
 };
 
 describe("browsing without signing in", () => {

@@ -16,7 +16,9 @@ export { initials };
 
 /** "Rated 4.5 out of 5 from 2 reviews", or "Not rated yet". */
 export const ratingLabel = (e: Pick<ExpertListItem, "rating" | "review_count">) =>
-  e.rating === null ? "Not rated yet" : `Rated ${e.rating.toFixed(1)} out of 5 from ${e.review_count} review${e.review_count === 1 ? "" : "s"}`;
+  e.rating === null
+    ? "Not rated yet"
+    : `Rated ${e.rating.toFixed(1)} out of 5 from ${e.review_count} review${e.review_count === 1 ? "" : "s"}`;
 
 export function ExpertCard({ expert }: { expert: ExpertListItem }) {
   const queryClient = useQueryClient();
@@ -28,19 +30,54 @@ export function ExpertCard({ expert }: { expert: ExpertListItem }) {
       onMouseEnter={prefetch}
       onFocusCapture={prefetch}
       data-testid="expert-card"
-      sx={{ position: "relative", height: "100%", display: "flex", flexDirection: "column", "&:hover .view-profile, &:focus-within .view-profile": { opacity: 1 } }}
+      sx={{
+        position: "relative",
+        height: "100%",
+        display: "flex",
+        flexDirection: "column",
+        "&:hover .view-profile, &:focus-within .view-profile": { opacity: 1 },
+      }}
     >
       {/* A fixed 4:3 frame whatever the photo's shape: the photo is taken out of the flow (absolute)
           so a portrait one cannot push the frame, and so the card and its row, taller. */}
-      <Box sx={{ position: "relative", aspectRatio: "4 / 3", overflow: "hidden", flexShrink: 0, bgcolor: "#ede7f6", display: "grid", placeItems: "center" }}>
+      <Box
+        sx={{
+          position: "relative",
+          aspectRatio: "4 / 3",
+          overflow: "hidden",
+          flexShrink: 0,
+          bgcolor: "#ede7f6",
+          display: "grid",
+          placeItems: "center",
+        }}
+      >
         {expert.image ? (
-          <Box component="img" src={expert.image} alt={`Photo of ${expert.name}`} sx={{ position: "absolute", inset: 0, width: "100%", height: "100%", objectFit: "cover" }} />
+          <Box
+            component="img"
+            src={expert.image}
+            alt={`Photo of ${expert.name}`}
+            sx={{ position: "absolute", inset: 0, width: "100%", height: "100%", objectFit: "cover" }}
+          />
         ) : (
           <Avatar sx={{ width: 88, height: 88, bgcolor: "primary.main", fontSize: 32 }} aria-hidden="true">
             {initials(expert.name)}
           </Avatar>
         )}
-        <Box className="view-profile" aria-hidden="true" sx={{ position: "absolute", inset: 0, bgcolor: "rgba(40, 20, 90, 0.72)", color: "#fff", display: "grid", placeItems: "center", opacity: 0, transition: "opacity 200ms", fontWeight: 700 }}>
+        <Box
+          className="view-profile"
+          aria-hidden="true"
+          sx={{
+            position: "absolute",
+            inset: 0,
+            bgcolor: "rgba(40, 20, 90, 0.72)",
+            color: "#fff",
+            display: "grid",
+            placeItems: "center",
+            opacity: 0,
+            transition: "opacity 200ms",
+            fontWeight: 700,
+          }}
+        >
           View Profile
         </Box>
       </Box>
@@ -48,7 +85,14 @@ export function ExpertCard({ expert }: { expert: ExpertListItem }) {
         <Box sx={{ display: "flex", alignItems: "center", gap: 0.5 }}>
           <Typography component="h2" variant="h6" sx={{ lineHeight: 1.3 }}>
             {/* The whole card is the link (stretched over it). */}
-            <Link component={RouterLink} to={`/expert-profile/${expert.slug}`} underline="hover" color="inherit" aria-label={`View Profile of ${expert.name}`} sx={{ "&::after": { content: '""', position: "absolute", inset: 0 } }}>
+            <Link
+              component={RouterLink}
+              to={`/expert-profile/${expert.slug}`}
+              underline="hover"
+              color="inherit"
+              aria-label={`View Profile of ${expert.name}`}
+              sx={{ "&::after": { content: '""', position: "absolute", inset: 0 } }}
+            >
               {expert.name}
             </Link>
           </Typography>
@@ -56,8 +100,16 @@ export function ExpertCard({ expert }: { expert: ExpertListItem }) {
         </Box>
         <Typography color="text.secondary">{expert.role}</Typography>
         <Box sx={{ display: "flex", justifyContent: "space-between", mt: 1.5 }}>
-          <Typography sx={{ fontWeight: 700 }}>{expert.startingprice === null ? "No sessions yet" : `$${expert.startingprice} per session`}</Typography>
-          <Typography component="span" role="img" sx={{ display: "inline-flex", alignItems: "center", gap: 0.25 }} aria-label={ratingLabel(expert)} data-testid="expert-rating">
+          <Typography sx={{ fontWeight: 700 }}>
+            {expert.startingprice === null ? "No sessions yet" : `$${expert.startingprice} per session`}
+          </Typography>
+          <Typography
+            component="span"
+            role="img"
+            sx={{ display: "inline-flex", alignItems: "center", gap: 0.25 }}
+            aria-label={ratingLabel(expert)}
+            data-testid="expert-rating"
+          >
             <StarIcon fontSize="small" sx={{ color: "#8a5a00" }} aria-hidden="true" />
             <span aria-hidden="true">{expert.rating === null ? "New" : `${expert.rating.toFixed(1)} (${expert.review_count})`}</span>
           </Typography>

@@ -26,7 +26,11 @@ import { expertDetailQuery } from "./expert-queries.ts";
 import { ReviewsBlock } from "./reviews-block.tsx";
 
 /** Bio paragraphs are separated by blank lines. */
-export const bioParagraphs = (bio: string | null) => (bio ?? "").split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+export const bioParagraphs = (bio: string | null) =>
+  (bio ?? "")
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
 
 function BookButton({ session, preview }: { session: Session; preview: boolean }) {
   const auth = useAuth();
@@ -34,7 +38,12 @@ function BookButton({ session, preview }: { session: Session; preview: boolean }
   const user = auth.status === "authenticated" ? auth.user : null;
   if (preview || user?.role === "creator") {
     return (
-      <Button variant="contained" fullWidth onClick={() => navigate(`/book-session/${session.id}${preview ? "?preview=true" : ""}`)} aria-label={`Book Session: ${session.title}`}>
+      <Button
+        variant="contained"
+        fullWidth
+        onClick={() => navigate(`/book-session/${session.id}${preview ? "?preview=true" : ""}`)}
+        aria-label={`Book Session: ${session.title}`}
+      >
         Book Session
       </Button>
     );
@@ -65,7 +74,10 @@ function SessionCard({ session, preview }: { session: Session; preview: boolean 
         <Typography color="text.secondary" sx={{ mb: 1 }}>
           {session.length_minutes} mins session
         </Typography>
-        <Typography sx={{ height: 96, overflow: "hidden", display: "-webkit-box", WebkitLineClamp: 4, WebkitBoxOrient: "vertical" }} title={session.description}>
+        <Typography
+          sx={{ height: 96, overflow: "hidden", display: "-webkit-box", WebkitLineClamp: 4, WebkitBoxOrient: "vertical" }}
+          title={session.description}
+        >
           {session.description}
         </Typography>
         <Typography sx={{ fontWeight: 800, fontSize: 22, mt: 1 }}>${Math.round(session.price)}</Typography>
@@ -87,7 +99,12 @@ export function ExpertProfilePage() {
   const name = expert.data ? `${expert.data.first_name} ${expert.data.last_name}` : null;
   useDocumentTitle(name ? `Expert Profile: ${name}` : "Expert Profile");
 
-  if (expert.isPending) return <Page><LoadingScreen label="Loading Profile" /></Page>;
+  if (expert.isPending)
+    return (
+      <Page>
+        <LoadingScreen label="Loading Profile" />
+      </Page>
+    );
   if (expert.isError || !expert.data) {
     return (
       <Page>
@@ -106,10 +123,20 @@ export function ExpertProfilePage() {
           Preview: this is how creators will see your profile{e.published ? "." : " once it is published."}
         </Alert>
       )}
-      <Paper component="section" aria-labelledby="expert-name" variant="outlined" sx={{ p: { xs: 2, sm: 4 }, display: "grid", gap: 3, gridTemplateColumns: { xs: "1fr", md: "240px 1fr" } }}>
+      <Paper
+        component="section"
+        aria-labelledby="expert-name"
+        variant="outlined"
+        sx={{ p: { xs: 2, sm: 4 }, display: "grid", gap: 3, gridTemplateColumns: { xs: "1fr", md: "240px 1fr" } }}
+      >
         <Box sx={{ display: "grid", placeItems: "center" }}>
           {e.profile_image ? (
-            <Box component="img" src={e.profile_image} alt={`Photo of ${name}`} sx={{ width: 220, height: 220, borderRadius: "50%", objectFit: "cover" }} />
+            <Box
+              component="img"
+              src={e.profile_image}
+              alt={`Photo of ${name}`}
+              sx={{ width: 220, height: 220, borderRadius: "50%", objectFit: "cover" }}
+            />
           ) : (
             <Avatar sx={{ width: 180, height: 180, fontSize: 56, bgcolor: "primary.main" }} aria-hidden="true">
               {initials(name ?? "")}

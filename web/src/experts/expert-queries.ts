@@ -7,7 +7,10 @@ export function expertsQuery(search: string) {
   const term = search.trim();
   return queryOptions({
     queryKey: ["experts", term],
-    queryFn: ({ signal }) => (term ? api.get<ExpertListItem[]>(`/experts/search?search=${encodeURIComponent(term)}`, { signal }) : api.get<ExpertListItem[]>("/experts", { signal })),
+    queryFn: ({ signal }) =>
+      term
+        ? api.get<ExpertListItem[]>(`/experts/search?search=${encodeURIComponent(term)}`, { signal })
+        : api.get<ExpertListItem[]>("/experts", { signal }),
     staleTime: CACHE_MS.expertListFresh,
     gcTime: CACHE_MS.expertListKept,
   });

@@ -41,7 +41,13 @@ export function ExpertsPage() {
         placeholder="Name, role or expertise"
         slotProps={{
           htmlInput: { "aria-label": "Search for experts by name, role, or expertise" },
-          input: { startAdornment: <InputAdornment position="start"><SearchIcon aria-hidden="true" /></InputAdornment> },
+          input: {
+            startAdornment: (
+              <InputAdornment position="start">
+                <SearchIcon aria-hidden="true" />
+              </InputAdornment>
+            ),
+          },
         }}
         sx={{ mb: 3, bgcolor: "background.paper" }}
       />
@@ -52,7 +58,11 @@ export function ExpertsPage() {
       ) : experts.data.length === 0 ? (
         <Typography role="status">No experts match your search.</Typography>
       ) : (
-        <Box component="section" aria-label="Experts" sx={{ display: "grid", gap: 3, gridTemplateColumns: { xs: "1fr", sm: "repeat(2, 1fr)", lg: "repeat(4, 1fr)" } }}>
+        <Box
+          component="section"
+          aria-label="Experts"
+          sx={{ display: "grid", gap: 3, gridTemplateColumns: { xs: "1fr", sm: "repeat(2, 1fr)", lg: "repeat(4, 1fr)" } }}
+        >
           {experts.data.map((expert) => (
             <ExpertCard key={expert.id} expert={expert} />
           ))}

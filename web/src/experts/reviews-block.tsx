@@ -21,7 +21,13 @@ export function Stars({ rating }: { rating: number }) {
   const filled = Math.max(0, Math.min(REVIEW_SCALE, Math.round(rating)));
   return (
     <Box role="img" aria-label={`${filled} out of ${REVIEW_SCALE} stars`} sx={{ color: "#8a5a00", display: "inline-flex" }}>
-      {Array.from({ length: REVIEW_SCALE }, (_, i) => (i < filled ? <StarIcon key={i} fontSize="small" aria-hidden="true" /> : <StarBorderIcon key={i} fontSize="small" aria-hidden="true" />))}
+      {Array.from({ length: REVIEW_SCALE }, (_, i) =>
+        i < filled ? (
+          <StarIcon key={i} fontSize="small" aria-hidden="true" />
+        ) : (
+          <StarBorderIcon key={i} fontSize="small" aria-hidden="true" />
+        ),
+      )}
     </Box>
   );
 }

@@ -10,15 +10,49 @@ import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx"
 afterEach(() => vi.unstubAllGlobals());
 
 const cleo: Review = {
-  id: "r1", rating: 4, review: "Clear pricing tiers.", created_at: "2030-03-05T15:00:00.000Z", creator: { first_name: "Cleo", last_initial: "T." },
+  id: "r1",
+  rating: 4,
+  review: "Clear pricing tiers.",
+  created_at: "2030-03-05T15:00:00.000Z",
+  creator: { first_name: "Cleo", last_initial: "T." },
   reply: { text: "Thank you, Cleo!", created_at: "2030-03-06T09:00:00.000Z" },
 };
-const dan: Review = { id: "r2", rating: 5, review: "", created_at: "2030-02-01T15:00:00.000Z", creator: { first_name: "Dan", last_initial: "" }, reply: null };
+const dan: Review = {
+  id: "r2",
+  rating: 5,
+  review: "",
+  created_at: "2030-02-01T15:00:00.000Z",
+  creator: { first_name: "Dan", last_initial: "" },
+  reply: null,
+};
 const detail = (reviews: Review[]): ExpertDetail => ({
-  id: "e1", user_id: "e1", slug: "maya-lind-e1", first_name: "Maya", last_name: "Lind", title: "Brand partnerships advisor", bio: "Deals.", tags: [],
-  profile_image: null, published: true, verified: true, sessions: [], reviews, prev_clients: [],
+  id: "e1",
+  user_id: "e1",
+  slug: "maya-lind-e1",
+  first_name: "Maya",
+  last_name: "Lind",
+  title: "Brand partnerships advisor",
+  bio: "Deals.",
+  tags: [],
+  profile_image: null,
+  published: true,
+  verified: true,
+  sessions: [],
+  reviews,
+  prev_clients: [],
 });
-const maya = (rating: number | null, review_count: number): ExpertListItem => ({ id: "e1", user_id: "e1", slug: "maya-lind-e1", name: "Maya Lind", role: "Advisor", startingprice: 150, rating, review_count, image: null, verified: true });
+const maya = (rating: number | null, review_count: number): ExpertListItem => ({
+  id: "e1",
+  user_id: "e1",
+  slug: "maya-lind-e1",
+  name: "Maya Lind",
+  role: "Advisor",
+  startingprice: 150,
+  rating,
+  review_count,
+  image: null,
+  verified: true,
+});
 
 describe("the profile's reviews", () => {
   it("shows each review's stars, text, long date (the viewer's locale: en-US here) and the creator's first name and last initial, with the expert's reply", async () => {

@@ -26,11 +26,17 @@ const TOPIC_LABELS: Record<SupportTopic, string> = {
 
 type ContactInput = { name: string; email: string; topic: SupportTopic | ""; message: string };
 
-const checkContact = (input: ContactInput): FormCheck<SupportMessageBody, keyof ContactInput> => checkForm(SupportMessageBody, { ...input, topic: input.topic || undefined });
+const checkContact = (input: ContactInput): FormCheck<SupportMessageBody, keyof ContactInput> =>
+  checkForm(SupportMessageBody, { ...input, topic: input.topic || undefined });
 
 function ContactForm() {
   const { user } = useAuth();
-  const [form, setForm] = useState<ContactInput>({ name: user ? [user.first_name, user.last_name].filter(Boolean).join(" ") : "", email: user?.email ?? "", topic: "", message: "" });
+  const [form, setForm] = useState<ContactInput>({
+    name: user ? [user.first_name, user.last_name].filter(Boolean).join(" ") : "",
+    email: user?.email ?? "",
+    topic: "",
+    message: "",
+  });
   const [errors, setErrors] = useState<Partial<Record<keyof ContactInput, string>>>({});
   const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -63,9 +69,33 @@ function ContactForm() {
     );
   return (
     <Box component="form" aria-label="Contact support" noValidate onSubmit={submit} sx={{ display: "grid", gap: 2 }}>
-      <TextField label="Your name" required value={form.name} onChange={set("name")} error={!!errors.name} helperText={errors.name} slotProps={{ htmlInput: { maxLength: 100 } }} />
-      <TextField label="Email" type="email" required value={form.email} onChange={set("email")} error={!!errors.email} helperText={errors.email ?? "Where we answer you."} />
-      <TextField select label="What is it about?" required value={form.topic} onChange={set("topic")} error={!!errors.topic} helperText={errors.topic}>
+      <TextField
+        label="Your name"
+        required
+        value={form.name}
+        onChange={set("name")}
+        error={!!errors.name}
+        helperText={errors.name}
+        slotProps={{ htmlInput: { maxLength: 100 } }}
+      />
+      <TextField
+        label="Email"
+        type="email"
+        required
+        value={form.email}
+        onChange={set("email")}
+        error={!!errors.email}
+        helperText={errors.email ?? "Where we answer you."}
+      />
+      <TextField
+        select
+        label="What is it about?"
+        required
+        value={form.topic}
+        onChange={set("topic")}
+        error={!!errors.topic}
+        helperText={errors.topic}
+      >
         {Object.entries(TOPIC_LABELS).map(([value, label]) => (
           <MenuItem key={value} value={value}>
             {label}

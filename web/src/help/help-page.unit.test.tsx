@@ -28,7 +28,14 @@ describe("help page", () => {
   it("explains booking, payment, refunds and vetting, and answers the FAQ, to a visitor", async () => {
     fakeApi({});
     await openHelp();
-    for (const heading of ["Booking a session", "Paying", "Cancelling and refunds", "How experts are vetted", "Frequently asked questions", "Contact us"]) {
+    for (const heading of [
+      "Booking a session",
+      "Paying",
+      "Cancelling and refunds",
+      "How experts are vetted",
+      "Frequently asked questions",
+      "Contact us",
+    ]) {
       expect(screen.getByRole("heading", { level: 2, name: heading })).toBeInTheDocument();
     }
     expect(screen.getByText(/cancelled at least 24 hours before its start is refunded in full/)).toBeInTheDocument();
@@ -45,7 +52,13 @@ describe("help page", () => {
     fireEvent.change(within(form).getByRole("textbox", { name: /Your message/ }), { target: { value: "Where is my refund?" } });
     await userEvent.click(within(form).getByRole("button", { name: "Send message" }));
     expect(await screen.findByRole("status")).toHaveTextContent("we will answer you at nora@example.com");
-    expect(writes(calls)).toEqual([{ method: "POST", path: "/support/messages", body: { name: "Nora Maker", email: "nora@example.com", topic: "refund", message: "Where is my refund?" } }]);
+    expect(writes(calls)).toEqual([
+      {
+        method: "POST",
+        path: "/support/messages",
+        body: { name: "Nora Maker", email: "nora@example.com", topic: "refund", message: "Where is my refund?" },
+      },
+    ]);
   });
 
   it("says what is missing before sending anything", async () => {
@@ -59,7 +72,8 @@ describe("help page", () => {
 
   it("has an About page that says what the marketplace is, and leads to help", () => {
     renderScreen(<AboutPage />);
-    for (const heading of ["Why we exist", "How it works", "Who the experts are"]) expect(screen.getByRole("heading", { level: 2, name: heading })).toBeInTheDocument();
+    for (const heading of ["Why we exist", "How it works", "Who the experts are"])
+      expect(screen.getByRole("heading", { level: 2, name: heading })).toBeInTheDocument();
     expect(screen.queryByText(/coming soon/)).toBeNull();
     expect(screen.getByRole("link", { name: "help page" })).toHaveAttribute("href", "/help");
   });

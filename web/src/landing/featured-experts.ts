@@ -18,7 +18,16 @@ export type FeaturedExpert = {
 
 const FEATURED_COUNT = 3;
 
-const sampleCards: FeaturedExpert[] = SAMPLE_EXPERTS.map((e) => ({ key: e.name, slug: null, name: e.name, title: e.title, tags: e.tags, image: null, verified: true, colors: e.colors }));
+const sampleCards: FeaturedExpert[] = SAMPLE_EXPERTS.map((e) => ({
+  key: e.name,
+  slug: null,
+  name: e.name,
+  title: e.title,
+  tags: e.tags,
+  image: null,
+  verified: true,
+  colors: e.colors,
+}));
 
 /** What a card says under the title: the listing's starting price and rating. */
 function listingTags(e: ExpertListItem): string[] {

@@ -32,7 +32,9 @@ function Tag({ label, icon, filled = false }: { label: string; icon?: ReactNode;
         borderRadius: 4,
         fontSize: "0.8125rem",
         whiteSpace: "nowrap",
-        ...(filled ? { bgcolor: "primary.main", color: "primary.contrastText" } : { border: 1, borderColor: "#bdbdbd", color: "text.primary" }),
+        ...(filled
+          ? { bgcolor: "primary.main", color: "primary.contrastText" }
+          : { border: 1, borderColor: "#bdbdbd", color: "text.primary" }),
         "& svg": { fontSize: 18 },
       }}
     >
@@ -59,15 +61,43 @@ function CallToAction({ label, to }: { label: string; to: string }) {
 function ExpertCardFace({ expert }: { expert: FeaturedExpert }) {
   return (
     <Card elevation={6} sx={{ borderRadius: 4, position: "relative" }}>
-      <Box aria-hidden="true" sx={{ aspectRatio: "280 / 150", overflow: "hidden", position: "relative", background: `linear-gradient(135deg, ${expert.colors[0]}, ${expert.colors[1]})`, display: "grid", placeItems: "center", color: "#fff", fontSize: 48, fontWeight: 800 }}>
-        {expert.image ? <Box component="img" src={expert.image} alt="" sx={{ position: "absolute", inset: 0, width: "100%", height: "100%", objectFit: "cover" }} /> : initials(expert.name)}
+      <Box
+        aria-hidden="true"
+        sx={{
+          aspectRatio: "280 / 150",
+          overflow: "hidden",
+          position: "relative",
+          background: `linear-gradient(135deg, ${expert.colors[0]}, ${expert.colors[1]})`,
+          display: "grid",
+          placeItems: "center",
+          color: "#fff",
+          fontSize: 48,
+          fontWeight: 800,
+        }}
+      >
+        {expert.image ? (
+          <Box
+            component="img"
+            src={expert.image}
+            alt=""
+            sx={{ position: "absolute", inset: 0, width: "100%", height: "100%", objectFit: "cover" }}
+          />
+        ) : (
+          initials(expert.name)
+        )}
       </Box>
       <CardContent>
         <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
           <Typography component="h3" variant="h6">
             {expert.slug ? (
               // The whole card is the link to the expert's profile (stretched over it).
-              <Link component={RouterLink} to={`/expert-profile/${expert.slug}`} underline="hover" color="inherit" sx={{ "&::after": { content: '""', position: "absolute", inset: 0 } }}>
+              <Link
+                component={RouterLink}
+                to={`/expert-profile/${expert.slug}`}
+                underline="hover"
+                color="inherit"
+                sx={{ "&::after": { content: '""', position: "absolute", inset: 0 } }}
+              >
                 {expert.name}
               </Link>
             ) : (
@@ -147,9 +177,33 @@ function ChallengeCloud() {
       </ul>
       <Box aria-hidden="true" sx={{ display: "grid", gap: 1.5 }}>
         {rows.map((row, i) => (
-          <Box key={i} sx={{ display: "flex", width: "max-content", gap: 1.5, animation: `challenge-scroll ${40 + i * 8}s linear infinite`, animationDirection: i % 2 ? "reverse" : "normal", "@media (prefers-reduced-motion: reduce)": { animation: "none", flexWrap: "wrap", width: "auto", justifyContent: "center" } }}>
+          <Box
+            key={i}
+            sx={{
+              display: "flex",
+              width: "max-content",
+              gap: 1.5,
+              animation: `challenge-scroll ${40 + i * 8}s linear infinite`,
+              animationDirection: i % 2 ? "reverse" : "normal",
+              "@media (prefers-reduced-motion: reduce)": { animation: "none", flexWrap: "wrap", width: "auto", justifyContent: "center" },
+            }}
+          >
             {[...row, ...row].map((c, j) => (
-              <Box key={`${c}-${j}`} data-testid={j < row.length ? "challenge" : undefined} sx={{ px: 2, py: 1, borderRadius: 6, bgcolor: "#fff", border: 1, borderColor: "#d1c4e9", whiteSpace: "nowrap", fontWeight: 600, color: "#311b92" }}>
+              <Box
+                key={`${c}-${j}`}
+                data-testid={j < row.length ? "challenge" : undefined}
+                sx={{
+                  px: 2,
+                  py: 1,
+                  borderRadius: 6,
+                  bgcolor: "#fff",
+                  border: 1,
+                  borderColor: "#d1c4e9",
+                  whiteSpace: "nowrap",
+                  fontWeight: 600,
+                  color: "#311b92",
+                }}
+              >
                 {c}
               </Box>
             ))}
@@ -179,7 +233,20 @@ function Faq() {
                 aria-expanded={expanded}
                 aria-controls={`faq-a-${i}`}
                 onClick={() => setOpen(expanded ? null : i)}
-                sx={{ all: "unset", boxSizing: "border-box", cursor: "pointer", width: "100%", display: "flex", justifyContent: "space-between", gap: 2, py: 2, px: 1, fontWeight: 700, fontSize: 18, "&:focus-visible": { outline: "3px solid #ff9800" } }}
+                sx={{
+                  all: "unset",
+                  boxSizing: "border-box",
+                  cursor: "pointer",
+                  width: "100%",
+                  display: "flex",
+                  justifyContent: "space-between",
+                  gap: 2,
+                  py: 2,
+                  px: 1,
+                  fontWeight: 700,
+                  fontSize: 18,
+                  "&:focus-visible": { outline: "3px solid #ff9800" },
+                }}
               >
                 {item.q}
                 <Box component="span" aria-hidden="true" sx={{ fontSize: 24, lineHeight: 1, color: "primary.main" }}>
@@ -191,7 +258,13 @@ function Faq() {
               id={`faq-a-${i}`}
               role="region"
               aria-labelledby={`faq-q-${i}`}
-              sx={{ overflow: "hidden", maxHeight: expanded ? "24rem" : 0, visibility: expanded ? "visible" : "hidden", transition: `max-height 300ms ease, visibility 0s linear ${expanded ? "0s" : "300ms"}`, px: 1 }}
+              sx={{
+                overflow: "hidden",
+                maxHeight: expanded ? "24rem" : 0,
+                visibility: expanded ? "visible" : "hidden",
+                transition: `max-height 300ms ease, visibility 0s linear ${expanded ? "0s" : "300ms"}`,
+                px: 1,
+              }}
             >
               <Typography sx={{ pb: 2 }}>{item.a}</Typography>
             </Box>
@@ -206,13 +279,23 @@ export function LandingPage() {
   useDocumentTitle(null);
   return (
     <Page wide>
-      <Box component="section" aria-labelledby="hero-heading" sx={{ background: "linear-gradient(180deg, #ede7f6 0%, #fafafc 100%)", pt: { xs: 5, md: 8 }, pb: 4 }}>
+      <Box
+        component="section"
+        aria-labelledby="hero-heading"
+        sx={{ background: "linear-gradient(180deg, #ede7f6 0%, #fafafc 100%)", pt: { xs: 5, md: 8 }, pb: 4 }}
+      >
         <Container sx={{ textAlign: "center" }}>
-          <Typography id="hero-heading" variant="h2" component="h1" sx={{ fontWeight: 800, fontSize: { xs: 34, sm: 48, md: 60 }, maxWidth: 900, mx: "auto" }}>
+          <Typography
+            id="hero-heading"
+            variant="h2"
+            component="h1"
+            sx={{ fontWeight: 800, fontSize: { xs: 34, sm: 48, md: 60 }, maxWidth: 900, mx: "auto" }}
+          >
             We make it easy for creators to reach the right experts, on demand
           </Typography>
           <Typography sx={{ fontSize: { xs: 18, md: 22 }, maxWidth: 760, mx: "auto", mt: 2, mb: 4 }}>
-            Reach more fans, unlock new revenue streams, land brand deals and streamline your business with one-to-one sessions from vetted professionals.
+            Reach more fans, unlock new revenue streams, land brand deals and streamline your business with one-to-one sessions from vetted
+            professionals.
           </Typography>
           <FeaturedExperts />
           <CallToAction label="Explore our network" to="/experts" />
@@ -226,7 +309,10 @@ export function LandingPage() {
         <Typography align="center" sx={{ mb: 4, maxWidth: 700, mx: "auto" }}>
           Vetted experts who know the creator economy, matched to what you need next.
         </Typography>
-        <Box component="ul" sx={{ listStyle: "none", p: 0, m: 0, display: "grid", gap: 3, gridTemplateColumns: { xs: "1fr", md: "repeat(3, 1fr)" } }}>
+        <Box
+          component="ul"
+          sx={{ listStyle: "none", p: 0, m: 0, display: "grid", gap: 3, gridTemplateColumns: { xs: "1fr", md: "repeat(3, 1fr)" } }}
+        >
           {BENEFITS.map((b, i) => (
             <Card component="li" key={b.title} variant="outlined" sx={{ borderRadius: 4 }} data-testid="benefit">
               <CardContent>

@@ -10,7 +10,19 @@ afterEach(() => vi.unstubAllGlobals());
 
 const listed = (name: string, verified = true, extra: Partial<ExpertListItem> = {}): ExpertListItem => {
   const slug = name.toLowerCase().replace(/ /g, "-");
-  return { id: slug, user_id: slug, slug, name, role: `${name}'s title`, startingprice: 120, rating: 4.5, review_count: 2, image: null, verified, ...extra };
+  return {
+    id: slug,
+    user_id: slug,
+    slug,
+    name,
+    role: `${name}'s title`,
+    startingprice: 120,
+    rating: 4.5,
+    review_count: 2,
+    image: null,
+    verified,
+    ...extra,
+  };
 };
 
 describe("landing page", () => {
@@ -31,7 +43,9 @@ describe("landing page", () => {
   it("leads its three calls to action into the marketplace in the same tab, and keeps early access one link away", async () => {
     fakeApi({ "GET /experts": { status: 200, body: [] } });
     renderScreen(<LandingPage />);
-    const targets = ["Explore our network", "Find your perfect match", "Get expert support quickly"].map((name) => screen.getByRole("link", { name }));
+    const targets = ["Explore our network", "Find your perfect match", "Get expert support quickly"].map((name) =>
+      screen.getByRole("link", { name }),
+    );
     for (const link of targets) expect(link).not.toHaveAttribute("target");
     expect(targets.map((l) => l.getAttribute("href"))).toEqual(["/experts", "/experts", "/signup?role=creator"]);
     expect(screen.getByRole("link", { name: /invitation to try it first/ })).toHaveAttribute("href", "/early-access");
@@ -45,7 +59,11 @@ describe("landing page", () => {
     const hero = await screen.findByRole("list", { name: "Featured experts", busy: false });
     const cards = within(hero).getAllByTestId("featured-expert");
     expect(cards).toHaveLength(3);
-    expect(within(hero).getAllByRole("link").map((l) => [l.textContent, l.getAttribute("href")])).toEqual([
+    expect(
+      within(hero)
+        .getAllByRole("link")
+        .map((l) => [l.textContent, l.getAttribute("href")]),
+    ).toEqual([
       ["Sofia Rossi", "/expert-profile/sofia-rossi"],
       ["Ava Chen", "/expert-profile/ava-chen"],
       ["Marcus Reed", "/expert-profile/marcus-reed"],
@@ -57,7 +75,11 @@ describe("landing page", () => {
     fakeApi({ "GET /experts": { status: 200, body: [listed("Sofia Rossi"), listed("Ava Chen")] } });
     renderScreen(<LandingPage />);
     const hero = await screen.findByRole("list", { name: "Featured experts", busy: false });
-    expect(within(hero).getAllByTestId("featured-expert").map((c) => within(c).getByRole("heading").textContent)).toEqual(SAMPLE_EXPERTS.map((e) => e.name));
+    expect(
+      within(hero)
+        .getAllByTestId("featured-expert")
+        .map((c) => within(c).getByRole("heading").textContent),
+    ).toEqual(SAMPLE_EXPERTS.map((e) => e.name));
     expect(within(hero).queryAllByRole("link")).toHaveLength(0);
   });
 });

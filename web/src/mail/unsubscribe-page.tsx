@@ -43,7 +43,10 @@ export function UnsubscribePage() {
         </Alert>
       ) : (
         <>
-          <Typography>We send a reminder a day and an hour before each session. Mails about your bookings themselves (requests, changes, cancellations) still come.</Typography>
+          <Typography>
+            We send a reminder a day and an hour before each session. Mails about your bookings themselves (requests, changes,
+            cancellations) still come.
+          </Typography>
           {token && (
             <Button variant="contained" onClick={() => void stop()} disabled={busy} sx={{ justifySelf: "start" }}>
               Stop reminder emails

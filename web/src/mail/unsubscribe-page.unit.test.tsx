@@ -12,7 +12,9 @@ describe("the unsubscribe link", () => {
     renderScreen(<UnsubscribePage />, { route: "/unsubscribe?token=tok-u", path: "/unsubscribe" });
     expect(calls).toHaveLength(0);
     await userEvent.click(screen.getByRole("button", { name: "Stop reminder emails" }));
-    expect(await screen.findByRole("status")).toHaveTextContent("Reminders are off for cora@example.com. You can turn them back on in your account.");
+    expect(await screen.findByRole("status")).toHaveTextContent(
+      "Reminders are off for cora@example.com. You can turn them back on in your account.",
+    );
     expect(calls).toEqual([{ method: "POST", path: "/mail/unsubscribe", body: { token: "tok-u" } }]);
   });
 

@@ -6,7 +6,14 @@ import type { Booking } from "../shared/api-types.ts";
 import { localMoment } from "../shared/local-time.ts";
 
 /** Accepting the time the creator asked for: one look at it before the creator is told. */
-export function AcceptStep(props: { booking: Booking; zone: string; busy: boolean; failure: ReactNode; onConfirm: () => void; onBack: () => void }) {
+export function AcceptStep(props: {
+  booking: Booking;
+  zone: string;
+  busy: boolean;
+  failure: ReactNode;
+  onConfirm: () => void;
+  onBack: () => void;
+}) {
   const { booking, zone } = props;
   return (
     <Box sx={{ maxWidth: 640 }}>
@@ -14,7 +21,8 @@ export function AcceptStep(props: { booking: Booking; zone: string; busy: boolea
         Accept Booking
       </Typography>
       <Typography sx={{ mb: 2 }}>
-        {booking.creator_name ?? "The creator"} asked for <strong>{localMoment(booking.scheduled_time, zone)}</strong>. Confirm it and they are booked.
+        {booking.creator_name ?? "The creator"} asked for <strong>{localMoment(booking.scheduled_time, zone)}</strong>. Confirm it and they
+        are booked.
       </Typography>
       {props.failure}
       <Box sx={{ display: "flex", gap: 2, mt: 3, flexWrap: "wrap" }}>

@@ -61,14 +61,17 @@ export function BookingDetailStep(props: { booking: Booking; zone: string; dispa
       {/* The creator answered the proposal with another time: the request to move below is theirs. */}
       {booking.status === "time_proposed" && booking.reschedule_to && (
         <Alert severity="info" sx={{ mt: 2 }} data-testid="proposal-answered">
-          You proposed another time; {booking.creator_name ?? "the creator"} asks for the time below instead. Accepting it confirms the session.
+          You proposed another time; {booking.creator_name ?? "the creator"} asks for the time below instead. Accepting it confirms the
+          session.
         </Alert>
       )}
       <Box sx={{ display: "grid", gap: 2, mt: 2, "&:empty": { display: "none" } }}>
         <OpenMoveRequest booking={booking} viewer="expert" zone={zone} />
         {booking.status === "confirmed" && <JoinSession booking={booking} />}
       </Box>
-      {booking.status !== "cancelled" && booking.status !== "completed" && <CancellationPolicyForExpert creatorName={booking.creator_name} />}
+      {booking.status !== "cancelled" && booking.status !== "completed" && (
+        <CancellationPolicyForExpert creatorName={booking.creator_name} />
+      )}
       {booking.status === "confirmed" && (
         <Box sx={{ mt: 3 }}>
           <MeetingLinkForm booking={booking} zone={zone} />

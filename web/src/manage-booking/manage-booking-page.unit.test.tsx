@@ -67,15 +67,24 @@ describe("managing a request", () => {
     const requested = at(day, 10);
     const calls = fakeApi({
       // The API's answer includes the booking's own time (it may stay there); proposing it would change nothing.
-      [`GET /bookings/b1/proposable-times?date=${day.toISODate()}`]: { status: 200, body: { timezone: zone, times: [at(day, 9), requested, at(day, 14, 30)] } },
+      [`GET /bookings/b1/proposable-times?date=${day.toISODate()}`]: {
+        status: 200,
+        body: { timezone: zone, times: [at(day, 9), requested, at(day, 14, 30)] },
+      },
       [`GET /bookings/b1/proposable-times?date=${next.toISODate()}`]: { status: 200, body: { timezone: zone, times: [at(next, 11)] } },
-      "PATCH /bookings/b1/schedule": (body) => ({ status: 200, body: { ...request, status: "time_proposed", scheduled_time: (body as { scheduled_time: string }).scheduled_time } }),
+      "PATCH /bookings/b1/schedule": (body) => ({
+        status: 200,
+        body: { ...request, status: "time_proposed", scheduled_time: (body as { scheduled_time: string }).scheduled_time },
+      }),
     });
     const paid = { ...request, scheduled_time: requested, paid: true, payment_state: "paid" as const };
     renderScreen(<ManageBookingSteps booking={paid} schedule={schedule} />, { auth });
     expect(calls).toHaveLength(0); // nothing is asked until the expert chooses to propose
     await userEvent.click(screen.getByRole("button", { name: "Propose another time" }));
-    const offered = async () => within(await screen.findByRole("group", { name: "Times" })).getAllByRole("button").map((b) => b.textContent);
+    const offered = async () =>
+      within(await screen.findByRole("group", { name: "Times" }))
+        .getAllByRole("button")
+        .map((b) => b.textContent);
     expect(await offered()).toEqual([clockTime(at(day, 9), zone), clockTime(at(day, 14, 30), zone)]);
     expect(screen.getByRole("button", { name: "Propose this time" })).toBeDisabled();
     if (next.month !== day.month) await userEvent.click(screen.getByRole("button", { name: "Next month" }));
@@ -98,7 +107,13 @@ describe("managing a request", () => {
 
   it("a proposed time the creator answered with another says that accepting theirs confirms the session (issue 27.11)", () => {
     fakeApi({});
-    const countered = { ...request, status: "time_proposed" as const, paid: true, payment_state: "paid" as const, reschedule_to: "2030-03-06T10:00:00.000Z" };
+    const countered = {
+      ...request,
+      status: "time_proposed" as const,
+      paid: true,
+      payment_state: "paid" as const,
+      reschedule_to: "2030-03-06T10:00:00.000Z",
+    };
     renderScreen(<ManageBookingSteps booking={countered} schedule={null} />, { auth });
     expect(screen.getByTestId("proposal-answered")).toHaveTextContent(
       "You proposed another time; Cora Creator asks for the time below instead. Accepting it confirms the session.",
@@ -115,7 +130,12 @@ describe("managing a request", () => {
   });
 
   it("Decline asks for the reason the creator will see, then cancels with it", async () => {
-    const calls = fakeApi({ "PATCH /bookings/b1/status": (body) => ({ status: 200, body: { ...request, status: "cancelled", cancelled_by: "expert", cancel_reason: (body as { reason: string }).reason } }) });
+    const calls = fakeApi({
+      "PATCH /bookings/b1/status": (body) => ({
+        status: 200,
+        body: { ...request, status: "cancelled", cancelled_by: "expert", cancel_reason: (body as { reason: string }).reason },
+      }),
+    });
     renderScreen(<ManageBookingSteps booking={{ ...request, paid: true, payment_state: "paid" }} schedule={null} />, { auth });
     await userEvent.click(screen.getByRole("button", { name: "Decline" }));
     expect(screen.getByText(/Cora Creator will see your reason and is refunded in full/)).toBeInTheDocument();
@@ -125,6 +145,8 @@ describe("managing a request", () => {
     await userEvent.type(screen.getByLabelText(/Reason for declining/), "  I am travelling that week.  ");
     await userEvent.click(screen.getByRole("button", { name: "Decline Booking" }));
     expect(await screen.findByText("Booking Declined")).toBeInTheDocument();
-    expect(calls).toEqual([{ method: "PATCH", path: "/bookings/b1/status", body: { status: "cancelled", reason: "I am travelling that week." } }]);
+    expect(calls).toEqual([
+      { method: "PATCH", path: "/bookings/b1/status", body: { status: "cancelled", reason: "I am travelling that week." } },
+    ]);
   });
 });

@@ -1,7 +1,8 @@
 import type { Booking } from "../shared/api-types.ts";
 
 /** The screens of Manage Booking: the booking itself, a step to act on it, and the answer once the API took the action. */
-export type ManageStep = "detail" | "accept" | "propose" | "confirmation" | "proposed" | "more-info" | "more-info-confirmation" | "decline" | "declined";
+export type ManageStep =
+  "detail" | "accept" | "propose" | "confirmation" | "proposed" | "more-info" | "more-info-confirmation" | "decline" | "declined";
 
 /** The screens shown after an action succeeded. */
 export type DoneStep = Extract<ManageStep, "confirmation" | "proposed" | "more-info-confirmation" | "declined">;

@@ -19,13 +19,21 @@ import type { ManageAction, ManageState } from "./manage-steps.ts";
  */
 export const proposableTimesQuery = (bookingId: string, day: string) => ({
   queryKey: [...BOOKINGS_KEY, "proposable-times", bookingId, day],
-  queryFn: ({ signal }: { signal: AbortSignal }) => api.get<ProposableTimesReply>(`/bookings/${bookingId}/proposable-times?date=${day}`, { signal }),
+  queryFn: ({ signal }: { signal: AbortSignal }) =>
+    api.get<ProposableTimesReply>(`/bookings/${bookingId}/proposable-times?date=${day}`, { signal }),
   staleTime: 0,
   retry: false,
 });
 
 /** The expert proposes another time for the creator to accept. */
-type ProposeProps = { booking: Booking; zone: string; state: ManageState; dispatch: Dispatch<ManageAction>; failure: ReactNode; onPropose: () => void };
+type ProposeProps = {
+  booking: Booking;
+  zone: string;
+  state: ManageState;
+  dispatch: Dispatch<ManageAction>;
+  failure: ReactNode;
+  onPropose: () => void;
+};
 
 export function ProposeTimeStep(props: ProposeProps) {
   const { booking, zone, state, dispatch } = props;
@@ -34,15 +42,18 @@ export function ProposeTimeStep(props: ProposeProps) {
   const lastDay = DateTime.now().setZone(zone).plus({ days: BOOKING_WINDOW_DAYS }).toISODate()!;
   const proposable = useQuery(proposableTimesQuery(booking.id, day));
   // The booking's own time is bookable for it, but proposing it would change nothing.
-  const times = useMemo(() => (proposable.data?.times ?? []).filter((t) => Date.parse(t) !== Date.parse(booking.scheduled_time)), [booking, proposable.data]);
+  const times = useMemo(
+    () => (proposable.data?.times ?? []).filter((t) => Date.parse(t) !== Date.parse(booking.scheduled_time)),
+    [booking, proposable.data],
+  );
   return (
     <Box>
       <Typography variant="h4" component="h1" gutterBottom>
         Propose another time
       </Typography>
       <Typography sx={{ mb: 1 }}>
-        {booking.creator_name ?? "The creator"} asked for <strong>{localMoment(booking.scheduled_time, zone)}</strong>.{" "}
-        Choose one of your free times for them to accept instead.
+        {booking.creator_name ?? "The creator"} asked for <strong>{localMoment(booking.scheduled_time, zone)}</strong>. Choose one of your
+        free times for them to accept instead.
       </Typography>
       <Typography sx={{ mb: 2 }}>Times are shown in your timezone: {zoneLabel(zone)}</Typography>
       <Box sx={{ display: "grid", gap: 4, gridTemplateColumns: { xs: "1fr", md: "380px 1fr" } }}>
@@ -68,7 +79,11 @@ export function ProposeTimeStep(props: ProposeProps) {
           ) : times.length === 0 ? (
             <Typography>No free times on this day.</Typography>
           ) : (
-            <Box role="group" aria-label="Times" sx={{ display: "grid", gap: 1, gridTemplateColumns: "repeat(auto-fill, minmax(120px, 1fr))" }}>
+            <Box
+              role="group"
+              aria-label="Times"
+              sx={{ display: "grid", gap: 1, gridTemplateColumns: "repeat(auto-fill, minmax(120px, 1fr))" }}
+            >
               {times.map((t) => (
                 <Button
                   key={t}

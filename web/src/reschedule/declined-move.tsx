@@ -2,7 +2,10 @@ import Alert from "@mui/material/Alert";
 import type { Booking } from "../shared/api-types.ts";
 import { browserZone, localMoment } from "../shared/local-time.ts";
 
-type Declined = Pick<Booking, "status" | "scheduled_time" | "reschedule_to" | "reschedule_declined_to" | "reschedule_decline_reason" | "session">;
+type Declined = Pick<
+  Booking,
+  "status" | "scheduled_time" | "reschedule_to" | "reschedule_declined_to" | "reschedule_decline_reason" | "session"
+>;
 
 /**
  * The creator's last request to move a booking that is still on, which the expert declined: the

@@ -16,25 +16,41 @@ type Asked = Pick<Booking, "id" | "scheduled_time" | "reschedule_to" | "creator_
  * withdraw it; the expert accepts, or declines saying why if they wish (the creator's mail carries
  * it). Nothing when none is open.
  */
-export function OpenMoveRequest({ booking, viewer, zone = browserZone() }: { booking: Asked; viewer: "creator" | "expert"; zone?: string }) {
+export function OpenMoveRequest({
+  booking,
+  viewer,
+  zone = browserZone(),
+}: {
+  booking: Asked;
+  viewer: "creator" | "expert";
+  zone?: string;
+}) {
   const action = useBookingAction();
   const [declining, setDeclining] = useState(false);
   const [reason, setReason] = useState("");
   if (!booking.reschedule_to) return null;
   const to = localMoment(booking.reschedule_to, zone);
   const from = localMoment(booking.scheduled_time, zone);
-  const answer = (path: "withdraw" | "accept" | "decline", body?: { reason?: string }) => void action.run(() => api.post<Booking>(`/bookings/${booking.id}/reschedule/${path}`, body));
+  const answer = (path: "withdraw" | "accept" | "decline", body?: { reason?: string }) =>
+    void action.run(() => api.post<Booking>(`/bookings/${booking.id}/reschedule/${path}`, body));
   const decline = () => answer("decline", reason.trim() ? { reason: reason.trim() } : {});
   return (
-    <Alert severity={viewer === "expert" ? "warning" : "info"} role="region" aria-label="Request to move this session" data-testid="move-request">
+    <Alert
+      severity={viewer === "expert" ? "warning" : "info"}
+      role="region"
+      aria-label="Request to move this session"
+      data-testid="move-request"
+    >
       <Typography>
         {viewer === "creator" ? (
           <>
-            You asked to move this session to <strong>{to}</strong>. It stays at {from} until {booking.expert_name ?? "your expert"} accepts.
+            You asked to move this session to <strong>{to}</strong>. It stays at {from} until {booking.expert_name ?? "your expert"}{" "}
+            accepts.
           </>
         ) : (
           <>
-            {booking.creator_name ?? "The creator"} asks to move this session to <strong>{to}</strong> (now {from}). Both times are held until you answer.
+            {booking.creator_name ?? "The creator"} asks to move this session to <strong>{to}</strong> (now {from}). Both times are held
+            until you answer.
           </>
         )}
       </Typography>

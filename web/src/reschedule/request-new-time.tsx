@@ -81,8 +81,8 @@ export function RequestNewTime({ booking }: { booking: Movable }) {
       <Typography>
         {booking.status === "time_proposed" ? (
           <>
-            {expert} proposed <strong>{localMoment(booking.scheduled_time, zone)}</strong>.{" "}
-            Ask for another of their times instead: it is held until they answer.
+            {expert} proposed <strong>{localMoment(booking.scheduled_time, zone)}</strong>. Ask for another of their times instead: it is
+            held until they answer.
           </>
         ) : (
           <>

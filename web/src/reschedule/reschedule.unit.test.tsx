@@ -20,7 +20,8 @@ const current = inDays(3, 10).toUTC().toISO()!;
 const newDay = inDays(4, 0);
 const offered = [inDays(4, 9), inDays(4, 14)].map((t) => t.toUTC().toISO()!);
 const creator = signedInAs("creator", { id: "c1" });
-const booked = (more: Partial<Booking> = {}) => aBooking({ session_id: "s-1", scheduled_time: current, prep_response_1: "a", prep_response_2: "b", prep_response_3: "c", ...more });
+const booked = (more: Partial<Booking> = {}) =>
+  aBooking({ session_id: "s-1", scheduled_time: current, prep_response_1: "a", prep_response_2: "b", prep_response_3: "c", ...more });
 const card = () => within(screen.getByTestId("creator-booking"));
 
 describe("requesting a new time", () => {
@@ -30,7 +31,11 @@ describe("requesting a new time", () => {
       "GET /bookings/creator/me": () => ({ status: 200, body: [booking] }),
       "GET /sessions/s-1/availability": { status: 200, body: { timezone: zone, times: offered } },
       "POST /bookings/b1/reschedule": (body) => {
-        booking = { ...booking, reschedule_to: (body as { scheduled_time: string }).scheduled_time, reschedule_requested_at: new Date().toISOString() };
+        booking = {
+          ...booking,
+          reschedule_to: (body as { scheduled_time: string }).scheduled_time,
+          reschedule_requested_at: new Date().toISOString(),
+        };
         return { status: 200, body: booking };
       },
       "POST /bookings/b1/reschedule/withdraw": () => {
@@ -42,16 +47,24 @@ describe("requesting a new time", () => {
     await screen.findByTestId("creator-booking");
     await userEvent.click(card().getByRole("button", { name: "Request a new time" }));
     const picker = within(screen.getByRole("region", { name: "Request a new time" }));
-    expect(picker.getByText(/Your session stays at/)).toHaveTextContent(`Your session stays at ${localMoment(current, zone)} until your expert accepts the new time.`);
+    expect(picker.getByText(/Your session stays at/)).toHaveTextContent(
+      `Your session stays at ${localMoment(current, zone)} until your expert accepts the new time.`,
+    );
     // The calendar opens on the month of the first day with a time (issue 27.16).
     await userEvent.click(await picker.findByRole("button", { name: newDay.toFormat("cccc, LLLL d, yyyy") }));
-    expect(within(picker.getByRole("group", { name: "Available times" })).getAllByRole("button").map((b) => b.textContent)).toEqual(offered.map((t) => clockTime(t, zone)));
+    expect(
+      within(picker.getByRole("group", { name: "Available times" }))
+        .getAllByRole("button")
+        .map((b) => b.textContent),
+    ).toEqual(offered.map((t) => clockTime(t, zone)));
     expect(picker.getByRole("button", { name: "Ask for this time" })).toBeDisabled();
     await userEvent.click(picker.getByRole("button", { name: clockTime(offered[1]!, zone) }));
     await userEvent.click(picker.getByRole("button", { name: `Ask for ${localMoment(offered[1]!, zone)}` }));
 
     const request = await card().findByRole("region", { name: "Request to move this session" });
-    expect(request).toHaveTextContent(`You asked to move this session to ${localMoment(offered[1]!, zone)}. It stays at ${localMoment(current, zone)} until Maya Lind accepts.`);
+    expect(request).toHaveTextContent(
+      `You asked to move this session to ${localMoment(offered[1]!, zone)}. It stays at ${localMoment(current, zone)} until Maya Lind accepts.`,
+    );
     expect(card().queryByRole("button", { name: "Request a new time" })).not.toBeInTheDocument();
     await userEvent.click(within(request).getByRole("button", { name: "Withdraw request" }));
     await waitFor(() => expect(card().queryByRole("region", { name: "Request to move this session" })).not.toBeInTheDocument());
@@ -71,7 +84,10 @@ describe("requesting a new time", () => {
       `${booking.session.expertFirstName} declined your request to move this session to ${localMoment(offered[0]!, zone)}: I am away that week. It stays at ${localMoment(current, zone)}.`,
     );
     unmount();
-    for (const later of [{ reschedule_to: offered[1]!, reschedule_requested_at: new Date().toISOString() }, { status: "cancelled" as const }]) {
+    for (const later of [
+      { reschedule_to: offered[1]!, reschedule_requested_at: new Date().toISOString() },
+      { status: "cancelled" as const },
+    ]) {
       booking = booked({ ...declined, ...later });
       const { unmount: done } = renderScreen(<CreatorDashboardPage />, { auth: creator });
       await screen.findAllByText(/Deck review/);
@@ -115,7 +131,10 @@ describe("requesting a new time", () => {
     const calls = fakeApi({
       "GET /bookings/creator/me": { status: 200, body: [proposed] },
       "GET /sessions/s-1/availability": { status: 200, body: { timezone: zone, times: offered } },
-      "POST /bookings/b1/reschedule": (body) => ({ status: 200, body: { ...proposed, reschedule_to: (body as { scheduled_time: string }).scheduled_time } }),
+      "POST /bookings/b1/reschedule": (body) => ({
+        status: 200,
+        body: { ...proposed, reschedule_to: (body as { scheduled_time: string }).scheduled_time },
+      }),
     });
     renderScreen(<CreatorDashboardPage />, { auth: creator });
     await screen.findByTestId("creator-booking");
@@ -127,7 +146,9 @@ describe("requesting a new time", () => {
     await userEvent.click(await picker.findByRole("button", { name: newDay.toFormat("cccc, LLLL d, yyyy") }));
     await userEvent.click(picker.getByRole("button", { name: clockTime(offered[0]!, zone) }));
     await userEvent.click(picker.getByRole("button", { name: `Ask for ${localMoment(offered[0]!, zone)}` }));
-    await waitFor(() => expect(writes(calls)).toEqual([{ method: "POST", path: "/bookings/b1/reschedule", body: { scheduled_time: offered[0] } }]));
+    await waitFor(() =>
+      expect(writes(calls)).toEqual([{ method: "POST", path: "/bookings/b1/reschedule", body: { scheduled_time: offered[0] } }]),
+    );
   });
 
   it("rules: who may ask, and when", () => {
@@ -139,7 +160,9 @@ describe("requesting a new time", () => {
     expect(mayAskToMove(booked({ reschedule_to: offered[0]! }))).toBe(false);
     const start = Date.parse("2030-03-05T10:00:00Z");
     expect(tooLateToMove({ scheduled_time: "2030-03-05T10:00:00Z" }, start - 24 * 3_600_000)).toBeNull();
-    expect(tooLateToMove({ scheduled_time: "2030-03-05T10:00:00Z" }, start - 24 * 3_600_000 + 1)).toMatch(/^A booking can be moved until 24 hours/);
+    expect(tooLateToMove({ scheduled_time: "2030-03-05T10:00:00Z" }, start - 24 * 3_600_000 + 1)).toMatch(
+      /^A booking can be moved until 24 hours/,
+    );
   });
 });
 
@@ -148,10 +171,17 @@ describe("answering a request to move", () => {
   const asked = booked({ reschedule_to: offered[0]!, reschedule_requested_at: new Date().toISOString() });
 
   it("the expert reads who asks for which time, in their zone, and accepts", async () => {
-    const calls = fakeApi({ "POST /bookings/b1/reschedule/accept": { status: 200, body: { ...asked, scheduled_time: offered[0], previous_time: current, reschedule_to: null } } });
+    const calls = fakeApi({
+      "POST /bookings/b1/reschedule/accept": {
+        status: 200,
+        body: { ...asked, scheduled_time: offered[0], previous_time: current, reschedule_to: null },
+      },
+    });
     renderScreen(<ManageBookingSteps booking={asked} schedule={{ timezone: "Asia/Tokyo", slots: [], booked: [] }} />, { auth: expert });
     const request = screen.getByRole("region", { name: "Request to move this session" });
-    expect(request).toHaveTextContent(`Cora Creator asks to move this session to ${localMoment(offered[0]!, "Asia/Tokyo")} (now ${localMoment(current, "Asia/Tokyo")}). Both times are held until you answer.`);
+    expect(request).toHaveTextContent(
+      `Cora Creator asks to move this session to ${localMoment(offered[0]!, "Asia/Tokyo")} (now ${localMoment(current, "Asia/Tokyo")}). Both times are held until you answer.`,
+    );
     await userEvent.click(within(request).getByRole("button", { name: "Accept new time" }));
     await waitFor(() => expect(writes(calls).map((c) => c.path)).toEqual(["/bookings/b1/reschedule/accept"]));
   });
@@ -167,7 +197,9 @@ describe("answering a request to move", () => {
     await userEvent.click(request().getByRole("button", { name: "Decline" }));
     await userEvent.type(request().getByLabelText("Reason (optional, shown to the creator)"), "  I am away that week.  ");
     await userEvent.click(request().getByRole("button", { name: "Decline request" }));
-    await waitFor(() => expect(writes(calls).map((c) => [c.path, c.body])).toEqual([["/bookings/b1/reschedule/decline", { reason: "I am away that week." }]]));
+    await waitFor(() =>
+      expect(writes(calls).map((c) => [c.path, c.body])).toEqual([["/bookings/b1/reschedule/decline", { reason: "I am away that week." }]]),
+    );
     unmount();
 
     const again = fakeApi({ "POST /bookings/b1/reschedule/decline": declined });

@@ -54,7 +54,12 @@ export function NotesForm({ booking, notes }: { booking: Booking; notes: Session
     setFailure(null);
     setBusy(true);
     try {
-      const saved = await api.post<SessionNotes>(`/bookings/${booking.id}/notes`, { summary: summary.trim(), recap: recap.trim(), takeaways: linesOf(takeaways), suggested_actions: linesOf(actions) });
+      const saved = await api.post<SessionNotes>(`/bookings/${booking.id}/notes`, {
+        summary: summary.trim(),
+        recap: recap.trim(),
+        takeaways: linesOf(takeaways),
+        suggested_actions: linesOf(actions),
+      });
       queryClient.setQueryData([...BOOKINGS_KEY, "notes", booking.id], saved);
       void queryClient.invalidateQueries({ queryKey: BOOKINGS_KEY });
       navigate(`/session-notes/${booking.id}`);
@@ -75,10 +80,33 @@ export function NotesForm({ booking, notes }: { booking: Booking; notes: Session
       <Typography color="text.secondary">
         {booking.session_title} with {booking.creator_name ?? "your client"} · {localMoment(booking.scheduled_time)}
       </Typography>
-      <TextField label="Session Summary" value={summary} onChange={(e) => setSummary(e.target.value)} multiline minRows={3} required error={!!summaryError} helperText={summaryError ?? undefined} />
+      <TextField
+        label="Session Summary"
+        value={summary}
+        onChange={(e) => setSummary(e.target.value)}
+        multiline
+        minRows={3}
+        required
+        error={!!summaryError}
+        helperText={summaryError ?? undefined}
+      />
       <TextField label="Session Recap" value={recap} onChange={(e) => setRecap(e.target.value)} multiline minRows={4} />
-      <TextField label="Key Takeaways" value={takeaways} onChange={(e) => setTakeaways(e.target.value)} multiline minRows={3} helperText="One per line." />
-      <TextField label="Suggested Actions" value={actions} onChange={(e) => setActions(e.target.value)} multiline minRows={3} helperText="One per line." />
+      <TextField
+        label="Key Takeaways"
+        value={takeaways}
+        onChange={(e) => setTakeaways(e.target.value)}
+        multiline
+        minRows={3}
+        helperText="One per line."
+      />
+      <TextField
+        label="Suggested Actions"
+        value={actions}
+        onChange={(e) => setActions(e.target.value)}
+        multiline
+        minRows={3}
+        helperText="One per line."
+      />
       {failure && (
         <Alert severity="error" role="alert">
           {failure}

@@ -47,12 +47,24 @@ function ReviewForm({ booking, review, onDone }: { booking: Booking; review: Boo
     save.mutate();
   };
   return (
-    <Box component="form" onSubmit={submit} noValidate sx={{ display: "grid", gap: 2 }} aria-label={review ? "Edit your review" : "Leave a review"}>
+    <Box
+      component="form"
+      onSubmit={submit}
+      noValidate
+      sx={{ display: "grid", gap: 2 }}
+      aria-label={review ? "Edit your review" : "Leave a review"}
+    >
       <Box>
         <Typography component="legend" id="review-rating-label">
           Your rating
         </Typography>
-        <Rating name="review-rating" max={REVIEW_SCALE} value={rating} onChange={(_e, value) => setRating(value)} aria-labelledby="review-rating-label" />
+        <Rating
+          name="review-rating"
+          max={REVIEW_SCALE}
+          value={rating}
+          onChange={(_e, value) => setRating(value)}
+          aria-labelledby="review-rating-label"
+        />
       </Box>
       <TextField
         label="Review (optional)"
@@ -91,7 +103,14 @@ function ReplyForm({ booking }: { booking: Booking }) {
   };
   return (
     <Box component="form" onSubmit={submit} noValidate sx={{ display: "grid", gap: 1, mt: 2 }} aria-label="Reply to this review">
-      <TextField label="Your public reply" multiline minRows={2} value={text} onChange={(e) => setText(e.target.value)} helperText={`${text.length} / ${REVIEW_TEXT_MAX_CHARS} characters; shown on your profile`} />
+      <TextField
+        label="Your public reply"
+        multiline
+        minRows={2}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        helperText={`${text.length} / ${REVIEW_TEXT_MAX_CHARS} characters; shown on your profile`}
+      />
       {post.isError && <Alert severity="error">{errorMessage(post.error)}</Alert>}
       <Box>
         <Button type="submit" variant="contained" disabled={!text.trim() || text.length > REVIEW_TEXT_MAX_CHARS || post.isPending}>

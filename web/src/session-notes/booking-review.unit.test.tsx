@@ -14,15 +14,25 @@ afterEach(() => vi.unstubAllGlobals());
 
 const completed = aBooking({ status: "completed", creator_id: "creator-1", expert_id: "expert-1" });
 const written: BookingReviewReply = {
-  id: "r1", booking_id: "b1", rating: 4, text: "Clear pricing tiers.", created_at: "2030-03-05T15:00:00.000Z", edited_at: null,
-  editable_until: "2030-03-19T15:00:00.000Z", reply: null, hidden: false,
+  id: "r1",
+  booking_id: "b1",
+  rating: 4,
+  text: "Clear pricing tiers.",
+  created_at: "2030-03-05T15:00:00.000Z",
+  edited_at: null,
+  editable_until: "2030-03-19T15:00:00.000Z",
+  reply: null,
+  hidden: false,
 };
 const inTheWindow = () => Date.parse("2030-03-10T00:00:00.000Z");
 const afterTheWindow = () => Date.parse("2030-03-19T15:00:00.001Z");
 
 describe("the creator's review", () => {
   it("leaves a review with stars and text, then sees it", async () => {
-    const calls = fakeApi({ "GET /bookings/b1/review": { status: 200, body: { review: null } }, "POST /bookings/b1/review": { status: 201, body: written } });
+    const calls = fakeApi({
+      "GET /bookings/b1/review": { status: 200, body: { review: null } },
+      "POST /bookings/b1/review": { status: 201, body: written },
+    });
     renderScreen(<BookingReview booking={completed} now={inTheWindow} />, { auth: signedInAs("creator") });
     const submit = await screen.findByRole("button", { name: "Submit Review" });
     expect(submit).toBeDisabled(); // no stars chosen yet
@@ -38,7 +48,10 @@ describe("the creator's review", () => {
   it("cannot send a text over 2,000 characters, and shows the server's refusal", async () => {
     fakeApi({
       "GET /bookings/b1/review": { status: 200, body: { review: null } },
-      "POST /bookings/b1/review": { status: 409, body: { code: "review_already_left", message: "You have already reviewed this session. You can edit your review instead." } },
+      "POST /bookings/b1/review": {
+        status: 409,
+        body: { code: "review_already_left", message: "You have already reviewed this session. You can edit your review instead." },
+      },
     });
     renderScreen(<BookingReview booking={completed} now={inTheWindow} />, { auth: signedInAs("creator") });
     fireEvent.click(await screen.findByRole("radio", { name: "5 Stars" }));
@@ -51,7 +64,10 @@ describe("the creator's review", () => {
   });
 
   it("edits it within 14 days (PATCH, prefilled)", async () => {
-    const calls = fakeApi({ "GET /bookings/b1/review": { status: 200, body: { review: written } }, "PATCH /bookings/b1/review": { status: 200, body: { ...written, rating: 3, text: "Good." } } });
+    const calls = fakeApi({
+      "GET /bookings/b1/review": { status: 200, body: { review: written } },
+      "PATCH /bookings/b1/review": { status: 200, body: { ...written, rating: 3, text: "Good." } },
+    });
     renderScreen(<BookingReview booking={completed} now={inTheWindow} />, { auth: signedInAs("creator") });
     fireEvent.click(await screen.findByRole("button", { name: "Edit Review" }));
     expect(screen.getByLabelText("Review (optional)")).toHaveValue("Clear pricing tiers.");
@@ -81,7 +97,10 @@ describe("the expert's reply", () => {
   it("the expert replies once, in public", async () => {
     const calls = fakeApi({
       "GET /bookings/b1/review": { status: 200, body: { review: written } },
-      "POST /bookings/b1/review/reply": { status: 201, body: { ...written, reply: { text: "Thank you!", created_at: "2030-03-06T09:00:00.000Z" } } },
+      "POST /bookings/b1/review/reply": {
+        status: 201,
+        body: { ...written, reply: { text: "Thank you!", created_at: "2030-03-06T09:00:00.000Z" } },
+      },
     });
     renderScreen(<BookingReview booking={completed} />, { auth: signedInAs("expert") });
     expect(await screen.findByText("Clear pricing tiers.")).toBeInTheDocument();

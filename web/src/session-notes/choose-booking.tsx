@@ -14,7 +14,11 @@ export function ChooseBooking({ title }: { title: string }) {
       </Typography>
       <Typography sx={{ mb: 2 }}>Open a booking from your dashboard to see its notes and details.</Typography>
       {auth.user && (
-        <Button variant="contained" component={RouterLink} to={auth.user.role === "expert" ? `/expert-dashboard/${auth.user.id}/bookings` : homeOf(auth.user)}>
+        <Button
+          variant="contained"
+          component={RouterLink}
+          to={auth.user.role === "expert" ? `/expert-dashboard/${auth.user.id}/bookings` : homeOf(auth.user)}
+        >
           Go to your bookings
         </Button>
       )}

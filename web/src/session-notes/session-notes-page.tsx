@@ -52,7 +52,8 @@ function SessionNotes({ bookingId }: { bookingId: string }) {
         {b.session_title}
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 2 }}>
-        Client: {b.creator_name ?? "Creator"} · Expert: {b.expert_name ?? "Expert"} · {longDate(b.scheduled_time)} ({localMoment(b.scheduled_time)}) · {b.length_minutes} minute session
+        Client: {b.creator_name ?? "Creator"} · Expert: {b.expert_name ?? "Expert"} · {longDate(b.scheduled_time)} (
+        {localMoment(b.scheduled_time)}) · {b.length_minutes} minute session
       </Typography>
       <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", mb: 3 }}>
         {isExpert && (
@@ -75,7 +76,9 @@ function SessionNotes({ bookingId }: { bookingId: string }) {
             <Typography id="notes-summary" variant="h6" component="h2">
               Summary
             </Typography>
-            <Typography data-testid="notes-summary-text" sx={{ whiteSpace: "pre-line" }}>{n.summary}</Typography>
+            <Typography data-testid="notes-summary-text" sx={{ whiteSpace: "pre-line" }}>
+              {n.summary}
+            </Typography>
           </section>
           <section aria-labelledby="notes-recap">
             <Typography id="notes-recap" variant="h6" component="h2">
@@ -104,7 +107,11 @@ function SessionNotes({ bookingId }: { bookingId: string }) {
             {n.suggested_actions.length ? (
               <Box sx={{ display: "grid" }}>
                 {n.suggested_actions.map((a, i) => (
-                  <FormControlLabel key={a} control={<Checkbox checked={!!done[i]} onChange={(e) => setDone((d) => ({ ...d, [i]: e.target.checked }))} />} label={a} />
+                  <FormControlLabel
+                    key={a}
+                    control={<Checkbox checked={!!done[i]} onChange={(e) => setDone((d) => ({ ...d, [i]: e.target.checked }))} />}
+                    label={a}
+                  />
                 ))}
               </Box>
             ) : (

@@ -25,18 +25,39 @@ import { useAuth } from "../shared/auth.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
 import { Page } from "../shared/layout.tsx";
-import { emptySessionForm, formFromSession, sanitizePrice, sessionBody, shownErrors, validateSession, type SessionErrors, type SessionForm } from "./session-form.ts";
+import {
+  emptySessionForm,
+  formFromSession,
+  sanitizePrice,
+  sessionBody,
+  shownErrors,
+  validateSession,
+  type SessionErrors,
+  type SessionForm,
+} from "./session-form.ts";
 import { sessionStatusLabel } from "../expert-dashboard/sessions-tab.tsx";
 
 type Notice = { kind: "success" | "error"; text: string };
 
-const messageOf = (error: unknown, fallback: string) => (error instanceof ApiError ? error.message : error instanceof Error && error.message ? error.message : fallback);
+const messageOf = (error: unknown, fallback: string) =>
+  error instanceof ApiError ? error.message : error instanceof Error && error.message ? error.message : fallback;
 
 export function EditSessionPage() {
   const { sessionId } = useParams();
-  const session = useQuery({ queryKey: ["session", sessionId], queryFn: ({ signal }) => api.get<Session>(`/sessions/${sessionId}`, { signal }), enabled: !!sessionId, staleTime: 0, retry: false });
+  const session = useQuery({
+    queryKey: ["session", sessionId],
+    queryFn: ({ signal }) => api.get<Session>(`/sessions/${sessionId}`, { signal }),
+    enabled: !!sessionId,
+    staleTime: 0,
+    retry: false,
+  });
   useDocumentTitle(sessionId ? "Edit Session" : "New Session");
-  if (sessionId && session.isPending) return <Page><LoadingScreen label="Loading Session" /></Page>;
+  if (sessionId && session.isPending)
+    return (
+      <Page>
+        <LoadingScreen label="Loading Session" />
+      </Page>
+    );
   if (sessionId && (session.isError || !session.data)) {
     return (
       <Page>
@@ -84,7 +105,9 @@ export function SessionEditor({ session }: { session: Session | null }) {
 
   useEffect(() => () => clearTimeout(redirect.current), []);
 
-  const set = (field: "title" | "description" | "session_details" | "ideal_for") => (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setForm((f) => ({ ...f, [field]: e.target.value }));
+  const set =
+    (field: "title" | "description" | "session_details" | "ideal_for") => (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+      setForm((f) => ({ ...f, [field]: e.target.value }));
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: ["sessions", expertId] });
     void queryClient.invalidateQueries({ queryKey: ["expert"] });
@@ -151,7 +174,6 @@ export function SessionEditor({ session }: { session: Session | null }) {
     }
   };
 
-
   return (
     <Box sx={{ maxWidth: 760 }}>
       <Link component={RouterLink} to={`/expert-dashboard/${auth.user?.id ?? ""}`}>
@@ -182,8 +204,25 @@ export function SessionEditor({ session }: { session: Session | null }) {
           </Alert>
         )
       )}
-      <Box component="form" noValidate aria-label="Session" onSubmit={(e) => { e.preventDefault(); void save(); }} sx={{ display: "grid", gap: 2 }}>
-        <TextField label="Session Title" value={form.title} onChange={set("title")} onBlur={touch("title")} required error={!!errors.title} helperText={errors.title} />
+      <Box
+        component="form"
+        noValidate
+        aria-label="Session"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+        sx={{ display: "grid", gap: 2 }}
+      >
+        <TextField
+          label="Session Title"
+          value={form.title}
+          onChange={set("title")}
+          onBlur={touch("title")}
+          required
+          error={!!errors.title}
+          helperText={errors.title}
+        />
         <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr" } }}>
           <TextField
             label="Session Price (USD)"
@@ -193,7 +232,10 @@ export function SessionEditor({ session }: { session: Session | null }) {
             required
             error={!!errors.price}
             helperText={errors.price}
-            slotProps={{ htmlInput: { inputMode: "decimal" }, input: { startAdornment: <InputAdornment position="start">$</InputAdornment> } }}
+            slotProps={{
+              htmlInput: { inputMode: "decimal" },
+              input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
+            }}
           />
           <TextField
             select
@@ -213,8 +255,20 @@ export function SessionEditor({ session }: { session: Session | null }) {
           </TextField>
         </Box>
         <TextField label="Short Description" value={form.description} onChange={set("description")} multiline minRows={2} />
-        <TextField label="Long Description" value={form.session_details} onChange={set("session_details")} multiline minRows={4} helperText="What is included in the session." />
-        <TextField label="Who is this session for?" value={form.ideal_for} onChange={set("ideal_for")} helperText="Comma-separated, e.g. podcasters, YouTubers, makers" />
+        <TextField
+          label="Long Description"
+          value={form.session_details}
+          onChange={set("session_details")}
+          multiline
+          minRows={4}
+          helperText="What is included in the session."
+        />
+        <TextField
+          label="Who is this session for?"
+          value={form.ideal_for}
+          onChange={set("ideal_for")}
+          helperText="Comma-separated, e.g. podcasters, YouTubers, makers"
+        />
         <Box>
           <FormControlLabel
             label="Instant booking"
@@ -230,7 +284,10 @@ export function SessionEditor({ session }: { session: Session | null }) {
             Bookings are confirmed as soon as the creator pays; otherwise you have {REQUEST_ANSWER_HOURS} hours to accept each request.
           </FormHelperText>
         </Box>
-        <Box component="fieldset" sx={{ border: 1, borderColor: errors.questions ? "error.main" : "divider", borderRadius: 2, p: 2, m: 0, display: "grid", gap: 2 }}>
+        <Box
+          component="fieldset"
+          sx={{ border: 1, borderColor: errors.questions ? "error.main" : "divider", borderRadius: 2, p: 2, m: 0, display: "grid", gap: 2 }}
+        >
           <Typography component="legend" sx={{ px: 1 }}>
             Session Questions
           </Typography>
@@ -246,7 +303,13 @@ export function SessionEditor({ session }: { session: Session | null }) {
                 onChange={(e) => setForm((f) => ({ ...f, questions: f.questions.map((x, j) => (j === i ? e.target.value : x)) }))}
                 onBlur={touch("questions")}
               />
-              <Button color="error" disabled={form.questions.length <= 1} onClick={() => setForm((f) => ({ ...f, questions: f.questions.filter((_, j) => j !== i) }))} aria-label={`Remove question ${i + 1}`} sx={{ mt: 1 }}>
+              <Button
+                color="error"
+                disabled={form.questions.length <= 1}
+                onClick={() => setForm((f) => ({ ...f, questions: f.questions.filter((_, j) => j !== i) }))}
+                aria-label={`Remove question ${i + 1}`}
+                sx={{ mt: 1 }}
+              >
                 Remove
               </Button>
             </Box>
@@ -269,7 +332,12 @@ export function SessionEditor({ session }: { session: Session | null }) {
             Save Session
           </Button>
           {/* Issue 27.19: an unsaved session offers neither: publishing waits for the first save, and there is nothing to delete. */}
-          <Button variant="outlined" onClick={togglePublish} disabled={busy || !id} aria-describedby={id ? undefined : "publish-after-save"}>
+          <Button
+            variant="outlined"
+            onClick={togglePublish}
+            disabled={busy || !id}
+            aria-describedby={id ? undefined : "publish-after-save"}
+          >
             {status === "published" ? "Unpublish Session" : "Publish Session"}
           </Button>
           {id && (

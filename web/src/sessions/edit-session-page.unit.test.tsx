@@ -8,8 +8,20 @@ import { idealForList, sanitizePrice, sessionBody, validateSession, emptySession
 
 const auth = signedInAs("expert");
 const saved: Session = {
-  id: "s-1", expert_id: "expert-1", title: "Deck review", description: "", price: 150, length_minutes: 60,
-  prep_question_1: "Goal?", prep_question_2: null, prep_question_3: null, prep_questions: ["Goal?"], session_details: "", ideal_for: [], instant_booking: false, status: "draft",
+  id: "s-1",
+  expert_id: "expert-1",
+  title: "Deck review",
+  description: "",
+  price: 150,
+  length_minutes: 60,
+  prep_question_1: "Goal?",
+  prep_question_2: null,
+  prep_question_3: null,
+  prep_questions: ["Goal?"],
+  session_details: "",
+  ideal_for: [],
+  instant_booking: false,
+  status: "draft",
   expert: { id: "expert-1", name: "Maya Lind", first_name: "Maya" },
 };
 
@@ -23,7 +35,9 @@ describe("edit session", () => {
     expect(screen.getByText("Add between one and three session questions.")).toBeInTheDocument();
     // Issue 27.19: Publish was enabled and then refused; Delete showed on a form with nothing to delete.
     expect(screen.getByRole("button", { name: "Publish Session" })).toBeDisabled();
-    expect(screen.getByRole("button", { name: "Publish Session" })).toHaveAccessibleDescription("Save the session first; then you can publish it.");
+    expect(screen.getByRole("button", { name: "Publish Session" })).toHaveAccessibleDescription(
+      "Save the session first; then you can publish it.",
+    );
     expect(screen.queryByRole("button", { name: "Delete Session" })).toBeNull();
     expect(calls).toHaveLength(0);
   });
@@ -92,7 +106,9 @@ describe("edit session", () => {
     renderScreen(<SessionEditor session={saved} />, { auth });
     const toggle = screen.getByRole("switch", { name: "Instant booking" });
     expect(toggle).not.toBeChecked();
-    expect(toggle).toHaveAccessibleDescription("Bookings are confirmed as soon as the creator pays; otherwise you have 48 hours to accept each request.");
+    expect(toggle).toHaveAccessibleDescription(
+      "Bookings are confirmed as soon as the creator pays; otherwise you have 48 hours to accept each request.",
+    );
     await userEvent.click(toggle);
     await userEvent.click(screen.getByRole("button", { name: "Save Session" }));
     await waitFor(() => expect(calls).toHaveLength(1));
@@ -107,12 +123,21 @@ describe("edit session", () => {
   it("rules", () => {
     expect(sanitizePrice("$1,000.50")).toBe("1000.50");
     expect(idealForList(" podcasters, ,makers ,")).toEqual(["podcasters", "makers"]);
-    expect(validateSession({ ...emptySessionForm(), title: "T", price: "1", questions: ["Q"], length_minutes: 45 })).toEqual({ length: "Please choose a valid session length." });
-    expect(sessionBody({ ...emptySessionForm(), title: " T ", price: "10", questions: ["", "Q2"], ideal_for: "a, b" })).toMatchObject({ title: "T", price: 10, prep_question_1: "Q2", prep_question_2: null, ideal_for: ["a", "b"] });
+    expect(validateSession({ ...emptySessionForm(), title: "T", price: "1", questions: ["Q"], length_minutes: 45 })).toEqual({
+      length: "Please choose a valid session length.",
+    });
+    expect(sessionBody({ ...emptySessionForm(), title: " T ", price: "10", questions: ["", "Q2"], ideal_for: "a, b" })).toMatchObject({
+      title: "T",
+      price: 10,
+      prep_question_1: "Q2",
+      prep_question_2: null,
+      ideal_for: ["a", "b"],
+    });
   });
   it("refuses a price below $1 or with fractions of a cent, as the server would", () => {
     const form = { ...emptySessionForm(), title: "Deck review", questions: ["Goal?"] };
-    for (const price of ["0", "0.001", "0.99", "10.005", "-5", "abc"]) expect(validateSession({ ...form, price }).price, price).toBe("Please enter a valid price of at least $1, in dollars and cents.");
+    for (const price of ["0", "0.001", "0.99", "10.005", "-5", "abc"])
+      expect(validateSession({ ...form, price }).price, price).toBe("Please enter a valid price of at least $1, in dollars and cents.");
     for (const price of ["1", "10.5", "150"]) expect(validateSession({ ...form, price }).price, price).toBeUndefined();
   });
 });

@@ -1,4 +1,10 @@
-import { DEFAULT_SESSION_LENGTH_MINUTES, MAX_PREP_QUESTIONS, SESSION_LENGTHS_MINUTES, SessionBody, errorCatalogue } from "@booking/contracts";
+import {
+  DEFAULT_SESSION_LENGTH_MINUTES,
+  MAX_PREP_QUESTIONS,
+  SESSION_LENGTHS_MINUTES,
+  SessionBody,
+  errorCatalogue,
+} from "@booking/contracts";
 import type { Session } from "../shared/api-types.ts";
 
 export type SessionForm = {
@@ -17,7 +23,16 @@ export type SessionForm = {
 
 export type SessionErrors = { title?: string; price?: string; length?: string; questions?: string };
 
-export const emptySessionForm = (): SessionForm => ({ title: "", price: "", length_minutes: DEFAULT_SESSION_LENGTH_MINUTES, description: "", session_details: "", ideal_for: "", questions: [""], instant_booking: false });
+export const emptySessionForm = (): SessionForm => ({
+  title: "",
+  price: "",
+  length_minutes: DEFAULT_SESSION_LENGTH_MINUTES,
+  description: "",
+  session_details: "",
+  ideal_for: "",
+  questions: [""],
+  instant_booking: false,
+});
 
 export function formFromSession(s: Session): SessionForm {
   const questions = [s.prep_question_1, s.prep_question_2, s.prep_question_3].filter((q): q is string => !!q);
@@ -37,14 +52,23 @@ export function formFromSession(s: Session): SessionForm {
 export const sanitizePrice = (typed: string) => typed.replace(/[^\d.]/g, "");
 
 /** "Who is this session for?" split on commas, trimmed, empties dropped. */
-export const idealForList = (text: string) => text.split(",").map((s) => s.trim()).filter(Boolean);
+export const idealForList = (text: string) =>
+  text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export function validateSession(form: SessionForm): SessionErrors {
   const errors: SessionErrors = {};
   if (!form.title.trim()) errors.title = "Please enter a session title.";
   // The server's own rule (whole cents, at least $1) and message.
-  if (form.price.trim() === "" || !SessionBody.shape.price.safeParse(Number(form.price)).success) errors.price = errorCatalogue.session_price_invalid.message;
-  if (!Number.isInteger(form.length_minutes) || form.length_minutes <= 0 || !(SESSION_LENGTHS_MINUTES as readonly number[]).includes(form.length_minutes)) {
+  if (form.price.trim() === "" || !SessionBody.shape.price.safeParse(Number(form.price)).success)
+    errors.price = errorCatalogue.session_price_invalid.message;
+  if (
+    !Number.isInteger(form.length_minutes) ||
+    form.length_minutes <= 0 ||
+    !(SESSION_LENGTHS_MINUTES as readonly number[]).includes(form.length_minutes)
+  ) {
     errors.length = "Please choose a valid session length.";
   }
   const questions = form.questions.map((q) => q.trim()).filter(Boolean);

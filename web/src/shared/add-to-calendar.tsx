@@ -11,7 +11,13 @@ import { saveFile } from "./save-file.ts";
 export const inCalendar = (booking: Pick<Booking, "status">) => booking.status === "confirmed";
 
 /** "Add to calendar": the booking's .ics invite (GET /bookings/{id}/calendar.ics), saved as booking-{id}.ics. */
-export function AddToCalendarButton({ booking, size = "small" }: { booking: Pick<Booking, "id" | "session_title">; size?: "small" | "medium" }) {
+export function AddToCalendarButton({
+  booking,
+  size = "small",
+}: {
+  booking: Pick<Booking, "id" | "session_title">;
+  size?: "small" | "medium";
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const download = async () => {
@@ -27,7 +33,14 @@ export function AddToCalendarButton({ booking, size = "small" }: { booking: Pick
   };
   return (
     <Box sx={{ display: "inline-flex", flexDirection: "column", gap: 0.5 }}>
-      <Button size={size} variant="outlined" startIcon={<EventIcon />} onClick={download} disabled={busy} aria-label={`Add to calendar: ${booking.session_title}`}>
+      <Button
+        size={size}
+        variant="outlined"
+        startIcon={<EventIcon />}
+        onClick={download}
+        disabled={busy}
+        aria-label={`Add to calendar: ${booking.session_title}`}
+      >
         Add to calendar
       </Button>
       {error && (

@@ -38,7 +38,16 @@ function watchDownloads() {
   return saved;
 }
 
-beforeEach(() => setSession({ access_token: "access-1", refresh_token: "r", expires_in: 900, expires_at: Math.floor(Date.now() / 1000) + 900, token_type: "bearer", user: { id: "c1", email: "c@example.com", role: "creator", first_name: "C" } }));
+beforeEach(() =>
+  setSession({
+    access_token: "access-1",
+    refresh_token: "r",
+    expires_in: 900,
+    expires_at: Math.floor(Date.now() / 1000) + 900,
+    token_type: "bearer",
+    user: { id: "c1", email: "c@example.com", role: "creator", first_name: "C" },
+  }),
+);
 afterEach(() => {
   setSession(null);
   vi.restoreAllMocks();
@@ -75,12 +84,18 @@ describe("add to calendar", () => {
     fakeApi({
       "GET /bookings/creator/me": {
         status: 200,
-        body: [aBooking({ id: "ok", scheduled_time: later }), aBooking({ id: "wait", scheduled_time: later, status: "pending" }), aBooking({ id: "gone", scheduled_time: later, status: "cancelled" })],
+        body: [
+          aBooking({ id: "ok", scheduled_time: later }),
+          aBooking({ id: "wait", scheduled_time: later, status: "pending" }),
+          aBooking({ id: "gone", scheduled_time: later, status: "cancelled" }),
+        ],
       },
     });
     renderScreen(<CreatorDashboardPage />, { auth });
     await screen.findByRole("heading", { name: "Upcoming" });
-    const offered = screen.getAllByTestId("creator-booking").filter((card) => within(card).queryByRole("button", { name: /^Add to calendar/ }));
+    const offered = screen
+      .getAllByTestId("creator-booking")
+      .filter((card) => within(card).queryByRole("button", { name: /^Add to calendar/ }));
     expect(offered.map((card) => card.getAttribute("data-booking-id"))).toEqual(["ok"]);
   });
 });

@@ -83,7 +83,9 @@ export function refreshSession(): Promise<AuthSession | null> {
 type CallOptions = { body?: unknown; auth?: boolean; signal?: AbortSignal };
 
 const codeOf = (parsed: unknown): string =>
-  parsed && typeof parsed === "object" && typeof (parsed as { code?: unknown }).code === "string" ? (parsed as { code: string }).code : "unknown_error";
+  parsed && typeof parsed === "object" && typeof (parsed as { code?: unknown }).code === "string"
+    ? (parsed as { code: string }).code
+    : "unknown_error";
 
 function parseBody(text: string): unknown {
   try {
@@ -110,7 +112,9 @@ async function exchange(method: string, path: string, options: CallOptions): Pro
   const init: RequestInit = { method, headers, body, credentials: "include", signal: options.signal };
   let response: Response;
   try {
-    response = await ((options.auth ?? true) ? browserSession.fetch(`${API_BASE}${path}`, init, tokenExpired) : fetch(`${API_BASE}${path}`, init));
+    response = await ((options.auth ?? true)
+      ? browserSession.fetch(`${API_BASE}${path}`, init, tokenExpired)
+      : fetch(`${API_BASE}${path}`, init));
   } catch (e) {
     if (e instanceof DOMException && e.name === "AbortError") throw e;
     throw new ApiError(0, "network_error", GENERIC_ERROR_MESSAGE);

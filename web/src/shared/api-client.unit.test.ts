@@ -1,5 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { api, ApiError, getSession, initSession, logout, messageForError, onSessionChange, refreshSession, setSession } from "./api-client.ts";
+import {
+  api,
+  ApiError,
+  getSession,
+  initSession,
+  logout,
+  messageForError,
+  onSessionChange,
+  refreshSession,
+  setSession,
+} from "./api-client.ts";
 import type { AuthSession } from "./api-types.ts";
 
 const session = (n: number, expiresInSeconds = 900): AuthSession => ({
@@ -11,14 +21,17 @@ const session = (n: number, expiresInSeconds = 900): AuthSession => ({
   user: { id: "u-1", email: "u@example.com", role: "creator", first_name: "U" },
 });
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 describe("error messages", () => {
   it("come from the catalogue, with aliases, placeholders filled by the server, and the spec's fallbacks", () => {
     expect(messageForError({ code: "invalid_credentials", message: "nope" })).toBe("Email or password is incorrect.");
     expect(messageForError({ code: "email_exists", message: "x" })).toBe("This email is already registered. Try logging in instead.");
     expect(messageForError({ code: "over_sms_send_rate_limit" })).toBe("Too many attempts. Please wait a few minutes and try again.");
-    expect(messageForError({ code: "booking_transition_refused", message: "This booking is cancelled and can no longer be cancelled." })).toBe("This booking is cancelled and can no longer be cancelled.");
+    expect(
+      messageForError({ code: "booking_transition_refused", message: "This booking is cancelled and can no longer be cancelled." }),
+    ).toBe("This booking is cancelled and can no longer be cancelled.");
     expect(messageForError({ code: "something_new", message: "?" })).toBe("Something went wrong. Please try again.");
     expect(messageForError(undefined)).toBe("An unknown error occurred.");
   });
@@ -58,7 +71,10 @@ describe("the session", () => {
     vi.useFakeTimers();
     setSession(session(1));
     let attempts = 0;
-    vi.stubGlobal("fetch", vi.fn(async () => (++attempts < 3 ? Promise.reject(new TypeError("offline")) : json(401, { code: "session_expired" }))));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => (++attempts < 3 ? Promise.reject(new TypeError("offline")) : json(401, { code: "session_expired" }))),
+    );
     const result = refreshSession();
     await vi.advanceTimersByTimeAsync(200 + 400);
     expect(await result).toBeNull();
@@ -70,10 +86,16 @@ describe("the session", () => {
     const ends: (string | undefined)[] = [];
     const stop = onSessionChange((s, ended) => void (s || ends.push(ended)));
     setSession(session(1));
-    vi.stubGlobal("fetch", vi.fn(async () => json(401, { code: "session_expired" })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => json(401, { code: "session_expired" })),
+    );
     expect(await refreshSession()).toBeNull();
     setSession(session(2));
-    vi.stubGlobal("fetch", vi.fn(async () => new Response(null, { status: 204 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response(null, { status: 204 })),
+    );
     await logout();
     stop();
     expect(ends).toEqual(["expired", undefined]);
@@ -82,11 +104,14 @@ describe("the session", () => {
   it("retries a call once with a fresh token when the server says the session expired", async () => {
     setSession(session(1));
     const seen: string[] = [];
-    vi.stubGlobal("fetch", vi.fn(async (url: string, init: RequestInit) => {
-      if (url.endsWith("/auth/refresh")) return json(200, session(2));
-      seen.push(String((init.headers as Record<string, string>).authorization));
-      return seen.length === 1 ? json(401, { code: "session_expired" }) : json(200, { ok: true });
-    }));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string, init: RequestInit) => {
+        if (url.endsWith("/auth/refresh")) return json(200, session(2));
+        seen.push(String((init.headers as Record<string, string>).authorization));
+        return seen.length === 1 ? json(401, { code: "session_expired" }) : json(200, { ok: true });
+      }),
+    );
     expect(await api.get("/auth/me")).toEqual({ ok: true });
     expect(seen).toEqual(["Bearer access-1", "Bearer access-2"]);
   });

@@ -63,7 +63,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       const me = await api.get<Me>("/auth/me");
       if (ticket !== loading.current) return me;
       userIdRef.current = me.id;
-      setState({ status: "authenticated", user: me, token: getSession()?.access_token ?? session.access_token, termsAccepted: me.terms_accepted });
+      setState({
+        status: "authenticated",
+        user: me,
+        token: getSession()?.access_token ?? session.access_token,
+        termsAccepted: me.terms_accepted,
+      });
       return me;
     } catch (error) {
       if (ticket !== loading.current) return null;

@@ -10,7 +10,11 @@ import { AuthProvider, useAuth } from "./auth.tsx";
 
 const KEY = "expert-sessions.auth";
 const session: AuthSession = {
-  access_token: "access-1", refresh_token: "refresh-1", expires_in: 900, expires_at: Math.floor(Date.now() / 1000) + 900, token_type: "bearer",
+  access_token: "access-1",
+  refresh_token: "refresh-1",
+  expires_in: 900,
+  expires_at: Math.floor(Date.now() / 1000) + 900,
+  token_type: "bearer",
   user: { id: "admin-1", email: "admin@example.com", role: "admin", first_name: "Admin" },
 };
 
@@ -20,7 +24,10 @@ function Status() {
 
 function start(profile: () => Promise<Response>) {
   localStorage.setItem(KEY, JSON.stringify(session));
-  vi.stubGlobal("fetch", vi.fn(async (input: RequestInfo | URL) => (String(input).endsWith("/auth/me") ? profile() : new Response(null, { status: 204 }))));
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (input: RequestInfo | URL) => (String(input).endsWith("/auth/me") ? profile() : new Response(null, { status: 204 }))),
+  );
   render(
     <QueryClientProvider client={new QueryClient()}>
       <AuthProvider>
@@ -43,7 +50,13 @@ describe("loading the profile", () => {
   });
 
   it("clears it when the server refuses the profile", async () => {
-    start(async () => new Response(JSON.stringify({ code: "forbidden", message: "You do not have access to this." }), { status: 403, headers: { "content-type": "application/json" } }));
+    start(
+      async () =>
+        new Response(JSON.stringify({ code: "forbidden", message: "You do not have access to this." }), {
+          status: 403,
+          headers: { "content-type": "application/json" },
+        }),
+    );
     await waitFor(() => expect(screen.getByTestId("status")).toHaveTextContent("signed_out"));
     await waitFor(() => expect(localStorage.getItem(KEY)).toBeNull());
   });

@@ -3,7 +3,8 @@ import type { Booking } from "./api-types.ts";
 import { arrangeBookings } from "./booking-order.ts";
 
 const now = Date.parse("2026-03-10T12:00:00Z");
-const b = (id: string, time: string, more: Partial<Booking> = {}) => ({ id, scheduled_time: time, length_minutes: 60, status: "confirmed", paid: true, ...more }) as Booking;
+const b = (id: string, time: string, more: Partial<Booking> = {}) =>
+  ({ id, scheduled_time: time, length_minutes: 60, status: "confirmed", paid: true, ...more }) as Booking;
 const ids = (list: Booking[]) => list.map((x) => x.id);
 
 describe("the dashboards' booking order", () => {

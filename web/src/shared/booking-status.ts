@@ -23,4 +23,5 @@ export function bookingBadge(status: BookingStatus, viewer: "creator" | "expert"
   return (viewer === "creator" ? creatorBadges : expertBadges)[status] ?? { label: status, color: "default" };
 }
 
-export const prepAnswered = (b: Pick<Booking, "prep_response_1" | "prep_response_2" | "prep_response_3">) => !!(b.prep_response_1 && b.prep_response_2 && b.prep_response_3);
+export const prepAnswered = (b: Pick<Booking, "prep_response_1" | "prep_response_2" | "prep_response_3">) =>
+  !!(b.prep_response_1 && b.prep_response_2 && b.prep_response_3);

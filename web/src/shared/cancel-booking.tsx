@@ -17,7 +17,14 @@ import { BOOKINGS_KEY } from "./query-client.ts";
 /** `refund`: whether the dialog says what cancelling gives back (a booking that holds a time unpaid has nothing to give back). */
 type Wording = { label: string; title: string; question: string; keep: string; confirm: string; refund: boolean };
 
-const CANCEL: Wording = { label: "Cancel Session", title: "Cancel this booking?", question: "Are you sure you want to cancel this booking?", keep: "Keep Booking", confirm: "Yes, Cancel", refund: true };
+const CANCEL: Wording = {
+  label: "Cancel Session",
+  title: "Cancel this booking?",
+  question: "Are you sure you want to cancel this booking?",
+  keep: "Keep Booking",
+  confirm: "Yes, Cancel",
+  refund: true,
+};
 
 /** An unpaid booking only holds a time: cancelling it gives the time back. */
 export const RELEASE: Wording = {
@@ -43,7 +50,10 @@ export const dollarsOf = (cents: number) => (cents % 100 === 0 ? `$${cents / 100
 /** The refund sentence of the cancel dialog, or null when nothing was paid. */
 export function refundSentence(reply: CancellationReply, askerIsCreator: boolean): string | null {
   if (reply.paid_cents === 0) return null;
-  if (reply.refund_cents > 0) return askerIsCreator ? `You will get ${dollarsOf(reply.refund_cents)} back.` : `The creator will get ${dollarsOf(reply.refund_cents)} back.`;
+  if (reply.refund_cents > 0)
+    return askerIsCreator
+      ? `You will get ${dollarsOf(reply.refund_cents)} back.`
+      : `The creator will get ${dollarsOf(reply.refund_cents)} back.`;
   return `It is less than ${FULL_REFUND_NOTICE_HOURS} hours before the session, so this cancellation is not refunded.`;
 }
 

@@ -9,7 +9,10 @@ import { fakeApi, renderScreen, signedInAs } from "./screen-harness.tsx";
 // cancellation policy) has it, before anyone confirms.
 
 const booking = aBooking();
-const policy = (refund_cents: number, paid_cents = 15_000) => ({ status: 200, body: { refund_cents, paid_cents, full_refund_until: "2030-03-04T10:00:00.000Z" } });
+const policy = (refund_cents: number, paid_cents = 15_000) => ({
+  status: 200,
+  body: { refund_cents, paid_cents, full_refund_until: "2030-03-04T10:00:00.000Z" },
+});
 const cancelled = { status: 200, body: { ...booking, status: "cancelled" } };
 
 async function openDialog() {
@@ -33,7 +36,9 @@ describe("the cancel dialog tells what comes back", () => {
     fakeApi({ "GET /bookings/b1/cancellation": policy(0) });
     renderScreen(<CancelBookingButton booking={booking} />, { auth: signedInAs("creator") });
     const dialog = await openDialog();
-    expect(await within(dialog).findByText("It is less than 24 hours before the session, so this cancellation is not refunded.")).toBeInTheDocument();
+    expect(
+      await within(dialog).findByText("It is less than 24 hours before the session, so this cancellation is not refunded."),
+    ).toBeInTheDocument();
     expect(within(dialog).queryByText(/will get/)).not.toBeInTheDocument();
   });
 

@@ -19,7 +19,10 @@ export class CrashBoundary extends Component<{ children: ReactNode }, { failed: 
     return (
       <Box sx={{ p: 4 }}>
         {/* Drawn like MUI's error Alert without loading it: every page carries this boundary (issue 19). */}
-        <Box role="alert" sx={{ display: "flex", alignItems: "center", gap: 2, px: 2, py: 0.75, borderRadius: 1, bgcolor: "#fdeded", color: "#5f2120" }}>
+        <Box
+          role="alert"
+          sx={{ display: "flex", alignItems: "center", gap: 2, px: 2, py: 0.75, borderRadius: 1, bgcolor: "#fdeded", color: "#5f2120" }}
+        >
           <Box sx={{ flexGrow: 1, py: 1 }}>Something went wrong, please try again.</Box>
           <Button color="inherit" onClick={() => window.location.assign("/")}>
             Home

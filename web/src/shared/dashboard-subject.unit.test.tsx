@@ -9,9 +9,16 @@ import { fakeApi, renderScreen, signedInAs } from "./screen-harness.tsx";
 afterEach(() => vi.unstubAllGlobals());
 
 const booking = aBooking({
-  id: "b-7", scheduled_time: new Date(Date.now() + 48 * 3_600_000).toISOString(), session_id: "s-1", session_title: "Deck review with Cora",
-  session: { title: "Deck review with Cora", price: 150, expertFirstName: "Maya" }, expert_id: "expert-7", held_until: new Date().toISOString(),
-  prep_response_1: "a", prep_response_2: "b", prep_response_3: "c",
+  id: "b-7",
+  scheduled_time: new Date(Date.now() + 48 * 3_600_000).toISOString(),
+  session_id: "s-1",
+  session_title: "Deck review with Cora",
+  session: { title: "Deck review with Cora", price: 150, expertFirstName: "Maya" },
+  expert_id: "expert-7",
+  held_until: new Date().toISOString(),
+  prep_response_1: "a",
+  prep_response_2: "b",
+  prep_response_3: "c",
 });
 
 describe("an admin opening a user's dashboard", () => {
@@ -25,7 +32,10 @@ describe("an admin opening a user's dashboard", () => {
   });
 
   it("sees the expert's bookings", async () => {
-    fakeApi({ "GET /bookings/expert/expert-7": { status: 200, body: [booking] }, "GET /experts/expert-7/schedule": { status: 200, body: { timezone: "UTC", slots: [], booked: [] } } });
+    fakeApi({
+      "GET /bookings/expert/expert-7": { status: 200, body: [booking] },
+      "GET /experts/expert-7/schedule": { status: 200, body: { timezone: "UTC", slots: [], booked: [] } },
+    });
     renderScreen(<AppRoutes />, { route: "/expert-dashboard/expert-7/bookings", path: "/*", auth: signedInAs("admin") });
     expect(await screen.findAllByText(/Cora Creator/)).not.toHaveLength(0);
     expect(screen.getByRole("heading", { name: "Expert's Bookings" })).toBeInTheDocument();

@@ -40,7 +40,14 @@ export function expertMayReach(pathname: string): boolean {
   );
 }
 
-export function decideGuard(input: { auth: AuthState; preview: boolean; pathname: string; params: Record<string, string | undefined>; flags: Pick<Flags, "expertOnlyMode">; rule: GuardRule }): GuardVerdict {
+export function decideGuard(input: {
+  auth: AuthState;
+  preview: boolean;
+  pathname: string;
+  params: Record<string, string | undefined>;
+  flags: Pick<Flags, "expertOnlyMode">;
+  rule: GuardRule;
+}): GuardVerdict {
   const { auth, preview, pathname, params, flags, rule } = input;
   if (preview) return { kind: "render" };
   if (auth.status === "initializing") return { kind: "loading" };
@@ -83,7 +90,12 @@ export function Guard({ rule = {}, children }: { rule?: GuardRule; children: Rea
   if (verdict.kind === "redirect") {
     const from = `${location.pathname}${location.search}`;
     // The login page says why when the session expired, and both pages send the user back here.
-    const state = verdict.to === "/login" ? { from, ...(auth.sessionExpired && { expired: true }) } : verdict.to === "/confirm-terms" ? { from } : undefined;
+    const state =
+      verdict.to === "/login"
+        ? { from, ...(auth.sessionExpired && { expired: true }) }
+        : verdict.to === "/confirm-terms"
+          ? { from }
+          : undefined;
     return <Navigate to={verdict.to} replace state={state} />;
   }
   return <>{children}</>;

@@ -5,8 +5,19 @@ import { decideGuard, expertMayReach, Guard, type GuardRule } from "./guard.tsx"
 import { renderScreen, signedInAs, signedOut } from "./screen-harness.tsx";
 import { AppRoutes } from "../routes.tsx";
 
-const decide = (auth: AuthState, rule: GuardRule, o: { preview?: boolean; pathname?: string; params?: Record<string, string>; expertOnlyMode?: boolean } = {}) =>
-  decideGuard({ auth, rule, preview: !!o.preview, pathname: o.pathname ?? "/x", params: o.params ?? {}, flags: { expertOnlyMode: !!o.expertOnlyMode } });
+const decide = (
+  auth: AuthState,
+  rule: GuardRule,
+  o: { preview?: boolean; pathname?: string; params?: Record<string, string>; expertOnlyMode?: boolean } = {},
+) =>
+  decideGuard({
+    auth,
+    rule,
+    preview: !!o.preview,
+    pathname: o.pathname ?? "/x",
+    params: o.params ?? {},
+    flags: { expertOnlyMode: !!o.expertOnlyMode },
+  });
 
 const initializing: AuthState = { status: "initializing", user: null, token: null, termsAccepted: null };
 const creator = signedInAs("creator");
@@ -27,17 +38,33 @@ describe("guard order (spec section 4)", () => {
     expect(decide(signedOut, { signIn: false })).toEqual({ kind: "render" });
   });
   it("4. admins bypass role, terms and ownership", () => {
-    expect(decide({ ...admin, termsAccepted: false }, { roles: ["creator"], ownIdParam: "id" }, { params: { id: "someone" } })).toEqual({ kind: "render" });
+    expect(decide({ ...admin, termsAccepted: false }, { roles: ["creator"], ownIdParam: "id" }, { params: { id: "someone" } })).toEqual({
+      kind: "render",
+    });
   });
   it("5. expert-only mode: experts reach only their paths; the admin/expert gate sends others to /", () => {
     expect(decide(expert, {}, { expertOnlyMode: true, pathname: "/search" })).toEqual({ kind: "redirect", to: "/" });
     expect(decide(expert, {}, { expertOnlyMode: true, pathname: "/expert-dashboard/expert-1" })).toEqual({ kind: "render" });
     expect(decide(creator, { adminExpertGate: true }, { expertOnlyMode: true })).toEqual({ kind: "redirect", to: "/" });
-    expect(decide(signedOut, { adminExpertGate: true, signIn: false }, { expertOnlyMode: true })).toEqual({ kind: "redirect", to: "/login" });
+    expect(decide(signedOut, { adminExpertGate: true, signIn: false }, { expertOnlyMode: true })).toEqual({
+      kind: "redirect",
+      to: "/login",
+    });
     expect(decide(admin, { adminExpertGate: true }, { expertOnlyMode: true })).toEqual({ kind: "render" });
     expect(decide(creator, { adminExpertGate: true })).toEqual({ kind: "render" }); // the gate is off outside expert-only mode
-    for (const path of ["/", "/login", "/confirm-terms", "/expert-dashboard/1/slots", "/expert-profile/a", "/edit-session", "/edit-session/s", "/release-notes"]) expect(expertMayReach(path)).toBe(true);
-    for (const path of ["/search", "/about", "/book-session/s", "/creator-dashboard/1", "/manage-booking/b"]) expect(expertMayReach(path)).toBe(false);
+    for (const path of [
+      "/",
+      "/login",
+      "/confirm-terms",
+      "/expert-dashboard/1/slots",
+      "/expert-profile/a",
+      "/edit-session",
+      "/edit-session/s",
+      "/release-notes",
+    ])
+      expect(expertMayReach(path)).toBe(true);
+    for (const path of ["/search", "/about", "/book-session/s", "/creator-dashboard/1", "/manage-booking/b"])
+      expect(expertMayReach(path)).toBe(false);
   });
   it("6. the wrong role goes to /", () => {
     expect(decide(creator, { roles: ["expert"] })).toEqual({ kind: "redirect", to: "/" });
@@ -55,16 +82,31 @@ describe("guard order (spec section 4)", () => {
 
 describe("Guard", () => {
   it("shows 'Loading...' while auth initializes", () => {
-    renderScreen(<Guard><p>secret</p></Guard>, { auth: initializing });
+    renderScreen(
+      <Guard>
+        <p>secret</p>
+      </Guard>,
+      { auth: initializing },
+    );
     expect(screen.getByRole("status")).toHaveTextContent("Loading...");
     expect(screen.queryByText("secret")).not.toBeInTheDocument();
   });
   it("redirects in the browser", () => {
-    renderScreen(<Guard rule={{ roles: ["expert"], ownIdParam: "id" }}><p>dashboard</p></Guard>, { auth: expert, route: "/expert-dashboard/other", path: "/expert-dashboard/:id" });
+    renderScreen(
+      <Guard rule={{ roles: ["expert"], ownIdParam: "id" }}>
+        <p>dashboard</p>
+      </Guard>,
+      { auth: expert, route: "/expert-dashboard/other", path: "/expert-dashboard/:id" },
+    );
     expect(screen.getByTestId("location")).toHaveTextContent(/^\/$/);
   });
   it("renders for the owner", () => {
-    renderScreen(<Guard rule={{ roles: ["expert"], ownIdParam: "id" }}><p>dashboard</p></Guard>, { auth: expert, route: "/expert-dashboard/expert-1", path: "/expert-dashboard/:id" });
+    renderScreen(
+      <Guard rule={{ roles: ["expert"], ownIdParam: "id" }}>
+        <p>dashboard</p>
+      </Guard>,
+      { auth: expert, route: "/expert-dashboard/expert-1", path: "/expert-dashboard/:id" },
+    );
     expect(screen.getByText("dashboard")).toBeInTheDocument();
   });
 });

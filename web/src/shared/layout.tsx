@@ -24,12 +24,45 @@ const phoneOnly = (styles: Record<string, string | number>) => ({ "@media (max-w
 
 export function Logo() {
   return (
-    <Link component={RouterLink} to="/" underline="none" sx={{ display: "inline-flex", alignItems: "center", gap: 1, color: "primary.main" }}>
-      <Box component="span" aria-hidden="true" sx={{ width: 32, height: 32, borderRadius: 2, bgcolor: "primary.main", color: "#fff", display: "grid", placeItems: "center", fontWeight: 800 }}>
+    <Link
+      component={RouterLink}
+      to="/"
+      underline="none"
+      sx={{ display: "inline-flex", alignItems: "center", gap: 1, color: "primary.main" }}
+    >
+      <Box
+        component="span"
+        aria-hidden="true"
+        sx={{
+          width: 32,
+          height: 32,
+          borderRadius: 2,
+          bgcolor: "primary.main",
+          color: "#fff",
+          display: "grid",
+          placeItems: "center",
+          fontWeight: 800,
+        }}
+      >
         E
       </Box>
       {/* On a phone the mark alone keeps the header to one row; the link still reads "Expert Sessions". */}
-      <Typography component="span" sx={{ fontWeight: 800, fontSize: 20, color: "text.primary", ...phoneOnly({ position: "absolute", width: "1px", height: "1px", overflow: "hidden", clip: "rect(0 0 0 0)", whiteSpace: "nowrap" }) }}>
+      <Typography
+        component="span"
+        sx={{
+          fontWeight: 800,
+          fontSize: 20,
+          color: "text.primary",
+          ...phoneOnly({
+            position: "absolute",
+            width: "1px",
+            height: "1px",
+            overflow: "hidden",
+            clip: "rect(0 0 0 0)",
+            whiteSpace: "nowrap",
+          }),
+        }}
+      >
         Expert Sessions
       </Typography>
     </Link>
@@ -46,7 +79,8 @@ function EnvironmentBanner() {
   );
 }
 
-export type HeaderLink = { label: string; to: string; variant?: "outlined" | "contained" } | { label: string; onClick: () => void; variant?: "outlined" };
+export type HeaderLink =
+  { label: string; to: string; variant?: "outlined" | "contained" } | { label: string; onClick: () => void; variant?: "outlined" };
 
 /** Header variants of spec section 2: visitor, signed in, slim (logo only). On a phone the links sit behind a Menu button. */
 export function Header({ slim = false }: { slim?: boolean }) {
@@ -66,7 +100,12 @@ export function Header({ slim = false }: { slim?: boolean }) {
     ? [
         { label: "Find Experts", to: "/search" },
         ...(user.role === "expert" && !onExpertDashboard ? [{ label: "Dashboard", to: `/expert-dashboard/${user.id}` }] : []),
-        ...(user.role === "creator" ? [{ label: "My Bookings", to: `/creator-dashboard/${user.id}` }, { label: "Account", to: "/account" }] : []),
+        ...(user.role === "creator"
+          ? [
+              { label: "My Bookings", to: `/creator-dashboard/${user.id}` },
+              { label: "Account", to: "/account" },
+            ]
+          : []),
         { label: "Logout", onClick: () => void onLogout(), variant: "outlined" },
       ]
     : [
@@ -90,7 +129,13 @@ export function Header({ slim = false }: { slim?: boolean }) {
                   {displayName(user)}
                 </Typography>
               )}
-              <IconButton aria-label="Menu" aria-haspopup="menu" aria-expanded={!!menu} aria-controls={menu ? "header-menu" : undefined} onClick={(e) => (setMenu(e.currentTarget), setMenuOpened(true))}>
+              <IconButton
+                aria-label="Menu"
+                aria-haspopup="menu"
+                aria-expanded={!!menu}
+                aria-controls={menu ? "header-menu" : undefined}
+                onClick={(e) => (setMenu(e.currentTarget), setMenuOpened(true))}
+              >
                 <MenuIcon />
               </IconButton>
               {menuOpened && (
@@ -101,7 +146,11 @@ export function Header({ slim = false }: { slim?: boolean }) {
             </Box>
           )}
           {!slim && (
-            <Box component="nav" aria-label="Main" sx={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: 1, ...phoneOnly({ display: "none" }) }}>
+            <Box
+              component="nav"
+              aria-label="Main"
+              sx={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: 1, ...phoneOnly({ display: "none" }) }}
+            >
               {user && (
                 <Typography sx={{ mr: 1 }} data-testid="welcome">
                   {greetingFor(user.id)}, {displayName(user)}!
@@ -183,10 +232,23 @@ function ArrivalNotice() {
 }
 
 /** A page: skip link, header, main landmark (with the notice it was reached with, if any), footer. */
-export function Page({ children, slim = false, wide = false, footer = true }: { children: ReactNode; slim?: boolean; wide?: boolean; footer?: boolean }) {
+export function Page({
+  children,
+  slim = false,
+  wide = false,
+  footer = true,
+}: {
+  children: ReactNode;
+  slim?: boolean;
+  wide?: boolean;
+  footer?: boolean;
+}) {
   return (
     <Box sx={{ minHeight: "100vh", display: "flex", flexDirection: "column" }}>
-      <Link href="#main" sx={{ position: "absolute", left: -9999, "&:focus": { left: 8, top: 8, zIndex: 2000, bgcolor: "background.paper", p: 1 } }}>
+      <Link
+        href="#main"
+        sx={{ position: "absolute", left: -9999, "&:focus": { left: 8, top: 8, zIndex: 2000, bgcolor: "background.paper", p: 1 } }}
+      >
         Skip to content
       </Link>
       <Header slim={slim} />

@@ -24,17 +24,27 @@ export function calendarDays(month: DateTime): DateTime[] {
  */
 /** The first day from `from` to `to` (ISO dates) that may be chosen, or null. */
 function firstSelectable(from: string, to: string, isSelectable: (day: string) => boolean): string | null {
-  for (let day = DateTime.fromISO(from); day.toISODate()! <= to; day = day.plus({ days: 1 })) if (isSelectable(day.toISODate()!)) return day.toISODate()!;
+  for (let day = DateTime.fromISO(from); day.toISODate()! <= to; day = day.plus({ days: 1 }))
+    if (isSelectable(day.toISODate()!)) return day.toISODate()!;
   return null;
 }
 
-export function MonthCalendar(props: { today: string; selected: string | null; onSelect: (day: string) => void; isSelectable: (day: string) => boolean; lastDay: string; label?: string }) {
+export function MonthCalendar(props: {
+  today: string;
+  selected: string | null;
+  onSelect: (day: string) => void;
+  isSelectable: (day: string) => boolean;
+  lastDay: string;
+  label?: string;
+}) {
   const today = DateTime.fromISO(props.today);
   const firstMonth = today.startOf("month");
   const lastMonth = DateTime.fromISO(props.lastDay).startOf("month");
   // Opens on the chosen day's month, else the first month with a day to choose (issue 27.16: it
   // showed November while only December days were bookable).
-  const [month, setMonth] = useState(() => DateTime.fromISO(props.selected ?? firstSelectable(props.today, props.lastDay, props.isSelectable) ?? props.today).startOf("month"));
+  const [month, setMonth] = useState(() =>
+    DateTime.fromISO(props.selected ?? firstSelectable(props.today, props.lastDay, props.isSelectable) ?? props.today).startOf("month"),
+  );
   const days = calendarDays(month);
   return (
     <Box role="group" aria-label={props.label ?? "Choose a date"} sx={{ maxWidth: 380 }}>

@@ -5,7 +5,11 @@ import { CACHE_MS } from "@booking/contracts";
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
-      queries: { staleTime: CACHE_MS.globalStale, refetchOnWindowFocus: false, retry: (count, error) => count < 1 && !(error instanceof Error && "status" in error && (error as { status: number }).status >= 400) },
+      queries: {
+        staleTime: CACHE_MS.globalStale,
+        refetchOnWindowFocus: false,
+        retry: (count, error) => count < 1 && !(error instanceof Error && "status" in error && (error as { status: number }).status >= 400),
+      },
       mutations: { retry: false },
     },
   });

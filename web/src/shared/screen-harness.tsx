@@ -14,7 +14,19 @@ import { theme } from "./theme.ts";
 export const signedOut: AuthState = { status: "signed_out", user: null, token: null, termsAccepted: null };
 
 export function signedInAs(role: Me["role"], change: Partial<Me> = {}, termsAccepted = true): AuthState {
-  const user: Me = { id: `${role}-1`, email: `${role}@example.com`, role, first_name: "Test", last_name: "User", expert_id: role === "expert" ? `${role}-1` : null, terms_accepted: termsAccepted, email_verified: true, timezone: "UTC", reminder_mails: true, ...change };
+  const user: Me = {
+    id: `${role}-1`,
+    email: `${role}@example.com`,
+    role,
+    first_name: "Test",
+    last_name: "User",
+    expert_id: role === "expert" ? `${role}-1` : null,
+    terms_accepted: termsAccepted,
+    email_verified: true,
+    timezone: "UTC",
+    reminder_mails: true,
+    ...change,
+  };
   return { status: "authenticated", user, token: "token", termsAccepted };
 }
 
@@ -23,7 +35,16 @@ function WhereAmI() {
   return <div data-testid="location">{location.pathname}</div>;
 }
 
-export function renderScreen(ui: ReactElement, options: { route?: string; path?: string; auth?: AuthState; flags?: Partial<Flags>; /** Screens at other paths, to land on. */ others?: Record<string, ReactElement> } = {}) {
+export function renderScreen(
+  ui: ReactElement,
+  options: {
+    route?: string;
+    path?: string;
+    auth?: AuthState;
+    flags?: Partial<Flags>;
+    /** Screens at other paths, to land on. */ others?: Record<string, ReactElement>;
+  } = {},
+) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   return render(
     <ThemeProvider theme={theme}>
@@ -59,7 +80,10 @@ export function fakeApi(replies: Record<string, FakeReply>) {
     calls.push({ method, path, body });
     const reply = replies[`${method} ${path}`];
     const r = typeof reply === "function" ? reply(body) : (reply ?? { status: 404, body: { code: "not_found", message: "Not found." } });
-    return new Response(r.status === 204 ? null : JSON.stringify(r.body ?? {}), { status: r.status, headers: { "content-type": "application/json" } });
+    return new Response(r.status === 204 ? null : JSON.stringify(r.body ?? {}), {
+      status: r.status,
+      headers: { "content-type": "application/json" },
+    });
   });
   vi.stubGlobal("fetch", fetchMock);
   return calls;

@@ -13,5 +13,8 @@ export const theme = createTheme({
     background: { default: "#fafafc" },
   },
   shape: { borderRadius: 10 },
-  typography: { fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif", button: { textTransform: "none", fontWeight: 600 } },
+  typography: {
+    fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif",
+    button: { textTransform: "none", fontWeight: 600 },
+  },
 });

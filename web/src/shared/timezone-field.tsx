@@ -18,7 +18,19 @@ export function timezoneOptions(now = DateTime.now()): ZoneOption[] {
 }
 
 /** An IANA zone picked by name or offset (the schedule's zone, the zone mails give times in). */
-export function TimezoneField({ value, onChange, label, helperText, maxWidth }: { value: string; onChange: (zone: string) => void; label: string; helperText?: string; maxWidth?: number }) {
+export function TimezoneField({
+  value,
+  onChange,
+  label,
+  helperText,
+  maxWidth,
+}: {
+  value: string;
+  onChange: (zone: string) => void;
+  label: string;
+  helperText?: string;
+  maxWidth?: number;
+}) {
   const zones = useMemo(() => {
     const known = timezoneOptions();
     // A zone saved from another browser that this one does not list stays the one shown.

@@ -8,19 +8,21 @@ export const TERMS_SECTIONS: { title: string; paragraphs: string[] }[] = [
   {
     title: "Acceptance",
     paragraphs: [
-      "By creating an account, booking a session or offering a session on Expert Sessions (the \"Platform\"), you agree to these Terms and Conditions. If you do not agree, do not use the Platform.",
+      'By creating an account, booking a session or offering a session on Expert Sessions (the "Platform"), you agree to these Terms and Conditions. If you do not agree, do not use the Platform.',
       "You must be at least 18 years old to use the Platform.",
     ],
   },
   {
     title: "Definitions",
     paragraphs: [
-      "\"Creator\" means a user who books sessions. \"Expert\" means a user who offers sessions. \"Session\" means a paid, time-boxed, one-to-one virtual meeting between a Creator and an Expert. \"Content\" means any text, image or other material you provide.",
+      '"Creator" means a user who books sessions. "Expert" means a user who offers sessions. "Session" means a paid, time-boxed, one-to-one virtual meeting between a Creator and an Expert. "Content" means any text, image or other material you provide.',
     ],
   },
   {
     title: "Right to Modify",
-    paragraphs: ["We may change these Terms from time to time. When we do, we will ask you to accept the new version before you continue to use the Platform."],
+    paragraphs: [
+      "We may change these Terms from time to time. When we do, we will ask you to accept the new version before you continue to use the Platform.",
+    ],
   },
   {
     title: "Role of the Platform",
@@ -42,11 +44,15 @@ export const TERMS_SECTIONS: { title: string; paragraphs: string[] }[] = [
   },
   {
     title: "Taxes",
-    paragraphs: ["Each user is responsible for the taxes that apply to them. Experts are responsible for reporting and paying taxes on their earnings."],
+    paragraphs: [
+      "Each user is responsible for the taxes that apply to them. Experts are responsible for reporting and paying taxes on their earnings.",
+    ],
   },
   {
     title: "User Conduct",
-    paragraphs: ["Be respectful and lawful. Do not harass other users, misrepresent yourself, share another person's private information, or try to take payments outside the Platform."],
+    paragraphs: [
+      "Be respectful and lawful. Do not harass other users, misrepresent yourself, share another person's private information, or try to take payments outside the Platform.",
+    ],
   },
   {
     title: "Intellectual Property",
@@ -56,11 +62,13 @@ export const TERMS_SECTIONS: { title: string; paragraphs: string[] }[] = [
   },
   {
     title: "Confidentiality",
-    paragraphs: ["Information shared in a session is confidential between the Creator and the Expert, unless both agree otherwise or the law requires disclosure."],
+    paragraphs: [
+      "Information shared in a session is confidential between the Creator and the Expert, unless both agree otherwise or the law requires disclosure.",
+    ],
   },
   {
     title: "Disclaimers",
-    paragraphs: ["The Platform is provided \"as is\" and \"as available\", without warranties of any kind, to the extent the law allows."],
+    paragraphs: ['The Platform is provided "as is" and "as available", without warranties of any kind, to the extent the law allows.'],
   },
   {
     title: "Limitation of Liability",
@@ -74,7 +82,9 @@ export const TERMS_SECTIONS: { title: string; paragraphs: string[] }[] = [
   },
   {
     title: "Termination",
-    paragraphs: ["You may close your account at any time. We may suspend or close an account that breaks these Terms. Sections that by their nature should survive termination will survive it."],
+    paragraphs: [
+      "You may close your account at any time. We may suspend or close an account that breaks these Terms. Sections that by their nature should survive termination will survive it.",
+    ],
   },
   {
     title: "Dispute Resolution",

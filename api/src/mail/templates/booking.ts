@@ -40,7 +40,10 @@ export type BookingMailInput = {
 };
 
 const nameOf = (p: MailPerson | null, side: Side): string => {
-  const full = [p?.firstName, p?.lastName].map((s) => s?.trim()).filter(Boolean).join(" ");
+  const full = [p?.firstName, p?.lastName]
+    .map((s) => s?.trim())
+    .filter(Boolean)
+    .join(" ");
   return full || (side === "creator" ? "your expert" : "the creator");
 };
 
@@ -76,9 +79,16 @@ export function bookingRequestedBody(i: BookingMailInput): MailBody {
     paragraphs: [
       `${creator} booked ${i.booking.title} and paid ${dollars(i.booking.priceCents)}.`,
       "Confirm it, ask for more information, or propose another time.",
-      ...(i.booking.respondBy ? [`Please answer by ${when(i, i.booking.respondBy)}. If it is not accepted by then, it is cancelled and ${creator} is refunded in full.`] : []),
+      ...(i.booking.respondBy
+        ? [
+            `Please answer by ${when(i, i.booking.respondBy)}. If it is not accepted by then, it is cancelled and ${creator} is refunded in full.`,
+          ]
+        : []),
     ],
-    details: details(i, [{ label: "Paid", value: dollars(i.booking.priceCents) }, ...(i.booking.respondBy ? [{ label: "Accept by", value: when(i, i.booking.respondBy) }] : [])]),
+    details: details(i, [
+      { label: "Paid", value: dollars(i.booking.priceCents) },
+      ...(i.booking.respondBy ? [{ label: "Accept by", value: when(i, i.booking.respondBy) }] : []),
+    ]),
     action: open(i, "Review the request"),
   };
 }
@@ -99,10 +109,15 @@ export function requestSentBody(i: BookingMailInput): MailBody {
     firstName: i.to.firstName,
     paragraphs: [
       `You paid ${dollars(i.booking.priceCents)} and your request is with ${expert}. It is not confirmed until ${expert} accepts it.`,
-      by ? `${expert} has until ${when(i, by)} to accept. If they do not, the request is cancelled and you get everything back automatically.` : `If ${expert} does not accept, you get everything back.`,
+      by
+        ? `${expert} has until ${when(i, by)} to accept. If they do not, the request is cancelled and you get everything back automatically.`
+        : `If ${expert} does not accept, you get everything back.`,
       `Until ${expert} accepts, you can cancel for a full refund. ${confirmedTerms(i)}`,
     ],
-    details: details(i, [{ label: "Paid", value: dollars(i.booking.priceCents) }, ...(by ? [{ label: "Expert accepts by", value: when(i, by) }] : [])]),
+    details: details(i, [
+      { label: "Paid", value: dollars(i.booking.priceCents) },
+      ...(by ? [{ label: "Expert accepts by", value: when(i, by) }] : []),
+    ]),
     action: open(i, "See your request"),
   };
 }
@@ -143,8 +158,12 @@ export function timeProposedBody(i: BookingMailInput, previousTime: string): Mai
 
 function confirmedLine(i: BookingMailInput, by: Who): string {
   const other = nameOf(i.other, i.side);
-  if (by === i.side) return i.side === "expert" ? `You confirmed ${other}'s booking.` : "You accepted the new time, so your session is confirmed.";
-  if (i.booking.instant && by === "system") return i.side === "expert" ? `${other} booked and paid: sessions you offer with instant booking are confirmed on payment.` : `${other} takes instant bookings, so your session is confirmed.`;
+  if (by === i.side)
+    return i.side === "expert" ? `You confirmed ${other}'s booking.` : "You accepted the new time, so your session is confirmed.";
+  if (i.booking.instant && by === "system")
+    return i.side === "expert"
+      ? `${other} booked and paid: sessions you offer with instant booking are confirmed on payment.`
+      : `${other} takes instant bookings, so your session is confirmed.`;
   if (by === "expert") return `${other} confirmed your session.`;
   if (by === "creator") return `${other} accepted the time you proposed.`;
   return "The session is confirmed.";
@@ -177,7 +196,11 @@ function cancelledLine(i: BookingMailInput, by: Who): string {
 export function bookingCancelledBody(i: BookingMailInput, cancel: { by: Who; reason: string; refundCents: number }): MailBody {
   const refunded = cancel.refundCents > 0;
   const refund = refunded
-    ? [i.side === "creator" ? { label: "Refund", value: `${dollars(cancel.refundCents)}, back to the card you paid with` } : { label: `Refund to ${nameOf(i.other, i.side)}`, value: dollars(cancel.refundCents) }]
+    ? [
+        i.side === "creator"
+          ? { label: "Refund", value: `${dollars(cancel.refundCents)}, back to the card you paid with` }
+          : { label: `Refund to ${nameOf(i.other, i.side)}`, value: dollars(cancel.refundCents) },
+      ]
     : [];
   const reason = CANCEL_REASONS[cancel.reason] ?? cancel.reason.trim();
   return {
@@ -185,7 +208,10 @@ export function bookingCancelledBody(i: BookingMailInput, cancel: { by: Who; rea
     heading: "The session is cancelled",
     preview: `${i.booking.title} on ${when(i)} will not take place.`,
     firstName: i.to.firstName,
-    paragraphs: [cancelledLine(i, cancel.by), ...(i.side === "creator" && !refunded ? ["Under the cancellation policy this cancellation is not refunded."] : [])],
+    paragraphs: [
+      cancelledLine(i, cancel.by),
+      ...(i.side === "creator" && !refunded ? ["Under the cancellation policy this cancellation is not refunded."] : []),
+    ],
     ...(reason ? { quote: reason } : {}),
     details: details(i, refund),
     action: open(i, "See the booking"),
@@ -200,7 +226,9 @@ export function refundIssuedBody(i: BookingMailInput, amountCents: number): Mail
     heading: `We refunded ${dollars(amountCents)}`,
     preview: `${dollars(amountCents)} for ${i.booking.title} is on its way back to your card.`,
     firstName: i.to.firstName,
-    paragraphs: [`We refunded ${dollars(amountCents)} for ${i.booking.title} to the card you paid with. Banks usually show it within 5 to 10 business days.`],
+    paragraphs: [
+      `We refunded ${dollars(amountCents)} for ${i.booking.title} to the card you paid with. Banks usually show it within 5 to 10 business days.`,
+    ],
     details: [
       { label: "Session", value: i.booking.title },
       { label: "Was booked for", value: when(i) },
@@ -254,7 +282,9 @@ export function rescheduledBody(i: BookingMailInput, previousTime: string): Mail
     heading: "Your session has a new time",
     preview: `${i.booking.title} with ${other} moved from ${when(i, previousTime)} to ${when(i)}.`,
     firstName: i.to.firstName,
-    paragraphs: [i.side === "expert" ? `You accepted ${other}'s request to move the session.` : `${other} accepted your request to move the session.`],
+    paragraphs: [
+      i.side === "expert" ? `You accepted ${other}'s request to move the session.` : `${other} accepted your request to move the session.`,
+    ],
     details: details(i, [{ label: "Was", value: when(i, previousTime) }]),
     action: open(i, i.side === "expert" ? "Open the booking" : "Open the session"),
   };
@@ -297,7 +327,11 @@ export function joinLinkSetBody(i: BookingMailInput): MailBody {
     heading: "Your session's meeting link",
     preview: `${i.booking.title} with ${other} meets at ${i.meetingLink ?? "the link on the session page"}.`,
     firstName: i.to.firstName,
-    paragraphs: [i.side === "expert" ? "You set the meeting link for this session. Your calendar invite is updated." : `${other} set the meeting link for your session. Your calendar invite is updated.`],
+    paragraphs: [
+      i.side === "expert"
+        ? "You set the meeting link for this session. Your calendar invite is updated."
+        : `${other} set the meeting link for your session. Your calendar invite is updated.`,
+    ],
     details: details(i),
     action: open(i, i.side === "expert" ? "Open the booking" : "Open the session"),
   };

@@ -40,7 +40,13 @@ export function renderMail(body: MailBody): RenderedMail {
 
 function textOf(body: MailBody): string {
   const blocks: string[] = [greeting(body.firstName), ...body.paragraphs];
-  if (body.quote) blocks.push(body.quote.split("\n").map((line) => `> ${line}`).join("\n"));
+  if (body.quote)
+    blocks.push(
+      body.quote
+        .split("\n")
+        .map((line) => `> ${line}`)
+        .join("\n"),
+    );
   if (body.details?.length) blocks.push(body.details.map((d) => `${d.label}: ${d.value}`).join("\n"));
   blocks.push(`${body.action.label}: ${body.action.url}`);
   const small = [body.footer, body.unsubscribeUrl && `To stop reminder mails, open ${body.unsubscribeUrl}`].filter(Boolean);

@@ -13,7 +13,8 @@ const MAIL_LOCALE = "en-GB";
 export const localTime = (iso: string, zone: string, locale = MAIL_LOCALE): string => momentText(iso, { locale, zone: zoneOrUtc(zone) });
 
 /** "Tue 1 Dec, 10:00": short enough for a subject line (the body names the zone). */
-export const shortLocalTime = (iso: string, zone: string, locale = MAIL_LOCALE): string => briefMomentText(iso, { locale, zone: zoneOrUtc(zone) });
+export const shortLocalTime = (iso: string, zone: string, locale = MAIL_LOCALE): string =>
+  briefMomentText(iso, { locale, zone: zoneOrUtc(zone) });
 
 /** "$150", "$49.50". */
 export function dollars(cents: number): string {
