@@ -559,19 +559,18 @@ describe("the event log", () => {
     const { events } = await api.ctx.store.readStream(calendarStream(expertId));
     const r = await list("events", { sort: ["position", "ASC"], range: [0, 99], filter: { stream_id: `calendar-${expertId}` } });
     expect(r.headers["content-range"]).toBe(`events 0-${events.length - 1}/${events.length}`);
-    const records =
-      r.json<
-        {
-          id: string;
-          version: number;
-          position: string;
-          type: string;
-          stream_id: string;
-          data: unknown;
-          metadata: unknown;
-          recorded_at: string;
-        }[]
-      >();
+    const records = r.json<
+      {
+        id: string;
+        version: number;
+        position: string;
+        type: string;
+        stream_id: string;
+        data: unknown;
+        metadata: unknown;
+        recorded_at: string;
+      }[]
+    >();
     expect(records).toEqual(
       events.map((e) => ({
         id: e.eventId,

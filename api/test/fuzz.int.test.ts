@@ -490,11 +490,9 @@ function requestArbitrary(callers: Caller[]): fc.Arbitrary<FuzzRequest> {
         fc
           .tuple(fc.constantFrom(...keys), fc.constantFrom(...RAW_NUMBERS))
           .map(([k, raw]) => ({ payload: JSON.stringify(withKey(k, "__RAW__")).replace('"__RAW__"', raw) })),
-        fc
-          .tuple(fc.constantFrom(...keys), fc.constantFrom(50, 2000))
-          .map(([k, depth]) => ({
-            payload: JSON.stringify(withKey(k, "__RAW__")).replace('"__RAW__"', "[".repeat(depth) + "]".repeat(depth)),
-          })),
+        fc.tuple(fc.constantFrom(...keys), fc.constantFrom(50, 2000)).map(([k, depth]) => ({
+          payload: JSON.stringify(withKey(k, "__RAW__")).replace('"__RAW__"', "[".repeat(depth) + "]".repeat(depth)),
+        })),
         fc.constantFrom(...keys).map((k) => json(withKey(k, "x".repeat(300_000)))),
         fc.constantFrom(...keys).map((k) => json(withKey(k, { nested: tpl }))),
       );

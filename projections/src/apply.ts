@@ -251,7 +251,8 @@ export type CheckpointStatus = {
 
 export async function readCheckpoints(pool: Pick<pg.Pool, "query">, names?: readonly string[]): Promise<CheckpointStatus[]> {
   const { rows } = await pool.query<CheckpointRow & { events_applied: string; last_error: string | null; updated_at: Date }>(
-    `SELECT name, position, status, generation, version, events_applied, last_error, updated_at FROM projection_checkpoints ${names ? "WHERE name = ANY($1)" : ""} ORDER BY name`,
+    `SELECT name, position, status, generation, version, events_applied, last_error, updated_at FROM ` +
+      `projection_checkpoints ${names ? "WHERE name = ANY($1)" : ""} ORDER BY name`,
     names ? [names] : [],
   );
   return rows.map((r) => ({

@@ -118,7 +118,8 @@ async function generationTablesOf(client: pg.PoolClient, table: string): Promise
 async function indexStatements(client: pg.PoolClient, table: string, next: string): Promise<string[]> {
   const { rows } = await client.query<{ statement: string }>(
     `SELECT CASE WHEN con.oid IS NOT NULL THEN format('ALTER TABLE %I ADD %s', $2::text, pg_get_constraintdef(con.oid))
-                 ELSE regexp_replace(pg_get_indexdef(i.indexrelid), '^CREATE (UNIQUE )?INDEX \\S+ ON \\S+ ', 'CREATE \\1INDEX ON ' || quote_ident($2::text) || ' ') END AS statement
+                 ELSE regexp_replace(pg_get_indexdef(i.indexrelid), '^CREATE (UNIQUE )?INDEX \\S+ ON \\S+ ',
+                                 'CREATE \\1INDEX ON ' || quote_ident($2::text) || ' ') END AS statement
        FROM pg_index i LEFT JOIN pg_constraint con ON con.conindid = i.indexrelid AND con.conrelid = i.indrelid AND con.contype IN ('p', 'u', 'x')
       WHERE i.indrelid = $1::regclass ORDER BY i.indexrelid`,
     [ident(table), next],
@@ -179,7 +180,8 @@ export async function indexGeneration(client: pg.PoolClient, building: Building)
   for (const table of building.projection.tables) {
     const next = ident(generationTable(table, building.generation));
     const { rows } = await client.query<{ columns: string | null }>(
-      "SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) AS columns FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped AND atttypid NOT IN ('json'::regtype, 'jsonb'::regtype)",
+      "SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) AS columns FROM pg_attribute " +
+        "WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped AND atttypid NOT IN ('json'::regtype, 'jsonb'::regtype)",
       [next],
     );
     await client.query(`ANALYZE ${next}${rows[0]?.columns ? ` (${rows[0].columns})` : ""}`);
@@ -207,7 +209,8 @@ export async function abandonGenerations(pool: pg.Pool, building: readonly Build
 export async function dropRetiredGenerations(pool: pg.Pool, projections: readonly Projection[], olderThanMs = 0): Promise<string[]> {
   return inTransaction(pool, async (client) => {
     const { rows } = await client.query<{ name: string; generation: number }>(
-      "DELETE FROM projection_generations WHERE name = ANY($1) AND state = 'retired' AND retired_at <= now() - make_interval(secs => $2) RETURNING name, generation",
+      "DELETE FROM projection_generations WHERE name = ANY($1) AND state = 'retired' AND retired_at <= now() - " +
+        "make_interval(secs => $2) RETURNING name, generation",
       [projections.map((p) => p.name), olderThanMs / 1000],
     );
     const dropped: string[] = [];
@@ -229,7 +232,8 @@ async function shapeOf(
 ): Promise<{ columns: string[]; constraints: string[]; indexes: { name: string; definition: string }[] }> {
   const regclass = ident(table);
   const columns = await client.query<{ c: string }>(
-    `SELECT a.attname || ' ' || format_type(a.atttypid, a.atttypmod) || CASE WHEN a.attnotnull THEN ' NOT NULL' ELSE '' END || coalesce(' DEFAULT ' || pg_get_expr(d.adbin, d.adrelid), '') AS c
+    `SELECT a.attname || ' ' || format_type(a.atttypid, a.atttypmod) || CASE WHEN a.attnotnull THEN ' NOT NULL' ELSE '' END
+              || coalesce(' DEFAULT ' || pg_get_expr(d.adbin, d.adrelid), '') AS c
        FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
       WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum`,
     [regclass],
@@ -316,7 +320,8 @@ export async function switchGenerations(client: pg.PoolClient, building: readonl
     );
     await client.query("DELETE FROM projection_generations WHERE name = $1 AND generation = $2", [name, b.generation]);
     await client.query(
-      `UPDATE projection_checkpoints SET generation = $2, version = $3, position = $4, events_applied = $5, status = 'live', last_error = NULL, updated_at = now() WHERE name = $1`,
+      `UPDATE projection_checkpoints SET generation = $2, version = $3, position = $4, events_applied = $5, ` +
+        `status = 'live', last_error = NULL, updated_at = now() WHERE name = $1`,
       [name, b.generation, next.version, next.position, next.events_applied],
     );
   }
@@ -350,7 +355,8 @@ export async function applyToBuilding(
   if (moved.length) {
     await client.query(
       `UPDATE projection_generations g SET position = m.position, events_applied = g.events_applied + m.events, updated_at = now()
-       FROM unnest($1::text[], $2::int[], $3::text[], $4::bigint[]) AS m(name, generation, position, events) WHERE g.name = m.name AND g.generation = m.generation`,
+       FROM unnest($1::text[], $2::int[], $3::text[], $4::bigint[]) AS m(name, generation, position, events)
+      WHERE g.name = m.name AND g.generation = m.generation`,
       [moved.map((m) => m.name), moved.map((m) => m.generation), moved.map((m) => m.position), moved.map((m) => m.events)],
     );
   }

@@ -52,18 +52,16 @@ describe("reviews read model: given events, then rows", () => {
   });
 
   it("a hidden review stays, marked hidden with the reason, the admin and the time (the history)", () => {
-    spec
-      .given(left, replied, hidden)
-      .then([
-        {
-          hidden: true,
-          hidden_reason: "Names a third party",
-          hidden_by: "a1",
-          hidden_at: givenAt(2),
-          reply_text: "Thanks!",
-          stream_version: 3,
-        },
-      ]);
+    spec.given(left, replied, hidden).then([
+      {
+        hidden: true,
+        hidden_reason: "Names a third party",
+        hidden_by: "a1",
+        hidden_at: givenAt(2),
+        reply_text: "Thanks!",
+        stream_version: 3,
+      },
+    ]);
   });
 
   it("events about a review never left make no row; each booking's review is its own row", () => {

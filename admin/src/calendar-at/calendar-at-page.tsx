@@ -39,7 +39,9 @@ const pad = (n: number) => String(n).padStart(2, "0");
 /** An instant as a datetime-local input shows it: the browser's wall clock, to the millisecond (a request and its payment often share a second). */
 function localInput(instant: string): string {
   const d = new Date(instant);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, "0")}`;
+  const day = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, "0")}`;
+  return `${day}T${time}`;
 }
 
 /** A wall-clock time in the expert's timezone, in the admin's locale (the page names the zone). */
@@ -201,7 +203,9 @@ function Answer({ reply }: { reply: CalendarAsOfReply }) {
       </Typography>
       <Typography variant="body2" color="text.secondary" data-testid="calendar-at-folded">
         {reply.last_event
-          ? `Folded from the expert's calendar stream: ${reply.events_folded} event${reply.events_folded === 1 ? "" : "s"}, the last ${eventLabel(reply.last_event.type)} (version ${reply.last_event.version}) at ${consoleMoment(reply.last_event.time, "seconds")}.`
+          ? `Folded from the expert's calendar stream: ${reply.events_folded} ` +
+            `event${reply.events_folded === 1 ? "" : "s"}, the last ${eventLabel(reply.last_event.type)} ` +
+            `(version ${reply.last_event.version}) at ${consoleMoment(reply.last_event.time, "seconds")}.`
           : "No event of the expert's calendar was recorded by then."}
       </Typography>
       {zone ? (

@@ -69,7 +69,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // Postgres: the `events` table. `commit_id`, not `transaction_id`: ORDER BY would bind that name to the text alias.
 const COLUMNS =
-  "e.event_id::text AS event_id, e.stream_id, e.version, e.type, e.schema_version, e.data, e.metadata, e.recorded_at, e.transaction_id::text AS commit_id, e.global_position";
+  "e.event_id::text AS event_id, e.stream_id, e.version, e.type, e.schema_version, e.data, e.metadata, " +
+  "e.recorded_at, e.transaction_id::text AS commit_id, e.global_position";
 
 type EventRow = {
   event_id: string;

@@ -41,7 +41,10 @@ function refundWhere(f: z.output<typeof RefundFilter>): SqlWhere {
   return w;
 }
 
-/** POST /admin/refunds (react-admin's create): the booking, whole cents and a reason, refused with the catalogue's words; the calendar checks the amount against what was paid. */
+/**
+ * POST /admin/refunds (react-admin's create): the booking, whole cents and a reason, refused with the
+ * catalogue's words; the calendar checks the amount against what was paid.
+ */
 export const AdminRefundBody = z.strictObject({ booking_id: Id, amount_cents: RefundCents, reason: RefundReason });
 
 export type RefundsAdminDeps = { db: pg.Pool; calendar: CalendarCommands; projected: Projected };

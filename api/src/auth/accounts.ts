@@ -155,7 +155,8 @@ export async function registerAccount(
     const account = await changeAccount(deps, userId, actor, "no_stream", async (client, at) => {
       const account: Account = { userId, ...fields, emailVerifiedAt: verified ? at : null, passwordChangedAt: null };
       await client.query(
-        "INSERT INTO accounts (user_id, email, password_hash, role, first_name, last_name, created_at, email_verified_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        "INSERT INTO accounts (user_id, email, password_hash, role, first_name, last_name, created_at, " +
+          "email_verified_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         [userId, account.email, account.passwordHash, account.role, account.firstName, account.lastName, at, account.emailVerifiedAt],
       );
       if (options.mail) await enqueueMail(client, options.mail(account, at));

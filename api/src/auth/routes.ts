@@ -104,7 +104,10 @@ async function meOf(db: pg.Pool, terms: TermsCommands, userId: string): Promise<
   };
 }
 
-/** What the auth routes use: the accounts and refresh tokens (and the read models for /auth/me), the user's stream, the clock, the refresh tokens' and mail links' key, mail settings (where links point), and the terms. */
+/**
+ * What the auth routes use: the accounts and refresh tokens (and the read models for /auth/me), the user's
+ * stream, the clock, the refresh tokens' and mail links' key, mail settings (where links point), and the terms.
+ */
 export type AuthRouteDeps = AccountWriteDeps & LinkSettings & { terms: TermsCommands };
 
 export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
@@ -148,12 +151,10 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
         const owner = await findAccountByEmail(db, body.email);
         if (owner) await sendAccountExistsMail(db, deps, owner, now, body.next ?? null);
         await signUpTiming.evenOut(writing);
-        return reply
-          .status(201)
-          .send({
-            user: { id: randomUUID(), email: body.email, role: body.role, first_name: body.first_name ?? null },
-            confirmation_sent_at: now,
-          });
+        return reply.status(201).send({
+          user: { id: randomUUID(), email: body.email, role: body.role, first_name: body.first_name ?? null },
+          confirmation_sent_at: now,
+        });
       }
       signUpTiming.written(writing);
       return reply.status(201).send({ user: authUser(created), confirmation_sent_at: sentAt });

@@ -151,7 +151,10 @@ async function bookableSession(row: SessionRow | null, fromStream: () => Promise
   };
 }
 
-/** Replies sent through contracts' schemas: the OpenAPI document shows them, and a reply that strays from one fails (a 500 in tests), never a field silently dropped. */
+/**
+ * Replies sent through contracts' schemas: the OpenAPI document shows them, and a reply that strays from one
+ * fails (a 500 in tests), never a field silently dropped.
+ */
 const oneBooking = { response: { 200: BookingReply } };
 const bookingList = { response: { 200: z.array(BookingReply) } };
 

@@ -26,7 +26,8 @@ export async function saveEarlyAccessRequest(db: pg.Pool, request: EarlyAccessBo
   await inTransaction(db, async (client) => {
     // A racing first request for the same address commits or rolls back before this returns.
     const inserted = await client.query(
-      `INSERT INTO early_access_requests (id, email, name, role, need, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (email) DO NOTHING`,
+      `INSERT INTO early_access_requests (id, email, name, role, need, created_at, updated_at) VALUES ($1, $2, ` +
+        `$3, $4, $5, $6, $6) ON CONFLICT (email) DO NOTHING`,
       [randomUUID(), request.email, request.name, request.role, request.need, at],
     );
     if (inserted.rowCount === 0) await replaceRequest(client, request, at);

@@ -60,7 +60,10 @@ import {
   requireOwnExpert,
 } from "../http/index.ts";
 
-/** What the expert routes use: the read models, the expert and calendar commands (and terms, for the terms rule), the listings cache, the clock and where images are kept. */
+/**
+ * What the expert routes use: the read models, the expert and calendar commands (and terms, for the terms rule),
+ * the listings cache, the clock and where images are kept.
+ */
 export type ExpertRouteDeps = {
   db: pg.Pool;
   experts: ExpertCommands;

@@ -128,10 +128,12 @@ function recipient(r: StateRow, side: "e" | "c", userId: string, zone: string | 
 /** A booking with both parties, as a mail about it needs them; null if the booking is unknown. */
 export async function loadBookingState(db: Queryable, bookingId: string): Promise<BookingState | null> {
   const people = (p: "e" | "c") =>
-    `${p}.email AS ${p}_email, ${p}.first_name AS ${p}_first_name, ${p}.last_name AS ${p}_last_name, ${p}.timezone AS ${p}_timezone, ${p}.reminder_mails AS ${p}_reminder_mails, ${p}.version AS ${p}_version`;
+    `${p}.email AS ${p}_email, ${p}.first_name AS ${p}_first_name, ${p}.last_name AS ${p}_last_name, ` +
+    `${p}.timezone AS ${p}_timezone, ${p}.reminder_mails AS ${p}_reminder_mails, ${p}.version AS ${p}_version`;
   const r = (
     await db.query<StateRow>(
-      `SELECT b.booking_id, b.title, b.starts_at, b.length_minutes, b.price_cents, b.paid_cents, b.confirmed, b.join_link, b.instant, b.respond_by, b.meeting_room, b.expert_user_id, b.creator_id, cal.timezone AS schedule_zone, ${people("e")}, ${people("c")}
+      `SELECT b.booking_id, b.title, b.starts_at, b.length_minutes, b.price_cents, b.paid_cents, b.confirmed, b.join_link,
+              b.instant, b.respond_by, b.meeting_room, b.expert_user_id, b.creator_id, cal.timezone AS schedule_zone, ${people("e")}, ${people("c")}
        FROM mail_bookings b
        LEFT JOIN mail_calendars cal ON cal.expert_id = b.expert_id
        LEFT JOIN mail_people e ON e.user_id = b.expert_user_id
@@ -177,7 +179,8 @@ export async function skipBookingReminders(
   sparingEvent: string | null = null,
 ): Promise<void> {
   await db.query(
-    `${SKIP} AND booking_id = $1 AND ($4::timestamptz IS NULL OR send_before IS DISTINCT FROM $4::timestamptz) AND ($5::text IS NULL OR message_id NOT LIKE $5 || ':%')`,
+    `${SKIP} AND booking_id = $1 AND ($4::timestamptz IS NULL OR send_before IS DISTINCT FROM $4::timestamptz) ` +
+      `AND ($5::text IS NULL OR message_id NOT LIKE $5 || ':%')`,
     [bookingId, reason, REMINDER_KINDS, keepingStart, sparingEvent],
   );
 }

@@ -58,7 +58,8 @@ type Queryable = Pick<pg.PoolClient, "query">;
 /** Queue a message once: a second call with the same id changes nothing. Resolves to whether it was new. */
 export async function enqueueMail(db: Queryable, mail: OutgoingMail): Promise<boolean> {
   const { rowCount } = await db.query(
-    `INSERT INTO mail_outbox (message_id, kind, essential, user_id, to_address, subject, text_body, html_body, headers, attachments, booking_id, send_after, send_before, preferences_version, created_at)
+    `INSERT INTO mail_outbox (message_id, kind, essential, user_id, to_address, subject, text_body, html_body, headers, attachments,
+       booking_id, send_after, send_before, preferences_version, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
      ON CONFLICT (message_id) DO NOTHING`,
     [

@@ -78,7 +78,9 @@ export class TestPaymentProvider implements PaymentProvider, RefundProvider {
     if (refundId) return { status: "issued", refundId };
     return {
       status: "failed",
-      reason: `Test payment ${input.paymentId} cannot be refunded ${input.amountCents} cents: it is not a succeeded test payment, or not that much of it is left.`,
+      reason:
+        `Test payment ${input.paymentId} cannot be refunded ${input.amountCents} cents: it is not a succeeded ` +
+        `test payment, or not that much of it is left.`,
     };
   }
 }

@@ -115,7 +115,8 @@ export async function startLocalPostgres(options: {
     const said = `${e instanceof Error ? e.message : String(e ?? "")}\n${log.join("")}`;
     if (/EACCES|Permission denied/.test(said)) {
       throw new PostgresWontStart(
-        `as root it runs as the "postgres" user, who cannot reach ${projectDir}. Put the project in a directory that user can read (not under /root), or set DATABASE_URL.`,
+        `as root it runs as the "postgres" user, who cannot reach ${projectDir}. Put the project in a ` +
+          `directory that user can read (not under /root), or set DATABASE_URL.`,
       );
     }
     if (/Address already in use|could not bind/i.test(said)) throw new PostgresWontStart(await portTaken(port));

@@ -38,7 +38,9 @@ function draw(p: RebuildProgress, final = false) {
   const filled = p.total ? Math.round((p.done / p.total) * width) : width;
   const bar = `${"█".repeat(filled)}${"░".repeat(width - filled)}`;
   const eta = p.secondsLeft === null ? "?" : `${Math.ceil(p.secondsLeft)}s`;
-  const line = `[${p.projection}] ${bar} ${p.done.toLocaleString("en-US")}/${p.total.toLocaleString("en-US")} events  ${Math.round(p.eventsPerSecond).toLocaleString("en-US")} ev/s  left ${eta}`;
+  const line =
+    `[${p.projection}] ${bar} ${p.done.toLocaleString("en-US")}/${p.total.toLocaleString("en-US")} events  ` +
+    `${Math.round(p.eventsPerSecond).toLocaleString("en-US")} ev/s  left ${eta}`;
   process.stderr.write(interactive ? `\r${line}${final ? "\n" : ""}` : `${line}\n`);
 }
 
@@ -46,7 +48,8 @@ const names = targets.map((p) => p!.name);
 const claim = await claimRebuild(pool, names);
 if (!claim) {
   console.error(
-    `replay: a rebuild of ${names.length === 1 ? names[0] : "one of these read models"} is already running (the admin console or another replay); try again when it has finished`,
+    `replay: a rebuild of ${names.length === 1 ? names[0] : "one of these read models"} is already running ` +
+      `(the admin console or another replay); try again when it has finished`,
   );
   await store.close();
   await pool.end();

@@ -17,7 +17,8 @@ type Raw = Omit<RefundRow, "amount_cents" | "owed_at" | "next_attempt_at" | "iss
 };
 
 export const refundColumns =
-  "refund_key, booking_id, expert_id, payment_id, amount_cents, reason, owed_at, status, attempts, next_attempt_at, last_error, refund_id, provider, issued_at, updated_at";
+  "refund_key, booking_id, expert_id, payment_id, amount_cents, reason, owed_at, status, attempts, " +
+  "next_attempt_at, last_error, refund_id, provider, issued_at, updated_at";
 
 export const refundFromPg = (r: Raw): RefundRow => ({
   ...r,
@@ -65,7 +66,8 @@ export async function markIssued(
   issued: { refundId: string; provider: string; at: string },
 ): Promise<void> {
   await db.query(
-    `UPDATE refunds SET status = 'issued', refund_id = $2, provider = $3, issued_at = COALESCE(issued_at, $4::timestamptz), last_error = NULL, updated_at = now()
+    `UPDATE refunds SET status = 'issued', refund_id = $2, provider = $3,
+         issued_at = COALESCE(issued_at, $4::timestamptz), last_error = NULL, updated_at = now()
      WHERE refund_key = $1`,
     [refundKey, issued.refundId, issued.provider, issued.at],
   );
@@ -77,7 +79,8 @@ export async function markFailed(
   failure: { reason: string; attempts: number; nextAttemptAt: string },
 ): Promise<void> {
   await db.query(
-    `UPDATE refunds SET status = 'failed', last_error = $2, attempts = $3, next_attempt_at = $4, updated_at = now() WHERE refund_key = $1 AND status <> 'issued'`,
+    `UPDATE refunds SET status = 'failed', last_error = $2, attempts = $3, next_attempt_at = $4, updated_at = ` +
+      `now() WHERE refund_key = $1 AND status <> 'issued'`,
     [refundKey, failure.reason, failure.attempts, failure.nextAttemptAt],
   );
 }

@@ -19,7 +19,9 @@ export function claimSql(expected: ExpectedVersion): { name: string; sql: string
   if (expected === "any") {
     return {
       name: "any",
-      sql: "INSERT INTO streams (stream_id, version) VALUES ($1, $2) ON CONFLICT (stream_id) DO UPDATE SET version = streams.version + EXCLUDED.version RETURNING version",
+      sql:
+        "INSERT INTO streams (stream_id, version) VALUES ($1, $2) ON CONFLICT (stream_id) DO UPDATE SET version " +
+        "= streams.version + EXCLUDED.version RETURNING version",
     };
   }
   if (expected === "stream_exists")
@@ -45,7 +47,9 @@ export type EventRow = {
 // by Postgres: parsing it into a Date in Node to print it again cost a replay 5 % of its time.
 export const RECORDED_AT = `to_char(events.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at`;
 
-export const COLUMNS = `events.global_position, events.transaction_id::text AS transaction_id, events.stream_id, events.version, events.event_id, events.type, events.schema_version, events.data, events.metadata, ${RECORDED_AT}`;
+export const COLUMNS =
+  `events.global_position, events.transaction_id::text AS transaction_id, events.stream_id, events.version, ` +
+  `events.event_id, events.type, events.schema_version, events.data, events.metadata, ${RECORDED_AT}`;
 
 /** A stream with no events after the asked version: the LEFT JOIN's one row, events' columns null. */
 export type NoEventRow = { [K in keyof EventRow]: null };
@@ -208,7 +212,8 @@ export async function writeEvents(
      ${
        single
          ? "SELECT $1, claimed.version, $3::uuid, $4::text, $5::int, $6::jsonb, $7::jsonb FROM claimed"
-         : "SELECT $1, claimed.version - $2 + x.ord, x.e, x.t, x.sv, x.d, x.m FROM claimed, unnest($3::uuid[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[]) WITH ORDINALITY AS x(e, t, sv, d, m, ord)"
+         : "SELECT $1, claimed.version - $2 + x.ord, x.e, x.t, x.sv, x.d, x.m FROM claimed, unnest($3::uuid[], " +
+           "$4::text[], $5::int[], $6::jsonb[], $7::jsonb[]) WITH ORDINALITY AS x(e, t, sv, d, m, ord)"
      }
      RETURNING global_position, transaction_id::text AS transaction_id, version, event_id, ${RECORDED_AT}`,
     values: params,

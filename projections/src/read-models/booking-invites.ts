@@ -22,7 +22,8 @@ export type BookingInviteFacts = {
   expert_timezone: string | null;
 };
 
-const SELECT = `SELECT b.booking_id, b.status, b.scheduled_time, b.length_minutes, b.session_title, b.stream_version, b.updated_at, b.creator_id, b.expert_user_id,
+const SELECT = `SELECT b.booking_id, b.status, b.scheduled_time, b.length_minutes, b.session_title,
+    b.stream_version, b.updated_at, b.creator_id, b.expert_user_id,
     NULLIF(concat_ws(' ', cu.first_name, cu.last_name), '') AS creator_name, cu.email AS creator_email,
     NULLIF(concat_ws(' ', e.first_name, e.last_name), '') AS expert_name, eu.email AS expert_email, s.timezone AS expert_timezone
   FROM bookings b

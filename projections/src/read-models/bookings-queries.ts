@@ -151,7 +151,10 @@ export async function creatorBookingFacts(db: Queryable, creatorId: string, now:
   }));
 }
 
-/** Periods an expert's bookings hold (busyPeriods: their own times, and the times open requests to move them hold), as the schedule call's `booked` list shows them. */
+/**
+ * Periods an expert's bookings hold (busyPeriods: their own times, and the times open requests to move them
+ * hold), as the schedule call's `booked` list shows them.
+ */
 export async function bookedPeriods(
   db: Queryable,
   expertId: string,

@@ -180,7 +180,8 @@ export function earningsBookingReply(r: EarningsRow): EarningsBookingReply {
 /** The expert's earning bookings, by session time; of one month when given. */
 export async function earningBookings(db: Queryable, expertId: string, month?: string): Promise<EarningsRow[]> {
   const { rows } = await db.query(
-    `SELECT ${earningsColumns.join(", ")} FROM earnings WHERE expert_id = $1 AND earning AND ($2::text IS NULL OR month = $2) ORDER BY scheduled_time, booking_id`,
+    `SELECT ${earningsColumns.join(", ")} FROM earnings WHERE expert_id = $1 AND earning AND ($2::text IS NULL ` +
+      `OR month = $2) ORDER BY scheduled_time, booking_id`,
     [expertId, month ?? null],
   );
   return rows.map(earningsFromPg);

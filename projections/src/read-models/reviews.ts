@@ -137,7 +137,9 @@ export type ReviewWithNames = ReviewRow & {
 /** The FROM clause of a review with names: `r`, its creator `u`, its expert `e`. */
 export const reviewsWithNamesFrom =
   "reviews r LEFT JOIN users u ON u.user_id = r.creator_id LEFT JOIN experts e ON e.expert_id = r.expert_id";
-export const reviewWithNamesSelectList = `${reviewSelectList}, u.first_name AS creator_first_name, u.last_name AS creator_last_name, e.first_name AS expert_first_name, e.last_name AS expert_last_name`;
+export const reviewWithNamesSelectList =
+  `${reviewSelectList}, u.first_name AS creator_first_name, u.last_name AS creator_last_name, e.first_name AS ` +
+  `expert_first_name, e.last_name AS expert_last_name`;
 
 export const reviewWithNamesFromPg = (raw: Record<string, unknown>): ReviewWithNames => ({
   ...reviewFromPg(raw),
@@ -156,7 +158,8 @@ export async function findReview(db: Queryable, bookingId: string): Promise<Revi
 /** An expert's visible reviews, newest first (the profile shows these). */
 export async function visibleReviewsOfExpert(db: Queryable, expertId: string, limit = 100): Promise<ReviewWithNames[]> {
   const { rows } = await db.query(
-    `SELECT ${reviewWithNamesSelectList} FROM ${reviewsWithNamesFrom} WHERE r.expert_id = $1 AND NOT r.hidden ORDER BY r.created_at DESC, r.booking_id LIMIT $2`,
+    `SELECT ${reviewWithNamesSelectList} FROM ${reviewsWithNamesFrom} WHERE r.expert_id = $1 AND NOT r.hidden ` +
+      `ORDER BY r.created_at DESC, r.booking_id LIMIT $2`,
     [expertId, limit],
   );
   return rows.map(reviewWithNamesFromPg);

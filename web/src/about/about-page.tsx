@@ -9,19 +9,32 @@ import { Page } from "../shared/layout.tsx";
 const ABOUT_SECTIONS = [
   {
     title: "Why we exist",
-    text: "Creators run businesses on their own: brand deals, contracts, taxes, teams, audiences. The people who know those things are hard to reach and harder to judge. Expert Sessions puts the right expert a video call away, at a price shown up front.",
+    text:
+      "Creators run businesses on their own: brand deals, contracts, taxes, teams, audiences. The people who " +
+      "know those things are hard to reach and harder to judge. Expert Sessions puts the right expert a video " +
+      "call away, at a price shown up front.",
   },
   {
     title: "How it works",
-    text: "Experts publish short, time-boxed sessions with their own prices and hours. A creator picks a time in their own timezone, pays by card and answers a few preparation questions, so the session starts on the real problem. The expert accepts, asks for more information or proposes another time, and after the call writes the key takeaways and next steps.",
+    text:
+      "Experts publish short, time-boxed sessions with their own prices and hours. A creator picks a time in " +
+      "their own timezone, pays by card and answers a few preparation questions, so the session starts on the " +
+      "real problem. The expert accepts, asks for more information or proposes another time, and after the call " +
+      "writes the key takeaways and next steps.",
   },
   {
     title: "Who the experts are",
-    text: "Strategists, brand-partnership advisors, marketers, creative directors, lawyers and financial advisors who work with creators. Experts marked Verified have been reviewed by our team, and every rating comes from a creator who completed a session.",
+    text:
+      "Strategists, brand-partnership advisors, marketers, creative directors, lawyers and financial advisors " +
+      "who work with creators. Experts marked Verified have been reviewed by our team, and every rating comes " +
+      "from a creator who completed a session.",
   },
   {
     title: "Fair to both sides",
-    text: "A time held for you is never sold twice, cancellations follow one published policy, and a refund owed is paid back to the card it came from. Experts keep their calendars and their prices; creators keep their money until a session is theirs.",
+    text:
+      "A time held for you is never sold twice, cancellations follow one published policy, and a refund owed is " +
+      "paid back to the card it came from. Experts keep their calendars and their prices; creators keep their " +
+      "money until a session is theirs.",
   },
 ] as const;
 

@@ -286,7 +286,8 @@ function BookingWizard({ session, preview }: { session: Session; preview: boolea
               onHoldLapsed={() => {
                 if (!flow.paid && flow.bookingData)
                   backToTimes(
-                    `Your hold on ${localMoment(flow.bookingData.scheduled_time)} lapsed: the time to pay ran out and the time was released. Please choose a time again.`,
+                    `Your hold on ${localMoment(flow.bookingData.scheduled_time)} lapsed: the time to pay ran ` +
+                      `out and the time was released. Please choose a time again.`,
                   );
               }}
               onHoldReleased={() =>

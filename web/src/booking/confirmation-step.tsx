@@ -26,7 +26,8 @@ export function outcomeOf(booking: Pick<Booking, "status" | "respond_by" | "expe
     return { confirmed: true, heading: "Confirmed", detail: "Your session is booked. You can follow it on your dashboard." };
   const expert = booking?.session?.expertFirstName ?? booking?.expert_name ?? "Your expert";
   const detail = booking?.respond_by
-    ? `${expert} has until ${localMoment(booking.respond_by)} to accept. If ${expert} does not accept by then, the request is cancelled and everything you paid is refunded in full, automatically.`
+    ? `${expert} has until ${localMoment(booking.respond_by)} to accept. If ${expert} does not accept by then, ` +
+      `the request is cancelled and everything you paid is refunded in full, automatically.`
     : `${expert} will review your request and your answers. You can follow it on your dashboard.`;
   return { confirmed: false, heading: "Request sent", detail };
 }

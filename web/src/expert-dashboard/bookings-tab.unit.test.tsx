@@ -39,28 +39,35 @@ describe("expert bookings tab", () => {
     expect(screen.getAllByTestId("expert-booking")[0]).toHaveAttribute("data-booking-id", "request");
   });
 
-  it("lists a request to move a confirmed booking to act on, with the asked time and a link to answer it; other confirmed ones link to Manage Booking", async () => {
-    const asked = hours(24 * 6);
-    fakeApi({
-      "GET /experts/expert-1/schedule": { status: 200, body: { timezone: "Europe/London", slots: [], booked: [] } },
-      "GET /bookings/expert/me": { status: 200, body: [b("moving", hours(24 * 5), { reschedule_to: asked }), b("staying", hours(24 * 4))] },
-    });
-    renderScreen(<BookingsTab />, { auth: signedInAs("expert") });
-    expect(await screen.findByText("Cora Quinn asks to move a session.")).toBeInTheDocument();
-    const needsAction = screen.getByRole("region", { name: "Needs your action" });
-    expect(ids(needsAction)).toEqual(["moving"]);
-    expect(within(needsAction).getByText(`Asks to move to ${localMoment(asked, "Europe/London")}`)).toBeInTheDocument();
-    expect(within(needsAction).getByRole("link", { name: "Review Move Request: Session moving with Cora Quinn" })).toHaveAttribute(
-      "href",
-      "/manage-booking/moving",
-    );
-    const upcoming = screen.getByRole("region", { name: "Upcoming" });
-    expect(within(upcoming).getByRole("link", { name: "Manage Booking: Session staying with Cora Quinn" })).toHaveAttribute(
-      "href",
-      "/manage-booking/staying",
-    );
-    expect(within(upcoming).getByRole("button", { name: "Add to calendar: Session staying" })).toBeInTheDocument();
-  });
+  it(
+    "lists a request to move a confirmed booking to act on, with the asked time and a link to answer it; other " +
+      "confirmed ones link to Manage Booking",
+    async () => {
+      const asked = hours(24 * 6);
+      fakeApi({
+        "GET /experts/expert-1/schedule": { status: 200, body: { timezone: "Europe/London", slots: [], booked: [] } },
+        "GET /bookings/expert/me": {
+          status: 200,
+          body: [b("moving", hours(24 * 5), { reschedule_to: asked }), b("staying", hours(24 * 4))],
+        },
+      });
+      renderScreen(<BookingsTab />, { auth: signedInAs("expert") });
+      expect(await screen.findByText("Cora Quinn asks to move a session.")).toBeInTheDocument();
+      const needsAction = screen.getByRole("region", { name: "Needs your action" });
+      expect(ids(needsAction)).toEqual(["moving"]);
+      expect(within(needsAction).getByText(`Asks to move to ${localMoment(asked, "Europe/London")}`)).toBeInTheDocument();
+      expect(within(needsAction).getByRole("link", { name: "Review Move Request: Session moving with Cora Quinn" })).toHaveAttribute(
+        "href",
+        "/manage-booking/moving",
+      );
+      const upcoming = screen.getByRole("region", { name: "Upcoming" });
+      expect(within(upcoming).getByRole("link", { name: "Manage Booking: Session staying with Cora Quinn" })).toHaveAttribute(
+        "href",
+        "/manage-booking/staying",
+      );
+      expect(within(upcoming).getByRole("button", { name: "Add to calendar: Session staying" })).toBeInTheDocument();
+    },
+  );
 
   // Issue 27.16: three waiting requests were announced as "a new session request".
   it("counts the requests waiting when there are several", async () => {

@@ -55,19 +55,23 @@ const maya = (rating: number | null, review_count: number): ExpertListItem => ({
 });
 
 describe("the profile's reviews", () => {
-  it("shows each review's stars, text, long date (the viewer's locale: en-US here) and the creator's first name and last initial, with the expert's reply", async () => {
-    fakeApi({ "GET /experts/maya-lind-e1": { status: 200, body: detail([cleo, dan]) } });
-    renderScreen(<AppRoutes />, { route: "/expert-profile/maya-lind-e1", path: "/*", auth: signedInAs("creator") });
-    expect(await screen.findByRole("heading", { name: "Reviews" })).toBeInTheDocument();
-    const [first, second] = screen.getAllByTestId("review");
-    expect(within(first!).getByRole("img", { name: "4 out of 5 stars" })).toBeInTheDocument();
-    expect(within(first!).getByText("Clear pricing tiers.")).toBeInTheDocument();
-    expect(within(first!).getByText("Cleo T. · Tuesday, March 5, 2030")).toBeInTheDocument();
-    expect(within(first!).getByTestId("review-reply")).toHaveTextContent("Reply from MayaThank you, Cleo!");
-    expect(within(second!).getByRole("img", { name: "5 out of 5 stars" })).toBeInTheDocument();
-    expect(within(second!).getByText("Dan · Friday, February 1, 2030")).toBeInTheDocument();
-    expect(within(second!).queryByTestId("review-reply")).toBeNull();
-  });
+  it(
+    "shows each review's stars, text, long date (the viewer's locale: en-US here) and the creator's first name " +
+      "and last initial, with the expert's reply",
+    async () => {
+      fakeApi({ "GET /experts/maya-lind-e1": { status: 200, body: detail([cleo, dan]) } });
+      renderScreen(<AppRoutes />, { route: "/expert-profile/maya-lind-e1", path: "/*", auth: signedInAs("creator") });
+      expect(await screen.findByRole("heading", { name: "Reviews" })).toBeInTheDocument();
+      const [first, second] = screen.getAllByTestId("review");
+      expect(within(first!).getByRole("img", { name: "4 out of 5 stars" })).toBeInTheDocument();
+      expect(within(first!).getByText("Clear pricing tiers.")).toBeInTheDocument();
+      expect(within(first!).getByText("Cleo T. · Tuesday, March 5, 2030")).toBeInTheDocument();
+      expect(within(first!).getByTestId("review-reply")).toHaveTextContent("Reply from MayaThank you, Cleo!");
+      expect(within(second!).getByRole("img", { name: "5 out of 5 stars" })).toBeInTheDocument();
+      expect(within(second!).getByText("Dan · Friday, February 1, 2030")).toBeInTheDocument();
+      expect(within(second!).queryByTestId("review-reply")).toBeNull();
+    },
+  );
 
   it("shows no reviews block while there are none", async () => {
     fakeApi({ "GET /experts/maya-lind-e1": { status: 200, body: detail([]) } });

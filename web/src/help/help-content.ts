@@ -7,9 +7,13 @@ export const HOW_IT_WORKS = [
     id: "booking",
     title: "Booking a session",
     paragraphs: [
-      "Open an expert's profile, pick one of their sessions and choose a time. Times are shown in your own timezone, and only times the expert has opened are offered.",
-      `Choosing a time holds it for you for ${DEFAULT_HOLD_MINUTES} minutes while you pay; nobody else can take it meanwhile. If you do not pay in that time, the time is released.`,
-      "After paying you answer the expert's preparation questions. Your request then goes to the expert, who accepts it, asks you for more information or proposes another time. You see every change on your dashboard and by mail.",
+      "Open an expert's profile, pick one of their sessions and choose a time. Times are shown in your own " +
+        "timezone, and only times the expert has opened are offered.",
+      `Choosing a time holds it for you for ${DEFAULT_HOLD_MINUTES} minutes while you pay; nobody else can ` +
+        `take it meanwhile. If you do not pay in that time, the time is released.`,
+      "After paying you answer the expert's preparation questions. Your request then goes to the expert, who " +
+        "accepts it, asks you for more information or proposes another time. You see every change on your " +
+        "dashboard and by mail.",
     ],
   },
   {
@@ -25,15 +29,19 @@ export const HOW_IT_WORKS = [
     title: "Cancelling and refunds",
     paragraphs: [
       "If the expert declines or cancels, or we cancel a session, everything you paid goes back to your card.",
-      `You may cancel a request the expert has not accepted yet and get everything back. Once accepted, a session cancelled at least ${FULL_REFUND_NOTICE_HOURS} hours before its start is refunded in full; later than that it is not refunded.`,
-      "Before you cancel, the cancel dialog shows exactly how much would be refunded. Refunds reach your card within a few working days, depending on your bank.",
+      `You may cancel a request the expert has not accepted yet and get everything back. Once accepted, a ` +
+        `session cancelled at least ${FULL_REFUND_NOTICE_HOURS} hours before its start is refunded in full; ` +
+        `later than that it is not refunded.`,
+      "Before you cancel, the cancel dialog shows exactly how much would be refunded. Refunds reach your card " +
+        "within a few working days, depending on your bank.",
     ],
   },
   {
     id: "vetting",
     title: "How experts are vetted",
     paragraphs: [
-      "Experts marked Verified have been reviewed by our team: who they are, the work and clients they name on their profile, and that they know the creator economy.",
+      "Experts marked Verified have been reviewed by our team: who they are, the work and clients they name on " +
+        "their profile, and that they know the creator economy.",
       "Reviews on a profile come only from creators who completed a session with that expert.",
     ],
   },

@@ -69,12 +69,16 @@ export const BENEFITS = [
 export const FAQ = [
   {
     q: "Who are the experts?",
-    a: "Strategists, brand-partnership advisors, marketing and PR specialists, creative directors, lawyers and financial advisors who work with creators. Every expert goes through our vetting process.",
+    a:
+      "Strategists, brand-partnership advisors, marketing and PR specialists, creative directors, lawyers and " +
+      "financial advisors who work with creators. Every expert goes through our vetting process.",
   },
   { q: "How much does a session cost?", a: "Each expert sets their own rates. You always see the price before you book." },
   {
     q: "How do I book a session?",
-    a: "Pick an expert and a session, choose a time shown in your own timezone, pay by card and answer a few preparation questions. Scheduling and payment happen in one place.",
+    a:
+      "Pick an expert and a session, choose a time shown in your own timezone, pay by card and answer a few " +
+      "preparation questions. Scheduling and payment happen in one place.",
   },
   {
     q: "What happens after I book?",

@@ -125,7 +125,8 @@ describe("managing a request", () => {
     fakeApi({});
     renderScreen(<ManageBookingSteps booking={{ ...request, paid: true, payment_state: "paid" }} schedule={null} />, { auth });
     expect(screen.getByTestId("cancellation-policy")).toHaveTextContent(
-      "Cora Creator can cancel for a full refund until 24 hours before the session; later cancellations are not refunded. If you decline or cancel, Cora Creator is refunded in full.",
+      "Cora Creator can cancel for a full refund until 24 hours before the session; later cancellations are " +
+        "not refunded. If you decline or cancel, Cora Creator is refunded in full.",
     );
   });
 

@@ -81,7 +81,8 @@ describe("requesting a new time", () => {
     const { unmount } = renderScreen(<CreatorDashboardPage />, { auth: creator });
     await screen.findByTestId("creator-booking");
     expect(await card().findByTestId("declined-move")).toHaveTextContent(
-      `${booking.session.expertFirstName} declined your request to move this session to ${localMoment(offered[0]!, zone)}: I am away that week. It stays at ${localMoment(current, zone)}.`,
+      `${booking.session.expertFirstName} declined your request to move this session to ` +
+        `${localMoment(offered[0]!, zone)}: I am away that week. It stays at ${localMoment(current, zone)}.`,
     );
     unmount();
     for (const later of [
@@ -180,7 +181,8 @@ describe("answering a request to move", () => {
     renderScreen(<ManageBookingSteps booking={asked} schedule={{ timezone: "Asia/Tokyo", slots: [], booked: [] }} />, { auth: expert });
     const request = screen.getByRole("region", { name: "Request to move this session" });
     expect(request).toHaveTextContent(
-      `Cora Creator asks to move this session to ${localMoment(offered[0]!, "Asia/Tokyo")} (now ${localMoment(current, "Asia/Tokyo")}). Both times are held until you answer.`,
+      `Cora Creator asks to move this session to ${localMoment(offered[0]!, "Asia/Tokyo")} (now ` +
+        `${localMoment(current, "Asia/Tokyo")}). Both times are held until you answer.`,
     );
     await userEvent.click(within(request).getByRole("button", { name: "Accept new time" }));
     await waitFor(() => expect(writes(calls).map((c) => c.path)).toEqual(["/bookings/b1/reschedule/accept"]));

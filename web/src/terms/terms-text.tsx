@@ -8,14 +8,17 @@ export const TERMS_SECTIONS: { title: string; paragraphs: string[] }[] = [
   {
     title: "Acceptance",
     paragraphs: [
-      'By creating an account, booking a session or offering a session on Expert Sessions (the "Platform"), you agree to these Terms and Conditions. If you do not agree, do not use the Platform.',
+      'By creating an account, booking a session or offering a session on Expert Sessions (the "Platform"), ' +
+        "you agree to these Terms and Conditions. If you do not agree, do not use the Platform.",
       "You must be at least 18 years old to use the Platform.",
     ],
   },
   {
     title: "Definitions",
     paragraphs: [
-      '"Creator" means a user who books sessions. "Expert" means a user who offers sessions. "Session" means a paid, time-boxed, one-to-one virtual meeting between a Creator and an Expert. "Content" means any text, image or other material you provide.',
+      '"Creator" means a user who books sessions. "Expert" means a user who offers sessions. "Session" means a ' +
+        'paid, time-boxed, one-to-one virtual meeting between a Creator and an Expert. "Content" means any text, ' +
+        "image or other material you provide.",
     ],
   },
   {
@@ -27,19 +30,24 @@ export const TERMS_SECTIONS: { title: string; paragraphs: string[] }[] = [
   {
     title: "Role of the Platform",
     paragraphs: [
-      "The Platform is only a venue that connects Creators with Experts. Experts are independent providers, not our employees or agents. We do not give professional advice and are not a party to the agreement between a Creator and an Expert.",
+      "The Platform is only a venue that connects Creators with Experts. Experts are independent providers, " +
+        "not our employees or agents. We do not give professional advice and are not a party to the agreement " +
+        "between a Creator and an Expert.",
     ],
   },
   {
     title: "Expert Listings",
     paragraphs: [
-      "Experts set their own rates, and prices are shown before booking. Experts are responsible for the accuracy of their profiles and sessions. Our vetting process does not guarantee any result.",
+      "Experts set their own rates, and prices are shown before booking. Experts are responsible for the " +
+        "accuracy of their profiles and sessions. Our vetting process does not guarantee any result.",
     ],
   },
   {
     title: "Payments and Fees",
     paragraphs: [
-      "Payments are processed by a third-party card payment provider. By paying, you also agree to that provider's terms. A session is booked once it is paid and confirmed; cancelled paid sessions are refunded to the original payment method.",
+      "Payments are processed by a third-party card payment provider. By paying, you also agree to that " +
+        "provider's terms. A session is booked once it is paid and confirmed; cancelled paid sessions are " +
+        "refunded to the original payment method.",
     ],
   },
   {
@@ -51,13 +59,15 @@ export const TERMS_SECTIONS: { title: string; paragraphs: string[] }[] = [
   {
     title: "User Conduct",
     paragraphs: [
-      "Be respectful and lawful. Do not harass other users, misrepresent yourself, share another person's private information, or try to take payments outside the Platform.",
+      "Be respectful and lawful. Do not harass other users, misrepresent yourself, share another person's " +
+        "private information, or try to take payments outside the Platform.",
     ],
   },
   {
     title: "Intellectual Property",
     paragraphs: [
-      "You keep the rights to your Content and give us a licence to host and show it in order to run the Platform. The Platform's name, logo and software belong to us.",
+      "You keep the rights to your Content and give us a licence to host and show it in order to run the " +
+        "Platform. The Platform's name, logo and software belong to us.",
     ],
   },
   {
@@ -73,7 +83,8 @@ export const TERMS_SECTIONS: { title: string; paragraphs: string[] }[] = [
   {
     title: "Limitation of Liability",
     paragraphs: [
-      "To the extent the law allows, our total liability for any claim is limited to the greater of US $100 or the amount you paid us in the 6 months before the claim arose.",
+      "To the extent the law allows, our total liability for any claim is limited to the greater of US $100 or " +
+        "the amount you paid us in the 6 months before the claim arose.",
     ],
   },
   {
@@ -83,13 +94,17 @@ export const TERMS_SECTIONS: { title: string; paragraphs: string[] }[] = [
   {
     title: "Termination",
     paragraphs: [
-      "You may close your account at any time. We may suspend or close an account that breaks these Terms. Sections that by their nature should survive termination will survive it.",
+      "You may close your account at any time. We may suspend or close an account that breaks these Terms. " +
+        "Sections that by their nature should survive termination will survive it.",
     ],
   },
   {
     title: "Dispute Resolution",
     paragraphs: [
-      "Before starting a formal proceeding, contact us and try to resolve the dispute informally for 30 days. If that fails, disputes are resolved by binding arbitration under the consumer arbitration rules of the administering body, governed by the laws of California. Hearings take place virtually, by phone, or in Los Angeles.",
+      "Before starting a formal proceeding, contact us and try to resolve the dispute informally for 30 days. " +
+        "If that fails, disputes are resolved by binding arbitration under the consumer arbitration rules of the " +
+        "administering body, governed by the laws of California. Hearings take place virtually, by phone, or in " +
+        "Los Angeles.",
     ],
   },
   {

@@ -40,7 +40,8 @@ export const accountExistsBody = ({ firstName, signInUrl, forgotPasswordUrl }: A
   preview: `Your ${PRODUCT_NAME} account is unchanged. Sign in, or choose a new password if you forgot it.`,
   firstName,
   paragraphs: [
-    `Someone, maybe you, just tried to create a new account on ${PRODUCT_NAME} with this address. It already has one, so nothing was created and nothing about yours changed.`,
+    `Someone, maybe you, just tried to create a new account on ${PRODUCT_NAME} with this address. It already ` +
+      `has one, so nothing was created and nothing about yours changed.`,
     `If it was you, sign in with your password. Forgot it? Choose a new one at ${forgotPasswordUrl}`,
   ],
   action: { label: "Sign in", url: signInUrl },

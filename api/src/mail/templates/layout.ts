@@ -70,24 +70,31 @@ function htmlOf(body: MailBody): string {
   ];
   if (body.quote) {
     parts.push(
-      `<div style="margin:0 0 16px;padding:6px 14px;border-left:3px solid #cbd2d9;font-size:15px;line-height:1.55;color:#3e4c59;white-space:pre-wrap;">${escapeHtml(body.quote)}</div>`,
+      `<div style="margin:0 0 16px;padding:6px 14px;border-left:3px solid #cbd2d9;` +
+        `font-size:15px;line-height:1.55;color:#3e4c59;white-space:pre-wrap;">${escapeHtml(body.quote)}</div>`,
     );
   }
   if (body.details?.length) {
     const rows = body.details.map(
       (d) =>
-        `<div style="margin:6px 0;"><div style="font-size:12px;letter-spacing:0.04em;text-transform:uppercase;color:${MUTED};">${escapeHtml(d.label)}</div><div style="font-size:15px;line-height:1.45;font-weight:600;color:${INK};">${escapeHtml(d.value)}</div></div>`,
+        `<div style="margin:6px 0;">` +
+        `<div style="font-size:12px;letter-spacing:0.04em;text-transform:uppercase;color:${MUTED};">${escapeHtml(d.label)}</div>` +
+        `<div style="font-size:15px;line-height:1.45;font-weight:600;color:${INK};">${escapeHtml(d.value)}</div></div>`,
     );
     parts.push(`<div style="margin:4px 0 22px;padding:10px 16px;background:#f5f7fa;border-radius:6px;">${rows.join("")}</div>`);
   }
   parts.push(
-    `<div style="margin:0 0 8px;"><a href="${url}" style="display:inline-block;padding:12px 22px;background:${ACCENT};border-radius:6px;color:#ffffff;font-size:15px;font-weight:600;text-decoration:none;">${escapeHtml(body.action.label)}</a></div>`,
-    `<p style="margin:18px 0 0;font-size:13px;line-height:1.5;color:${MUTED};">If the button does not work, open this link: <a href="${url}" style="color:${ACCENT};word-break:break-all;">${url}</a></p>`,
+    `<div style="margin:0 0 8px;"><a href="${url}" ` +
+      `style="display:inline-block;padding:12px 22px;background:${ACCENT};border-radius:6px;` +
+      `color:#ffffff;font-size:15px;font-weight:600;text-decoration:none;">${escapeHtml(body.action.label)}</a></div>`,
+    `<p style="margin:18px 0 0;font-size:13px;line-height:1.5;color:${MUTED};">If the button does not work, ` +
+      `open this link: <a href="${url}" style="color:${ACCENT};word-break:break-all;">${url}</a></p>`,
   );
   const small = [
     body.footer ? `<p style="margin:0 0 6px;">${escapeHtml(body.footer)}</p>` : "",
     body.unsubscribeUrl
-      ? `<p style="margin:0;">Reminders are optional. <a href="${escapeHtml(body.unsubscribeUrl)}" style="color:${MUTED};text-decoration:underline;">Stop reminder mails</a></p>`
+      ? `<p style="margin:0;">Reminders are optional. <a href="${escapeHtml(body.unsubscribeUrl)}" ` +
+        `style="color:${MUTED};text-decoration:underline;">Stop reminder mails</a></p>`
       : "",
   ].join("");
   return [
