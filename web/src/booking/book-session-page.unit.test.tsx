@@ -2,28 +2,13 @@ import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { DateTime } from "luxon";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Booking, Session } from "../shared/api-types.ts";
+import type { Booking } from "../shared/api-types.ts";
 import { browserZone, clockTime } from "../shared/local-time.ts";
+import { aSession } from "../shared/booking-fixture.ts";
 import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
 import { BookSessionPage } from "./book-session-page.tsx";
 
-const session = {
-  id: "s-1",
-  expert_id: "e-1",
-  title: "Deck review",
-  description: "",
-  price: 150,
-  length_minutes: 60,
-  prep_question_1: "Goal?",
-  prep_question_2: null,
-  prep_question_3: null,
-  prep_questions: ["Goal?"],
-  session_details: "",
-  ideal_for: [],
-  status: "published",
-  instant_booking: false,
-  expert: { id: "e-1", name: "Maya Lind", first_name: "Maya" },
-} as Session;
+const session = aSession({ id: "s-1", expert_id: "e-1", expert: { id: "e-1", name: "Maya Lind", first_name: "Maya" } });
 const zone = browserZone();
 const tomorrow = DateTime.now().setZone(zone).plus({ days: 1 }).startOf("day");
 const [heldTime, otherTime] = [tomorrow.set({ hour: 10 }), tomorrow.set({ hour: 14 })].map((t) => t.toUTC().toISO()!);

@@ -1,7 +1,7 @@
 import { screen } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Booking, Session } from "../shared/api-types.ts";
-import { aBooking } from "../shared/booking-fixture.ts";
+import type { Booking } from "../shared/api-types.ts";
+import { aBooking, aSession } from "../shared/booking-fixture.ts";
 import { localMoment } from "../shared/local-time.ts";
 import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
 import { BookSessionPage } from "./book-session-page.tsx";
@@ -10,23 +10,7 @@ import { PaymentStep } from "./payment-step.tsx";
 // The creator sees the cancellation policy before paying (detail and payment steps) and after
 // (confirmation): in words before a time is held, with the booking's own deadline from the API after.
 
-const session = {
-  id: "s1",
-  expert_id: "ux1",
-  title: "Deck review",
-  description: "",
-  price: 150,
-  length_minutes: 60,
-  prep_question_1: "Goal?",
-  prep_question_2: null,
-  prep_question_3: null,
-  prep_questions: ["Goal?"],
-  session_details: "",
-  ideal_for: [],
-  status: "published",
-  instant_booking: false,
-  expert: { id: "ux1", name: "Maya Lind", first_name: "Maya" },
-} as Session;
+const session = aSession();
 const booking: Booking = aBooking({ status: "pending", paid: false, payment_state: "unpaid" });
 const DEADLINE = "2030-03-04T10:00:00.000Z";
 const policyReply = { status: 200, body: { refund_cents: 0, paid_cents: 0, full_refund_until: DEADLINE } };

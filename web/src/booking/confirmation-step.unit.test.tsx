@@ -1,30 +1,15 @@
 import { screen } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Booking, Session } from "../shared/api-types.ts";
+import type { Booking } from "../shared/api-types.ts";
 import { localMoment } from "../shared/local-time.ts";
+import { aSession } from "../shared/booking-fixture.ts";
 import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
 import { BookSessionPage } from "./book-session-page.tsx";
 
 // Issue 27.6: after paying, a request the expert has still to accept is not "Confirmed": the
 // wizard says until when the expert may accept and what happens if they do not.
 
-const session = {
-  id: "s-1",
-  expert_id: "e-1",
-  title: "Deck review",
-  description: "",
-  price: 150,
-  length_minutes: 60,
-  prep_question_1: "Goal?",
-  prep_question_2: null,
-  prep_question_3: null,
-  prep_questions: ["Goal?"],
-  session_details: "",
-  ideal_for: [],
-  status: "published",
-  instant_booking: false,
-  expert: { id: "e-1", name: "Maya Lind", first_name: "Maya" },
-} as Session;
+const session = aSession({ id: "s-1", expert_id: "e-1", expert: { id: "e-1", name: "Maya Lind", first_name: "Maya" } });
 const respondBy = "2030-01-03T09:00:00.000Z";
 const paidBooking = {
   id: "b-1",

@@ -1,4 +1,4 @@
-import type { Booking } from "./api-types.ts";
+import type { Booking, Session } from "./api-types.ts";
 
 /**
  * A booking as the API replies (contracts' BookingReply), for component tests: a paid, confirmed
@@ -53,4 +53,26 @@ export function aBooking(overrides: Partial<Booking> = {}): Booking {
     respond_by: null,
     ...overrides,
   };
+}
+
+/** A published session as GET /sessions/{id} replies, Maya Lind's "Deck review" of `aBooking`, changed by `overrides`. */
+export function aSession(overrides: Partial<Session> = {}): Session {
+  return {
+    id: "s1",
+    expert_id: "ux1",
+    title: "Deck review",
+    description: "",
+    price: 150,
+    length_minutes: 60,
+    prep_question_1: "Goal?",
+    prep_question_2: null,
+    prep_question_3: null,
+    prep_questions: ["Goal?"],
+    session_details: "",
+    ideal_for: [],
+    status: "published",
+    instant_booking: false,
+    expert: { id: "ux1", name: "Maya Lind", first_name: "Maya" },
+    ...overrides,
+  } as Session;
 }
