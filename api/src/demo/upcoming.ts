@@ -10,7 +10,8 @@ import type { TestPaymentProvider } from "../payments/index.ts";
 import { RefundReactor } from "../refunds/index.ts";
 import { call, type DemoAccount } from "./accounts.ts";
 import { pickTime, workingDay, type DemoMarket } from "./history.ts";
-import { CANCEL_REASON, UPCOMING_BOOKINGS, type UpcomingBooking } from "./stories.ts";
+import { CANCEL_REASON } from "./stories.ts";
+import { UPCOMING_BOOKINGS, type UpcomingBooking } from "./upcoming-stories.ts";
 
 // What is still to come, made now through the public API as people make it: a time the session's
 // availability offers, the booking, the preparation answers, the test card's payment (so no hold
