@@ -1,28 +1,24 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { CURRENT_TERMS_VERSION, readDomainEvent } from "@booking/contracts";
 import { calendarStream, expertStream, reviewStream, termsStream } from "@booking/engine";
-import { createTestDatabase, freePort, type TestDatabase } from "@booking/testkit";
-import { apiConfig } from "../../api/src/main/config.ts";
 import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/main/seed.ts";
-import { runApi, type RunningApi } from "../../api/src/main/server.ts";
+import type { RunningApi } from "../../api/src/main/server.ts";
 import { launchChromium, takeCspViolations } from "../../web/e2e/chromium.ts";
 import { adminToken, signUpVerified, tokenOf } from "../../web/e2e/mailbox.ts";
-import { sweepCompletionsAt } from "../../web/e2e/product-server.ts";
+import { ADMIN, startProduct, sweepCompletionsAt, type ProductServer } from "../../web/e2e/product-server.ts";
 
-// The admin console in a real Chromium against the real API (runApi: Fastify, Postgres event
+// The admin console in a real Chromium against the real API (startProduct: Fastify, Postgres event
 // store, in-process projector, test payments) serving the built console at /admin/. Data is made
 // the way the product makes it: demo seed, then bookings, payments and cancellations over HTTP.
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const artifacts = fileURLToPath(new URL("./artifacts/", import.meta.url));
-const ADMIN = { email: "admin@example.com", password: "console-e2e-admin-7" };
 const OLD_TERMS = "2024-06";
 const TEST_CARD = "4242 4242 4242 4242";
 
@@ -30,8 +26,7 @@ type Session = { access_token: string; refresh_token: string; expires_at: number
 type Signed = { token: string; id: string };
 type BookingReply = { booking: { id: string; status: string; scheduled_time: string } };
 
-let database: TestDatabase;
-let mediaDir: string;
+let product: ProductServer;
 let api: RunningApi;
 let base: string;
 let browser: Browser;
@@ -199,22 +194,9 @@ async function listRowsAtLeast(count: number) {
 
 beforeAll(async () => {
   expect(existsSync(join(repoRoot, "admin/dist/index.html")), "the global setup builds admin/dist").toBe(true);
-  database = await createTestDatabase(inject("databaseUrl"), "admin_e2e");
-  mediaDir = await mkdtemp(join(tmpdir(), "admin-e2e-media-"));
-  const port = await freePort();
-  const config = apiConfig.parse({
-    DATABASE_URL: database.url,
-    JWT_SECRET: "admin-console-e2e-secret-that-is-long-enough",
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    // Links in mails point where this suite's browser opens the product.
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    MEDIA_DIR: mediaDir,
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    AUTH_RATE_LIMIT_MAX: "1000",
-  });
-  api = await runApi(config);
+  // The same product server as the web app's walks: the API on a fresh database, serving the built apps.
+  product = await startProduct(inject("databaseUrl"));
+  api = product.api;
   base = api.url;
   await seed();
   await mkdir(artifacts, { recursive: true });
@@ -237,9 +219,7 @@ afterEach(() => {
 
 afterAll(async () => {
   await browser?.close();
-  await api?.stop();
-  await database?.drop();
-  if (mediaDir) await rm(mediaDir, { recursive: true, force: true });
+  await product?.stop();
 });
 
 describe("the admin console", () => {
