@@ -16,7 +16,7 @@ import { MeetingLinkForm } from "../join-link/meeting-link-form.tsx";
 import { OpenMoveRequest } from "../reschedule/open-move-request.tsx";
 import { localMoment } from "../shared/local-time.ts";
 import { CancellationPolicyForExpert } from "../booking/cancellation-policy.tsx";
-import { prepQuestionsOf } from "../booking/prep-answers.ts";
+import { PrepAnswersList } from "../booking/prep-answers-list.tsx";
 import { expertActions } from "./expert-actions.ts";
 import type { ManageAction } from "./manage-steps.ts";
 
@@ -32,8 +32,6 @@ function BackToDashboard({ label = "Back" }: { label?: string }) {
 /** The booking as the expert first sees it: who, when, the answers, and what they may do with it. */
 export function BookingDetailStep(props: { booking: Booking; zone: string; dispatch: Dispatch<ManageAction>; failure: ReactNode }) {
   const { booking, zone, dispatch, failure } = props;
-  const questions = prepQuestionsOf(booking);
-  const answers = [booking.prep_response_1, booking.prep_response_2, booking.prep_response_3];
   const badge = bookingBadge(booking.status, "expert");
   const may = expertActions(booking);
   return (
@@ -80,18 +78,7 @@ export function BookingDetailStep(props: { booking: Booking; zone: string; dispa
       <Typography variant="h5" component="h2" sx={{ mt: 3, mb: 1 }}>
         Preparation answers
       </Typography>
-      <Box component="dl" sx={{ m: 0 }}>
-        {questions.map((q, i) => (
-          <Box key={i} sx={{ mb: 2 }}>
-            <Typography component="dt" sx={{ fontWeight: 700 }}>
-              {q}
-            </Typography>
-            <Typography component="dd" sx={{ ml: 0 }} data-testid={`prep-answer-${i + 1}`}>
-              {answers[i] ?? <em>Not answered yet</em>}
-            </Typography>
-          </Box>
-        ))}
-      </Box>
+      <PrepAnswersList booking={booking} />
       {failure}
       {may.awaitingPayment && (
         <Typography id="awaiting-payment-hint" variant="body2" color="text.secondary" sx={{ mt: 3 }}>

@@ -19,7 +19,7 @@ import { useDocumentTitle } from "../shared/document-title.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
 import { Page } from "../shared/layout.tsx";
 import { localMoment } from "../shared/local-time.ts";
-import { prepQuestionsOf } from "../booking/prep-answers.ts";
+import { PrepAnswersList } from "../booking/prep-answers-list.tsx";
 import { bookingQuery } from "../manage-booking/manage-booking-page.tsx";
 import { BookingReview } from "./booking-review.tsx";
 import { backToBookings, ChooseBooking } from "./choose-booking.tsx";
@@ -38,8 +38,6 @@ function SessionDetails({ bookingId }: { bookingId: string }) {
   const b = booking.data;
   const viewer = auth.user?.id === b.expert_id ? "expert" : "creator";
   const badge = bookingBadge(b.status, viewer);
-  const questions = prepQuestionsOf(b);
-  const answers = [b.prep_response_1, b.prep_response_2, b.prep_response_3];
   return (
     <Box sx={{ maxWidth: 760 }}>
       <Link component={RouterLink} to={backToBookings(auth.user)}>
@@ -79,18 +77,7 @@ function SessionDetails({ bookingId }: { bookingId: string }) {
       <Typography variant="h5" component="h2" sx={{ mt: 3, mb: 1 }}>
         Goals and preparation
       </Typography>
-      <Box component="dl" sx={{ m: 0 }}>
-        {questions.map((q, i) => (
-          <Box key={i} sx={{ mb: 2 }}>
-            <Typography component="dt" sx={{ fontWeight: 700 }}>
-              {q}
-            </Typography>
-            <Typography component="dd" sx={{ ml: 0 }}>
-              {answers[i] ?? <em>Not answered yet</em>}
-            </Typography>
-          </Box>
-        ))}
-      </Box>
+      <PrepAnswersList booking={b} />
       <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", alignItems: "flex-start" }}>
         {inCalendar(b) && <AddToCalendarButton booking={b} size="medium" />}
         {b.has_notes && (
