@@ -2,7 +2,14 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { ProjectionRecord } from "@booking/contracts";
-import { allProjections, migrateReadModels, readCheckpoints, readModelDigest, rebuildProjections } from "@booking/projections";
+import {
+  allProjections,
+  bookingsProjection,
+  migrateReadModels,
+  readCheckpoints,
+  readModelDigest,
+  rebuildProjections,
+} from "@booking/projections";
 import { createTestDatabase } from "@booking/testkit";
 import { ALL_WEEK_UTC, seedCreators, seedExperts } from "../../bench/lib/seed.ts";
 import { incomplete, readContinuously } from "../../projections/test/generation-reader.ts";
@@ -141,7 +148,7 @@ describe("blue-green rebuilds while creators book, pay, confirm and cancel", () 
       expect(r.generations[1]).toMatchObject({
         generation: live + 1,
         state: "building",
-        version: 1,
+        version: bookingsProjection.version,
         tables: [`bookings__g${live + 1}`],
         running: true,
       });

@@ -27,12 +27,13 @@ const now = "2027-06-01T08:00:00.000Z";
 const clock = () => now;
 const EXPERTS = 3;
 /**
- * Per expert: a walked booking (6 mails, 4 reminders, the creator's 2 skipped when they turn
- * reminders off), a cancelled one (6 mails, 4 reminders skipped) and one confirmed after the
- * creator turned reminders on again (3 mails, 4 reminders).
+ * Per expert: a walked booking (7 mails, 4 reminders, the creator's 2 skipped when they turn
+ * reminders off), a cancelled one (7 mails, 4 reminders skipped) and one confirmed after the
+ * creator turned reminders on again (4 mails, 4 reminders). Each paid request mails its creator
+ * "Request sent" (issue 27.7).
  */
-const ROWS = EXPERTS * 27;
-const SENT = EXPERTS * 15;
+const ROWS = EXPERTS * 30;
+const SENT = EXPERTS * 18;
 const SKIPPED = EXPERTS * 6;
 
 let api: TestApi;
