@@ -13,8 +13,8 @@ import { sleep, startProcess, waitFor, type Running } from "./processes.ts";
 
 const BOOKINGS = 24;
 const KILLS = 8;
-/** Per booking: the request to the expert, the confirmation to both (its reminders wait for their time). */
-const MAILS = BOOKINGS * 3;
+/** Per booking: the request to the expert, "Request sent" to the creator (issue 27.7), the confirmation to both (its reminders wait). */
+const MAILS = BOOKINGS * 4;
 const READY = "mail: running";
 
 let api: TestApi;
