@@ -1,16 +1,14 @@
 import { useState } from "react";
 import { useLocation, useNavigate } from "react-router-dom";
-import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Checkbox from "@mui/material/Checkbox";
 import FormControlLabel from "@mui/material/FormControlLabel";
-import Paper from "@mui/material/Paper";
 import Typography from "@mui/material/Typography";
 import { api } from "../shared/api-client.ts";
 import { useAuth } from "../shared/auth.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
-import { Page } from "../shared/layout.tsx";
+import { FormPage, FormRefusal } from "../shared/form-page.tsx";
 import { TermsSections } from "../terms/terms-text.tsx";
 import { destinationOf } from "./destination.ts";
 
@@ -45,44 +43,35 @@ export function ConfirmTermsPage() {
   };
 
   return (
-    <Page slim>
-      <Paper component="section" variant="outlined" sx={{ maxWidth: 760, mx: "auto", p: { xs: 2, sm: 4 } }}>
-        <Typography variant="h4" component="h1" gutterBottom>
-          Terms and Conditions
-        </Typography>
-        <Typography sx={{ mb: 2 }}>Please read and accept our Terms and Conditions to continue.</Typography>
-        <Box
-          role="region"
-          aria-label="Terms and Conditions text"
-          tabIndex={0}
-          sx={{
-            maxHeight: 360,
-            overflowY: "auto",
-            border: 1,
-            borderColor: "divider",
-            borderRadius: 2,
-            p: 2,
-            mb: 2,
-            "&:focus-visible": { outline: "3px solid #ff9800" },
-          }}
-        >
-          <TermsSections headingLevel="h2" />
-        </Box>
-        <FormControlLabel
-          control={<Checkbox checked={accepted} onChange={(e) => setAccepted(e.target.checked)} />}
-          label="I accept the Terms and Conditions"
-        />
-        <Box sx={{ mt: 2 }}>
-          <Button variant="contained" size="large" disabled={!accepted || busy} onClick={accept}>
-            Continue
-          </Button>
-        </Box>
-        {error && (
-          <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-            {error}
-          </Alert>
-        )}
-      </Paper>
-    </Page>
+    <FormPage title="Terms and Conditions" width={760}>
+      <Typography sx={{ mb: 2 }}>Please read and accept our Terms and Conditions to continue.</Typography>
+      <Box
+        role="region"
+        aria-label="Terms and Conditions text"
+        tabIndex={0}
+        sx={{
+          maxHeight: 360,
+          overflowY: "auto",
+          border: 1,
+          borderColor: "divider",
+          borderRadius: 2,
+          p: 2,
+          mb: 2,
+          "&:focus-visible": { outline: "3px solid #ff9800" },
+        }}
+      >
+        <TermsSections headingLevel="h2" />
+      </Box>
+      <FormControlLabel
+        control={<Checkbox checked={accepted} onChange={(e) => setAccepted(e.target.checked)} />}
+        label="I accept the Terms and Conditions"
+      />
+      <Box sx={{ mt: 2 }}>
+        <Button variant="contained" size="large" disabled={!accepted || busy} onClick={accept}>
+          Continue
+        </Button>
+      </Box>
+      <FormRefusal message={error} />
+    </FormPage>
   );
 }

@@ -4,7 +4,6 @@ import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Link from "@mui/material/Link";
-import Paper from "@mui/material/Paper";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { errorCatalogue } from "@booking/contracts";
@@ -12,7 +11,7 @@ import { ApiError, errorMessage, login } from "../shared/api-client.ts";
 import { useAuth } from "../shared/auth.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { homeOf } from "../shared/guard.tsx";
-import { Page } from "../shared/layout.tsx";
+import { FormPage, FormRefusal } from "../shared/form-page.tsx";
 import { authPageFor, destinationOf } from "./destination.ts";
 import { validateLogin, type LoginErrors } from "./login-form.ts";
 import { SendAgain } from "./verification-mail.tsx";
@@ -56,67 +55,58 @@ export function LoginPage() {
   };
 
   return (
-    <Page slim>
-      <Paper component="section" variant="outlined" sx={{ maxWidth: 440, mx: "auto", p: { xs: 3, sm: 4 } }}>
-        {/* Both roles sign in here (issue 27.4): creators come from a session they chose to book. */}
-        <Typography variant="h4" component="h1" gutterBottom>
+    <FormPage title="Login" width={440}>
+      {/* Both roles sign in here (issue 27.4): creators come from a session they chose to book. */}
+      <Typography sx={{ mb: 1 }}>For experts, and for creators booking a session.</Typography>
+      <Typography color="text.secondary" sx={{ mb: 3 }}>
+        A curated network of trusted experts, made for creators.
+      </Typography>
+      {expired && (
+        <Alert severity="warning" sx={{ mb: 2 }} role="status">
+          {errorCatalogue.session_expired.message}
+        </Alert>
+      )}
+      <Box component="form" noValidate onSubmit={submit} aria-label="Login" sx={{ display: "grid", gap: 2 }}>
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={!!errors.email}
+          helperText={errors.email}
+          required
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={!!errors.password}
+          helperText={errors.password}
+          required
+        />
+        <Link component={RouterLink} to="/forgot-password" sx={{ justifySelf: "end" }}>
+          Forgot password?
+        </Link>
+        <Button type="submit" variant="contained" size="large" disabled={busy}>
           Login
-        </Typography>
-        <Typography sx={{ mb: 1 }}>For experts, and for creators booking a session.</Typography>
-        <Typography color="text.secondary" sx={{ mb: 3 }}>
-          A curated network of trusted experts, made for creators.
-        </Typography>
-        {expired && (
-          <Alert severity="warning" sx={{ mb: 2 }} role="status">
-            {errorCatalogue.session_expired.message}
-          </Alert>
-        )}
-        <Box component="form" noValidate onSubmit={submit} aria-label="Login" sx={{ display: "grid", gap: 2 }}>
-          <TextField
-            label="Email"
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            error={!!errors.email}
-            helperText={errors.email}
-            required
-          />
-          <TextField
-            label="Password"
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            error={!!errors.password}
-            helperText={errors.password}
-            required
-          />
-          <Link component={RouterLink} to="/forgot-password" sx={{ justifySelf: "end" }}>
-            Forgot password?
-          </Link>
-          <Button type="submit" variant="contained" size="large" disabled={busy}>
-            Login
-          </Button>
+        </Button>
+      </Box>
+      <FormRefusal message={serverError} />
+      {unconfirmed && (
+        <Box sx={{ mt: 2, display: "grid", gap: 1 }}>
+          <Typography>The link to confirm it went to {unconfirmed}. No mail?</Typography>
+          <SendAgain email={unconfirmed} next={from} />
         </Box>
-        {serverError && (
-          <Alert severity="error" sx={{ mt: 2 }} role="alert">
-            {serverError}
-          </Alert>
-        )}
-        {unconfirmed && (
-          <Box sx={{ mt: 2, display: "grid", gap: 1 }}>
-            <Typography>The link to confirm it went to {unconfirmed}. No mail?</Typography>
-            <SendAgain email={unconfirmed} next={from} />
-          </Box>
-        )}
-        <Typography sx={{ mt: 3 }}>
-          New here?{" "}
-          <Link component={RouterLink} to={authPageFor("/signup", from)}>
-            Create your account
-          </Link>
-        </Typography>
-      </Paper>
-    </Page>
+      )}
+      <Typography sx={{ mt: 3 }}>
+        New here?{" "}
+        <Link component={RouterLink} to={authPageFor("/signup", from)}>
+          Create your account
+        </Link>
+      </Typography>
+    </FormPage>
   );
 }

@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from "react";
 import { Link as RouterLink, Navigate, useLocation, useSearchParams } from "react-router-dom";
-import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import FormControl from "@mui/material/FormControl";
@@ -8,7 +7,6 @@ import FormControlLabel from "@mui/material/FormControlLabel";
 import FormHelperText from "@mui/material/FormHelperText";
 import FormLabel from "@mui/material/FormLabel";
 import Link from "@mui/material/Link";
-import Paper from "@mui/material/Paper";
 import Radio from "@mui/material/Radio";
 import RadioGroup from "@mui/material/RadioGroup";
 import TextField from "@mui/material/TextField";
@@ -17,7 +15,8 @@ import { errorMessage, signUp } from "../shared/api-client.ts";
 import { useAuth } from "../shared/auth.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { homeOf } from "../shared/guard.tsx";
-import { CardPage, Page } from "../shared/layout.tsx";
+import { FormPage, FormRefusal } from "../shared/form-page.tsx";
+import { CardPage } from "../shared/layout.tsx";
 import { browserZone } from "../shared/local-time.ts";
 import { authPageFor, destinationOf, isBookingPath } from "./destination.ts";
 import { passwordHelp, validateSignUp, type SignUpErrors, type SignUpInput } from "./login-form.ts";
@@ -92,78 +91,69 @@ export function SignUpPage() {
   };
 
   return (
-    <Page slim>
-      <Paper component="section" variant="outlined" sx={{ maxWidth: 520, mx: "auto", p: { xs: 3, sm: 4 } }}>
-        <Typography variant="h4" component="h1" gutterBottom>
-          Create Your Account
-        </Typography>
-        <Typography color="text.secondary" sx={{ mb: 3 }}>
-          Creators book paid one-to-one sessions; experts offer them.
-        </Typography>
-        <Box component="form" noValidate onSubmit={submit} aria-label="Create your account" sx={{ display: "grid", gap: 2 }}>
-          <FormControl error={!!errors.role} required>
-            <FormLabel id="role-label">I am joining as</FormLabel>
-            <RadioGroup row aria-labelledby="role-label" name="role" value={form.role} onChange={set("role")}>
-              <FormControlLabel value="creator" control={<Radio />} label="A creator" />
-              <FormControlLabel value="expert" control={<Radio />} label="An expert" />
-            </RadioGroup>
-            {errors.role && <FormHelperText>{errors.role}</FormHelperText>}
-          </FormControl>
-          <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr" } }}>
-            <TextField
-              label="First Name"
-              autoComplete="given-name"
-              value={form.firstName}
-              onChange={set("firstName")}
-              error={!!errors.firstName}
-              helperText={errors.firstName}
-              required
-            />
-            <TextField
-              label="Last Name"
-              autoComplete="family-name"
-              value={form.lastName}
-              onChange={set("lastName")}
-              error={!!errors.firstName}
-              required
-            />
-          </Box>
+    <FormPage title="Create Your Account">
+      <Typography color="text.secondary" sx={{ mb: 3 }}>
+        Creators book paid one-to-one sessions; experts offer them.
+      </Typography>
+      <Box component="form" noValidate onSubmit={submit} aria-label="Create your account" sx={{ display: "grid", gap: 2 }}>
+        <FormControl error={!!errors.role} required>
+          <FormLabel id="role-label">I am joining as</FormLabel>
+          <RadioGroup row aria-labelledby="role-label" name="role" value={form.role} onChange={set("role")}>
+            <FormControlLabel value="creator" control={<Radio />} label="A creator" />
+            <FormControlLabel value="expert" control={<Radio />} label="An expert" />
+          </RadioGroup>
+          {errors.role && <FormHelperText>{errors.role}</FormHelperText>}
+        </FormControl>
+        <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr" } }}>
           <TextField
-            label="Email"
-            type="email"
-            autoComplete="email"
-            value={form.email}
-            onChange={set("email")}
-            error={!!errors.email}
-            helperText={errors.email}
+            label="First Name"
+            autoComplete="given-name"
+            value={form.firstName}
+            onChange={set("firstName")}
+            error={!!errors.firstName}
+            helperText={errors.firstName}
             required
           />
           <TextField
-            label="Password"
-            type="password"
-            autoComplete="new-password"
-            value={form.password}
-            onChange={set("password")}
-            error={!!errors.password}
-            helperText={passwordHelp(errors.password)}
+            label="Last Name"
+            autoComplete="family-name"
+            value={form.lastName}
+            onChange={set("lastName")}
+            error={!!errors.firstName}
             required
           />
-          <Button type="submit" variant="contained" size="large" disabled={busy}>
-            Create Account
-          </Button>
         </Box>
-        {serverError && (
-          <Alert severity="error" sx={{ mt: 2 }} role="alert">
-            {serverError}
-          </Alert>
-        )}
-        <Typography sx={{ mt: 3 }}>
-          Already have an account?{" "}
-          <Link component={RouterLink} to={authPageFor("/login", next)}>
-            Login
-          </Link>
-        </Typography>
-      </Paper>
-    </Page>
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          value={form.email}
+          onChange={set("email")}
+          error={!!errors.email}
+          helperText={errors.email}
+          required
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          value={form.password}
+          onChange={set("password")}
+          error={!!errors.password}
+          helperText={passwordHelp(errors.password)}
+          required
+        />
+        <Button type="submit" variant="contained" size="large" disabled={busy}>
+          Create Account
+        </Button>
+      </Box>
+      <FormRefusal message={serverError} />
+      <Typography sx={{ mt: 3 }}>
+        Already have an account?{" "}
+        <Link component={RouterLink} to={authPageFor("/login", next)}>
+          Login
+        </Link>
+      </Typography>
+    </FormPage>
   );
 }
