@@ -13,6 +13,17 @@ import { fakeApi, renderScreen, signedInAs } from "./screen-harness.tsx";
 const ICS = "BEGIN:VCALENDAR\r\nMETHOD:REQUEST\r\nBEGIN:VEVENT\r\nUID:booking-b1@example.com\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
 const auth = signedInAs("creator", { id: "c1" });
 
+/** A saved blob's text: on Node 24 the page's blob may be jsdom's, which has no text(), so it is read as a browser would. */
+function textOf(blob: Blob): Promise<string> {
+  if (typeof blob.text === "function") return blob.text();
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsText(blob);
+  });
+}
+
 /** What the page handed the browser to save: the anchor's file name and the blob behind its object URL. */
 function watchDownloads() {
   const blobs = new Map<string, Blob>();
@@ -66,7 +77,7 @@ describe("add to calendar", () => {
     expect(url).toBe("/api/v1/bookings/b1/calendar.ics");
     expect(init.headers).toMatchObject({ authorization: "Bearer access-1" });
     expect(saved[0]!.filename).toBe("booking-b1.ics");
-    expect(await saved[0]!.blob!.text()).toBe(ICS);
+    expect(await textOf(saved[0]!.blob!)).toBe(ICS);
     expect(screen.queryByRole("alert")).not.toBeInTheDocument();
   });
 
