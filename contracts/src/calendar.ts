@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_PREP_QUESTIONS, MIN_PREP_QUESTIONS } from "./constants.ts";
+import { Currency } from "./money.ts";
 import { Actor, Id, Instant, PriceCents, SessionLength } from "./primitives.ts";
 import { BookingRules, DateOverride, TimeOff, WeeklySchedule } from "./schedule.ts";
 
@@ -79,6 +80,8 @@ export const BookedSessionFacts = z.object({
   prepQuestions: z.array(z.string()),
   /** The session is accepted on payment (instant booking) rather than a request the expert answers (absent: not). */
   instantBooking: z.boolean().optional(),
+  /** The price's currency (absent: US dollars). */
+  currency: Currency.optional(),
 });
 export type BookedSessionFacts = z.infer<typeof BookedSessionFacts>;
 
@@ -241,6 +244,8 @@ export const CalendarEvent = z.discriminatedUnion("type", [
       heldUntil: z.string(),
       /** Accepted on payment (the session's instant booking when requested); absent before issue 27.6: false. */
       instantBooking: z.boolean().optional(),
+      /** The price's currency (issue 29.8); absent before it: US dollars. */
+      currency: Currency.optional(),
     }),
   }),
   /** `respondBy`: the paid request's deadline for the expert to accept (see `respondByOf`); absent when none was set. */
@@ -252,6 +257,10 @@ export const CalendarEvent = z.discriminatedUnion("type", [
       amountCents: z.number().int(),
       provider: z.string(),
       respondBy: z.string().optional(),
+      /** The amount's currency; absent before issue 29: US dollars. */
+      currency: Currency.optional(),
+      /** The platform fee this booking is paid under (basis points), fixed at payment; absent before issue 29: no fee was kept. */
+      feeBasisPoints: z.number().int().min(0).max(10_000).optional(),
     }),
   }),
   z.object({ type: z.literal("PaymentFailed"), data: z.object({ ...booking, paymentId: z.string(), reason: z.string() }) }),

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { Actor } from "./primitives.ts";
 import { CalendarEvent } from "./calendar.ts";
 import { ExpertEvent } from "./expert.ts";
+import { PayoutEvent } from "./payouts.ts";
 import { ReviewEvent } from "./review.ts";
 import { SessionEvent } from "./session.ts";
 import { TermsEvent } from "./terms.ts";
@@ -14,6 +15,7 @@ export const DomainEvent = z.discriminatedUnion("type", [
   ...TermsEvent.options,
   ...UserEvent.options,
   ...ReviewEvent.options,
+  ...PayoutEvent.options,
 ]);
 export type DomainEvent = z.infer<typeof DomainEvent>;
 export type DomainEventType = DomainEvent["type"];

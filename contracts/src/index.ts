@@ -27,3 +27,5 @@ export * from "./csv.ts";
 export * from "./dates.ts";
 export * from "./return-path.ts";
 export * from "./booking-moves.ts";
+export * from "./money.ts";
+export * from "./payouts.ts";

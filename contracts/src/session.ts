@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_PREP_QUESTIONS, MIN_PREP_QUESTIONS } from "./constants.ts";
+import { Currency } from "./money.ts";
 import { Actor, Id, PriceCents, SessionLength } from "./primitives.ts";
 
 // Stream `session-{sessionId}`: a bookable session's definition and status.
@@ -36,6 +37,8 @@ export const SessionDefinition = z.object({
   idealFor: z.array(trimmedText(200)).max(20, { error: "invalid_request" }).default([]),
   /** Accepted on payment, with no request for the expert to answer (issue 27.6); absent (sessions saved before it existed): off. */
   instantBooking: z.boolean({ error: "invalid_request" }).optional(),
+  /** The price's currency (issue 29.8); absent (sessions saved before it existed): US dollars. */
+  currency: Currency.optional(),
 });
 export type SessionDefinition = z.infer<typeof SessionDefinition>;
 

@@ -126,6 +126,7 @@ function engineState() {
         scheduledTime: r.scheduled_time,
         lengthMinutes: r.length_minutes,
         priceCents: r.price_cents,
+        currency: "USD" as const,
         heldUntil: r.held_until,
         prepQuestionCount: 0,
         paidCents: r.paid_cents,

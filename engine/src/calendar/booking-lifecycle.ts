@@ -1,5 +1,13 @@
 import { DateTime } from "luxon";
-import { isMeetingLink, ok, refused, type CalendarCommand, type CalendarEvent } from "@booking/contracts";
+import {
+  DEFAULT_CURRENCY,
+  PLATFORM_FEE_BASIS_POINTS,
+  isMeetingLink,
+  ok,
+  refused,
+  type CalendarCommand,
+  type CalendarEvent,
+} from "@booking/contracts";
 import { fallsInTimeOff, isBookableStart, isProposableStart } from "../availability/availability.ts";
 import { refundOnCancel, refundableCents } from "./refund-policy.ts";
 import { awaitsExpert, lapsedRequestCancelled, requestLapsed, respondByOf } from "./request-answer.ts";
@@ -51,6 +59,7 @@ export function requestBooking(c: Extract<CalendarCommand, { type: "RequestBooki
         scheduledTime: c.scheduledTime,
         heldUntil,
         ...(c.session.instantBooking && { instantBooking: true }),
+        currency: c.session.currency ?? DEFAULT_CURRENCY,
       },
     },
   ]);
@@ -63,7 +72,15 @@ export function recordPayment(c: Extract<CalendarCommand, { type: "RecordPayment
   if (c.amountCents !== b.priceCents) return refused("payment_amount_mismatch");
   const paid: CalendarEvent = {
     type: "PaymentSucceeded",
-    data: { bookingId: b.bookingId, paymentId: c.paymentId, amountCents: c.amountCents, provider: c.provider },
+    // The fee is fixed when the booking is paid: a later change of the constant never rewrites what it earned.
+    data: {
+      bookingId: b.bookingId,
+      paymentId: c.paymentId,
+      amountCents: c.amountCents,
+      provider: c.provider,
+      currency: b.currency,
+      feeBasisPoints: PLATFORM_FEE_BASIS_POINTS,
+    },
   };
   const owedBack = (reason: string): CalendarEvent => ({
     type: "RefundDue",

@@ -1,5 +1,7 @@
 import {
+  DEFAULT_CURRENCY,
   NO_BOOKING_RULES,
+  type Currency,
   type BookingRules,
   type BookingStatus,
   type DateOverride,
@@ -27,6 +29,8 @@ export type Booking = {
   scheduledTime: string;
   lengthMinutes: number;
   priceCents: number;
+  /** The price's currency, and so of every amount of this booking (issue 29.8). */
+  currency: Currency;
   heldUntil: string;
   /** How many preparation questions the session asked when booked: the creator answers each, no more (issue 27.10). */
   prepQuestionCount: number;
@@ -188,6 +192,7 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
           scheduledTime: e.data.scheduledTime,
           lengthMinutes: e.data.lengthMinutes,
           priceCents: e.data.priceCents,
+          currency: e.data.currency ?? DEFAULT_CURRENCY,
           heldUntil: e.data.heldUntil,
           prepQuestionCount: e.data.prepQuestions.length,
           paidCents: 0,

@@ -53,7 +53,10 @@ describe("instant booking (issue 27.6)", () => {
     spec([scheduleSet, instantRequested()])
       .when(pay(ROOM))
       .then([
-        { type: "PaymentSucceeded", data: { bookingId: BOOKING, paymentId: "pi_9", amountCents: PRICE, provider: "test" } },
+        {
+          type: "PaymentSucceeded",
+          data: { bookingId: BOOKING, paymentId: "pi_9", amountCents: PRICE, provider: "test", currency: "USD", feeBasisPoints: 1500 },
+        },
         { type: "Confirmed", data: { bookingId: BOOKING, by: "system", instant: true, meetingRoom: ROOM } },
       ]);
   });
@@ -75,7 +78,18 @@ describe("instant booking (issue 27.6)", () => {
     spec([scheduleSet, requested()])
       .when(pay())
       .then([
-        { type: "PaymentSucceeded", data: { bookingId: BOOKING, paymentId: "pi_9", amountCents: PRICE, provider: "test", respondBy: T1 } },
+        {
+          type: "PaymentSucceeded",
+          data: {
+            bookingId: BOOKING,
+            paymentId: "pi_9",
+            amountCents: PRICE,
+            provider: "test",
+            respondBy: T1,
+            currency: "USD",
+            feeBasisPoints: 1500,
+          },
+        },
       ]);
     expect(respondByOf(NOW, "2026-03-20T10:00:00.000Z")).toBe("2026-03-04T08:00:00.000Z");
   });

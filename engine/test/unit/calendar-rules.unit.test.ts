@@ -44,6 +44,7 @@ describe("request booking", () => {
             prepQuestions: session.prepQuestions,
             scheduledTime: "2026-03-04T13:00:00.000Z",
             heldUntil: "2026-03-02T08:15:00.000Z",
+            currency: "USD",
           },
         },
       ]);
@@ -206,7 +207,10 @@ describe("record payment", () => {
     spec(given)
       .when(commands.recordPayment("pi_late"), "2026-03-02T08:30:00.000Z")
       .then([
-        { type: "PaymentSucceeded", data: { bookingId: BOOKING, paymentId: "pi_late", amountCents: PRICE, provider: "test" } },
+        {
+          type: "PaymentSucceeded",
+          data: { bookingId: BOOKING, paymentId: "pi_late", amountCents: PRICE, provider: "test", currency: "USD", feeBasisPoints: 1500 },
+        },
         { type: "Cancelled", data: { bookingId: BOOKING, by: "system", reason: "payment_timeout", refundCents: PRICE } },
       ]);
   });
@@ -214,7 +218,10 @@ describe("record payment", () => {
     spec(bookingIn("pending"))
       .when(commands.recordPayment("pi_2"))
       .then([
-        { type: "PaymentSucceeded", data: { bookingId: BOOKING, paymentId: "pi_2", amountCents: PRICE, provider: "test" } },
+        {
+          type: "PaymentSucceeded",
+          data: { bookingId: BOOKING, paymentId: "pi_2", amountCents: PRICE, provider: "test", currency: "USD", feeBasisPoints: 1500 },
+        },
         { type: "RefundDue", data: { bookingId: BOOKING, paymentId: "pi_2", amountCents: PRICE, reason: "already_paid" } },
       ]);
   });

@@ -99,7 +99,10 @@ describe("cancellation policy: what a cancellation refunds", () => {
     spec(given)
       .when(commands.recordPayment("pi_late"), "2026-03-02T08:30:00.000Z")
       .then([
-        { type: "PaymentSucceeded", data: { bookingId: BOOKING, paymentId: "pi_late", amountCents: PRICE, provider: "test" } },
+        {
+          type: "PaymentSucceeded",
+          data: { bookingId: BOOKING, paymentId: "pi_late", amountCents: PRICE, provider: "test", currency: "USD", feeBasisPoints: 1500 },
+        },
         cancelled("system", PRICE, "payment_timeout"),
       ]);
   });
