@@ -1,7 +1,14 @@
 import { useEffect, useRef, useState, type ChangeEvent } from "react";
 import { Link as RouterLink, useLocation, useNavigate, useParams } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { MAX_PREP_QUESTIONS, REQUEST_ANSWER_HOURS, SESSION_LENGTHS_MINUTES, TIMERS_MS } from "@booking/contracts";
+import {
+  CURRENCIES,
+  MAX_PREP_QUESTIONS,
+  REQUEST_ANSWER_HOURS,
+  SESSION_LENGTHS_MINUTES,
+  TIMERS_MS,
+  type Currency,
+} from "@booking/contracts";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -25,11 +32,14 @@ import { useAuth } from "../shared/auth.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
 import { Page } from "../shared/layout.tsx";
+import { currencySymbol } from "../shared/money.ts";
 import {
   emptySessionForm,
   formFromSession,
   sanitizePrice,
+  savedCurrency,
   sessionBody,
+  shareLine,
   shownErrors,
   validateSession,
   type SessionErrors,
@@ -101,6 +111,8 @@ export function SessionEditor({ session }: { session: Session | null }) {
   const savedJustNow = (location.state as { saved?: boolean } | null)?.saved === true;
   const redirect = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const id = session?.id ?? null;
+  const saved = session ? savedCurrency(session) : undefined;
+  const share = shareLine(form);
   const expertId = auth.user?.expert_id ?? auth.user?.id ?? "";
 
   useEffect(() => () => clearTimeout(redirect.current), []);
@@ -122,7 +134,7 @@ export function SessionEditor({ session }: { session: Session | null }) {
     setBusy(true);
     try {
       if (id) {
-        const reply = await api.put<{ session: Session }>(`/sessions/${id}`, sessionBody(form));
+        const reply = await api.put<{ session: Session }>(`/sessions/${id}`, sessionBody(form, saved));
         queryClient.setQueryData(["session", id], reply.session);
         setNotice({ kind: "success", text: "Your session has been saved successfully!" });
       } else {
@@ -223,20 +235,34 @@ export function SessionEditor({ session }: { session: Session | null }) {
           error={!!errors.title}
           helperText={errors.title}
         />
-        <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr" } }}>
+        <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "2fr 1fr 1fr" } }}>
+          {/* Under the price before it is published: what the expert receives of it, and the fee named (issue 29.1). */}
           <TextField
-            label="Session Price (USD)"
+            label={`Session Price (${form.currency})`}
             value={form.price}
             onChange={(e) => setForm((f) => ({ ...f, price: sanitizePrice(e.target.value) }))}
             onBlur={touch("price")}
             required
             error={!!errors.price}
-            helperText={errors.price}
+            helperText={errors.price ?? share ?? undefined}
             slotProps={{
               htmlInput: { inputMode: "decimal" },
-              input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
+              input: { startAdornment: <InputAdornment position="start">{currencySymbol(form.currency)}</InputAdornment> },
             }}
           />
+          <TextField
+            select
+            label="Currency"
+            value={form.currency}
+            onChange={(e) => setForm((f) => ({ ...f, currency: e.target.value as Currency }))}
+            slotProps={{ select: { native: true } }}
+          >
+            {CURRENCIES.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </TextField>
           <TextField
             select
             label="Session Length"

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Session } from "../shared/api-types.ts";
 import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
 import { SessionEditor } from "./edit-session-page.tsx";
-import { idealForList, sanitizePrice, sessionBody, validateSession, emptySessionForm } from "./session-form.ts";
+import { idealForList, sanitizePrice, sessionBody, shareLine, validateSession, emptySessionForm } from "./session-form.ts";
 
 const auth = signedInAs("expert");
 const saved: Session = {
@@ -139,5 +139,43 @@ describe("edit session", () => {
     for (const price of ["0", "0.001", "0.99", "10.005", "-5", "abc"])
       expect(validateSession({ ...form, price }).price, price).toBe("Please enter a valid price of at least $1, in dollars and cents.");
     for (const price of ["1", "10.5", "150"]) expect(validateSession({ ...form, price }).price, price).toBeUndefined();
+  });
+
+  it("shows what the expert receives of the price and names the fee before publishing, in the chosen currency (issue 29.1)", async () => {
+    renderScreen(<SessionEditor session={null} />, { auth });
+    const currency = screen.getByLabelText("Currency") as HTMLSelectElement;
+    expect([...currency.options].map((o) => o.value)).toEqual(["USD", "EUR", "GBP", "CAD", "AUD"]);
+    expect(currency.value).toBe("USD");
+    const price = screen.getByLabelText(/Session Price \(USD\)/);
+    await userEvent.type(price, "150");
+    expect(price).toHaveAccessibleDescription("You receive $127.50 of $150. Platform fee 15 %: $22.50.");
+    await userEvent.selectOptions(currency, "EUR");
+    expect(screen.getByLabelText(/Session Price \(EUR\)/)).toHaveAccessibleDescription(
+      "You receive €127.50 of €150. Platform fee 15 %: €22.50.",
+    );
+    expect(screen.getByText("€")).toBeInTheDocument();
+  });
+
+  it("sends the chosen currency with the session, and a session saved in one shows it", async () => {
+    const calls = fakeApi({ "PUT /sessions/s-1": { status: 200, body: { session: saved } } });
+    renderScreen(<SessionEditor session={{ ...saved, currency: "GBP" } as Session} />, { auth });
+    expect(screen.getByLabelText("Currency")).toHaveValue("GBP");
+    expect(screen.getByLabelText(/Session Price \(GBP\)/)).toHaveAccessibleDescription(
+      "You receive £127.50 of £150. Platform fee 15 %: £22.50.",
+    );
+    await userEvent.selectOptions(screen.getByLabelText("Currency"), "CAD");
+    await userEvent.click(screen.getByRole("button", { name: "Save Session" }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]!.body).toMatchObject({ price: 150, currency: "CAD" });
+  });
+
+  it("currency rules: US dollars need not be said, unless the session is changing back to them; the share follows the fee", () => {
+    const form = { ...emptySessionForm(), title: "T", price: "150", questions: ["Q"] };
+    expect(sessionBody(form)).not.toHaveProperty("currency");
+    expect(sessionBody({ ...form, currency: "AUD" })).toMatchObject({ currency: "AUD" });
+    expect(sessionBody(form, "EUR")).toMatchObject({ currency: "USD" });
+    expect(shareLine({ price: "", currency: "USD" })).toBeNull();
+    expect(shareLine({ price: "99.99", currency: "USD" })).toBe("You receive $84.99 of $99.99. Platform fee 15 %: $15.");
+    expect(shareLine({ price: "100", currency: "USD" }, 1000)).toBe("You receive $90 of $100. Platform fee 10 %: $10.");
   });
 });

@@ -1,11 +1,16 @@
 import {
+  Currency,
+  DEFAULT_CURRENCY,
   DEFAULT_SESSION_LENGTH_MINUTES,
   MAX_PREP_QUESTIONS,
+  PLATFORM_FEE_BASIS_POINTS,
   SESSION_LENGTHS_MINUTES,
   SessionBody,
+  earningSplit,
   errorCatalogue,
 } from "@booking/contracts";
 import type { Session } from "../shared/api-types.ts";
+import { centsOfTyped, moneyText, percentText } from "../shared/money.ts";
 
 export type SessionForm = {
   title: string;
@@ -19,6 +24,8 @@ export type SessionForm = {
   questions: string[];
   /** Accepted on payment, no request to answer (issue 27.6). */
   instant_booking: boolean;
+  /** The price's currency (issue 29.8). */
+  currency: Currency;
 };
 
 export type SessionErrors = { title?: string; price?: string; length?: string; questions?: string };
@@ -32,7 +39,11 @@ export const emptySessionForm = (): SessionForm => ({
   ideal_for: "",
   questions: [""],
   instant_booking: false,
+  currency: DEFAULT_CURRENCY,
 });
+
+/** The currency a session was saved with; sessions saved before they had one are priced in US dollars. */
+export const savedCurrency = (s: Session): Currency => Currency.safeParse((s as { currency?: unknown }).currency).data ?? DEFAULT_CURRENCY;
 
 export function formFromSession(s: Session): SessionForm {
   const questions = [s.prep_question_1, s.prep_question_2, s.prep_question_3].filter((q): q is string => !!q);
@@ -45,7 +56,20 @@ export function formFromSession(s: Session): SessionForm {
     ideal_for: s.ideal_for.join(", "),
     questions: questions.length ? questions.slice(0, MAX_PREP_QUESTIONS) : [""],
     instant_booking: s.instant_booking,
+    currency: savedCurrency(s),
   };
+}
+
+/**
+ * What the expert keeps of the price, before they publish it (issue 29.1): "You receive $127.50 of $150.
+ * Platform fee 15 %: $22.50." in the session's currency; null while the price is not a price.
+ */
+export function shareLine(form: Pick<SessionForm, "price" | "currency">, feeBasisPoints = PLATFORM_FEE_BASIS_POINTS): string | null {
+  const price = centsOfTyped(form.price, form.currency);
+  if (price === null || price <= 0) return null;
+  const split = earningSplit(price, 0, feeBasisPoints);
+  const money = (cents: number) => moneyText(cents, form.currency, { short: true });
+  return `You receive ${money(split.shareCents)} of ${money(price)}. Platform fee ${percentText(feeBasisPoints)}: ${money(split.feeCents)}.`;
 }
 
 /** The price input keeps only digits and dots. */
@@ -81,8 +105,8 @@ export function shownErrors(errors: SessionErrors, touched: ReadonlySet<keyof Se
   return Object.fromEntries(Object.entries(errors).filter(([field]) => touched.has(field as keyof SessionErrors)));
 }
 
-/** The body of POST /sessions and PUT /sessions/{id}. */
-export function sessionBody(form: SessionForm) {
+/** The body of POST /sessions and PUT /sessions/{id}; `saved`: the currency the session was saved with, if it was. */
+export function sessionBody(form: SessionForm, saved: Currency = DEFAULT_CURRENCY) {
   const questions = form.questions.map((q) => q.trim()).filter(Boolean);
   return {
     title: form.title.trim(),
@@ -95,5 +119,8 @@ export function sessionBody(form: SessionForm) {
     prep_question_2: questions[1] ?? null,
     prep_question_3: questions[2] ?? null,
     instant_booking: form.instant_booking,
+    // Absent means US dollars (the contract's rule for sessions saved before issue 29): the currency is sent when
+    // it is another, or when it changes back from another.
+    ...((form.currency !== DEFAULT_CURRENCY || saved !== DEFAULT_CURRENCY) && { currency: form.currency }),
   };
 }

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { centsOfTyped, currencySymbol, deductionText, moneyText, percentText } from "./money.ts";
+
+describe("money as the app writes it", () => {
+  it("writes minor units in their own currency, with the cents kept for tables and dropped from whole amounts in sentences", () => {
+    expect(moneyText(15_050, "USD", { locale: "en-US" })).toBe("$150.50");
+    expect(moneyText(15_000, "USD", { locale: "en-US" })).toBe("$150.00");
+    expect(moneyText(15_000, "USD", { locale: "en-US", short: true })).toBe("$150");
+    expect(moneyText(12_750, "USD", { locale: "en-US", short: true })).toBe("$127.50");
+    expect(moneyText(5, "USD", { locale: "en-US", short: true })).toBe("$0.05");
+    expect(moneyText(123_450, "EUR", { locale: "en-US" })).toBe("€1,234.50");
+    expect(moneyText(15_000, "GBP", { locale: "en-US", short: true })).toBe("£150");
+    expect(moneyText(15_000, "CAD", { locale: "en-US", short: true })).toBe("CA$150");
+    expect(moneyText(15_000, "AUD", { locale: "en-US", short: true })).toBe("A$150");
+  });
+
+  it("follows the reader's locale, and an amount without a currency is in US dollars", () => {
+    expect(moneyText(15_050, "EUR", { locale: "de-DE" })).toBe("150,50\u00a0€");
+    expect(moneyText(15_050, "USD", { locale: "en-GB" })).toBe("US$150.50");
+    expect(moneyText(15_050, undefined, { locale: "en-US" })).toBe("$150.50");
+  });
+
+  it("names deductions, the currency's sign, typed prices and the fee", () => {
+    expect(deductionText(9_000, "USD")).toBe("−$90.00");
+    expect(deductionText(0, "USD")).toBe("—");
+    expect([currencySymbol("USD", "en-US"), currencySymbol("EUR", "en-US"), currencySymbol("CAD", "en-US")]).toEqual(["$", "€", "CA$"]);
+    expect([centsOfTyped("150"), centsOfTyped("127.5"), centsOfTyped("0.29"), centsOfTyped(""), centsOfTyped("1.2.3")]).toEqual([
+      15_000,
+      12_750,
+      29,
+      null,
+      null,
+    ]);
+    expect([percentText(1500, "en-US"), percentText(1250, "en-US")]).toEqual(["15 %", "12.5 %"]);
+  });
+});
