@@ -9,3 +9,7 @@ export * from "./calendar/booking-history.ts";
 export * from "./calendar/calendar-as-of.ts";
 export * from "./calendar/left-out.ts";
 export * from "./calendar/calendar-snapshot.ts";
+export * from "./payouts/payouts.ts";
+export * from "./payouts/balance.ts";
+export * from "./ledger/postings.ts";
+export * from "./ledger/trial-balance.ts";
