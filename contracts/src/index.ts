@@ -29,3 +29,4 @@ export * from "./return-path.ts";
 export * from "./booking-moves.ts";
 export * from "./money.ts";
 export * from "./payouts.ts";
+export * from "./ledger.ts";
