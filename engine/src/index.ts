@@ -13,5 +13,3 @@ export * from "./payouts/payouts.ts";
 export * from "./payouts/balance.ts";
 export * from "./ledger/postings.ts";
 export * from "./ledger/trial-balance.ts";
-export * from "./ledger/postings.ts";
-export * from "./ledger/trial-balance.ts";
