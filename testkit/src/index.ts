@@ -1,3 +1,4 @@
 export * from "./postgres.ts";
 export * from "./docker.ts";
 export * from "./statements.ts";
+export * from "./stripe-fixtures-server.ts";

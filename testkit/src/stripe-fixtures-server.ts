@@ -1,0 +1,322 @@
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+// Stripe without a network (issue 29): a local HTTP server the `stripe` client is pointed at (its
+// host, port and protocol options) that answers with Stripe's own published example objects
+// (../shared/stripe/fixtures3.json beside the repository, read, never copied in), given the ids and
+// amounts of each request. It records every request (method, path, form body, Idempotency-Key and
+// Stripe-Account headers) for tests to assert, replays the first answer to an idempotency key as
+// Stripe does (errors and 500s included, until the key is forgotten), and answers an error on demand.
+
+/** Stripe's example objects, kept beside the repository (see its README). */
+export const STRIPE_FIXTURES_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/stripe/fixtures3.json");
+
+type StripeObject = Record<string, unknown>;
+let loaded: Record<string, StripeObject> | null = null;
+
+/** A fresh copy of one of Stripe's example objects (`account`, `transfer`, `payout`, `event`, ...). */
+export function stripeFixture(resource: string): StripeObject {
+  loaded ??= (JSON.parse(readFileSync(STRIPE_FIXTURES_PATH, "utf8")) as { resources: Record<string, StripeObject> }).resources;
+  const found = loaded[resource];
+  if (!found) throw new Error(`fixtures3.json has no ${resource}`);
+  return structuredClone(found);
+}
+
+let eventCount = 0;
+/** Stripe's example `event` carrying `object` as its data.object (as a webhook delivers it). */
+export function stripeFixtureEvent(type: string, object: StripeObject, extra: StripeObject = {}): StripeObject {
+  eventCount += 1;
+  return {
+    ...stripeFixture("event"),
+    id: `evt_fixture${Date.now().toString(36)}${eventCount}`,
+    type,
+    created: Math.floor(Date.now() / 1000),
+    data: { object },
+    ...extra,
+  };
+}
+
+export type StripeRequestSeen = {
+  method: string;
+  path: string;
+  /** The form body (or the query of a GET), flattened as sent: `metadata[expertId]`, `capabilities[transfers][requested]`. */
+  form: Record<string, string>;
+  idempotencyKey: string | null;
+  stripeAccount: string | null;
+  status: number;
+  /** The answer was the one saved for its idempotency key. */
+  replayed: boolean;
+};
+
+/** Stripe's error body (`{error: {type, code, message, ...}}`) and the status it comes with. */
+export type StripeErrorReply = { status: number; error: { type: string; code?: string; message: string; [field: string]: unknown } };
+
+export const stripeErrors = {
+  insufficientFunds: (): StripeErrorReply => ({
+    status: 400,
+    error: {
+      type: "invalid_request_error",
+      code: "balance_insufficient",
+      message: "You have insufficient available funds in your Stripe account. Try adding funds directly to your available balance.",
+    },
+  }),
+  accountDisabled: (): StripeErrorReply => ({
+    status: 400,
+    error: {
+      type: "invalid_request_error",
+      code: "account_invalid",
+      message: "Your destination account needs to have at least one of the following capabilities enabled: transfers.",
+    },
+  }),
+  serverError: (): StripeErrorReply => ({ status: 500, error: { type: "api_error", message: "An unknown error occurred" } }),
+};
+
+type Reply = { status: number; body: unknown };
+type Route = { method: string; pattern: RegExp; answer: (match: string[], form: Record<string, string>, seen: StripeRequestSeen) => Reply };
+type Refusal = { method: string | null; path: string | RegExp; reply: StripeErrorReply; times: number };
+
+export type StripeFixturesServer = {
+  /** Hand these to `new Stripe(key, {...clientOptions})`. */
+  clientOptions: { host: string; port: number; protocol: "http" };
+  requests: StripeRequestSeen[];
+  /** The next `times` (1) requests to `path` (and `method`, any when absent) get this error instead of the fixture. */
+  refuseNext(refusal: { path: string | RegExp; method?: string; reply: StripeErrorReply; times?: number }): void;
+  /** What later `accounts.retrieve` calls say of an account. */
+  updateAccount(accountId: string, fields: StripeObject): void;
+  /** The status new payouts are answered with (Stripe's example says in_transit). */
+  payoutStatus: string;
+  /** Stripe prunes idempotency keys after 24 hours: a key asked again afterwards is a new request. */
+  forgetIdempotencyKeys(): void;
+  close(): Promise<void>;
+};
+
+const metadataOf = (form: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(form).flatMap(([k, v]) => {
+      const key = /^metadata\[(.+)\]$/.exec(k)?.[1];
+      return key ? [[key, v]] : [];
+    }),
+  );
+
+const missing = (what: string, id: string): Reply => ({
+  status: 404,
+  body: { error: { type: "invalid_request_error", code: "resource_missing", message: `No such ${what}: '${id}'`, param: "id" } },
+});
+
+export async function startStripeFixturesServer(): Promise<StripeFixturesServer> {
+  const requests: StripeRequestSeen[] = [];
+  const refusals: Refusal[] = [];
+  const saved = new Map<string, { request: string; reply: Reply }>();
+  const accounts = new Map<string, StripeObject>();
+  const transfers = new Map<string, StripeObject>();
+  let count = 0;
+  const nextId = (prefix: string) => `${prefix}_fixture${(++count).toString().padStart(6, "0")}`;
+  const server: Pick<StripeFixturesServer, "payoutStatus"> = { payoutStatus: String(stripeFixture("payout").status) };
+
+  const routes: Route[] = [
+    {
+      method: "POST",
+      pattern: /^\/v1\/accounts$/,
+      answer: (_m, form) => {
+        const account = {
+          ...stripeFixture("account"),
+          id: nextId("acct"),
+          type: form.type ?? "standard",
+          email: form.email ?? null,
+          country: form.country ?? "US",
+          metadata: metadataOf(form),
+          payouts_enabled: false,
+          details_submitted: false,
+          charges_enabled: false,
+        };
+        accounts.set(account.id, account);
+        return { status: 200, body: account };
+      },
+    },
+    {
+      method: "GET",
+      pattern: /^\/v1\/accounts\/([^/]+)$/,
+      answer: ([, id]) => (accounts.has(id!) ? { status: 200, body: accounts.get(id!) } : missing("account", id!)),
+    },
+    {
+      method: "POST",
+      pattern: /^\/v1\/account_links$/,
+      answer: (_m, form) =>
+        accounts.has(form.account ?? "") ? { status: 200, body: stripeFixture("account_link") } : missing("account", form.account ?? ""),
+    },
+    {
+      method: "POST",
+      pattern: /^\/v1\/transfers$/,
+      answer: (_m, form) => {
+        const id = nextId("tr");
+        const transfer = {
+          ...stripeFixture("transfer"),
+          id,
+          amount: Number(form.amount),
+          currency: form.currency,
+          destination: form.destination,
+          transfer_group: form.transfer_group ?? null,
+          metadata: metadataOf(form),
+          reversals: { object: "list", data: [], has_more: false, url: `/v1/transfers/${id}/reversals` },
+        };
+        transfers.set(id, transfer);
+        return { status: 200, body: transfer };
+      },
+    },
+    {
+      method: "POST",
+      pattern: /^\/v1\/transfers\/([^/]+)\/reversals$/,
+      answer: ([, id], form) => {
+        const transfer = transfers.get(id!);
+        if (!transfer) return missing("transfer", id!);
+        const amount = form.amount === undefined ? Number(transfer.amount) - Number(transfer.amount_reversed) : Number(form.amount);
+        const reversal = {
+          ...stripeFixture("transfer_reversal"),
+          id: nextId("trr"),
+          amount,
+          currency: transfer.currency,
+          transfer: id,
+          metadata: metadataOf(form),
+        };
+        transfer.amount_reversed = Number(transfer.amount_reversed) + amount;
+        transfer.reversed = transfer.amount_reversed === transfer.amount;
+        (transfer.reversals as { data: unknown[] }).data.unshift(reversal);
+        return { status: 200, body: reversal };
+      },
+    },
+    {
+      method: "POST",
+      pattern: /^\/v1\/payouts$/,
+      answer: (_m, form) => ({
+        status: 200,
+        body: {
+          ...stripeFixture("payout"),
+          id: nextId("po"),
+          amount: Number(form.amount),
+          currency: form.currency,
+          automatic: false,
+          metadata: metadataOf(form),
+          status: server.payoutStatus,
+        },
+      }),
+    },
+    { method: "GET", pattern: /^\/v1\/balance$/, answer: () => ({ status: 200, body: stripeFixture("balance") }) },
+    {
+      method: "GET",
+      pattern: /^\/v1\/balance_transactions$/,
+      answer: () => ({
+        status: 200,
+        body: { object: "list", data: [stripeFixture("balance_transaction")], has_more: false, url: "/v1/balance_transactions" },
+      }),
+    },
+  ];
+
+  const answer = (seen: StripeRequestSeen): Reply => {
+    const refusal = refusals.find(
+      (r) =>
+        (r.method === null || r.method === seen.method) && (typeof r.path === "string" ? r.path === seen.path : r.path.test(seen.path)),
+    );
+    if (refusal) {
+      refusal.times -= 1;
+      if (refusal.times <= 0) refusals.splice(refusals.indexOf(refusal), 1);
+      return { status: refusal.reply.status, body: { error: refusal.reply.error } };
+    }
+    for (const route of routes) {
+      const match = route.method === seen.method ? route.pattern.exec(seen.path) : null;
+      if (match) return route.answer([...match], seen.form, seen);
+    }
+    return {
+      status: 404,
+      body: { error: { type: "invalid_request_error", message: `Unrecognized request URL (${seen.method}: ${seen.path}).` } },
+    };
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const url = new URL(request.url ?? "/", "http://stripe.local");
+    const body = Buffer.concat(chunks).toString("utf8");
+    const header = (name: string) => (typeof request.headers[name] === "string" ? (request.headers[name] as string) : null);
+    const seen: StripeRequestSeen = {
+      method: request.method ?? "GET",
+      path: url.pathname,
+      form: Object.fromEntries(request.method === "GET" ? url.searchParams : new URLSearchParams(body)),
+      idempotencyKey: header("idempotency-key"),
+      stripeAccount: header("stripe-account"),
+      status: 0,
+      replayed: false,
+    };
+    // Stripe keeps the first answer to a key (per account) and replays it, even an error; other parameters under it are refused.
+    const key = seen.idempotencyKey && seen.method === "POST" ? `${seen.stripeAccount ?? ""} ${seen.idempotencyKey}` : null;
+    const asked = JSON.stringify([seen.method, seen.path, seen.form]);
+    const first = key ? saved.get(key) : undefined;
+    let reply: Reply;
+    if (first && first.request !== asked) {
+      reply = {
+        status: 400,
+        body: {
+          error: {
+            type: "idempotency_error",
+            message: `Keys for idempotent requests can only be used with the same parameters they were first used with.`,
+          },
+        },
+      };
+    } else if (first) {
+      reply = first.reply;
+      seen.replayed = true;
+    } else {
+      reply = answer(seen);
+      if (key) saved.set(key, { request: asked, reply });
+    }
+    seen.status = reply.status;
+    requests.push(seen);
+    response.writeHead(reply.status, {
+      "content-type": "application/json",
+      "request-id": `req_fixture${requests.length}`,
+      ...(seen.replayed && { "idempotent-replayed": "true" }),
+      ...(seen.idempotencyKey && { "idempotency-key": seen.idempotencyKey }),
+    });
+    response.end(JSON.stringify(reply.body));
+  };
+
+  const http = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      response.writeHead(500, { "content-type": "application/json" });
+      response.end(JSON.stringify({ error: { type: "api_error", message: String(error) } }));
+    });
+  });
+  await new Promise<void>((done) => http.listen(0, "127.0.0.1", done));
+  const { port } = http.address() as AddressInfo;
+
+  return Object.assign(server, {
+    clientOptions: { host: "127.0.0.1", port, protocol: "http" as const },
+    requests,
+    refuseNext: ({
+      path,
+      method,
+      reply,
+      times = 1,
+    }: {
+      path: string | RegExp;
+      method?: string;
+      reply: StripeErrorReply;
+      times?: number;
+    }) => {
+      refusals.push({ path, method: method ?? null, reply, times });
+    },
+    updateAccount: (accountId: string, fields: StripeObject) => {
+      const account = accounts.get(accountId);
+      if (!account) throw new Error(`no account ${accountId} at the fixture server`);
+      Object.assign(account, fields);
+    },
+    forgetIdempotencyKeys: () => saved.clear(),
+    close: () =>
+      new Promise<void>((done, fail) => {
+        http.closeAllConnections();
+        http.close((error) => (error ? fail(error) : done()));
+      }),
+  });
+}
