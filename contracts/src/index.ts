@@ -30,3 +30,4 @@ export * from "./booking-moves.ts";
 export * from "./money.ts";
 export * from "./payouts.ts";
 export * from "./ledger.ts";
+export * from "./ledger-postings.ts";

@@ -10,9 +10,10 @@ import {
   earningSplit,
   expertConnected,
   expertPayable,
+  isBalanced,
   type Currency,
 } from "@booking/contracts";
-import { isBalanced, journalOf } from "../../src/ledger/postings.ts";
+import { journalOf } from "../../src/ledger/postings.ts";
 import { trialBalance } from "../../src/ledger/trial-balance.ts";
 import {
   bookingRequested,

@@ -7,9 +7,11 @@ import {
   REFUNDS_PAYABLE,
   expertConnected,
   expertPayable,
+  isBalanced,
+  postingsOf,
   type LedgerEntry,
 } from "@booking/contracts";
-import { isBalanced, journalOf, postingsOf } from "../../src/ledger/postings.ts";
+import { journalOf } from "../../src/ledger/postings.ts";
 import {
   bookingRequested,
   cancelled,
