@@ -4,8 +4,9 @@ import { calendarStream } from "@booking/engine";
 import { expertCalendar, type ExpertCalendar } from "./calendar-bookings.ts";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 
-// The expert's earnings calls: months with sessions, gross, refunds owed and net, a month's
-// bookings; each expert sees only their own, an admin anyone's, a creator nobody's.
+// The expert's earnings calls: months with sessions, gross, refunds owed, net, the platform's fee
+// and the expert's share (issue 29.1), a month's bookings; each expert sees only their own, an
+// admin anyone's, a creator nobody's. Every payment here is in US dollars under the 15 % fee.
 
 const V1 = "/api/v1";
 let api: TestApi;
@@ -42,13 +43,41 @@ describe("GET /experts/me/earnings", () => {
   it("gives the expert's months with sessions, gross, refunds and net after a refund, newest first", async () => {
     const r = await api.call("GET", `${V1}/experts/me/earnings`, { user: ines.expert });
     expect(r.statusCode, r.body).toBe(200);
+    const totals = {
+      currency: "USD",
+      sessions: 2,
+      gross_cents: 36_000,
+      refunds_cents: 9_000,
+      net_cents: 27_000,
+      fee_cents: 4050,
+      share_cents: 22_950,
+    };
     expect(ExpertEarningsReply.parse(r.json())).toEqual({
       expert_id: ines.expert.id,
       months: [
-        { month: "2030-02", sessions: 1, gross_cents: 12_000, refunds_cents: 0, net_cents: 12_000 },
-        { month: "2030-01", sessions: 1, gross_cents: 24_000, refunds_cents: 9_000, net_cents: 15_000 },
+        {
+          month: "2030-02",
+          currency: "USD",
+          sessions: 1,
+          gross_cents: 12_000,
+          refunds_cents: 0,
+          net_cents: 12_000,
+          fee_cents: 1800,
+          share_cents: 10_200,
+        },
+        {
+          month: "2030-01",
+          currency: "USD",
+          sessions: 1,
+          gross_cents: 24_000,
+          refunds_cents: 9_000,
+          net_cents: 15_000,
+          fee_cents: 2250,
+          share_cents: 12_750,
+        },
       ],
-      totals: { sessions: 2, gross_cents: 36_000, refunds_cents: 9_000, net_cents: 27_000 },
+      totals,
+      totals_by_currency: [totals],
     });
   });
 
@@ -56,10 +85,34 @@ describe("GET /experts/me/earnings", () => {
     const r = await api.call("GET", `${V1}/experts/me/earnings/2030-01`, { user: ines.expert });
     expect(r.statusCode, r.body).toBe(200);
     const month = ExpertMonthEarningsReply.parse(r.json());
-    expect(month).toMatchObject({ month: "2030-01", sessions: 1, net_cents: 15_000 });
+    expect(month).toMatchObject({
+      month: "2030-01",
+      currency: "USD",
+      sessions: 1,
+      net_cents: 15_000,
+      fee_cents: 2250,
+      share_cents: 12_750,
+    });
+    expect(month.by_currency).toEqual([
+      {
+        month: "2030-01",
+        currency: "USD",
+        sessions: 1,
+        gross_cents: 24_000,
+        refunds_cents: 9_000,
+        net_cents: 15_000,
+        fee_cents: 2250,
+        share_cents: 12_750,
+      },
+    ]);
     expect(month.bookings.map((b) => [b.session_title, b.status, b.net_cents, b.refund_state])).toEqual([
       ["Pricing review", "confirmed", 15_000, "none"],
       ["Launch plan", "cancelled", 0, "pending"],
+    ]);
+    // Each earning shows the fee rate it was paid under, the fee and what the expert receives.
+    expect(month.bookings.map((b) => [b.currency, b.fee_basis_points, b.fee_cents, b.share_cents])).toEqual([
+      ["USD", 1500, 2250, 12_750],
+      ["USD", 1500, 0, 0],
     ]);
     expect((await api.call("GET", `${V1}/experts/me/earnings/2030-13`, { user: ines.expert })).statusCode).toBe(400);
   });
@@ -93,7 +146,15 @@ describe("GET /experts/me/earnings", () => {
 
   it("shows an expert only their own: another expert's are refused, and an admin sees anyone's", async () => {
     const own = (await api.call("GET", `${V1}/experts/me/earnings`, { user: sam.expert })).json();
-    expect(own.totals).toEqual({ sessions: 1, gross_cents: 50_000, refunds_cents: 0, net_cents: 50_000 });
+    expect(own.totals).toEqual({
+      currency: "USD",
+      sessions: 1,
+      gross_cents: 50_000,
+      refunds_cents: 0,
+      net_cents: 50_000,
+      fee_cents: 7500,
+      share_cents: 42_500,
+    });
     for (const path of [`/experts/${ines.expert.id}/earnings`, `/experts/${ines.expert.id}/earnings/2030-01`]) {
       const theirs = await api.call("GET", `${V1}${path}`, { user: sam.expert });
       expect(theirs.statusCode).toBe(403);

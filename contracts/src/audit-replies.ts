@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ExpertIdParams } from "./api.ts";
 import { BookingStatus } from "./calendar.ts";
 import { EventMetadata } from "./events.ts";
+import { Currency } from "./money.ts";
 import { Actor } from "./primitives.ts";
 
 // Replies of the audit side, declared once (see replies.ts for the pattern): the event log as
@@ -68,26 +69,50 @@ export const EarningsRecord = z.strictObject({
   paid_cents: z.number(),
   refunded_cents: z.number(),
   refund_issued_cents: z.number(),
+  /** The booking's currency (issue 29.8); every amount of the row is in it. */
+  currency: Currency,
+  /** The platform's fee rate the booking was paid under (0: paid before fees were recorded). */
+  fee_basis_points: z.number(),
+  /** The fee on what was kept (paid − refunded) and the expert's share of it (`earningSplit`). */
+  fee_cents: z.number(),
+  share_cents: z.number(),
   stream_version: z.number(),
 });
 export type EarningsRecord = z.infer<typeof EarningsRecord>;
 
-/** A month with sessions: money in cents, refunds as owed, net = gross − refunds. */
-export const EarningsMonthReply = z.strictObject({
-  /** `YYYY-MM` (UTC). */
-  month: z.string(),
+/**
+ * Earning bookings' money in one currency (amounts of different currencies are never added): in
+ * cents, refunds as owed, net = gross − refunds, fee = the platform's fee on the net, share = net − fee.
+ */
+export const EarningsTotalsReply = z.strictObject({
+  currency: Currency,
   sessions: z.number(),
   gross_cents: z.number(),
   refunds_cents: z.number(),
   net_cents: z.number(),
+  fee_cents: z.number(),
+  share_cents: z.number(),
+});
+export type EarningsTotalsReply = z.infer<typeof EarningsTotalsReply>;
+
+/** A month with sessions in one currency (a month with sessions in two currencies has two). */
+export const EarningsMonthReply = z.strictObject({
+  /** `YYYY-MM` (UTC). */
+  month: z.string(),
+  ...EarningsTotalsReply.shape,
 });
 export type EarningsMonthReply = z.infer<typeof EarningsMonthReply>;
 
-/** GET /experts/me/earnings and /experts/{expertId}/earnings: the expert's months, newest first, and their totals. */
+/**
+ * GET /experts/me/earnings and /experts/{expertId}/earnings: the expert's months, newest first (then
+ * by currency), and their totals. `totals` is in the currency of the expert's latest earning session
+ * (USD and zeros without any); `totals_by_currency` holds one per currency they earned in.
+ */
 export const ExpertEarningsReply = z.strictObject({
   expert_id: z.string(),
   months: z.array(EarningsMonthReply),
-  totals: EarningsMonthReply.omit({ month: true }),
+  totals: EarningsTotalsReply,
+  totals_by_currency: z.array(EarningsTotalsReply),
 });
 export type ExpertEarningsReply = z.infer<typeof ExpertEarningsReply>;
 
@@ -97,15 +122,27 @@ export const EarningsBookingReply = z.strictObject({
   session_title: z.string(),
   scheduled_time: Time,
   status: BookingStatus,
+  currency: Currency,
   gross_cents: z.number(),
   refunds_cents: z.number(),
   net_cents: z.number(),
+  fee_basis_points: z.number(),
+  fee_cents: z.number(),
+  share_cents: z.number(),
   refund_state: z.enum(["none", "pending", "refunded"]),
 });
 export type EarningsBookingReply = z.infer<typeof EarningsBookingReply>;
 
-/** GET /experts/me/earnings/{month} and /experts/{expertId}/earnings/{month}: the month's totals and its bookings, by session time. */
-export const ExpertMonthEarningsReply = EarningsMonthReply.extend({ expert_id: z.string(), bookings: z.array(EarningsBookingReply) });
+/**
+ * GET /experts/me/earnings/{month} and /experts/{expertId}/earnings/{month}: the month's totals and its
+ * bookings, by session time. The totals are in the currency of the month's latest session;
+ * `by_currency` holds the month's totals in each currency it has sessions in.
+ */
+export const ExpertMonthEarningsReply = EarningsMonthReply.extend({
+  expert_id: z.string(),
+  by_currency: z.array(EarningsMonthReply),
+  bookings: z.array(EarningsBookingReply),
+});
 export type ExpertMonthEarningsReply = z.infer<typeof ExpertMonthEarningsReply>;
 
 /** A month in a path: `YYYY-MM`. */

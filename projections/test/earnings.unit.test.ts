@@ -141,9 +141,15 @@ describe("an expert's earnings from the rows", () => {
     paid_cents: 15_000,
     refunded_cents: 0,
     refund_issued_cents: 0,
+    currency: "USD",
+    fee_basis_points: 0,
+    fee_cents: 0,
+    share_cents: 15_000 - (more.refunded_cents ?? 0),
     stream_version: 1,
     ...more,
   });
+
+  const usd = { currency: "USD", fee_cents: 0 } as const;
 
   it("months newest first with sessions, gross, refunds and net; a cancelled booking is money but not a session", () => {
     const rows = [
@@ -154,10 +160,11 @@ describe("an expert's earnings from the rows", () => {
     expect(expertEarnings("e1", rows)).toEqual({
       expert_id: "e1",
       months: [
-        { month: "2030-04", sessions: 1, gross_cents: 15_000, refunds_cents: 5_000, net_cents: 10_000 },
-        { month: "2030-03", sessions: 1, gross_cents: 30_000, refunds_cents: 15_000, net_cents: 15_000 },
+        { month: "2030-04", ...usd, sessions: 1, gross_cents: 15_000, refunds_cents: 5_000, net_cents: 10_000, share_cents: 10_000 },
+        { month: "2030-03", ...usd, sessions: 1, gross_cents: 30_000, refunds_cents: 15_000, net_cents: 15_000, share_cents: 15_000 },
       ],
-      totals: { sessions: 2, gross_cents: 45_000, refunds_cents: 20_000, net_cents: 25_000 },
+      totals: { ...usd, sessions: 2, gross_cents: 45_000, refunds_cents: 20_000, net_cents: 25_000, share_cents: 25_000 },
+      totals_by_currency: [{ ...usd, sessions: 2, gross_cents: 45_000, refunds_cents: 20_000, net_cents: 25_000, share_cents: 25_000 }],
     });
   });
 

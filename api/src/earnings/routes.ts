@@ -6,13 +6,13 @@ import {
   ExpertIdParams,
   ExpertMonthEarningsReply,
 } from "@booking/contracts";
-import { earningBookings, earningsBookingReply, expertEarnings, monthEarnings } from "@booking/projections";
+import { earningBookings, earningsBookingReply, expertEarnings, monthEarnings, monthEarningsByCurrency } from "@booking/projections";
 import { actorOf, requireActor, requireExpertAccount, requireOwnExpert } from "../http/index.ts";
 import type { RoutePlugin } from "../http/index.ts";
 
-// An expert's earnings from the earnings read model: months with sessions (gross, refunds, net)
-// and a month's bookings. An expert sees only their own (their expert id is their user id); an
-// admin sees any expert's.
+// An expert's earnings from the earnings read model: months with sessions (gross, refunds, net, the
+// platform's fee and the expert's share), per currency, and a month's bookings. An expert sees only
+// their own (their expert id is their user id); an admin sees any expert's.
 
 export type EarningsRouteDeps = {
   /** The earnings read model. */
@@ -26,7 +26,8 @@ export const earningsRoutes: RoutePlugin<EarningsRouteDeps> = async (app, { db }
   const allMonths = async (expertId: string) => expertEarnings(expertId, await earningBookings(db, expertId));
   const oneMonth = async (expertId: string, month: string) => {
     const rows = await earningBookings(db, expertId, month);
-    return { ...monthEarnings(month, rows), expert_id: expertId, bookings: rows.map(earningsBookingReply) };
+    const byCurrency = monthEarningsByCurrency(month, rows);
+    return { ...monthEarnings(month, rows), expert_id: expertId, by_currency: byCurrency, bookings: rows.map(earningsBookingReply) };
   };
 
   app.get("/experts/me/earnings", { onRequest: requireExpertAccount, schema: earnings }, async (request) =>

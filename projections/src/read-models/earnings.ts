@@ -1,10 +1,15 @@
-import type {
-  BookingStatus,
-  EarningsBookingReply,
-  EarningsMonthReply,
-  EarningsRecord,
-  ExpertEarningsReply,
-  Migration,
+import {
+  CURRENCIES,
+  DEFAULT_CURRENCY,
+  earningSplit,
+  type BookingStatus,
+  type Currency,
+  type EarningsBookingReply,
+  type EarningsMonthReply,
+  type EarningsRecord,
+  type EarningsTotalsReply,
+  type ExpertEarningsReply,
+  type Migration,
 } from "@booking/contracts";
 import { entityProjection, streamEntityId, type ProjectedEvent } from "../projection.ts";
 import type { Queryable } from "./bookings-queries.ts";
@@ -27,6 +32,10 @@ const earningsColumnTypes = {
   paid_cents: "bigint",
   refunded_cents: "bigint",
   refund_issued_cents: "bigint",
+  currency: "text",
+  fee_basis_points: "int",
+  fee_cents: "bigint",
+  share_cents: "bigint",
   stream_version: "bigint",
 } as const satisfies Record<keyof EarningsRow, ColumnType>;
 
@@ -64,6 +73,20 @@ export const earningsMigrations: readonly Migration[] = [
       UPDATE projection_checkpoints SET position = NULL, events_applied = 0, last_error = NULL WHERE name = 'earnings';
     `,
   },
+  {
+    // Issue 29.1: the fee on each earning. Bookings paid before it kept no fee rate (0: the share is all
+    // that was kept) and were in US dollars, so this fills old rows exactly; version 2 of the projection
+    // rebuilds the table from the events all the same.
+    name: "016_earnings_currency_and_fee",
+    sql: `
+      ALTER TABLE earnings
+        ADD COLUMN currency text NOT NULL DEFAULT 'USD',
+        ADD COLUMN fee_basis_points int NOT NULL DEFAULT 0,
+        ADD COLUMN fee_cents bigint NOT NULL DEFAULT 0,
+        ADD COLUMN share_cents bigint NOT NULL DEFAULT 0;
+      UPDATE earnings SET share_cents = GREATEST(paid_cents - refunded_cents, 0);
+    `,
+  },
 ];
 
 /** The UTC month (`YYYY-MM`) of an instant. */
@@ -80,8 +103,14 @@ export const earns = (r: Pick<EarningsRow, "paid_cents" | "refunded_cents" | "ac
 /** What an event changes in the booking's row, or null when it changes nothing here. */
 function change(row: EarningsRow, { event }: ProjectedEvent): Partial<EarningsRow> | null {
   switch (event.type) {
+    // The fee rate is the one the booking was paid under (absent: paid before fees were recorded, no fee).
     case "PaymentSucceeded":
-      return { payments_count: row.payments_count + 1, paid_cents: row.paid_cents + event.data.amountCents };
+      return {
+        payments_count: row.payments_count + 1,
+        paid_cents: row.paid_cents + event.data.amountCents,
+        fee_basis_points: event.data.feeBasisPoints ?? 0,
+        currency: event.data.currency ?? row.currency,
+      };
     // Refunds count when owed: the money is no longer the expert's, whether or not it has reached the creator yet.
     case "RefundDue":
       return { refunded_cents: row.refunded_cents + event.data.amountCents };
@@ -127,6 +156,10 @@ export function evolveEarnings(row: EarningsRow | undefined, e: ProjectedEvent):
       paid_cents: 0,
       refunded_cents: 0,
       refund_issued_cents: 0,
+      currency: d.currency ?? DEFAULT_CURRENCY,
+      fee_basis_points: 0,
+      fee_cents: 0,
+      share_cents: 0,
       stream_version: stored.version,
     };
   }
@@ -134,13 +167,15 @@ export function evolveEarnings(row: EarningsRow | undefined, e: ProjectedEvent):
   const changed = change(row, e);
   if (!changed) return row;
   const after = { ...row, ...changed, stream_version: stored.version };
-  return { ...after, earning: earns(after) };
+  const { feeCents, shareCents } = earningSplit(after.paid_cents, after.refunded_cents, after.fee_basis_points);
+  return { ...after, fee_cents: feeCents, share_cents: shareCents, earning: earns(after) };
 }
 
 /** Each booking's money, kept for its expert's Payments tab and earnings calls. */
 export const earningsProjection = entityProjection<EarningsRow>({
   name: "earnings",
-  version: 1,
+  // 2: currency, fee_basis_points, fee_cents and share_cents (issue 29.1), filled by a rebuild.
+  version: 2,
   table: "earnings",
   key: ["booking_id"],
   columns: earningsColumns,
@@ -148,19 +183,48 @@ export const earningsProjection = entityProjection<EarningsRow>({
   evolve: evolveEarnings,
 });
 
-/** Totals of earning bookings: a cancelled one is money, not a session held. */
-function totalsOf(rows: readonly EarningsRow[]): Omit<EarningsMonthReply, "month"> {
-  const gross = rows.reduce((sum, r) => sum + r.paid_cents, 0);
-  const refunds = rows.reduce((sum, r) => sum + r.refunded_cents, 0);
+/** Totals of earning bookings of one currency: a cancelled one is money, not a session held. */
+function totalsOf(currency: Currency, rows: readonly EarningsRow[]): EarningsTotalsReply {
+  const sum = (cents: (r: EarningsRow) => number) => rows.reduce((total, r) => total + cents(r), 0);
+  const gross = sum((r) => r.paid_cents);
+  const refunds = sum((r) => r.refunded_cents);
   return {
+    currency,
     sessions: rows.filter((r) => r.status !== "cancelled").length,
     gross_cents: gross,
     refunds_cents: refunds,
     net_cents: gross - refunds,
+    fee_cents: sum((r) => r.fee_cents),
+    share_cents: sum((r) => r.share_cents),
   };
 }
 
-export const monthEarnings = (month: string, rows: readonly EarningsRow[]): EarningsMonthReply => ({ month, ...totalsOf(rows) });
+/** Totals per currency, in the order of CURRENCIES; amounts of different currencies are never added. */
+function totalsByCurrency(rows: readonly EarningsRow[]): EarningsTotalsReply[] {
+  return CURRENCIES.flatMap((currency) => {
+    const its = rows.filter((r) => r.currency === currency);
+    return its.length ? [totalsOf(currency, its)] : [];
+  });
+}
+
+/** The currency the expert earns in now: that of their latest session (rows come by session time). */
+const latestCurrency = (rows: readonly EarningsRow[]): Currency => rows.at(-1)?.currency ?? DEFAULT_CURRENCY;
+
+/** A month's totals in each currency it has sessions in. */
+export const monthEarningsByCurrency = (month: string, rows: readonly EarningsRow[]): EarningsMonthReply[] =>
+  totalsByCurrency(rows).map((totals) => ({ month, ...totals }));
+
+/** A month's totals in the currency of its latest session (rows of one month, by session time). */
+export function monthEarnings(month: string, rows: readonly EarningsRow[]): EarningsMonthReply {
+  const currency = latestCurrency(rows);
+  return {
+    month,
+    ...totalsOf(
+      currency,
+      rows.filter((r) => r.currency === currency),
+    ),
+  };
+}
 
 /** One booking as the month's list shows it. */
 export function earningsBookingReply(r: EarningsRow): EarningsBookingReply {
@@ -170,9 +234,13 @@ export function earningsBookingReply(r: EarningsRow): EarningsBookingReply {
     session_title: r.session_title,
     scheduled_time: r.scheduled_time,
     status: r.status,
+    currency: r.currency,
     gross_cents: r.paid_cents,
     refunds_cents: r.refunded_cents,
     net_cents: r.paid_cents - r.refunded_cents,
+    fee_basis_points: r.fee_basis_points,
+    fee_cents: r.fee_cents,
+    share_cents: r.share_cents,
     refund_state: refundState,
   };
 }
@@ -187,10 +255,16 @@ export async function earningBookings(db: Queryable, expertId: string, month?: s
   return rows.map(earningsFromPg);
 }
 
-/** The expert's months with earnings, newest first, and their totals. */
+/** The expert's months with earnings, newest first, one per month and currency, and their totals per currency. */
 export function expertEarnings(expertId: string, rows: readonly EarningsRow[]): ExpertEarningsReply {
   const byMonth = new Map<string, EarningsRow[]>();
   for (const r of rows) byMonth.set(r.month, [...(byMonth.get(r.month) ?? []), r]);
-  const months = [...byMonth].map(([month, its]) => monthEarnings(month, its)).sort((a, b) => b.month.localeCompare(a.month));
-  return { expert_id: expertId, months, totals: totalsOf(rows) };
+  const newestFirst = [...byMonth].sort(([a], [b]) => b.localeCompare(a));
+  const months = newestFirst.flatMap(([month, its]) => monthEarningsByCurrency(month, its));
+  const currency = latestCurrency(rows);
+  const totals = totalsOf(
+    currency,
+    rows.filter((r) => r.currency === currency),
+  );
+  return { expert_id: expertId, months, totals, totals_by_currency: totalsByCurrency(rows) };
 }
