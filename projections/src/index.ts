@@ -22,3 +22,5 @@ export * from "./read-models/terms-acceptances.ts";
 export * from "./read-models/booking-events.ts";
 export * from "./read-models/earnings.ts";
 export * from "./read-models/reviews.ts";
+export * from "./read-models/ledger.ts";
+export * from "./read-models/ledger-queries.ts";

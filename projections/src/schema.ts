@@ -5,6 +5,7 @@ import { earningsMigrations } from "./read-models/earnings.ts";
 import { userMigrations } from "./read-models/users.ts";
 import { scheduleMigrations } from "./read-models/schedules.ts";
 import { sessionMigrations } from "./read-models/sessions.ts";
+import { ledgerMigrations } from "./read-models/ledger.ts";
 
 // Read models. Every row remembers the version of the stream it reflects (`stream_version`):
 // a projection writes only when the event is newer, so a redelivered or older event is a no-op.
@@ -196,4 +197,5 @@ export const readModelMigrations: readonly Migration[] = [
       );
     `,
   },
+  ...ledgerMigrations,
 ];

@@ -3,6 +3,7 @@ import { bookingEventsProjection } from "./booking-events.ts";
 import { bookingsProjection } from "./bookings.ts";
 import { earningsProjection } from "./earnings.ts";
 import { expertsProjection } from "./experts.ts";
+import { ledgerProjection } from "./ledger.ts";
 import { reviewsProjection } from "./reviews.ts";
 import { schedulesProjection } from "./schedules.ts";
 import { sessionsProjection } from "./sessions.ts";
@@ -19,6 +20,7 @@ export const allProjections: readonly Projection[] = [
   termsAcceptancesProjection,
   earningsProjection,
   reviewsProjection,
+  ledgerProjection,
 ];
 
 export function projectionNamed(name: string): Projection | undefined {

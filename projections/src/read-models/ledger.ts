@@ -1,0 +1,158 @@
+import { formatPosition, postingsOf, type Currency, type LedgerEntryRecord, type Migration, type PostingContext } from "@booking/contracts";
+import { entityProjection, streamEntityId, type ProjectedEvent } from "../projection.ts";
+import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
+
+// The ledger (issue 29.5): every money event's balanced entries (contracts' postingsOf), kept as
+// a read model, rebuilt from the log and identical after a replay.
+//
+// Why books, not a row per entry: three events do not carry all their postings need. Cancelled,
+// RefundDue and RefundIssued have no currency (it is the booking's), PayoutPaid has no amount (it
+// is its PayoutRequested's). What they need is an earlier event of the same stream and the same
+// booking or payout, so the ledger keeps one row ("book") per booking or payout, holding that
+// memory and the book's entries (jsonb), and the runners' own rule applies: an entity read model,
+// the row folded event by event, written once per batch, a stream's events in order. Its queries
+// read the entries out of the books (ledger-queries.ts). The books:
+//   booking:{bookingId}              the booking's money on its expert's calendar: payment and refunds
+//   earning:{bookingId}              its release, adjustments, transfer and reversals (payouts stream)
+//   payout:{expertId}:{payoutKey}    a payout: its requested amount, and its posting once paid
+
+/** A book of the ledger: what its later postings need, and its entries in the log's order. */
+export type LedgerBookRow = {
+  book_id: string;
+  /** The expert whose stream the book follows. */
+  expert_id: string;
+  booking_id: string | null;
+  /** The booking's currency (from its request or payment), or the payout's; null: none said (US dollars). */
+  currency: Currency | null;
+  /** A payout's requested amount (its PayoutPaid posts it). */
+  requested_cents: number | null;
+  entries: LedgerEntryRecord[];
+  stream_version: number;
+};
+
+const ledgerBookColumnTypes = {
+  book_id: "text",
+  expert_id: "text",
+  booking_id: "text",
+  currency: "text",
+  requested_cents: "bigint",
+  entries: "jsonb",
+  stream_version: "bigint",
+} as const satisfies Record<keyof LedgerBookRow, ColumnType>;
+
+export const ledgerBookColumns = columnsOf<LedgerBookRow>(ledgerBookColumnTypes);
+export const ledgerBookFromPg = (raw: Record<string, unknown>): LedgerBookRow => rowFromPg<LedgerBookRow>(ledgerBookColumnTypes, raw);
+
+export const ledgerMigrations: readonly Migration[] = [
+  {
+    name: "017_ledger_books",
+    sql: `
+      CREATE TABLE ledger_books (
+        book_id text PRIMARY KEY,
+        expert_id text NOT NULL,
+        booking_id text,
+        currency text,
+        requested_cents bigint,
+        entries jsonb NOT NULL,
+        stream_version bigint NOT NULL
+      );
+      CREATE INDEX ledger_books_booking ON ledger_books (booking_id);
+      CREATE INDEX ledger_books_expert ON ledger_books (expert_id);
+    `,
+  },
+];
+
+/** The book an event posts to or informs, or null for an event the ledger ignores. */
+export function ledgerBookOf({ event, stored }: ProjectedEvent): string | null {
+  const calendar = stored.streamId.startsWith("calendar-");
+  const payouts = stored.streamId.startsWith("payouts-");
+  switch (event.type) {
+    case "BookingRequested":
+    case "PaymentSucceeded":
+    case "Cancelled":
+    case "RefundDue":
+    case "RefundIssued":
+      return calendar ? `booking:${event.data.bookingId}` : null;
+    case "EarningReleased":
+    case "EarningAdjusted":
+    case "TransferSent":
+    case "TransferReversed":
+      return payouts ? `earning:${event.data.bookingId}` : null;
+    case "PayoutRequested":
+    case "PayoutPaid":
+      return payouts ? `payout:${event.data.expertId}:${event.data.payoutKey}` : null;
+    default:
+      return null;
+  }
+}
+
+/** What an event's postings need of its book's earlier events. */
+function contextOf(row: LedgerBookRow): PostingContext {
+  const currency = row.currency ?? undefined;
+  const payoutRequested = row.requested_cents !== null && currency ? { amountCents: row.requested_cents, currency } : undefined;
+  return { ...(currency && { bookingCurrency: currency }), ...(payoutRequested && { payoutRequested }) };
+}
+
+/** What the book remembers of an event for the postings after it. */
+function remembered(row: LedgerBookRow, { event }: ProjectedEvent): Pick<LedgerBookRow, "currency" | "requested_cents"> {
+  switch (event.type) {
+    case "BookingRequested":
+    case "PaymentSucceeded":
+    case "EarningReleased":
+    case "EarningAdjusted":
+    case "TransferSent":
+    case "TransferReversed":
+      return { currency: row.currency ?? event.data.currency ?? null, requested_cents: row.requested_cents };
+    case "PayoutRequested":
+      return { currency: event.data.currency, requested_cents: event.data.amountCents };
+    default:
+      return { currency: row.currency, requested_cents: row.requested_cents };
+  }
+}
+
+/** The whole rule: a book as it was (undefined: none yet) and an event, to the book after it. */
+export function evolveLedgerBook(row: LedgerBookRow | undefined, e: ProjectedEvent): LedgerBookRow | undefined {
+  const bookId = ledgerBookOf(e);
+  if (!bookId) return row;
+  const { event, stored } = e;
+  const bookingId = "bookingId" in event.data ? event.data.bookingId : null;
+  const book: LedgerBookRow = row ?? {
+    book_id: bookId,
+    expert_id: streamEntityId(stored.streamId),
+    booking_id: bookingId,
+    currency: null,
+    requested_cents: null,
+    entries: [],
+    stream_version: stored.version,
+  };
+  const posted = postingsOf(event, contextOf(book)).map((p): LedgerEntryRecord => ({
+    event_id: stored.eventId,
+    position: formatPosition(stored.position),
+    at: stored.metadata.at,
+    event_type: event.type,
+    booking_id: bookingId,
+    expert_id: book.expert_id,
+    account: p.account,
+    currency: p.currency,
+    debit_cents: p.debitCents,
+    credit_cents: p.creditCents,
+  }));
+  const memory = remembered(book, e);
+  const unchanged = memory.currency === book.currency && memory.requested_cents === book.requested_cents && posted.length === 0;
+  if (row && unchanged) return row;
+  return { ...book, ...memory, entries: [...book.entries, ...posted], stream_version: stored.version };
+}
+
+/** The double-entry ledger, derived from the money events. */
+export const ledgerProjection = entityProjection<LedgerBookRow>({
+  name: "ledger",
+  version: 1,
+  table: "ledger_books",
+  key: ["book_id"],
+  columns: ledgerBookColumns,
+  rowKey: (e) => {
+    const book = ledgerBookOf(e);
+    return book ? [book] : null;
+  },
+  evolve: evolveLedgerBook,
+});
