@@ -42,6 +42,8 @@ const AddSessionNotesPage = page(() => import("./session-notes/add-session-notes
 const SessionDetailsPage = page(() => import("./session-notes/session-details-page.tsx"), "SessionDetailsPage");
 const SessionNotesPage = page(() => import("./session-notes/session-notes-page.tsx"), "SessionNotesPage");
 const TermsPage = page(() => import("./terms/terms-page.tsx"), "TermsPage");
+const PayoutsReturnPage = page(() => import("./payouts/payouts-return-page.tsx"), "PayoutsReturnPage");
+const TestOnboardingPage = page(() => import("./payouts/test-onboarding-page.tsx"), "TestOnboardingPage");
 
 const signedIn: GuardRule = {};
 const gated: GuardRule = { adminExpertGate: true };
@@ -248,6 +250,23 @@ export function AppRoutes() {
           element={
             <Guard rule={expertOnly}>
               <EditSessionPage />
+            </Guard>
+          }
+        />
+        {/* Issue 29.2: where the payout account's onboarding comes back to, and the test provider's stand-in for it. */}
+        <Route
+          path="/payouts"
+          element={
+            <Guard rule={expertOnly}>
+              <PayoutsReturnPage />
+            </Guard>
+          }
+        />
+        <Route
+          path="/payouts/test-onboarding"
+          element={
+            <Guard rule={expertOnly}>
+              <TestOnboardingPage />
             </Guard>
           }
         />

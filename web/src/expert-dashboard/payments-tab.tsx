@@ -9,18 +9,30 @@ import TableCell from "@mui/material/TableCell";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
-import { monthText, type EarningsBookingReply, type ExpertEarningsReply, type ExpertMonthEarningsReply } from "@booking/contracts";
+import {
+  monthText,
+  type Currency,
+  type EarningsBookingReply,
+  type EarningsTotalsReply,
+  type ExpertEarningsReply,
+  type ExpertMonthEarningsReply,
+} from "@booking/contracts";
 import { api } from "../shared/api-client.ts";
 import type { Booking } from "../shared/api-types.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
 import { localMoment, viewerLocale } from "../shared/local-time.ts";
 import { useDashboardSubject } from "../shared/dashboard-subject.ts";
+import { currencyOf, deductionText, moneyText } from "../shared/money.ts";
 import { BOOKINGS_KEY } from "../shared/query-client.ts";
+import { PayoutsList, PayoutsSummary } from "../payouts/payouts-section.tsx";
+import { StatementDownloads } from "../payouts/statement-downloads.tsx";
 import { useExpertBookings } from "./dashboard-queries.ts";
 
 // The expert's earnings as the API counts them (the earnings read model): months with sessions,
-// net of refunds owed, and a month's bookings on demand. `who` is "me", or the expert's id when an
-// admin opens the dashboard. Under the bookings key, so a booking's change refreshes them too.
+// net of refunds owed, and a month's bookings on demand with the fee and the expert's share. `who`
+// is "me", or the expert's id when an admin opens the dashboard. Under the bookings key, so a
+// booking's change refreshes them too. The expert's own tab adds their payout account, balance,
+// payouts and monthly statements (issue 29); an admin sees those in the console.
 
 const earningsPath = (who: string) => (who === "me" ? "/experts/me/earnings" : `/experts/${encodeURIComponent(who)}/earnings`);
 
@@ -38,11 +50,25 @@ const monthQuery = (who: string, month: string) =>
     staleTime: 0,
   });
 
-/** Cents as the dashboard shows money: $1,234.50. */
-const dollars = (cents: number) => `$${(cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+/** Money columns of the month rows, the totals and a month's bookings: net of refunds, then the platform's fee and the expert's share. */
+const MONEY_COLUMNS = ["Refunds", "Net", "Platform fee", "Your share"];
 
-/** Refunds as a deduction, or a dash when there are none. */
-const deducted = (cents: number) => (cents > 0 ? `−${dollars(cents)}` : "—");
+/** A month's or the totals' money cells, in their own currency. */
+function MoneyCells({ row, total = false }: { row: EarningsTotalsReply; total?: boolean }) {
+  const money = (cents: number) => moneyText(cents, row.currency);
+  return (
+    <>
+      <TableCell align="right">{deductionText(row.refunds_cents, row.currency)}</TableCell>
+      <TableCell align="right" data-testid={total ? `earnings-total-${row.currency}` : undefined}>
+        {money(row.net_cents)}
+      </TableCell>
+      <TableCell align="right">{money(row.fee_cents)}</TableCell>
+      <TableCell align="right" sx={total ? { fontWeight: 700 } : undefined}>
+        {money(row.share_cents)}
+      </TableCell>
+    </>
+  );
+}
 
 const monthLabel = (month: string) => monthText(month, viewerLocale());
 
@@ -50,10 +76,12 @@ const monthLabel = (month: string) => monthText(month, viewerLocale());
 const awaitingAcceptance = (b: Booking) =>
   b.paid && (b.status === "pending" || b.status === "more_info_requested" || b.status === "time_proposed");
 
-/** Paid requests the expert has still to accept: shown apart, not in the earnings. */
-export function pendingPayments(bookings: Booking[]): { requests: number; total: number } {
+/** Paid requests the expert has still to accept: shown apart, not in the earnings; their total per currency, never added across. */
+export function pendingPayments(bookings: Booking[]): { requests: number; totals: string[] } {
   const waiting = bookings.filter(awaitingAcceptance);
-  return { requests: waiting.length, total: waiting.reduce((sum, b) => sum + b.price, 0) };
+  const cents = new Map<Currency, number>();
+  for (const b of waiting) cents.set(currencyOf(b), (cents.get(currencyOf(b)) ?? 0) + Math.round(b.price * 100));
+  return { requests: waiting.length, totals: [...cents].map(([currency, total]) => moneyText(total, currency)) };
 }
 
 const REFUND_STATE: Record<EarningsBookingReply["refund_state"], string> = { none: "", pending: "Refund pending", refunded: "Refunded" };
@@ -76,28 +104,33 @@ function Head({ left, right }: { left: string[]; right: string[] }) {
   );
 }
 
-function MonthBookings({ who, month }: { who: string; month: string }) {
+function MonthBookings({ who, month, currency }: { who: string; month: string; currency: Currency }) {
   const detail = useQuery(monthQuery(who, month));
   if (detail.isPending) return <Typography variant="body2">Loading the month's bookings…</Typography>;
   if (detail.isError) return <Alert severity="error">This month's bookings could not be loaded.</Alert>;
+  const money = (cents: number) => moneyText(cents, currency);
   return (
     <Table size="small" aria-label={`Bookings in ${monthLabel(month)}`}>
-      <Head left={["Session", "Date"]} right={["Paid", "Refunds", "Net"]} />
+      <Head left={["Session", "Date"]} right={["Paid", ...MONEY_COLUMNS]} />
       <TableBody>
-        {detail.data.bookings.map((b) => (
-          <TableRow key={b.booking_id}>
-            <TableCell>
-              {b.session_title}
-              {b.status === "cancelled" && " (cancelled)"}
-            </TableCell>
-            <TableCell>{localMoment(b.scheduled_time)}</TableCell>
-            <TableCell align="right">{dollars(b.gross_cents)}</TableCell>
-            <TableCell align="right">
-              {deducted(b.refunds_cents)} {REFUND_STATE[b.refund_state]}
-            </TableCell>
-            <TableCell align="right">{dollars(b.net_cents)}</TableCell>
-          </TableRow>
-        ))}
+        {detail.data.bookings
+          .filter((b) => b.currency === currency)
+          .map((b) => (
+            <TableRow key={b.booking_id}>
+              <TableCell>
+                {b.session_title}
+                {b.status === "cancelled" && " (cancelled)"}
+              </TableCell>
+              <TableCell>{localMoment(b.scheduled_time)}</TableCell>
+              <TableCell align="right">{money(b.gross_cents)}</TableCell>
+              <TableCell align="right">
+                {deductionText(b.refunds_cents, currency)} {REFUND_STATE[b.refund_state]}
+              </TableCell>
+              <TableCell align="right">{money(b.net_cents)}</TableCell>
+              <TableCell align="right">{money(b.fee_cents)}</TableCell>
+              <TableCell align="right">{money(b.share_cents)}</TableCell>
+            </TableRow>
+          ))}
       </TableBody>
     </Table>
   );
@@ -110,62 +143,73 @@ export function PaymentsTab() {
   const [open, setOpen] = useState<string | null>(null);
   if (earnings.isPending) return <LoadingScreen />;
   if (earnings.isError) return <Alert severity="error">Your payments could not be loaded.</Alert>;
-  const { months, totals } = earnings.data;
-  const pending = bookings.data ? pendingPayments(bookings.data) : { requests: 0, total: 0 };
+  const { months, totals, totals_by_currency } = earnings.data;
+  const totalRows = totals_by_currency.length > 0 ? totals_by_currency : [totals];
+  // Said only when the expert earns in more than one currency: "March 2026 (EUR)".
+  const named = (label: string, currency: Currency) => (totalRows.length > 1 ? `${label} (${currency})` : label);
+  const pending = bookings.data ? pendingPayments(bookings.data) : { requests: 0, totals: [] };
+  const own = who === "me";
   return (
-    <Box sx={{ maxWidth: 720 }}>
+    <Box sx={{ maxWidth: 880, display: "grid", gap: 3 }}>
+      {own && <PayoutsSummary />}
       {pending.requests > 0 && (
-        <Alert severity="info" sx={{ mb: 2 }} data-testid="pending-payments">
-          Awaiting your acceptance: {pending.requests} paid {pending.requests === 1 ? "request" : "requests"}, ${pending.total.toFixed(2)}.
+        <Alert severity="info" data-testid="pending-payments">
+          Awaiting your acceptance: {pending.requests} paid {pending.requests === 1 ? "request" : "requests"}, {pending.totals.join(" + ")}.
           It counts once you accept; declining refunds the creator.
         </Alert>
       )}
+      <Typography variant="h6" component="h2">
+        Earnings
+      </Typography>
       {months.length === 0 ? (
         <Typography>Payments for your sessions will appear here.</Typography>
       ) : (
         <Table aria-label="Your payments by month">
-          <Head left={["Month"]} right={["Sessions", "Refunds", "Total"]} />
+          <Head left={["Month"]} right={["Sessions", ...MONEY_COLUMNS]} />
           <TableBody>
-            {months.map((m) => (
-              <Fragment key={m.month}>
-                <TableRow>
-                  <TableCell>
-                    <Button size="small" onClick={() => setOpen(open === m.month ? null : m.month)} aria-expanded={open === m.month}>
-                      {monthLabel(m.month)}
-                    </Button>
-                  </TableCell>
-                  <TableCell align="right">{m.sessions}</TableCell>
-                  <TableCell align="right">{deducted(m.refunds_cents)}</TableCell>
-                  <TableCell align="right">{dollars(m.net_cents)}</TableCell>
-                </TableRow>
-                {open === m.month && (
+            {months.map((m) => {
+              const key = `${m.month}-${m.currency}`;
+              return (
+                <Fragment key={key}>
                   <TableRow>
-                    <TableCell colSpan={4}>
-                      <MonthBookings who={who} month={m.month} />
+                    <TableCell>
+                      <Button size="small" onClick={() => setOpen(open === key ? null : key)} aria-expanded={open === key}>
+                        {named(monthLabel(m.month), m.currency)}
+                      </Button>
                     </TableCell>
+                    <TableCell align="right">{m.sessions}</TableCell>
+                    <MoneyCells row={m} />
                   </TableRow>
-                )}
-              </Fragment>
+                  {open === key && (
+                    <TableRow>
+                      <TableCell colSpan={2 + MONEY_COLUMNS.length}>
+                        <MonthBookings who={who} month={m.month} currency={m.currency} />
+                      </TableCell>
+                    </TableRow>
+                  )}
+                </Fragment>
+              );
+            })}
+            {totalRows.map((t) => (
+              <TableRow key={t.currency}>
+                <TableCell sx={{ fontWeight: 700 }}>{named("Total", t.currency)}</TableCell>
+                <TableCell align="right">{t.sessions}</TableCell>
+                <MoneyCells row={t} total />
+              </TableRow>
             ))}
-            <TableRow>
-              <TableCell sx={{ fontWeight: 700 }}>Total</TableCell>
-              <TableCell align="right">{totals.sessions}</TableCell>
-              <TableCell align="right">{deducted(totals.refunds_cents)}</TableCell>
-              <TableCell align="right" sx={{ fontWeight: 700 }} data-testid="earnings-total">
-                {dollars(totals.net_cents)}
-              </TableCell>
-            </TableRow>
           </TableBody>
         </Table>
       )}
-      <Box sx={{ mt: 3 }}>
-        <Button variant="contained" disabled>
-          Withdraw Earnings
-        </Button>
-        <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-          Withdrawals are not available yet.
+      {own ? (
+        <>
+          <PayoutsList />
+          <StatementDownloads months={[...new Set(months.map((m) => m.month))]} />
+        </>
+      ) : (
+        <Typography variant="body2" color="text.secondary">
+          This expert's payout account, balance and payouts are in the console.
         </Typography>
-      </Box>
+      )}
     </Box>
   );
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_CURRENCY, type Currency } from "@booking/contracts";
+import { CURRENCIES, DEFAULT_CURRENCY, type Currency } from "@booking/contracts";
 import { viewerLocale } from "./local-time.ts";
 
 // The one place the app writes an amount of money (issue 29.8): integer minor units with their
@@ -56,4 +56,10 @@ export function centsOfTyped(typed: string, currency: Currency = DEFAULT_CURRENC
 /** Basis points as the fee is named to people: 1500 -> "15 %", 1250 -> "12.5 %". */
 export function percentText(basisPoints: number, locale = viewerLocale()): string {
   return `${(basisPoints / 100).toLocaleString(locale, { maximumFractionDigits: 2 })} %`;
+}
+
+/** The currency a reply's amounts are in: its own, or (replies and records from before issue 29 carry none) US dollars. */
+export function currencyOf(reply: object): Currency {
+  const given = (reply as { currency?: unknown }).currency;
+  return (CURRENCIES as readonly unknown[]).includes(given) ? (given as Currency) : DEFAULT_CURRENCY;
 }
