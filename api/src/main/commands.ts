@@ -9,6 +9,7 @@ import type {
   TermsEvent,
 } from "@booking/contracts";
 import type { ReviewCommand, ReviewEvent } from "@booking/contracts";
+import type { PayoutCommand, PayoutEvent } from "@booking/contracts";
 import {
   calendarDecider,
   expertDecider,
@@ -20,6 +21,7 @@ import {
   type TermsState,
 } from "@booking/engine";
 import { reviewDecider, type ReviewState } from "@booking/engine";
+import { payoutDecider, type PayoutState } from "@booking/engine";
 import { CommandHandler, type EventStore } from "@booking/event-store";
 
 // Where a command goes: each handler pairs one of the engine's pure deciders with the event store
@@ -39,6 +41,8 @@ export type ExpertCommands = CommandHandler<ExpertCommand, ExpertEvent, ExpertSt
 export type TermsCommands = CommandHandler<TermsCommand, TermsEvent, TermsState>;
 /** A booking's review, its reply and its hiding, decided by `reviewDecider`. */
 export type ReviewCommands = CommandHandler<ReviewCommand, ReviewEvent, ReviewState>;
+/** An expert's payout account, hold, released earnings, transfers and payouts, decided by `payoutDecider`. */
+export type PayoutCommands = CommandHandler<PayoutCommand, PayoutEvent, PayoutState>;
 
 export type Commands = {
   calendar: CalendarCommands;
@@ -46,6 +50,7 @@ export type Commands = {
   experts: ExpertCommands;
   terms: TermsCommands;
   reviews: ReviewCommands;
+  payouts: PayoutCommands;
 };
 
 /** One handler per decider over one store, deciding at the clock's time. */
@@ -57,5 +62,6 @@ export function commandHandlers(store: EventStore, clock: () => string): Command
     experts: new CommandHandler(store, expertDecider, options),
     terms: new CommandHandler(store, termsDecider, options),
     reviews: new CommandHandler(store, reviewDecider, options),
+    payouts: new CommandHandler(store, payoutDecider, options),
   };
 }

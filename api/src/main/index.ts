@@ -2,5 +2,13 @@
 // Written by issue 28's layout script from the imports of the day; add an export when another area needs one.
 
 export { commandHandlers } from "./commands.ts";
-export type { CalendarCommands, Commands, ExpertCommands, ReviewCommands, SessionCommands, TermsCommands } from "./commands.ts";
+export type {
+  CalendarCommands,
+  Commands,
+  ExpertCommands,
+  PayoutCommands,
+  ReviewCommands,
+  SessionCommands,
+  TermsCommands,
+} from "./commands.ts";
 export { apiConfig, storeConfig } from "./config.ts";
