@@ -30,4 +30,5 @@ export * from "./booking-moves.ts";
 export * from "./money.ts";
 export * from "./payouts.ts";
 export * from "./ledger.ts";
+export * from "./payout-replies.ts";
 export * from "./ledger-postings.ts";

@@ -3,3 +3,4 @@
 
 export { adminMigrations } from "./schema.ts";
 export { adminRoutes } from "./routes.ts";
+export { Flag, IdText, ListQueryString, RecordIdParams, SqlWhere, listPage, oneOrMany, type ListSpec } from "./list-query.ts";

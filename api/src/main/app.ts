@@ -24,6 +24,7 @@ import { earlyAccessRoutes } from "../early-access/index.ts";
 import { DEFAULT_SUPPORT_ADDRESS, supportRoutes } from "../support/index.ts";
 import { devMailboxOn, unsubscribeRoutes } from "../mail/index.ts";
 import { paymentsRoutes } from "../payments/index.ts";
+import { payoutAdminRoutes, payoutRoutes } from "../payouts/index.ts";
 import { bookingRoutes, rescheduleRoutes, cancellationRoutes } from "../bookings/index.ts";
 import { earningsRoutes } from "../earnings/index.ts";
 import { expertRoutes } from "../experts/index.ts";
@@ -126,6 +127,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await supportRoutes(v1, { db, clock, mail, supportAddress: ctx.supportAddress ?? DEFAULT_SUPPORT_ADDRESS });
       await paymentsRoutes(v1, { db, calendar, projected, payments, stripeWebhookSecret, clock });
       await earningsRoutes(v1, { db });
+      await payoutRoutes(v1, { db, payouts: ctx.payouts, payoutProvider: ctx.payoutProvider, projected, publicUrl: mail.publicUrl });
+      await payoutAdminRoutes(v1, { db, payouts: ctx.payouts, projected });
       await calendarInviteRoutes(v1, { db, jwtSecret, mail, clock, meetingRoomUrlTemplate });
       await adminRoutes(v1, { db, store, experts, reviews, calendar, projected, mail });
       v1.get("/docs", { schema: { hide: true } }, async () => app.swagger());

@@ -3,10 +3,11 @@ import { calendarDecider, calendarSnapshots } from "@booking/engine";
 import { CommandHandler, type EventStore, type SnapshotStore } from "@booking/event-store";
 import type { BookingFeed } from "../live-updates/index.ts";
 import { commandHandlers, type CalendarCommands, type ExpertCommands, type SessionCommands, type TermsCommands } from "./commands.ts";
-import type { ReviewCommands } from "./commands.ts";
+import type { PayoutCommands, ReviewCommands } from "./commands.ts";
 import { SweepGate, CreatorBookingLock } from "../bookings/index.ts";
 import { mailSettings, type MailSettings } from "../mail/index.ts";
 import type { PaymentProvider } from "../payments/index.ts";
+import { TestPayoutProvider, type PayoutProvider } from "../payouts/index.ts";
 import { projectedThrough, type Projected, type ReadModelFeed, ReplyCache, type ReplyCacheOptions } from "../http/index.ts";
 
 // The parts of one API process, built once (see `server.ts`, or per test). Only the composition
@@ -32,6 +33,10 @@ export type AppContext = {
   experts: ExpertCommands;
   terms: TermsCommands;
   reviews: ReviewCommands;
+  /** Experts' payout accounts, released earnings, transfers and payouts. */
+  payouts: PayoutCommands;
+  /** Where experts are paid: Stripe Connect, or the test provider. */
+  payoutProvider: PayoutProvider;
   /** Wait until the read models show a command's writes (read-your-writes); the cached listings are dropped then. */
   projected: Projected;
   /** Serialised replies of the experts listing and search, valid until the experts or sessions read model moves. */
@@ -48,8 +53,21 @@ export type AppContext = {
 
 export type ContextInput = Omit<
   AppContext,
-  "calendar" | "sessions" | "experts" | "terms" | "reviews" | "projected" | "listings" | "creatorBookings" | "sweepGate" | "mail"
+  | "calendar"
+  | "sessions"
+  | "experts"
+  | "terms"
+  | "reviews"
+  | "payouts"
+  | "payoutProvider"
+  | "projected"
+  | "listings"
+  | "creatorBookings"
+  | "sweepGate"
+  | "mail"
 > & {
+  /** Where experts are paid (default: the test provider over `db`). */
+  payoutProvider?: PayoutProvider;
   /** Mail settings (default: links to http://localhost:3000, the dev mailbox). */
   mail?: MailSettings;
   /** Overrides of the listings cache's defaults (tests). */
@@ -79,11 +97,12 @@ export const LISTINGS_CACHE: ReplyCacheOptions = {
 };
 
 export function createContext(input: ContextInput): AppContext {
-  const { listingsCache, mail, snapshots, onSnapshotError, readModelFeed, ...rest } = input;
+  const { listingsCache, mail, snapshots, onSnapshotError, readModelFeed, payoutProvider, ...rest } = input;
   const listings = new ReplyCache(input.db, { ...LISTINGS_CACHE, ...listingsCache });
   return {
     ...rest,
     mail: mail ?? mailSettings({}),
+    payoutProvider: payoutProvider ?? new TestPayoutProvider(input.db),
     ...commandHandlers(input.store, input.clock),
     ...(snapshots && {
       calendar: new CommandHandler(input.store, calendarDecider, {

@@ -8,6 +8,7 @@ import { earlyAccessMigrations } from "../early-access/index.ts";
 import { rateLimitMigrations } from "../http/index.ts";
 import { mailMigrations } from "../mail/index.ts";
 import { paymentsMigrations } from "../payments/index.ts";
+import { payoutsMigrations } from "../payouts/index.ts";
 import { refundsMigrations } from "../refunds/index.ts";
 
 /** The read models and the API's own tables, each area with its own migration history. */
@@ -21,4 +22,5 @@ export async function migrateApiDatabase(db: pg.Pool): Promise<void> {
   await migrate(db, "mail_migrations", mailMigrations);
   await migrate(db, "calendar_invite_migrations", calendarInviteMigrations);
   await migrate(db, "rate_limit_migrations", rateLimitMigrations);
+  await migrate(db, "payouts_migrations", payoutsMigrations);
 }

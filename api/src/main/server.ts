@@ -13,6 +13,7 @@ import { ensureAdminAccount } from "../auth/index.ts";
 import { paymentProviderFrom } from "../payments/index.ts";
 import { mailSettings, runMail } from "../mail/index.ts";
 import { RefundReactor } from "../refunds/index.ts";
+import { PayoutReactor, payoutProviderFrom } from "../payouts/index.ts";
 import { migrateApiDatabase } from "./schema.ts";
 
 export type RunningApi = { app: FastifyInstance; ctx: AppContext; url: string; stop: () => Promise<void> };
@@ -50,6 +51,7 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
     mediaDir: config.MEDIA_DIR,
     jwtSecret: config.JWT_SECRET,
     payments,
+    payoutProvider: payoutProviderFrom(config, db),
     stripeWebhookSecret: config.STRIPE_WEBHOOK_SECRET ?? null,
     readyMaxLagEvents: config.READY_MAX_LAG_EVENTS,
     feed,
@@ -70,6 +72,10 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
   const sweeper = startHoldSweeper({ db, calendar, clock }, ctx.sweepGate);
   // Refunds owed are paid from here in the embedded default; with Kafka, by the refunds process.
   const refunds = config.KAFKA_BROKERS ? null : new RefundReactor({ log: store, db, calendar, provider: payments, clock }).start();
+  // Earnings are released, transferred and paid out from here too (with Kafka, by the refunds process).
+  const payouts = config.KAFKA_BROKERS
+    ? null
+    : new PayoutReactor({ log: store, db, payouts: ctx.payouts, provider: ctx.payoutProvider, clock }).start();
   const completions = startCompletionSweeper({ db, calendar, clock }, ctx.sweepGate);
   // Mail is queued and sent from here in the embedded default; with Kafka, by the mail process.
   const mail = config.KAFKA_BROKERS
@@ -91,6 +97,7 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
       sweeper.stop();
       completions.stop();
       await refunds?.stop();
+      await payouts?.stop();
       await mail?.stop();
       await app.close();
       await feed.stop();

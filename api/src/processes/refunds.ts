@@ -5,19 +5,22 @@ import { loadConfig } from "../main/config.ts";
 import { openEventStore } from "../main/event-store.ts";
 import { paymentProviderFrom, paymentsMigrations } from "../payments/index.ts";
 import { refundsConfig, RefundReactor, refundsMigrations } from "../refunds/index.ts";
+import { PayoutReactor, payoutProviderFrom, payoutsConfig, payoutsMigrations } from "../payouts/index.ts";
 import { stopOnSignals } from "./lifecycle.ts";
 import { processLog } from "./process-log.ts";
 
 // The refunds process of the production topology: pays back what the log says is owed, through
 // Stripe when STRIPE_SECRET_KEY is set, else the test provider (whose refunds live in Postgres).
+// And pays experts: releases cleared earnings, transfers each share, reverses, pays out (payouts/).
 
 const log = processLog("refunds");
-const config = loadConfig("refunds", refundsConfig);
+const config = loadConfig("refunds", refundsConfig.extend(payoutsConfig.shape));
 const store = await openEventStore(config);
 const db = new pg.Pool({ connectionString: config.DATABASE_URL, max: 4 });
 db.on("error", () => undefined);
 await migrate(db, "payments_migrations", paymentsMigrations);
 await migrate(db, "refunds_migrations", refundsMigrations);
+await migrate(db, "payouts_migrations", payoutsMigrations);
 const clock = () => new Date().toISOString();
 const provider = paymentProviderFrom(config, db);
 const reactor = new RefundReactor(
@@ -31,9 +34,22 @@ const reactor = new RefundReactor(
 );
 const run = reactor.start();
 log.info(`refunds: running (provider ${provider.name})`);
+const payoutProvider = payoutProviderFrom(config, db);
+const payouts = new PayoutReactor(
+  { log: store, db, payouts: commandHandlers(store, clock).payouts, provider: payoutProvider, clock },
+  {
+    idleMs: config.PAYOUTS_IDLE_MS,
+    leaseMs: config.PAYOUTS_LEASE_MS,
+    firstRetryMs: config.PAYOUTS_FIRST_RETRY_MS,
+    sweepEveryMs: config.PAYOUTS_SWEEP_MS,
+    warn: (line) => log.warn(line),
+  },
+).start();
+log.info(`payouts: running (provider ${payoutProvider.name})`);
 
 stopOnSignals("refunds", async () => {
   await run.stop();
+  await payouts.stop();
   await store.close();
   await db.end();
 });

@@ -1,0 +1,13 @@
+import { z } from "zod";
+
+/** The payout reactor's settings (read by the process it runs in): how it paces, leases, retries and sweeps. */
+export const payoutsConfig = z.object({
+  /** How often to look for transfers and payouts whose retry is due when no append wakes the reactor. */
+  PAYOUTS_IDLE_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** How long a transfer or payout taken by this process is kept from others (a process killed mid-way leaves it due after this). */
+  PAYOUTS_LEASE_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  /** The first retry's wait after a failed transfer (it doubles per failure, up to an hour). */
+  PAYOUTS_FIRST_RETRY_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+  /** How often earnings whose clearing period is over are released and the weekly payouts asked for. */
+  PAYOUTS_SWEEP_MS: z.coerce.number().int().min(10).max(3_600_000).default(60_000),
+});
