@@ -17,6 +17,7 @@ import { OpenMoveRequest } from "../reschedule/open-move-request.tsx";
 import { localMoment } from "../shared/local-time.ts";
 import { CancellationPolicyForExpert } from "../booking/cancellation-policy.tsx";
 import { PrepAnswersList } from "../booking/prep-answers-list.tsx";
+import { BookingReceipts } from "../payouts/booking-receipts.tsx";
 import { expertActions } from "./expert-actions.ts";
 import type { ManageAction } from "./manage-steps.ts";
 
@@ -79,6 +80,8 @@ export function BookingDetailStep(props: { booking: Booking; zone: string; dispa
         Preparation answers
       </Typography>
       <PrepAnswersList booking={booking} />
+      {/* A paid booking's receipts, for its creator or an admin helping them (issue 29.7); nothing for the expert. */}
+      <BookingReceipts booking={booking} />
       {failure}
       {may.awaitingPayment && (
         <Typography id="awaiting-payment-hint" variant="body2" color="text.secondary" sx={{ mt: 3 }}>
