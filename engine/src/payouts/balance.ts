@@ -1,4 +1,4 @@
-import { reversalKeyOf, transferKeyOf, type Currency } from "@booking/contracts";
+import { CURRENCIES, reversalKeyOf, transferKeyOf, type Currency } from "@booking/contracts";
 import type { PayoutState } from "./payouts.ts";
 
 // What an expert's payouts stream says they are owed and where that money is, per currency (amounts
@@ -22,7 +22,7 @@ export type PayoutBalance = {
   transferableCents: number;
 };
 
-/** Balances per currency, in the order each currency first appears on the stream. */
+/** Balances per currency the expert has money in, in the order of CURRENCIES. */
 export function payoutBalances(state: PayoutState): PayoutBalance[] {
   const byCurrency = new Map<Currency, PayoutBalance>();
   const of = (currency: Currency): PayoutBalance => {
@@ -57,13 +57,15 @@ export function payoutBalances(state: PayoutState): PayoutBalance[] {
     b.payableCents = b.transferredCents - b.inTransitCents - b.paidOutCents;
     b.transferableCents = b.owedCents - b.transferredCents;
   }
-  return [...byCurrency.values()];
+  return CURRENCIES.flatMap((currency) => byCurrency.get(currency) ?? []);
 }
 
 export type TransferDue = { bookingId: string; transferKey: string; amountCents: number; currency: Currency };
 export type ReversalDue = { bookingId: string; reversalKey: string; amountCents: number; currency: Currency };
 
-/** Rule: one transfer per released booking with a share, under its booking's key, once (never a second one). */
+const byBooking = (a: { bookingId: string }, b: { bookingId: string }) => a.bookingId.localeCompare(b.bookingId);
+
+/** Rule: one transfer per released booking with a share, under its booking's key, once (never a second one); by booking id. */
 export function transfersDue(state: PayoutState): TransferDue[] {
   const due: TransferDue[] = [];
   for (const e of state.earnings.values()) {
@@ -71,10 +73,10 @@ export function transfersDue(state: PayoutState): TransferDue[] {
     if (e.shareCents > 0 && !state.transferKeys.has(transferKey))
       due.push({ bookingId: e.bookingId, transferKey, amountCents: e.shareCents, currency: e.currency });
   }
-  return due;
+  return due.sort(byBooking);
 }
 
-/** Rule: when a booking's share shrank below what was transferred for it, the difference is reversed, keyed by the refunded total. */
+/** Rule: when a booking's share shrank below what was transferred for it, the difference is reversed, keyed by the refunded total; by booking id. */
 export function reversalsDue(state: PayoutState): ReversalDue[] {
   const due: ReversalDue[] = [];
   for (const e of state.earnings.values()) {
@@ -83,5 +85,5 @@ export function reversalsDue(state: PayoutState): ReversalDue[] {
     if (e.transferredCents > 0 && over > 0 && !state.reversalKeys.has(reversalKey))
       due.push({ bookingId: e.bookingId, reversalKey, amountCents: over, currency: e.currency });
   }
-  return due;
+  return due.sort(byBooking);
 }

@@ -12,6 +12,7 @@ import {
   type Result,
 } from "@booking/contracts";
 import type { Decider, DecisionContext } from "../decider.ts";
+import { ShardedMap } from "./sharded-map.ts";
 
 // Stream `payouts-{expertId}` (issue 29): an expert's payout account, an admin's hold, each booking's
 // share released after the clearing period (and adjusted by later refunds), the transfers of those
@@ -50,10 +51,10 @@ export type PayoutState = {
   account: PayoutAccount | null;
   held: { reason: string; by: string } | null;
   /** By booking id. */
-  earnings: ReadonlyMap<string, ReleasedEarning>;
-  /** Transfer and reversal keys already recorded (the provider moved the money under them). */
-  transferKeys: ReadonlySet<string>;
-  reversalKeys: ReadonlySet<string>;
+  earnings: ShardedMap<ReleasedEarning>;
+  /** Transfer and reversal keys already recorded (the provider moved the money under them), to their booking id. */
+  transferKeys: ShardedMap<string>;
+  reversalKeys: ShardedMap<string>;
   /** By payout key, in the order asked. */
   payouts: ReadonlyMap<string, Payout>;
 };
@@ -61,22 +62,22 @@ export type PayoutState = {
 export const initialPayoutState = (): PayoutState => ({
   account: null,
   held: null,
-  earnings: new Map(),
-  transferKeys: new Set(),
-  reversalKeys: new Set(),
+  earnings: ShardedMap.empty(),
+  transferKeys: ShardedMap.empty(),
+  reversalKeys: ShardedMap.empty(),
   payouts: new Map(),
 });
 
-/** Folds events into a new state; the given state is copied once, never changed (a long stream stays linear). */
+/**
+ * Folds events into a new state; the given state is never changed. Earnings and keys are sharded maps
+ * (an event copies a shard, not all of them); payouts, a few a month, are copied once per call.
+ */
 export function evolvePayouts(state: PayoutState, events: readonly PayoutEvent[]): PayoutState {
-  let { account, held } = state;
-  const earnings = new Map(state.earnings);
-  const transferKeys = new Set(state.transferKeys);
-  const reversalKeys = new Set(state.reversalKeys);
+  let { account, held, earnings, transferKeys, reversalKeys } = state;
   const payouts = new Map(state.payouts);
   const onEarning = (bookingId: string, change: (e: ReleasedEarning) => Partial<ReleasedEarning>) => {
     const e = earnings.get(bookingId);
-    if (e) earnings.set(bookingId, { ...e, ...change(e) });
+    if (e) earnings = earnings.with(bookingId, { ...e, ...change(e) });
   };
   const onPayout = (payoutKey: string, change: Partial<Payout>) => {
     const p = payouts.get(payoutKey);
@@ -99,7 +100,7 @@ export function evolvePayouts(state: PayoutState, events: readonly PayoutEvent[]
         break;
       case "EarningReleased": {
         const d = e.data;
-        earnings.set(d.bookingId, {
+        earnings = earnings.with(d.bookingId, {
           bookingId: d.bookingId,
           currency: d.currency,
           paidCents: d.paidCents,
@@ -121,14 +122,14 @@ export function evolvePayouts(state: PayoutState, events: readonly PayoutEvent[]
         }));
         break;
       case "TransferSent":
-        transferKeys.add(e.data.transferKey);
+        transferKeys = transferKeys.with(e.data.transferKey, e.data.bookingId);
         onEarning(e.data.bookingId, (x) => ({ transferredCents: x.transferredCents + e.data.amountCents }));
         break;
       case "TransferFailed":
         onEarning(e.data.bookingId, (x) => ({ transferFailures: x.transferFailures + 1 }));
         break;
       case "TransferReversed":
-        reversalKeys.add(e.data.reversalKey);
+        reversalKeys = reversalKeys.with(e.data.reversalKey, e.data.bookingId);
         onEarning(e.data.bookingId, (x) => ({ reversedCents: x.reversedCents + e.data.amountCents }));
         break;
       case "PayoutRequested":
