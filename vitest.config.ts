@@ -30,7 +30,8 @@ export default defineConfig({
       "./admin/vitest.e2e.config.ts",
       { test: { name: "admin", root: "./admin", include: ["test/**/*.unit.test.{ts,tsx}"], environment: "jsdom" } },
       { test: { name: "api", root: "./api", include: ["test/**/*.int.test.ts"], ...services } },
-      { test: { name: "api-unit", root: "./api", include: ["test/**/*.unit.test.ts"] } },
+      // Property tests here too (availability answers): 5 s is not enough on a loaded machine.
+      { test: { name: "api-unit", root: "./api", include: ["test/**/*.unit.test.ts"], testTimeout: 60_000 } },
       // `npm start` on a fresh data directory and on a taken port: the product as a user starts it.
       { test: { name: "api-e2e", root: "./api", include: ["test/**/*.e2e.test.ts"], ...services } },
     ],
