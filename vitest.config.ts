@@ -12,6 +12,10 @@ export default defineConfig({
     // Once per run, before any project: a Kafka broker unless KAFKA_BROKERS is given (testkit/src/kafka-setup.ts).
     globalSetup: ["./testkit/src/kafka-setup.ts"],
     reporters: ["default", "./testkit/src/summary-reporter.ts"],
+    // Two test files at once (vitest's default on a 2-core machine is one): most suites wait on
+    // Postgres, a child process or a browser, so two share the cores well and CI stays under 30
+    // minutes. The e2e projects still run their own files one at a time (fileParallelism: false).
+    maxWorkers: 2,
     projects: [
       { test: { name: "contracts", root: "./contracts", include: ["test/**/*.unit.test.ts"] } },
       // The browser's session (web and console): jsdom for storage and tab events, a fake API.
