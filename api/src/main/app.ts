@@ -27,6 +27,7 @@ import { paymentsRoutes } from "../payments/index.ts";
 import { payoutAdminRoutes, payoutRoutes } from "../payouts/index.ts";
 import { bookingRoutes, rescheduleRoutes, cancellationRoutes } from "../bookings/index.ts";
 import { earningsRoutes } from "../earnings/index.ts";
+import { ledgerRoutes } from "../ledger/index.ts";
 import { expertRoutes } from "../experts/index.ts";
 import { healthRoutes } from "../health/index.ts";
 import { proposableTimesRoutes } from "../availability/index.ts";
@@ -127,6 +128,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await supportRoutes(v1, { db, clock, mail, supportAddress: ctx.supportAddress ?? DEFAULT_SUPPORT_ADDRESS });
       await paymentsRoutes(v1, { db, calendar, projected, payments, stripeWebhookSecret, clock });
       await earningsRoutes(v1, { db });
+      await ledgerRoutes(v1, { db });
       await payoutRoutes(v1, { db, payouts: ctx.payouts, payoutProvider: ctx.payoutProvider, projected, publicUrl: mail.publicUrl });
       await payoutAdminRoutes(v1, { db, payouts: ctx.payouts, projected });
       await calendarInviteRoutes(v1, { db, jwtSecret, mail, clock, meetingRoomUrlTemplate });
