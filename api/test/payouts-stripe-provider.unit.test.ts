@@ -212,3 +212,32 @@ describe("payouts", () => {
     await expect(provider.payout(payoutAsk())).rejects.toBeInstanceOf(Stripe.errors.StripeAPIError);
   });
 });
+
+describe("the fixture server's balance transactions (for reconciliation)", () => {
+  it("lists each transfer and reversal on the platform's balance, each payout on the connected account's", async () => {
+    const client = clientOf();
+    const { accountId } = await provider.createAccount({ expertId: fresh("ex"), email: "d@example.com" });
+    const ask = transferAsk(fresh("bk"), accountId);
+    const sent = await provider.transfer(ask);
+    if (sent.status !== "sent") throw new Error("transfer failed");
+    await provider.reverseTransfer({
+      reversalKey: reversalKeyOf(ask.bookingId, 1),
+      transferId: sent.transferId,
+      bookingId: ask.bookingId,
+      amountCents: 750,
+      currency: "EUR",
+    });
+    const payout = await provider.payout({ payoutKey: fresh("payout"), accountId, expertId: "ex-1", amountCents: 12_000, currency: "EUR" });
+    const platform = (await client.balanceTransactions.list()).data.filter(
+      (t) => t.source === sent.transferId || t.type === "transfer_refund",
+    );
+    expect(platform.slice(0, 2).map((t) => [t.type, t.amount, t.currency])).toEqual([
+      ["transfer_refund", 750, "eur"],
+      ["transfer", -12_750, "eur"],
+    ]);
+    const connected = await client.balanceTransactions.list({}, { stripeAccount: accountId });
+    expect(connected.data.map((t) => [t.type, t.amount, t.source])).toEqual([
+      ["payout", -12_000, payout.status === "failed" ? null : payout.payoutId],
+    ]);
+  });
+});

@@ -10,6 +10,8 @@ import { fileURLToPath } from "node:url";
 // amounts of each request. It records every request (method, path, form body, Idempotency-Key and
 // Stripe-Account headers) for tests to assert, replays the first answer to an idempotency key as
 // Stripe does (errors and 500s included, until the key is forgotten), and answers an error on demand.
+// Each transfer, reversal and payout it makes is listed as a balance transaction of the balance it
+// moved (the platform's, or the connected account's under Stripe-Account), for reconciliation.
 
 /** Stripe's example objects, kept beside the repository (see its README). */
 export const STRIPE_FIXTURES_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/stripe/fixtures3.json");
@@ -112,6 +114,17 @@ export async function startStripeFixturesServer(): Promise<StripeFixturesServer>
   const saved = new Map<string, { request: string; reply: Reply }>();
   const accounts = new Map<string, StripeObject>();
   const transfers = new Map<string, StripeObject>();
+  // What moved on each balance (the platform's: null; a connected account's: its id), newest first, as Stripe lists it.
+  const balances = new Map<string | null, StripeObject[]>();
+  const moved = (account: string | null, type: string, amount: number, currency: unknown, source: string): string => {
+    const id = nextId("txn");
+    const txn = { ...stripeFixture("balance_transaction"), id, amount, net: amount, fee: 0, fee_details: [], currency, source, type };
+    balances.set(account, [
+      { ...txn, reporting_category: type, description: null, created: Math.floor(Date.now() / 1000) },
+      ...(balances.get(account) ?? []),
+    ]);
+    return id;
+  };
   let count = 0;
   const nextId = (prefix: string) => `${prefix}_fixture${(++count).toString().padStart(6, "0")}`;
   const server: Pick<StripeFixturesServer, "payoutStatus"> = { payoutStatus: String(stripeFixture("payout").status) };
@@ -152,16 +165,18 @@ export async function startStripeFixturesServer(): Promise<StripeFixturesServer>
       pattern: /^\/v1\/transfers$/,
       answer: (_m, form) => {
         const id = nextId("tr");
-        const transfer = {
+        const amount = Number(form.amount);
+        const transfer: StripeObject = {
           ...stripeFixture("transfer"),
           id,
-          amount: Number(form.amount),
+          amount,
           currency: form.currency,
           destination: form.destination,
           transfer_group: form.transfer_group ?? null,
           metadata: metadataOf(form),
           reversals: { object: "list", data: [], has_more: false, url: `/v1/transfers/${id}/reversals` },
         };
+        transfer.balance_transaction = moved(null, "transfer", -amount, transfer.currency, id);
         transfers.set(id, transfer);
         return { status: 200, body: transfer };
       },
@@ -173,14 +188,16 @@ export async function startStripeFixturesServer(): Promise<StripeFixturesServer>
         const transfer = transfers.get(id!);
         if (!transfer) return missing("transfer", id!);
         const amount = form.amount === undefined ? Number(transfer.amount) - Number(transfer.amount_reversed) : Number(form.amount);
-        const reversal = {
+        const reversalId = nextId("trr");
+        const reversal: StripeObject = {
           ...stripeFixture("transfer_reversal"),
-          id: nextId("trr"),
+          id: reversalId,
           amount,
           currency: transfer.currency,
           transfer: id,
           metadata: metadataOf(form),
         };
+        reversal.balance_transaction = moved(null, "transfer_refund", amount, transfer.currency, reversalId);
         transfer.amount_reversed = Number(transfer.amount_reversed) + amount;
         transfer.reversed = transfer.amount_reversed === transfer.amount;
         (transfer.reversals as { data: unknown[] }).data.unshift(reversal);
@@ -190,27 +207,28 @@ export async function startStripeFixturesServer(): Promise<StripeFixturesServer>
     {
       method: "POST",
       pattern: /^\/v1\/payouts$/,
-      answer: (_m, form) => ({
-        status: 200,
-        body: {
+      answer: (_m, form, seen) => {
+        const id = nextId("po");
+        const balance_transaction = moved(seen.stripeAccount, "payout", -Number(form.amount), form.currency, id);
+        const payout = {
           ...stripeFixture("payout"),
-          id: nextId("po"),
+          id,
           amount: Number(form.amount),
           currency: form.currency,
           automatic: false,
-          metadata: metadataOf(form),
-          status: server.payoutStatus,
-        },
-      }),
+          balance_transaction,
+        };
+        return { status: 200, body: { ...payout, metadata: metadataOf(form), status: server.payoutStatus } };
+      },
     },
     { method: "GET", pattern: /^\/v1\/balance$/, answer: () => ({ status: 200, body: stripeFixture("balance") }) },
     {
       method: "GET",
       pattern: /^\/v1\/balance_transactions$/,
-      answer: () => ({
-        status: 200,
-        body: { object: "list", data: [stripeFixture("balance_transaction")], has_more: false, url: "/v1/balance_transactions" },
-      }),
+      answer: (_m, form, seen) => {
+        const data = (balances.get(seen.stripeAccount) ?? []).filter((t) => !form.type || t.type === form.type);
+        return { status: 200, body: { object: "list", data, has_more: false, url: "/v1/balance_transactions" } };
+      },
     },
   ];
 
