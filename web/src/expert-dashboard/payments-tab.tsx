@@ -53,13 +53,16 @@ const monthQuery = (who: string, month: string) =>
 /** Money columns of the month rows, the totals and a month's bookings: net of refunds, then the platform's fee and the expert's share. */
 const MONEY_COLUMNS = ["Refunds", "Net", "Platform fee", "Your share"];
 
-/** A month's or the totals' money cells, in their own currency. */
-function MoneyCells({ row, total = false }: { row: EarningsTotalsReply; total?: boolean }) {
+/**
+ * A month's or the totals' money cells, in their own currency. `total`: the test id of the totals' net,
+ * "earnings-total" for the API's headline totals (the latest earning's currency), "earnings-total-EUR" for another.
+ */
+function MoneyCells({ row, total }: { row: EarningsTotalsReply; total?: string }) {
   const money = (cents: number) => moneyText(cents, row.currency);
   return (
     <>
       <TableCell align="right">{deductionText(row.refunds_cents, row.currency)}</TableCell>
-      <TableCell align="right" data-testid={total ? `earnings-total-${row.currency}` : undefined}>
+      <TableCell align="right" data-testid={total}>
         {money(row.net_cents)}
       </TableCell>
       <TableCell align="right">{money(row.fee_cents)}</TableCell>
@@ -194,7 +197,7 @@ export function PaymentsTab() {
               <TableRow key={t.currency}>
                 <TableCell sx={{ fontWeight: 700 }}>{named("Total", t.currency)}</TableCell>
                 <TableCell align="right">{t.sessions}</TableCell>
-                <MoneyCells row={t} total />
+                <MoneyCells row={t} total={t.currency === totals.currency ? "earnings-total" : `earnings-total-${t.currency}`} />
               </TableRow>
             ))}
           </TableBody>
