@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { PayoutAccountReply } from "@booking/contracts";
 import { fakeApi, renderScreen, signedInAs, writes } from "../shared/screen-harness.tsx";
+import { AppRoutes } from "../routes.tsx";
 import { PayoutsReturnPage } from "./payouts-return-page.tsx";
 import { TestOnboardingPage } from "./test-onboarding-page.tsx";
 
@@ -74,5 +75,11 @@ describe("test payout onboarding", () => {
     });
     await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/payouts/test-onboarding"));
     expect(writes(calls)).toHaveLength(1);
+  });
+
+  it("is a route of the app, for experts", async () => {
+    fakeApi({});
+    renderScreen(<AppRoutes />, { auth, route: "/payouts/test-onboarding", path: "/*" });
+    expect(await screen.findByRole("heading", { level: 1, name: "Test Payout Onboarding" }, { timeout: 15_000 })).toBeInTheDocument();
   });
 });
