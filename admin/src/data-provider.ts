@@ -1,7 +1,7 @@
 import simpleRestProvider from "ra-data-simple-rest";
 import { HttpError, fetchUtils, type DataProvider, type SortPayload } from "react-admin";
 import { API_ROOT, accessToken, renewedAccessToken } from "./auth-provider.ts";
-import type { BookingAsOfReply, CalendarAsOfReply } from "@booking/contracts";
+import type { BookingAsOfReply, CalendarAsOfReply, ExpertStatementReply } from "@booking/contracts";
 import type { ProjectionRecord } from "./projections/projection-record.ts";
 
 // ra-data-simple-rest against /api/v1/admin, every request with the admin's bearer token, plus
@@ -59,6 +59,8 @@ export type ConsoleDataProvider = DataProvider & {
   bookingAsOf: (bookingId: string, point: { event_id?: string; position?: string; at?: string }) => Promise<BookingAsOfReply>;
   /** An expert's calendar as it stood at an instant: one local date's bookable times and the times bookings held. */
   calendarAsOf: (expertId: string, query: { at: string; date?: string; length_minutes?: number }) => Promise<CalendarAsOfReply>;
+  /** An expert's month from the ledger, per currency (issue 29.5). */
+  expertStatement: (expertId: string, month: string) => Promise<ExpertStatementReply>;
 };
 
 /** A query string of the values given (undefined ones left out). */
@@ -101,4 +103,7 @@ export const dataProvider: ConsoleDataProvider = {
     (await httpClient(`${ADMIN_API}/bookings/${encodeURIComponent(bookingId)}/as-of?${queryOf(point)}`)).json as BookingAsOfReply,
   calendarAsOf: async (expertId, query) =>
     (await httpClient(`${ADMIN_API}/experts/${encodeURIComponent(expertId)}/calendar/as-of?${queryOf(query)}`)).json as CalendarAsOfReply,
+  expertStatement: async (expertId, month) =>
+    (await httpClient(`${ADMIN_API}/payout-accounts/${encodeURIComponent(expertId)}/statement?${queryOf({ month })}`))
+      .json as ExpertStatementReply,
 };

@@ -100,6 +100,7 @@ export const fakeDataProvider: ConsoleDataProvider = {
   rebuildProjection: refused,
   bookingAsOf: refused,
   calendarAsOf: refused,
+  expertStatement: refused,
 } as ConsoleDataProvider;
 
 export const signedInAdmin: AuthProvider = {
