@@ -14,10 +14,23 @@ describe("money as the app writes it", () => {
     expect(moneyText(15_000, "AUD", { locale: "en-US", short: true })).toBe("A$150");
   });
 
-  it("follows the reader's locale, and an amount without a currency is in US dollars", () => {
+  it("writes every currency apart from the others whoever reads, and an amount without a currency is in US dollars", () => {
+    const british = Object.getOwnPropertyDescriptor(window.navigator, "language");
+    Object.defineProperty(window.navigator, "language", { value: "en-GB", configurable: true });
+    try {
+      expect(["USD", "EUR", "GBP", "CAD", "AUD"].map((c) => moneyText(15_050, c as "USD"))).toEqual([
+        "$150.50",
+        "€150.50",
+        "£150.50",
+        "CA$150.50",
+        "A$150.50",
+      ]);
+    } finally {
+      if (british) Object.defineProperty(window.navigator, "language", british);
+      else delete (window.navigator as { language?: string }).language;
+    }
+    expect(moneyText(15_050)).toBe("$150.50");
     expect(moneyText(15_050, "EUR", { locale: "de-DE" })).toBe("150,50\u00a0€");
-    expect(moneyText(15_050, "USD", { locale: "en-GB" })).toBe("US$150.50");
-    expect(moneyText(15_050, undefined, { locale: "en-US" })).toBe("$150.50");
   });
 
   it("names deductions, the currency's sign, typed prices and the fee", () => {
