@@ -1,13 +1,10 @@
 import { CURRENCIES, DEFAULT_CURRENCY, type Currency } from "@booking/contracts";
+import { viewerLocale } from "./local-time.ts";
 
 // The one place the app writes an amount of money (issue 29.8): integer minor units with their
-// ISO 4217 currency, through Intl.NumberFormat. Never a "$" written by hand, never a float sum.
-//
-// In American English's form whoever reads: the product is written in English, and that form names
-// each currency it offers apart from the others ("$150.50", "€150.50", "£150.50", "CA$150.50",
-// "A$150.50"), where a British reader's would turn every US amount into "US$150.50" (dates, by
-// contrast, follow the reader's locale).
-const MONEY_LOCALE = "en-US";
+// ISO 4217 currency, through Intl.NumberFormat in the viewer's locale, as dates are (issue 27.14):
+// "$150.50", "€150.50", "CA$150.50" for an American reader; "US$150.50", "£150.50" for a British
+// one. Never a "$" written by hand, never a float sum.
 
 type MoneyStyle = {
   /** Whole amounts without their zero cents ("$150", "$150.50"), for sentences; tables keep them ("$150.00"). */
@@ -30,7 +27,7 @@ function minorUnitsOf(currency: Currency): number {
 
 /** 15050 USD -> "$150.50"; with `short`, 15000 -> "$150". A missing currency is the one history kept before issue 29: US dollars. */
 export function moneyText(cents: number, currency: Currency = DEFAULT_CURRENCY, style: MoneyStyle = {}): string {
-  const locale = style.locale ?? MONEY_LOCALE;
+  const locale = style.locale ?? viewerLocale();
   const perUnit = minorUnitsOf(currency);
   const whole = cents % perUnit === 0;
   return format(currency, locale, style.short && whole ? 0 : undefined).format(cents / perUnit);
@@ -41,8 +38,8 @@ export function deductionText(cents: number, currency: Currency = DEFAULT_CURREN
   return cents > 0 ? `−${moneyText(cents, currency)}` : "—";
 }
 
-/** The sign the currency is written with ("$", "€", "CA$"), for a price field's adornment. */
-export function currencySymbol(currency: Currency, locale = MONEY_LOCALE): string {
+/** The sign the viewer's locale writes the currency with ("$", "€", "CA$"), for a price field's adornment. */
+export function currencySymbol(currency: Currency, locale = viewerLocale()): string {
   return (
     format(currency, locale)
       .formatToParts(0)
@@ -58,7 +55,7 @@ export function centsOfTyped(typed: string, currency: Currency = DEFAULT_CURRENC
 }
 
 /** Basis points as the fee is named to people: 1500 -> "15 %", 1250 -> "12.5 %". */
-export function percentText(basisPoints: number, locale = MONEY_LOCALE): string {
+export function percentText(basisPoints: number, locale = viewerLocale()): string {
   return `${(basisPoints / 100).toLocaleString(locale, { maximumFractionDigits: 2 })} %`;
 }
 

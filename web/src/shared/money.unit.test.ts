@@ -14,19 +14,19 @@ describe("money as the app writes it", () => {
     expect(moneyText(15_000, "AUD", { locale: "en-US", short: true })).toBe("A$150");
   });
 
-  it("writes every currency apart from the others whoever reads, and an amount without a currency is in US dollars", () => {
-    const british = Object.getOwnPropertyDescriptor(window.navigator, "language");
+  it("follows the reader's locale, as dates do, and an amount without a currency is in US dollars", () => {
+    const own = Object.getOwnPropertyDescriptor(window.navigator, "language");
     Object.defineProperty(window.navigator, "language", { value: "en-GB", configurable: true });
     try {
       expect(["USD", "EUR", "GBP", "CAD", "AUD"].map((c) => moneyText(15_050, c as "USD"))).toEqual([
-        "$150.50",
+        "US$150.50",
         "€150.50",
         "£150.50",
         "CA$150.50",
         "A$150.50",
       ]);
     } finally {
-      if (british) Object.defineProperty(window.navigator, "language", british);
+      if (own) Object.defineProperty(window.navigator, "language", own);
       else delete (window.navigator as { language?: string }).language;
     }
     expect(moneyText(15_050)).toBe("$150.50");
