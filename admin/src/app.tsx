@@ -34,6 +34,14 @@ export async function resources(permissions: unknown) {
       import("./refunds/unmatched-index.ts"),
       import("./mailbox/index.ts"),
     ]);
+  // The money screens (issue 29): payout accounts, transfers, payouts, the trial balance, the reconciliation.
+  const [payoutAccounts, transfers, payouts, trialBalance, reconciliation] = await Promise.all([
+    import("./payouts/index.ts"),
+    import("./payouts/transfers-index.ts"),
+    import("./payouts/payouts-index.ts"),
+    import("./ledger/trial-balance-index.ts"),
+    import("./reconciliation/index.ts"),
+  ]);
   return (
     <>
       <Resource name="bookings" {...bookings.default} />
@@ -47,6 +55,11 @@ export async function resources(permissions: unknown) {
       <Resource name="reviews" {...reviews.default} />
       <Resource name="refunds" {...refunds.default} />
       <Resource name="unmatched-refunds" {...unmatched.default} />
+      <Resource name="payout-accounts" {...payoutAccounts.default} />
+      <Resource name="transfers" {...transfers.default} />
+      <Resource name="payouts" {...payouts.default} />
+      <Resource name="trial-balance" {...trialBalance.default} />
+      <Resource name="reconciliation" {...reconciliation.default} />
       {(await mailbox.devMailboxShown()) ? <Resource name="mailbox" {...mailbox.default} /> : null}
     </>
   );

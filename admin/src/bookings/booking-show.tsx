@@ -10,6 +10,7 @@ import { RelatedRefunds } from "../refunds/related-refunds.tsx";
 import { refundStateLabels, type Booking } from "./booking-record.ts";
 import { BookingStatusField, PaymentStateField } from "./booking-status.tsx";
 import { BookingTimeline } from "./booking-timeline.tsx";
+import { MoneyTrail } from "./money-trail.tsx";
 
 function BookingTitle() {
   const booking = useRecordContext<Booking>();
@@ -130,6 +131,7 @@ export function BookingShow() {
           <BookingDetails />
         </Grid>
         <Grid size={{ xs: 12, md: 7 }} sx={{ p: 2 }}>
+          <MoneyTrail />
           <BookingTimeline />
         </Grid>
       </Grid>
