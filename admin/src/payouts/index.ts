@@ -9,5 +9,5 @@ export default {
   show: PayoutAccountShow,
   icon: AccountBalanceIcon,
   options: { label: "Payout accounts" },
-  recordRepresentation: (a: PayoutAccount) => `${expertName(a)} · ${a.status}`,
+  recordRepresentation: (a: PayoutAccount) => expertName(a),
 };
