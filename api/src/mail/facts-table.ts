@@ -59,8 +59,10 @@ export async function applyFact(db: Queryable, fact: MailFact): Promise<boolean>
       );
     case "paid":
       return run(
-        "UPDATE mail_bookings SET paid_cents = paid_cents + $2, respond_by = coalesce($4, respond_by), version = $3 WHERE booking_id = $1 AND version < $3",
-        [fact.bookingId, fact.amountCents, v, fact.respondBy],
+        `UPDATE mail_bookings SET paid_cents = paid_cents + $2, respond_by = coalesce($4, respond_by), version = $3,
+           currency = coalesce($5, currency), payment_event_id = $6, payment_id = $7, paid_at = $8
+         WHERE booking_id = $1 AND version < $3`,
+        [fact.bookingId, fact.amountCents, v, fact.respondBy, fact.currency ?? null, fact.eventId, fact.paymentId ?? null, fact.at],
       );
     case "time_proposed":
     case "rescheduled":

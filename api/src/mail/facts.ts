@@ -27,13 +27,14 @@ export type MailFact = Read &
         instant: boolean;
       }
     /** `respondBy`: the expert's deadline to accept, when the payment made it a request waiting for them. */
-    | { kind: "paid"; bookingId: string; amountCents: number; respondBy: string | null }
+    /** `paymentId`, `currency` (issue 29.7): what its receipt states; absent in facts made by hand (tests). */
+    | { kind: "paid"; bookingId: string; amountCents: number; respondBy: string | null; paymentId?: string; currency?: string | null }
     | { kind: "info_requested"; bookingId: string; note: string }
     | { kind: "time_proposed"; bookingId: string; startsAt: string; previousTime: string }
     /** `meetingRoom`: the generated room the confirmation recorded (issue 27.13). */
     | { kind: "confirmed"; bookingId: string; by: Who; instant: boolean; meetingRoom: string | null }
     | { kind: "cancelled"; bookingId: string; by: Who; reason: string; refundCents: number }
-    | { kind: "refund_issued"; bookingId: string; amountCents: number }
+    | { kind: "refund_issued"; bookingId: string; amountCents: number; refundId?: string }
     | { kind: "notes_added"; bookingId: string }
     | { kind: "reschedule_requested"; bookingId: string; from: string; to: string }
     /** A move accepted: the booking now starts at `startsAt`. */
@@ -113,6 +114,8 @@ export function mailFact(stored: StoredEvent): MailFact | null {
         bookingId: event.data.bookingId,
         amountCents: event.data.amountCents,
         respondBy: event.data.respondBy ?? null,
+        paymentId: event.data.paymentId,
+        currency: event.data.currency ?? null,
       };
     case "InfoRequested":
       return { ...read, kind: "info_requested", bookingId: event.data.bookingId, note: event.data.note };
@@ -138,7 +141,13 @@ export function mailFact(stored: StoredEvent): MailFact | null {
       return { ...read, kind: "cancelled", bookingId, by, reason, refundCents };
     }
     case "RefundIssued":
-      return { ...read, kind: "refund_issued", bookingId: event.data.bookingId, amountCents: event.data.amountCents };
+      return {
+        ...read,
+        kind: "refund_issued",
+        bookingId: event.data.bookingId,
+        amountCents: event.data.amountCents,
+        refundId: event.data.refundId,
+      };
     case "NotesAdded":
       return { ...read, kind: "notes_added", bookingId: event.data.bookingId };
     case "RescheduleRequested":

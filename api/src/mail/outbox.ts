@@ -26,7 +26,8 @@ export const MAIL_KINDS = [
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
-export type MailAttachment = { filename: string; contentType: string; content: string };
+/** `encoding` base64: `content` is the file's bytes in base64 (a PDF receipt); absent: the text itself (a calendar invite). */
+export type MailAttachment = { filename: string; contentType: string; content: string; encoding?: "base64" };
 
 /** A rendered message: what the sender delivers, unchanged, however often it is retried. */
 export type OutgoingMail = {

@@ -6,6 +6,7 @@ import { reactToNextBatch, type Queryable } from "../reactors/index.ts";
 import { applyFact, loadBookingState, skipBookingReminders, skipUserReminders } from "./facts-table.ts";
 import { enqueueMail } from "./outbox.ts";
 import { owedMails, type MailEnv } from "./owed.ts";
+import { withReceipts } from "./templates/receipt.ts";
 import type { MailSettings } from "./settings.ts";
 
 // The mail reactor: the log's booking events become messages in the outbox. A batch of the log,
@@ -96,6 +97,6 @@ export class MailReactor {
     }
     const state = await loadBookingState(client, fact.bookingId);
     if (!state) return;
-    for (const mail of owedMails(fact, state, env)) await enqueueMail(client, mail);
+    for (const mail of await withReceipts(client, fact, state, owedMails(fact, state, env))) await enqueueMail(client, mail);
   }
 }

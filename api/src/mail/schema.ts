@@ -108,4 +108,9 @@ export const mailMigrations: readonly Migration[] = [
     name: "006_mail_bookings_instant_respond_by_room",
     sql: `ALTER TABLE mail_bookings ADD COLUMN instant boolean NOT NULL DEFAULT false, ADD COLUMN respond_by timestamptz, ADD COLUMN meeting_room text;`,
   },
+  {
+    // Issue 29.7: the creator's payment and refund mails carry their receipt (a PDF): the booking's currency and its last payment.
+    name: "007_mail_bookings_receipts",
+    sql: `ALTER TABLE mail_bookings ADD COLUMN currency text, ADD COLUMN payment_event_id text, ADD COLUMN payment_id text, ADD COLUMN paid_at timestamptz;`,
+  },
 ];

@@ -61,7 +61,12 @@ export function smtpTransport(url: string): MailTransport {
       try {
         await transporter.sendMail({
           ...mail,
-          attachments: mail.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
+          attachments: mail.attachments.map((a) => ({
+            filename: a.filename,
+            contentType: a.contentType,
+            content: a.content,
+            ...(a.encoding && { encoding: a.encoding }),
+          })),
         });
       } catch (e) {
         const error = e as NodemailerError;
