@@ -9,6 +9,7 @@ import { rateLimitMigrations } from "../http/index.ts";
 import { mailMigrations } from "../mail/index.ts";
 import { paymentsMigrations } from "../payments/index.ts";
 import { payoutsMigrations } from "../payouts/index.ts";
+import { reconciliationMigrations } from "../reconciliation/index.ts";
 import { refundsMigrations } from "../refunds/index.ts";
 
 /** The read models and the API's own tables, each area with its own migration history. */
@@ -22,5 +23,6 @@ export async function migrateApiDatabase(db: pg.Pool): Promise<void> {
   await migrate(db, "mail_migrations", mailMigrations);
   await migrate(db, "calendar_invite_migrations", calendarInviteMigrations);
   await migrate(db, "rate_limit_migrations", rateLimitMigrations);
+  await migrate(db, "reconciliation_migrations", reconciliationMigrations);
   await migrate(db, "payouts_migrations", payoutsMigrations);
 }

@@ -13,6 +13,7 @@ import { ensureAdminAccount } from "../auth/index.ts";
 import { paymentProviderFrom } from "../payments/index.ts";
 import { mailSettings, runMail } from "../mail/index.ts";
 import { RefundReactor } from "../refunds/index.ts";
+import { startReconciliationSweeper } from "../reconciliation/index.ts";
 import { PayoutReactor, payoutProviderFrom } from "../payouts/index.ts";
 import { migrateApiDatabase } from "./schema.ts";
 
@@ -77,6 +78,8 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
     ? null
     : new PayoutReactor({ log: store, db, payouts: ctx.payouts, provider: ctx.payoutProvider, clock }).start();
   const completions = startCompletionSweeper({ db, calendar, clock }, ctx.sweepGate);
+  // The ledger compared with the payment provider once a day (issue 29.6); an admin runs it on demand too.
+  const reconciliation = startReconciliationSweeper({ db, provider: payments.name, clock }, { warn: (line) => app.log.warn(line) });
   // Mail is queued and sent from here in the embedded default; with Kafka, by the mail process.
   const mail = config.KAFKA_BROKERS
     ? null
@@ -96,6 +99,7 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
     stop: async () => {
       sweeper.stop();
       completions.stop();
+      reconciliation.stop();
       await refunds?.stop();
       await payouts?.stop();
       await mail?.stop();

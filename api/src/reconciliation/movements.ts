@@ -1,0 +1,86 @@
+import type pg from "pg";
+import { expertConnected, PLATFORM_CASH, type LedgerEntryRecord } from "@booking/contracts";
+import { ledgerEntries } from "@booking/projections";
+import type { Movement, MovementKind } from "./reconcile.ts";
+
+// The two sides reconciliation compares, read as movements. The ledger's: the entries the ledger
+// read model (its books, ledger_books) posted to platform_cash for payments, refunds, transfers and
+// reversals, and to expert_connected:{expert} for payouts paid. The provider's: for the test
+// provider its own tables; for Stripe its balance transactions (not listed yet, see below).
+
+type Queryable = Pick<pg.Pool | pg.ClientBase, "query">;
+type Row = { kind: MovementKind; ref: string; currency: string | null; amount_cents: string };
+
+const toMovements = (rows: Row[]): Movement[] =>
+  rows.map((r) => ({ kind: r.kind, ref: r.ref, currency: r.currency, amountCents: Number(r.amount_cents) }));
+
+/** Whether a table exists (the payouts area's test tables come with it; a database without them has nothing there). */
+export async function tableExists(db: Queryable, table: string): Promise<boolean> {
+  return (await db.query<{ found: string | null }>("SELECT to_regclass($1)::text AS found", [table])).rows[0]!.found !== null;
+}
+
+const CASH_MOVEMENTS: Record<string, MovementKind> = {
+  PaymentSucceeded: "payment",
+  RefundIssued: "refund",
+  TransferSent: "transfer",
+  TransferReversed: "reversal",
+};
+
+/** The ledger's provider-facing movements (pure): its platform_cash entries of payments, refunds, transfers and reversals; its payouts paid. */
+export function ledgerMovementsOf(entries: readonly LedgerEntryRecord[]): Movement[] {
+  const movements: Movement[] = [];
+  for (const e of entries) {
+    const cash = CASH_MOVEMENTS[e.event_type];
+    if (cash && e.account === PLATFORM_CASH && e.booking_id !== null)
+      movements.push({ kind: cash, ref: e.booking_id, currency: e.currency, amountCents: e.debit_cents + e.credit_cents });
+    else if (e.event_type === "PayoutPaid" && e.account === expertConnected(e.expert_id))
+      movements.push({ kind: "payout", ref: e.expert_id, currency: e.currency, amountCents: e.credit_cents });
+  }
+  return movements;
+}
+
+/** The ledger's provider-facing movements, from the ledger read model. */
+export async function ledgerMovements(db: Queryable): Promise<Movement[]> {
+  return ledgerMovementsOf(await ledgerEntries(db));
+}
+
+/** What the test provider reports: succeeded payments, refunds, transfers, their reversals, payouts paid. */
+export async function testProviderMovements(db: Queryable): Promise<Movement[]> {
+  const { rows } = await db.query<Row>(
+    `SELECT 'payment' AS kind, booking_id AS ref, NULL AS currency, amount_cents FROM payments WHERE provider = 'test' AND status = 'succeeded'
+     UNION ALL
+     SELECT 'refund', booking_id, NULL, amount_cents FROM test_refunds`,
+  );
+  const movements = toMovements(rows);
+  if (await tableExists(db, "test_transfers")) {
+    const payouts = await db.query<Row>(
+      `SELECT 'transfer' AS kind, booking_id AS ref, currency, amount_cents FROM test_transfers
+       UNION ALL
+       SELECT 'reversal', t.booking_id, r.currency, r.amount_cents FROM test_transfer_reversals r JOIN test_transfers t ON t.transfer_id = r.transfer_id
+       UNION ALL
+       SELECT 'payout', expert_id, currency, amount_cents FROM test_payouts WHERE status = 'paid'`,
+    );
+    movements.push(...toMovements(payouts.rows));
+  }
+  return movements;
+}
+
+/**
+ * Where a provider's report comes from. `complete` false: this provider's listing is not written
+ * yet, and a run says so rather than report a clean match.
+ */
+export type ProviderReport = { provider: string; complete: boolean; note: string | null; movements: Movement[] };
+
+export async function providerReport(db: Queryable, provider: string): Promise<ProviderReport> {
+  if (provider === "test") return { provider, complete: true, note: null, movements: await testProviderMovements(db) };
+  // TODO(issue 29.6): Stripe — list balance transactions (stripe.balanceTransactions.list, auto-paginated, by `created`)
+  // and map them by type: charge/payment -> payment (source's metadata.bookingId), refund -> refund, transfer and
+  // transfer_reversal (via the transfer's transfer_group/metadata) -> transfer/reversal, payout -> payout (connected
+  // account's expert). Not written yet: a run against Stripe compares nothing and says so.
+  return {
+    provider,
+    complete: false,
+    note: `The ${provider} provider's balance transactions are not listed yet: nothing was compared.`,
+    movements: [],
+  };
+}
