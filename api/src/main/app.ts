@@ -27,6 +27,7 @@ import { paymentsRoutes } from "../payments/index.ts";
 import { payoutAdminRoutes, payoutRoutes } from "../payouts/index.ts";
 import { receiptRoutes } from "../receipts/index.ts";
 import { reconciliationRoutes } from "../reconciliation/index.ts";
+import { statementRoutes } from "../statements/index.ts";
 import { bookingRoutes, rescheduleRoutes, cancellationRoutes } from "../bookings/index.ts";
 import { earningsRoutes } from "../earnings/index.ts";
 import { ledgerRoutes } from "../ledger/index.ts";
@@ -135,6 +136,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await payoutAdminRoutes(v1, { db, payouts: ctx.payouts, projected });
       await receiptRoutes(v1, { db });
       await reconciliationRoutes(v1, { db, provider: payments.name, clock });
+      await statementRoutes(v1, { db, clock });
       await calendarInviteRoutes(v1, { db, jwtSecret, mail, clock, meetingRoomUrlTemplate });
       await adminRoutes(v1, { db, store, experts, reviews, calendar, projected, mail });
       v1.get("/docs", { schema: { hide: true } }, async () => app.swagger());
