@@ -12,6 +12,7 @@ import { createTestDatabase } from "@booking/testkit";
 import { buildApp, type AppOptions } from "../src/main/app.ts";
 import { createContext, type AppContext, type ContextInput } from "../src/main/context.ts";
 import type { PaymentProvider } from "../src/payments/provider.ts";
+import type { PayoutProvider } from "../src/payouts/provider.ts";
 import { migrateApiDatabase } from "../src/main/schema.ts";
 
 export type Role = "creator" | "expert" | "admin";
@@ -47,6 +48,8 @@ export async function startTestApi(
   options: {
     clock?: () => string;
     payments?: PaymentProvider;
+    /** Where experts are paid (default: the test payouts provider). */
+    payoutProvider?: PayoutProvider;
     stripeWebhookSecret?: string;
     listingsCache?: ContextInput["listingsCache"];
     logger?: AppOptions["logger"];
@@ -73,6 +76,7 @@ export async function startTestApi(
     snapshots,
     payments: options.payments ?? stubPayments,
     stripeWebhookSecret: options.stripeWebhookSecret ?? null,
+    ...(options.payoutProvider && { payoutProvider: options.payoutProvider }),
     feed: null,
     ...(options.listingsCache && { listingsCache: options.listingsCache }),
   });

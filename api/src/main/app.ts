@@ -24,7 +24,7 @@ import { earlyAccessRoutes } from "../early-access/index.ts";
 import { DEFAULT_SUPPORT_ADDRESS, supportRoutes } from "../support/index.ts";
 import { devMailboxOn, unsubscribeRoutes } from "../mail/index.ts";
 import { paymentsRoutes } from "../payments/index.ts";
-import { payoutAdminRoutes, payoutRoutes } from "../payouts/index.ts";
+import { payoutAdminRoutes, payoutRoutes, stripePayoutWebhook } from "../payouts/index.ts";
 import { receiptRoutes } from "../receipts/index.ts";
 import { reconciliationRoutes } from "../reconciliation/index.ts";
 import { statementRoutes } from "../statements/index.ts";
@@ -129,7 +129,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await unsubscribeRoutes(v1, { db, store, clock, projected, jwtSecret });
       await earlyAccessRoutes(v1, { db, clock });
       await supportRoutes(v1, { db, clock, mail, supportAddress: ctx.supportAddress ?? DEFAULT_SUPPORT_ADDRESS });
-      await paymentsRoutes(v1, { db, calendar, projected, payments, stripeWebhookSecret, clock });
+      const payoutWebhook = stripePayoutWebhook({ db, payouts: ctx.payouts });
+      await paymentsRoutes(v1, { db, calendar, projected, payments, stripeWebhookSecret, clock, payoutWebhook });
       await earningsRoutes(v1, { db });
       await ledgerRoutes(v1, { db });
       await payoutRoutes(v1, { db, payouts: ctx.payouts, payoutProvider: ctx.payoutProvider, projected, publicUrl: mail.publicUrl });

@@ -34,3 +34,4 @@ export type { PayoutRecording } from "./record-payouts.ts";
 export { expertOfAccount, payoutOfProviderId } from "./payouts-table.ts";
 export { transferOf } from "./payout-bookings-table.ts";
 export { recordPayoutEvents } from "./read-model.ts";
+export { stripePayoutWebhook } from "./stripe-webhooks.ts";

@@ -1,8 +1,11 @@
 import { z } from "zod";
 import type { FastifyBaseLogger } from "fastify";
-import { Currency, type Actor, type PayoutCommand, type Result } from "@booking/contracts";
+import { Currency, type PayoutCommand, type Result } from "@booking/contracts";
 import type { CommandResult } from "@booking/event-store";
 import { Refused } from "../http/index.ts";
+import { transferOf } from "./payout-bookings-table.ts";
+import { expertOfAccount, payoutOfProviderId } from "./payouts-table.ts";
+import { PAYOUTS_ACTOR, sendPayoutCommand, type PayoutRecording } from "./record-payouts.ts";
 import { stripePayoutFailure } from "./stripe-payout-provider.ts";
 
 // Stripe's word on payouts (issue 29), once the webhook route has verified its signature: an
@@ -27,13 +30,9 @@ export interface PayoutWebhookLookup {
 export type PayoutRecord = { command: PayoutCommand; idempotencyKey: string };
 export type PayoutWebhookVerdict = { records: PayoutRecord[]; ignored: { id: string; why: string }[] };
 
-/** The event types payouts listen to; every other type is not theirs. */
-export const PAYOUT_WEBHOOK_TYPES = ["account.updated", "transfer.reversed", "payout.paid", "payout.failed"] as const;
-
 /** A verified event, as far as payouts read it. Connect events name the connected account they happened on. */
 export type StripeEventLike = { id: string; type: string; account?: string | null; data?: { object?: unknown } };
 
-const WEBHOOK_ACTOR: Actor = { userId: "payouts", role: "system" };
 const providerId = z.string().min(1).max(255);
 const metadata = z.record(z.string(), z.string()).nullish();
 
@@ -95,7 +94,7 @@ async function accountUpdated(event: StripeEventLike, object: unknown, lookup: P
   const command: PayoutCommand = {
     type: "RecordPayoutAccountStatus",
     expertId,
-    actor: WEBHOOK_ACTOR,
+    actor: PAYOUTS_ACTOR,
     accountId,
     payoutsEnabled: payouts_enabled === true,
     detailsSubmitted: details_submitted === true,
@@ -133,7 +132,7 @@ async function transferReversed(object: unknown, lookup: PayoutWebhookLookup): P
     const command: PayoutCommand = {
       type: "RecordTransferReversal",
       expertId: ours.expertId,
-      actor: WEBHOOK_ACTOR,
+      actor: PAYOUTS_ACTOR,
       reversalKey,
       bookingId: ours.bookingId,
       transferId,
@@ -162,7 +161,7 @@ async function payoutEnded(event: StripeEventLike, object: unknown, lookup: Payo
     ours = { payoutKey, expertId };
     sentNow = true;
   }
-  const on = { expertId: ours.expertId, actor: WEBHOOK_ACTOR, payoutKey: ours.payoutKey };
+  const on = { expertId: ours.expertId, actor: PAYOUTS_ACTOR, payoutKey: ours.payoutKey };
   const records: PayoutRecord[] = sentNow
     ? [{ command: { type: "RecordPayoutSent", ...on, payoutId: payout.id }, idempotencyKey: `payout-sent-${ours.payoutKey}` }]
     : [];
@@ -201,3 +200,14 @@ export function payoutWebhook(deps: PayoutWebhookDeps): (event: StripeEventLike,
     return true;
   };
 }
+
+/** The webhook over the payouts area's own tables, recording through the expert's payouts stream (wired in app.ts). */
+export const stripePayoutWebhook = (deps: PayoutRecording) =>
+  payoutWebhook({
+    lookup: {
+      expertOfAccount: (accountId) => expertOfAccount(deps.db, accountId),
+      transferOf: (transferId) => transferOf(deps.db, transferId),
+      payoutOfProviderId: (payoutId) => payoutOfProviderId(deps.db, payoutId),
+    },
+    send: (command, idempotencyKey) => sendPayoutCommand(deps, command, idempotencyKey),
+  });
