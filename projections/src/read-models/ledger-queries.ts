@@ -18,10 +18,23 @@ import type { Queryable } from "./bookings-queries.ts";
 // balance per account and currency, a booking's money trail and an expert's statement of a month.
 // Sums are kept per currency; nothing is added across currencies.
 
-/** The entries of the books `b` as rows, `ordinal` their place in their book. */
+/** An entry's fields as the books hold them (LedgerEntryRecord). */
+const ENTRY_FIELDS = [
+  ["event_id", "text"],
+  ["position", "text"],
+  ["at", "text"],
+  ["event_type", "text"],
+  ["booking_id", "text"],
+  ["expert_id", "text"],
+  ["account", "text"],
+  ["currency", "text"],
+  ["debit_cents", "bigint"],
+  ["credit_cents", "bigint"],
+] as const;
+/** The entries of the books `b` as rows `e`, `ordinal` their place in their book. */
 export const LEDGER_ENTRIES_FROM =
-  "ledger_books b CROSS JOIN LATERAL jsonb_to_recordset(b.entries) WITH ORDINALITY AS e(event_id text, position text, at text, " +
-  "event_type text, booking_id text, expert_id text, account text, currency text, debit_cents bigint, credit_cents bigint, ordinal bigint)";
+  `ledger_books b CROSS JOIN LATERAL ROWS FROM (jsonb_to_recordset(b.entries) AS (${ENTRY_FIELDS.map(([n, t]) => `${n} ${t}`).join(", ")})) ` +
+  `WITH ORDINALITY AS e(${ENTRY_FIELDS.map(([n]) => n).join(", ")}, ordinal)`;
 
 const ENTRY_COLUMNS =
   "e.event_id, e.position, e.at, e.event_type, e.booking_id, e.expert_id, e.account, e.currency, e.debit_cents, e.credit_cents";
