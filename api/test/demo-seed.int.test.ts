@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BookingReply, BookingReviewState, ExpertEarningsReply, ExpertListItem } from "@booking/contracts";
+import type {
+  BookingReply,
+  BookingReviewState,
+  ExpertBalanceReply,
+  ExpertEarningsReply,
+  ExpertListItem,
+  ExpertPayoutsReply,
+  PayoutAccountReply,
+  TrialBalanceReply,
+} from "@booking/contracts";
 import { completeSessionsOver } from "../src/bookings/completion-sweeper.ts";
+import { PayoutReactor, releaseEarnings } from "../src/payouts/index.ts";
 import { expireHolds } from "../src/bookings/hold-sweeper.ts";
 import type { Queryable } from "../src/payments/payments-table.ts";
 import { TestPaymentProvider } from "../src/payments/test-provider.ts";
@@ -105,13 +115,88 @@ describe("the demo marketplace of a first start", () => {
     expect(rows[0]).toEqual({ unpaid: 0, refunds: 1 });
   });
 
-  it("leaves nothing for the sweepers to do now, and seeds once: a second start changes nothing", async () => {
+  it("leaves nothing for the sweepers or the payout reactor to do now, and seeds once: a second start changes nothing", async () => {
     const deps = { db: api.ctx.db, calendar: api.ctx.calendar, clock: api.ctx.clock };
     expect(await completeSessionsOver(deps)).toBe(0);
     expect(await expireHolds(deps)).toBe(0);
-    const before = await api.ctx.store.countEvents();
+    // What the running process's payout reactor would find: the log read, nothing to release, transfer or pay out.
+    const { ctx } = api;
+    const payoutDeps = { log: ctx.store, db: ctx.db, payouts: ctx.payouts, provider: ctx.payoutProvider, clock: ctx.clock };
+    const reactor = new PayoutReactor(payoutDeps, { warn: (line) => expect.fail(line) });
+    expect((await reactor.runOnce()).moved).toBe(0);
+    expect(await releaseEarnings(payoutDeps)).toBe(0);
+    expect(await reactor.requestWeeklyPayouts()).toBe(0);
+
+    const moneyMoved = () =>
+      ctx.db.query("SELECT (SELECT count(*) FROM test_transfers)::int AS transfers, (SELECT count(*) FROM test_payouts)::int AS payouts");
+    const [before, moved] = [await ctx.store.countEvents(), (await moneyMoved()).rows[0]];
     expect(await seedDemoData(api.app, api.ctx)).toBe(false);
-    expect(await api.ctx.store.countEvents()).toBe(before);
+    expect(await ctx.store.countEvents()).toBe(before);
+    expect((await moneyMoved()).rows[0]).toEqual(moved);
+  });
+
+  it("shows the experts' money: released, transferred and paid out weekly, pending in its clearing period, per currency", async () => {
+    // The payout reactor of a running process reads the log up to now (the bookings made after the past, too).
+    const { ctx } = api;
+    const payoutDeps = { log: ctx.store, db: ctx.db, payouts: ctx.payouts, provider: ctx.payoutProvider, clock: ctx.clock };
+    await new PayoutReactor(payoutDeps, { warn: (line) => expect.fail(line) }).runOnce();
+    const moneyOf = async (email: string) => {
+      const token = await signIn(email);
+      const account = await get<PayoutAccountReply>("/experts/me/payout-account", token);
+      const { balances } = await get<ExpertBalanceReply>("/experts/me/balance", token);
+      const { payouts } = await get<ExpertPayoutsReply>("/experts/me/payouts", token);
+      return { account, balances: new Map(balances.map((b) => [b.currency, b])), payouts };
+    };
+
+    // Ava: connected, paid every week since; her latest session and a confirmed one to come are pending.
+    const ava = await moneyOf("ava@example.com");
+    expect(ava.account).toMatchObject({ status: "enabled", provider: "test", held: false });
+    const avaUsd = ava.balances.get("USD")!;
+    // Four sessions cleared ($150, $60, $150, $150 less the 15 % fee); a $60 one completed days ago and a $150 one confirmed.
+    expect(avaUsd.paid_out_cents + avaUsd.available_cents + avaUsd.in_transit_cents).toBe(43_350);
+    expect(avaUsd.paid_out_cents).toBeGreaterThan(0);
+    expect(avaUsd.pending_cents).toBe(17_850);
+    expect(ava.payouts.length).toBeGreaterThanOrEqual(1);
+    expect(ava.payouts.every((p) => p.status === "paid" && p.by === "schedule" && p.payout_id !== null)).toBe(true);
+
+    // Sofia: paid once, then held by an admin with a reason: a session's share waits, available; the latest is pending.
+    const sofia = await moneyOf("sofia@example.com");
+    expect(sofia.account).toMatchObject({ status: "enabled", held: true });
+    expect(sofia.account.held_reason).toMatch(/bank account/);
+    expect(sofia.balances.get("USD")).toEqual({
+      currency: "USD",
+      pending_cents: 21_250,
+      available_cents: 21_250,
+      in_transit_cents: 0,
+      paid_out_cents: 21_250,
+    });
+    expect(sofia.payouts.map((p) => [p.status, p.amount_cents])).toEqual([["paid", 21_250]]);
+
+    // Marcus: his workshop is priced in pounds, paid out apart from his dollars.
+    const marcus = await moneyOf("marcus@example.com");
+    expect([...marcus.balances.keys()]).toEqual(["USD", "GBP"]);
+    expect(marcus.balances.get("GBP")).toMatchObject({ pending_cents: 0, available_cents: 0, paid_out_cents: 25_500 });
+    expect(marcus.payouts.filter((p) => p.currency === "GBP").map((p) => p.amount_cents)).toEqual([25_500]);
+
+    // Jordan left the onboarding incomplete: released money waits for the account, never paid out.
+    const jordan = await moneyOf("jordan@example.com");
+    expect(jordan.account.status).toBe("incomplete");
+    expect(jordan.balances.get("USD")!.available_cents).toBeGreaterThan(0);
+    expect(jordan.balances.get("USD")!.paid_out_cents).toBe(0);
+    expect(jordan.payouts).toEqual([]);
+
+    // The ledger balances in each currency, and the test provider moved what the log says.
+    const admin = await api.user("admin");
+    const trial = await get<TrialBalanceReply>("/admin/ledger/trial-balance", admin.token);
+    const totals = trial.filter((l) => l.kind === "total");
+    expect(Object.fromEntries(totals.map((t) => [t.currency, t.balance_cents]))).toEqual({ USD: 0, GBP: 0 });
+    const { rows } = await ctx.db.query<{ untransferred: number; unpaid: number }>(
+      `SELECT (SELECT count(*) FROM payout_bookings b WHERE b.transfer_status = 'sent'
+                 AND NOT EXISTS (SELECT 1 FROM test_transfers t WHERE t.transfer_id = b.transfer_id AND t.amount_cents = b.transferred_cents))::int AS untransferred,
+              (SELECT count(*) FROM payout_payouts p WHERE p.status = 'paid'
+                 AND NOT EXISTS (SELECT 1 FROM test_payouts t WHERE t.payout_id = p.payout_id AND t.amount_cents = p.amount_cents))::int AS unpaid`,
+    );
+    expect(rows[0]).toEqual({ untransferred: 0, unpaid: 0 });
   });
 
   it("makes the history only where the test card pays its bookings and their mail stays in the dev mailbox", () => {

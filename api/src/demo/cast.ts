@@ -1,3 +1,4 @@
+import type { Currency } from "@booking/contracts";
 import type { DemoPerson } from "./accounts.ts";
 
 // Who is in the demo marketplace: the experts with their profiles, weekly hours and sessions, and
@@ -17,6 +18,11 @@ export type DemoExpert = DemoPerson & {
   /** Weekly hours, Monday to Friday, on the expert's wall clock. */
   hours: { start_local: string; end_local: string };
   sessions: DemoSession[];
+  /**
+   * A session's price currency where it is not US dollars, by its place in `sessions`. The sessions
+   * API takes no currency yet, so only the history's bookings of it carry it (and all their money).
+   */
+  currencies?: Partial<Record<number, Currency>>;
   /** The portrait's gradient, top to bottom. */
   colours: readonly [readonly [number, number, number], readonly [number, number, number]];
 };
@@ -72,6 +78,8 @@ export const FIRST_EXPERTS: readonly DemoExpert[] = [
   {
     key: "marcus",
     email: "marcus@example.com",
+    // Based in London, his workshop is priced in pounds: his balance shows dollars and pounds apart.
+    currencies: { 1: "GBP" },
     first_name: "Marcus",
     last_name: "Reed",
     title: "Brand Partnerships Advisor",

@@ -13,11 +13,13 @@ import { WORKING_WEEK, type CreatorKey, type DemoExpert, type ExpertKey } from "
 import { BOOKING_TO_CANCEL, PAST_BOOKINGS, type PastBooking } from "./stories.ts";
 import type { Timeline } from "./timeline.ts";
 import { newMeetingRoom } from "../bookings/index.ts";
+import { planPayouts } from "./payouts.ts";
 
 // The demo's past through the command handlers, each decided at its own moment (timeline.ts):
 // schedules set weeks ago, then bookings requested, paid with the test provider, prepared for and
 // confirmed; once each session is over the system completes it, the expert adds notes, the creator
 // reviews it and sometimes the expert replies. The commands are the ones the API's routes send.
+// How the experts were paid for them plays on the same timeline (payouts.ts).
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -99,6 +101,7 @@ export function planHistory(deps: HistoryDeps, market: DemoMarket, timeline: Tim
     if (at >= nowMs) throw new Error(`seed: a past step falls at ${new Date(at).toISOString()}, after now`);
     timeline.plan(at, run);
   };
+  const payouts = planPayouts({ db: deps.db, record: (r) => written.add(r), plan }, market, timeline, nowMs);
 
   for (const { expert, account } of market.experts.values()) {
     const today = DateTime.fromMillis(nowMs, { zone: expert.timezone });
@@ -150,6 +153,7 @@ export function planHistory(deps: HistoryDeps, market: DemoMarket, timeline: Tim
     if (!start) throw new Error(`seed: no time for ${seeded.expert.first_name} on ${date.toISODate()}`);
     const bookingId = randomUUID();
     const lengthMinutes = row.length_minutes as SessionDefinition["lengthMinutes"];
+    const currency = seeded.expert.currencies?.[story.session];
     await decide(expertId, {
       type: "RequestBooking",
       expertId,
@@ -164,6 +168,7 @@ export function planHistory(deps: HistoryDeps, market: DemoMarket, timeline: Tim
         priceCents: row.price_cents,
         published: true,
         prepQuestions: row.prep_questions,
+        ...(currency && { currency }),
       },
       expertUserId: expertId,
       creatorAcceptedTerms: true,
@@ -203,6 +208,7 @@ export function planHistory(deps: HistoryDeps, market: DemoMarket, timeline: Tim
     on: { expertId: string; bookingId: string },
     endMs: number,
   ): void {
+    payouts.completedAt(endMs + COMPLETED_AFTER_MS);
     plan(endMs + COMPLETED_AFTER_MS, async () => {
       // The running process's own sweeper may have completed it already (a seed outlasting its first
       // minute): the same decision, made at its clock; nothing is left to do.

@@ -16,7 +16,8 @@ export class Timeline {
   /** Command handlers deciding at the timeline's clock. */
   readonly commands: Commands;
 
-  constructor(store: EventStore) {
+  /** The store the past is written to (reactors playing their part follow its log). */
+  constructor(readonly store: EventStore) {
     this.commands = commandHandlers(store, () => this.now);
   }
 
