@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
@@ -7,7 +8,7 @@ import { TestPaymentProvider } from "../src/payments/test-provider.ts";
 import { RefundReactor } from "../src/refunds/reactor.ts";
 import { startTestApi, type TestApi } from "./harness.ts";
 import { readEverything, testMail } from "./mail-bookings.ts";
-import { expertCancels, paidBooking, type PaidBooking } from "./paid-booking.ts";
+import { expertCancels, heldBooking, paidBooking, payHeld, run, type PaidBooking } from "./paid-booking.ts";
 import { pdfText } from "./receipts-pdf-text.ts";
 
 // Receipts by mail (issue 29.7): the creator's mail about their payment ("Request sent") and about
@@ -22,6 +23,8 @@ beforeAll(async () => {
   api = await startTestApi({ payments: provider });
 });
 afterAll(async () => api.close());
+
+const WEEK = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
 
 type Attachment = { filename: string; contentType: string; content: string; encoding?: string };
 
@@ -80,6 +83,50 @@ describe("receipts by mail", () => {
       await api.ctx.db.query<{ refund_id: string }>("SELECT refund_id FROM test_refunds WHERE booking_id = $1", [b.bookingId])
     ).rows;
     expect(text).toContain(refund!.refund_id);
+  });
+
+  it("an instant booking's confirmation (its payment's mail to the creator) carries the payment's receipt", async () => {
+    const held = await heldBooking(api, 8_000);
+    // The same booking, asked again of a calendar that books instantly: a fresh expert and time.
+    const expertId = `ex-${randomUUID()}`;
+    const bookingId = `bk-${randomUUID()}`;
+    await run(api, expertId, {
+      type: "SetSchedule",
+      expertId,
+      actor: { userId: held.expert.id, role: "expert" },
+      schedule: { timezone: "UTC", slots: WEEK.map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" })) },
+    });
+    await run(api, expertId, {
+      type: "RequestBooking",
+      expertId,
+      bookingId,
+      actor: { userId: held.creator.id, role: "creator" },
+      scheduledTime: held.scheduledTime,
+      session: {
+        sessionId: `s-${randomUUID()}`,
+        expertId,
+        title: "Instant review",
+        lengthMinutes: 60,
+        priceCents: 8_000,
+        published: true,
+        prepQuestions: ["Goal?", "Now?", "Blocker?"],
+        instantBooking: true,
+      },
+      expertUserId: held.expert.id,
+      creatorAcceptedTerms: true,
+      creatorBookings: [],
+      holdMinutes: 15,
+    });
+    const intent = await api.call("POST", "/api/v1/stripe/test-intent", { user: held.creator, body: { bookingId } });
+    const instant = { ...held, bookingId, expertId, ...(intent.json() as { clientSecret: string; paymentId: string }) };
+    await payHeld(api, instant);
+    const [pdf] = (await creatorMail(instant, "booking_confirmed")).filter((a) => a.contentType === "application/pdf");
+    const text = pdfText(Buffer.from(pdf!.content, "base64"));
+    expect(text).toContain("Payment receipt");
+    expect(text).toContain("$80.00 USD");
+    expect(text).toContain(instant.paymentId);
+    const [payment] = await receiptKeys(instant);
+    expect(pdf!.filename).toBe(`payment-receipt-${payment!.key}.pdf`);
   });
 
   it("over SMTP the PDF arrives byte for byte", async () => {
