@@ -115,6 +115,25 @@ describe("transfers", () => {
     expect(outcome).toEqual({ status: "failed", reason: expect.stringContaining("Stripe refused the transfer: balance insufficient") });
   });
 
+  it("a refused transfer goes through on a later attempt: Stripe replays the refusal under its key, so the next key of the chain is asked", async () => {
+    const ask = transferAsk();
+    stripe.refuseNext({ path: "/v1/transfers", reply: stripeErrors.insufficientFunds() });
+    expect(await provider.transfer(ask)).toMatchObject({ status: "failed" });
+    // The platform's balance is topped up; the reactor asks again after its back-off.
+    const sent = await provider.transfer(ask);
+    expect(sent).toEqual({ status: "sent", transferId: expect.stringMatching(/^tr_/) });
+    // Asked again after a crash lost that answer: the same keys, the same answers, the same one transfer.
+    expect(await provider.transfer(ask)).toEqual(sent);
+    const k = ask.transferKey;
+    expect(stripe.requests.map((r) => [r.idempotencyKey, r.status, r.replayed])).toEqual([
+      [k, 400, false],
+      [k, 400, true],
+      [`${k}~2`, 200, false],
+      [k, 400, true],
+      [`${k}~2`, 200, true],
+    ]);
+  });
+
   it("a destination account that cannot take transfers is a failed transfer", async () => {
     stripe.refuseNext({ path: "/v1/transfers", reply: stripeErrors.accountDisabled() });
     expect(await provider.transfer(transferAsk())).toMatchObject({ status: "failed", reason: expect.stringContaining("account invalid") });

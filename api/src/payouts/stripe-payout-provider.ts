@@ -82,7 +82,7 @@ export class StripePayoutProvider implements PayoutProvider {
   }
 
   async transfer(input: TransferRequest): Promise<TransferOutcome> {
-    return refusedAs("transfer", async () => {
+    return refusedAs("transfer", input.transferKey, async (idempotencyKey) => {
       const transfer = await this.client.transfers.create(
         {
           amount: input.amountCents,
@@ -91,26 +91,26 @@ export class StripePayoutProvider implements PayoutProvider {
           transfer_group: input.bookingId,
           metadata: { bookingId: input.bookingId, expertId: input.expertId, transferKey: input.transferKey },
         },
-        { idempotencyKey: input.transferKey },
+        { idempotencyKey },
       );
       return { status: "sent", transferId: transfer.id };
     });
   }
 
   async reverseTransfer(input: ReversalRequest): Promise<ReversalOutcome> {
-    return refusedAs("reversal", async () => {
+    return refusedAs("reversal", input.reversalKey, async (idempotencyKey) => {
       // The key rides along as metadata: transfer.reversed names it, even when a crash lost this answer.
       const reversal = await this.client.transfers.createReversal(
         input.transferId,
         { amount: input.amountCents, metadata: { bookingId: input.bookingId, reversalKey: input.reversalKey } },
-        { idempotencyKey: input.reversalKey },
+        { idempotencyKey },
       );
       return { status: "reversed", reversalId: reversal.id };
     });
   }
 
   async payout(input: PayoutRequest): Promise<PayoutOutcome> {
-    return refusedAs("payout", async () => {
+    return refusedAs("payout", input.payoutKey, async (idempotencyKey) => {
       // From the expert's connected account to their bank: the call is made as that account.
       const payout = await this.client.payouts.create(
         {
@@ -118,7 +118,7 @@ export class StripePayoutProvider implements PayoutProvider {
           currency: input.currency.toLowerCase(),
           metadata: { expertId: input.expertId, payoutKey: input.payoutKey },
         },
-        { stripeAccount: input.accountId, idempotencyKey: input.payoutKey },
+        { stripeAccount: input.accountId, idempotencyKey },
       );
       if (payout.status === "paid") return { status: "paid", payoutId: payout.id };
       if (payout.status === "failed" || payout.status === "canceled")
@@ -135,21 +135,37 @@ const accountStatusOf = (account: StripeAccountFields): PayoutAccountStatus => (
   detailsSubmitted: account.details_submitted === true,
 });
 
+/** How many keys of one movement's chain are asked before its refusal stands (beyond a day of retries with back-off). */
+export const KEY_CHAIN_LENGTH = 100;
+
+/** The n-th key of a movement's chain: its own key first, then `key~2`, `key~3`, ... */
+export const chainedKey = (key: string, n: number) => (n === 1 ? key : `${key}~${n}`);
+
 /**
  * Stripe said no (a card or invalid-request error: insufficient balance, a disabled or missing
  * account): nothing moved, so the outcome is `failed` with Stripe's reason. Every other error leaves
  * the outcome unknown and is thrown for the caller to ask again under the same key.
+ *
+ * Stripe keeps its first answer to a key for 24 hours, a refusal included, so asking again under
+ * the movement's key would be refused again all day even once the balance is there. A refusal
+ * Stripe replays (Idempotent-Replayed) moved nothing under that key, so the next key of the chain
+ * is asked, always in the same order: a retry after a crash is answered from the same keys, and
+ * the movement is made under at most one of them.
  */
 async function refusedAs<T>(
   what: "transfer" | "reversal" | "payout",
-  ask: () => Promise<T>,
+  key: string,
+  ask: (idempotencyKey: string) => Promise<T>,
 ): Promise<T | { status: "failed"; reason: string }> {
-  try {
-    return await ask();
-  } catch (error) {
-    if (error instanceof Stripe.errors.StripeCardError || error instanceof Stripe.errors.StripeInvalidRequestError)
+  for (let n = 1; ; n++) {
+    try {
+      return await ask(chainedKey(key, n));
+    } catch (error) {
+      if (!(error instanceof Stripe.errors.StripeCardError || error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+      const replayed = (error.headers as Record<string, string> | undefined)?.["idempotent-replayed"] === "true";
+      if (replayed && n < KEY_CHAIN_LENGTH) continue;
       return { status: "failed", reason: stripeRefusal(what, error.code, error.message) };
-    throw error;
+    }
   }
 }
 
