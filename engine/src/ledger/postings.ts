@@ -13,7 +13,7 @@ export type LedgerMemory = { bookingCurrencies: Map<string, Currency>; payoutsRe
 export const emptyLedgerMemory = (): LedgerMemory => ({ bookingCurrencies: new Map(), payoutsRequested: new Map() });
 
 /** The context an event's postings need, from what came before it. */
-export function contextOf(memory: LedgerMemory, event: DomainEvent): PostingContext {
+export function postingContextOf(memory: LedgerMemory, event: DomainEvent): PostingContext {
   if (event.type === "PayoutPaid") {
     const asked = memory.payoutsRequested.get(payoutMemoryKey(event.data.expertId, event.data.payoutKey));
     return asked ? { payoutRequested: asked } : {};
@@ -24,7 +24,7 @@ export function contextOf(memory: LedgerMemory, event: DomainEvent): PostingCont
 }
 
 /** Remember what later postings need of this event (mutates `memory`). */
-export function remember(memory: LedgerMemory, event: DomainEvent): void {
+export function rememberForPostings(memory: LedgerMemory, event: DomainEvent): void {
   if (event.type === "BookingRequested" && event.data.currency) memory.bookingCurrencies.set(event.data.bookingId, event.data.currency);
   if (event.type === "PaymentSucceeded" && event.data.currency && !memory.bookingCurrencies.has(event.data.bookingId)) {
     memory.bookingCurrencies.set(event.data.bookingId, event.data.currency);
@@ -39,8 +39,8 @@ export function remember(memory: LedgerMemory, event: DomainEvent): void {
 export function journalOf(events: readonly DomainEvent[]): { event: DomainEvent; entries: LedgerEntry[] }[] {
   const memory = emptyLedgerMemory();
   return events.map((event) => {
-    const entries = postingsOf(event, contextOf(memory, event));
-    remember(memory, event);
+    const entries = postingsOf(event, postingContextOf(memory, event));
+    rememberForPostings(memory, event);
     return { event, entries };
   });
 }
