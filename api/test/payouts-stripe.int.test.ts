@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { payoutStream, reversalKeyOf, transferKeyOf, type PayoutCommand } from "@booking/contracts";
 import { startStripeFixturesServer, stripeFixture, stripeFixtureEvent, type StripeFixturesServer } from "@booking/testkit";
 import { sendPayoutCommand } from "../src/payouts/index.ts";
+import { PayoutReactor } from "../src/payouts/reactor.ts";
 import { StripePayoutProvider } from "../src/payouts/stripe-payout-provider.ts";
 import { startTestApi, type TestApi } from "./harness.ts";
 
@@ -18,12 +19,13 @@ const DAY = 86_400_000;
 
 let api: TestApi;
 let stripe: StripeFixturesServer;
+let provider: StripePayoutProvider;
 beforeAll(async () => {
   stripe = await startStripeFixturesServer();
   const client = new Stripe("sk_test_fixtures", { ...stripe.clientOptions, maxNetworkRetries: 0 });
   api = await startTestApi({
     stripeWebhookSecret: WEBHOOK_SECRET,
-    payoutProvider: new StripePayoutProvider({ secretKey: "sk_test_fixtures", client }),
+    payoutProvider: (provider = new StripePayoutProvider({ secretKey: "sk_test_fixtures", client })),
   });
 });
 afterAll(async () => {
@@ -256,4 +258,52 @@ describe("payout.paid and payout.failed", () => {
 
 it("an event type payouts do not listen to is acknowledged and ignored as before (Stripe's example event as it is)", async () => {
   await deliverOk(signed(stripeFixture("event")));
+});
+
+describe("the payout reactor through Stripe", () => {
+  it("transfers a released share and pays it out from the expert's account; payout.paid then records it paid", async () => {
+    const expert = await api.user("expert");
+    expect((await api.call("POST", "/api/v1/experts/me/payout-account", { user: expert })).statusCode).toBe(201);
+    const accountId = (await api.call("GET", "/api/v1/experts/me/payout-account", { user: expert })).json().account_id as string;
+    await deliverOk(signed(accountUpdated(accountId, { payouts_enabled: true, details_submitted: true })));
+    const bookingId = `bk-${randomUUID()}`;
+    const completedAt = new Date(Date.now() - 30 * DAY).toISOString();
+    const earning = { bookingId, currency: "EUR" as const, paidCents: 15_000, refundedCents: 0, feeBasisPoints: 1500, completedAt };
+    await send({ type: "ReleaseEarning", expertId: expert.id, actor: SYSTEM, earning });
+    const reactor = new PayoutReactor(
+      { log: api.ctx.store, db: api.ctx.db, payouts: api.ctx.payouts, provider, clock: () => new Date().toISOString() },
+      { warn: () => undefined },
+    );
+
+    await reactor.runOnce();
+    const transfers = stripe.requests.filter((q) => q.path === "/v1/transfers" && q.form.destination === accountId);
+    expect(transfers).toEqual([
+      expect.objectContaining({
+        idempotencyKey: transferKeyOf(bookingId),
+        stripeAccount: null,
+        form: expect.objectContaining({ amount: "12750", currency: "eur", transfer_group: bookingId }),
+      }),
+    ]);
+    const sent = (await payoutEvents(expert.id)).find((e) => e.type === "TransferSent");
+    expect(sent?.data).toMatchObject({ bookingId, amountCents: 12_750, currency: "EUR", transferId: expect.stringMatching(/^tr_fixture/) });
+
+    const asked = await api.call("POST", "/api/v1/experts/me/payouts", { user: expert, body: { currency: "EUR" } });
+    expect(asked.statusCode, asked.body).toBe(201);
+    await reactor.runOnce();
+    const payouts = stripe.requests.filter((q) => q.path === "/v1/payouts" && q.stripeAccount === accountId);
+    expect(payouts).toEqual([
+      expect.objectContaining({
+        idempotencyKey: asked.json().payout_key,
+        form: expect.objectContaining({ amount: "12750", currency: "eur" }),
+      }),
+    ]);
+    const payoutId = (await payoutEvents(expert.id)).find((e) => e.type === "PayoutSent")?.data.payoutId as string;
+    expect(payoutId).toMatch(/^po_fixture/);
+
+    // Stripe's word that it arrived, on the expert's connected account.
+    const paid = { ...stripeFixture("payout"), id: payoutId, amount: 12_750, currency: "eur", status: "paid", automatic: false };
+    await deliverOk(signed(stripeFixtureEvent("payout.paid", paid, { account: accountId })));
+    const list = (await api.call("GET", "/api/v1/experts/me/payouts", { user: expert })).json();
+    expect(list.payouts).toEqual([expect.objectContaining({ payout_id: payoutId, amount_cents: 12_750, currency: "EUR", status: "paid" })]);
+  });
 });
