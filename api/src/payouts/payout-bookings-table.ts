@@ -65,7 +65,7 @@ export async function markReleased(db: Queryable, r: Released): Promise<void> {
   await db.query(
     `UPDATE payout_bookings SET released_at = COALESCE(released_at, $2::timestamptz), released_refunded_cents = $3, released_fee_cents = $4,
        released_share_cents = $5, adjusted_refunded_cents = GREATEST(COALESCE(adjusted_refunded_cents, 0), $3), transfer_key = $6,
-       transfer_status = CASE WHEN transfer_status = 'none' AND $5 > 0 THEN 'pending' ELSE transfer_status END,
+       transfer_status = CASE WHEN transfer_status = 'none' AND $5::bigint > 0 THEN 'pending' ELSE transfer_status END,
        next_attempt_at = COALESCE(next_attempt_at, $2::timestamptz), updated_at = now()
      WHERE booking_id = $1 AND released_at IS NULL`,
     [r.bookingId, r.at, r.refundedCents, r.feeCents, r.shareCents, transferKeyOf(r.bookingId)],
@@ -86,7 +86,7 @@ export type Adjusted = {
 export async function markAdjusted(db: Queryable, a: Adjusted): Promise<void> {
   await db.query(
     `INSERT INTO payout_reversals (reversal_key, booking_id, expert_id, amount_cents, currency, status, next_attempt_at, adjusted_at)
-     VALUES ($1, $2, $3, $4, $5, CASE WHEN $4 > 0 THEN 'pending' ELSE 'not_needed' END, $6, $6)
+     VALUES ($1, $2, $3, $4, $5, CASE WHEN $4::bigint > 0 THEN 'pending' ELSE 'not_needed' END, $6, $6)
      ON CONFLICT (reversal_key) DO NOTHING`,
     [a.reversalKey, a.bookingId, a.expertId, a.shareCents, a.currency, a.at],
   );

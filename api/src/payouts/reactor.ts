@@ -225,8 +225,8 @@ export class PayoutReactor {
     }
     if (outcome.status === "failed") {
       const recorded = await recordPayoutFailed(this.deps, { ...on, reason: outcome.reason });
+      // (A payout the stream already settled stays as it is: its events, not this answer, keep the row.)
       if (!recorded.ok) this.warn(`payouts: failure of payout ${p.payout_key} not recorded (${recorded.refusal.code})`);
-      else await recordPayoutOutcome(this.deps.db, p.payout_key, { status: "failed", reason: outcome.reason, at: this.deps.clock() });
       return;
     }
     const sent = await recordPayoutSent(this.deps, { ...on, payoutId: outcome.payoutId });

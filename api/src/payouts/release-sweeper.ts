@@ -27,7 +27,7 @@ export async function releaseEarnings({ db, payouts, clock }: ReleaseSweeperDeps
   const now = clock();
   const { rows } = await db.query<Releasable>(
     `SELECT booking_id, expert_id, currency, paid_cents, refunded_cents, fee_basis_points, completed_at FROM payout_bookings
-     WHERE status = 'completed' AND released_at IS NULL AND paid_cents > refunded_cents AND completed_at <= $1::timestamptz - $2 * interval '1 day'
+     WHERE status = 'completed' AND released_at IS NULL AND paid_cents > refunded_cents AND completed_at <= $1::timestamptz - $2::int * interval '1 day'
      ORDER BY completed_at, booking_id LIMIT $3`,
     [now, CLEARING_PERIOD_DAYS, limit],
   );
