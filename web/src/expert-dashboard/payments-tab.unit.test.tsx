@@ -6,6 +6,9 @@ import type { Booking } from "../shared/api-types.ts";
 import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
 import { PaymentsTab } from "./payments-tab.tsx";
 
+/** Replies and renders can take a few seconds on a loaded machine (the default wait is one second). */
+const WAIT = { timeout: 10_000 };
+
 const b = (id: string, price: number, status: Booking["status"], more: Partial<Booking> = {}) =>
   ({
     id,
@@ -90,17 +93,19 @@ describe("payments tab", () => {
       },
     });
     renderScreen(<PaymentsTab />, { auth: signedInAs("expert") });
-    expect(await screen.findByTestId("earnings-total")).toHaveTextContent("$290.00");
+    expect(await screen.findByTestId("earnings-total", undefined, WAIT)).toHaveTextContent("$290.00");
     // Month, sessions, refunds, net, then the platform fee and the expert's share (issue 29.1).
     expect(screen.getByRole("row", { name: /March 2026/ })).toHaveTextContent(
       /March 2026\s*2\s*−\$90\.00\s*\$200\.00\s*\$30\.00\s*\$170\.00/,
     );
     expect(screen.getByRole("row", { name: /April 2026/ })).toHaveTextContent(/April 2026\s*1\s*—\s*\$90\.00\s*\$13\.50\s*\$76\.50/);
     expect(screen.getByRole("row", { name: /^Total/ })).toHaveTextContent(/Total\s*3\s*−\$90\.00\s*\$290\.00\s*\$43\.50\s*\$246\.50/);
-    expect(await screen.findByTestId("pending-payments")).toHaveTextContent("Awaiting your acceptance: 2 paid requests, $170.00.");
+    expect(await screen.findByTestId("pending-payments", undefined, WAIT)).toHaveTextContent(
+      "Awaiting your acceptance: 2 paid requests, $170.00.",
+    );
 
     await userEvent.click(screen.getByRole("button", { name: "March 2026" }));
-    const list = await screen.findByRole("table", { name: "Bookings in March 2026" });
+    const list = await screen.findByRole("table", { name: "Bookings in March 2026" }, WAIT);
     expect(within(list).getAllByRole("row")).toHaveLength(4);
     expect(within(list).getByRole("row", { name: /Brand deals/ })).toHaveTextContent(
       /Brand deals \(cancelled\).*\$90\.00\s*−\$90\.00 Refund pending\s*\$0\.00\s*\$0\.00\s*\$0\.00/,
@@ -125,12 +130,12 @@ describe("payments tab", () => {
       "GET /bookings/expert/me": { status: 200, body: [] },
     });
     renderScreen(<PaymentsTab />, { auth: signedInAs("expert") });
-    expect(await screen.findByRole("row", { name: /March 2026 \(EUR\)/ })).toHaveTextContent(/1\s*—\s*€200\.00\s*€30\.00\s*€170\.00/);
+    expect(await screen.findByRole("row", { name: /March 2026 \(EUR\)/ }, WAIT)).toHaveTextContent(/1\s*—\s*€200\.00\s*€30\.00\s*€170\.00/);
     expect(screen.getByTestId("earnings-total")).toHaveTextContent("$290.00");
     expect(screen.getByTestId("earnings-total-EUR")).toHaveTextContent("€200.00");
     expect(screen.getByRole("row", { name: /^Total \(EUR\)/ })).toHaveTextContent("€170.00");
     await userEvent.click(screen.getByRole("button", { name: "March 2026 (EUR)" }));
-    const list = await screen.findByRole("table", { name: "Bookings in March 2026" });
+    const list = await screen.findByRole("table", { name: "Bookings in March 2026" }, WAIT);
     expect(within(list).getAllByRole("row")).toHaveLength(2);
     expect(within(list).getByRole("row", { name: /Euro launch/ })).toHaveTextContent(/€200\.00\s*—\s*€200\.00\s*€30\.00\s*€170\.00/);
   });
@@ -142,9 +147,9 @@ describe("payments tab", () => {
       "GET /bookings/expert/me": { status: 200, body: [] },
     });
     renderScreen(<PaymentsTab />, { auth: signedInAs("expert") });
-    expect(await screen.findByRole("button", { name: "Connect your payout account" })).toBeInTheDocument();
-    expect(await screen.findByRole("table", { name: "Your balance by currency" })).toHaveTextContent("$127.50");
-    expect(await screen.findByText("Your payouts will appear here.")).toBeInTheDocument();
+    expect(await screen.findByRole("button", { name: "Connect your payout account" }, WAIT)).toBeInTheDocument();
+    expect(await screen.findByRole("table", { name: "Your balance by currency" }, WAIT)).toHaveTextContent("$127.50");
+    expect(await screen.findByText("Your payouts will appear here.", undefined, WAIT)).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Download the March 2026 statement (PDF)" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Download the April 2026 statement (CSV)" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Withdraw Earnings" })).toBeNull();
@@ -164,7 +169,7 @@ describe("payments tab", () => {
       route: "/expert-dashboard/ux9/payments",
       path: "/expert-dashboard/:id/payments",
     });
-    expect(await screen.findByText("Payments for your sessions will appear here.")).toBeInTheDocument();
+    expect(await screen.findByText("Payments for your sessions will appear here.", undefined, WAIT)).toBeInTheDocument();
     expect(screen.getByText("This expert's payout account, balance and payouts are in the console.")).toBeInTheDocument();
     expect(calls.map((c) => c.path)).toContain("/experts/ux9/earnings");
     expect(calls.some((c) => c.path.startsWith("/experts/me/"))).toBe(false);

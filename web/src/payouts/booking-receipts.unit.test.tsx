@@ -8,6 +8,9 @@ import { saveFile } from "../shared/save-file.ts";
 import { ManageBookingSteps } from "../manage-booking/manage-booking-page.tsx";
 import { BookingReceipts, type Receipt } from "./booking-receipts.tsx";
 
+/** Replies and renders can take a few seconds on a loaded machine (the default wait is one second). */
+const WAIT = { timeout: 10_000 };
+
 // Issue 29.7: a paid booking's receipts, one PDF per payment and per refund, for its creator.
 
 vi.mock("../shared/save-file.ts", () => ({ saveFile: vi.fn() }));
@@ -43,9 +46,9 @@ describe("receipts", () => {
     });
     renderScreen(<BookingReceipts booking={booking} />, { auth: signedInAs("creator", { id: "c1" }) });
     expect(screen.getByRole("heading", { name: "Receipts" })).toBeInTheDocument();
-    expect(await screen.findByRole("button", { name: /Payment receipt: \$150\.00, .*March 1, 2030 \(PDF\)/ })).toBeInTheDocument();
+    expect(await screen.findByRole("button", { name: /Payment receipt: \$150\.00, .*March 1, 2030 \(PDF\)/ }, WAIT)).toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: /Refund receipt: \$75\.00/ }));
-    await waitFor(() => expect(saveFile).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(saveFile).toHaveBeenCalledTimes(1), WAIT);
     expect(vi.mocked(saveFile).mock.calls[0]![1]).toBe("refund-receipt-ev-ref.pdf");
     expect(calls.map((c) => c.path)).toContain(file);
   });
@@ -65,7 +68,7 @@ describe("receipts", () => {
   it("Manage Booking shows them to an admin helping the creator, not to the expert", async () => {
     fakeApi({ "GET /bookings/b1/receipts": { status: 200, body: { receipts } } });
     const { unmount } = renderScreen(<ManageBookingSteps booking={booking} schedule={null} />, { auth: signedInAs("admin", { id: "a1" }) });
-    expect(await screen.findByRole("button", { name: /Payment receipt/ })).toBeInTheDocument();
+    expect(await screen.findByRole("button", { name: /Payment receipt/ }, WAIT)).toBeInTheDocument();
     unmount();
     renderScreen(<ManageBookingSteps booking={booking} schedule={null} />, { auth: signedInAs("expert", { id: "ux1" }) });
     expect(screen.queryByRole("heading", { name: "Receipts" })).toBeNull();

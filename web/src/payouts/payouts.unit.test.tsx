@@ -9,6 +9,9 @@ import { PayoutHistory } from "./payout-history.tsx";
 import { PayoutsSummary } from "./payouts-section.tsx";
 import { StatementDownloads } from "./statement-downloads.tsx";
 
+/** Replies and renders can take a few seconds on a loaded machine (the default wait is one second). */
+const WAIT = { timeout: 10_000 };
+
 // Issue 29.2-29.4 and 29.7 on the expert's Payments tab: the payout account, the balance per
 // currency with a payout on request, the payouts, and the monthly statements.
 
@@ -62,8 +65,8 @@ describe("payout account", () => {
         body: { onboarding_url: `${window.location.origin}/payouts/test-onboarding?account=acct_1` },
       },
     });
-    await userEvent.click(await screen.findByRole("button", { name: "Connect your payout account" }));
-    await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/payouts/test-onboarding"));
+    await userEvent.click(await screen.findByRole("button", { name: "Connect your payout account" }, WAIT));
+    await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/payouts/test-onboarding"), WAIT);
     expect(writes(calls).map((c) => `${c.method} ${c.path}`)).toEqual(["POST /experts/me/payout-account"]);
   });
 
@@ -71,8 +74,8 @@ describe("payout account", () => {
     summary(account({ status: "incomplete" }), [], {
       "POST /experts/me/payout-account": { status: 409, body: { code: "payout_account_exists", message: "x" } },
     });
-    await userEvent.click(await screen.findByRole("button", { name: "Finish connecting your payout account" }));
-    expect(await screen.findByRole("alert")).toHaveTextContent("A payout account is already connected.");
+    await userEvent.click(await screen.findByRole("button", { name: "Finish connecting your payout account" }, WAIT));
+    expect(await screen.findByRole("alert", undefined, WAIT)).toHaveTextContent("A payout account is already connected.");
   });
 
   it("enabled: says it is connected; held: says so with the admin's reason", () => {
@@ -87,7 +90,7 @@ describe("payout account", () => {
 describe("balance", () => {
   it("shows each currency apart and explains when pending money is released", async () => {
     summary(account(), [balance("USD", 4_000), balance("EUR", 0)]);
-    const table = await screen.findByRole("table", { name: "Your balance by currency" });
+    const table = await screen.findByRole("table", { name: "Your balance by currency" }, WAIT);
     expect(within(table).getByRole("row", { name: /USD/ })).toHaveTextContent(/USD\s*\$127\.50\s*\$40\.00\s*\$50\.00\s*\$300\.00/);
     expect(within(table).getByRole("row", { name: /EUR/ })).toHaveTextContent(/EUR\s*€127\.50\s*€0\.00\s*€50\.00\s*€300\.00/);
     expect(screen.getByTestId("balance-explained")).toHaveTextContent("released 7 days after the session is completed");
@@ -95,42 +98,42 @@ describe("balance", () => {
 
   it("offers a payout only from the minimum up, and only to a connected account that is not held", async () => {
     summary(account({ status: "incomplete" }), [balance("USD", 4_000)]);
-    const button = await screen.findByRole("button", { name: /Request payout/ });
+    const button = await screen.findByRole("button", { name: /Request payout/ }, WAIT);
     expect(button).toBeDisabled();
     expect(button).toHaveAccessibleDescription("Finish connecting your payout account to request a payout.");
   });
 
   it("below the minimum the button says from how much it can be asked", async () => {
     summary(account(), [balance("EUR", 1_999)]);
-    const button = await screen.findByRole("button", { name: /Request payout/ });
+    const button = await screen.findByRole("button", { name: /Request payout/ }, WAIT);
     expect(button).toBeDisabled();
     expect(button).toHaveAccessibleDescription("You can request a payout once €20 is available.");
   });
 
   it("held payouts cannot be requested", async () => {
     summary(account({ held: true, held_reason: "Dispute" }), [balance("USD", 4_000)]);
-    expect(await screen.findByRole("button", { name: /Request payout/ })).toHaveAccessibleDescription("Your payouts are on hold.");
+    expect(await screen.findByRole("button", { name: /Request payout/ }, WAIT)).toHaveAccessibleDescription("Your payouts are on hold.");
   });
 
   it("requests a payout of the currency's available money and says so", async () => {
     const calls = summary(account(), [balance("USD", 0), balance("EUR", 8_500)], {
       "POST /experts/me/payouts": { status: 201, body: { ...payout, status: "requested", payout_id: null, paid_at: null } },
     });
-    const eur = within(await screen.findByRole("row", { name: /EUR/ })).getByRole("button", { name: "Request payout of €85.00" });
+    const eur = within(await screen.findByRole("row", { name: /EUR/ }, WAIT)).getByRole("button", { name: "Request payout of €85.00" });
     expect(within(screen.getByRole("row", { name: /USD/ })).getByRole("button", { name: /Request payout/ })).toBeDisabled();
     await userEvent.click(eur);
-    expect(await screen.findByRole("status")).toHaveTextContent("Payout of €85.00 requested.");
+    expect(await screen.findByRole("status", undefined, WAIT)).toHaveTextContent("Payout of €85.00 requested.");
     expect(writes(calls)).toEqual([{ method: "POST", path: "/experts/me/payouts", body: { currency: "EUR" } }]);
     // The balance is read again after the payout.
-    await waitFor(() => expect(calls.filter((c) => c.path === "/experts/me/balance")).toHaveLength(2));
+    await waitFor(() => expect(calls.filter((c) => c.path === "/experts/me/balance")).toHaveLength(2), WAIT);
   });
 
   it("shows the API's refusal in the catalogue's words", async () => {
     summary(account(), [balance("USD", 4_000)], {
       "POST /experts/me/payouts": { status: 409, body: { code: "payout_account_incomplete", message: "x" } },
     });
-    await userEvent.click(await screen.findByRole("button", { name: /Request payout/ }));
-    expect(await screen.findByRole("alert")).toHaveTextContent(
+    await userEvent.click(await screen.findByRole("button", { name: /Request payout/ }, WAIT));
+    expect(await screen.findByRole("alert", undefined, WAIT)).toHaveTextContent(
       "Your payout account is not ready yet: finish connecting it to receive payouts.",
     );
   });
@@ -160,7 +163,7 @@ describe("payouts and statements", () => {
     renderScreen(<StatementDownloads months={["2026-04", "2026-03"]} />, { auth });
     await userEvent.click(screen.getByRole("button", { name: "Download the March 2026 statement (PDF)" }));
     await userEvent.click(screen.getByRole("button", { name: "Download the March 2026 statement (CSV)" }));
-    await waitFor(() => expect(saveFile).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(saveFile).toHaveBeenCalledTimes(2), WAIT);
     expect(vi.mocked(saveFile).mock.calls.map(([, name]) => name)).toEqual(["statement-2026-03.pdf", "statement-2026-03.csv"]);
     expect(calls.map((c) => c.path)).toEqual(["/experts/me/statements/2026-03.pdf", "/experts/me/statements/2026-03.csv"]);
   });
@@ -169,7 +172,7 @@ describe("payouts and statements", () => {
     fakeApi({});
     renderScreen(<StatementDownloads months={["2026-04"]} />, { auth });
     await userEvent.click(screen.getByRole("button", { name: "Download the April 2026 statement (PDF)" }));
-    expect(await screen.findByRole("alert")).toBeInTheDocument();
+    expect(await screen.findByRole("alert", undefined, WAIT)).toBeInTheDocument();
     expect(saveFile).not.toHaveBeenCalled();
   });
 });

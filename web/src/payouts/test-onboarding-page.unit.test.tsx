@@ -7,6 +7,9 @@ import { AppRoutes } from "../routes.tsx";
 import { PayoutsReturnPage } from "./payouts-return-page.tsx";
 import { TestOnboardingPage } from "./test-onboarding-page.tsx";
 
+/** Replies and renders can take a few seconds on a loaded machine (the default wait is one second). */
+const WAIT = { timeout: 10_000 };
+
 // Issue 29.2: the test provider's stand-in for Stripe's onboarding, and the page the onboarding comes back to.
 
 const auth = signedInAs("expert", { id: "u7" });
@@ -37,14 +40,14 @@ describe("test payout onboarding", () => {
     expect(screen.getByRole("heading", { level: 1, name: "Test Payout Onboarding" })).toBeInTheDocument();
     expect(screen.getByText(/stands in for Stripe's onboarding/)).toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Complete onboarding" }));
-    await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/expert-dashboard/u7/payments"));
+    await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/expert-dashboard/u7/payments"), WAIT);
     expect(writes(calls)).toEqual([{ method: "POST", path: "/experts/me/payout-account/test-onboarding", body: { complete: true } }]);
   });
 
   it("can be left incomplete", async () => {
     const calls = onboarding();
     await userEvent.click(screen.getByRole("button", { name: "Leave it incomplete" }));
-    await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/expert-dashboard/u7/payments"));
+    await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/expert-dashboard/u7/payments"), WAIT);
     expect(writes(calls)[0]!.body).toEqual({ complete: false });
   });
 
@@ -54,13 +57,13 @@ describe("test payout onboarding", () => {
     });
     renderScreen(<TestOnboardingPage />, { auth, route: "/payouts/test-onboarding", path: "/payouts/test-onboarding", others: dashboard });
     await userEvent.click(screen.getByRole("button", { name: "Complete onboarding" }));
-    expect(await screen.findByRole("alert")).toHaveTextContent("Connect your payout account before asking for a payout.");
+    expect(await screen.findByRole("alert", undefined, WAIT)).toHaveTextContent("Connect your payout account before asking for a payout.");
     expect(screen.getByTestId("location")).toHaveTextContent("/payouts/test-onboarding");
   });
 
   it("back from the provider's onboarding, the expert lands on their Payments tab", async () => {
     renderScreen(<PayoutsReturnPage />, { auth, route: "/payouts?onboarding=done", path: "/payouts", others: dashboard });
-    await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/expert-dashboard/u7/payments"));
+    await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/expert-dashboard/u7/payments"), WAIT);
   });
 
   it("a link that ran out is asked for again and followed", async () => {
@@ -73,7 +76,7 @@ describe("test payout onboarding", () => {
       path: "/payouts",
       others: { "/payouts/test-onboarding": <p>Test onboarding</p> },
     });
-    await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/payouts/test-onboarding"));
+    await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/payouts/test-onboarding"), WAIT);
     expect(writes(calls)).toHaveLength(1);
   });
 

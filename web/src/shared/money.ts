@@ -12,12 +12,21 @@ type MoneyStyle = {
   locale?: string;
 };
 
+const formats = new Map<string, Intl.NumberFormat>();
+
+/** The formatter of a currency in a locale (made once: a list of amounts re-renders often). */
 function format(currency: Currency, locale: string, fractionDigits?: number): Intl.NumberFormat {
-  return new Intl.NumberFormat(locale, {
-    style: "currency",
-    currency,
-    ...(fractionDigits !== undefined && { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits }),
-  });
+  const key = `${currency} ${locale} ${fractionDigits ?? ""}`;
+  let made = formats.get(key);
+  if (!made) {
+    made = new Intl.NumberFormat(locale, {
+      style: "currency",
+      currency,
+      ...(fractionDigits !== undefined && { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits }),
+    });
+    formats.set(key, made);
+  }
+  return made;
 }
 
 /** How many minor units make one of the currency (100 for every currency the product offers today). */
