@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, resolve } from "node:path";
@@ -13,14 +13,19 @@ import { fileURLToPath } from "node:url";
 // Each transfer, reversal and payout it makes is listed as a balance transaction of the balance it
 // moved (the platform's, or the connected account's under Stripe-Account), for reconciliation.
 
-/** Stripe's example objects, kept beside the repository (see its README). */
-export const STRIPE_FIXTURES_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/stripe/fixtures3.json");
+/** Stripe's example objects, kept beside the repository (see its README); STRIPE_FIXTURES names them elsewhere (a clone in another directory). */
+export const STRIPE_FIXTURES_PATH =
+  process.env.STRIPE_FIXTURES ?? resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/stripe/fixtures3.json");
 
 type StripeObject = Record<string, unknown>;
 let loaded: Record<string, StripeObject> | null = null;
 
 /** A fresh copy of one of Stripe's example objects (`account`, `transfer`, `payout`, `event`, ...). */
 export function stripeFixture(resource: string): StripeObject {
+  if (!loaded && !existsSync(STRIPE_FIXTURES_PATH))
+    throw new Error(
+      `Stripe's example objects are read from ${STRIPE_FIXTURES_PATH} (../shared/stripe/fixtures3.json beside the repository, or STRIPE_FIXTURES)`,
+    );
   loaded ??= (JSON.parse(readFileSync(STRIPE_FIXTURES_PATH, "utf8")) as { resources: Record<string, StripeObject> }).resources;
   const found = loaded[resource];
   if (!found) throw new Error(`fixtures3.json has no ${resource}`);
