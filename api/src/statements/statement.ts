@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { ExpertStatementCurrencyReply } from "@booking/contracts";
-import { expertConnected, expertPayable, PLATFORM_FEE_REVENUE } from "@booking/contracts";
+import { comparePositions, expertConnected, expertPayable, parsePosition, PLATFORM_FEE_REVENUE } from "@booking/contracts";
 import { expertStatement, LEDGER_ENTRIES_FROM, monthBounds } from "@booking/projections";
 
 // An expert's monthly statement (issue 29.7), from the ledger read model and the bookings read
@@ -43,6 +43,8 @@ export type Statement = { expertId: string; month: string; earnings: EarningLine
 
 type EntryRow = {
   event_id: string;
+  position: string;
+  ordinal: string;
   at: string;
   event_type: string;
   booking_id: string | null;
@@ -64,14 +66,15 @@ export async function statementOf(db: Queryable, expertId: string, month: string
   const payable = expertPayable(expertId);
   const connected = expertConnected(expertId);
   const { rows } = await db.query<EntryRow>(
-    `SELECT e.event_id, e.at, e.event_type, e.booking_id, e.account, e.currency, e.debit_cents, e.credit_cents,
+    `SELECT e.event_id, e.position, e.ordinal, e.at, e.event_type, e.booking_id, e.account, e.currency, e.debit_cents, e.credit_cents,
             bk.session_title, bk.scheduled_time, bk.paid_cents, bk.refund_due_cents
      FROM ${LEDGER_ENTRIES_FROM} LEFT JOIN bookings bk ON bk.booking_id = e.booking_id
      WHERE b.expert_id = $1 AND b.book_id NOT LIKE 'booking:%' AND e.at::timestamptz >= $2 AND e.at::timestamptz < $3
-       AND e.event_type IN ('EarningReleased', 'EarningAdjusted', 'TransferSent', 'TransferReversed', 'PayoutPaid')
-     ORDER BY e.at::timestamptz, e.event_id, e.ordinal`,
+       AND e.event_type IN ('EarningReleased', 'EarningAdjusted', 'TransferSent', 'TransferReversed', 'PayoutPaid')`,
     [expertId, start, end],
   );
+  // The log's order (events of one instant too), each event's entries as posted.
+  rows.sort((a, b) => comparePositions(parsePosition(a.position)!, parsePosition(b.position)!) || Number(a.ordinal) - Number(b.ordinal));
   const earnings = new Map<string, EarningLine>();
   const movements: MoneyLine[] = [];
   for (const r of rows) {

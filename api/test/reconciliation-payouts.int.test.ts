@@ -1,0 +1,178 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLEARING_PERIOD_DAYS, type CalendarCommand } from "@booking/contracts";
+import { calendarStream } from "@booking/engine";
+import { ledgerEntries } from "@booking/projections";
+import type { Queryable } from "../src/payments/payments-table.ts";
+import { TestPaymentProvider } from "../src/payments/test-provider.ts";
+import { PayoutReactor } from "../src/payouts/reactor.ts";
+import { releaseEarnings } from "../src/payouts/release-sweeper.ts";
+import type { TestPayoutProvider } from "../src/payouts/test-payout-provider.ts";
+import { runReconciliation } from "../src/reconciliation/index.ts";
+import { RefundReactor } from "../src/refunds/reactor.ts";
+import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
+import { waitFor } from "./processes.ts";
+
+// Reconciliation (issue 29.6) over the whole money path with the test providers: a booking paid
+// through the payment routes, completed, released after the clearing period, transferred, refunded
+// in part (the transfer's share reversed) and paid out. Every provider-facing movement of the ledger
+// matches the test providers' tables; a corrupted reversal or payout row is exactly one difference.
+// The expert's statement of the month shows the same movements.
+
+const DAY = 86_400_000;
+let now = Date.parse("2030-03-04T08:00:00.000Z");
+const clock = () => new Date(now).toISOString();
+let api: TestApi;
+let admin: TestUser;
+let expert: TestUser;
+let bookingId: string;
+const lazyDb: Queryable = { query: (text, values) => api.ctx.db.query(text, values) };
+const payments = new TestPaymentProvider(lazyDb);
+
+const run = async (command: CalendarCommand) => {
+  const r = await api.ctx.calendar.handle(calendarStream(expert.id), command, { actor: command.actor });
+  if (!r.ok) throw new Error(`${command.type}: ${r.refusal.code}`);
+  await api.ctx.projected(r.value);
+};
+const payouts = () =>
+  new PayoutReactor(
+    { log: api.ctx.store, db: api.ctx.db, payouts: api.ctx.payouts, provider: api.ctx.payoutProvider as TestPayoutProvider, clock },
+    { warn: () => undefined },
+  ).runOnce();
+const refunds = () =>
+  new RefundReactor(
+    { log: api.ctx.store, db: api.ctx.db, calendar: api.ctx.calendar, provider: payments, clock },
+    { warn: () => undefined },
+  ).runOnce();
+const release = () => releaseEarnings({ db: api.ctx.db, payouts: api.ctx.payouts, clock });
+const must = async (user: TestUser, method: "GET" | "POST", url: string, body?: unknown) => {
+  const r = await api.call(method, url, { user, ...(body !== undefined && { body }) });
+  expect(r.statusCode, `${method} ${url}: ${r.body}`).toBeLessThan(300);
+  return r;
+};
+const reconciled = () => runReconciliation({ db: api.ctx.db, provider: "test", clock }, "admin");
+
+beforeAll(async () => {
+  api = await startTestApi({ clock, payments });
+  admin = await api.user("admin");
+  expert = await api.user("expert");
+  const creator = await api.user("creator");
+  const asExpert = { userId: expert.id, role: "expert" as const };
+  const days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
+  await run({
+    type: "SetSchedule",
+    expertId: expert.id,
+    actor: asExpert,
+    schedule: { timezone: "UTC", slots: days.map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" })) },
+  });
+  const start = new Date(now + DAY);
+  start.setUTCHours(10, 0, 0, 0);
+  bookingId = `bk-${randomUUID()}`;
+  await run({
+    type: "RequestBooking",
+    expertId: expert.id,
+    bookingId,
+    actor: { userId: creator.id, role: "creator" },
+    scheduledTime: start.toISOString(),
+    session: {
+      sessionId: `s-${randomUUID()}`,
+      expertId: expert.id,
+      title: "Pricing review",
+      lengthMinutes: 60,
+      priceCents: 15_000,
+      published: true,
+      prepQuestions: ["Goal?", "Now?", "Blocker?"],
+    },
+    expertUserId: expert.id,
+    creatorAcceptedTerms: true,
+    creatorBookings: [],
+    holdMinutes: 15,
+  });
+  // Paid through the payment routes, so the test provider's payments table has it.
+  const intent = (await must(creator, "POST", "/api/v1/stripe/test-intent", { bookingId })).json() as { clientSecret: string };
+  await must(creator, "POST", "/api/v1/payments/test/confirm", { client_secret: intent.clientSecret, card_number: "4242 4242 4242 4242" });
+  await run({ type: "ConfirmBooking", expertId: expert.id, bookingId, actor: asExpert });
+  now = start.getTime() + 61 * 60_000;
+  await run({ type: "CompleteBooking", expertId: expert.id, bookingId, actor: asExpert });
+  await must(expert, "POST", "/api/v1/experts/me/payout-account");
+  await must(expert, "POST", "/api/v1/experts/me/payout-account/test-onboarding", { complete: true });
+  await payouts();
+  now += CLEARING_PERIOD_DAYS * DAY;
+  expect(await release()).toBe(1);
+  await payouts(); // transferred: 127.50
+  await run({
+    type: "RefundBooking",
+    expertId: expert.id,
+    bookingId,
+    actor: { userId: admin.id, role: "admin" },
+    amountCents: 5_000,
+    reason: "Half the session had no sound",
+  });
+  await refunds(); // 50.00 back to the creator
+  await payouts();
+  expect(await release()).toBe(1); // the adjustment
+  await payouts(); // 42.50 of the transfer reversed
+  await must(expert, "POST", "/api/v1/experts/me/payouts", { currency: "USD" }); // the 85.00 left
+  await payouts();
+  await payouts();
+  await waitFor(
+    "every movement in the ledger",
+    async () => {
+      const types = new Set((await ledgerEntries(api.ctx.db)).map((e) => e.event_type));
+      return ["PaymentSucceeded", "RefundIssued", "TransferSent", "TransferReversed", "PayoutPaid"].every((t) => types.has(t));
+    },
+    15_000,
+  );
+});
+afterAll(async () => api.close());
+
+describe("reconciliation over payments, refunds, transfers, reversals and payouts", () => {
+  it("a clean run matches each of the five movements", async () => {
+    const providerRows = await api.ctx.db.query<{ n: string }>(
+      `SELECT (SELECT count(*) FROM test_transfers) + (SELECT count(*) FROM test_transfer_reversals) + (SELECT count(*) FROM test_payouts) AS n`,
+    );
+    expect(Number(providerRows.rows[0]!.n)).toBe(3);
+    const run = await reconciled();
+    expect(run.differences).toEqual([]);
+    expect(run.ledgerCount).toBe(5);
+    expect(run.providerCount).toBe(5);
+  });
+
+  for (const [table, movement, ledgerCents] of [
+    ["test_transfers", "transfer", 12_750],
+    ["test_transfer_reversals", "reversal", 4_250],
+    ["test_payouts", "payout", 8_500],
+    ["payments", "payment", 15_000],
+  ] as const)
+    it(`a ${movement} row the provider reports a cent higher is exactly one difference`, async () => {
+      await api.ctx.db.query(`UPDATE ${table} SET amount_cents = amount_cents + 1`);
+      try {
+        const run = await reconciled();
+        expect(run.differences).toEqual([
+          expect.objectContaining({ kind: "amount", movement, ledgerCents, providerCents: ledgerCents + 1, currency: "USD" }),
+        ]);
+        expect(run.differences[0]!.ref).toBe(movement === "payout" ? expert.id : bookingId);
+      } finally {
+        await api.ctx.db.query(`UPDATE ${table} SET amount_cents = amount_cents - 1`);
+      }
+    });
+
+  it("the expert's statement of the month shows the earning, the transfer, the reversal and the payout, and nothing owed at the end", async () => {
+    const r = await api.call("GET", "/api/v1/experts/me/statements/2030-03.csv", { user: expert });
+    expect(r.statusCode, r.body).toBe(200);
+    const rows = r.body
+      .trimEnd()
+      .split("\r\n")
+      .map((l) => l.split(","));
+    const amount = (section: string) => rows.filter((x) => x[0] === section).map((x) => x[10]);
+    expect(rows.filter((x) => x[0]!.startsWith("earning")).map((x) => [x[0], x[6], x[7], x[8], x[9]])).toEqual([
+      ["earning", "150.00", "50.00", "22.50", "127.50"],
+      ["earning adjusted", "150.00", "50.00", "-7.50", "-42.50"],
+    ]);
+    expect(amount("transfer")).toEqual(["127.50"]);
+    expect(amount("reversal")).toEqual(["42.50"]);
+    expect(amount("payout")).toEqual(["85.00"]);
+    expect(amount("total share")).toEqual(["85.00"]);
+    expect(amount("total closing balance")).toEqual(["0.00"]);
+  });
+});
