@@ -111,7 +111,8 @@ export function planPayouts(deps: PayoutDeps, market: DemoMarket, timeline: Time
   const sweep = async () => {
     await reactor.runOnce();
     await reactor.requestWeeklyPayouts();
-    await reactor.runOnce();
+    // At once: the request is in the area's tables already (and the running process's reactor, woken by it, would pay it at its own clock).
+    await reactor.payDue();
     for (const [expertId, reason] of holds) {
       const paid = await db.query("SELECT 1 FROM payout_payouts WHERE expert_id = $1 AND status = 'paid' LIMIT 1", [expertId]);
       if (!paid.rows.length) continue;
@@ -144,7 +145,7 @@ export function planPayouts(deps: PayoutDeps, market: DemoMarket, timeline: Time
       plan(releasedAt, async () => {
         await reactor.runOnce();
         await releaseEarnings({ db, payouts, clock });
-        await reactor.runOnce();
+        await reactor.payDue();
         plan(at(releasedAt + SWEEP_AFTER_MS), sweep);
       });
     },
