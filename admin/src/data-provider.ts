@@ -61,6 +61,8 @@ export type ConsoleDataProvider = DataProvider & {
   calendarAsOf: (expertId: string, query: { at: string; date?: string; length_minutes?: number }) => Promise<CalendarAsOfReply>;
   /** An expert's month from the ledger, per currency (issue 29.5). */
   expertStatement: (expertId: string, month: string) => Promise<ExpertStatementReply>;
+  /** The same statement as the expert downloads it, as a PDF or a CSV file. */
+  expertStatementFile: (expertId: string, month: string, format: "pdf" | "csv") => Promise<Blob>;
 };
 
 /** A query string of the values given (undefined ones left out). */
@@ -106,4 +108,6 @@ export const dataProvider: ConsoleDataProvider = {
   expertStatement: async (expertId, month) =>
     (await httpClient(`${ADMIN_API}/payout-accounts/${encodeURIComponent(expertId)}/statement?${queryOf({ month })}`))
       .json as ExpertStatementReply,
+  expertStatementFile: (expertId, month, format) =>
+    download(`${ADMIN_API}/payout-accounts/${encodeURIComponent(expertId)}/statements/${encodeURIComponent(month)}.${format}`),
 };

@@ -101,6 +101,7 @@ export const fakeDataProvider: ConsoleDataProvider = {
   bookingAsOf: refused,
   calendarAsOf: refused,
   expertStatement: refused,
+  expertStatementFile: refused,
 } as ConsoleDataProvider;
 
 export const signedInAdmin: AuthProvider = {

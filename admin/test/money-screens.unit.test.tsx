@@ -8,7 +8,7 @@ import { BOOKING, EXPERT } from "./money-fakes.ts";
 // transfers and payouts show why and how often; the reconciliation runs on demand; a booking's
 // page shows its money trail; an expert's page their statement. Money is never added across currencies.
 
-const sent = vi.hoisted(() => ({ create: vi.fn(), statement: vi.fn() }));
+const sent = vi.hoisted(() => ({ create: vi.fn(), statement: vi.fn(), file: vi.fn() }));
 
 vi.mock("../src/data-provider.ts", async (original) => {
   const { fakeDataProvider, hostileRecord } = await import("./console-fakes.ts");
@@ -29,6 +29,10 @@ vi.mock("../src/data-provider.ts", async (original) => {
       create: (resource: string, params: { data: object }) => {
         sent.create(resource, params.data);
         return Promise.resolve({ data: { ...run, ledger_count: 12, provider_count: 12, difference_count: 0, differences: [] } });
+      },
+      expertStatementFile: (expertId: string, month: string, format: string) => {
+        sent.file(expertId, month, format);
+        return Promise.resolve(new Blob(["%PDF-1.7"], { type: "application/pdf" }));
       },
       expertStatement: (expertId: string, month: string) => {
         sent.statement(expertId, month);
@@ -51,9 +55,14 @@ vi.mock("../src/auth-provider.ts", async (original) => {
   return { ...(await original<object>()), authProvider: signedInAdmin };
 });
 
+const { createObjectURL, revokeObjectURL } = URL;
+
 resetConsoleAfterEach(() => {
+  Object.assign(URL, { createObjectURL, revokeObjectURL });
   sent.create.mockClear();
   sent.statement.mockClear();
+  sent.file.mockClear();
+  vi.restoreAllMocks();
 });
 
 const text = (element: Element | null) => (element?.textContent ?? "").replace(/\s/g, " ");
@@ -139,5 +148,25 @@ describe("an expert's statement", () => {
       target: { value: "2026-02" },
     });
     await waitFor(() => expect(sent.statement).toHaveBeenCalledWith(EXPERT, "2026-02"));
+  }, 60_000);
+
+  it("downloads the month's statement as the expert gets it, as PDF and as CSV", async () => {
+    const saved: string[] = [];
+    URL.createObjectURL = () => "blob:statement";
+    URL.revokeObjectURL = () => undefined;
+    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    open(`#/payout-accounts/${EXPERT}/show`);
+    await screen.findByTestId("expert-statement", {}, { timeout: 20_000 });
+    const month = new Date().toISOString().slice(0, 7);
+    fireEvent.click(screen.getByRole("button", { name: "Download PDF" }));
+    await waitFor(() => expect(saved).toEqual([`statement-${month}.pdf`]));
+    fireEvent.click(screen.getByRole("button", { name: "Download CSV" }));
+    await waitFor(() => expect(saved).toEqual([`statement-${month}.pdf`, `statement-${month}.csv`]));
+    expect(sent.file.mock.calls).toEqual([
+      [EXPERT, month, "pdf"],
+      [EXPERT, month, "csv"],
+    ]);
   }, 60_000);
 });

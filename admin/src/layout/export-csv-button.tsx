@@ -5,7 +5,7 @@ import type { ConsoleDataProvider } from "../data-provider.ts";
 import { exportFileStem } from "./list-exporter.ts";
 
 /** Save a blob as a file, the way a link with `download` does. */
-function saveFile(blob: Blob, name: string): void {
+export function saveFile(blob: Blob, name: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement("a");
   link.href = url;

@@ -1,9 +1,23 @@
-import { Alert, Box, CircularProgress, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from "@mui/material";
-import { useQuery } from "@tanstack/react-query";
+import DownloadIcon from "@mui/icons-material/Download";
+import {
+  Alert,
+  Box,
+  CircularProgress,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from "@mui/material";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { useDataProvider } from "react-admin";
+import { Button, useDataProvider, useNotify } from "react-admin";
 import type { ExpertStatementCurrencyReply } from "@booking/contracts";
 import type { ConsoleDataProvider } from "../data-provider.ts";
+import { saveFile } from "../layout/export-csv-button.tsx";
 import { formatMoney } from "./currency-money.tsx";
 
 // An expert's statement for a month (issue 29.5), from the ledger: what the platform owed them at
@@ -76,6 +90,31 @@ function StatementTable({ currencies, month }: { currencies: ExpertStatementCurr
   );
 }
 
+/** The month's statement as the expert downloads it (GET /admin/payout-accounts/{id}/statements/{month}.pdf or .csv). */
+function StatementDownloads({ expertId, month, disabled }: { expertId: string; month: string; disabled: boolean }) {
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
+  const notify = useNotify();
+  const download = useMutation({
+    mutationFn: async (format: "pdf" | "csv") =>
+      saveFile(await dataProvider.expertStatementFile(expertId, month, format), `statement-${month}.${format}`),
+    onError: (error) => notify(error instanceof Error ? error.message : "The statement could not be downloaded.", { type: "error" }),
+  });
+  return (
+    <>
+      {(["pdf", "csv"] as const).map((format) => (
+        <Button
+          key={format}
+          label={`Download ${format.toUpperCase()}`}
+          onClick={() => download.mutate(format)}
+          disabled={disabled || download.isPending}
+        >
+          <DownloadIcon />
+        </Button>
+      ))}
+    </>
+  );
+}
+
 /** The statement of one expert, for the month the admin picks (this month at first). */
 export function ExpertStatement({ expertId }: { expertId: string }) {
   const dataProvider = useDataProvider<ConsoleDataProvider>();
@@ -95,16 +134,18 @@ export function ExpertStatement({ expertId }: { expertId: string }) {
       <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
         Statement
       </Typography>
-      <TextField
-        id={monthId}
-        type="month"
-        label="Month"
-        value={month}
-        onChange={(e) => setMonth(e.target.value)}
-        size="small"
-        sx={{ mb: 2 }}
-        slotProps={{ inputLabel: { shrink: true } }}
-      />
+      <Stack direction="row" spacing={1} sx={{ mb: 2, alignItems: "center" }}>
+        <TextField
+          id={monthId}
+          type="month"
+          label="Month"
+          value={month}
+          onChange={(e) => setMonth(e.target.value)}
+          size="small"
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
+        <StatementDownloads expertId={expertId} month={month} disabled={!valid} />
+      </Stack>
       {statement.isLoading ? <CircularProgress size={24} aria-label="Loading the statement" /> : null}
       {statement.error ? <Alert severity="error">{statement.error.message || "The statement could not be read."}</Alert> : null}
       {statement.data && currencies.length === 0 ? (
