@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { LogPosition } from "@booking/contracts";
+import { PLATFORM_FEE_REVENUE, expertConnected, expertPayable, type LogPosition } from "@booking/contracts";
 import { testDatabases } from "@booking/testkit";
-import { allProjections, migrateReadModels, readModelDigest, rebuildProjections } from "@booking/projections";
+import { allProjections, ledgerTrialBalance, migrateReadModels, readModelDigest, rebuildProjections } from "@booking/projections";
 import { expertCalendar, type ExpertCalendar } from "./calendar-bookings.ts";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 import { projectorCaughtUp, sleep, startProcess, waitFor, type Running } from "./processes.ts";
@@ -109,7 +109,7 @@ describe("the payout reactor killed with SIGKILL while sessions complete and cle
           actor: { userId: "sweeper", role: "system" },
         });
       }
-      await waitFor("the payout reactor to start", async () => running.output().includes(READY), 60_000);
+      await waitFor("the payout reactor to start", async () => running.output().includes(READY), 180_000);
       await sleep(Math.random() * 1500);
       running.child.kill("SIGKILL");
       await running.exited;
@@ -121,8 +121,8 @@ describe("the payout reactor killed with SIGKILL while sessions complete and cle
     }
 
     const paidCount = async () => Number((await api.ctx.db.query<{ n: string }>("SELECT count(*) AS n FROM test_payouts")).rows[0]!.n);
-    await waitFor("every expert to be paid", async () => (await paidCount()) >= BOOKINGS, 120_000);
-    await waitFor("the payout reactor to be up", async () => running.output().includes(READY), 60_000);
+    await waitFor("every expert to be paid", async () => (await paidCount()) >= BOOKINGS, 300_000);
+    await waitFor("the payout reactor to be up", async () => running.output().includes(READY), 180_000);
     // Whatever else it would still do (it should find nothing), given time to do it.
     await sleep(1000);
     running.child.kill("SIGTERM");
@@ -156,9 +156,16 @@ describe("the payout reactor killed with SIGKILL while sessions complete and cle
       expect(balance).toEqual([{ currency: "USD", pending_cents: 0, available_cents: 0, in_transit_cents: 0, paid_out_cents: SHARE }]);
     }
 
+    // The ledger: balanced, the fees the platform's, nothing left owed to or held for any expert.
+    const trial = await ledgerTrialBalance(api.ctx.db);
+    expect(trial.filter((l) => l.kind === "total").map((l) => [l.currency, l.balance_cents])).toEqual([["USD", 0]]);
+    const balance = (account: string) => trial.find((l) => l.kind === "account" && l.account === account)?.balance_cents ?? 0;
+    expect(balance(PLATFORM_FEE_REVENUE)).toBe(-BOOKINGS * (PRICE - SHARE));
+    for (const b of booked) expect([balance(expertPayable(b.expert.id)), balance(expertConnected(b.expert.id))]).toEqual([0, 0]);
+
     const { pool: clean } = await databases.open("payclean");
     await migrateReadModels(clean);
     await rebuildProjections(api.ctx.store, clean, allProjections);
     expect(await readModelDigest(api.ctx.db)).toEqual(await readModelDigest(clean));
-  }, 400_000);
+  }, 1_200_000);
 });
