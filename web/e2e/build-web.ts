@@ -32,6 +32,8 @@ export async function buildWebApp(settings: Record<string, string> = {}, outDir 
 }
 
 const chunkName = (file: string) => /^(.*)-[\w-]{8}\.(js|css)$/.exec(file)?.slice(1).join(".") ?? file;
+/** A chunk's text with the hashes taken out of the file names it imports: equal for the same chunk of two builds it is unchanged in. */
+const unhashed = (text: string) => text.replace(/-[\w-]{8}\.(js|css)\b/g, ".$1");
 
 /**
  * Serve a variant build without restarting the API: the API registers a route per file of
@@ -46,10 +48,17 @@ export async function serveVariant(settings: Record<string, string>): Promise<vo
   const variant = await mkdtemp(join(tmpdir(), "web-variant-"));
   try {
     await buildWebApp(settings, variant);
-    const served = new Map((await readdir(join(dist, "assets"))).map((f) => [chunkName(f), f]));
+    const served = new Map<string, string[]>();
+    for (const f of await readdir(join(dist, "assets"))) served.set(chunkName(f), [...(served.get(chunkName(f)) ?? []), f]);
     const renamed = new Map<string, string>();
     for (const file of await readdir(join(variant, "assets"))) {
-      const target = served.get(chunkName(file));
+      const named = served.get(chunkName(file)) ?? [];
+      // Two modules of one name (web's money.ts and contracts' money.ts) make two chunks of that name: the one with the same text.
+      let target = named.length === 1 ? named[0] : undefined;
+      if (named.length > 1) {
+        const text = unhashed(await readFile(join(variant, "assets", file), "utf8"));
+        for (const f of named) if (unhashed(await readFile(join(dist, "assets", f), "utf8")) === text) target = f;
+      }
       if (!target) throw new Error(`the variant build has a chunk the served build lacks: ${file}`);
       renamed.set(file, target);
     }

@@ -2,11 +2,13 @@ import { readFile } from "node:fs/promises";
 import { DateTime } from "luxon";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { CLEARING_PERIOD_DAYS, monthText } from "@booking/contracts";
 import { clockTime, localMoment, longDate } from "../src/shared/local-time.ts";
+import { moneyText } from "../src/shared/money.ts";
 import { buildWebApp, serveVariant } from "./build-web.ts";
 import { launchChromium, screenshot, seriousViolations, takeCspViolations, type AxeViolation, type CspViolation } from "./chromium.ts";
 import { adminToken, mailedLink } from "./mailbox.ts";
-import { ADMIN, startProduct, sweepCompletionsAt, type ProductServer } from "./product-server.ts";
+import { ADMIN, releaseEarningsAt, startProduct, sweepCompletionsAt, type ProductServer } from "./product-server.ts";
 import { gradientPng } from "./test-image.ts";
 
 // The issue's walk, in a real Chromium against the built app served by the real API:
@@ -36,6 +38,8 @@ let proposedTime = "";
 const axeReport: Record<string, AxeViolation[]> = {};
 
 const url = (path: string) => `${product.url}${path}`;
+/** US dollars as the en-GB expert reads them ("US$127.50"); `short` drops zero cents, as sentences do. */
+const expertMoney = (cents: number, short = false) => moneyText(cents, "USD", { locale: "en-GB", short });
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 
 async function expectPath(page: Page, path: string | RegExp) {
@@ -368,6 +372,11 @@ describe("the expert", () => {
     await expert.getByLabel("Session Title").fill("Brand deal review");
     await expert.getByLabel("Session Price (USD)").fill("1a5$0");
     expect(await expert.getByLabel("Session Price (USD)").inputValue()).toBe("150");
+    // Issue 29.1: before publishing, what the expert receives of the price, the platform's fee named.
+    await visible(
+      expert,
+      `You receive ${expertMoney(12_750, true)} of ${expertMoney(15_000, true)}. Platform fee 15 %: ${expertMoney(2_250, true)}.`,
+    );
     await expert.getByLabel("Session Length").selectOption("60");
     await expert.getByLabel("Short Description").fill("We go through your next brand deal together.");
     await expert.getByLabel("Long Description").fill("Contract terms, rates and deliverables, line by line.");
@@ -864,6 +873,121 @@ describe("a completed session is reviewed", () => {
     await reply.waitFor();
     expect(await reply.textContent()).toBe(`Reply from ${expertUser.first}${replyText}`);
     expect((await publicReviews()).reviews.map((r) => [r.review, r.reply?.text])).toEqual([[reviewText, replyText]]);
+  });
+});
+
+describe("the expert gets paid", () => {
+  // The session above: $150 paid, 15 % of it the platform's fee, the rest the expert's share.
+  const share = 12_750;
+  let releasedAt = "";
+  const paymentsTab = () => url(`/expert-dashboard/${expertId}/payments`);
+  /** The USD balance as the tab shows it: pending, available, in transit, paid out. */
+  const balanceShown = async () => {
+    const row = expert
+      .getByRole("table", { name: "Your balance by currency" })
+      .getByRole("row")
+      .filter({ has: expert.getByRole("rowheader", { name: "USD" }) });
+    await row.waitFor();
+    return (await row.getByRole("cell").allTextContents()).slice(0, 4);
+  };
+  const balanceOf = (pending: number, available: number, inTransit: number, paidOut: number) =>
+    [pending, available, inTransit, paidOut].map((cents) => expertMoney(cents));
+  /** What `read` finds on the reloaded tab, until it matches: the tab reads the balance and the payouts once per visit. */
+  const afterReload = <T>(read: () => Promise<T>) =>
+    expect.poll(
+      async () => {
+        await expert.reload();
+        return read();
+      },
+      { timeout: 30_000 },
+    );
+
+  it("the completed session's share is pending; no payout without a payout account; the expert connects a test one", async () => {
+    await expert.goto(paymentsTab());
+    await visible(expert, "Connect a payout account to receive your earnings. You can publish sessions before you do.");
+    expect(await balanceShown()).toEqual(balanceOf(share, 0, 0, 0));
+    expect(await expert.getByRole("button", { name: `Request payout of ${expertMoney(0)}` }).isDisabled()).toBe(true);
+    await visible(expert, "Connect your payout account to request a payout.");
+    await expert.getByRole("button", { name: "Connect your payout account" }).click();
+    await expectPath(expert, "/payouts/test-onboarding");
+    await expert.getByRole("heading", { name: "Test Payout Onboarding" }).waitFor();
+    await checkAxe(expert, "test payout onboarding");
+    await expert.getByRole("button", { name: "Complete onboarding" }).click();
+    await expectPath(expert, `/expert-dashboard/${expertId}/payments`);
+    await visible(expert, "Your payout account is connected.");
+    await expect.poll(() => expert.getByTestId("payout-account-status").textContent()).toBe("Payout account connected");
+  });
+
+  it("the share is released once the clearing period after the session is over, not before; the expert requests a payout and sees it paid", async () => {
+    // The session was completed by the sweep run as the clock read a minute after it ended (above).
+    const completed = DateTime.fromISO(proposedTime).plus({ minutes: 61 });
+    const cleared = completed.plus({ days: CLEARING_PERIOD_DAYS });
+    expect(await releaseEarningsAt(product.api, cleared.minus({ minutes: 1 }).toUTC().toISO()!)).toBe(0);
+    releasedAt = cleared.plus({ minutes: 1 }).toUTC().toISO()!;
+    expect(await releaseEarningsAt(product.api, releasedAt)).toBe(1);
+    await afterReload(balanceShown).toEqual(balanceOf(0, share, 0, 0));
+
+    await expert.getByRole("button", { name: `Request payout of ${expertMoney(share)}` }).click();
+    await visible(expert, `Payout of ${expertMoney(share)} requested. You can follow it in your payouts below.`);
+    // The product's payout reactor pays it out through the test provider.
+    const payouts = expert.getByRole("table", { name: "Your payouts" }).getByRole("row");
+    await afterReload(async () => {
+      await payouts.nth(1).waitFor();
+      return (await payouts.nth(1).getByRole("cell").allTextContents()).slice(1, 4);
+    }).toEqual(["You", expertMoney(share), "Paid"]);
+    expect(await payouts.count()).toBe(2); // the header, and the one payout
+    expect(await balanceShown()).toEqual(balanceOf(0, 0, 0, share));
+    await screenshot(expert, "expert-dashboard-payments");
+  });
+
+  it("the expert downloads the session month's statement as PDF and as CSV", async () => {
+    const download = async (format: "PDF" | "CSV") => {
+      const name = monthText(month, "en-GB");
+      const button = expert.getByRole("button", { name: new RegExp(`^Download the ${name} statement\\W+(as )?${format}\\W*$`) });
+      const [file] = await Promise.all([expert.waitForEvent("download"), button.click()]);
+      expect(file.suggestedFilename()).toBe(`statement-${month}.${format.toLowerCase()}`);
+      return readFile((await file.path())!);
+    };
+    // Statements are of calendar months in UTC.
+    const month = DateTime.fromISO(proposedTime, { zone: "utc" }).toFormat("yyyy-LL");
+    expect((await download("PDF")).subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    const lines = (await download("CSV")).toString("utf8").split("\r\n");
+    expect(lines[0]).toBe("section,date,booking,session,session_date,currency,paid,refunded,fee,share,amount");
+    // The release and the transfer happened at the walk's clock, a week after the session; the payout now.
+    const released = new Date(releasedAt).toISOString();
+    const releasedInMonth = released.startsWith(month);
+    const paidInMonth = new Date().toISOString().startsWith(month);
+    expect(releasedInMonth || paidInMonth).toBe(true); // the session is at most days away: one of them is in its month
+    const session = `Brand deal review,${new Date(proposedTime).toISOString()}`;
+    expect(lines.filter((l) => /^(earning|transfer),/.test(l))).toEqual(
+      releasedInMonth
+        ? [
+            `earning,${released},${bookingId},${session},USD,150.00,0.00,22.50,127.50,`,
+            `transfer,${released},${bookingId},,,USD,,,,,127.50`,
+          ]
+        : [],
+    );
+    expect(lines.filter((l) => l.startsWith("payout,")).map((l) => l.replace(/^payout,[^,]+,/, "payout,(now),"))).toEqual(
+      paidInMonth ? ["payout,(now),,,,USD,,,,,127.50"] : [],
+    );
+  });
+
+  it("the creator downloads the receipt of the payment", async () => {
+    // Fetched as the app fetches a file: with the signed-in creator's token, in the creator's zone.
+    const receipt = await creator.evaluate(async (id) => {
+      const { access_token: token } = JSON.parse(localStorage.getItem("expert-sessions.auth") ?? "{}") as { access_token?: string };
+      const get = (path: string) => fetch(path, { headers: { authorization: `Bearer ${token}` } });
+      const { receipts } = (await (await get(`/api/v1/bookings/${id}/receipts`)).json()) as {
+        receipts: { kind: string; amount_cents: number; currency: string; url: string }[];
+      };
+      const file = await get(`${receipts[0]!.url}?tz=${encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone)}`);
+      return {
+        receipts: receipts.map((r) => [r.kind, r.amount_cents, r.currency]),
+        type: file.headers.get("content-type"),
+        head: (await file.text()).slice(0, 5),
+      };
+    }, bookingId);
+    expect(receipt).toEqual({ receipts: [["payment", 15_000, "USD"]], type: "application/pdf", head: "%PDF-" });
   });
 });
 

@@ -7,6 +7,7 @@ import { commandHandlers } from "../../api/src/main/commands.ts";
 import { completeSessionsOver } from "../../api/src/bookings/completion-sweeper.ts";
 import { apiConfig } from "../../api/src/main/config.ts";
 import { runApi, type RunningApi } from "../../api/src/main/server.ts";
+import { PayoutReactor, releaseEarnings } from "../../api/src/payouts/index.ts";
 
 declare module "vitest" {
   // Provided by testkit's global setup (the Postgres server of this run).
@@ -21,6 +22,9 @@ export type ProductServer = { url: string; api: RunningApi; stop: () => Promise<
 
 /** The whole product in this process: the API on a fresh database, serving the built web app at `/`. */
 export async function startProduct(serverUrl: string): Promise<ProductServer> {
+  // A walk pays its experts when it says so: the embedded reactor's weekly payout (asked for each
+  // minute of real time) would race an expert's own request for the same money.
+  PayoutReactor.prototype.requestWeeklyPayouts = () => Promise.resolve(0);
   const database = await createTestDatabase(serverUrl, "web");
   const mediaDir = await mkdtemp(join(tmpdir(), "web-e2e-media-"));
   const port = await freePort();
@@ -56,4 +60,21 @@ export async function startProduct(serverUrl: string): Promise<ProductServer> {
 export function sweepCompletionsAt(api: RunningApi, at: string): Promise<number> {
   const clock = () => at;
   return completeSessionsOver({ db: api.ctx.db, calendar: commandHandlers(api.ctx.store, clock).calendar, clock });
+}
+
+/**
+ * The payouts area's sweep and its reactor, once, as if the clock read `at`: a walk cannot wait out
+ * the clearing period, so the product's own release rule (completed, and the period over) decides
+ * at that time, and the reactor transfers each share released then. Returns how many bookings it
+ * released.
+ */
+export async function releaseEarningsAt(api: RunningApi, at: string): Promise<number> {
+  const clock = () => at;
+  const { store, db, payoutProvider } = api.ctx;
+  const payouts = commandHandlers(store, clock).payouts;
+  const reactor = new PayoutReactor({ log: store, db, payouts, provider: payoutProvider, clock }, { name: "payouts" });
+  await reactor.runOnce(); // the payouts tables up to the end of the log: the booking's completion in them
+  const released = await releaseEarnings({ db, payouts, clock });
+  await reactor.runOnce();
+  return released;
 }
