@@ -192,7 +192,8 @@ describe("the demo marketplace of a first start", () => {
     expect(Object.fromEntries(totals.map((t) => [t.currency, t.balance_cents]))).toEqual({ USD: 0, GBP: 0 });
     const { rows } = await ctx.db.query<{ untransferred: number; unpaid: number }>(
       `SELECT (SELECT count(*) FROM payout_bookings b WHERE b.transfer_status = 'sent'
-                 AND NOT EXISTS (SELECT 1 FROM test_transfers t WHERE t.transfer_id = b.transfer_id AND t.amount_cents = b.transferred_cents))::int AS untransferred,
+                 AND NOT EXISTS (SELECT 1 FROM test_transfers t
+                                 WHERE t.transfer_id = b.transfer_id AND t.amount_cents = b.transferred_cents))::int AS untransferred,
               (SELECT count(*) FROM payout_payouts p WHERE p.status = 'paid'
                  AND NOT EXISTS (SELECT 1 FROM test_payouts t WHERE t.payout_id = p.payout_id AND t.amount_cents = p.amount_cents))::int AS unpaid`,
     );
