@@ -334,6 +334,47 @@ describe("a refund after the transfer", () => {
   });
 });
 
+describe("a refund after the payout", () => {
+  it("still reverses the share: the expert owes it back, and their next payout waits until their money covers it", async () => {
+    const e = await newExpert();
+    await connectAccount(e.expert);
+    const { bookingId } = await releasedBooking(e);
+    await reactor().runOnce();
+    const asked = await api.call("POST", "/api/v1/experts/me/payouts", { user: e.expert, body: { currency: "USD" } });
+    expect(asked.statusCode, asked.body).toBe(201);
+    await reactor().runOnce();
+    expect((await balanceOf(e.expert))[0]).toMatchObject({ available_cents: 0, paid_out_cents: SHARE });
+
+    await e.calendar.run({
+      type: "RefundBooking",
+      expertId: e.expert.id,
+      bookingId,
+      actor: { userId: admin.id, role: "admin" },
+      amountCents: 5_000,
+      reason: "Late by twenty minutes",
+    });
+    await reactor().runOnce();
+    await release();
+    await reactor().runOnce();
+    expect(await payoutEvents(e.expert.id, "TransferReversed")).toHaveLength(1);
+    expect((await balanceOf(e.expert))[0]).toMatchObject({ available_cents: -4_250, paid_out_cents: SHARE });
+    const refused = await api.call("POST", "/api/v1/experts/me/payouts", { user: e.expert, body: { currency: "USD" } });
+    expect(refused.json().code).toBe("payout_nothing_available");
+
+    // The next session's share pays back what is owed first; the weekly payout pays the rest.
+    await releasedBooking(e);
+    await reactor().runOnce();
+    await reactor().requestWeeklyPayouts();
+    await reactor().runOnce();
+    const paid = await api.ctx.db.query<{ amount_cents: string }>(
+      "SELECT amount_cents FROM test_payouts WHERE expert_id = $1 ORDER BY created_at",
+      [e.expert.id],
+    );
+    expect(paid.rows.map((r) => Number(r.amount_cents))).toEqual([SHARE, SHARE - 4_250]);
+    expect((await balanceOf(e.expert))[0]).toMatchObject({ available_cents: 0, paid_out_cents: 2 * SHARE - 4_250 });
+  });
+});
+
 describe("payouts", () => {
   it("a payout request pays exactly the available amount, once; the minimum and the available amount bound what is asked", async () => {
     const e = await newExpert();
