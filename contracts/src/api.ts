@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_PREP_QUESTIONS, MIN_SESSION_PRICE_CENTS } from "./constants.ts";
+import { Currency } from "./money.ts";
 import { Id, Instant, LocalTime, Timezone, Weekday, multiLine, oneLine } from "./primitives.ts";
 
 // Bodies, params and queries of /api/v1, as the spec (section 7) names their fields. Objects are
@@ -63,6 +64,8 @@ export const SessionBody = z.strictObject({
   status: z.enum(["draft", "published"]).optional(),
   /** Accepted on payment instead of a request the expert answers (issue 27.6); left out on an update: unchanged. */
   instant_booking: z.boolean({ error: "invalid_request" }).optional(),
+  /** The price's currency (issue 29.8); left out: US dollars on a new session, unchanged on an update. */
+  currency: Currency.optional(),
 });
 export const SessionStatusBody = z.strictObject({ status: z.enum(["draft", "published"]) });
 export const SessionUpdateBody = z.union([SessionStatusBody, SessionBody]);

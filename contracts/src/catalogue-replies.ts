@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Currency } from "./money.ts";
 import { WeeklySlot } from "./schedule.ts";
 import { SessionStatus } from "./session.ts";
 
@@ -46,6 +47,8 @@ export const SessionRecord = z.strictObject({
   ideal_for: z.array(z.string()),
   /** Accepted on payment (issue 27.6). */
   instant_booking: z.boolean(),
+  /** The price's currency (issue 29.8). */
+  currency: Currency,
   status: SessionStatus,
   deleted: z.boolean(),
   created_at: Time,
@@ -150,6 +153,8 @@ export const SessionReply = z.strictObject({
   ideal_for: z.array(z.string()),
   /** Booked instantly: the payment confirms the booking, with no request for the expert to accept (issue 27.6). */
   instant_booking: z.boolean(),
+  /** The price's currency (issue 29.8): `price` is in its major unit. */
+  currency: Currency,
   status: SessionStatus,
   expert: z.strictObject({ id: z.string(), name: z.string(), first_name: z.string().nullable() }),
 });

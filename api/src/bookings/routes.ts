@@ -3,6 +3,8 @@ import type pg from "pg";
 import { z } from "zod";
 import {
   CURRENT_TERMS_VERSION,
+  DEFAULT_CURRENCY,
+  type Currency,
   type SessionDefinition,
   UserIdParams,
   BookingIdParams,
@@ -115,6 +117,7 @@ type BookableSession = {
   published: boolean;
   prepQuestions: string[];
   instantBooking: boolean;
+  currency: Currency;
 };
 
 /**
@@ -135,6 +138,7 @@ async function bookableSession(row: SessionRow | null, fromStream: () => Promise
       published: true,
       prepQuestions: row.prep_questions,
       instantBooking: row.instant_booking,
+      currency: row.currency as Currency,
     };
   }
   const state = await fromStream();
@@ -148,6 +152,7 @@ async function bookableSession(row: SessionRow | null, fromStream: () => Promise
     published: state.status === "published",
     prepQuestions: d.prepQuestions,
     instantBooking: d.instantBooking ?? false,
+    currency: d.currency ?? DEFAULT_CURRENCY,
   };
 }
 

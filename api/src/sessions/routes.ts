@@ -12,7 +12,9 @@ import {
   SessionReply,
   SessionUpdateBody,
   SessionWrittenReply,
+  DEFAULT_CURRENCY,
   parseInput,
+  type Currency,
   type EventLog,
   type SessionCommand,
 } from "@booking/contracts";
@@ -50,7 +52,7 @@ export type SessionRouteDeps = {
  * The spec's session form to the engine's definition: dollars to cents, 1-3 questions, "who it is for" split on commas;
  * instant booking as sent, else as it was (`instantBefore`: an update from a form that does not show it keeps it).
  */
-function definitionFrom(b: z.infer<typeof SessionBody>, instantBefore = false) {
+function definitionFrom(b: z.infer<typeof SessionBody>, instantBefore = false, currencyBefore: Currency = DEFAULT_CURRENCY) {
   const idealFor = Array.isArray(b.ideal_for) ? b.ideal_for : (b.ideal_for ?? "").split(",");
   return valueOf(
     parseInput(SessionDefinition, {
@@ -62,6 +64,7 @@ function definitionFrom(b: z.infer<typeof SessionBody>, instantBefore = false) {
       sessionDetails: b.session_details ?? "",
       idealFor: idealFor.map((s) => s.trim()).filter(Boolean),
       instantBooking: b.instant_booking ?? instantBefore,
+      currency: b.currency ?? currencyBefore,
     }),
   );
 }
@@ -122,7 +125,12 @@ export const sessionRoutes: RoutePlugin<SessionRouteDeps> = async (app, deps) =>
       const base = { sessionId, expertId: actor.role === "admin" ? expertId : actor.userId, actor: commandActor(actor) };
       const body = request.body;
       const commands: SessionCommand[] = [];
-      if ("title" in body) commands.push({ type: "UpdateSession", ...base, definition: definitionFrom(body, existing?.instant_booking) });
+      if ("title" in body)
+        commands.push({
+          type: "UpdateSession",
+          ...base,
+          definition: definitionFrom(body, existing?.instant_booking, existing?.currency as Currency | undefined),
+        });
       if (body.status) commands.push({ type: body.status === "published" ? "PublishSession" : "UnpublishSession", ...base });
       for (const command of commands) await projected(valueOf(await sessions.handle(sessionStream(sessionId), command, meta)));
       return { session: await writtenReply(deps, sessionId) };

@@ -1,4 +1,4 @@
-import type { Migration, SessionDefinition, SessionRecord, SessionReply } from "@booking/contracts";
+import { DEFAULT_CURRENCY, type Migration, type SessionDefinition, type SessionRecord, type SessionReply } from "@booking/contracts";
 import { entityProjection, type ProjectedEvent } from "../projection.ts";
 import type { Queryable } from "./bookings-queries.ts";
 import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
@@ -21,6 +21,7 @@ const sessionColumnTypes = {
   session_details: "text",
   ideal_for: "jsonb",
   instant_booking: "boolean",
+  currency: "text",
   status: "text",
   deleted: "boolean",
   created_at: "timestamptz",
@@ -42,6 +43,7 @@ const described = (d: SessionDefinition) => ({
   session_details: d.sessionDetails,
   ideal_for: d.idealFor,
   instant_booking: d.instantBooking ?? false,
+  currency: d.currency ?? DEFAULT_CURRENCY,
 });
 
 /** Changes to the table after 001_read_models (schema.ts), oldest first. */
@@ -50,6 +52,11 @@ export const sessionMigrations: readonly Migration[] = [
     // Sessions saved before it have it off, as their events say (no instantBooking): nothing to backfill.
     name: "015_sessions_instant_booking",
     sql: "ALTER TABLE sessions ADD COLUMN instant_booking boolean NOT NULL DEFAULT false;",
+  },
+  {
+    // Sessions saved before issue 29.8 are priced in US dollars, as their events say (no currency): the default is the backfill.
+    name: "018_sessions_currency",
+    sql: "ALTER TABLE sessions ADD COLUMN currency text NOT NULL DEFAULT 'USD';",
   },
 ];
 
@@ -170,6 +177,7 @@ export function sessionReply(r: SessionReplySource): SessionReply {
     session_details: r.session_details,
     ideal_for: r.ideal_for,
     instant_booking: r.instant_booking,
+    currency: r.currency,
     status: r.status,
     expert: { id: r.expert_id, name: [r.expert_first_name, r.expert_last_name].filter(Boolean).join(" "), first_name: r.expert_first_name },
   };

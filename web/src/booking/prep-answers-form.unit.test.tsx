@@ -67,6 +67,7 @@ describe("preparation answers", () => {
       ideal_for: [],
       status: "published",
       instant_booking: false,
+      currency: "USD",
       expert: { id: "e-1", name: "Maya Lind", first_name: "Maya" },
     } as Session;
     const booking = {

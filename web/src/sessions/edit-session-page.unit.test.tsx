@@ -21,6 +21,7 @@ const saved: Session = {
   session_details: "",
   ideal_for: [],
   instant_booking: false,
+  currency: "USD",
   status: "draft",
   expert: { id: "expert-1", name: "Maya Lind", first_name: "Maya" },
 };

@@ -72,6 +72,7 @@ export function aSession(overrides: Partial<Session> = {}): Session {
     ideal_for: [],
     status: "published",
     instant_booking: false,
+    currency: "USD",
     expert: { id: "ux1", name: "Maya Lind", first_name: "Maya" },
     ...overrides,
   } as Session;
