@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { DateTime } from "luxon";
 import type pg from "pg";
-import type { Actor, CalendarCommand, ReviewCommand, SessionDefinition } from "@booking/contracts";
+import type { Actor, CalendarCommand, Currency, ReviewCommand, SessionDefinition } from "@booking/contracts";
 import { bookableStarts, busyPeriods, calendarStream, expertHours, reviewStream } from "@booking/engine";
 import type { CommandResult } from "@booking/event-store";
 import { creatorBookingFacts, findBooking, sessionRecord } from "@booking/projections";
@@ -153,7 +153,7 @@ export function planHistory(deps: HistoryDeps, market: DemoMarket, timeline: Tim
     if (!start) throw new Error(`seed: no time for ${seeded.expert.first_name} on ${date.toISODate()}`);
     const bookingId = randomUUID();
     const lengthMinutes = row.length_minutes as SessionDefinition["lengthMinutes"];
-    const currency = seeded.expert.currencies?.[story.session];
+    const currency = row.currency as Currency;
     await decide(expertId, {
       type: "RequestBooking",
       expertId,
@@ -168,7 +168,7 @@ export function planHistory(deps: HistoryDeps, market: DemoMarket, timeline: Tim
         priceCents: row.price_cents,
         published: true,
         prepQuestions: row.prep_questions,
-        ...(currency && { currency }),
+        currency,
       },
       expertUserId: expertId,
       creatorAcceptedTerms: true,

@@ -77,13 +77,22 @@ async function seedExpert(
   await call(app, "PATCH", "/experts/me", profile, token);
   await setSchedule(account);
   const sessionIds: string[] = [];
-  for (const s of e.sessions) {
+  for (const [index, s] of e.sessions.entries()) {
     const [prep_question_1, prep_question_2, prep_question_3] = PREP_QUESTIONS;
     const details = {
       session_details: "A focused one-to-one video call with written takeaways.",
       ideal_for: "creators, podcasters, makers",
     };
-    const body = { ...s, ...details, prep_question_1, prep_question_2, prep_question_3, status: "published" };
+    const currency = e.currencies?.[index];
+    const body = {
+      ...s,
+      ...details,
+      prep_question_1,
+      prep_question_2,
+      prep_question_3,
+      status: "published",
+      ...(currency && { currency }),
+    };
     sessionIds.push((await call<{ session: { id: string } }>(app, "POST", "/sessions", body, token)).session.id);
   }
   // Vetted by the admin account (created at start), so the audit names a real user.

@@ -31,6 +31,7 @@ import {
 } from "./record-payouts.ts";
 import { releaseEarnings } from "./release-sweeper.ts";
 import { weeklyPayoutKey } from "./weekly-payout.ts";
+import type { SweepGate } from "../bookings/index.ts";
 
 // The payout reactor: each released share is transferred to the expert's account once, each share
 // given back by a later refund is reversed from that transfer, and each payout asked for is paid,
@@ -65,6 +66,10 @@ export type PayoutReactorOptions = {
   maxRetryMs?: number;
   /** How often the running reactor releases earnings whose clearing period is over and asks for the weekly payouts (default 60 s). */
   sweepEveryMs?: number;
+  /** The day of the week (ISO: 1 Monday ... 7 Sunday, on the reactor's clock, UTC) the weekly payouts are asked for; 0: any day. Default Monday. */
+  payoutWeekday?: number;
+  /** Keeps this reactor away while the demo seed writes its past (as the hold and completion sweepers): its passes would date transfers today. */
+  gate?: SweepGate;
   warn?: (line: string) => void;
 };
 
@@ -80,6 +85,8 @@ export class PayoutReactor {
   private readonly firstRetryMs: number;
   private readonly maxRetryMs: number;
   private readonly sweepEveryMs: number;
+  private readonly payoutWeekday: number;
+  private readonly gate: SweepGate | undefined;
   private readonly warn: (line: string) => void;
   private lastSweep = 0;
 
@@ -94,6 +101,8 @@ export class PayoutReactor {
     this.firstRetryMs = options.firstRetryMs ?? FIRST_RETRY_MS;
     this.maxRetryMs = options.maxRetryMs ?? MAX_RETRY_MS;
     this.sweepEveryMs = options.sweepEveryMs ?? 60_000;
+    this.payoutWeekday = options.payoutWeekday ?? 1;
+    this.gate = options.gate;
     this.warn = options.warn ?? ((line) => console.warn(line));
   }
 
@@ -229,9 +238,13 @@ export class PayoutReactor {
       if (!recorded.ok) this.warn(`payouts: failure of payout ${p.payout_key} not recorded (${recorded.refusal.code})`);
       return;
     }
-    const sent = await recordPayoutSent(this.deps, { ...on, payoutId: outcome.payoutId });
-    const paid = sent.ok && outcome.status === "paid" ? await recordPayoutPaid(this.deps, { ...on, payoutId: outcome.payoutId }) : sent;
-    if (!paid.ok) this.warn(`payouts: payout ${p.payout_key} made as ${outcome.payoutId} but not recorded (${paid.refusal.code})`);
+    // Paid at once (the test provider): one record, PayoutPaid. Sent, then paid, would leave a payout killed between the
+    // two records in transit for ever (the row is no longer due, and no provider's webhook says it arrived).
+    const recorded =
+      outcome.status === "paid"
+        ? await recordPayoutPaid(this.deps, { ...on, payoutId: outcome.payoutId })
+        : await recordPayoutSent(this.deps, { ...on, payoutId: outcome.payoutId });
+    if (!recorded.ok) this.warn(`payouts: payout ${p.payout_key} made as ${outcome.payoutId} but not recorded (${recorded.refusal.code})`);
     else
       await recordPayoutOutcome(this.deps.db, p.payout_key, { status: outcome.status, payoutId: outcome.payoutId, at: this.deps.clock() });
   }
@@ -240,12 +253,16 @@ export class PayoutReactor {
     return new Date(Date.parse(this.deps.clock()) + retryDelayMs(attempts, this.firstRetryMs, this.maxRetryMs)).toISOString();
   }
 
-  /** Release what cleared and ask for the weekly payouts, at most every `sweepEveryMs`. */
+  /**
+   * Release what cleared, at most every `sweepEveryMs`; on the payout weekday, ask for the weekly
+   * payouts too (the other days leave the money for the expert to ask for, from the minimum up).
+   */
   private async sweep(): Promise<void> {
     if (Date.now() - this.lastSweep < this.sweepEveryMs) return;
     this.lastSweep = Date.now();
     await releaseEarnings(this.deps);
-    await this.requestWeeklyPayouts();
+    const weekday = new Date(this.deps.clock()).getUTCDay() || 7;
+    if (this.payoutWeekday === 0 || weekday === this.payoutWeekday) await this.requestWeeklyPayouts();
   }
 
   /** Follow, release, transfer and pay until stopped; woken by appends, else looking again every `idleMs`. */
@@ -253,8 +270,14 @@ export class PayoutReactor {
     return followLog(
       this.deps.log,
       async () => {
-        await this.runOnce();
-        await this.sweep();
+        const gate = this.gate;
+        if (gate && !gate.open) return;
+        const pass = (async () => {
+          await this.runOnce();
+          await this.sweep();
+        })();
+        gate?.track(pass);
+        await pass;
       },
       {
         idleMs: this.idleMs,
