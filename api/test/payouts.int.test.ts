@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLEARING_PERIOD_DAYS, payoutStream, reversalKeyOf, transferKeyOf } from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
-import { PayoutReactor } from "../src/payouts/reactor.ts";
+import { PayoutReactor, type PayoutReactorOptions } from "../src/payouts/reactor.ts";
 import { releaseEarnings } from "../src/payouts/release-sweeper.ts";
 import { INSUFFICIENT_PLATFORM_BALANCE, ACCOUNT_DISABLED, type TestPayoutProvider } from "../src/payouts/test-payout-provider.ts";
 import { expertCalendar } from "./calendar-bookings.ts";
@@ -30,10 +30,10 @@ beforeAll(async () => {
 });
 afterAll(async () => api.close());
 
-const reactor = () =>
+const reactor = (options: PayoutReactorOptions = {}) =>
   new PayoutReactor(
     { log: api.ctx.store, db: api.ctx.db, payouts: api.ctx.payouts, provider, clock },
-    { warn: () => undefined, firstRetryMs: 60_000 },
+    { warn: () => undefined, firstRetryMs: 60_000, ...options },
   );
 const release = () => releaseEarnings({ db: api.ctx.db, payouts: api.ctx.payouts, clock });
 
@@ -459,6 +459,32 @@ describe("payouts", () => {
       [8_500, "weekly-x-USD-2031-W04"],
     ]);
     expect((await balanceOf(e.expert))[0]).toMatchObject({ available_cents: 0, paid_out_cents: SHARE + 8_500 });
+  });
+
+  it("the running reactor asks for the weekly payouts on the payout weekday only (Monday by default)", async () => {
+    const e = await newExpert();
+    await connectAccount(e.expert);
+    await releasedBooking(e);
+    await reactor().runOnce();
+    const paidOut = async () => (await api.ctx.db.query("SELECT 1 FROM test_payouts WHERE expert_id = $1", [e.expert.id])).rowCount;
+    const nextWeekday = (isoDay: number) => {
+      const d = new Date(now + DAY);
+      while ((d.getUTCDay() || 7) !== isoDay) d.setUTCDate(d.getUTCDate() + 1);
+      d.setUTCHours(9, 0, 0, 0);
+      return d.getTime();
+    };
+    now = nextWeekday(2); // a Tuesday
+    const run = reactor({ sweepEveryMs: 20, idleMs: 20 }).start();
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await paidOut()).toBe(0);
+      now = nextWeekday(1);
+      const deadline = Date.now() + 15_000;
+      while ((await paidOut()) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(await paidOut()).toBe(1);
+    } finally {
+      await run.stop();
+    }
   });
 
   it("the console lists each expert's payout account with pending and available money", async () => {

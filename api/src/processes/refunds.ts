@@ -42,6 +42,7 @@ const payouts = new PayoutReactor(
     leaseMs: config.PAYOUTS_LEASE_MS,
     firstRetryMs: config.PAYOUTS_FIRST_RETRY_MS,
     sweepEveryMs: config.PAYOUTS_SWEEP_MS,
+    payoutWeekday: config.PAYOUTS_WEEKDAY,
     warn: (line) => log.warn(line),
   },
 ).start();
