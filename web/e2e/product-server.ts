@@ -22,8 +22,8 @@ export type ProductServer = { url: string; api: RunningApi; stop: () => Promise<
 
 /** The whole product in this process: the API on a fresh database, serving the built web app at `/`. */
 export async function startProduct(serverUrl: string): Promise<ProductServer> {
-  // A walk pays its experts when it says so: the embedded reactor's weekly payout (asked for each
-  // minute of real time) would race an expert's own request for the same money.
+  // A walk pays its experts when it says so: the embedded reactor's weekly payout (asked for within a
+  // minute of real time, once money is available on its payout day) would race an expert's own request.
   PayoutReactor.prototype.requestWeeklyPayouts = () => Promise.resolve(0);
   const database = await createTestDatabase(serverUrl, "web");
   const mediaDir = await mkdtemp(join(tmpdir(), "web-e2e-media-"));
