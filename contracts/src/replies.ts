@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BookingStatus, SessionNotes } from "./calendar.ts";
+import { Currency } from "./money.ts";
 import { Actor } from "./primitives.ts";
 
 // Replies of /api/v1, declared once: the api sends them through these schemas (Fastify `response`,
@@ -69,6 +70,8 @@ export const BookingRecord = z.strictObject({
   join_link: z.string().nullable(),
   /** Booked with instant booking: accepted on payment, no request for the expert to answer (issue 27.6). */
   instant_booking: z.boolean(),
+  /** The currency of the price and of every amount of the booking (issue 29.8). */
+  currency: Currency,
   /**
    * The expert's deadline to accept a paid request, while it waits for them (pending, more_info_requested); null otherwise.
    * Unanswered by then, the system cancels it and everything paid goes back (issue 27.6).
@@ -107,6 +110,7 @@ export const bookingReplyColumns = {
   reschedule_declined_to: true,
   reschedule_decline_reason: true,
   instant_booking: true,
+  currency: true,
   respond_by: true,
 } as const;
 

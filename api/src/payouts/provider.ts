@@ -33,9 +33,7 @@ export type ReversalOutcome = { status: "reversed"; reversalId: string } | { sta
 export type PayoutRequest = { payoutKey: string; accountId: string; expertId: string; amountCents: number; currency: Currency };
 /** `paid`: it arrived at once (the test provider); `in_transit`: the provider says later (payout.paid / payout.failed). */
 export type PayoutOutcome =
-  | { status: "paid"; payoutId: string }
-  | { status: "in_transit"; payoutId: string }
-  | { status: "failed"; reason: string };
+  { status: "paid"; payoutId: string } | { status: "in_transit"; payoutId: string } | { status: "failed"; reason: string };
 
 export interface PayoutProvider {
   readonly name: PayoutProviderName;

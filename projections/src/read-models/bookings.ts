@@ -1,4 +1,4 @@
-import type { BookingRecord, Migration } from "@booking/contracts";
+import { DEFAULT_CURRENCY, type BookingRecord, type Migration } from "@booking/contracts";
 import { entityProjection, streamEntityId, type ProjectedEvent } from "../projection.ts";
 import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
 
@@ -43,6 +43,7 @@ const bookingColumnTypes = {
   reschedule_decline_reason: "text",
   join_link: "text",
   instant_booking: "boolean",
+  currency: "text",
   respond_by: "timestamptz",
   meeting_room: "text",
   stream_version: "bigint",
@@ -93,6 +94,11 @@ export const bookingMigrations: readonly Migration[] = [
     // Issue 27.6 and 27.13; version 2 of the projection rebuilds the table, which fills them from the events.
     name: "015_bookings_instant_respond_by_room",
     sql: `ALTER TABLE bookings ADD COLUMN instant_booking boolean NOT NULL DEFAULT false, ADD COLUMN respond_by timestamptz, ADD COLUMN meeting_room text;`,
+  },
+  {
+    // Issue 29.8: bookings made before it are in US dollars, as their events say (no currency): the default is the backfill.
+    name: "019_bookings_currency",
+    sql: "ALTER TABLE bookings ADD COLUMN currency text NOT NULL DEFAULT 'USD';",
   },
 ];
 
@@ -145,6 +151,7 @@ export function evolveBooking(row: BookingRow | undefined, { event, stored }: Pr
       ...noDecline,
       join_link: null,
       instant_booking: d.instantBooking ?? false,
+      currency: d.currency ?? DEFAULT_CURRENCY,
       respond_by: null,
       meeting_room: null,
       created_at: at,

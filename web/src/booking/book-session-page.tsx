@@ -14,6 +14,7 @@ import Stepper from "@mui/material/Stepper";
 import Typography from "@mui/material/Typography";
 import useMediaQuery from "@mui/material/useMediaQuery";
 import { authPageFor } from "../auth/destination.ts";
+import { currencyOf, moneyText } from "../shared/money.ts";
 import { api, errorMessage } from "../shared/api-client.ts";
 import type { Booking, Session } from "../shared/api-types.ts";
 import { useAuth } from "../shared/auth.tsx";
@@ -189,7 +190,7 @@ function DetailStep({ session, preview }: { session: Session; preview: boolean }
         {session.title}
       </Typography>
       <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", mb: 2 }}>
-        <Chip label={`$${Math.round(session.price)}`} color="primary" />
+        <Chip label={moneyText(Math.round(session.price * 100), currencyOf(session), { short: true })} color="primary" />
         <Chip label={`${session.length_minutes} minutes`} variant="outlined" />
       </Box>
       <Typography sx={{ mb: 2 }}>

@@ -7,6 +7,7 @@ import Button from "@mui/material/Button";
 import Paper from "@mui/material/Paper";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
+import { currencyOf, moneyText } from "../shared/money.ts";
 import { api, ApiError, errorMessage } from "../shared/api-client.ts";
 import type { Booking, PaymentIntentReply } from "../shared/api-types.ts";
 import { localMoment } from "../shared/local-time.ts";
@@ -177,7 +178,7 @@ export function PaymentStep({ booking, onPaid, onCharged, onStartOver, onChangeT
         <Typography sx={{ fontWeight: 700 }}>{booking.session_title}</Typography>
         <Typography>{localMoment(booking.scheduled_time)}</Typography>
         <Typography sx={{ fontWeight: 800, fontSize: 22, mt: 1 }} data-testid="amount">
-          Total: ${booking.price.toFixed(2)}
+          Total: {moneyText(Math.round(booking.price * 100), currencyOf(booking))}
         </Typography>
       </Paper>
       {onHoldLapsed && onHoldReleased && !booking.paid && !succeeded && !loadError?.final && (

@@ -12,6 +12,7 @@ import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
 import AddIcon from "@mui/icons-material/Add";
+import { currencyOf, moneyText } from "../shared/money.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
 import { useExpertSessions } from "./dashboard-queries.ts";
 
@@ -66,7 +67,7 @@ export function SessionsTab({ expertId }: { expertId: string | null }) {
                     />
                   </TableCell>
                   <TableCell>{s.title}</TableCell>
-                  <TableCell>${Math.round(s.price)}</TableCell>
+                  <TableCell>{moneyText(Math.round(s.price * 100), currencyOf(s), { short: true })}</TableCell>
                   <TableCell sx={{ maxWidth: 360, display: { xs: "none", sm: "table-cell" } }}>
                     {s.description || (
                       <Typography component="span" variant="inherit" color="text.secondary">

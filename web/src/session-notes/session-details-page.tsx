@@ -20,6 +20,7 @@ import { LoadingScreen } from "../shared/guard.tsx";
 import { Page } from "../shared/layout.tsx";
 import { localMoment } from "../shared/local-time.ts";
 import { PrepAnswersList } from "../booking/prep-answers-list.tsx";
+import { BookingReceipts } from "../payouts/booking-receipts.tsx";
 import { bookingQuery } from "../manage-booking/manage-booking-page.tsx";
 import { BookingReview } from "./booking-review.tsx";
 import { backToBookings, ChooseBooking } from "./choose-booking.tsx";
@@ -78,6 +79,8 @@ function SessionDetails({ bookingId }: { bookingId: string }) {
         Goals and preparation
       </Typography>
       <PrepAnswersList booking={b} />
+      {/* Receipts of the creator's payments and refunds (issue 29.7): shown to them and admins only. */}
+      <BookingReceipts booking={b} />
       <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", alignItems: "flex-start" }}>
         {inCalendar(b) && <AddToCalendarButton booking={b} size="medium" />}
         {b.has_notes && (

@@ -50,6 +50,7 @@ export function aBooking(overrides: Partial<Booking> = {}): Booking {
     join_link_opens_at: null,
     join_link_source: null,
     instant_booking: false,
+    currency: "USD",
     respond_by: null,
     ...overrides,
   };

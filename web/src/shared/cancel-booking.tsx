@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { FULL_REFUND_NOTICE_HOURS, type CancellationReply } from "@booking/contracts";
+import { FULL_REFUND_NOTICE_HOURS, type CancellationReply, type Currency } from "@booking/contracts";
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Dialog from "@mui/material/Dialog";
@@ -13,6 +13,7 @@ import { api, errorMessage } from "./api-client.ts";
 import type { Booking } from "./api-types.ts";
 import { useAuth } from "./auth.tsx";
 import { BOOKINGS_KEY } from "./query-client.ts";
+import { currencyOf, moneyText } from "./money.ts";
 
 /** `refund`: whether the dialog says what cancelling gives back (a booking that holds a time unpaid has nothing to give back). */
 type Wording = { label: string; title: string; question: string; keep: string; confirm: string; refund: boolean };
@@ -44,16 +45,11 @@ export const cancellationQuery = (bookingId: string) => ({
   retry: false,
 });
 
-/** 15000 -> "$150", 15050 -> "$150.50". */
-export const dollarsOf = (cents: number) => (cents % 100 === 0 ? `$${cents / 100}` : `$${(cents / 100).toFixed(2)}`);
-
-/** The refund sentence of the cancel dialog, or null when nothing was paid. */
-export function refundSentence(reply: CancellationReply, askerIsCreator: boolean): string | null {
+/** The refund sentence of the cancel dialog, in the booking's currency, or null when nothing was paid. */
+export function refundSentence(reply: CancellationReply, askerIsCreator: boolean, currency: Currency): string | null {
   if (reply.paid_cents === 0) return null;
-  if (reply.refund_cents > 0)
-    return askerIsCreator
-      ? `You will get ${dollarsOf(reply.refund_cents)} back.`
-      : `The creator will get ${dollarsOf(reply.refund_cents)} back.`;
+  const amount = moneyText(reply.refund_cents, currency, { short: true });
+  if (reply.refund_cents > 0) return askerIsCreator ? `You will get ${amount} back.` : `The creator will get ${amount} back.`;
   return `It is less than ${FULL_REFUND_NOTICE_HOURS} hours before the session, so this cancellation is not refunded.`;
 }
 
@@ -66,7 +62,7 @@ export function CancelBookingButton({ booking, wording = CANCEL }: { booking: Pi
   const [error, setError] = useState<string | null>(null);
   // Asked each time the dialog opens: the answer changes as the session draws near.
   const policy = useQuery({ ...cancellationQuery(booking.id), enabled: open && wording.refund });
-  const refund = policy.data ? refundSentence(policy.data, auth.user?.role === "creator") : null;
+  const refund = policy.data ? refundSentence(policy.data, auth.user?.role === "creator", currencyOf(booking)) : null;
   const cancel = async () => {
     setBusy(true);
     setError(null);

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { aBooking } from "./booking-fixture.ts";
-import { CancelBookingButton, RELEASE, dollarsOf } from "./cancel-booking.tsx";
+import { CancelBookingButton, RELEASE, refundSentence } from "./cancel-booking.tsx";
 import { fakeApi, renderScreen, signedInAs } from "./screen-harness.tsx";
 
 // The cancel dialog says what the cancellation gives back, as the API's answer (the calendar's
@@ -66,7 +66,9 @@ describe("the cancel dialog tells what comes back", () => {
     await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(["PATCH /bookings/b1/status"]));
   });
 
-  it("amounts are whole dollars when they can be", () => {
-    expect([dollarsOf(15_000), dollarsOf(15_050), dollarsOf(5)]).toEqual(["$150", "$150.50", "$0.05"]);
+  it("amounts are in the booking's currency, whole when they can be", () => {
+    const reply = (refund: number) => ({ refund_cents: refund, paid_cents: 15_050, full_refund_until: "2030-01-01T00:00:00.000Z" });
+    expect(refundSentence(reply(15_000), true, "USD")).toBe("You will get $150 back.");
+    expect(refundSentence(reply(15_050), false, "EUR")).toBe("The creator will get €150.50 back.");
   });
 });

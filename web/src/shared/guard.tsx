@@ -36,7 +36,10 @@ export function expertMayReach(pathname: string): boolean {
     pathname.startsWith("/expert-profile/") ||
     pathname === "/edit-session" ||
     pathname.startsWith("/edit-session/") ||
-    pathname === "/release-notes"
+    pathname === "/release-notes" ||
+    // The payouts pages (issue 29.2): the test onboarding and where Stripe's onboarding comes back to.
+    pathname === "/payouts" ||
+    pathname.startsWith("/payouts/")
   );
 }
 
