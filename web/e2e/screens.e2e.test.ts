@@ -263,8 +263,9 @@ describe("screens changed by issue 13", () => {
     });
     await atBothSizes(expert, `/expert-dashboard/${expert.id}/payments`, "expert-payments", async (page) => {
       await page.getByTestId("earnings-total").waitFor();
-      expect(await page.getByTestId("earnings-total").textContent()).toBe("$150.00");
-      expect(await page.getByTestId("pending-payments").textContent()).toContain("1 paid request, $150.00");
+      // Money in the reader's locale (issue 29.8): a British reader's dollars are "US$".
+      expect(await page.getByTestId("earnings-total").textContent()).toBe("US$150.00");
+      expect(await page.getByTestId("pending-payments").textContent()).toContain("1 paid request, US$150.00");
     });
     await atBothSizes(expert, `/expert-dashboard/${expert.id}`, "expert-sessions", async (page, phone) => {
       await page.getByRole("table", { name: "Your sessions" }).waitFor();
