@@ -7,7 +7,8 @@ import { accountParts } from "../ledger/trial-balance-record.ts";
 import type { Booking } from "./booking-record.ts";
 
 // A booking's money trail (issue 29.5): every ledger entry posted for it, in the log's order
-// (GET /admin/bookings/{id}/money-trail): payment, fee, refunds, release, transfer, reversal.
+// (GET /admin/bookings/{id}/money-trail): payment, fee, refunds, release, transfer, reversal. A
+// per-expert account is the booking's expert's: its kind is shown, the whole name kept in data-account.
 
 /** Every entry of one booking fits: the API sends at most 1000 per page. */
 const ALL_ENTRIES = 1000;
@@ -22,11 +23,14 @@ export function trailUnbalanced(entries: readonly MoneyTrailEntryReply[]): Curre
   return [...net].filter(([, cents]) => cents !== 0).map(([currency]) => currency);
 }
 
+/** Narrow cells, so the five columns fit beside the booking's details at a laptop's width. */
+const COMPACT = { "& td, & th": { px: 1 }, "& code": { fontSize: "0.8125rem" } } as const;
+
 const amount = (cents: number, currency: unknown) => (cents && isCurrency(currency) ? formatMoney(cents, currency) : "");
 
 function TrailTable({ entries }: { entries: MoneyTrailEntryReply[] }) {
   return (
-    <Table size="small" aria-label="Money trail" data-testid="money-trail">
+    <Table size="small" aria-label="Money trail" data-testid="money-trail" sx={COMPACT}>
       <TableHead>
         <TableRow>
           <TableCell>When</TableCell>
@@ -42,14 +46,17 @@ function TrailTable({ entries }: { entries: MoneyTrailEntryReply[] }) {
           const { kind, expertId } = accountParts(String(e.account ?? ""));
           return (
             <TableRow key={e.id} data-event-type={e.event_type} data-account={e.account}>
-              <TableCell>{firstOfEvent && e.at ? consoleMoment(e.at, "seconds") : ""}</TableCell>
+              <TableCell>{firstOfEvent && e.at ? consoleMoment(e.at) : ""}</TableCell>
               <TableCell>{firstOfEvent ? <code>{e.event_type}</code> : ""}</TableCell>
-              <TableCell>
+              <TableCell title={expertId ? `${kind} of expert ${expertId}` : undefined}>
                 <code>{kind}</code>
-                {expertId ? <Typography variant="caption" color="text.secondary">{` (expert ${expertId})`}</Typography> : null}
               </TableCell>
-              <TableCell align="right">{amount(e.debit_cents, e.currency)}</TableCell>
-              <TableCell align="right">{amount(e.credit_cents, e.currency)}</TableCell>
+              <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
+                {amount(e.debit_cents, e.currency)}
+              </TableCell>
+              <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
+                {amount(e.credit_cents, e.currency)}
+              </TableCell>
             </TableRow>
           );
         })}
@@ -81,7 +88,11 @@ export function MoneyTrail() {
           The trail does not balance in {unbalanced.join(", ")}: its debits and credits differ.
         </Alert>
       ) : null}
-      {entries.length > 0 ? <TrailTable entries={entries} /> : null}
+      {entries.length > 0 ? (
+        <Box sx={{ overflowX: "auto" }}>
+          <TrailTable entries={entries} />
+        </Box>
+      ) : null}
     </Box>
   );
 }
