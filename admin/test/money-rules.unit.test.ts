@@ -111,7 +111,12 @@ describe("an expert's statement", () => {
 });
 
 describe("a transfer's or payout's last failure", () => {
-  const failed = { status: "failed", last_error: "Insufficient platform balance", failure_reason: null, next_attempt_at: "2026-03-01T10:00:00Z" };
+  const failed = {
+    status: "failed",
+    last_error: "Insufficient platform balance",
+    failure_reason: null,
+    next_attempt_at: "2026-03-01T10:00:00Z",
+  };
 
   it("says why the last try failed and when the next one is, while it is still to be done", () => {
     expect(lastFailure(failed, ["sent"])).toMatch(/^Insufficient platform balance Next try .*2026/);
