@@ -59,6 +59,18 @@ export type AppOptions = {
  * createContext) are handed to each area as an object of exactly what its plugin declares, so an
  * area's signature says what it reads and which command handlers it sends to.
  */
+/** The money flow as the OpenAPI document tells it (issue 29); docs/money.md draws the ledger's postings. */
+const MONEY_FLOW = [
+  "Money (integer minor units with an ISO 4217 currency: USD, EUR, GBP, CAD, AUD; never added across currencies):",
+  "a creator pays a session's price (POST /stripe/test-intent or Stripe Elements) and the booking records the platform fee rate",
+  "(15 % today). Once the session is completed and 7 days of clearing have passed, what was kept (paid − refunds) splits into",
+  "the fee and the expert's share, which is transferred to the expert's payout account (POST /experts/me/payout-account) and",
+  "paid out weekly or on request (POST /experts/me/payouts; GET /experts/me/balance, /experts/me/payouts). A refund after the",
+  "release reverses that share of the transfer. Every movement is posted to a double-entry ledger (GET /admin/ledger/trial-balance,",
+  "/admin/bookings/{id}/money-trail), reconciled with the provider (GET /admin/reconciliation), with receipts",
+  "(GET /bookings/{id}/receipts) and monthly statements (GET /experts/me/statements/{YYYY-MM}.pdf|.csv).",
+].join(" ");
+
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
@@ -102,7 +114,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
 
   await app.register(fastifySwagger, {
-    openapi: { info: { title: "Expert sessions API", version: "1.0.0" }, servers: [{ url: API_PREFIX }] },
+    openapi: { info: { title: "Expert sessions API", version: "1.0.0", description: MONEY_FLOW }, servers: [{ url: API_PREFIX }] },
     transform: jsonSchemaTransform,
   });
   const rateLimits = await rateLimitCounters(db, options.redisUrl);
