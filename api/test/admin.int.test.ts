@@ -612,13 +612,14 @@ describe("read models", () => {
 
   it("lists every read model with its checkpoint and lag", async () => {
     const r = await list("projections", { sort: ["name", "ASC"] });
-    expect(r.headers["content-range"]).toBe("projections 0-8/9");
+    expect(r.headers["content-range"]).toBe("projections 0-9/10");
     const views = r.json<ProjectionView[]>();
     expect(views.map((p) => p.id)).toEqual([
       "booking_events",
       "bookings",
       "earnings",
       "experts",
+      "ledger",
       "reviews",
       "schedules",
       "sessions",

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CURRENT_TERMS_VERSION, formatPosition } from "@booking/contracts";
+import { CLEARING_PERIOD_DAYS, CURRENT_TERMS_VERSION, formatPosition, transferKeyOf } from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
 import { buildApp } from "../src/main/app.ts";
 import { ensureAdminAccount } from "../src/auth/admin-account.ts";
@@ -13,6 +13,7 @@ import { signLink } from "../src/auth/signed-links.ts";
 import type { BookingFeed } from "../src/live-updates/booking-feed.ts";
 import type { Queryable } from "../src/payments/payments-table.ts";
 import { TEST_CARD_SUCCEEDS, TestPaymentProvider } from "../src/payments/test-provider.ts";
+import { sendPayoutCommand } from "../src/payouts/record-payouts.ts";
 import { mailedToken, signUpVerified, type PostJson } from "./auth-client.ts";
 import { TEST_JWT_SECRET, startTestApi, type TestApi } from "./harness.ts";
 import { ROUTE_CATALOGUE, normalisedCatalogue, registeredRoutes, splitRoute, urlOf, type CatalogueRoute } from "./route-catalogue.ts";
@@ -1014,6 +1015,157 @@ const ROWS: Row[] = [
   },
 ];
 
+// Experts get paid (issue 29). X and Y each connect and finish their own payout account (rows in
+// this order), and then ask for a payout of money the fixture made theirs; an admin holds and
+// resumes X's payouts, and reads and reconciles the money in the console.
+const payoutAccountRow = (c: Caller) => rows("SELECT * FROM payout_experts WHERE expert_id = $1", [idOf(c)]);
+/** A session's share of X's or Y's, released after its clearing period and transferred, recorded as the release sweeper and the payout reactor record them. */
+async function fundedExpert(c: "X" | "Y"): Promise<void> {
+  const expertId = users[c].id;
+  const bookingId = `bk-matrix-${randomUUID()}`;
+  const system = { userId: "payouts", role: "system" } as const;
+  const completedAt = new Date(Date.now() - (CLEARING_PERIOD_DAYS + 1) * 86_400_000).toISOString();
+  const earning = { bookingId, currency: "USD", paidCents: 15_000, refundedCents: 0, feeBasisPoints: 1500, completedAt } as const;
+  const released = await sendPayoutCommand(api.ctx, { type: "ReleaseEarning", expertId, actor: system, earning }, undefined, system);
+  if (!released.ok) throw new Error(`fixture: release for ${c}: ${released.refusal.code}`);
+  const transfer = {
+    transferKey: transferKeyOf(bookingId),
+    bookingId,
+    transferId: `tr_matrix_${c}`,
+    amountCents: 12_750,
+    currency: "USD",
+  } as const;
+  const sent = await sendPayoutCommand(api.ctx, { type: "RecordTransfer", expertId, actor: system, ...transfer }, undefined, system);
+  if (!sent.ok) throw new Error(`fixture: transfer for ${c}: ${sent.refusal.code}`);
+}
+const thisMonth = () => new Date().toISOString().slice(0, 7);
+/** The key of the payment receipt of A's paid booking with X. */
+async function receiptKey(): Promise<string> {
+  const r = await must("admin", { method: "GET", url: `${V1}/bookings/${ids.notesBooking}/receipts` });
+  return r.json<{ receipts: { key: string }[] }>().receipts[0]!.key;
+}
+/** Only the booking's creator (who paid) and an admin; anyone else is told there is no such booking. */
+const creatorOfBooking = cells(NO_TOKEN, OK, NO_BOOKING, NO_BOOKING, NO_BOOKING, OK);
+
+ROWS.push(
+  { route: "GET /experts/me/payout-account", expect: ownExpertAccount },
+  {
+    route: "POST /experts/me/payout-account",
+    expect: ownExpertAccount,
+    make: (c) => ({ state: () => payoutAccountRow(c) }),
+  },
+  {
+    route: "POST /experts/me/payout-account/test-onboarding",
+    label: "finished",
+    expect: ownExpertAccount,
+    make: (c) => ({ body: { complete: true }, state: () => payoutAccountRow(c) }),
+  },
+  { route: "GET /experts/me/balance", expect: ownExpertAccount },
+  {
+    route: "POST /experts/me/payouts",
+    label: "all that is available",
+    expect: ownExpertAccount,
+    make: async (c) => {
+      if (c === "X" || c === "Y") await fundedExpert(c);
+      return { body: { currency: "USD" }, state: () => rows("SELECT * FROM payout_payouts WHERE expert_id = $1", [idOf(c)]) };
+    },
+  },
+  {
+    route: "GET /experts/me/payouts",
+    expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, "ok +own", "ok +own", "403 admin_not_expert"),
+    make: () => ({
+      note: (r) => {
+        const owners = r.json<{ payouts: { payout_key: string }[] }>().payouts.length;
+        return owners === 1 ? " +own" : ` (${owners} payouts)`;
+      },
+    }),
+  },
+  {
+    route: "GET /experts/me/statements/:file",
+    label: "this month's PDF",
+    expect: ownExpertAccount,
+    make: () => ({ params: { file: `${thisMonth()}.pdf` } }),
+  },
+  {
+    route: "GET /experts/me/statements/:file",
+    label: "this month's CSV",
+    expect: ownExpertAccount,
+    make: () => ({ params: { file: `${thisMonth()}.csv` } }),
+  },
+  {
+    route: "GET /bookings/:bookingId/receipts",
+    label: "A's paid booking with X",
+    expect: cells(NO_TOKEN, "ok +payment", NO_BOOKING, NO_BOOKING, NO_BOOKING, "ok +payment"),
+    make: () => ({
+      params: { bookingId: ids.notesBooking },
+      note: (r) => (r.json<{ receipts: { kind: string }[] }>().receipts.some((x) => x.kind === "payment") ? " +payment" : ""),
+    }),
+  },
+  {
+    route: "GET /bookings/:bookingId/receipts/:file",
+    label: "its payment receipt",
+    expect: creatorOfBooking,
+    make: async () => ({ params: { bookingId: ids.notesBooking, file: `${await receiptKey()}.pdf` } }),
+  },
+  { route: "GET /admin/payout-accounts", expect: adminOnly },
+  { route: "GET /admin/payout-accounts/:id", label: "X's", expect: adminOnly, make: () => ({ params: { id: users.X.id } }) },
+  {
+    route: "POST /admin/payout-accounts/:expertId/hold",
+    label: "X's",
+    expect: adminOnly,
+    make: () => ({ params: { expertId: users.X.id }, body: { reason: "Matrix dispute" }, state: () => payoutAccountRow("X") }),
+  },
+  {
+    route: "POST /admin/payout-accounts/:expertId/hold",
+    label: "A creator's: no payouts to hold",
+    expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, "404 not_found"),
+    make: () => ({ params: { expertId: users.A.id }, body: { reason: "Matrix dispute" }, state: () => payoutAccountRow("A") }),
+  },
+  {
+    route: "POST /admin/payout-accounts/:expertId/hold",
+    label: "nobody's",
+    expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, "404 not_found"),
+    make: () => ({
+      params: { expertId: "no-such-expert" },
+      body: { reason: "Matrix dispute" },
+      state: () => rows("SELECT * FROM payout_experts WHERE expert_id = 'no-such-expert'", []),
+    }),
+  },
+  {
+    route: "POST /admin/payout-accounts/:expertId/resume",
+    label: "X's",
+    expect: adminOnly,
+    make: () => ({ params: { expertId: users.X.id }, state: () => payoutAccountRow("X") }),
+  },
+  {
+    route: "GET /admin/payout-accounts/:expertId/statement",
+    label: "X's this month",
+    expect: adminOnly,
+    make: () => ({ params: { expertId: users.X.id }, query: `?month=${thisMonth()}` }),
+  },
+  {
+    route: "GET /admin/payout-accounts/:expertId/statements/:file",
+    label: "X's this month, PDF",
+    expect: adminOnly,
+    make: () => ({ params: { expertId: users.X.id, file: `${thisMonth()}.pdf` } }),
+  },
+  { route: "GET /admin/transfers", expect: adminOnly },
+  { route: "GET /admin/payouts", expect: adminOnly },
+  { route: "GET /admin/ledger/trial-balance", expect: adminOnly },
+  {
+    route: "GET /admin/bookings/:id/money-trail",
+    label: "A's paid booking with X",
+    expect: adminOnly,
+    make: () => ({ params: { id: ids.notesBooking } }),
+  },
+  { route: "GET /admin/reconciliation", expect: adminOnly },
+  {
+    route: "POST /admin/reconciliation/run",
+    expect: adminOnly,
+    make: () => ({ state: () => rows("SELECT run_id FROM reconciliation_runs ORDER BY run_id", []) }),
+  },
+);
+
 async function rebuildFinished(name: string): Promise<void> {
   for (let i = 0; i < 300; i++) {
     const r = await send("admin", { method: "GET", url: `${V1}/admin/projections/${name}` });
@@ -1144,6 +1296,8 @@ describe("authorization matrix", () => {
       ["PATCH review", (id) => ({ method: "PATCH", url: `${V1}/bookings/${id}/review`, body: { rating: 5, text: "x" } })],
       ["POST review reply", (id) => ({ method: "POST", url: `${V1}/bookings/${id}/review/reply`, body: { text: "x" } })],
       ["POST /stripe/test-intent", (id) => ({ method: "POST", url: `${V1}/stripe/test-intent`, body: { bookingId: id } })],
+      ["GET receipts", (id) => ({ method: "GET", url: `${V1}/bookings/${id}/receipts` })],
+      ["GET a receipt", (id) => ({ method: "GET", url: `${V1}/bookings/${id}/receipts/ev-1.pdf` })],
     ];
     const comparable = (r: LightMyRequestResponse) => {
       const { "x-request-id": _id, date: _date, ...headers } = r.headers;

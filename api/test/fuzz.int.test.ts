@@ -32,7 +32,7 @@ let otherCreator: TestUser;
 let expert: TestUser;
 let admin: TestUser;
 let account: { email: string; refresh: string };
-const real = { session: "", draft: "", booking: "", paidBooking: "", slug: "", clientSecret: "", eventId: "" };
+const real = { session: "", draft: "", booking: "", paidBooking: "", slug: "", clientSecret: "", eventId: "", receipt: "" };
 
 async function must(
   user: TestUser | undefined,
@@ -82,6 +82,7 @@ beforeAll(async () => {
   real.clientSecret = (await must(creator, "POST", `${V1}/stripe/test-intent`, { bookingId: real.paidBooking })).json().clientSecret;
   await must(creator, "POST", `${V1}/payments/test/confirm`, { client_secret: real.clientSecret, card_number: TEST_CARD_SUCCEEDS });
   real.eventId = (await must(admin, "GET", `${V1}/admin/events?range=[0,0]`)).json()[0].id;
+  real.receipt = (await must(creator, "GET", `${V1}/bookings/${real.paidBooking}/receipts`)).json().receipts[0].key;
 });
 
 afterAll(async () => {
@@ -339,6 +340,27 @@ function template(route: CatalogueRoute): { params: Record<string, string>; quer
       return { params: { id: `${creator.id}:${CURRENT_TERMS_VERSION}` } };
     case "GET /admin/booking-events/:id":
       return { params: { id: "1" } };
+    // Experts get paid (issue 29).
+    case "POST /experts/me/payout-account/test-onboarding":
+      return { params, body: { complete: true } };
+    case "POST /experts/me/payouts":
+      return { params, body: { currency: "USD", amount_cents: 5000 } };
+    case "GET /experts/me/statements/:file":
+      return { params: { ...params, file: "2026-11.pdf" } };
+    case "GET /bookings/:bookingId/receipts":
+      return { params: { bookingId: real.paidBooking } };
+    case "GET /bookings/:bookingId/receipts/:file":
+      return { params: { bookingId: real.paidBooking, file: `${real.receipt}.pdf` }, query: { tz: "Europe/Berlin" } };
+    case "GET /admin/payout-accounts/:id":
+      return { params: { id: expert.id } };
+    case "POST /admin/payout-accounts/:expertId/hold":
+      return { params, body: { reason: "Checking a dispute" } };
+    case "GET /admin/payout-accounts/:expertId/statement":
+      return { params, query: { month: "2026-11" } };
+    case "GET /admin/payout-accounts/:expertId/statements/:file":
+      return { params: { ...params, file: "2026-11.csv" } };
+    case "GET /admin/bookings/:id/money-trail":
+      return { params: { id: real.paidBooking }, query: list };
     default:
       return route.startsWith("GET /admin/") ? { params, query: list } : { params };
   }

@@ -15,6 +15,9 @@ const NOT_JSON: Record<string, string> = {
   "GET /admin/early-access/export.csv": "a CSV file",
   "GET /bookings/{bookingId}/calendar.ics": "an iCalendar file (text/calendar)",
   "GET /calendar/{file}": "an iCalendar feed (text/calendar)",
+  "GET /bookings/{bookingId}/receipts/{file}": "a receipt as a PDF (application/pdf)",
+  "GET /experts/me/statements/{file}": "a monthly statement as a PDF (application/pdf) or a CSV (text/csv)",
+  "GET /admin/payout-accounts/{expertId}/statements/{file}": "an expert's monthly statement as a PDF (application/pdf) or a CSV (text/csv)",
 };
 
 type Operation = { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> };

@@ -131,6 +131,29 @@ export const ROUTE_CATALOGUE = [
   "GET /calendar/feed",
   "POST /calendar/feed/regenerate",
   "GET /calendar/:file",
+  // experts get paid (issue 29): the expert's payout account, balance, payouts and statements; a creator's receipts;
+  // the console's payout accounts, transfers, payouts, ledger and reconciliation
+  "GET /experts/me/payout-account",
+  "POST /experts/me/payout-account",
+  "POST /experts/me/payout-account/test-onboarding",
+  "GET /experts/me/balance",
+  "GET /experts/me/payouts",
+  "POST /experts/me/payouts",
+  "GET /experts/me/statements/:file",
+  "GET /bookings/:bookingId/receipts",
+  "GET /bookings/:bookingId/receipts/:file",
+  "GET /admin/payout-accounts",
+  "GET /admin/payout-accounts/:id",
+  "POST /admin/payout-accounts/:expertId/hold",
+  "POST /admin/payout-accounts/:expertId/resume",
+  "GET /admin/payout-accounts/:expertId/statement",
+  "GET /admin/payout-accounts/:expertId/statements/:file",
+  "GET /admin/transfers",
+  "GET /admin/payouts",
+  "GET /admin/ledger/trial-balance",
+  "GET /admin/bookings/:id/money-trail",
+  "GET /admin/reconciliation",
+  "POST /admin/reconciliation/run",
 ] as const satisfies readonly RouteKey[];
 
 export type CatalogueRoute = (typeof ROUTE_CATALOGUE)[number];

@@ -156,7 +156,8 @@ export const payoutAdminRoutes: RoutePlugin<PayoutAdminDeps> = async (app, { db,
     });
   };
   const accountRecord = async (expertId: string) => {
-    const { rows } = await db.query<AccountRaw>(`SELECT ${accountSelect} FROM ${accountFrom} WHERE u.user_id = $1`, [expertId]);
+    const where = accountWhere({ id: [expertId] });
+    const { rows } = await db.query<AccountRaw>(`SELECT ${accountSelect} FROM ${accountFrom} ${where.sql}`, where.values);
     if (!rows[0]) refuse("not_found");
     return (await accountRecords(rows))[0]!;
   };
@@ -189,6 +190,7 @@ export const payoutAdminRoutes: RoutePlugin<PayoutAdminDeps> = async (app, { db,
       );
 
       const decide = async (expertId: string, command: PayoutCommand) => {
+        await accountRecord(expertId); // Rule: an expert's payouts only; anyone else's id is not found, and nothing is recorded.
         await projected(valueOf(await sendPayoutCommand({ db, payouts }, command, undefined, command.actor)));
         return accountRecord(expertId);
       };
