@@ -11,6 +11,7 @@ export default defineProject({
     include: ["src/**/*.unit.test.{ts,tsx}"],
     environment: "jsdom",
     setupFiles: ["./vitest.setup.ts"],
-    testTimeout: 20_000,
+    // jsdom screens are CPU-bound: with two test files at once on a loaded 2-core machine one took 19.5 s.
+    testTimeout: 60_000,
   },
 });
