@@ -112,6 +112,20 @@ describe("connecting a Stripe payout account", () => {
       account_id: accountId,
     });
   });
+
+  it("an expert who comes back after Stripe forgot the key (24 hours) finishes their one account, not a second", async () => {
+    const expert = await api.user("expert");
+    const accountOf = async () =>
+      (await api.call("GET", "/api/v1/experts/me/payout-account", { user: expert })).json().account_id as string;
+    expect((await api.call("POST", "/api/v1/experts/me/payout-account", { user: expert })).statusCode).toBe(201);
+    const first = await accountOf();
+    stripe.forgetIdempotencyKeys();
+    expect((await api.call("POST", "/api/v1/experts/me/payout-account", { user: expert })).statusCode).toBe(201);
+    expect(await accountOf()).toBe(first);
+    const created = stripe.requests.filter((q) => q.path === "/v1/accounts" && q.form["metadata[expertId]"] === expert.id && !q.replayed);
+    expect(created).toHaveLength(1);
+    expect(stripe.requests.filter((q) => q.path === "/v1/account_links" && q.form.account === first)).toHaveLength(2);
+  });
 });
 
 describe("account.updated", () => {

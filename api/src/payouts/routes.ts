@@ -80,16 +80,22 @@ export const payoutRoutes: RoutePlugin<PayoutRouteDeps> = async (app, { db, payo
   app.post("/experts/me/payout-account", { ...asExpert, schema: { response: { 201: PayoutOnboardingReply } } }, async (request, reply) => {
     const actor = actorOf(request);
     const expertId = actor.userId;
-    if ((await stateOf(expertId)).account?.payoutsEnabled) refuse("payout_account_exists");
-    const account = await payoutProvider.createAccount({ expertId, email: actor.email });
-    const connect: PayoutCommand = {
-      type: "ConnectPayoutAccount",
-      expertId,
-      actor: commandActor(actor),
-      accountId: account.accountId,
-      provider: payoutProvider.name,
-    };
-    await projected(valueOf(await sendPayoutCommand({ db, payouts }, connect, `connect-${account.accountId}`, commandActor(actor))));
+    const known = (await stateOf(expertId)).account;
+    if (known?.payoutsEnabled) refuse("payout_account_exists");
+    // An unfinished account is finished, never replaced: Stripe forgets the create's idempotency key
+    // after 24 hours, so asking again the next day would open the expert a second account.
+    const account =
+      known && known.provider === payoutProvider.name ? known : await payoutProvider.createAccount({ expertId, email: actor.email });
+    if (account !== known) {
+      const connect: PayoutCommand = {
+        type: "ConnectPayoutAccount",
+        expertId,
+        actor: commandActor(actor),
+        accountId: account.accountId,
+        provider: payoutProvider.name,
+      };
+      await projected(valueOf(await sendPayoutCommand({ db, payouts }, connect, `connect-${account.accountId}`, commandActor(actor))));
+    }
     const onboardingUrl = await payoutProvider.onboardingUrl({
       accountId: account.accountId,
       returnUrl: `${publicUrl}/payouts?onboarding=done`,
