@@ -367,6 +367,7 @@ describe("providers", () => {
       expertId: b.expertId,
       creatorId: b.creator.id,
       amountCents: PRICE,
+      currency: "EUR" as const,
       description: "Growth strategy",
     };
     expect(await provider.createIntent(request)).toEqual({ paymentId: "pi_fake_1", clientSecret: "pi_fake_1_secret_abc" });
@@ -375,7 +376,7 @@ describe("providers", () => {
     expect(calls[0]).toEqual({
       params: {
         amount: PRICE,
-        currency: "usd",
+        currency: "eur",
         description: "Growth strategy",
         metadata: { bookingId: b.bookingId, expertId: b.expertId },
         automatic_payment_methods: { enabled: true },

@@ -185,6 +185,7 @@ export function planHistory(deps: HistoryDeps, market: DemoMarket, timeline: Tim
         expertId,
         creatorId: creator.id,
         amountCents: row.price_cents,
+        currency,
         description: row.title,
       });
       const payment = { paymentId: intent.paymentId, bookingId, expertId, amountCents: row.price_cents, provider: "test" };

@@ -1,3 +1,5 @@
+import type { Currency } from "@booking/contracts";
+
 // The payments port: Stripe in production, a network-free test provider for the embedded mode and tests.
 
 export type PaymentIntent = { paymentId: string; clientSecret: string };
@@ -9,6 +11,8 @@ export type PaymentIntentRequest = {
   creatorId: string;
   /** Always the booking's price, computed on the server. */
   amountCents: number;
+  /** The booking's currency (issue 29.8): the creator is charged in the session's own. */
+  currency: Currency;
   description: string;
 };
 

@@ -2,7 +2,14 @@ import { z } from "zod";
 import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import Stripe from "stripe";
-import { PaymentConfirmedReply, PaymentIntentReply, WebhookReceivedReply, errorCatalogue, type Result } from "@booking/contracts";
+import {
+  PaymentConfirmedReply,
+  PaymentIntentReply,
+  WebhookReceivedReply,
+  errorCatalogue,
+  type Currency,
+  type Result,
+} from "@booking/contracts";
 import type { CommandResult } from "@booking/event-store";
 import { findBooking } from "@booking/projections";
 import { actorOf, requireActor, Refused, refuse, valueOf } from "../http/index.ts";
@@ -82,6 +89,7 @@ export const paymentsRoutes: RoutePlugin<PaymentRouteDeps> = async (app, deps) =
         expertId: booking.expert_id,
         creatorId: booking.creator_id,
         amountCents: booking.price_cents,
+        currency: booking.currency as Currency,
         description: booking.session_title,
       });
       return {

@@ -52,7 +52,7 @@ export class StripePaymentProvider implements PaymentProvider, RefundProvider {
     const intent = await this.client.paymentIntents.create(
       {
         amount: input.amountCents,
-        currency: "usd",
+        currency: input.currency.toLowerCase(),
         description: input.description,
         metadata: { bookingId: input.bookingId, expertId: input.expertId },
         automatic_payment_methods: { enabled: true },
