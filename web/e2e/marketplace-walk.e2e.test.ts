@@ -972,22 +972,17 @@ describe("the expert gets paid", () => {
     );
   });
 
-  it("the creator downloads the receipt of the payment", async () => {
-    // Fetched as the app fetches a file: with the signed-in creator's token, in the creator's zone.
-    const receipt = await creator.evaluate(async (id) => {
-      const { access_token: token } = JSON.parse(localStorage.getItem("expert-sessions.auth") ?? "{}") as { access_token?: string };
-      const get = (path: string) => fetch(path, { headers: { authorization: `Bearer ${token}` } });
-      const { receipts } = (await (await get(`/api/v1/bookings/${id}/receipts`)).json()) as {
-        receipts: { kind: string; amount_cents: number; currency: string; url: string }[];
-      };
-      const file = await get(`${receipts[0]!.url}?tz=${encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone)}`);
-      return {
-        receipts: receipts.map((r) => [r.kind, r.amount_cents, r.currency]),
-        type: file.headers.get("content-type"),
-        head: (await file.text()).slice(0, 5),
-      };
-    }, bookingId);
-    expect(receipt).toEqual({ receipts: [["payment", 15_000, "USD"]], type: "application/pdf", head: "%PDF-" });
+  it("the creator downloads the receipt of the payment from the session's details", async () => {
+    await creator.goto(url(`/creator-dashboard/${creatorId}`));
+    await creator.locator(`[data-booking-id="${bookingId}"]`).getByRole("link", { name: "Session Details" }).click();
+    await expectPath(creator, `/session-details/${bookingId}`);
+    await creator.getByRole("heading", { name: "Receipts" }).waitFor();
+    // One receipt: the payment's (nothing of this booking was refunded), dated in the creator's zone.
+    const receipts = creator.getByRole("button", { name: /receipt: .* \(PDF\)$/ });
+    await expect.poll(() => receipts.allTextContents()).toEqual([expect.stringMatching(/^Payment receipt: \$150\.00, \D+\d{1,2}, \d{4}$/)]);
+    const [file] = await Promise.all([creator.waitForEvent("download"), receipts.first().click()]);
+    expect(file.suggestedFilename()).toMatch(/^payment-receipt-[\w-]+\.pdf$/);
+    expect((await readFile((await file.path())!)).subarray(0, 5).toString("latin1")).toBe("%PDF-");
   });
 });
 
