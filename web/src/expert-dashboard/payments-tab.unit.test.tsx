@@ -150,8 +150,8 @@ describe("payments tab", () => {
     expect(await screen.findByRole("button", { name: "Connect your payout account" }, WAIT)).toBeInTheDocument();
     expect(await screen.findByRole("table", { name: "Your balance by currency" }, WAIT)).toHaveTextContent("$127.50");
     expect(await screen.findByText("Your payouts will appear here.", undefined, WAIT)).toBeInTheDocument();
-    expect(screen.getByRole("button", { name: "Download the March 2026 statement (PDF)" })).toBeInTheDocument();
-    expect(screen.getByRole("button", { name: "Download the April 2026 statement (CSV)" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "PDF: download the March 2026 statement" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "CSV: download the April 2026 statement" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Withdraw Earnings" })).toBeNull();
     expect(screen.queryByText("Withdrawals are not available yet.")).toBeNull();
   });

@@ -161,8 +161,8 @@ describe("payouts and statements", () => {
       "GET /experts/me/statements/2026-03.csv": { status: 200, body: "csv" },
     });
     renderScreen(<StatementDownloads months={["2026-04", "2026-03"]} />, { auth });
-    await userEvent.click(screen.getByRole("button", { name: "Download the March 2026 statement (PDF)" }));
-    await userEvent.click(screen.getByRole("button", { name: "Download the March 2026 statement (CSV)" }));
+    await userEvent.click(screen.getByRole("button", { name: "PDF: download the March 2026 statement" }));
+    await userEvent.click(screen.getByRole("button", { name: "CSV: download the March 2026 statement" }));
     await waitFor(() => expect(saveFile).toHaveBeenCalledTimes(2), WAIT);
     expect(vi.mocked(saveFile).mock.calls.map(([, name]) => name)).toEqual(["statement-2026-03.pdf", "statement-2026-03.csv"]);
     expect(calls.map((c) => c.path)).toEqual(["/experts/me/statements/2026-03.pdf", "/experts/me/statements/2026-03.csv"]);
@@ -171,7 +171,7 @@ describe("payouts and statements", () => {
   it("says why a statement could not be downloaded", async () => {
     fakeApi({});
     renderScreen(<StatementDownloads months={["2026-04"]} />, { auth });
-    await userEvent.click(screen.getByRole("button", { name: "Download the April 2026 statement (PDF)" }));
+    await userEvent.click(screen.getByRole("button", { name: "PDF: download the April 2026 statement" }));
     expect(await screen.findByRole("alert", undefined, WAIT)).toBeInTheDocument();
     expect(saveFile).not.toHaveBeenCalled();
   });

@@ -57,7 +57,8 @@ export function StatementDownloads({ months }: { months: string[] }) {
                     startIcon={<DownloadIcon />}
                     disabled={busy === `${month}.${f.ext}`}
                     onClick={() => void download(month, f.ext)}
-                    aria-label={`Download the ${name} statement (${f.label})`}
+                    // The name starts with the visible text (axe: label-content-name-mismatch), then says which month.
+                    aria-label={`${f.label}: download the ${name} statement`}
                   >
                     {f.label}
                   </Button>
