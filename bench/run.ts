@@ -7,6 +7,8 @@ import { benchAvailability, type AvailabilityFigure } from "./scenarios/availabi
 import { benchCommands, type CommandsFigure } from "./scenarios/commands.ts";
 import { benchColdDecision, type ColdDecisionFigure } from "./scenarios/cold-decision.ts";
 import { benchLanding, landingNote, type LandingFigure } from "./scenarios/landing.ts";
+import { benchLedgerCost, ledgerCostLines, type LedgerCostFigure } from "./scenarios/ledger-cost.ts";
+import { benchPayoutRun, payoutRunLines, type PayoutRunFigure } from "./scenarios/payout-run.ts";
 import { benchLag, inProcessExperiment, inProcessRunner, kafkaRunner, type LagFigure } from "./scenarios/lag.ts";
 import { benchReplay, type ReplayFigure } from "./scenarios/replay.ts";
 import { benchRebuild, type RebuildUnderLoadFigure } from "./scenarios/rebuild.ts";
@@ -14,7 +16,7 @@ import { benchScale, type ScaleFigure } from "./scenarios/scale.ts";
 import { notesFor } from "./notes.ts";
 import { say } from "./lib/stats.ts";
 
-// `tsx bench/run.ts [--quick] [--only commands,appends,replay,lag,api,availability,landing,rebuild,cold,scale] [--no-experiments]`
+// `tsx bench/run.ts [--quick] [--only commands,appends,replay,lag,ledger,payouts,api,availability,landing,rebuild,cold,scale] [--no-experiments]`
 //
 // Prints ONE JSON document on stdout (a readable table goes to stderr). Every figure stands
 // beside a baseline measured in the same run on the same database server: Postgres from
@@ -57,6 +59,8 @@ export type BenchDocument = {
   rebuildUnderLoad?: RebuildUnderLoadFigure | null;
   coldDecision?: ColdDecisionFigure | null;
   scale?: ScaleFigure | { skipped: string } | null;
+  ledgerCost?: LedgerCostFigure | null;
+  payoutRun?: PayoutRunFigure | null;
   errors: Record<string, string>;
   bounds: { figure: string; value: number; baseline: number | null; ratio: number | null; bound: string; pass: boolean }[];
   notes: Record<string, string>;
@@ -185,6 +189,19 @@ try {
       doc.projectorLag.experiments = x;
     }
   }
+  if (wanted("ledger"))
+    doc.ledgerCost = await step("ledger cost: projector lag and replay with all read models vs without the ledger", () =>
+      benchLedgerCost(server.url, {
+        lagSeconds: quick ? 3 : 10,
+        lagRounds: quick ? 1 : 2,
+        replayEvents: quick ? 10_000 : 100_000,
+        replayRounds: 2,
+      }),
+    );
+  if (wanted("payouts"))
+    doc.payoutRun = await step(`payout run over ${quick ? "1,000" : "10,000"} released bookings (release, transfers, payouts)`, () =>
+      benchPayoutRun(server.url, { bookings: quick ? 1_000 : 10_000, perExpert: 10 }),
+    );
   if (wanted("api")) {
     doc.api = await step("API under load (separate load-generator process) vs a bare Fastify route", () =>
       benchApi(server.url, { experts: 1000, creators: 10_000, connections: 10, rounds: quick ? 1 : 3, sliceSeconds: 2, warmupSeconds: 1 }),
@@ -581,6 +598,10 @@ function printTable(d: BenchDocument): void {
     say(row.map((cell, j) => cell.padEnd(widths[j]!)).join("  "));
     if (i === 0) say(widths.map((w) => "-".repeat(w)).join("  "));
   }
+  // Issue 29's figures, one line each (too long for the table's columns).
+  if (d.ledgerCost || d.payoutRun) say("");
+  for (const line of [...(d.ledgerCost ? ledgerCostLines(d.ledgerCost) : []), ...(d.payoutRun ? payoutRunLines(d.payoutRun) : [])])
+    say(line);
   say(`\ngoals: ${d.bounds.filter((x) => x.pass).length} of ${d.bounds.length} met`);
   for (const x of d.bounds)
     say(`  ${x.pass ? "met   " : "MISSED"} ${x.figure}: ${x.value}${x.ratio === null ? "" : `, ratio ${x.ratio}`} (bound ${x.bound})`);
