@@ -27,7 +27,7 @@ export type LedgerCostFigure = {
     rounds: number;
     with: LedgerSide;
     without: LedgerSide;
-    /** p99 with over p99 without, minus 1, in %. */
+    /** p99 with over p99 without, minus 1, in %; `within`: p99's and p50's differences both at most the bound. */
     p99DifferencePercent: number;
     p50DifferencePercent: number;
     within: boolean;
@@ -84,6 +84,7 @@ export async function benchLedgerCost(
   const lagWith = lagOf(lagRuns["with ledger"]);
   const lagWithout = lagOf(lagRuns["without ledger"]);
   const p99Diff = percent(lagWith.p99Ms, lagWithout.p99Ms);
+  const p50Diff = percent(lagWith.p50Ms, lagWithout.p50Ms);
 
   // Replay: one log, rebuilt with each list in turn.
   const db = await createTestDatabase(serverUrl, "bench_ledger_replay");
@@ -127,8 +128,9 @@ export async function benchLedgerCost(
         with: lagWith,
         without: lagWithout,
         p99DifferencePercent: p99Diff,
-        p50DifferencePercent: percent(lagWith.p50Ms, lagWithout.p50Ms),
-        within: p99Diff <= LEDGER_COST_BOUND_PERCENT,
+        p50DifferencePercent: p50Diff,
+        // Both: on a loaded machine one of the two percentiles alone can hide (or make) the difference.
+        within: p99Diff <= LEDGER_COST_BOUND_PERCENT && p50Diff <= LEDGER_COST_BOUND_PERCENT,
       },
       replay: {
         events: replayRuns["with ledger"][0]!.events,
@@ -156,7 +158,7 @@ const verdict = (within: boolean) => (within ? `within ${LEDGER_COST_BOUND_PERCE
 export function ledgerCostLines(f: LedgerCostFigure): string[] {
   const { lag, replay } = f;
   return [
-    `ledger cost, projector lag p99 (200 ev/s, ${lag.rounds}x${lag.seconds} s each): with ${lag.with.p99Ms} ms (p50 ${lag.with.p50Ms}) vs without ${lag.without.p99Ms} ms (p50 ${lag.without.p50Ms}): ${signed(lag.p99DifferencePercent)} (p50 ${signed(lag.p50DifferencePercent)}), ${verdict(lag.within)}; load average ${lag.with.loadAverage.join(" ")}`,
-    `ledger cost, replay of ${replay.events.toLocaleString("en-US")} events (${replay.rounds} rebuild${replay.rounds === 1 ? "" : "s"} each, A B B A): with ${replay.with.eventsPerSecond} events/s (${replay.with.seconds} s) vs without ${replay.without.eventsPerSecond} events/s (${replay.without.seconds} s): ${signed(replay.differencePercent)} time, ${verdict(replay.within)}; load average ${replay.with.loadAverage.join(" ")}`,
+    `ledger cost, projector lag (200 ev/s, ${lag.rounds}x${lag.seconds} s each): with ${lag.with.p99Ms} ms (p50 ${lag.with.p50Ms}) vs without ${lag.without.p99Ms} ms (p50 ${lag.without.p50Ms}): p99 ${signed(lag.p99DifferencePercent)}, p50 ${signed(lag.p50DifferencePercent)}: ${verdict(lag.within)}; load average ${lag.with.loadAverage.join(" ")}`,
+    `ledger cost, replay of ${replay.events.toLocaleString("en-US")} events (${replay.rounds} rebuild${replay.rounds === 1 ? "" : "s"} each, A B B A): with ${replay.with.eventsPerSecond} events/s (${replay.with.seconds} s) vs without ${replay.without.eventsPerSecond} events/s (${replay.without.seconds} s): time ${signed(replay.differencePercent)}: ${verdict(replay.within)}; load average ${replay.with.loadAverage.join(" ")}`,
   ];
 }
