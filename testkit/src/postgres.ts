@@ -51,6 +51,8 @@ export async function startPostgres(): Promise<PostgresServer> {
     password: "postgres",
     persistent: false,
     createPostgresUser: process.getuid?.() === 0,
+    // Two test files at once each hold an API's, a projector's and a reactor's pools: 100 connections is too few.
+    postgresFlags: ["-c", "max_connections=400"],
     onLog: () => undefined,
   });
   await server.initialise();
