@@ -12,12 +12,9 @@ export default defineConfig({
     // Once per run, before any project: a Kafka broker unless KAFKA_BROKERS is given (testkit/src/kafka-setup.ts).
     globalSetup: ["./testkit/src/kafka-setup.ts"],
     reporters: ["default", "./testkit/src/summary-reporter.ts"],
-    // One test file at a time (vitest's default on 2 cores). Two at once (clean-clone run J) broke
-    // four suites through one server-wide fact: the integration suites share one Postgres server,
-    // and a transaction held open in one file (the catch-up contract test holds one on purpose)
-    // holds back the snapshot horizon every other file's log readers, head and lag stop at. Two
-    // workers need a Postgres server per worker first.
-    maxWorkers: 1,
+    // Two test files at once on the embedded servers, each worker on its own Postgres server
+    // (testkit/src/global-setup.ts says why they cannot share one); one at a time on a DATABASE_URL.
+    maxWorkers: process.env.DATABASE_URL ? 1 : 2,
     projects: [
       { test: { name: "contracts", root: "./contracts", include: ["test/**/*.unit.test.ts"] } },
       // The browser's session (web and console): jsdom for storage and tab events, a fake API.

@@ -10,7 +10,7 @@ export default defineProject({
     root: fileURLToPath(new URL(".", import.meta.url)),
     environment: "node",
     include: ["e2e/**/*.e2e.test.ts"],
-    globalSetup: ["./e2e/global-setup.ts"],
+    globalSetup: ["./e2e/global-setup.ts", "../testkit/src/global-setup.ts"],
     // One browser and one API per file, steps in order.
     fileParallelism: false,
     testTimeout: 120_000,

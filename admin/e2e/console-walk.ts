@@ -1,10 +1,11 @@
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, inject } from "vitest";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import type { RunningApi } from "../../api/src/main/server.ts";
 import { launchChromium, takeCspViolations } from "../../web/e2e/chromium.ts";
 import { ADMIN, startProduct, type ProductServer } from "../../web/e2e/product-server.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // A console walk's frame: the whole product in this process on a fresh database, data made by
 // `seed`, then a Chromium page with the admin signed in; every test is checked for CSP violations.
@@ -28,7 +29,7 @@ export function consoleWalk(seed: (walk: Omit<ConsoleWalk, "page">) => Promise<v
   let product: ProductServer | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    product = await startProduct(inject("databaseUrl"));
+    product = await startProduct(testPostgresUrl());
     const base = product.url;
     const must: ConsoleWalk["must"] = async <T>(method: string, path: string, options: { body?: unknown; token?: string } = {}) => {
       const headers: Record<string, string> = {};

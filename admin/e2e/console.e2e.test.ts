@@ -4,7 +4,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CURRENT_TERMS_VERSION, readDomainEvent } from "@booking/contracts";
 import { calendarStream, expertStream, reviewStream, termsStream } from "@booking/engine";
 import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/main/seed.ts";
@@ -12,6 +12,7 @@ import type { RunningApi } from "../../api/src/main/server.ts";
 import { launchChromium, takeCspViolations } from "../../web/e2e/chromium.ts";
 import { adminToken, signUpVerified, tokenOf } from "../../web/e2e/mailbox.ts";
 import { ADMIN, startProduct, sweepCompletionsAt, type ProductServer } from "../../web/e2e/product-server.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // The admin console in a real Chromium against the real API (startProduct: Fastify, Postgres event
 // store, in-process projector, test payments) serving the built console at /admin/. Data is made
@@ -195,7 +196,7 @@ async function listRowsAtLeast(count: number) {
 beforeAll(async () => {
   expect(existsSync(join(repoRoot, "admin/dist/index.html")), "the global setup builds admin/dist").toBe(true);
   // The same product server as the web app's walks: the API on a fresh database, serving the built apps.
-  product = await startProduct(inject("databaseUrl"));
+  product = await startProduct(testPostgresUrl());
   api = product.api;
   base = api.url;
   await seed();

@@ -3,15 +3,6 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import type {} from "vitest";
-import type { TestProject } from "vitest/node";
-import { startPostgres } from "@booking/testkit";
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    databaseUrl: string;
-  }
-}
 
 const adminDir = fileURLToPath(new URL("..", import.meta.url));
 
@@ -33,12 +24,7 @@ async function buildConsole(): Promise<void> {
   console.log(`[admin-e2e] console built in ${((Date.now() - started) / 1000).toFixed(1)}s`);
 }
 
-/** Build the console once, start one Postgres for the run; each suite makes its own database. */
-export default async function setup(project: TestProject) {
-  const [server] = await Promise.all([startPostgres(), buildConsole()]);
-  console.log(`[admin-e2e] Postgres for ${project.name}: ${server.source}`);
-  project.provide("databaseUrl", server.url);
-  return async () => {
-    await server.stop();
-  };
+/** Build the console once, into admin/dist (the second global setup is testkit's Postgres). */
+export default async function setup() {
+  await buildConsole();
 }

@@ -3,11 +3,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { createTestDatabase, freePort, testPool } from "@booking/testkit";
 import { fetchPost, signUpVerified } from "./auth-client.ts";
 import { TEST_JWT_SECRET } from "./harness.ts";
 import { startProcess, waitFor, type Running } from "./processes.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -84,7 +85,7 @@ describe("npm start on a fresh machine", () => {
 
 describe("two API processes on one database", () => {
   it("50 concurrent booking requests for overlapping times spread over both give exactly one 201; then, each round, reschedule requests race new bookings for one time and exactly one wins", async () => {
-    const db = await createTestDatabase(inject("databaseUrl"), "twoapi");
+    const db = await createTestDatabase(testPostgresUrl(), "twoapi");
     cleanups.push(db.drop);
     const media = await mkdtemp(join(tmpdir(), "twoapi-media-"));
     cleanups.push(() => rm(media, { recursive: true, force: true }));

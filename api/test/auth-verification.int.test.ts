@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "@booking/event-store";
 import { createTestDatabase, testPool } from "@booking/testkit";
 import { authMigrations } from "../src/auth/schema.ts";
@@ -6,6 +6,7 @@ import { signLink } from "../src/auth/signed-links.ts";
 import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../src/main/seed.ts";
 import { authClient, mailedToken, PASSWORD, refusals, seenByCaller, type AuthSession } from "./auth-client.ts";
 import { startTestApi, TEST_JWT_SECRET, type TestApi } from "./harness.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // Issue 16, e-mail verification: a sign-up gets a mail with a signed, expiring, single-use link
 // and no session; login waits for the link; "send again" answers alike for every address and is
@@ -216,7 +217,7 @@ describe("send again", () => {
 
 describe("accounts from before verification existed", () => {
   it("count as verified from their creation (now, for a row without a creation time)", async () => {
-    const database = await createTestDatabase(inject("databaseUrl"), "authmig");
+    const database = await createTestDatabase(testPostgresUrl(), "authmig");
     const db = testPool(database.url);
     try {
       await migrate(db, "auth_migrations", authMigrations.slice(0, 1));

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProjectionRecord } from "@booking/contracts";
 import {
   allProjections,
@@ -19,6 +19,7 @@ import type { Queryable } from "../src/payments/payments-table.ts";
 import { bookableHour, since, startBookingLoad, type BookableExpert, type LoadCall, type LoadReport } from "./booking-load.ts";
 import { startTestApi, type TestApi } from "./harness.ts";
 import { projectorCaughtUp, sleep, startProcess, waitFor } from "./processes.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // Blue-green rebuilds under load: while creators book, pay, confirm and cancel through the API
 // (and visitors list the experts), every read model is rebuilt (`npm run replay`, another
@@ -81,7 +82,7 @@ const failures = (report: LoadReport) =>
     .map(([route, r]) => `${route}: ${r.failed} failed, first ${r.firstFailure}`);
 
 async function cleanDigest() {
-  const clean = await createTestDatabase(inject("databaseUrl"), "bgclean");
+  const clean = await createTestDatabase(testPostgresUrl(), "bgclean");
   const pool = new pg.Pool({ connectionString: clean.url, max: 4 });
   pool.on("error", () => undefined);
   try {

@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import pg from "pg";
-import { inject } from "vitest";
 import { CURRENT_TERMS_VERSION } from "@booking/contracts";
 import { PostgresEventStore, PostgresSnapshotStore } from "@booking/event-store";
 import { InProcessProjector, allProjections } from "@booking/projections";
@@ -14,6 +13,7 @@ import { createContext, type AppContext, type ContextInput } from "../src/main/c
 import type { PaymentProvider } from "../src/payments/provider.ts";
 import type { PayoutProvider } from "../src/payouts/provider.ts";
 import { migrateApiDatabase } from "../src/main/schema.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 export type Role = "creator" | "expert" | "admin";
 export type TestUser = { id: string; role: Role; email: string; token: string };
@@ -57,7 +57,7 @@ export async function startTestApi(
     beforeReady?: (app: FastifyInstance) => Promise<void> | void;
   } = {},
 ): Promise<TestApi> {
-  const database = await createTestDatabase(inject("databaseUrl"), "api");
+  const database = await createTestDatabase(testPostgresUrl(), "api");
   const store = await PostgresEventStore.connect(database.url, { pollIntervalMs: 20 });
   const db = new pg.Pool({ connectionString: database.url, max: 8 });
   db.on("error", () => undefined);

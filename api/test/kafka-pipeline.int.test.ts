@@ -1,16 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { announceSkip, testDatabases } from "@booking/testkit";
 import { KafkaBusPublisher, PostgresEventStore, PostgresRelayCheckpoints, Relay } from "@booking/event-store";
 import { InProcessProjector, allProjections, migrateReadModels, readModelDigest, startKafkaProjector } from "@booking/projections";
 import { expertScenario, handlersFor } from "../../projections/test/workload.ts";
 import { waitFor } from "./processes.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // Events appended through the engine reach every read model through relay, Kafka and consumer,
 // and through the in-process runner, with the same result.
 
 const brokers = process.env.KAFKA_BROKERS?.split(",");
-const databases = testDatabases(inject("databaseUrl"), { poolSize: 4, prepare: async (pool) => void (await migrateReadModels(pool)) });
+const databases = testDatabases(testPostgresUrl(), { poolSize: 4, prepare: async (pool) => void (await migrateReadModels(pool)) });
 afterAll(() => databases.dropAll());
 const database = databases.open;
 

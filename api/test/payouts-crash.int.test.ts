@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLATFORM_FEE_REVENUE, expertConnected, expertPayable, type LogPosition } from "@booking/contracts";
 import { testDatabases } from "@booking/testkit";
 import { allProjections, ledgerTrialBalance, migrateReadModels, readModelDigest, rebuildProjections } from "@booking/projections";
 import { expertCalendar, type ExpertCalendar } from "./calendar-bookings.ts";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 import { projectorCaughtUp, sleep, startProcess, waitFor, type Running } from "./processes.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // Crash safety of payouts: the process that pays experts (the refunds process, where the payout
 // reactor runs) killed with SIGKILL at random points, ten times, while 30 sessions complete and
@@ -19,7 +20,7 @@ const SHARE = 12_750;
 const READY = "payouts: running";
 const DAY = 86_400_000;
 
-const databases = testDatabases(inject("databaseUrl"), { poolSize: 4 });
+const databases = testDatabases(testPostgresUrl(), { poolSize: 4 });
 // The sessions were held twelve days ago (the test's clock), so the process, on the real clock, finds them cleared.
 let now = Date.now() - 12 * DAY;
 let api: TestApi;

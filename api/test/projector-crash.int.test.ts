@@ -1,16 +1,17 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { announceSkip, testDatabases } from "@booking/testkit";
 import { PostgresEventStore } from "@booking/event-store";
 import { allProjections, migrateReadModels, readModelDigest, rebuildProjections } from "@booking/projections";
 import { appendSynthetic } from "../../projections/test/workload.ts";
 import { projectorCaughtUp, sleep, startProcess, stopGracefully, waitFor, type Running } from "./processes.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // Crash safety: projector processes killed with SIGKILL at random points while 5,000 events flow
 // end with read models identical to a clean replay.
 
-const databases = testDatabases(inject("databaseUrl"), { poolSize: 4 });
+const databases = testDatabases(testPostgresUrl(), { poolSize: 4 });
 afterAll(() => databases.dropAll());
 const database = databases.open;
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LogPosition } from "@booking/contracts";
 import { testDatabases } from "@booking/testkit";
 import { allProjections, migrateReadModels, readModelDigest, rebuildProjections } from "@booking/projections";
@@ -7,6 +7,7 @@ import { TestPaymentProvider } from "../src/payments/test-provider.ts";
 import { startTestApi, type TestApi } from "./harness.ts";
 import { expertCancels, paidBooking, type PaidBooking } from "./paid-booking.ts";
 import { projectorCaughtUp, sleep, startProcess, waitFor, type Running } from "./processes.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // Crash safety of refunds: the refunds process killed with SIGKILL at random points (ten times)
 // while paid bookings are cancelled pays each owed refund exactly once, records it once, and the
@@ -16,7 +17,7 @@ const BOOKINGS = 30;
 const KILLS = 10;
 const READY = "refunds: running";
 
-const databases = testDatabases(inject("databaseUrl"), { poolSize: 4 });
+const databases = testDatabases(testPostgresUrl(), { poolSize: 4 });
 let api: TestApi;
 const lazyDb: Queryable = { query: (text, values) => api.ctx.db.query(text, values) };
 

@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { afterAll, expect, inject, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { createTestDatabase, testPool } from "@booking/testkit";
 import { PostgresEventStore } from "@booking/event-store";
 import { InProcessProjector, allProjections, claimRebuild, migrateReadModels, readModelDigest } from "@booking/projections";
 import { appendSynthetic } from "../../projections/test/workload.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const cleanups: (() => Promise<void>)[] = [];
@@ -14,7 +15,7 @@ afterAll(async () => {
 
 /** A database with the event store and the read models' tables, dropped after the file. */
 async function database(prefix: string) {
-  const db = await createTestDatabase(inject("databaseUrl"), prefix);
+  const db = await createTestDatabase(testPostgresUrl(), prefix);
   cleanups.push(db.drop);
   const store = await PostgresEventStore.connect(db.url);
   cleanups.push(() => store.close());

@@ -4,13 +4,14 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorBody, refusal } from "@booking/contracts";
 import { createTestDatabase, freePort } from "@booking/testkit";
 import { buildApp } from "../src/main/app.ts";
 import { attemptsPerMinute } from "../src/auth/routes.ts";
 import { startTestApi, TEST_JWT_SECRET, type TestApi } from "./harness.ts";
 import { startProcess, waitFor, type Running } from "./processes.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // Issue 26.13: the per-address limits on the credential routes are counted where every API
 // process sees them (a table in Postgres by default, Redis when REDIS_URL is set), so N replicas
@@ -100,7 +101,7 @@ describe("with REDIS_URL but no Redis answering", () => {
 
 describe("two API processes on one database", () => {
   it("count one address's attempts together: hits split between them trip the limit at the shared count", async () => {
-    const db = await createTestDatabase(inject("databaseUrl"), "ratelimits");
+    const db = await createTestDatabase(testPostgresUrl(), "ratelimits");
     cleanups.push(db.drop);
     const media = await mkdtemp(join(tmpdir(), "ratelimits-media-"));
     cleanups.push(() => rm(media, { recursive: true, force: true }));

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { announceSkip, createTestDatabase, freePort, testPool } from "@booking/testkit";
 import { PostgresEventStore } from "@booking/event-store";
 import { allProjections, migrateReadModels, readModelDigest, rebuildProjections } from "@booking/projections";
@@ -10,6 +10,7 @@ import { appendSynthetic } from "../../projections/test/workload.ts";
 import { fetchPost, signUpVerified } from "./auth-client.ts";
 import { TEST_JWT_SECRET } from "./harness.ts";
 import { sleep, startProcess, stopGracefully, waitFor, type Running } from "./processes.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // The production topology's processes, for real: api, relay and projector on Postgres and Kafka.
 
@@ -37,7 +38,7 @@ if (!brokers) {
 } else {
   describe("api, relay and projector as three processes", () => {
     it("a booking made through the API shows in the read model; a projector stopped by SIGTERM mid-stream resumes with nothing lost or doubled", async () => {
-      const db = await createTestDatabase(inject("databaseUrl"), "topo");
+      const db = await createTestDatabase(testPostgresUrl(), "topo");
       cleanups.push(db.drop);
       const media = await mkdtemp(join(tmpdir(), "topo-media-"));
       cleanups.push(() => rm(media, { recursive: true, force: true }));
@@ -142,7 +143,7 @@ if (!brokers) {
 
       const pool = testPool(db.url);
       cleanups.push(() => pool.end());
-      const cleanDb = await createTestDatabase(inject("databaseUrl"), "topoclean");
+      const cleanDb = await createTestDatabase(testPostgresUrl(), "topoclean");
       cleanups.push(cleanDb.drop);
       const clean = testPool(cleanDb.url);
       cleanups.push(() => clean.end());

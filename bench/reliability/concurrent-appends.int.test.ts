@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresEventStore, type LogPosition, type StoredEvent, type Subscription } from "@booking/event-store";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { elapsed, printFigure } from "./figure.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // 10,000 concurrent appends while catch-up readers follow the log from the start. One append in
 // five holds its transaction open for up to 40 ms before committing, so commits land out of
@@ -16,7 +17,7 @@ const writers: PostgresEventStore[] = [];
 let reader: PostgresEventStore;
 
 beforeAll(async () => {
-  db = await createTestDatabase(inject("databaseUrl"), "rel_appends");
+  db = await createTestDatabase(testPostgresUrl(), "rel_appends");
   for (let i = 0; i < 4; i++) writers.push(await PostgresEventStore.connect(db.url, { poolSize: 10, pollIntervalMs: 20 }));
   reader = await PostgresEventStore.connect(db.url, { poolSize: 6, pollIntervalMs: 20 });
 });

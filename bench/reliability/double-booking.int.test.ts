@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refusalMessage, type CalendarCommand, type CalendarEvent } from "@booking/contracts";
 import { calendarDecider, calendarStream, type CalendarState } from "@booking/engine";
 import { CommandHandler, PostgresEventStore } from "@booking/event-store";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { elapsed, printFigure } from "./figure.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // A double-booking race, 1,000 rounds: in each, a fresh expert gets 8 concurrent requests whose
 // times all overlap (60 minutes at 10:00 or 10:30, 30 minutes at 10:30), sent through five
@@ -27,7 +28,7 @@ const stores: PostgresEventStore[] = [];
 let handlers: CommandHandler<CalendarCommand, CalendarEvent, CalendarState>[];
 
 beforeAll(async () => {
-  db = await createTestDatabase(inject("databaseUrl"), "rel_race");
+  db = await createTestDatabase(testPostgresUrl(), "rel_race");
   for (let i = 0; i < 5; i++) stores.push(await PostgresEventStore.connect(db.url, { poolSize: 6 }));
   handlers = stores.map((s) => new CommandHandler(s, calendarDecider, { clock: () => NOW }));
 });

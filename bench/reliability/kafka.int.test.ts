@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { encodeBusMessage } from "@booking/event-store";
 import { KafkaBusPublisher, PostgresEventStore, PostgresRelayCheckpoints, Relay, type StoredEvent } from "@booking/event-store";
 import {
@@ -16,12 +16,13 @@ import { appendSynthetic } from "../../projections/test/workload.ts";
 import { sleep, waitFor } from "../../api/test/processes.ts";
 import { elapsed, printFigure } from "./figure.ts";
 import { brokerControl } from "./kafka-broker.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // Through Kafka (the relay and the Kafka projector, in this process): the broker is restarted
 // with scripts/kafka/broker.sh in the middle of a steady load, and nothing may be lost; and a
 // load past 1 MB per partition must reach the read models in full.
 
-const databases = testDatabases(inject("databaseUrl"), { poolSize: 6, prepare: async (pool) => void (await migrateReadModels(pool)) });
+const databases = testDatabases(testPostgresUrl(), { poolSize: 6, prepare: async (pool) => void (await migrateReadModels(pool)) });
 afterAll(() => databases.dropAll());
 const database = databases.open;
 

@@ -1,11 +1,12 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresEventStore } from "@booking/event-store";
 import { allProjections, migrateReadModels, readCheckpoints, readModelDigest, rebuildProjections } from "@booking/projections";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { appendSynthetic } from "../../projections/test/workload.ts";
 import { projectorCaughtUp, sleep, startProcess, stopGracefully, waitFor, type Running } from "../../api/test/processes.ts";
 import { elapsed, printFigure } from "./figure.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // The projector process (api/src/processes/projector.ts, following the event store) is killed
 // with SIGKILL ten times while events keep flowing; each kill lands while it is applying (it has
@@ -19,7 +20,7 @@ let pool: pg.Pool;
 let url: string;
 
 async function database(prefix: string) {
-  const db = await createTestDatabase(inject("databaseUrl"), prefix);
+  const db = await createTestDatabase(testPostgresUrl(), prefix);
   dbs.push(db);
   const p = new pg.Pool({ connectionString: db.url, max: 4 });
   p.on("error", () => undefined);

@@ -1,6 +1,7 @@
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { benchRebuild } from "../scenarios/rebuild.ts";
 import { elapsed, printFigure } from "./figure.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // Issue 18's check at its full size, as a test: every read model rebuilt blue-green (npm run
 // replay) over a log of 100,000 events while creators book, pay, confirm and cancel through the
@@ -11,7 +12,7 @@ import { elapsed, printFigure } from "./figure.ts";
 describe("a blue-green rebuild of every read model over 100,000 events, under booking load", () => {
   it("fails no request, shows only whole generations, and ends equal to a clean replay", async () => {
     const t0 = performance.now();
-    const figure = await benchRebuild(inject("databaseUrl"), {
+    const figure = await benchRebuild(testPostgresUrl(), {
       events: 100_000,
       experts: 1000,
       creators: 10_000,

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refusalMessage, type Actor, type CalendarCommand, type CalendarEvent } from "@booking/contracts";
 import { blocksTime, calendarDecider, calendarStream, openReschedule, type CalendarState } from "@booking/engine";
 import { CommandHandler, PostgresEventStore } from "@booking/event-store";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { elapsed, printFigure } from "./figure.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // Reschedule requests racing new bookings (issue 17), 500 rounds: in each, a fresh expert has two
 // paid bookings (Tuesday 13:00 and 15:00), and 8 concurrent requests want Tuesday 10:00 or 10:30:
@@ -30,7 +31,7 @@ const stores: PostgresEventStore[] = [];
 let handlers: CommandHandler<CalendarCommand, CalendarEvent, CalendarState>[];
 
 beforeAll(async () => {
-  db = await createTestDatabase(inject("databaseUrl"), "rel_move");
+  db = await createTestDatabase(testPostgresUrl(), "rel_move");
   for (let i = 0; i < 5; i++) stores.push(await PostgresEventStore.connect(db.url, { poolSize: 6 }));
   handlers = stores.map((s) => new CommandHandler(s, calendarDecider, { clock: () => NOW }));
 });

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Kafka, logLevel } from "kafkajs";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { PostgresEventStore } from "@booking/event-store";
 import { allProjections, migrateReadModels, readModelDigest, rebuildProjections } from "@booking/projections";
 import { announceSkip, testDatabases } from "@booking/testkit";
@@ -11,6 +11,7 @@ import { sleep, waitFor } from "../../api/test/processes.ts";
 import { startTopology, type Topology } from "../../scripts/topology/topology.ts";
 import { fetchCall, seedBookingParties, startTopologyLoad } from "../lib/topology-load.ts";
 import { elapsed, printFigure } from "./figure.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // The production topology on this machine (scripts/topology): relay, two projectors in one Kafka
 // consumer group, two APIs behind the round-robin proxy. Creators book, pay, confirm and cancel
@@ -18,7 +19,7 @@ import { elapsed, printFigure } from "./figure.ts";
 // projector takes the dead one's partitions, the proxy stops sending to the dead API once its
 // readiness fails and sends to it again once it is back, and the read models equal a clean replay.
 
-const databases = testDatabases(inject("databaseUrl"), { poolSize: 4, prepare: async (pool) => void (await migrateReadModels(pool)) });
+const databases = testDatabases(testPostgresUrl(), { poolSize: 4, prepare: async (pool) => void (await migrateReadModels(pool)) });
 afterAll(() => databases.dropAll());
 const brokers =
   process.env.KAFKA_BROKERS?.split(",")

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { comparePositions, refusalMessage, type CalendarCommand, type CalendarEvent } from "@booking/contracts";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { calendarDecider, calendarStream, type CalendarState } from "@booking/engine";
 import { CommandHandler } from "../src/commands/command-handler.ts";
 import { PostgresEventStore } from "../src/postgres/postgres-event-store.ts";
 import type { EventStore } from "../src/port.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 const NOW = "2026-03-02T08:00:00.000Z";
 const clock = () => NOW;
@@ -24,7 +25,7 @@ const stores: PostgresEventStore[] = [];
 let handlers: CommandHandler<CalendarCommand, CalendarEvent, CalendarState>[];
 
 beforeAll(async () => {
-  db = await createTestDatabase(inject("databaseUrl"), "cmd");
+  db = await createTestDatabase(testPostgresUrl(), "cmd");
   // Five stores with their own pools and five handlers with their own caches: five processes, in effect.
   for (let i = 0; i < 5; i++) stores.push(await PostgresEventStore.connect(db.url, { poolSize: 6 }));
   handlers = stores.map((s) => new CommandHandler(s as EventStore, calendarDecider, { clock }));

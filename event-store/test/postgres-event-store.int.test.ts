@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, watchStatements, type TestDatabase } from "@booking/testkit";
 import { comparePositions, formatPosition, type AppendResult, type LogPosition, type NewEvent, type StoredEvent } from "../src/port.ts";
 import { PostgresEventStore } from "../src/postgres/postgres-event-store.ts";
 import { eventStoreContract } from "./event-store-contract.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 eventStoreContract("postgres", async () => {
-  const db = await createTestDatabase(inject("databaseUrl"), "es");
+  const db = await createTestDatabase(testPostgresUrl(), "es");
   const store = await PostgresEventStore.connect(db.url, { poolSize: 12 });
   return {
     store,
@@ -54,7 +55,7 @@ function holdFirstBatchReply(store: PostgresEventStore): { held: Promise<void>; 
 
 describe("postgres: followers in the appending process", () => {
   it("a subscriber and a watcher are woken by an append, not by their poll", async () => {
-    const db = await createTestDatabase(inject("databaseUrl"), "es_wake");
+    const db = await createTestDatabase(testPostgresUrl(), "es_wake");
     // A poll far longer than the wait below: only the append's wake can deliver in time.
     const store = await PostgresEventStore.connect(db.url, { poolSize: 4, pollIntervalMs: 60_000 });
     try {
@@ -78,7 +79,7 @@ describe("postgres: followers in the appending process", () => {
   });
 
   it("another process hears which streams were written, and a batch too large to name is announced as 'any stream'", async () => {
-    const db = await createTestDatabase(inject("databaseUrl"), "es_streams");
+    const db = await createTestDatabase(testPostgresUrl(), "es_streams");
     const writer = await PostgresEventStore.connect(db.url, { poolSize: 4 });
     const reader = await PostgresEventStore.connect(db.url, { poolSize: 4 });
     const crossing = holdFirstBatchReply(writer);
@@ -130,7 +131,7 @@ describe("postgres: followers in the appending process", () => {
   });
 
   it("an announcement whose NOTIFY fails is sent again, naming its stream, with no later append to carry it", async () => {
-    const db = await createTestDatabase(inject("databaseUrl"), "es_renotify");
+    const db = await createTestDatabase(testPostgresUrl(), "es_renotify");
     const writer = await PostgresEventStore.connect(db.url, { poolSize: 4 });
     const reader = await PostgresEventStore.connect(db.url, { poolSize: 4 });
     let failures = 0;
@@ -158,7 +159,7 @@ describe("postgres: followers in the appending process", () => {
   });
 
   it("another process's subscriber is woken by the append's announcement, not by its poll", async () => {
-    const db = await createTestDatabase(inject("databaseUrl"), "es_wake2");
+    const db = await createTestDatabase(testPostgresUrl(), "es_wake2");
     const writer = await PostgresEventStore.connect(db.url, { poolSize: 4 });
     const reader = await PostgresEventStore.connect(db.url, { poolSize: 4, pollIntervalMs: 60_000 });
     try {
@@ -178,7 +179,7 @@ describe("postgres: followers in the appending process", () => {
 
 describe("postgres: round trips", () => {
   it("loading a stream is one statement, with or without events after the asked version", async () => {
-    const db = await createTestDatabase(inject("databaseUrl"), "es_trips");
+    const db = await createTestDatabase(testPostgresUrl(), "es_trips");
     const store = await PostgresEventStore.connect(db.url, { poolSize: 2 });
     let statements = 0;
     try {
@@ -214,7 +215,7 @@ describe("postgres: group commit", () => {
   let db: TestDatabase;
   let store: PostgresEventStore;
   beforeAll(async () => {
-    db = await createTestDatabase(inject("databaseUrl"), "es_group");
+    db = await createTestDatabase(testPostgresUrl(), "es_group");
     store = await PostgresEventStore.connect(db.url, { poolSize: 8 });
   });
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { Kafka, logLevel } from "kafkajs";
-import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { LogPosition, StoredEvent } from "@booking/contracts";
 import { announceSkip, createTestDatabase } from "@booking/testkit";
 import { PostgresEventStore } from "../src/postgres/postgres-event-store.ts";
@@ -10,6 +10,7 @@ import { decodeBusMessage } from "../src/relay/bus-message.ts";
 import { KafkaBusPublisher } from "../src/relay/kafka-publisher.ts";
 import { PostgresRelayCheckpoints } from "../src/relay/relay-checkpoints.ts";
 import { Relay, type RelayCheckpoints } from "../src/relay/relay.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 const at = new Date(0).toISOString();
 const event = (n: number): NewEvent => ({
@@ -22,7 +23,7 @@ type Log = { store: PostgresEventStore; checkpoints: PostgresRelayCheckpoints };
 
 /** A fresh database per test: "everything in the log" is then exactly what the test wrote. */
 async function freshLog(): Promise<Log> {
-  const db = await createTestDatabase(inject("databaseUrl"), "relay");
+  const db = await createTestDatabase(testPostgresUrl(), "relay");
   const store = await PostgresEventStore.connect(db.url, { poolSize: 4 });
   const checkpoints = await PostgresRelayCheckpoints.connect(store.pool);
   onTestFinished(async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CalendarCommand, CalendarEvent } from "@booking/contracts";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { calendarDecider, calendarSnapshots, calendarStream, encodeLeftOut, nothingLeftOut, type CalendarState } from "@booking/engine";
@@ -9,6 +9,7 @@ import type { EventStore, NewEvent } from "../src/port.ts";
 import { PostgresSnapshotStore } from "../src/snapshots/postgres-snapshot-store.ts";
 import { InMemorySnapshotStore, type SnapshotStore } from "../src/snapshots/snapshot-store.ts";
 import { snapshotStoreContract } from "./snapshot-store-contract.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // Cold loads from snapshots: a handler that starts from a calendar's snapshot (its open bookings)
 // and the events after it decides as one that folds the whole stream, reads only that tail, and
@@ -28,7 +29,7 @@ let store: PostgresEventStore;
 let snapshots: PostgresSnapshotStore;
 
 beforeAll(async () => {
-  db = await createTestDatabase(inject("databaseUrl"), "snap");
+  db = await createTestDatabase(testPostgresUrl(), "snap");
   store = await PostgresEventStore.connect(db.url, { poolSize: 8 });
   snapshots = await PostgresSnapshotStore.connect(store.pool);
 });

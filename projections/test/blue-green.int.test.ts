@@ -1,5 +1,5 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresEventStore } from "@booking/event-store";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import {
@@ -23,6 +23,7 @@ import { incomplete, readContinuously } from "./generation-reader.ts";
 import { expertStream, sessionStream } from "@booking/engine";
 import type { Actor } from "@booking/contracts";
 import { appendSynthetic, expertScenario, handlersFor } from "./workload.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // Blue-green rebuilds: a new generation of each read model is built from the log while the live
 // one serves and is projected; one transaction switches readers to it. Versions: a process whose
@@ -36,7 +37,7 @@ let store: PostgresEventStore;
 let storeSql: pg.Pool;
 
 async function readModelDatabase(): Promise<pg.Pool> {
-  const db = await createTestDatabase(inject("databaseUrl"), "bg");
+  const db = await createTestDatabase(testPostgresUrl(), "bg");
   dbs.push(db);
   const pool = new pg.Pool({ connectionString: db.url, max: 8 });
   pool.on("error", () => undefined);
@@ -74,7 +75,7 @@ async function cleanDigest(projections: readonly Projection[], tables?: string[]
 }
 
 beforeAll(async () => {
-  storeDb = await createTestDatabase(inject("databaseUrl"), "bgstore");
+  storeDb = await createTestDatabase(testPostgresUrl(), "bgstore");
   store = await PostgresEventStore.connect(storeDb.url);
   storeSql = new pg.Pool({ connectionString: storeDb.url, max: 2 });
   const handlers = handlersFor(store);
@@ -241,7 +242,7 @@ describe("migrations and generations", () => {
 
 describe("the fill: the log folded in memory and written with COPY, indexes after", () => {
   it("writes text with tabs, line breaks, backslashes and quotes, arrays with commas, braces and NULL, and JSON exactly as the runners' batches do", async () => {
-    const db = await createTestDatabase(inject("databaseUrl"), "bgodd");
+    const db = await createTestDatabase(testPostgresUrl(), "bgodd");
     dbs.push(db);
     const odd = await PostgresEventStore.connect(db.url);
     try {

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { blocksTime, busyPeriods, calendarDecider, holdExpired, openReschedule } from "@booking/engine";
 import { BookingRecord, BookingStatus, type CalendarEvent, type StoredEvent } from "@booking/contracts";
@@ -16,6 +16,7 @@ import {
   openRescheduleSql,
   type BookingRow,
 } from "../src/index.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // The hold rule is the engine's (holdExpired, blocksTime). Two reads say it again in SQL; this
 // checks they agree with the engine on every status × payment × hold-expiry case, on Postgres.
@@ -68,7 +69,7 @@ function row(c: (typeof cases)[number]): BookingRow {
 }
 
 beforeAll(async () => {
-  db = await createTestDatabase(inject("databaseUrl"), "holdrule");
+  db = await createTestDatabase(testPostgresUrl(), "holdrule");
   pool = new pg.Pool({ connectionString: db.url, max: 2 });
   await migrateReadModels(pool);
   const cols = bookingColumns.map((c) => `"${c}"`).join(", ");

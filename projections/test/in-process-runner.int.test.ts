@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { comparePositions, type EventLog, type LogPosition, type StoredEvent } from "@booking/contracts";
 import { PostgresEventStore } from "@booking/event-store";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { InProcessProjector, allProjections, migrateReadModels, readCheckpoints, type RunnerHandle } from "../src/index.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // How the in-process projector follows the log: woken by announced appends where the log makes
 // them (a wake that comes while a batch runs is kept), polling where it does not.
@@ -16,7 +17,7 @@ const pools: pg.Pool[] = [];
 const runners: RunnerHandle[] = [];
 
 beforeAll(async () => {
-  storeDb = await createTestDatabase(inject("databaseUrl"), "store");
+  storeDb = await createTestDatabase(testPostgresUrl(), "store");
   store = await PostgresEventStore.connect(storeDb.url);
 });
 
@@ -28,7 +29,7 @@ afterAll(async () => {
 });
 
 async function readModels(): Promise<pg.Pool> {
-  const db = await createTestDatabase(inject("databaseUrl"), "rm");
+  const db = await createTestDatabase(testPostgresUrl(), "rm");
   dbs.push(db);
   const pool = new pg.Pool({ connectionString: db.url, max: 4 });
   pool.on("error", () => undefined);

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { PostgresEventStore } from "@booking/event-store";
 import {
@@ -15,6 +15,7 @@ import {
 } from "../src/index.ts";
 import { foldRows, givenAt } from "./read-model-spec.ts";
 import { B1_GIVEN_BACK, X1, moneyStory } from "./ledger-events.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // The ledger on Postgres: the money events appended to a real log, projected by the live runner,
 // then rebuilt from the log twice: the same books each time, and the same as the rule folds them
@@ -28,7 +29,7 @@ let pool: pg.Pool;
 const books = async () => (await pool.query("SELECT to_jsonb(t) AS row FROM ledger_books t ORDER BY book_id")).rows.map((r) => r.row);
 
 beforeAll(async () => {
-  storeDb = await createTestDatabase(inject("databaseUrl"), "store");
+  storeDb = await createTestDatabase(testPostgresUrl(), "store");
   store = await PostgresEventStore.connect(storeDb.url);
   // Each event appended on its own, at the time the spec gives it, so the log's order is the story's.
   const versions = new Map<string, number>();
@@ -37,7 +38,7 @@ beforeAll(async () => {
     await store.append(stream, [{ type: event.type, data: event.data, metadata: { at: givenAt(i) } }], version ?? "no_stream");
     versions.set(stream, (version ?? 0) + 1);
   }
-  readDb = await createTestDatabase(inject("databaseUrl"), "rm");
+  readDb = await createTestDatabase(testPostgresUrl(), "rm");
   pool = new pg.Pool({ connectionString: readDb.url, max: 4 });
   pool.on("error", () => undefined);
   await migrateReadModels(pool);

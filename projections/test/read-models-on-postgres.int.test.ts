@@ -1,9 +1,10 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { allProjections, migrateReadModels } from "../src/index.ts";
 import { marketplaceEvents } from "./marketplace-events.ts";
 import { foldRows, rowsOnPostgres } from "./read-model-spec.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // Each read model on Postgres: the runners' batch, through the real table and its column
 // types, leaves exactly the rows the pure fold gives (the unit tests' given/then rows).
@@ -12,7 +13,7 @@ let db: TestDatabase;
 let pool: pg.Pool;
 
 beforeAll(async () => {
-  db = await createTestDatabase(inject("databaseUrl"), "rmpg");
+  db = await createTestDatabase(testPostgresUrl(), "rmpg");
   pool = new pg.Pool({ connectionString: db.url, max: 2 });
   await migrateReadModels(pool);
 });

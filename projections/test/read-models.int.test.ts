@@ -1,5 +1,5 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { PostgresEventStore } from "@booking/event-store";
 import {
@@ -15,6 +15,7 @@ import {
   migrateReadModels,
 } from "../src/index.ts";
 import { appendSynthetic, expertScenario, handlersFor } from "./workload.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 let storeDb: TestDatabase;
 let store: PostgresEventStore;
@@ -22,7 +23,7 @@ const extraDbs: TestDatabase[] = [];
 const pools: pg.Pool[] = [];
 
 async function readModelDatabase(): Promise<pg.Pool> {
-  const db = await createTestDatabase(inject("databaseUrl"), "rm");
+  const db = await createTestDatabase(testPostgresUrl(), "rm");
   extraDbs.push(db);
   const pool = new pg.Pool({ connectionString: db.url, max: 4 });
   pool.on("error", () => undefined);
@@ -49,7 +50,7 @@ async function everything() {
 let live: pg.Pool;
 
 beforeAll(async () => {
-  storeDb = await createTestDatabase(inject("databaseUrl"), "store");
+  storeDb = await createTestDatabase(testPostgresUrl(), "store");
   store = await PostgresEventStore.connect(storeDb.url);
   const handlers = handlersFor(store);
   for (let n = 0; n < 5; n++) await expertScenario(store, handlers, n);

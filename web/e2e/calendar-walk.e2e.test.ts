@@ -2,13 +2,14 @@ import { readFile } from "node:fs/promises";
 import ICAL from "ical.js";
 import { DateTime } from "luxon";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { shortDayText, type BookingReply, type ScheduleReply } from "@booking/contracts";
 import { localMoment } from "../src/shared/local-time.ts"; // both people read en-US here (newContext below)
 import { launchChromium, screenshot, seriousViolations, takeCspViolations, type AxeViolation } from "./chromium.ts";
 import { adminToken, signUpVerified } from "./mailbox.ts";
 import { callApi } from "./product-api.ts";
 import { ADMIN, startProduct, type ProductServer } from "./product-server.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // Issue 17's walk, in Chromium against the built app served by the real API: an expert in London
 // takes a day off and keeps 30 minutes free after each session on the Schedule tab; a creator in
@@ -150,7 +151,7 @@ async function downloadedInvite(
 }
 
 beforeAll(async () => {
-  product = await startProduct(inject("databaseUrl"));
+  product = await startProduct(testPostgresUrl());
   browser = await launchChromium();
   admin = await adminToken(product.url, ADMIN);
   expert = await person("expert", "Maya", `Lind${run}`);

@@ -1,9 +1,10 @@
 import type { Browser, BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/main/seed.ts";
 import { landmarkViolations, launchChromium } from "./chromium.ts";
 import { callApi } from "./product-api.ts";
 import { startProduct, type ProductServer } from "./product-server.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // Issue 27.21: every screen had a banner inside a banner. axe's landmark rules on the web app's
 // main screens, for a visitor, the demo creator and a demo expert, on the demo's experts and sessions.
@@ -16,7 +17,7 @@ const people: Record<"creator" | "expert", AuthSession | null> = { creator: null
 const made = { slug: "", sessionId: "" };
 
 beforeAll(async () => {
-  product = await startProduct(inject("databaseUrl"));
+  product = await startProduct(testPostgresUrl());
   await seedDemoData(product.api.app, product.api.ctx, { history: false });
   const login = (email: string) => callApi<AuthSession>(product.url, "POST", "/auth/login", null, { email, password: DEMO_PASSWORD });
   people.creator = await login(DEMO_CREATOR.email);

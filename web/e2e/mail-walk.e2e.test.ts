@@ -1,10 +1,11 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { MailboxListItem, MeReply } from "@booking/contracts";
 import { signLink } from "../../api/src/auth/signed-links.ts";
 import { launchChromium, screenshot, seriousViolations, takeCspViolations, type AxeViolation } from "./chromium.ts";
 import { adminToken, mailedLink } from "./mailbox.ts";
 import { ADMIN, startProduct, type ProductServer } from "./product-server.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // Issue 16's walk, in Chromium against the built app and the real API with the dev mailbox on (no
 // SMTP_URL): a visitor signs up and is asked to check their inbox, cannot log in before confirming,
@@ -79,7 +80,7 @@ async function logOut() {
 }
 
 beforeAll(async () => {
-  product = await startProduct(inject("databaseUrl"));
+  product = await startProduct(testPostgresUrl());
   browser = await launchChromium();
   context = await browser.newContext({ timezoneId: ZONE, locale: "en-US", viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(20_000);

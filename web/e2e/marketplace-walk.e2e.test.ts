@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { DateTime } from "luxon";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CLEARING_PERIOD_DAYS, monthText } from "@booking/contracts";
 import { clockTime, localMoment, longDate } from "../src/shared/local-time.ts";
 import { moneyText } from "../src/shared/money.ts";
@@ -10,6 +10,7 @@ import { launchChromium, screenshot, seriousViolations, takeCspViolations, type 
 import { adminToken, mailedLink } from "./mailbox.ts";
 import { ADMIN, releaseEarningsAt, startProduct, sweepCompletionsAt, type ProductServer } from "./product-server.ts";
 import { gradientPng } from "./test-image.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // The walk, in a real Chromium against the built app served by the real API:
 // an expert sets up shop in London, a creator in New York books and pays, both sides work the
@@ -101,7 +102,7 @@ async function payAndAnswer(answer: string) {
 }
 
 beforeAll(async () => {
-  product = await startProduct(inject("databaseUrl"));
+  product = await startProduct(testPostgresUrl());
   browser = await launchChromium();
   expertContext = await browser.newContext({ timezoneId: EXPERT_ZONE, locale: "en-GB", viewport: { width: 1280, height: 900 } });
   creatorContext = await browser.newContext({ timezoneId: CREATOR_ZONE, locale: "en-US", viewport: { width: 1280, height: 900 } });

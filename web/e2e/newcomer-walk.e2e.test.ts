@@ -1,9 +1,10 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/main/seed.ts";
 import { launchChromium, screenshot, seriousViolations, takeCspViolations } from "./chromium.ts";
 import { callApi } from "./product-api.ts";
 import { startProduct, type ProductServer } from "./product-server.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // What a newcomer meets (issue 27), on the seeded demo marketplace, at a phone's 390x844 and a
 // laptop's 1366x900: the landing page, the help page, the wizard's hold countdown and its
@@ -61,7 +62,7 @@ async function freeTime(sessionId: string, creator: AuthSession): Promise<string
 }
 
 beforeAll(async () => {
-  product = await startProduct(inject("databaseUrl"));
+  product = await startProduct(testPostgresUrl());
   expect(await seedDemoData(product.api.app, product.api.ctx)).toBe(true);
   browser = await launchChromium();
 });

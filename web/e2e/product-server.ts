@@ -1,20 +1,12 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type {} from "vitest";
 import { createTestDatabase, freePort } from "@booking/testkit";
 import { commandHandlers } from "../../api/src/main/commands.ts";
 import { completeSessionsOver } from "../../api/src/bookings/completion-sweeper.ts";
 import { apiConfig } from "../../api/src/main/config.ts";
 import { runApi, type RunningApi } from "../../api/src/main/server.ts";
 import { PayoutReactor, releaseEarnings } from "../../api/src/payouts/index.ts";
-
-declare module "vitest" {
-  // Provided by testkit's global setup (the Postgres server of this run).
-  export interface ProvidedContext {
-    databaseUrl: string;
-  }
-}
 
 export const ADMIN = { email: "admin@example.com", password: "Admin-password-42" };
 

@@ -1,10 +1,11 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, screenshot, takeCspViolations } from "./chromium.ts";
 import { adminToken, signUpVerified } from "./mailbox.ts";
 import { callApi } from "./product-api.ts";
 import { ADMIN, startProduct, type ProductServer } from "./product-server.ts";
 import { gradientPng } from "./test-image.ts";
+import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // The screens issue 13 changed, at a phone's 390x844 and a laptop's 1366x768, with the layout facts
 // a browser can measure: card heights, what covers what, header height, whether text fits.
@@ -148,7 +149,7 @@ async function atBothSizes(who: Person | null, path: string, name: string, check
 }
 
 beforeAll(async () => {
-  product = await startProduct(inject("databaseUrl"));
+  product = await startProduct(testPostgresUrl());
   browser = await launchChromium();
   const first = await openShop("Maya", `Lind${run}`, "Brand partnerships lead", gradientPng(300, 900)); // portrait
   await openShop("Omar", `Reyes${run}`, "Music licensing lawyer", gradientPng(1200, 400)); // wide
