@@ -90,3 +90,11 @@ export const moneyStory: GivenEvent[] = [
   payouts(X2, { type: "PayoutRequested", data: { expertId: X2, payoutKey: "po-1", currency: "GBP", amountCents: 3_000, by: "schedule" } }),
   payouts(X2, { type: "PayoutFailed", data: { expertId: X2, payoutKey: "po-1", reason: "account_closed" } }),
 ];
+
+/** b4: requested, its hold expired unpaid; b5 requested and cancelled before any payment: no money moved. */
+export const unpaidStory: GivenEvent[] = [
+  calendar(X1, requested("b4", X1, "EUR")),
+  calendar(X1, { type: "Cancelled", data: { bookingId: "b4", by: "system", reason: "payment_timeout", refundCents: 0 } }),
+  calendar(X1, requested("b5", X1, "EUR")),
+  calendar(X1, cancelled("b5", 0)),
+];

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { LedgerEntryRecord, type DomainEvent } from "@booking/contracts";
 import { ledgerProjection, statementOf, type LedgerBookRow } from "../src/index.ts";
 import { foldRows, readModelSpec, type GivenEvent } from "./read-model-spec.ts";
-import { B1_GIVEN_BACK, X1, X2, moneyStory } from "./ledger-events.ts";
+import { B1_GIVEN_BACK, X1, X2, moneyStory, unpaidStory } from "./ledger-events.ts";
 
 // The ledger read model's rule without a database: given money events on the calendar and payouts
 // streams, then its books (one per booking's calendar money, booking's earning, payout) and their
@@ -67,6 +67,10 @@ describe("ledger read model: given events, then books", () => {
     // Transferred 12750, reversed 4250, paid out 8500: nothing left on their connected account.
     expect(sums.get(`EUR expert_connected:${X1}`) ?? 0).toBe(0);
     expect(sums.get("EUR platform_fee_revenue")).toBe(-(2_250 - B1_GIVEN_BACK.feeCents));
+  });
+
+  it("a booking never paid opens no book: its request, expiry and cancellation move no money", () => {
+    spec.given(...unpaidStory).then([]);
   });
 
   it("an event that moves no money leaves the book as it was", () => {

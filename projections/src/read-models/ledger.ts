@@ -11,7 +11,9 @@ import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
 // booking or payout, so the ledger keeps one row ("book") per booking or payout, holding that
 // memory and the book's entries (jsonb), and the runners' own rule applies: an entity read model,
 // the row folded event by event, written once per batch, a stream's events in order. Its queries
-// read the entries out of the books (ledger-queries.ts). The books:
+// read the entries out of the books (ledger-queries.ts). A booking's book opens at its payment,
+// which carries its currency (an unpaid booking has no money to refund): a booking's request, the
+// commonest event, costs the ledger no read and no write. The books:
 //   booking:{bookingId}              the booking's money on its expert's calendar: payment and refunds
 //   earning:{bookingId}              its release, adjustments, transfer and reversals (payouts stream)
 //   payout:{expertId}:{payoutKey}    a payout: its requested amount, and its posting once paid
@@ -67,7 +69,6 @@ export function ledgerBookOf({ event, stored }: ProjectedEvent): string | null {
   const calendar = stored.streamId.startsWith("calendar-");
   const payouts = stored.streamId.startsWith("payouts-");
   switch (event.type) {
-    case "BookingRequested":
     case "PaymentSucceeded":
     case "Cancelled":
     case "RefundDue":
@@ -96,7 +97,6 @@ function contextOf(row: LedgerBookRow): PostingContext {
 /** What the book remembers of an event for the postings after it. */
 function remembered(row: LedgerBookRow, { event }: ProjectedEvent): Pick<LedgerBookRow, "currency" | "requested_cents"> {
   switch (event.type) {
-    case "BookingRequested":
     case "PaymentSucceeded":
     case "EarningReleased":
     case "EarningAdjusted":
@@ -139,14 +139,16 @@ export function evolveLedgerBook(row: LedgerBookRow | undefined, e: ProjectedEve
   }));
   const memory = remembered(book, e);
   const unchanged = memory.currency === book.currency && memory.requested_cents === book.requested_cents && posted.length === 0;
-  if (row && unchanged) return row;
+  // Unchanged, an existing book stays as it is and a new one is not opened (a cancelled unpaid booking).
+  if (unchanged) return row;
   return { ...book, ...memory, entries: [...book.entries, ...posted], stream_version: stored.version };
 }
 
 /** The double-entry ledger, derived from the money events. */
 export const ledgerProjection = entityProjection<LedgerBookRow>({
   name: "ledger",
-  version: 1,
+  // 2: a booking's book opens at its payment, not at its request.
+  version: 2,
   table: "ledger_books",
   key: ["book_id"],
   columns: ledgerBookColumns,
