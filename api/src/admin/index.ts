@@ -3,4 +3,17 @@
 
 export { adminMigrations } from "./schema.ts";
 export { adminRoutes } from "./routes.ts";
-export { Flag, IdText, ListQueryString, RecordIdParams, SqlWhere, listPage, oneOrMany, type ListSpec } from "./list-query.ts";
+export {
+  Flag,
+  IdText,
+  ListQueryString,
+  ListRange,
+  MAX_LIST_ROWS,
+  RecordIdParams,
+  SqlWhere,
+  listPage,
+  oneOrMany,
+  parseJsonParam,
+  sendList,
+  type ListSpec,
+} from "./list-query.ts";

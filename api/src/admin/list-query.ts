@@ -43,12 +43,13 @@ export type ListSpec<Filter extends z.ZodType> = {
 export type ListRequest<Filter> = { sort: { field: string; order: SortOrder }; offset: number; limit: number; filter: Filter };
 
 const Sort = z.tuple([z.string().min(1).max(100), z.enum(["ASC", "DESC"])]);
-const Range = z
+/** `range=[first,last]`, both inclusive. */
+export const ListRange = z
   .tuple([z.number().int().nonnegative().max(1_000_000_000), z.number().int().nonnegative().max(1_000_000_000)])
   .refine(([start, end]) => end >= start);
 
 /** A JSON query parameter: malformed JSON is the client's mistake (400), never a crash. */
-function parseJsonParam<S extends z.ZodType>(text: string | undefined, schema: S): z.output<S> | undefined {
+export function parseJsonParam<S extends z.ZodType>(text: string | undefined, schema: S): z.output<S> | undefined {
   if (text === undefined) return undefined;
   let value: unknown;
   try {
@@ -67,7 +68,7 @@ export function parseListQuery<Filter extends z.ZodType>(spec: ListSpec<Filter>,
   const [field, order] = parseJsonParam(query.sort, Sort) ?? spec.defaultSort;
   if (!Object.hasOwn(spec.sortable, field)) refuse("invalid_request");
   // No range (react-admin's getMany): the first page of the cap.
-  const [start, end] = parseJsonParam(query.range, Range) ?? [0, MAX_LIST_ROWS - 1];
+  const [start, end] = parseJsonParam(query.range, ListRange) ?? [0, MAX_LIST_ROWS - 1];
   const filter: z.output<Filter> = parseJsonParam(query.filter, spec.filter) ?? spec.filter.parse({});
   return { sort: { field, order }, offset: start, limit: Math.min(end - start + 1, MAX_LIST_ROWS), filter };
 }
