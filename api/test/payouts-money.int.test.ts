@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLEARING_PERIOD_DAYS, reversalKeyOf } from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
+import { apiConfig } from "../src/main/index.ts";
 import { DAY, SHARE, payoutsTestbed } from "./payouts-testbed.ts";
 
 // Experts get paid (issue 29.3-29.4) with the test provider: a refund after the transfer reverses
@@ -8,6 +9,8 @@ import { DAY, SHARE, payoutsTestbed } from "./payouts-testbed.ts";
 // exactly what is available, once, on the expert's request or by the weekly schedule; the console
 // lists each expert's payout account.
 
+const apiConfigWith = (env: Record<string, string>) =>
+  apiConfig.parse({ DATABASE_URL: "postgres://localhost/x", JWT_SECRET: "a-secret-that-is-long-enough-for-hs256", ...env });
 const t = payoutsTestbed("2030-03-04T08:00:00.000Z");
 const { reactor, release, newExpert, completedBooking, connectAccount, releasedBooking, balanceOf, testTransfers, payoutEvents } = t;
 beforeAll(() => t.start());
@@ -209,6 +212,33 @@ describe("payouts", () => {
       const deadline = Date.now() + 15_000;
       while ((await paidOut()) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(await paidOut()).toBe(1);
+    } finally {
+      await run.stop();
+    }
+  });
+
+  it("with PAYOUTS_WEEKDAY=none the running reactor releases what cleared but asks for no weekly payout, even on a Monday", async () => {
+    expect(apiConfigWith({ PAYOUTS_WEEKDAY: "none" }).PAYOUTS_WEEKDAY).toBeNull();
+    expect(apiConfigWith({}).PAYOUTS_WEEKDAY).toBe(1);
+    const e = await newExpert();
+    await connectAccount(e.expert);
+    const { completedAt } = await completedBooking(e);
+    await reactor().runOnce();
+    const monday = new Date(completedAt + CLEARING_PERIOD_DAYS * DAY);
+    while (monday.getUTCDay() !== 1) monday.setUTCDate(monday.getUTCDate() + 1);
+    t.time.now = monday.getTime();
+    const run = reactor({
+      sweepEveryMs: 20,
+      idleMs: 20,
+      payoutWeekday: apiConfigWith({ PAYOUTS_WEEKDAY: "none" }).PAYOUTS_WEEKDAY,
+    }).start();
+    try {
+      const deadline = Date.now() + 15_000;
+      while ((await balanceOf(e.expert))[0]?.available_cents !== SHARE && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      expect((await balanceOf(e.expert))[0]).toMatchObject({ available_cents: SHARE });
+      await new Promise((r) => setTimeout(r, 300)); // fifteen sweeps more
+      expect((await t.api.ctx.db.query("SELECT 1 FROM test_payouts WHERE expert_id = $1", [e.expert.id])).rowCount).toBe(0);
     } finally {
       await run.stop();
     }

@@ -14,9 +14,6 @@ export type ProductServer = { url: string; api: RunningApi; stop: () => Promise<
 
 /** The whole product in this process: the API on a fresh database, serving the built web app at `/`. */
 export async function startProduct(serverUrl: string): Promise<ProductServer> {
-  // A walk pays its experts when it says so: the embedded reactor's weekly payout (asked for within a
-  // minute of real time, once money is available on its payout day) would race an expert's own request.
-  PayoutReactor.prototype.requestWeeklyPayouts = () => Promise.resolve(0);
   const database = await createTestDatabase(serverUrl, "web");
   const mediaDir = await mkdtemp(join(tmpdir(), "web-e2e-media-"));
   const port = await freePort();
@@ -31,6 +28,9 @@ export async function startProduct(serverUrl: string): Promise<ProductServer> {
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     AUTH_RATE_LIMIT_MAX: "10000",
+    // A walk pays its experts when it says so: a weekly payout (asked for within a minute of real
+    // time, once money is available on its payout day) would race an expert's own request.
+    PAYOUTS_WEEKDAY: "none",
   });
   const api = await runApi(config);
   return {

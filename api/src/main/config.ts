@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { isMeetingLink } from "@booking/contracts";
+// The settings' own file, not the area's index: payouts/index.ts reaches mail/config.ts, which reads this file.
+// eslint-disable-next-line no-restricted-imports
+import { payoutsConfig } from "../payouts/config.ts";
 
 // Every process validates its configuration at start and fails with one line naming the variable.
 
@@ -129,5 +132,7 @@ export const apiConfig = storeConfig.extend({
       "must be an https URL with {room} or {bookingId} in it, or empty for no rooms",
     )
     .transform((v) => v || null),
+  // The embedded default pays experts from the API process (with Kafka, the refunds process does).
+  ...payoutsConfig.shape,
 });
 export type ApiConfig = z.output<typeof apiConfig>;

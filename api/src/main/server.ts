@@ -76,7 +76,18 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
   // Earnings are released, transferred and paid out from here too (with Kafka, by the refunds process).
   const payouts = config.KAFKA_BROKERS
     ? null
-    : new PayoutReactor({ log: store, db, payouts: ctx.payouts, provider: ctx.payoutProvider, clock }, { gate: ctx.sweepGate }).start();
+    : new PayoutReactor(
+        { log: store, db, payouts: ctx.payouts, provider: ctx.payoutProvider, clock },
+        {
+          idleMs: config.PAYOUTS_IDLE_MS,
+          leaseMs: config.PAYOUTS_LEASE_MS,
+          firstRetryMs: config.PAYOUTS_FIRST_RETRY_MS,
+          sweepEveryMs: config.PAYOUTS_SWEEP_MS,
+          payoutWeekday: config.PAYOUTS_WEEKDAY,
+          gate: ctx.sweepGate,
+          warn: (line) => app.log.warn(line),
+        },
+      ).start();
   const completions = startCompletionSweeper({ db, calendar, clock }, ctx.sweepGate);
   // The ledger compared with the payment provider once a day (issue 29.6); an admin runs it on demand too.
   const reconciliation = startReconciliationSweeper({ db, provider: payments.name, clock }, { warn: (line) => app.log.warn(line) });

@@ -10,6 +10,12 @@ export const payoutsConfig = z.object({
   PAYOUTS_FIRST_RETRY_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
   /** How often earnings whose clearing period is over are released and the weekly payouts asked for. */
   PAYOUTS_SWEEP_MS: z.coerce.number().int().min(10).max(3_600_000).default(60_000),
-  /** The day of the week the weekly payouts are made (ISO: 1 Monday ... 7 Sunday, UTC); 0: whenever money is available, once a week. */
-  PAYOUTS_WEEKDAY: z.coerce.number().int().min(0).max(7).default(1),
+  /**
+   * The day of the week the weekly payouts are made (ISO: 1 Monday ... 7 Sunday, UTC); 0: whenever money is available, once a
+   * week; `none`: no weekly payouts, experts ask for theirs (a walk or a demo that pays when it says so).
+   */
+  PAYOUTS_WEEKDAY: z
+    .union([z.literal("none"), z.coerce.number().int().min(0).max(7)])
+    .default(1)
+    .transform((day) => (day === "none" ? null : day)),
 });

@@ -66,8 +66,8 @@ export type PayoutReactorOptions = {
   maxRetryMs?: number;
   /** How often the running reactor releases earnings whose clearing period is over and asks for the weekly payouts (default 60 s). */
   sweepEveryMs?: number;
-  /** The day of the week (ISO: 1 Monday ... 7 Sunday, on the reactor's clock, UTC) the weekly payouts are asked for; 0: any day. Default Monday. */
-  payoutWeekday?: number;
+  /** The day of the week (ISO: 1 Monday ... 7 Sunday, on the reactor's clock, UTC) the weekly payouts are asked for; 0: any day; null: never. Default Monday. */
+  payoutWeekday?: number | null;
   /** Keeps this reactor away while the demo seed writes its past (as the hold and completion sweepers): its passes would date transfers today. */
   gate?: SweepGate;
   warn?: (line: string) => void;
@@ -85,7 +85,7 @@ export class PayoutReactor {
   private readonly firstRetryMs: number;
   private readonly maxRetryMs: number;
   private readonly sweepEveryMs: number;
-  private readonly payoutWeekday: number;
+  private readonly payoutWeekday: number | null;
   private readonly gate: SweepGate | undefined;
   private readonly warn: (line: string) => void;
   private lastSweep = 0;
@@ -101,7 +101,7 @@ export class PayoutReactor {
     this.firstRetryMs = options.firstRetryMs ?? FIRST_RETRY_MS;
     this.maxRetryMs = options.maxRetryMs ?? MAX_RETRY_MS;
     this.sweepEveryMs = options.sweepEveryMs ?? 60_000;
-    this.payoutWeekday = options.payoutWeekday ?? 1;
+    this.payoutWeekday = options.payoutWeekday === undefined ? 1 : options.payoutWeekday;
     this.gate = options.gate;
     this.warn = options.warn ?? ((line) => console.warn(line));
   }
@@ -261,6 +261,7 @@ export class PayoutReactor {
     if (Date.now() - this.lastSweep < this.sweepEveryMs) return;
     this.lastSweep = Date.now();
     await releaseEarnings(this.deps);
+    if (this.payoutWeekday === null) return;
     const weekday = new Date(this.deps.clock()).getUTCDay() || 7;
     if (this.payoutWeekday === 0 || weekday === this.payoutWeekday) await this.requestWeeklyPayouts();
   }
