@@ -1,8 +1,8 @@
 import type pg from "pg";
-import { payoutStream, type Actor, type Currency, type EventLog } from "@booking/contracts";
-import { followLog, oneLine } from "@booking/event-store";
+import { payoutStream, type Actor, type Currency, type EventLog, type StoredEvent } from "@booking/contracts";
+import { oneLine } from "@booking/event-store";
 import type { PayoutCommands } from "../main/index.ts";
-import { retryDelayMs, FIRST_RETRY_MS, MAX_RETRY_MS, reactToNextBatch } from "../reactors/index.ts";
+import { LeasedReactor, type LeasedReactorOptions, type ReactorRun } from "../reactors/index.ts";
 import {
   markReversalFailed,
   markTransferFailed,
@@ -54,70 +54,43 @@ export type PayoutReactorDeps = {
   clock: () => string;
 };
 
-export type PayoutReactorOptions = {
-  /** Names the checkpoint (default "payouts"). */
-  name?: string;
-  batchSize?: number;
-  /** How often to look for work due again when no append wakes it (default 1000 ms). */
-  idleMs?: number;
-  /** How long a taken transfer, reversal or payout is left to this process before another may take it (default 60 s). */
-  leaseMs?: number;
-  firstRetryMs?: number;
-  maxRetryMs?: number;
+export type PayoutReactorOptions = LeasedReactorOptions & {
   /** How often the running reactor releases earnings whose clearing period is over and asks for the weekly payouts (default 60 s). */
   sweepEveryMs?: number;
-  /** The day of the week (ISO: 1 Monday ... 7 Sunday, on the reactor's clock, UTC) the weekly payouts are asked for; 0: any day; null: never. Default Monday. */
+  /** The weekly payouts' day (ISO: 1 Monday ... 7 Sunday, on the reactor's clock, UTC); 0: any day; null: never. Default Monday. */
   payoutWeekday?: number | null;
   /** Keeps this reactor away while the demo seed writes its past (as the hold and completion sweepers): its passes would date transfers today. */
   gate?: SweepGate;
-  warn?: (line: string) => void;
 };
 
-export type PayoutReactorRun = { stop(): Promise<void>; done: Promise<void> };
+export type PayoutReactorRun = ReactorRun;
 
 const SCHEDULE: Actor = { userId: "payout-schedule", role: "system" };
 
-export class PayoutReactor {
-  readonly name: string;
-  private readonly batchSize: number;
-  private readonly idleMs: number;
-  private readonly leaseMs: number;
-  private readonly firstRetryMs: number;
-  private readonly maxRetryMs: number;
+export class PayoutReactor extends LeasedReactor {
   private readonly sweepEveryMs: number;
   private readonly payoutWeekday: number | null;
   private readonly gate: SweepGate | undefined;
-  private readonly warn: (line: string) => void;
   private lastSweep = 0;
 
   constructor(
     private readonly deps: PayoutReactorDeps,
     options: PayoutReactorOptions = {},
   ) {
-    this.name = options.name ?? "payouts";
-    this.batchSize = options.batchSize ?? 500;
-    this.idleMs = options.idleMs ?? 1000;
-    this.leaseMs = options.leaseMs ?? 60_000;
-    this.firstRetryMs = options.firstRetryMs ?? FIRST_RETRY_MS;
-    this.maxRetryMs = options.maxRetryMs ?? MAX_RETRY_MS;
+    super(deps, { name: "payouts", checkpoints: "payout_checkpoints" }, options);
     this.sweepEveryMs = options.sweepEveryMs ?? 60_000;
     this.payoutWeekday = options.payoutWeekday === undefined ? 1 : options.payoutWeekday;
     this.gate = options.gate;
-    this.warn = options.warn ?? ((line) => console.warn(line));
   }
 
-  /** Read the next batch of the log into the area's tables, with the checkpoint; resolves to how many events were read. */
-  async follow(): Promise<number> {
-    return reactToNextBatch(
-      { db: this.deps.db, log: this.deps.log, table: "payout_checkpoints", name: this.name, batchSize: this.batchSize },
-      (client, batch) => recordLogEvents(client, batch),
-    );
+  protected record(client: pg.PoolClient, batch: readonly StoredEvent[]): Promise<void> {
+    return recordLogEvents(client, batch);
   }
 
   /** Transfer, reverse and pay out everything due now; resolves to how many movements were attempted. */
   async payDue(limit = 50): Promise<number> {
     const now = this.deps.clock();
-    const leaseUntil = new Date(Date.parse(now) + this.leaseMs).toISOString();
+    const leaseUntil = this.leaseUntil(now);
     const { db } = this.deps;
     const transfers = await takeDueTransfers(db, now, leaseUntil, limit);
     for (const t of transfers) await this.transfer(t);
@@ -130,8 +103,7 @@ export class PayoutReactor {
 
   /** Follow the log to its end and move what is due, once (tests and the loop both use it). */
   async runOnce(): Promise<{ read: number; moved: number }> {
-    let read = 0;
-    for (let n = await this.follow(); n > 0; n = n >= this.batchSize ? await this.follow() : 0) read += n;
+    const read = await this.followToEnd();
     return { read, moved: await this.payDue() };
   }
 
@@ -177,7 +149,7 @@ export class PayoutReactor {
     }
     const attempts = t.attempts + 1;
     const reason = outcome.reason.slice(0, 500);
-    const nextAttemptAt = this.nextAttempt(attempts);
+    const nextAttemptAt = this.nextAttemptAt(attempts);
     this.warn(`payouts: transfer ${t.transfer_key} failed (attempt ${attempts}), next try at ${nextAttemptAt}: ${reason}`);
     const recorded = await recordTransferFailed(this.deps, { ...on, reason, attemptId: String(attempts) });
     if (!recorded.ok) this.warn(`payouts: failure of ${t.transfer_key} not recorded (${recorded.refusal.code})`);
@@ -213,7 +185,7 @@ export class PayoutReactor {
       return;
     }
     const attempts = r.attempts + 1;
-    const nextAttemptAt = this.nextAttempt(attempts);
+    const nextAttemptAt = this.nextAttemptAt(attempts);
     this.warn(`payouts: reversal ${reversalKey} failed (attempt ${attempts}), next try at ${nextAttemptAt}: ${outcome.reason}`);
     await markReversalFailed(this.deps.db, reversalKey, { reason: outcome.reason.slice(0, 500), attempts, nextAttemptAt });
   }
@@ -227,7 +199,7 @@ export class PayoutReactor {
       // Not asked: the payout stays requested and is asked again later under the same key.
       const attempts = p.attempts + 1;
       const reason = `The payouts provider could not be asked: ${oneLine(e)}`.slice(0, 500);
-      const nextAttemptAt = this.nextAttempt(attempts);
+      const nextAttemptAt = this.nextAttemptAt(attempts);
       this.warn(`payouts: payout ${p.payout_key} not asked (attempt ${attempts}), next try at ${nextAttemptAt}: ${reason}`);
       await markPayoutAttemptFailed(this.deps.db, p.payout_key, { reason, attempts, nextAttemptAt });
       return;
@@ -249,10 +221,6 @@ export class PayoutReactor {
       await recordPayoutOutcome(this.deps.db, p.payout_key, { status: outcome.status, payoutId: outcome.payoutId, at: this.deps.clock() });
   }
 
-  private nextAttempt(attempts: number): string {
-    return new Date(Date.parse(this.deps.clock()) + retryDelayMs(attempts, this.firstRetryMs, this.maxRetryMs)).toISOString();
-  }
-
   /**
    * Release what cleared, at most every `sweepEveryMs`; on the payout weekday, ask for the weekly
    * payouts too (the other days leave the money for the expert to ask for, from the minimum up).
@@ -266,25 +234,15 @@ export class PayoutReactor {
     if (this.payoutWeekday === 0 || weekday === this.payoutWeekday) await this.requestWeeklyPayouts();
   }
 
-  /** Follow, release, transfer and pay until stopped; woken by appends, else looking again every `idleMs`. */
-  start(): PayoutReactorRun {
-    return followLog(
-      this.deps.log,
-      async () => {
-        const gate = this.gate;
-        if (gate && !gate.open) return;
-        const pass = (async () => {
-          await this.runOnce();
-          await this.sweep();
-        })();
-        gate?.track(pass);
-        await pass;
-      },
-      {
-        idleMs: this.idleMs,
-        onError: (e, failures, backoff) =>
-          this.warn(`payouts: pass failed (${failures} in a row), retrying in ${backoff} ms: ${oneLine(e)}`),
-      },
-    );
+  /** Follow, release, transfer and pay; none while the gate is shut. */
+  protected async pass(): Promise<void> {
+    const gate = this.gate;
+    if (gate && !gate.open) return;
+    const pass = (async () => {
+      await this.runOnce();
+      await this.sweep();
+    })();
+    gate?.track(pass);
+    await pass;
   }
 }

@@ -4,3 +4,4 @@
 export { reactToNextBatch } from "./checkpoints.ts";
 export type { Queryable } from "./checkpoints.ts";
 export { FIRST_RETRY_MS, MAX_RETRY_MS, retryDelayMs } from "./retry-back-off.ts";
+export { LeasedReactor, type LeasedReactorOptions, type ReactorRun } from "./leased-reactor.ts";

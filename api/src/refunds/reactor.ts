@@ -1,10 +1,10 @@
 import type pg from "pg";
-import type { EventLog } from "@booking/contracts";
-import { followLog, oneLine } from "@booking/event-store";
+import type { EventLog, StoredEvent } from "@booking/contracts";
+import { oneLine } from "@booking/event-store";
 import type { CalendarCommands } from "../main/index.ts";
 import type { RefundOutcome, RefundProvider } from "../payments/index.ts";
 import { refundFact } from "./owed.ts";
-import { retryDelayMs, FIRST_RETRY_MS, MAX_RETRY_MS, reactToNextBatch } from "../reactors/index.ts";
+import { LeasedReactor, type LeasedReactorOptions, type ReactorRun } from "../reactors/index.ts";
 import { recordRefundFailed, recordRefundIssued } from "./record-refund.ts";
 import { markFailed, recordFact, takeDueRefunds, type RefundRow } from "./refunds-table.ts";
 
@@ -25,70 +25,35 @@ export type RefundReactorDeps = {
   clock: () => string;
 };
 
-export type RefundReactorOptions = {
-  /** Names the checkpoint (default "refunds"). */
-  name?: string;
-  /** Events read together (default 500). */
-  batchSize?: number;
-  /** How often to look for refunds due again (a retry whose wait is over) when no append wakes it (default 1000 ms). */
-  idleMs?: number;
-  /** How long a taken refund is left to this payer before another may take it (default 60 s). */
-  leaseMs?: number;
-  /** The first retry's wait after a failed refund; it doubles per failure up to `maxRetryMs`. */
-  firstRetryMs?: number;
-  maxRetryMs?: number;
-  warn?: (line: string) => void;
-};
+export type RefundReactorOptions = LeasedReactorOptions;
+export type RefundReactorRun = ReactorRun;
 
-export type RefundReactorRun = { stop(): Promise<void>; done: Promise<void> };
-
-export class RefundReactor {
-  readonly name: string;
-  private readonly batchSize: number;
-  private readonly idleMs: number;
-  private readonly leaseMs: number;
-  private readonly firstRetryMs: number;
-  private readonly maxRetryMs: number;
-  private readonly warn: (line: string) => void;
-
+export class RefundReactor extends LeasedReactor {
   constructor(
     private readonly deps: RefundReactorDeps,
     options: RefundReactorOptions = {},
   ) {
-    this.name = options.name ?? "refunds";
-    this.batchSize = options.batchSize ?? 500;
-    this.idleMs = options.idleMs ?? 1000;
-    this.leaseMs = options.leaseMs ?? 60_000;
-    this.firstRetryMs = options.firstRetryMs ?? FIRST_RETRY_MS;
-    this.maxRetryMs = options.maxRetryMs ?? MAX_RETRY_MS;
-    this.warn = options.warn ?? ((line) => console.warn(line));
+    super(deps, { name: "refunds", checkpoints: "refund_checkpoints" }, options);
   }
 
-  /** Read the next batch of the log into `refunds`, with the checkpoint; resolves to how many events were read. */
-  async follow(): Promise<number> {
-    return reactToNextBatch(
-      { db: this.deps.db, log: this.deps.log, table: "refund_checkpoints", name: this.name, batchSize: this.batchSize },
-      async (client, batch) => {
-        for (const stored of batch) {
-          const fact = refundFact(stored);
-          if (fact) await recordFact(client, fact);
-        }
-      },
-    );
+  protected async record(client: pg.PoolClient, batch: readonly StoredEvent[]): Promise<void> {
+    for (const stored of batch) {
+      const fact = refundFact(stored);
+      if (fact) await recordFact(client, fact);
+    }
   }
 
   /** Ask the provider for every refund due now; resolves to how many were attempted. */
   async payDue(limit = 50): Promise<number> {
     const now = this.deps.clock();
-    const due = await takeDueRefunds(this.deps.db, now, new Date(Date.parse(now) + this.leaseMs).toISOString(), limit);
+    const due = await takeDueRefunds(this.deps.db, now, this.leaseUntil(now), limit);
     for (const refund of due) await this.pay(refund);
     return due.length;
   }
 
   /** Follow the log to its end and pay what is due, once (tests and the loop both use it). */
   async runOnce(): Promise<{ read: number; paid: number }> {
-    let read = 0;
-    for (let n = await this.follow(); n > 0; n = n >= this.batchSize ? await this.follow() : 0) read += n;
+    const read = await this.followToEnd();
     return { read, paid: await this.payDue() };
   }
 
@@ -122,7 +87,7 @@ export class RefundReactor {
     }
     const attempts = refund.attempts + 1;
     const reason = outcome.reason.slice(0, 500);
-    const nextAttemptAt = new Date(Date.parse(clock()) + retryDelayMs(attempts, this.firstRetryMs, this.maxRetryMs)).toISOString();
+    const nextAttemptAt = this.nextAttemptAt(attempts);
     this.warn(
       `refunds: refund ${refund.refund_key} of booking ${refund.booking_id} failed (attempt ${attempts}), next try at ${nextAttemptAt}: ${reason}`,
     );
@@ -131,11 +96,7 @@ export class RefundReactor {
     await markFailed(this.deps.db, refund.refund_key, { reason, attempts, nextAttemptAt });
   }
 
-  /** Follow and pay until stopped; woken by appends, else looking again every `idleMs` (retries come due without an append). */
-  start(): RefundReactorRun {
-    return followLog(this.deps.log, async () => void (await this.runOnce()), {
-      idleMs: this.idleMs,
-      onError: (e, failures, backoff) => this.warn(`refunds: pass failed (${failures} in a row), retrying in ${backoff} ms: ${oneLine(e)}`),
-    });
+  protected async pass(): Promise<void> {
+    await this.runOnce();
   }
 }
