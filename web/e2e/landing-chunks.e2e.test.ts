@@ -19,7 +19,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 
 /** Source modules that only signed-in screens or the wizard need, with Stripe's packages. */
 const NOT_ON_FIRST_LOAD =
-  /[\\/]web[\\/]src[\\/](expert-dashboard|creator-dashboard|booking|manage-booking|session-notes|sessions|account)[\\/]|[\\/]node_modules[\\/]@stripe[\\/]/;
+  /[\\/]web[\\/]src[\\/](expert-dashboard|creator-dashboard|book-session|manage-booking|session-notes|sessions|account)[\\/]|[\\/]node_modules[\\/]@stripe[\\/]/;
 
 let outDir = "";
 let chunks = new Map<string, Rolldown.OutputChunk>();
@@ -120,8 +120,8 @@ describe("the landing page's first load", () => {
     for (const screen of [
       "expert-dashboard/expert-dashboard-page.tsx",
       "creator-dashboard/creator-dashboard-page.tsx",
-      "booking/book-session-page.tsx",
-      "booking/stripe-card-form.tsx",
+      "book-session/book-session-page.tsx",
+      "book-session/stripe-card-form.tsx",
     ]) {
       expect(
         lazy.some((id) => id.endsWith(`/web/src/${screen}`)),

@@ -29,7 +29,7 @@ const LoginPage = page(() => import("./auth/login-page.tsx"), "LoginPage");
 const ResetPasswordPage = page(() => import("./auth/reset-password-page.tsx"), "ResetPasswordPage");
 const SignUpPage = page(() => import("./auth/sign-up-page.tsx"), "SignUpPage");
 const VerifyEmailPage = page(() => import("./auth/verify-email-page.tsx"), "VerifyEmailPage");
-const BookSessionPage = page(() => import("./booking/book-session-page.tsx"), "BookSessionPage");
+const BookSessionPage = page(() => import("./book-session/book-session-page.tsx"), "BookSessionPage");
 const CreatorDashboardPage = page(() => import("./creator-dashboard/creator-dashboard-page.tsx"), "CreatorDashboardPage");
 const EarlyAccessPage = page(() => import("./early-access/early-access-page.tsx"), "EarlyAccessPage");
 const ExpertDashboardPage = page(() => import("./expert-dashboard/expert-dashboard-page.tsx"), "ExpertDashboardPage");

@@ -2,7 +2,7 @@ import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { Header } from "../shared/layout.tsx";
-import { fakeApi, renderScreen, signedInAs, writes } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen, signedInAs, writes } from "../../test/screen-harness.tsx";
 import { validatePasswordChange } from "../expert-dashboard/account-tab.tsx";
 import { AccountPage } from "./account-page.tsx";
 import { validateNames } from "./names-form.tsx";

@@ -1,7 +1,7 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { fakeApi, renderScreen, signedInAs, writes } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen, signedInAs, writes } from "../../test/screen-harness.tsx";
 import { AccountTab } from "../expert-dashboard/account-tab.tsx";
 import { AccountPage } from "./account-page.tsx";
 

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AppRoutes } from "../routes.tsx";
 import type { AuthSession, ExpertDetail, Session } from "../shared/api-types.ts";
-import { fakeApi, renderScreen, signedInAs, signedOut } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen, signedInAs, signedOut } from "../../test/screen-harness.tsx";
 import { ConfirmTermsPage } from "./confirm-terms-page.tsx";
 import { LoginPage } from "./login-page.tsx";
 import { SignUpPage } from "./sign-up-page.tsx";

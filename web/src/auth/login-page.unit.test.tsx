@@ -1,7 +1,7 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fakeApi, renderScreen } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen } from "../../test/screen-harness.tsx";
 import { LoginPage } from "./login-page.tsx";
 import { SignUpPage } from "./sign-up-page.tsx";
 import { validateLogin, validateSignUp } from "./login-form.ts";

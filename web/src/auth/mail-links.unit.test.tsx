@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { getSession } from "../shared/api-client.ts";
 import type { AuthSession } from "../shared/api-types.ts";
 import { Page } from "../shared/layout.tsx";
-import { fakeApi, renderScreen, signedInAs, signedOut } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen, signedInAs, signedOut } from "../../test/screen-harness.tsx";
 import { ConfirmTermsPage } from "./confirm-terms-page.tsx";
 import { ForgotPasswordPage } from "./forgot-password-page.tsx";
 import { LoginPage } from "./login-page.tsx";

@@ -1,8 +1,8 @@
 import { screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { aBooking } from "../shared/booking-fixture.ts";
+import { aBooking } from "../../test/booking-fixture.ts";
 import { browserZone } from "../shared/local-time.ts";
-import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen, signedInAs } from "../../test/screen-harness.tsx";
 import { CreatorDashboardPage } from "./creator-dashboard-page.tsx";
 
 // Issue 27.14: a UK reader took '12/2/26 12:00 PM GMT' for 12 February. Every booking screen writes the day in words,

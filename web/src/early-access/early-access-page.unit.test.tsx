@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LandingPage } from "../landing/landing-page.tsx";
 import { AppRoutes } from "../routes.tsx";
-import { fakeApi, renderScreen, signedOut, writes } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen, signedOut, writes } from "../../test/screen-harness.tsx";
 
 // Issue 13.1: the landing page's way to early access opened /early-access, which answered "Page not found".
 // Since issue 27.1 the calls to action lead into the marketplace and early access is one link beside them.

@@ -1,8 +1,8 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { Booking } from "../shared/api-types.ts";
-import { aBooking } from "../shared/booking-fixture.ts";
-import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { aBooking } from "../../test/booking-fixture.ts";
+import { fakeApi, renderScreen, signedInAs } from "../../test/screen-harness.tsx";
 import { localMoment } from "../shared/local-time.ts";
 import { BookingsTab } from "./bookings-tab.tsx";
 

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { EarningsBookingReply, EarningsTotalsReply, ExpertEarningsReply, ExpertMonthEarningsReply } from "@booking/contracts";
 import type { Booking } from "../shared/api-types.ts";
-import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen, signedInAs } from "../../test/screen-harness.tsx";
 import { PaymentsTab } from "./payments-tab.tsx";
 
 /** Replies and renders can take a few seconds on a loaded machine (the default wait is one second). */

@@ -2,7 +2,7 @@ import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { ExpertProfile } from "../shared/api-types.ts";
-import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen, signedInAs } from "../../test/screen-harness.tsx";
 import { ProfileEditor } from "./profile-tab.tsx";
 import { tagsFrom, validateProfile } from "./profile-form.ts";
 

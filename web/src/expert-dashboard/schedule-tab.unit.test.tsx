@@ -1,7 +1,7 @@
 import { act, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen, signedInAs } from "../../test/screen-harness.tsx";
 import { ScheduleEditor } from "./schedule-tab.tsx";
 import { timezoneOptions } from "../shared/timezone-field.tsx";
 import { endOptions, slotErrors, TIME_OPTIONS } from "./schedule-form.ts";

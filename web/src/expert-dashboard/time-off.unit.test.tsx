@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen, signedInAs } from "../../test/screen-harness.tsx";
 import type { BookingInTimeOff, Schedule } from "../shared/api-types.ts";
 import { ExpertTime } from "./schedule-tab.tsx";
 import { noticeHours, timeOffBody, timeOffErrors, timeOffLabel } from "./time-off-form.ts";

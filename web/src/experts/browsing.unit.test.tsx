@@ -2,7 +2,7 @@ import { screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AppRoutes } from "../routes.tsx";
 import type { ExpertDetail, ExpertListItem } from "../shared/api-types.ts";
-import { fakeApi, renderScreen, signedOut } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen, signedOut } from "../../test/screen-harness.tsx";
 
 // Issue 13.15: a visitor may browse the experts and their profiles; booking stays behind sign-in.
 

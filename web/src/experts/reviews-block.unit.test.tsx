@@ -2,7 +2,7 @@ import { screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AppRoutes } from "../routes.tsx";
 import type { ExpertDetail, ExpertListItem, Review } from "../shared/api-types.ts";
-import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen, signedInAs } from "../../test/screen-harness.tsx";
 
 // Issue 15.4: the profile's reviews block (stars 1 to 5, text, long date in the viewer's locale (issue 27.14), creator first name
 // plus last initial, the expert's public reply) and the listing card's average and count.

@@ -5,7 +5,7 @@ import { errorCatalogue } from "@booking/contracts";
 import { AboutPage } from "../about/about-page.tsx";
 import { AppRoutes } from "../routes.tsx";
 import { Footer } from "../shared/layout.tsx";
-import { fakeApi, renderScreen, signedOut, writes } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen, signedOut, writes } from "../../test/screen-harness.tsx";
 
 // Issue 27.3: "Need help?" led to a dead domain. It leads to our own help page, which explains
 // booking, payment, refunds and vetting, answers the FAQ, and reaches support by a contact form.

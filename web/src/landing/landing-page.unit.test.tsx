@@ -2,7 +2,7 @@ import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ExpertListItem } from "../shared/api-types.ts";
-import { fakeApi, renderScreen } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen } from "../../test/screen-harness.tsx";
 import { LandingPage } from "./landing-page.tsx";
 import { CREATOR_CHALLENGES, FAQ, SAMPLE_EXPERTS } from "./landing-content.ts";
 

@@ -1,7 +1,7 @@
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { fakeApi, renderScreen } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen } from "../../test/screen-harness.tsx";
 import { UnsubscribePage } from "./unsubscribe-page.tsx";
 
 // Issue 16: a reminder's unsubscribe link turns reminders off, on a button (opening the link alone changes nothing).

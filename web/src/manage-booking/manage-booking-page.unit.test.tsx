@@ -2,11 +2,11 @@ import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { aBooking } from "../shared/booking-fixture.ts";
-import { fakeApi, renderScreen, signedInAs, writes } from "../shared/screen-harness.tsx";
+import { aBooking } from "../../test/booking-fixture.ts";
+import { fakeApi, renderScreen, signedInAs, writes } from "../../test/screen-harness.tsx";
 import { clockTime } from "../shared/local-time.ts";
 import { ManageBookingSteps } from "./manage-booking-page.tsx";
-import { validateCard } from "../booking/payment-step.tsx";
+import { validateCard } from "../book-session/payment-step.tsx";
 import { calendarDays } from "../shared/month-calendar.tsx";
 import type { Schedule } from "../shared/api-types.ts";
 

@@ -1,8 +1,8 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { aBooking } from "../shared/booking-fixture.ts";
-import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { aBooking } from "../../test/booking-fixture.ts";
+import { fakeApi, renderScreen, signedInAs } from "../../test/screen-harness.tsx";
 import { browserZone } from "../shared/local-time.ts";
 import { saveFile } from "../shared/save-file.ts";
 import { ManageBookingSteps } from "../manage-booking/manage-booking-page.tsx";

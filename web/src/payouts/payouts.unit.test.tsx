@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ExpertBalanceReply, PayoutAccountReply, PayoutReply } from "@booking/contracts";
-import { fakeApi, renderScreen, signedInAs, writes } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen, signedInAs, writes } from "../../test/screen-harness.tsx";
 import { saveFile } from "../shared/save-file.ts";
 import { PayoutAccountPanel } from "./payout-account-panel.tsx";
 import { PayoutHistory } from "./payout-history.tsx";

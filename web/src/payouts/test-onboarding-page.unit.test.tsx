@@ -2,7 +2,7 @@ import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { PayoutAccountReply } from "@booking/contracts";
-import { fakeApi, renderScreen, signedInAs, writes } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen, signedInAs, writes } from "../../test/screen-harness.tsx";
 import { AppRoutes } from "../routes.tsx";
 import { PayoutsReturnPage } from "./payouts-return-page.tsx";
 import { TestOnboardingPage } from "./test-onboarding-page.tsx";

@@ -8,7 +8,7 @@ import Typography from "@mui/material/Typography";
 import { api } from "../shared/api-client.ts";
 import type { Booking } from "../shared/api-types.ts";
 import { browserZone, localMoment, zoneLabel } from "../shared/local-time.ts";
-import { availabilityQuery, TimeChooser } from "../booking/time-step.tsx";
+import { availabilityQuery, TimeChooser } from "../book-session/time-step.tsx";
 import { useBookingAction } from "./booking-action.ts";
 
 type Movable = Pick<Booking, "id" | "status" | "paid" | "scheduled_time" | "session_id" | "reschedule_to" | "session">;

@@ -2,7 +2,7 @@ import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { Session } from "../shared/api-types.ts";
-import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen, signedInAs } from "../../test/screen-harness.tsx";
 import { SessionEditor } from "./edit-session-page.tsx";
 import { idealForList, sanitizePrice, sessionBody, shareLine, validateSession, emptySessionForm } from "./session-form.ts";
 

@@ -1,8 +1,8 @@
 import { screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AppRoutes } from "../routes.tsx";
-import { aBooking } from "./booking-fixture.ts";
-import { fakeApi, renderScreen, signedInAs } from "./screen-harness.tsx";
+import { aBooking } from "../../test/booking-fixture.ts";
+import { fakeApi, renderScreen, signedInAs } from "../../test/screen-harness.tsx";
 
 // Issue 13.15: an admin who opens a user's dashboard sees that user's data, not their own (empty) one.
 

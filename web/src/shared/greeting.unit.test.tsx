@@ -1,7 +1,7 @@
 import { screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { Header } from "./layout.tsx";
-import { renderScreen, signedInAs } from "./screen-harness.tsx";
+import { renderScreen, signedInAs } from "../../test/screen-harness.tsx";
 
 // Issue 27.5: "Welcome back, Nina!" on the very first visit.
 

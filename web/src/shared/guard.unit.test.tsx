@@ -2,7 +2,7 @@ import { screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { AuthState } from "./auth.tsx";
 import { decideGuard, expertMayReach, Guard, type GuardRule } from "./guard.tsx";
-import { renderScreen, signedInAs, signedOut } from "./screen-harness.tsx";
+import { renderScreen, signedInAs, signedOut } from "../../test/screen-harness.tsx";
 import { AppRoutes } from "../routes.tsx";
 
 const decide = (

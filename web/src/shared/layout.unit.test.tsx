@@ -1,6 +1,6 @@
 import axe from "axe-core";
 import { describe, expect, it } from "vitest";
-import { renderScreen, signedInAs } from "./screen-harness.tsx";
+import { renderScreen, signedInAs } from "../../test/screen-harness.tsx";
 import { CardPage, Page } from "./layout.tsx";
 
 // Issue 27.21: every screen had a banner inside a banner (the header's AppBar is a <header> too),

@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { StaticAuthProvider } from "./auth.tsx";
 import { BookingUpdates } from "./realtime.tsx";
-import { signedInAs } from "./screen-harness.tsx";
+import { signedInAs } from "../../test/screen-harness.tsx";
 
 // Issue 26.12: the server keeps at most five live streams per user and ends the oldest with
 // `event: replaced`. A replaced tab must not reconnect at once, or a user's open tabs would take

@@ -9,11 +9,11 @@ import DialogContent from "@mui/material/DialogContent";
 import DialogContentText from "@mui/material/DialogContentText";
 import DialogTitle from "@mui/material/DialogTitle";
 import Typography from "@mui/material/Typography";
-import { api, errorMessage } from "./api-client.ts";
-import type { Booking } from "./api-types.ts";
-import { useAuth } from "./auth.tsx";
-import { BOOKINGS_KEY } from "./query-client.ts";
-import { currencyOf, moneyText } from "./money.ts";
+import { api, errorMessage } from "../shared/api-client.ts";
+import type { Booking } from "../shared/api-types.ts";
+import { useAuth } from "../shared/auth.tsx";
+import { BOOKINGS_KEY } from "../shared/query-client.ts";
+import { currencyOf, moneyText } from "../shared/money.ts";
 
 /** `refund`: whether the dialog says what cancelling gives back (a booking that holds a time unpaid has nothing to give back). */
 type Wording = { label: string; title: string; question: string; keep: string; confirm: string; refund: boolean };

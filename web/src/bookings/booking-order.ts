@@ -1,4 +1,4 @@
-import type { Booking } from "./api-types.ts";
+import type { Booking } from "../shared/api-types.ts";
 
 // How the dashboards order bookings: what is next comes first, history after it.
 

@@ -1,4 +1,4 @@
-import type { Booking, Session } from "./api-types.ts";
+import type { Booking, Session } from "../src/shared/api-types.ts";
 
 /**
  * A booking as the API replies (contracts' BookingReply), for component tests: a paid, confirmed

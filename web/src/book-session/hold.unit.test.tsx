@@ -4,8 +4,8 @@ import { DateTime } from "luxon";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Booking } from "../shared/api-types.ts";
 import { browserZone, clockTime } from "../shared/local-time.ts";
-import { aSession } from "../shared/booking-fixture.ts";
-import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { aSession } from "../../test/booking-fixture.ts";
+import { fakeApi, renderScreen, signedInAs } from "../../test/screen-harness.tsx";
 import { BookSessionPage } from "./book-session-page.tsx";
 
 // Issue 27.8: reaching payment holds the time; the wizard shows until when (the server's held_until),

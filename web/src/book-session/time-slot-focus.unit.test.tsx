@@ -4,7 +4,7 @@ import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import type { Session } from "../shared/api-types.ts";
 import { browserZone, clockTime } from "../shared/local-time.ts";
-import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen, signedInAs } from "../../test/screen-harness.tsx";
 import { TimeStep } from "./time-step.tsx";
 
 // Issue 27.21: a keyboard user tabbing through the wizard's times could not see which one had

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { aBooking } from "./booking-fixture.ts";
+import { aBooking } from "../../test/booking-fixture.ts";
 import { CancelBookingButton, RELEASE, refundSentence } from "./cancel-booking.tsx";
-import { fakeApi, renderScreen, signedInAs } from "./screen-harness.tsx";
+import { fakeApi, renderScreen, signedInAs } from "../../test/screen-harness.tsx";
 
 // The cancel dialog says what the cancellation gives back, as the API's answer (the calendar's
 // cancellation policy) has it, before anyone confirms.

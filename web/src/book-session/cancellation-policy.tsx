@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { FULL_REFUND_NOTICE_HOURS } from "@booking/contracts";
 import Alert from "@mui/material/Alert";
 import AlertTitle from "@mui/material/AlertTitle";
-import { cancellationQuery } from "../shared/cancel-booking.tsx";
+import { cancellationQuery } from "../bookings/cancel-booking.tsx";
 import { localMoment } from "../shared/local-time.ts";
 
 // The cancellation policy as users see it before they pay and after: the words name the

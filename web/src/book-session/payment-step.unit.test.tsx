@@ -2,7 +2,7 @@ import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import type { Booking } from "../shared/api-types.ts";
-import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen, signedInAs } from "../../test/screen-harness.tsx";
 import { PaymentStep, validateCard } from "./payment-step.tsx";
 
 const booking = { id: "b-1", session_title: "Deck review", scheduled_time: "2030-03-05T09:00:00.000Z", price: 150 } as Booking;

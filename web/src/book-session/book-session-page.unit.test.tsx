@@ -4,8 +4,8 @@ import { DateTime } from "luxon";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Booking } from "../shared/api-types.ts";
 import { browserZone, clockTime } from "../shared/local-time.ts";
-import { aSession } from "../shared/booking-fixture.ts";
-import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { aSession } from "../../test/booking-fixture.ts";
+import { fakeApi, renderScreen, signedInAs } from "../../test/screen-harness.tsx";
 import { BookSessionPage } from "./book-session-page.tsx";
 
 const session = aSession({ id: "s-1", expert_id: "e-1", expert: { id: "e-1", name: "Maya Lind", first_name: "Maya" } });

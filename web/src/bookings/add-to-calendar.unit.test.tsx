@@ -2,10 +2,10 @@ import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CreatorDashboardPage } from "../creator-dashboard/creator-dashboard-page.tsx";
-import { setSession } from "./api-client.ts";
+import { setSession } from "../shared/api-client.ts";
 import { AddToCalendarButton } from "./add-to-calendar.tsx";
-import { aBooking } from "./booking-fixture.ts";
-import { fakeApi, renderScreen, signedInAs } from "./screen-harness.tsx";
+import { aBooking } from "../../test/booking-fixture.ts";
+import { fakeApi, renderScreen, signedInAs } from "../../test/screen-harness.tsx";
 
 // Issue 17.1: "Add to calendar" fetches the booking's .ics with the session's token and saves it
 // as booking-{id}.ics; before confirmation the API's refusal is shown in the catalogue's words.

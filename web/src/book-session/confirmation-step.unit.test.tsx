@@ -2,8 +2,8 @@ import { screen } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Booking } from "../shared/api-types.ts";
 import { localMoment } from "../shared/local-time.ts";
-import { aSession } from "../shared/booking-fixture.ts";
-import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { aSession } from "../../test/booking-fixture.ts";
+import { fakeApi, renderScreen, signedInAs } from "../../test/screen-harness.tsx";
 import { BookSessionPage } from "./book-session-page.tsx";
 
 // Issue 27.6: after paying, a request the expert has still to accept is not "Confirmed": the

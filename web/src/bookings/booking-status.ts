@@ -1,4 +1,4 @@
-import type { Booking, BookingStatus } from "./api-types.ts";
+import type { Booking, BookingStatus } from "../shared/api-types.ts";
 
 // Badges that tell the truth (the spec showed a cancelled booking as "Confirmed").
 

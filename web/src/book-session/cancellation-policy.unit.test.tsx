@@ -1,9 +1,9 @@
 import { screen } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Booking } from "../shared/api-types.ts";
-import { aBooking, aSession } from "../shared/booking-fixture.ts";
+import { aBooking, aSession } from "../../test/booking-fixture.ts";
 import { localMoment } from "../shared/local-time.ts";
-import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen, signedInAs } from "../../test/screen-harness.tsx";
 import { BookSessionPage } from "./book-session-page.tsx";
 import { PaymentStep } from "./payment-step.tsx";
 

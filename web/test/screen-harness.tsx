@@ -4,10 +4,10 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { ThemeProvider } from "@mui/material/styles";
 import { render } from "@testing-library/react";
 import { vi } from "vitest";
-import type { Me } from "./api-types.ts";
-import { StaticAuthProvider, type AuthState } from "./auth.tsx";
-import { defaultFlags, FlagsContext, type Flags } from "./flags.ts";
-import { theme } from "./theme.ts";
+import type { Me } from "../src/shared/api-types.ts";
+import { StaticAuthProvider, type AuthState } from "../src/shared/auth.tsx";
+import { defaultFlags, FlagsContext, type Flags } from "../src/shared/flags.ts";
+import { theme } from "../src/shared/theme.ts";
 
 // For component tests: a screen under the app's providers, a fixed auth state and a fake /api/v1.
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Booking } from "./api-types.ts";
+import type { Booking } from "../shared/api-types.ts";
 import { arrangeBookings } from "./booking-order.ts";
 
 const now = Date.parse("2026-03-10T12:00:00Z");

@@ -4,7 +4,7 @@ import { DateTime } from "luxon";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import type { Session } from "../shared/api-types.ts";
 import { browserZone, clockTime } from "../shared/local-time.ts";
-import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen, signedInAs } from "../../test/screen-harness.tsx";
 import { TimeStep } from "./time-step.tsx";
 
 const session = {

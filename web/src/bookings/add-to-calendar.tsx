@@ -3,9 +3,9 @@ import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Typography from "@mui/material/Typography";
 import EventIcon from "@mui/icons-material/Event";
-import { api, errorMessage } from "./api-client.ts";
-import type { Booking } from "./api-types.ts";
-import { saveFile } from "./save-file.ts";
+import { api, errorMessage } from "../shared/api-client.ts";
+import type { Booking } from "../shared/api-types.ts";
+import { saveFile } from "../shared/save-file.ts";
 
 /** The statuses whose booking holds a time in a calendar (the API refuses the file before confirmation). */
 export const inCalendar = (booking: Pick<Booking, "status">) => booking.status === "confirmed";

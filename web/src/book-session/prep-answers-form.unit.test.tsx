@@ -2,7 +2,7 @@ import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { Booking, Session } from "../shared/api-types.ts";
-import { fakeApi, renderScreen, signedInAs } from "../shared/screen-harness.tsx";
+import { fakeApi, renderScreen, signedInAs } from "../../test/screen-harness.tsx";
 import { BookSessionPage } from "./book-session-page.tsx";
 import { PrepAnswersForm } from "./prep-answers-form.tsx";
 import { prepQuestionsOf } from "./prep-answers.ts";
