@@ -53,6 +53,8 @@ describe("the reply", () => {
       "name",
       "role",
       "startingprice",
+      "starting_price_cents",
+      "starting_price_currency",
       "rating",
       "review_count",
       "image",
@@ -65,6 +67,8 @@ describe("the reply", () => {
       name: "Nora Quillfeather",
       role: "Podcast growth coach",
       startingprice: 80,
+      starting_price_cents: 8_000,
+      starting_price_currency: "USD",
       rating: null,
       review_count: 0,
       image: null,
@@ -126,6 +130,21 @@ describe("a write through this instance shows on the next GET (the cache's clock
     expect((await mine())?.startingprice).toBe(30);
     await api.call("DELETE", `${V1}/sessions/${id}`, { user: expert });
     expect((await mine())?.startingprice).toBe(80);
+  });
+
+  it("prices in two currencies are never compared: the lowest price in the currency most sessions are priced in", async () => {
+    const euros: string[] = [];
+    for (const price of [95, 60]) {
+      const created = await api.call("POST", `${V1}/sessions`, { user: expert, body: { ...session, price, currency: "EUR" } });
+      expect(created.statusCode, created.body).toBe(201);
+      euros.push(created.json<{ session: { id: string } }>().session.id);
+    }
+    expect(await mine()).toMatchObject({ startingprice: 60, starting_price_cents: 6_000, starting_price_currency: "EUR" });
+    await api.call("DELETE", `${V1}/sessions/${euros[1]}`, { user: expert });
+    // One in each (€95, $80): the tie goes to the currency first in the alphabet, not to the smaller number.
+    expect(await mine()).toMatchObject({ startingprice: 95, starting_price_cents: 9_500, starting_price_currency: "EUR" });
+    await api.call("DELETE", `${V1}/sessions/${euros[0]}`, { user: expert });
+    expect(await mine()).toMatchObject({ startingprice: 80, starting_price_cents: 8_000, starting_price_currency: "USD" });
   });
 });
 

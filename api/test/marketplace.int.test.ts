@@ -224,6 +224,8 @@ describe("experts listing", () => {
       name: "Maya Lind",
       role: "Brand partnerships advisor",
       startingprice: 120,
+      starting_price_cents: 12_000,
+      starting_price_currency: "USD",
       rating: null,
       review_count: 0,
       image: null,

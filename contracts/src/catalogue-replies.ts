@@ -102,6 +102,13 @@ export const ExpertListItem = z.strictObject({
   name: z.string(),
   role: z.string(),
   startingprice: z.number().nullable(),
+  /**
+   * The lowest price of the expert's published sessions, exactly, in the currency most of them are
+   * priced in (prices in different currencies are never compared); null: no published session.
+   * `startingprice` is the same rounded to whole units, as the spec gives it.
+   */
+  starting_price_cents: z.number().int().nullable(),
+  starting_price_currency: Currency.nullable(),
   rating: z.number().nullable(),
   /** How many visible reviews the rating averages. */
   review_count: z.number(),

@@ -27,6 +27,7 @@ export * from "./csv.ts";
 export * from "./dates.ts";
 export * from "./return-path.ts";
 export * from "./booking-moves.ts";
+export * from "./currencies.ts";
 export * from "./money.ts";
 export * from "./payouts.ts";
 export * from "./ledger.ts";

@@ -8,7 +8,8 @@ import {
   expertPayable,
   type LedgerEntry,
 } from "./ledger.ts";
-import { DEFAULT_CURRENCY, type Currency, type Money } from "./money.ts";
+import { DEFAULT_CURRENCY } from "./currencies.ts";
+import type { Currency, Money } from "./money.ts";
 
 // The ledger's rule (issue 29.5, docs/money.md): the balanced entries each event posts. It is here
 // rather than in the engine because the ledger read model applies it too, and projections may not

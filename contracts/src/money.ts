@@ -1,15 +1,12 @@
 import { z } from "zod";
+import { CURRENCIES } from "./currencies.ts";
 
 // Money (issue 29): integer minor units with an ISO 4217 currency, never a float, never added
 // across currencies. The platform's fee, the clearing period and the payout minimum are business
 // constants; a booking records the fee it was paid under, so changing the constant never rewrites history.
 
-/** The currencies an expert may price a session in (issue 29.8). */
-export const CURRENCIES = ["USD", "EUR", "GBP", "CAD", "AUD"] as const;
 export const Currency = z.enum(CURRENCIES, { error: "currency_invalid" });
 export type Currency = z.infer<typeof Currency>;
-/** A session saved before sessions had a currency, and everything paid for it, is in US dollars. */
-export const DEFAULT_CURRENCY: Currency = "USD";
 
 /** An amount: integer minor units (cents) of one currency. */
 export const Money = z.object({ amountCents: z.number().int(), currency: Currency });

@@ -1,4 +1,4 @@
-import { expertProfileColumns, type ExpertListItem, type ExpertProfileReply, type ExpertRecord } from "@booking/contracts";
+import { expertProfileColumns, type Currency, type ExpertListItem, type ExpertProfileReply, type ExpertRecord } from "@booking/contracts";
 import { entityProjection, type ProjectedEvent } from "../projection.ts";
 import type { Queryable } from "./bookings-queries.ts";
 import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
@@ -92,17 +92,31 @@ export function evolveExpert(row: ExpertRow | undefined, { event, stored }: Proj
 /** Every column of the table, as `e.column` (the alias every query here uses). */
 export const expertSelectList = expertColumns.map((c) => `e.${c}`).join(", ");
 
-/** An expert with the lowest price of their published sessions (null: none yet), in cents, and their rating (the reviews read model's). */
-export type ListedExpert = ExpertRow & { starting_price_cents: number | null; rating: number | null; review_count: number };
+/**
+ * An expert with the lowest price of their published sessions (null: none yet), in cents, in the
+ * currency most of those sessions are priced in (a price is never compared with one in another
+ * currency), and their rating (the reviews read model's).
+ */
+export type ListedExpert = ExpertRow & {
+  starting_price_cents: number | null;
+  starting_price_currency: Currency | null;
+  rating: number | null;
+  review_count: number;
+};
 
-const LISTED = `SELECT ${expertSelectList},
-  (SELECT min(s.price_cents) FROM sessions s WHERE s.expert_id = e.expert_id AND s.status = 'published' AND NOT s.deleted) AS starting_price_cents,
+const LISTED = `SELECT ${expertSelectList}, sp.starting_price_cents, sp.starting_price_currency,
   ${expertRatingColumns}
-  FROM experts e`;
+  FROM experts e LEFT JOIN LATERAL (
+    SELECT min(s.price_cents) AS starting_price_cents, s.currency AS starting_price_currency FROM sessions s
+    WHERE s.expert_id = e.expert_id AND s.status = 'published' AND NOT s.deleted
+    GROUP BY s.currency ORDER BY count(*) DESC, s.currency LIMIT 1
+  ) sp ON true`;
 
 const listed = (raw: Record<string, unknown>): ListedExpert => ({
   ...expertFromPg(raw),
-  starting_price_cents: raw.starting_price_cents === null ? null : Number(raw.starting_price_cents),
+  starting_price_cents:
+    raw.starting_price_cents === null || raw.starting_price_cents === undefined ? null : Number(raw.starting_price_cents),
+  starting_price_currency: (raw.starting_price_currency as Currency | null | undefined) ?? null,
   ...expertRatingFromPg(raw),
 });
 
@@ -152,6 +166,8 @@ export function expertListItem(r: ListedExpert): ExpertListItem {
     name: `${r.first_name} ${r.last_name}`,
     role: r.title,
     startingprice: r.starting_price_cents === null ? null : Math.round(r.starting_price_cents / 100),
+    starting_price_cents: r.starting_price_cents,
+    starting_price_currency: r.starting_price_cents === null ? null : r.starting_price_currency,
     rating: r.rating,
     review_count: r.review_count,
     image: r.profile_image,

@@ -20,7 +20,8 @@ import {
 import { api } from "../shared/api-client.ts";
 import type { Booking } from "../shared/api-types.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
-import { localMoment, viewerLocale } from "../shared/local-time.ts";
+import { localMoment } from "../shared/local-time.ts";
+import { viewerLocale } from "../shared/viewer-locale.ts";
 import { useDashboardSubject } from "../shared/dashboard-subject.ts";
 import { currencyOf, deductionText, moneyText } from "../shared/money.ts";
 import { BOOKINGS_KEY } from "../shared/query-client.ts";

@@ -1,6 +1,6 @@
 import { DEFAULT_NEW_SLOT, SLOT_OPTIONS_PER_DAY, SLOT_STEP_MINUTES, WEEKDAYS, minutesOfDay, wallClockText } from "@booking/contracts";
 import type { WeeklySlot } from "../shared/api-types.ts";
-import { viewerLocale } from "../shared/local-time.ts";
+import { viewerLocale } from "../shared/viewer-locale.ts";
 
 /** The 48 half-hour times of a day, "00:00" to "23:30". */
 export const TIME_OPTIONS: string[] = Array.from({ length: SLOT_OPTIONS_PER_DAY }, (_, i) => {

@@ -10,7 +10,7 @@ import {
   type TimeOffBody,
 } from "@booking/contracts";
 import type { Schedule } from "../shared/api-types.ts";
-import { viewerLocale } from "../shared/local-time.ts";
+import { viewerLocale } from "../shared/viewer-locale.ts";
 import { END_BEFORE_START, timeLabel } from "./schedule-form.ts";
 
 // The expert's own time beside the weekly hours: time off, extra hours on a date, buffers and

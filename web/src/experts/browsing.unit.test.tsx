@@ -15,6 +15,8 @@ const maya: ExpertListItem = {
   name: "Maya Lind",
   role: "Brand partnerships advisor",
   startingprice: 150,
+  starting_price_cents: 15_000,
+  starting_price_currency: "USD",
   rating: null,
   review_count: 0,
   image: null,
@@ -42,7 +44,16 @@ describe("browsing without signing in", () => {
     fakeApi({ "GET /experts": { status: 200, body: [maya] } });
     renderScreen(<AppRoutes />, { route: "/experts", path: "/*", auth: signedOut });
     expect(await screen.findByText("Maya Lind")).toBeInTheDocument();
+    expect(screen.getByText("$150 per session")).toBeInTheDocument();
     expect(screen.getByTestId("location")).toHaveTextContent("/experts");
+  });
+
+  it("a price in another currency reads in that currency", async () => {
+    fakeApi({
+      "GET /experts": { status: 200, body: [{ ...maya, startingprice: 90, starting_price_cents: 8_950, starting_price_currency: "EUR" }] },
+    });
+    renderScreen(<AppRoutes />, { route: "/experts", path: "/*", auth: signedOut });
+    expect(await screen.findByText("€89.50 per session")).toBeInTheDocument();
   });
 
   it("a visitor sees an expert's profile", async () => {

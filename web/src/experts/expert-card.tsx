@@ -8,6 +8,7 @@ import Link from "@mui/material/Link";
 import Typography from "@mui/material/Typography";
 import StarIcon from "@mui/icons-material/Star";
 import VerifiedIcon from "@mui/icons-material/Verified";
+import { moneyText } from "../shared/money.ts";
 import type { ExpertListItem } from "../shared/api-types.ts";
 import { expertDetailQuery } from "./expert-queries.ts";
 import { initials } from "./initials.ts";
@@ -101,7 +102,9 @@ export function ExpertCard({ expert }: { expert: ExpertListItem }) {
         <Typography color="text.secondary">{expert.role}</Typography>
         <Box sx={{ display: "flex", justifyContent: "space-between", mt: 1.5 }}>
           <Typography sx={{ fontWeight: 700 }}>
-            {expert.startingprice === null ? "No sessions yet" : `$${expert.startingprice} per session`}
+            {expert.starting_price_cents === null
+              ? "No sessions yet"
+              : `${moneyText(expert.starting_price_cents, expert.starting_price_currency ?? undefined, { short: true })} per session`}
           </Typography>
           <Typography
             component="span"

@@ -48,6 +48,8 @@ const maya = (rating: number | null, review_count: number): ExpertListItem => ({
   name: "Maya Lind",
   role: "Advisor",
   startingprice: 150,
+  starting_price_cents: 15_000,
+  starting_price_currency: "USD",
   rating,
   review_count,
   image: null,

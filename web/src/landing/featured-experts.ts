@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import type { ExpertListItem } from "../shared/api-types.ts";
 import { apiClient } from "../shared/auth.tsx";
+import { moneyText } from "../shared/money.ts";
 import { SAMPLE_EXPERTS } from "./landing-content.ts";
 
 /** A hero card: a real expert (with a profile to open) or one of the sample cards. */
@@ -32,7 +33,8 @@ const sampleCards: FeaturedExpert[] = SAMPLE_EXPERTS.map((e) => ({
 /** What a card says under the title: the listing's starting price and rating. */
 function listingTags(e: ExpertListItem): string[] {
   const tags: string[] = [];
-  if (e.startingprice !== null) tags.push(`From $${e.startingprice}`);
+  if (e.starting_price_cents !== null)
+    tags.push(`From ${moneyText(e.starting_price_cents, e.starting_price_currency ?? undefined, { short: true })}`);
   tags.push(e.rating === null ? "New" : `★ ${e.rating.toFixed(1)} (${e.review_count})`);
   return tags;
 }

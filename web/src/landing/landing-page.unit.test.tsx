@@ -17,6 +17,8 @@ const listed = (name: string, verified = true, extra: Partial<ExpertListItem> = 
     name,
     role: `${name}'s title`,
     startingprice: 120,
+    starting_price_cents: 12_000,
+    starting_price_currency: "USD",
     rating: 4.5,
     review_count: 2,
     image: null,
@@ -53,7 +55,14 @@ describe("landing page", () => {
 
   // Issue 27.2: the hero shows experts who exist, each a link to their profile.
   it("shows three real verified experts in the hero, each linking to their profile", async () => {
-    const body = [listed("Sofia Rossi"), listed("Unvetted Person", false), listed("Ava Chen"), listed("Marcus Reed"), listed("Fourth One")];
+    const inEuros = { starting_price_cents: 8_950, starting_price_currency: "EUR" } as const;
+    const body = [
+      listed("Sofia Rossi"),
+      listed("Unvetted Person", false),
+      listed("Ava Chen", true, inEuros),
+      listed("Marcus Reed"),
+      listed("Fourth One"),
+    ];
     fakeApi({ "GET /experts": { status: 200, body } });
     renderScreen(<LandingPage />);
     const hero = await screen.findByRole("list", { name: "Featured experts", busy: false });
@@ -69,6 +78,9 @@ describe("landing page", () => {
       ["Marcus Reed", "/expert-profile/marcus-reed"],
     ]);
     for (const sample of SAMPLE_EXPERTS) expect(within(hero).queryByText(sample.name)).toBeNull();
+    // Each price in its own currency, as the listing gives it.
+    expect(within(cards[0]!).getByText("From $120")).toBeInTheDocument();
+    expect(within(cards[1]!).getByText("From €89.50")).toBeInTheDocument();
   });
 
   it("falls back to the sample cards while fewer than three verified experts exist", async () => {

@@ -7,7 +7,7 @@ import Typography from "@mui/material/Typography";
 import DownloadIcon from "@mui/icons-material/Download";
 import { monthText } from "@booking/contracts";
 import { api, errorMessage } from "../shared/api-client.ts";
-import { viewerLocale } from "../shared/local-time.ts";
+import { viewerLocale } from "../shared/viewer-locale.ts";
 import { saveFile } from "../shared/save-file.ts";
 
 // The expert's monthly statements (issue 29.7): earnings, fee, refunds, transfers and payouts of a

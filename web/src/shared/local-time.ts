@@ -1,15 +1,11 @@
 import { DateTime } from "luxon";
-import { clockText, dateText, momentText, readableLocale } from "@booking/contracts";
+import { clockText, dateText, momentText } from "@booking/contracts";
+import { viewerLocale } from "./viewer-locale.ts";
 
 // Times are stored as UTC instants and shown in the viewer's own timezone, with the zone named.
 
 export function browserZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
-}
-
-/** The viewer's locale (the browser's language): it decides the words and order of every date the app writes. */
-export function viewerLocale(): string {
-  return readableLocale(typeof navigator === "undefined" ? undefined : navigator.language);
 }
 
 /** "Wednesday, 2 December 2026, 14:00 (Europe/London, GMT)" for a UK viewer: a moment in `zone`, the zone named (issue 27.14). */

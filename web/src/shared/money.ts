@@ -1,5 +1,5 @@
 import { CURRENCIES, DEFAULT_CURRENCY, type Currency } from "@booking/contracts";
-import { viewerLocale } from "./local-time.ts";
+import { viewerLocale } from "./viewer-locale.ts";
 
 // The one place the app writes an amount of money (issue 29.8): integer minor units with their
 // ISO 4217 currency, through Intl.NumberFormat in the viewer's locale, as dates are (issue 27.14):
