@@ -29,6 +29,7 @@ export * from "./return-path.ts";
 export * from "./booking-moves.ts";
 export * from "./currencies.ts";
 export * from "./money.ts";
+export * from "./money-replies.ts";
 export * from "./payouts.ts";
 export * from "./ledger.ts";
 export * from "./payout-replies.ts";

@@ -1,38 +1,19 @@
+import type {
+  ReconciledMovement,
+  ReconciliationDifferenceKind,
+  ReconciliationDifferenceReply,
+  ReconciliationRunReply,
+} from "@booking/contracts";
+
 // GET /admin/reconciliation (issue 29.6): the latest reconciliation run's differences between the
 // ledger and what the payment provider reports, one record each (id = `{run_id}/{n}`).
-// The API declares this reply in api/src/reconciliation/routes.ts (ReconciliationDifferenceReply).
+// The replies are contracts' (ReconciliationDifferenceReply, ReconciliationRunReply).
 
-export type DifferenceKind = "missing" | "extra" | "amount";
-export type Movement = "payment" | "refund" | "transfer" | "reversal" | "payout";
-
-export type Difference = {
-  id: string;
-  run_id: string;
-  run_at: string;
-  n: number;
-  kind: DifferenceKind;
-  movement: Movement;
-  /** The booking (payments, refunds, transfers, reversals) or the expert (payouts). */
-  ref: string;
-  currency: string | null;
-  ledger_cents: number | null;
-  provider_cents: number | null;
-  what: string;
-};
-
+export type DifferenceKind = ReconciliationDifferenceKind;
+export type Movement = ReconciledMovement;
+export type Difference = ReconciliationDifferenceReply;
 /** POST /admin/reconciliation/run's answer: the run and its differences. */
-export type ReconciliationRun = {
-  run_id: string;
-  at: string;
-  provider: string;
-  by: "schedule" | "admin";
-  complete: boolean;
-  note: string | null;
-  ledger_count: number;
-  provider_count: number;
-  difference_count: number;
-  differences: Difference[];
-};
+export type ReconciliationRun = ReconciliationRunReply;
 
 /** missing: the provider has it, the ledger does not; extra: the ledger has it, the provider does not; amount: both, different amounts. */
 export const differenceKindLabels: Record<DifferenceKind, string> = {

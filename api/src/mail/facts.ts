@@ -1,4 +1,4 @@
-import { readDomainEvent, type StoredEvent } from "@booking/contracts";
+import { readDomainEvent, type Currency, type StoredEvent } from "@booking/contracts";
 
 // What the mail reactor reads in the event log, as plain facts (no I/O): who people are and how
 // they want mail (user streams), an expert's schedule zone and each booking's changes (calendar
@@ -28,7 +28,7 @@ export type MailFact = Read &
       }
     /** `respondBy`: the expert's deadline to accept, when the payment made it a request waiting for them. */
     /** `paymentId`, `currency` (issue 29.7): what its receipt states; absent in facts made by hand (tests). */
-    | { kind: "paid"; bookingId: string; amountCents: number; respondBy: string | null; paymentId?: string; currency?: string | null }
+    | { kind: "paid"; bookingId: string; amountCents: number; respondBy: string | null; paymentId?: string; currency?: Currency | null }
     | { kind: "info_requested"; bookingId: string; note: string }
     | { kind: "time_proposed"; bookingId: string; startsAt: string; previousTime: string }
     /** `meetingRoom`: the generated room the confirmation recorded (issue 27.13). */

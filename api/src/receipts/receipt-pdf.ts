@@ -1,5 +1,5 @@
 import PDFDocument from "pdfkit";
-import { momentText } from "@booking/contracts";
+import { momentText, type Currency } from "@booking/contracts";
 
 // A receipt as a PDF (issue 29.7): one page naming the platform, the parties, the session and its
 // date in the reader's zone (the zone named), the amount with its currency and the provider's id.
@@ -18,7 +18,7 @@ export type ReceiptFacts = {
   /** The provider's payment id (a payment) or refund id (a refund). */
   providerId: string;
   amountCents: number;
-  currency: string;
+  currency: Currency;
   /** When the money moved (the event's time). */
   at: string;
   sessionTitle: string;

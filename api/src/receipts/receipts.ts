@@ -1,10 +1,9 @@
-import { DEFAULT_CURRENCY } from "@booking/contracts";
 import { findUser, type BookingWithParties, type Queryable } from "@booking/projections";
 import { personName, type ReceiptFacts } from "./receipt-pdf.ts";
 
 // A booking's receipts, from its calendar events as the booking_events read model holds them:
-// one per PaymentSucceeded and one per RefundIssued. A refund is in the booking's currency (its
-// payment's, else its request's; before issue 29 there was only the US dollar).
+// one per PaymentSucceeded and one per RefundIssued, each in the booking's currency (the read
+// model's: its request's; before issue 29 there was only the US dollar).
 
 type EventRow = { event_id: string; type: string; data: Record<string, unknown>; occurred_at: Date | string };
 
@@ -13,12 +12,10 @@ const iso = (at: Date | string) => (at instanceof Date ? at : new Date(at)).toIS
 export async function receiptsOf(db: Queryable, booking: BookingWithParties): Promise<ReceiptFacts[]> {
   const { rows } = await db.query<EventRow>(
     `SELECT event_id, type, data, occurred_at FROM booking_events
-     WHERE booking_id = $1 AND type IN ('BookingRequested', 'PaymentSucceeded', 'RefundIssued')
+     WHERE booking_id = $1 AND type IN ('PaymentSucceeded', 'RefundIssued')
      ORDER BY expert_id, stream_version`,
     [booking.booking_id],
   );
-  const currencyOf = (type: string) => rows.find((r) => r.type === type && typeof r.data.currency === "string")?.data.currency as string;
-  const currency = currencyOf("PaymentSucceeded") ?? currencyOf("BookingRequested") ?? DEFAULT_CURRENCY;
   const expertUser = await findUser(db, booking.expert_user_id);
   const parties = {
     bookingId: booking.booking_id,
@@ -31,15 +28,13 @@ export async function receiptsOf(db: Queryable, booking: BookingWithParties): Pr
       ? personName(expertUser.first_name, expertUser.last_name, "Expert")
       : personName(booking.expert_first_name, booking.expert_last_name, "Expert"),
   };
-  return rows
-    .filter((r) => r.type !== "BookingRequested")
-    .map((r) => ({
-      ...parties,
-      kind: r.type === "PaymentSucceeded" ? ("payment" as const) : ("refund" as const),
-      key: r.event_id,
-      providerId: String(r.type === "PaymentSucceeded" ? r.data.paymentId : r.data.refundId),
-      amountCents: Number(r.data.amountCents),
-      currency: r.type === "PaymentSucceeded" ? ((r.data.currency as string | undefined) ?? currency) : currency,
-      at: iso(r.occurred_at),
-    }));
+  return rows.map((r) => ({
+    ...parties,
+    kind: r.type === "PaymentSucceeded" ? ("payment" as const) : ("refund" as const),
+    key: r.event_id,
+    providerId: String(r.type === "PaymentSucceeded" ? r.data.paymentId : r.data.refundId),
+    amountCents: Number(r.data.amountCents),
+    currency: booking.currency,
+    at: iso(r.occurred_at),
+  }));
 }

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { z } from "zod";
-import { BookingIdParams, Id, isValidTimezone } from "@booking/contracts";
+import { BookingIdParams, Id, ReceiptsReply, isValidTimezone } from "@booking/contracts";
 import { findBooking, findUser } from "@booking/projections";
 import { actorOf, refuse, requireActor } from "../http/index.ts";
 import type { RoutePlugin } from "../http/index.ts";
@@ -15,17 +15,6 @@ export type ReceiptRouteDeps = {
   /** The bookings, booking_events and users read models. */
   db: pg.Pool;
 };
-
-export const ReceiptReply = z.object({
-  kind: z.enum(["payment", "refund"]),
-  /** The id of the event the receipt is of: stable, and the PDF's name. */
-  key: z.string(),
-  amount_cents: z.number().int(),
-  currency: z.string(),
-  at: z.string(),
-  url: z.string(),
-});
-export const ReceiptsReply = z.object({ receipts: z.array(ReceiptReply) });
 
 const ReceiptFileParams = z.strictObject({ bookingId: Id, file: z.string().regex(/^[\w-]{1,100}\.pdf$/, { error: "not_found" }) });
 const ReceiptQuery = z.object({ tz: z.string().max(100).optional() });

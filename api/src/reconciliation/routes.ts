@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { z } from "zod";
+import { ReconciliationDifferenceKind, ReconciliationDifferenceReply, ReconciliationRunReply } from "@booking/contracts";
 import { IdText, listPage, ListQueryString, oneOrMany, SqlWhere, type ListSpec } from "../admin/index.ts";
 import { refuse, requireActor } from "../http/index.ts";
 import type { RoutePlugin } from "../http/index.ts";
@@ -17,39 +18,12 @@ export type ReconciliationRouteDeps = {
   clock: () => string;
 };
 
-const DifferenceKind = z.enum(["missing", "extra", "amount"]);
-
-export const ReconciliationDifferenceReply = z.object({
-  /** `{run_id}/{n}` */
-  id: z.string(),
-  run_id: z.string(),
-  run_at: z.string(),
-  n: z.number().int(),
-  kind: DifferenceKind,
-  movement: z.enum(["payment", "refund", "transfer", "reversal", "payout"]),
-  /** The booking (payments, refunds, transfers, reversals) or the expert (payouts). */
-  ref: z.string(),
-  currency: z.string().nullable(),
-  ledger_cents: z.number().int().nullable(),
-  provider_cents: z.number().int().nullable(),
-  what: z.string(),
-});
-
-export const ReconciliationRunReply = z.object({
-  run_id: z.string(),
-  at: z.string(),
-  provider: z.string(),
-  by: z.enum(["schedule", "admin"]),
-  complete: z.boolean(),
-  note: z.string().nullable(),
-  ledger_count: z.number().int(),
-  provider_count: z.number().int(),
-  difference_count: z.number().int(),
-  differences: z.array(ReconciliationDifferenceReply),
-});
-
 const DifferenceFilter = z
-  .object({ run_id: IdText.optional(), kind: oneOrMany(DifferenceKind).optional(), movement: oneOrMany(z.string().max(20)).optional() })
+  .object({
+    run_id: IdText.optional(),
+    kind: oneOrMany(ReconciliationDifferenceKind).optional(),
+    movement: oneOrMany(z.string().max(20)).optional(),
+  })
   .strict();
 
 const spec: ListSpec<typeof DifferenceFilter> = {
@@ -64,8 +38,8 @@ type DifferenceRow = {
   run_id: string;
   run_at: Date;
   n: number;
-  kind: z.infer<typeof DifferenceKind>;
-  movement: z.infer<typeof ReconciliationDifferenceReply>["movement"];
+  kind: ReconciliationDifferenceKind;
+  movement: ReconciliationDifferenceReply["movement"];
   ref: string;
   currency: string | null;
   ledger_cents: string | null;
@@ -73,7 +47,7 @@ type DifferenceRow = {
   what: string;
 };
 
-const differenceReply = (r: DifferenceRow): z.infer<typeof ReconciliationDifferenceReply> => ({
+const differenceReply = (r: DifferenceRow): ReconciliationDifferenceReply => ({
   id: `${r.run_id}/${r.n}`,
   run_id: r.run_id,
   run_at: r.run_at.toISOString(),

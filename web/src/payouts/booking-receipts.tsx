@@ -5,11 +5,12 @@ import Link from "@mui/material/Link";
 import List from "@mui/material/List";
 import ListItem from "@mui/material/ListItem";
 import Typography from "@mui/material/Typography";
+import type { ReceiptReply } from "@booking/contracts";
 import { API_BASE, api, errorMessage } from "../shared/api-client.ts";
 import type { Booking } from "../shared/api-types.ts";
 import { useAuth } from "../shared/auth.tsx";
 import { browserZone, longDate } from "../shared/local-time.ts";
-import { currencyOf, moneyText } from "../shared/money.ts";
+import { moneyText } from "../shared/money.ts";
 import { BOOKINGS_KEY } from "../shared/query-client.ts";
 import { saveFile } from "../shared/save-file.ts";
 
@@ -18,7 +19,7 @@ import { saveFile } from "../shared/save-file.ts";
 // an admin helping them) may read them; the API refuses anyone else.
 
 /** One receipt of GET /bookings/{id}/receipts. */
-export type Receipt = { kind: "payment" | "refund"; key: string; amount_cents: number; currency: string; at: string; url: string };
+export type Receipt = ReceiptReply;
 
 const KIND = { payment: "Payment receipt", refund: "Refund receipt" } as const;
 
@@ -69,7 +70,7 @@ export function BookingReceipts({ booking }: { booking: Pick<Booking, "id" | "cr
       ) : (
         <List dense disablePadding>
           {receipts.data.receipts.map((r) => {
-            const label = `${KIND[r.kind]}: ${moneyText(r.amount_cents, currencyOf(r))}, ${longDate(r.at)}`;
+            const label = `${KIND[r.kind]}: ${moneyText(r.amount_cents, r.currency)}, ${longDate(r.at)}`;
             return (
               <ListItem key={r.key} disableGutters>
                 <Link component="button" type="button" onClick={() => void download(r)} aria-label={`${label} (PDF)`}>

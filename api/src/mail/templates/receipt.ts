@@ -1,4 +1,4 @@
-import { DEFAULT_CURRENCY } from "@booking/contracts";
+import { DEFAULT_CURRENCY, type Currency } from "@booking/contracts";
 import { personName, receiptPdf, type ReceiptFacts } from "../../receipts/index.ts";
 import type { Queryable } from "../../reactors/index.ts";
 import type { BookingFact } from "../facts.ts";
@@ -12,7 +12,8 @@ import type { OutgoingMail } from "../outbox.ts";
 // with the dates in the creator's zone. A payment that owes the creator no mail (a second payment,
 // one for a closed booking) has its receipt only in the app.
 
-type ReceiptRow = { currency: string | null; payment_event_id: string | null; payment_id: string | null; paid_at: Date | null };
+/** `currency` as the payment's event gave it (a Currency: the table is written from events only). */
+type ReceiptRow = { currency: Currency | null; payment_event_id: string | null; payment_id: string | null; paid_at: Date | null };
 
 /** Which creator mail carries which receipt, for the facts that owe one; null: none. */
 function receiptOf(fact: BookingFact, state: BookingState, row: ReceiptRow): { kind: OutgoingMail["kind"]; facts: ReceiptFacts } | null {
