@@ -4,6 +4,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import type { RunningApi } from "../../api/src/main/server.ts";
 import { launchChromium, takeCspViolations } from "../../web/e2e/chromium.ts";
+import { callApi } from "../../web/e2e/product-api.ts";
 import { ADMIN, startProduct, type ProductServer } from "../../web/e2e/product-server.ts";
 import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
@@ -31,19 +32,8 @@ export function consoleWalk(seed: (walk: Omit<ConsoleWalk, "page">) => Promise<v
   beforeAll(async () => {
     product = await startProduct(testPostgresUrl());
     const base = product.url;
-    const must: ConsoleWalk["must"] = async <T>(method: string, path: string, options: { body?: unknown; token?: string } = {}) => {
-      const headers: Record<string, string> = {};
-      if (options.body !== undefined) headers["content-type"] = "application/json";
-      if (options.token) headers.authorization = `Bearer ${options.token}`;
-      const response = await fetch(`${base}/api/v1${path}`, {
-        method,
-        headers,
-        ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-      });
-      const text = await response.text();
-      if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-      return (text ? JSON.parse(text) : null) as T;
-    };
+    const must: ConsoleWalk["must"] = <T>(method: string, path: string, options: { body?: unknown; token?: string } = {}) =>
+      callApi<T>(base, method, path, options.token ?? null, options.body);
     Object.assign(walk, {
       api: product.api,
       base,

@@ -10,6 +10,7 @@ import { calendarStream, expertStream, reviewStream, termsStream } from "@bookin
 import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/main/seed.ts";
 import type { RunningApi } from "../../api/src/main/server.ts";
 import { launchChromium, takeCspViolations } from "../../web/e2e/chromium.ts";
+import { replyOf } from "../../web/e2e/product-api.ts";
 import { adminToken, signUpVerified, tokenOf } from "../../web/e2e/mailbox.ts";
 import { ADMIN, startProduct, sweepCompletionsAt, type ProductServer } from "../../web/e2e/product-server.ts";
 import { testPostgresUrl } from "@booking/testkit/worker-postgres";
@@ -45,22 +46,8 @@ const made = {
   adminId: "",
 };
 
-async function call<T>(
-  method: string,
-  path: string,
-  options: { body?: unknown; token?: string } = {},
-): Promise<{ status: number; json: T }> {
-  const headers: Record<string, string> = {};
-  if (options.body !== undefined) headers["content-type"] = "application/json";
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  const response = await fetch(`${base}/api/v1${path}`, {
-    method,
-    headers,
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, json: (text ? JSON.parse(text) : null) as T };
-}
+const call = <T>(method: string, path: string, options: { body?: unknown; token?: string } = {}) =>
+  replyOf<T>(base, method, path, options.token ?? null, options.body);
 
 async function must<T>(method: string, path: string, options: { body?: unknown; token?: string } = {}): Promise<T> {
   const r = await call<T>(method, path, options);

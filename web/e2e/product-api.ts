@@ -1,5 +1,11 @@
-/** A call to the product's /api/v1 as a walk's fixtures make it: JSON in and out, a bearer token when given; anything but 2xx throws with the reply. */
-export async function callApi<T>(base: string, method: string, path: string, token: string | null, body?: unknown): Promise<T> {
+/** A call to the product's /api/v1 as a walk's fixtures make it: JSON in and out, a bearer token when given; its status and reply. */
+export async function replyOf<T>(
+  base: string,
+  method: string,
+  path: string,
+  token: string | null,
+  body?: unknown,
+): Promise<{ status: number; json: T; text: string }> {
   const reply = await fetch(`${base}/api/v1${path}`, {
     method,
     headers: {
@@ -9,6 +15,12 @@ export async function callApi<T>(base: string, method: string, path: string, tok
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await reply.text();
-  if (!reply.ok) throw new Error(`${method} ${path}: ${reply.status} ${text}`);
-  return (text ? JSON.parse(text) : {}) as T;
+  return { status: reply.status, json: (text ? JSON.parse(text) : null) as T, text };
+}
+
+/** The same, for a call that must succeed: anything but 2xx throws with the reply. */
+export async function callApi<T>(base: string, method: string, path: string, token: string | null, body?: unknown): Promise<T> {
+  const reply = await replyOf<T>(base, method, path, token, body);
+  if (reply.status < 200 || reply.status >= 300) throw new Error(`${method} ${path}: ${reply.status} ${reply.text}`);
+  return (reply.json ?? {}) as T;
 }
