@@ -193,9 +193,9 @@ try {
     doc.ledgerCost = await step("ledger cost: projector lag and replay with all read models vs without the ledger", () =>
       benchLedgerCost(server.url, {
         lagSeconds: quick ? 3 : 10,
-        lagRounds: quick ? 1 : 2,
+        lagRounds: quick ? 1 : 5,
         replayEvents: quick ? 10_000 : 100_000,
-        replayRounds: 2,
+        replayRounds: quick ? 2 : 9,
       }),
     );
   if (wanted("payouts"))

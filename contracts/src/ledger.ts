@@ -33,7 +33,24 @@ export type LedgerEntry = { account: string; currency: Currency; debitCents: num
 const Time = z.string();
 const Cents = z.number().int().nonnegative();
 
-/** A ledger entry as the read model keeps it: the line and the event it was posted for. */
+/**
+ * An event's posting as a book of the ledger read model keeps it: the event, its currency (an event
+ * posts in one), and its lines as [account, debit, credit]. Compact on purpose: the book already
+ * names the booking and the expert, and a rebuild writes every posting of the log.
+ */
+export const LedgerPostingRecord = z.strictObject({
+  event_id: z.string(),
+  /** The event's place in the log (`{commit}:{prepare}`). */
+  position: z.string(),
+  /** When the event was recorded (its metadata's `at`). */
+  at: Time,
+  event_type: z.string(),
+  currency: Currency,
+  lines: z.array(z.tuple([z.string(), Cents, Cents])),
+});
+export type LedgerPostingRecord = z.infer<typeof LedgerPostingRecord>;
+
+/** A ledger entry as the ledger's queries read it: one line of a posting, with its event, booking and expert. */
 export const LedgerEntryRecord = z.strictObject({
   event_id: z.string(),
   /** The event's place in the log (`{commit}:{prepare}`). */

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@booking/testkit";
 import { PostgresEventStore } from "@booking/event-store";
 import {
+  bookEntries,
   InProcessProjector,
   bookingMoneyTrail,
   expertStatement,
@@ -71,7 +72,7 @@ describe("the ledger read model on Postgres", () => {
       b.booking_id,
       b.currency,
       b.requested_cents,
-      b.entries.map((e) => e.account),
+      bookEntries(b).map((e) => e.account),
     ];
     const folded = (foldRows(ledgerProjection, moneyStory) as LedgerBookRow[]).map(shape);
     expect(((await books()) as LedgerBookRow[]).map(shape)).toEqual(folded);

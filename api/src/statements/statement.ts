@@ -69,7 +69,7 @@ export async function statementOf(db: Queryable, expertId: string, month: string
     `SELECT e.event_id, e.position, e.ordinal, e.at, e.event_type, e.booking_id, e.account, e.currency, e.debit_cents, e.credit_cents,
             bk.session_title, bk.scheduled_time, bk.paid_cents, bk.refund_due_cents
      FROM ${LEDGER_ENTRIES_FROM} LEFT JOIN bookings bk ON bk.booking_id = e.booking_id
-     WHERE b.expert_id = $1 AND b.book_id NOT LIKE 'booking:%' AND e.at::timestamptz >= $2 AND e.at::timestamptz < $3
+     WHERE e.expert_id = $1 AND e.book_id NOT LIKE 'booking:%' AND e.at::timestamptz >= $2 AND e.at::timestamptz < $3
        AND e.event_type IN ('EarningReleased', 'EarningAdjusted', 'TransferSent', 'TransferReversed', 'PayoutPaid')`,
     [expertId, start, end],
   );

@@ -3,7 +3,7 @@
 // pg→Row conversion from that map.
 
 /** How Postgres stores a column. */
-export type ColumnType = "text" | "text[]" | "int" | "bigint" | "boolean" | "timestamptz" | "jsonb";
+export type ColumnType = "text" | "text[]" | "int" | "bigint" | "boolean" | "timestamptz" | "json" | "jsonb";
 
 function fromPg(type: ColumnType, value: unknown): unknown {
   if (value === null || value === undefined) return null;

@@ -18,23 +18,18 @@ import type { Queryable } from "./bookings-queries.ts";
 // balance per account and currency, a booking's money trail and an expert's statement of a month.
 // Sums are kept per currency; nothing is added across currencies.
 
-/** An entry's fields as the books hold them (LedgerEntryRecord). */
-const ENTRY_FIELDS = [
-  ["event_id", "text"],
-  ["position", "text"],
-  ["at", "text"],
-  ["event_type", "text"],
-  ["booking_id", "text"],
-  ["expert_id", "text"],
-  ["account", "text"],
-  ["currency", "text"],
-  ["debit_cents", "bigint"],
-  ["credit_cents", "bigint"],
-] as const;
-/** The entries of the books `b` as rows `e`, `ordinal` their place in their book. */
-export const LEDGER_ENTRIES_FROM =
-  `ledger_books b CROSS JOIN LATERAL ROWS FROM (jsonb_to_recordset(b.entries) AS (${ENTRY_FIELDS.map(([n, t]) => `${n} ${t}`).join(", ")})) ` +
-  `WITH ORDINALITY AS e(${ENTRY_FIELDS.map(([n]) => n).join(", ")}, ordinal)`;
+/**
+ * Every entry of the ledger as rows `e` (LedgerEntryRecord's columns, with `book_id` and `ordinal`,
+ * the line's place in its event's posting): the books' postings (LedgerPostingRecord, json), a row per
+ * line. A filter on `e.book_id` or `e.expert_id` reaches the books' indexes.
+ */
+export const LEDGER_ENTRIES_FROM = `(
+  SELECT b.book_id, b.booking_id, b.expert_id, p.event_id, p.position, p.at, p.event_type, p.currency,
+         l.line->>0 AS account, (l.line->>1)::bigint AS debit_cents, (l.line->>2)::bigint AS credit_cents, l.ordinal
+  FROM ledger_books b
+  CROSS JOIN LATERAL json_to_recordset(b.entries) AS p(event_id text, position text, at text, event_type text, currency text, lines json)
+  CROSS JOIN LATERAL json_array_elements(p.lines) WITH ORDINALITY AS l(line, ordinal)
+) e`;
 
 const ENTRY_COLUMNS =
   "e.event_id, e.position, e.at, e.event_type, e.booking_id, e.expert_id, e.account, e.currency, e.debit_cents, e.credit_cents";
@@ -97,8 +92,8 @@ export async function ledgerTrialBalance(db: Queryable): Promise<TrialBalanceLin
 
 /** Every entry posted for a booking (its payment and refunds, its release, transfer and reversals), in the log's order. */
 export async function bookingMoneyTrail(db: Queryable, bookingId: string): Promise<MoneyTrailEntryReply[]> {
-  const { rows } = await db.query<EntryFromPg>(`SELECT ${ENTRY_COLUMNS}, e.ordinal FROM ${LEDGER_ENTRIES_FROM} WHERE b.booking_id = $1`, [
-    bookingId,
+  const { rows } = await db.query<EntryFromPg>(`SELECT ${ENTRY_COLUMNS}, e.ordinal FROM ${LEDGER_ENTRIES_FROM} WHERE e.book_id = ANY($1)`, [
+    [`booking:${bookingId}`, `earning:${bookingId}`],
   ]);
   return inLogOrder(rows.map(entryFromPg)).map((e) => ({
     id: `${e.event_id}/${e.account}`,
@@ -171,7 +166,7 @@ export function statementOf(expertId: string, month: string, entries: readonly L
 export async function expertStatement(db: Queryable, expertId: string, month: string): Promise<ExpertStatementReply> {
   const { rows } = await db.query<EntryFromPg>(
     `SELECT ${ENTRY_COLUMNS}, e.ordinal FROM ${LEDGER_ENTRIES_FROM}
-     WHERE b.expert_id = $1 AND b.book_id NOT LIKE 'booking:%' AND e.at::timestamptz < $2`,
+     WHERE e.expert_id = $1 AND e.book_id NOT LIKE 'booking:%' AND e.at::timestamptz < $2`,
     [expertId, monthBounds(month).end],
   );
   return statementOf(expertId, month, rows.map(entryFromPg));

@@ -1,4 +1,12 @@
-import { formatPosition, postingsOf, type Currency, type LedgerEntryRecord, type Migration, type PostingContext } from "@booking/contracts";
+import {
+  formatPosition,
+  postingsOf,
+  type Currency,
+  type LedgerEntryRecord,
+  type LedgerPostingRecord,
+  type Migration,
+  type PostingContext,
+} from "@booking/contracts";
 import { entityProjection, streamEntityId, type ProjectedEvent } from "../projection.ts";
 import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
 
@@ -9,7 +17,7 @@ import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
 // RefundDue and RefundIssued have no currency (it is the booking's), PayoutPaid has no amount (it
 // is its PayoutRequested's). What they need is an earlier event of the same stream and the same
 // booking or payout, so the ledger keeps one row ("book") per booking or payout, holding that
-// memory and the book's entries (jsonb), and the runners' own rule applies: an entity read model,
+// memory and the book's postings (jsonb: per event, its lines), and the runners' own rule applies: an entity read model,
 // the row folded event by event, written once per batch, a stream's events in order. Its queries
 // read the entries out of the books (ledger-queries.ts). A booking's book opens at its payment,
 // which carries its currency (an unpaid booking has no money to refund): a booking's request, the
@@ -18,7 +26,7 @@ import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
 //   earning:{bookingId}              its release, adjustments, transfer and reversals (payouts stream)
 //   payout:{expertId}:{payoutKey}    a payout: its requested amount, and its posting once paid
 
-/** A book of the ledger: what its later postings need, and its entries in the log's order. */
+/** A book of the ledger: what its later postings need, and its postings in the log's order. */
 export type LedgerBookRow = {
   book_id: string;
   /** The expert whose stream the book follows. */
@@ -28,7 +36,8 @@ export type LedgerBookRow = {
   currency: Currency | null;
   /** A payout's requested amount (its PayoutPaid posts it). */
   requested_cents: number | null;
-  entries: LedgerEntryRecord[];
+  /** The book's postings, one per money event (the column's name is older than their compact form). */
+  entries: LedgerPostingRecord[];
   stream_version: number;
 };
 
@@ -38,7 +47,7 @@ const ledgerBookColumnTypes = {
   booking_id: "text",
   currency: "text",
   requested_cents: "bigint",
-  entries: "jsonb",
+  entries: "json",
   stream_version: "bigint",
 } as const satisfies Record<keyof LedgerBookRow, ColumnType>;
 
@@ -61,6 +70,14 @@ export const ledgerMigrations: readonly Migration[] = [
       CREATE INDEX ledger_books_booking ON ledger_books (booking_id);
       CREATE INDEX ledger_books_expert ON ledger_books (expert_id);
     `,
+  },
+  {
+    // json, not jsonb: the postings are written whole and read whole (the queries take them apart
+    // per query), so Postgres need not parse them into jsonb's tree on every write. A rebuild writes
+    // every posting of the log: its time is the ledger's cost (npm run bench).
+    // Nor does a booking's money trail need an index of its own: its books' ids are known.
+    name: "020_ledger_postings_json",
+    sql: "ALTER TABLE ledger_books ALTER COLUMN entries TYPE json USING entries::json; DROP INDEX ledger_books_booking;",
   },
 ];
 
@@ -125,29 +142,48 @@ export function evolveLedgerBook(row: LedgerBookRow | undefined, e: ProjectedEve
     entries: [],
     stream_version: stored.version,
   };
-  const posted = postingsOf(event, contextOf(book)).map((p): LedgerEntryRecord => ({
+  const lines = postingsOf(event, contextOf(book));
+  const memory = remembered(book, e);
+  const unchanged = memory.currency === book.currency && memory.requested_cents === book.requested_cents && lines.length === 0;
+  // Unchanged, an existing book stays as it is and a new one is not opened (a cancelled unpaid booking).
+  if (unchanged) return row;
+  if (lines.length === 0) return { ...book, ...memory, stream_version: stored.version };
+  const currency = lines[0]!.currency;
+  if (lines.some((l) => l.currency !== currency))
+    throw new Error(`ledger: ${event.type} ${stored.eventId} posts in more than one currency`);
+  const posting: LedgerPostingRecord = {
     event_id: stored.eventId,
     position: formatPosition(stored.position),
     at: stored.metadata.at,
     event_type: event.type,
-    booking_id: bookingId,
-    expert_id: book.expert_id,
-    account: p.account,
-    currency: p.currency,
-    debit_cents: p.debitCents,
-    credit_cents: p.creditCents,
-  }));
-  const memory = remembered(book, e);
-  const unchanged = memory.currency === book.currency && memory.requested_cents === book.requested_cents && posted.length === 0;
-  // Unchanged, an existing book stays as it is and a new one is not opened (a cancelled unpaid booking).
-  if (unchanged) return row;
-  return { ...book, ...memory, entries: [...book.entries, ...posted], stream_version: stored.version };
+    currency,
+    lines: lines.map((l) => [l.account, l.debitCents, l.creditCents]),
+  };
+  return { ...book, ...memory, entries: [...book.entries, posting], stream_version: stored.version };
+}
+
+/** A book's entries, a line each, as the ledger's queries read them out of Postgres (ledger-queries.ts). */
+export function bookEntries(book: LedgerBookRow): LedgerEntryRecord[] {
+  return book.entries.flatMap((p) =>
+    p.lines.map(([account, debit, credit]) => ({
+      event_id: p.event_id,
+      position: p.position,
+      at: p.at,
+      event_type: p.event_type,
+      booking_id: book.booking_id,
+      expert_id: book.expert_id,
+      account,
+      currency: p.currency,
+      debit_cents: debit,
+      credit_cents: credit,
+    })),
+  );
 }
 
 /** The double-entry ledger, derived from the money events. */
 export const ledgerProjection = entityProjection<LedgerBookRow>({
   name: "ledger",
-  // 2: a booking's book opens at its payment, not at its request.
+  // 2: a booking's book opens at its payment, not at its request; a posting per event, its lines compact.
   version: 2,
   table: "ledger_books",
   key: ["book_id"],
