@@ -27,7 +27,7 @@ export const LEDGER_ENTRIES_FROM = `(
   SELECT b.book_id, b.booking_id, b.expert_id, p.event_id, p.position, p.at, p.event_type, p.currency,
          l.line->>0 AS account, (l.line->>1)::bigint AS debit_cents, (l.line->>2)::bigint AS credit_cents, l.ordinal
   FROM ledger_books b
-  CROSS JOIN LATERAL json_to_recordset(b.entries) AS p(event_id text, position text, at text, event_type text, currency text, lines json)
+  CROSS JOIN LATERAL json_to_recordset(b.postings) AS p(event_id text, position text, at text, event_type text, currency text, lines json)
   CROSS JOIN LATERAL json_array_elements(p.lines) WITH ORDINALITY AS l(line, ordinal)
 ) e`;
 

@@ -17,7 +17,7 @@ import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
 // RefundDue and RefundIssued have no currency (it is the booking's), PayoutPaid has no amount (it
 // is its PayoutRequested's). What they need is an earlier event of the same stream and the same
 // booking or payout, so the ledger keeps one row ("book") per booking or payout, holding that
-// memory and the book's postings (jsonb: per event, its lines), and the runners' own rule applies: an entity read model,
+// memory and the book's postings (per event, its lines), and the runners' own rule applies: an entity read model,
 // the row folded event by event, written once per batch, a stream's events in order. Its queries
 // read the entries out of the books (ledger-queries.ts). A booking's book opens at its payment,
 // which carries its currency (an unpaid booking has no money to refund): a booking's request, the
@@ -36,8 +36,10 @@ export type LedgerBookRow = {
   currency: Currency | null;
   /** A payout's requested amount (its PayoutPaid posts it). */
   requested_cents: number | null;
-  /** The book's postings, one per money event (the column's name is older than their compact form). */
-  entries: LedgerPostingRecord[];
+  /** Version 1's entries (jsonb, a record per line), for its processes still running during a deploy: this rule writes none. */
+  entries: unknown[];
+  /** The book's postings, one per money event, in the log's order. */
+  postings: LedgerPostingRecord[];
   stream_version: number;
 };
 
@@ -47,7 +49,8 @@ const ledgerBookColumnTypes = {
   booking_id: "text",
   currency: "text",
   requested_cents: "bigint",
-  entries: "json",
+  entries: "jsonb",
+  postings: "json",
   stream_version: "bigint",
 } as const satisfies Record<keyof LedgerBookRow, ColumnType>;
 
@@ -72,12 +75,14 @@ export const ledgerMigrations: readonly Migration[] = [
     `,
   },
   {
-    // json, not jsonb: the postings are written whole and read whole (the queries take them apart
-    // per query), so Postgres need not parse them into jsonb's tree on every write. A rebuild writes
-    // every posting of the log: its time is the ledger's cost (npm run bench).
-    // Nor does a booking's money trail need an index of its own: its books' ids are known.
-    name: "020_ledger_postings_json",
-    sql: "ALTER TABLE ledger_books ALTER COLUMN entries TYPE json USING entries::json; DROP INDEX ledger_books_booking;",
+    // Version 2's compact postings, in a column of their own so that version 1's processes, still
+    // running during a deploy, read their own column (empty in version 2's rows) rather than fail,
+    // and adding it is instant. json, not jsonb: the postings are written and read whole (the
+    // queries take them apart), so Postgres need not build jsonb's tree on every write; a rebuild
+    // writes every posting of the log, and its time is the ledger's cost (npm run bench). A
+    // booking's money trail reads its two books by id: the booking index goes.
+    name: "020_ledger_postings",
+    sql: "ALTER TABLE ledger_books ADD COLUMN postings json; DROP INDEX ledger_books_booking;",
   },
 ];
 
@@ -133,15 +138,19 @@ export function evolveLedgerBook(row: LedgerBookRow | undefined, e: ProjectedEve
   if (!bookId) return row;
   const { event, stored } = e;
   const bookingId = "bookingId" in event.data ? event.data.bookingId : null;
-  const book: LedgerBookRow = row ?? {
-    book_id: bookId,
-    expert_id: streamEntityId(stored.streamId),
-    booking_id: bookingId,
-    currency: null,
-    requested_cents: null,
-    entries: [],
-    stream_version: stored.version,
-  };
+  // A row version 1 wrote (before its rebuild replaces it) has no postings yet.
+  const book: LedgerBookRow = row
+    ? { ...row, postings: row.postings ?? [] }
+    : {
+        book_id: bookId,
+        expert_id: streamEntityId(stored.streamId),
+        booking_id: bookingId,
+        currency: null,
+        requested_cents: null,
+        entries: [],
+        postings: [],
+        stream_version: stored.version,
+      };
   const lines = postingsOf(event, contextOf(book));
   const memory = remembered(book, e);
   const unchanged = memory.currency === book.currency && memory.requested_cents === book.requested_cents && lines.length === 0;
@@ -159,12 +168,12 @@ export function evolveLedgerBook(row: LedgerBookRow | undefined, e: ProjectedEve
     currency,
     lines: lines.map((l) => [l.account, l.debitCents, l.creditCents]),
   };
-  return { ...book, ...memory, entries: [...book.entries, posting], stream_version: stored.version };
+  return { ...book, ...memory, postings: [...book.postings, posting], stream_version: stored.version };
 }
 
 /** A book's entries, a line each, as the ledger's queries read them out of Postgres (ledger-queries.ts). */
 export function bookEntries(book: LedgerBookRow): LedgerEntryRecord[] {
-  return book.entries.flatMap((p) =>
+  return book.postings.flatMap((p) =>
     p.lines.map(([account, debit, credit]) => ({
       event_id: p.event_id,
       position: p.position,
