@@ -154,7 +154,7 @@ function bookingEvent(expertId: string, bookingId: string, at: string): NewEvent
 export async function benchLag(
   serverUrl: string,
   runner: Runner,
-  options: { rate: number; seconds: number; bound: number },
+  options: { rate: number; seconds: number; bound: number; onSamples?: (lagsMs: readonly number[]) => void },
 ): Promise<LagFigure> {
   const db = await createTestDatabase(serverUrl, "bench_lag");
   const store = await PostgresEventStore.connect(db.url, { poolSize: 8 });
@@ -236,6 +236,7 @@ export async function benchLag(
     pending.clear();
     await watch;
     const lag = summarise(lags);
+    options.onSamples?.(lags);
     const { rows: applied } = await pool.query<{ n: string }>("SELECT max(events_applied) AS n FROM projection_checkpoints");
     const delivered = { appended: total + warm + 1, handedToProjections: Number(applied[0]?.n ?? 0) };
     let breakdown: LagFigure["breakdown"];
