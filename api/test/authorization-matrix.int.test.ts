@@ -1061,6 +1061,7 @@ ROWS.push(
     make: (c) => ({ body: { complete: true }, state: () => payoutAccountRow(c) }),
   },
   { route: "GET /experts/me/balance", expect: ownExpertAccount },
+  { route: "GET /experts/me/statements", expect: ownExpertAccount },
   {
     route: "POST /experts/me/payouts",
     label: "all that is available",

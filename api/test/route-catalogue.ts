@@ -139,6 +139,7 @@ export const ROUTE_CATALOGUE = [
   "GET /experts/me/balance",
   "GET /experts/me/payouts",
   "POST /experts/me/payouts",
+  "GET /experts/me/statements",
   "GET /experts/me/statements/:file",
   "GET /bookings/:bookingId/receipts",
   "GET /bookings/:bookingId/receipts/:file",

@@ -163,6 +163,27 @@ describe("an expert's monthly statement", () => {
     expect(byAdmin.body).toBe((await api.call("GET", "/api/v1/experts/me/statements/2026-11.csv", { user: b.expert })).body);
   });
 
+  it("lists every month from the first money on the expert's payouts stream to this one, quiet months included", async () => {
+    const b = await paidBooking(api, 15_000);
+    const months = async () => {
+      const r = await api.call("GET", "/api/v1/experts/me/statements", { user: b.expert });
+      expect(r.statusCode, r.body).toBe(200);
+      return r.json<{ months: string[] }>().months;
+    };
+    // Paid, not yet released: the money is the platform's, the expert has no statement yet.
+    expect(await months()).toEqual([]);
+    await earnedAndPaidOut(b);
+    const listed = await months();
+    const thisMonth = new Date().toISOString().slice(0, 7);
+    expect(listed[0]).toBe(thisMonth);
+    expect(listed.slice(-2)).toEqual(["2026-11", "2026-10"]);
+    // Newest first, one a month, none missing.
+    const expected: string[] = [];
+    for (let d = new Date(`${thisMonth}-01T00:00:00.000Z`); d.toISOString().slice(0, 7) >= "2026-10"; d.setUTCMonth(d.getUTCMonth() - 1))
+      expected.push(d.toISOString().slice(0, 7));
+    expect(listed).toEqual(expected);
+  });
+
   it("as PDF: the month, the expert, each earning and the totals per currency", async () => {
     const b = await paidBooking(api, 15_000);
     await earnedAndPaidOut(b);

@@ -56,3 +56,7 @@ export const ReconciliationRunReply = z.strictObject({
   differences: z.array(ReconciliationDifferenceReply),
 });
 export type ReconciliationRunReply = z.infer<typeof ReconciliationRunReply>;
+
+/** GET /experts/me/statements: the months the expert has a statement for (`YYYY-MM`), newest first. */
+export const StatementMonthsReply = z.strictObject({ months: z.array(z.string().regex(/^\d{4}-\d{2}$/)) });
+export type StatementMonthsReply = z.infer<typeof StatementMonthsReply>;

@@ -68,7 +68,8 @@ const MONEY_FLOW = [
   "paid out weekly or on request (POST /experts/me/payouts; GET /experts/me/balance, /experts/me/payouts). A refund after the",
   "release reverses that share of the transfer. Every movement is posted to a double-entry ledger (GET /admin/ledger/trial-balance,",
   "/admin/bookings/{id}/money-trail), reconciled with the provider (GET /admin/reconciliation), with receipts",
-  "(GET /bookings/{id}/receipts) and monthly statements (GET /experts/me/statements/{YYYY-MM}.pdf|.csv).",
+  "(GET /bookings/{id}/receipts) and monthly statements (GET /experts/me/statements lists the months, from the first money",
+  "released; GET /experts/me/statements/{YYYY-MM}.pdf|.csv).",
 ].join(" ");
 
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {

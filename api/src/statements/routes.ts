@@ -1,12 +1,13 @@
 import type { FastifyReply } from "fastify";
 import type pg from "pg";
 import { z } from "zod";
-import { Id } from "@booking/contracts";
+import { Id, StatementMonthsReply } from "@booking/contracts";
 import { findExpert, findUser } from "@booking/projections";
 import { actorOf, requireActor, requireExpertAccount } from "../http/index.ts";
 import type { RoutePlugin } from "../http/index.ts";
 import { personName } from "../receipts/index.ts";
 import { statementCsv } from "./statement-csv.ts";
+import { moneyMoments, statementMonths } from "./statement-months.ts";
 import { statementPdf } from "./statement-pdf.ts";
 import { statementOf } from "./statement.ts";
 
@@ -42,6 +43,12 @@ async function sendStatement(deps: StatementRouteDeps, reply: FastifyReply, expe
 }
 
 export const statementRoutes: RoutePlugin<StatementRouteDeps> = async (app, deps) => {
+  app.get(
+    "/experts/me/statements",
+    { onRequest: requireExpertAccount, schema: { response: { 200: StatementMonthsReply } } },
+    async (request) => ({ months: statementMonths(await moneyMoments(deps.db, actorOf(request).userId), deps.clock()) }),
+  );
+
   app.get(
     "/experts/me/statements/:file",
     { onRequest: requireExpertAccount, schema: { params: MyStatementParams } },

@@ -26,7 +26,7 @@ import { useDashboardSubject } from "../shared/dashboard-subject.ts";
 import { currencyOf, deductionText, moneyText } from "../shared/money.ts";
 import { BOOKINGS_KEY } from "../shared/query-client.ts";
 import { PayoutsList, PayoutsSummary } from "../payouts/payouts-section.tsx";
-import { StatementDownloads } from "../payouts/statement-downloads.tsx";
+import { StatementsSection } from "../payouts/statement-downloads.tsx";
 import { useExpertBookings } from "./dashboard-queries.ts";
 
 // The expert's earnings as the API counts them (the earnings read model): months with sessions,
@@ -207,7 +207,7 @@ export function PaymentsTab() {
       {own ? (
         <>
           <PayoutsList />
-          <StatementDownloads months={[...new Set(months.map((m) => m.month))]} />
+          <StatementsSection />
         </>
       ) : (
         <Typography variant="body2" color="text.secondary">

@@ -79,6 +79,8 @@ const payoutReplies = {
     body: { balances: [{ currency: "USD", pending_cents: 12_750, available_cents: 0, in_transit_cents: 0, paid_out_cents: 0 }] },
   },
   "GET /experts/me/payouts": { status: 200, body: { payouts: [] } },
+  // May has no session: its statement holds April's release (the clearing period ran into May).
+  "GET /experts/me/statements": { status: 200, body: { months: ["2026-05", "2026-04", "2026-03"] } },
 };
 
 describe("payments tab", () => {
@@ -140,7 +142,7 @@ describe("payments tab", () => {
     expect(within(list).getByRole("row", { name: /Euro launch/ })).toHaveTextContent(/€200\.00\s*—\s*€200\.00\s*€30\.00\s*€170\.00/);
   });
 
-  it("the expert's own tab shows their payout account, balance, payouts and a statement per month, and no withdraw button (issue 29)", async () => {
+  it("the expert's own tab shows their payout account, balance, payouts and a statement per month with money, and no withdraw button (issue 29)", async () => {
     fakeApi({
       ...payoutReplies,
       "GET /experts/me/earnings": { status: 200, body: earnings },
@@ -150,8 +152,10 @@ describe("payments tab", () => {
     expect(await screen.findByRole("button", { name: "Connect your payout account" }, WAIT)).toBeInTheDocument();
     expect(await screen.findByRole("table", { name: "Your balance by currency" }, WAIT)).toHaveTextContent("$127.50");
     expect(await screen.findByText("Your payouts will appear here.", undefined, WAIT)).toBeInTheDocument();
-    expect(screen.getByRole("button", { name: "PDF: download the March 2026 statement" })).toBeInTheDocument();
+    expect(await screen.findByRole("button", { name: "PDF: download the March 2026 statement" }, WAIT)).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "CSV: download the April 2026 statement" })).toBeInTheDocument();
+    // The statements are the API's months, a month without sessions among them.
+    expect(screen.getByRole("button", { name: "PDF: download the May 2026 statement" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Withdraw Earnings" })).toBeNull();
     expect(screen.queryByText("Withdrawals are not available yet.")).toBeNull();
   });

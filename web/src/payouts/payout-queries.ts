@@ -1,5 +1,11 @@
 import { queryOptions } from "@tanstack/react-query";
-import type { ExpertBalanceReply, ExpertPayoutsReply, PayoutAccountReply, PayoutOnboardingReply } from "@booking/contracts";
+import type {
+  ExpertBalanceReply,
+  ExpertPayoutsReply,
+  PayoutAccountReply,
+  PayoutOnboardingReply,
+  StatementMonthsReply,
+} from "@booking/contracts";
 import { api } from "../shared/api-client.ts";
 
 // The signed-in expert's payout account, balance and payouts (issue 29.2-29.4): /experts/me only,
@@ -27,6 +33,13 @@ export const payoutsQuery = () =>
     queryKey: [...PAYOUTS_KEY, "list"],
     queryFn: ({ signal }) => api.get<ExpertPayoutsReply>("/experts/me/payouts", { signal }),
     staleTime: 0,
+  });
+
+/** The months the expert has a statement for: from their first released earning to this month. */
+export const statementMonthsQuery = () =>
+  queryOptions({
+    queryKey: [...PAYOUTS_KEY, "statements"],
+    queryFn: ({ signal }) => api.get<StatementMonthsReply>("/experts/me/statements", { signal }),
   });
 
 /** Where connecting (or finishing) the payout account goes on: the provider's onboarding, or the test provider's page in this app. */

@@ -1,4 +1,6 @@
 import { useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import List from "@mui/material/List";
@@ -9,6 +11,7 @@ import { monthText } from "@booking/contracts";
 import { api, errorMessage } from "../shared/api-client.ts";
 import { viewerLocale } from "../shared/viewer-locale.ts";
 import { saveFile } from "../shared/save-file.ts";
+import { statementMonthsQuery } from "./payout-queries.ts";
 
 // The expert's monthly statements (issue 29.7): earnings, fee, refunds, transfers and payouts of a
 // month, as PDF or CSV. Files come with the session's token, so they are fetched and saved (as the
@@ -41,7 +44,7 @@ export function StatementDownloads({ months }: { months: string[] }) {
         Monthly statements
       </Typography>
       {months.length === 0 ? (
-        <Typography variant="body2">Your statements will appear here after your first month with sessions.</Typography>
+        <Typography variant="body2">Your statements will appear here once your first earning is released.</Typography>
       ) : (
         <List dense aria-labelledby="statements-title">
           {months.map((month) => {
@@ -75,4 +78,15 @@ export function StatementDownloads({ months }: { months: string[] }) {
       )}
     </Box>
   );
+}
+
+/**
+ * The statements section of the Payments tab: the months the API lists, not the months with
+ * sessions (an earning is released after its clearing period, often in the month after).
+ */
+export function StatementsSection() {
+  const months = useQuery(statementMonthsQuery());
+  if (months.isPending) return <Typography variant="body2">Loading your statements…</Typography>;
+  if (months.isError) return <Alert severity="error">Your statements could not be loaded.</Alert>;
+  return <StatementDownloads months={months.data.months} />;
 }
