@@ -939,6 +939,13 @@ describe("the expert gets paid", () => {
     expect(await payouts.count()).toBe(2); // the header, and the one payout
     expect(await balanceShown()).toEqual(balanceOf(0, 0, 0, share));
     await screenshot(expert, "expert-dashboard-payments");
+    // The whole tab, its statements listed (the list loads beside the balance and the payouts).
+    await expert.getByRole("heading", { name: "Monthly statements" }).waitFor();
+    await expert
+      .getByRole("button", { name: /^PDF: download the / })
+      .first()
+      .waitFor();
+    await checkAxe(expert, "expert dashboard: payments");
   });
 
   it("the expert downloads the session month's statement as PDF and as CSV", async () => {
