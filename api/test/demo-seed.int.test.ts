@@ -167,6 +167,8 @@ describe("the demo marketplace of a first start", () => {
       currency: "USD",
       pending_cents: 21_250,
       available_cents: 21_250,
+      // Held: her share is not transferred to her account either, so no payout could take it.
+      payable_cents: 0,
       in_transit_cents: 0,
       paid_out_cents: 21_250,
     });

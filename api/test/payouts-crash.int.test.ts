@@ -163,7 +163,9 @@ describe("the payout reactor killed with SIGKILL while sessions complete and cle
     ]);
     for (const b of booked) {
       const balance = (await api.call("GET", "/api/v1/experts/me/balance", { user: b.expert })).json().balances;
-      expect(balance).toEqual([{ currency: "USD", pending_cents: 0, available_cents: 0, in_transit_cents: 0, paid_out_cents: SHARE }]);
+      expect(balance).toEqual([
+        { currency: "USD", pending_cents: 0, available_cents: 0, payable_cents: 0, in_transit_cents: 0, paid_out_cents: SHARE },
+      ]);
     }
 
     // The ledger: balanced, the fees the platform's, nothing left owed to or held for any expert.

@@ -60,6 +60,19 @@ describe("a refund after the transfer", () => {
   });
 });
 
+describe("what a payout may take", () => {
+  it("is what has reached the payout account: a released share counts once its transfer is sent", async () => {
+    const e = await newExpert();
+    await connectAccount(e.expert);
+    await releasedBooking(e);
+    expect((await balanceOf(e.expert))[0]).toMatchObject({ available_cents: SHARE, payable_cents: 0 });
+    const early = await t.api.call("POST", "/api/v1/experts/me/payouts", { user: e.expert, body: { currency: "USD" } });
+    expect(early.json().code).toBe("payout_nothing_available");
+    await reactor().runOnce(); // the transfer
+    expect((await balanceOf(e.expert))[0]).toMatchObject({ available_cents: SHARE, payable_cents: SHARE });
+  });
+});
+
 describe("a refund after the payout", () => {
   it("still reverses the share: the expert owes it back, and their next payout waits until their money covers it", async () => {
     const e = await newExpert();
@@ -142,7 +155,7 @@ describe("payouts", () => {
       }),
     ]);
     expect(await balanceOf(e.expert)).toEqual([
-      { currency: "USD", pending_cents: 0, available_cents: 0, in_transit_cents: 0, paid_out_cents: SHARE },
+      { currency: "USD", pending_cents: 0, available_cents: 0, payable_cents: 0, in_transit_cents: 0, paid_out_cents: SHARE },
     ]);
     expect((await ask({ currency: "USD" })).json().code).toBe("payout_nothing_available");
 

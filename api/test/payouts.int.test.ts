@@ -76,7 +76,7 @@ describe("release after the clearing period", () => {
     const { bookingId, completedAt } = await completedBooking(e);
     await reactor().runOnce();
     expect(await balanceOf(e.expert)).toEqual([
-      { currency: "USD", pending_cents: SHARE, available_cents: 0, in_transit_cents: 0, paid_out_cents: 0 },
+      { currency: "USD", pending_cents: SHARE, available_cents: 0, payable_cents: 0, in_transit_cents: 0, paid_out_cents: 0 },
     ]);
 
     t.time.now = completedAt + CLEARING_PERIOD_DAYS * DAY - 60_000; // a minute early
@@ -92,7 +92,7 @@ describe("release after the clearing period", () => {
       expect.objectContaining({ bookingId, paidCents: PRICE, refundedCents: 0, feeBasisPoints: 1500, feeCents: 2250, shareCents: SHARE }),
     ]);
     expect(await balanceOf(e.expert)).toEqual([
-      { currency: "USD", pending_cents: 0, available_cents: SHARE, in_transit_cents: 0, paid_out_cents: 0 },
+      { currency: "USD", pending_cents: 0, available_cents: SHARE, payable_cents: 0, in_transit_cents: 0, paid_out_cents: 0 },
     ]);
   });
 

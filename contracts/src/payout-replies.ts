@@ -40,6 +40,11 @@ export const PayoutBalanceReply = z.strictObject({
   pending_cents: z.number().int(),
   /** Released, less later refunds, less payouts asked for or paid. */
   available_cents: z.number().int(),
+  /**
+   * What a payout takes now: the part of it already transferred to the expert's payout account
+   * (a released share is transferred by the payout reactor, and until then a payout cannot take it).
+   */
+  payable_cents: z.number().int(),
   /** Payouts asked for or on their way, not yet arrived. */
   in_transit_cents: z.number().int(),
   paid_out_cents: z.number().int(),

@@ -128,12 +128,13 @@ export const payoutRoutes: RoutePlugin<PayoutRouteDeps> = async (app, { db, payo
       currency: b.currency,
       pending_cents: pending.get(b.currency) ?? 0,
       available_cents: b.availableCents,
+      payable_cents: Math.max(b.payableCents, 0),
       in_transit_cents: b.inTransitCents,
       paid_out_cents: b.paidOutCents,
     }));
     for (const [currency, cents] of pending) {
       if (!balances.some((b) => b.currency === currency))
-        balances.push({ currency, pending_cents: cents, available_cents: 0, in_transit_cents: 0, paid_out_cents: 0 });
+        balances.push({ currency, pending_cents: cents, available_cents: 0, payable_cents: 0, in_transit_cents: 0, paid_out_cents: 0 });
     }
     return { balances };
   });

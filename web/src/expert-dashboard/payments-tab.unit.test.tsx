@@ -76,7 +76,9 @@ const payoutReplies = {
   },
   "GET /experts/me/balance": {
     status: 200,
-    body: { balances: [{ currency: "USD", pending_cents: 12_750, available_cents: 0, in_transit_cents: 0, paid_out_cents: 0 }] },
+    body: {
+      balances: [{ currency: "USD", pending_cents: 12_750, available_cents: 0, payable_cents: 0, in_transit_cents: 0, paid_out_cents: 0 }],
+    },
   },
   "GET /experts/me/payouts": { status: 200, body: { payouts: [] } },
   // May has no session: its statement holds April's release (the clearing period ran into May).

@@ -34,6 +34,9 @@ export function payoutRefusal(balance: Balance, account: PayoutAccountReply): st
   const minimum = PAYOUT_MINIMUM_CENTS[balance.currency];
   if (balance.available_cents < minimum)
     return `You can request a payout once ${moneyText(minimum, balance.currency, { short: true })} is available.`;
+  // Released but not yet transferred to the payout account: the reactor does it within minutes.
+  if (balance.payable_cents < minimum)
+    return "Your money is on its way to your payout account. You can request a payout once it has arrived.";
   return null;
 }
 
@@ -67,7 +70,7 @@ function BalanceRow({ balance, account, onPaid }: { balance: Balance; account: P
           variant="contained"
           disabled={refusal !== null || request.isPending}
           onClick={() => request.mutate(balance.currency)}
-          aria-label={`Request payout of ${money(balance.available_cents)}`}
+          aria-label={`Request payout of ${money(balance.payable_cents)}`}
           aria-describedby={refusal ? hintId : undefined}
         >
           Request payout

@@ -28,10 +28,11 @@ const account = (change: Partial<PayoutAccountReply> = {}): PayoutAccountReply =
   fee_basis_points: 1500,
   ...change,
 });
-const balance = (currency: "USD" | "EUR", available: number): ExpertBalanceReply["balances"][number] => ({
+const balance = (currency: "USD" | "EUR", available: number, payable = available): ExpertBalanceReply["balances"][number] => ({
   currency,
   pending_cents: 12_750,
   available_cents: available,
+  payable_cents: payable,
   in_transit_cents: 5_000,
   paid_out_cents: 30_000,
 });
@@ -108,6 +109,15 @@ describe("balance", () => {
     const button = await screen.findByRole("button", { name: /Request payout/ }, WAIT);
     expect(button).toBeDisabled();
     expect(button).toHaveAccessibleDescription("You can request a payout once €20 is available.");
+  });
+
+  it("money released but not yet transferred to the payout account cannot be asked for yet, and the button says why", async () => {
+    summary(account(), [balance("USD", 12_750, 0)]);
+    const button = await screen.findByRole("button", { name: /Request payout/ }, WAIT);
+    expect(button).toBeDisabled();
+    expect(button).toHaveAccessibleDescription(
+      "Your money is on its way to your payout account. You can request a payout once it has arrived.",
+    );
   });
 
   it("held payouts cannot be requested", async () => {
