@@ -5,7 +5,7 @@ export async function replyOf<T>(
   path: string,
   token: string | null,
   body?: unknown,
-): Promise<{ status: number; json: T; text: string }> {
+): Promise<{ status: number; json: T }> {
   const reply = await fetch(`${base}/api/v1${path}`, {
     method,
     headers: {
@@ -15,12 +15,12 @@ export async function replyOf<T>(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await reply.text();
-  return { status: reply.status, json: (text ? JSON.parse(text) : null) as T, text };
+  return { status: reply.status, json: (text ? JSON.parse(text) : null) as T };
 }
 
 /** The same, for a call that must succeed: anything but 2xx throws with the reply. */
 export async function callApi<T>(base: string, method: string, path: string, token: string | null, body?: unknown): Promise<T> {
   const reply = await replyOf<T>(base, method, path, token, body);
-  if (reply.status < 200 || reply.status >= 300) throw new Error(`${method} ${path}: ${reply.status} ${reply.text}`);
+  if (reply.status < 200 || reply.status >= 300) throw new Error(`${method} ${path}: ${reply.status} ${JSON.stringify(reply.json)}`);
   return (reply.json ?? {}) as T;
 }
