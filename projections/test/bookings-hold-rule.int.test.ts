@@ -1,6 +1,6 @@
-import pg from "pg";
+import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "@booking/testkit";
+import { createTestDatabase, testPool, type TestDatabase } from "@booking/testkit";
 import { blocksTime, busyPeriods, calendarDecider, holdExpired, openReschedule } from "@booking/engine";
 import { BookingRecord, BookingStatus, type CalendarEvent, type StoredEvent } from "@booking/contracts";
 import {
@@ -70,7 +70,7 @@ function row(c: (typeof cases)[number]): BookingRow {
 
 beforeAll(async () => {
   db = await createTestDatabase(testPostgresUrl(), "holdrule");
-  pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  pool = testPool(db.url, 2);
   await migrateReadModels(pool);
   const cols = bookingColumns.map((c) => `"${c}"`).join(", ");
   await pool.query(`INSERT INTO bookings (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(NULL::bookings, $1::jsonb)`, [

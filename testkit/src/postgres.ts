@@ -88,6 +88,14 @@ export async function createTestDatabase(serverUrl: string, prefix = "t"): Promi
       const c = new pg.Client({ connectionString: serverUrl });
       await c.connect();
       try {
+        // A pool just ended has sent its sessions their Terminate, and they leave within moments.
+        // FORCE ends any still there with a FATAL error which an ending client (no listener left)
+        // throws as an uncaught exception in the test process: so wait for them first (clean-clone run N).
+        for (let waited = 0; waited < 3000; waited += 50) {
+          const { rows } = await c.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1", [name]);
+          if (rows[0]?.n === "0") break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
         await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
         await c.end();
