@@ -14,7 +14,7 @@ import { paymentProviderFrom } from "../payments/index.ts";
 import { mailSettings, runMail } from "../mail/index.ts";
 import { RefundReactor } from "../refunds/index.ts";
 import { startReconciliationSweeper } from "../reconciliation/index.ts";
-import { PayoutReactor, payoutProviderFrom } from "../payouts/index.ts";
+import { PayoutReactor, payoutProviderFrom, payoutReactorOptions } from "../payouts/index.ts";
 import { migrateApiDatabase } from "./schema.ts";
 
 export type RunningApi = { app: FastifyInstance; ctx: AppContext; url: string; stop: () => Promise<void> };
@@ -78,15 +78,7 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
     ? null
     : new PayoutReactor(
         { log: store, db, payouts: ctx.payouts, provider: ctx.payoutProvider, clock },
-        {
-          idleMs: config.PAYOUTS_IDLE_MS,
-          leaseMs: config.PAYOUTS_LEASE_MS,
-          firstRetryMs: config.PAYOUTS_FIRST_RETRY_MS,
-          sweepEveryMs: config.PAYOUTS_SWEEP_MS,
-          payoutWeekday: config.PAYOUTS_WEEKDAY,
-          gate: ctx.sweepGate,
-          warn: (line) => app.log.warn(line),
-        },
+        { ...payoutReactorOptions(config), gate: ctx.sweepGate, warn: (line) => app.log.warn(line) },
       ).start();
   const completions = startCompletionSweeper({ db, calendar, clock }, ctx.sweepGate);
   // The ledger compared with the payment provider once a day (issue 29.6); an admin runs it on demand too.

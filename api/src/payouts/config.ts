@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { PayoutReactorOptions } from "./reactor.ts";
 
 /** The payout reactor's settings (read by the process it runs in): how it paces, leases, retries and sweeps. */
 export const payoutsConfig = z.object({
@@ -19,3 +20,14 @@ export const payoutsConfig = z.object({
     .default(1)
     .transform((day) => (day === "none" ? null : day)),
 });
+
+/** The reactor's options from these settings: one reading of them for every process that runs it. */
+export function payoutReactorOptions(config: z.infer<typeof payoutsConfig>): PayoutReactorOptions {
+  return {
+    idleMs: config.PAYOUTS_IDLE_MS,
+    leaseMs: config.PAYOUTS_LEASE_MS,
+    firstRetryMs: config.PAYOUTS_FIRST_RETRY_MS,
+    sweepEveryMs: config.PAYOUTS_SWEEP_MS,
+    payoutWeekday: config.PAYOUTS_WEEKDAY,
+  };
+}

@@ -11,7 +11,7 @@ export type {
   TransferRequest,
 } from "./provider.ts";
 export { payoutsMigrations } from "./schema.ts";
-export { payoutsConfig } from "./config.ts";
+export { payoutReactorOptions, payoutsConfig } from "./config.ts";
 export { payoutProviderFrom } from "./factory.ts";
 export { ACCOUNT_DISABLED, INSUFFICIENT_PLATFORM_BALANCE, TEST_ONBOARDING_PATH, TestPayoutProvider } from "./test-payout-provider.ts";
 export { PayoutReactor } from "./reactor.ts";

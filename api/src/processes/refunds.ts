@@ -5,7 +5,7 @@ import { loadConfig } from "../main/config.ts";
 import { openEventStore } from "../main/event-store.ts";
 import { paymentProviderFrom, paymentsMigrations } from "../payments/index.ts";
 import { refundsConfig, RefundReactor, refundsMigrations } from "../refunds/index.ts";
-import { PayoutReactor, payoutProviderFrom, payoutsConfig, payoutsMigrations } from "../payouts/index.ts";
+import { PayoutReactor, payoutProviderFrom, payoutReactorOptions, payoutsConfig, payoutsMigrations } from "../payouts/index.ts";
 import { stopOnSignals } from "./lifecycle.ts";
 import { processLog } from "./process-log.ts";
 
@@ -37,14 +37,7 @@ log.info(`refunds: running (provider ${provider.name})`);
 const payoutProvider = payoutProviderFrom(config, db);
 const payouts = new PayoutReactor(
   { log: store, db, payouts: commandHandlers(store, clock).payouts, provider: payoutProvider, clock },
-  {
-    idleMs: config.PAYOUTS_IDLE_MS,
-    leaseMs: config.PAYOUTS_LEASE_MS,
-    firstRetryMs: config.PAYOUTS_FIRST_RETRY_MS,
-    sweepEveryMs: config.PAYOUTS_SWEEP_MS,
-    payoutWeekday: config.PAYOUTS_WEEKDAY,
-    warn: (line) => log.warn(line),
-  },
+  { ...payoutReactorOptions(config), warn: (line) => log.warn(line) },
 ).start();
 log.info(`payouts: running (provider ${payoutProvider.name})`);
 

@@ -1,4 +1,4 @@
-import { LEDGER_ENTRIES_FROM, type Queryable } from "@booking/projections";
+import { LEDGER_ENTRIES_FROM, monthBounds, type Queryable } from "@booking/projections";
 
 // Which monthly statements an expert has (issue 29.7): every month from the first in which money
 // moved on their payouts stream (a release, a transfer, a payout) to the current one, quiet months
@@ -23,10 +23,7 @@ export function statementMonths(moments: MoneyMoments, now: string): string[] {
   return months.reverse();
 }
 
-function nextMonth(month: string): string {
-  const [year, m] = month.split("-").map(Number) as [number, number];
-  return new Date(Date.UTC(year, m, 1)).toISOString().slice(0, 7);
-}
+const nextMonth = (month: string): string => monthBounds(month).end.slice(0, 7);
 
 /** When money first and last moved on the expert's payouts stream (the ledger's earning and payout books). */
 export async function moneyMoments(db: Queryable, expertId: string): Promise<MoneyMoments> {
