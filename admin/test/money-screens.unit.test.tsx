@@ -91,6 +91,9 @@ describe("failed transfers and payouts", () => {
     const row = cells(status.closest("tr")!);
     expect(row).toEqual(expect.arrayContaining(["USD 127.50", "Failed", "3"]));
     expect(row.find((c) => c.startsWith("Insufficient platform balance"))).toMatch(/Next try .*2026/);
+    // A refund after the transfer: the share to take back, and why the provider refuses it.
+    const sent = cells(screen.getByTestId("transfer-sent").closest("tr")!);
+    expect(sent).toEqual(expect.arrayContaining(["USD 42.50 (failing: The expert's account cannot cover the reversal)"]));
   }, 60_000);
 
   it("the Payouts list shows a failed payout in its currency with the provider's reason", async () => {

@@ -51,6 +51,8 @@ export async function startTestApi(
     /** Where experts are paid (default: the test payouts provider). */
     payoutProvider?: PayoutProvider;
     stripeWebhookSecret?: string;
+    /** The Connect endpoint's secret, beside the platform's. */
+    stripeConnectWebhookSecret?: string;
     listingsCache?: ContextInput["listingsCache"];
     logger?: AppOptions["logger"];
     /** More routes or plugins (the built web app, a test-only route) before the app is ready. */
@@ -75,7 +77,7 @@ export async function startTestApi(
     jwtSecret: TEST_JWT_SECRET,
     snapshots,
     payments: options.payments ?? stubPayments,
-    stripeWebhookSecret: options.stripeWebhookSecret ?? null,
+    stripeWebhookSecrets: [options.stripeWebhookSecret, options.stripeConnectWebhookSecret].filter((s) => s !== undefined),
     ...(options.payoutProvider && { payoutProvider: options.payoutProvider }),
     feed: null,
     ...(options.listingsCache && { listingsCache: options.listingsCache }),

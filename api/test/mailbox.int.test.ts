@@ -108,7 +108,7 @@ describe("the dev mailbox (no SMTP_URL)", () => {
 
 describe("with SMTP_URL set", () => {
   it("has no mailbox: the list, a message and /dev/mailbox answer 404", async () => {
-    const { store, db, clock, holdMinutes, mediaDir, jwtSecret, payments, stripeWebhookSecret, feed } = api.ctx;
+    const { store, db, clock, holdMinutes, mediaDir, jwtSecret, payments, stripeWebhookSecrets, feed } = api.ctx;
     const smtp = createContext({
       store,
       db,
@@ -117,7 +117,7 @@ describe("with SMTP_URL set", () => {
       mediaDir,
       jwtSecret,
       payments,
-      stripeWebhookSecret,
+      stripeWebhookSecrets,
       feed,
       mail: mailSettings({ smtpUrl: "smtp://mail.example:587" }),
     });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLEARING_PERIOD_DAYS, reversalKeyOf } from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
 import { apiConfig } from "../src/main/index.ts";
+import type { PayoutProvider } from "../src/payouts/index.ts";
 import { DAY, SHARE, payoutsTestbed } from "./payouts-testbed.ts";
 
 // Experts get paid (issue 29.3-29.4) with the test provider: a refund after the transfer reverses
@@ -57,6 +58,47 @@ describe("a refund after the transfer", () => {
     expect((await balanceOf(e.expert))[0]).toMatchObject({ available_cents: 8_500 });
     const refundDue = (await t.api.ctx.store.readStream(calendarStream(e.expert.id))).events.filter((x) => x.type === "RefundDue");
     expect(refundDue).toHaveLength(1);
+  });
+});
+
+describe("a reversal the provider refuses", () => {
+  it("is recorded on the expert's stream, shown in the console with why, kept from payouts, and made once when it goes through", async () => {
+    const e = await newExpert();
+    await connectAccount(e.expert);
+    const { bookingId } = await releasedBooking(e);
+    await reactor().runOnce();
+    await e.calendar.run({
+      type: "RefundBooking",
+      expertId: e.expert.id,
+      bookingId,
+      actor: { userId: t.admin.id, role: "admin" },
+      amountCents: 5_000,
+      reason: "Half the session had no sound",
+    });
+    await reactor().runOnce();
+    await release();
+    const reason = "The expert's account cannot cover the reversal";
+    const refusing = Object.assign(Object.create(t.provider) as PayoutProvider, {
+      reverseTransfer: async () => ({ status: "failed" as const, reason }),
+    });
+    await reactor({}, refusing).runOnce();
+    const failed = await payoutEvents(e.expert.id, "TransferReversalFailed");
+    expect(failed.map((f) => f.data)).toEqual([{ expertId: e.expert.id, reversalKey: reversalKeyOf(bookingId, 5_000), bookingId, reason }]);
+    const listed = await t.api.call("GET", `/api/v1/admin/transfers?filter=${encodeURIComponent(JSON.stringify({ id: bookingId }))}`, {
+      user: t.admin,
+    });
+    expect(listed.json()).toEqual([expect.objectContaining({ reversed_cents: 0, reversal_owed_cents: 4_250, reversal_error: reason })]);
+    // The refunded part is the platform's until it comes back: a payout takes only the shrunk share.
+    expect((await balanceOf(e.expert))[0]).toMatchObject({ available_cents: 8_500, payable_cents: 8_500 });
+
+    await t.api.ctx.db.query("UPDATE payout_reversals SET next_attempt_at = now() - interval '1 day' WHERE booking_id = $1", [bookingId]);
+    await reactor().runOnce();
+    await reactor().runOnce();
+    expect(await payoutEvents(e.expert.id, "TransferReversed")).toHaveLength(1);
+    const after = await t.api.call("GET", `/api/v1/admin/transfers?filter=${encodeURIComponent(JSON.stringify({ id: bookingId }))}`, {
+      user: t.admin,
+    });
+    expect(after.json()).toEqual([expect.objectContaining({ reversed_cents: 4_250, reversal_owed_cents: 0, reversal_error: null })]);
   });
 });
 

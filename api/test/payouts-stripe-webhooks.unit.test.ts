@@ -62,6 +62,7 @@ describe("account.updated", () => {
             accountId: ACCOUNT,
             payoutsEnabled: true,
             detailsSubmitted: true,
+            reportedAt: new Date(Number(event.created) * 1000).toISOString(),
           },
           idempotencyKey: `account-status-${String(event.id)}`,
         },

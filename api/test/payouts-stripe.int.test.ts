@@ -14,6 +14,8 @@ import { startTestApi, type TestApi } from "./harness.ts";
 // generateTestHeaderString. A correct one records its event on the expert's payouts stream once.
 
 const WEBHOOK_SECRET = "whsec_test_payouts_secret";
+/** The Connect endpoint's own secret: events on connected accounts come signed with it. */
+const CONNECT_SECRET = "whsec_test_connect_secret";
 const SYSTEM = { userId: "payouts", role: "system" } as const;
 const DAY = 86_400_000;
 
@@ -25,6 +27,7 @@ beforeAll(async () => {
   const client = new Stripe("sk_test_fixtures", { ...stripe.clientOptions, maxNetworkRetries: 0 });
   api = await startTestApi({
     stripeWebhookSecret: WEBHOOK_SECRET,
+    stripeConnectWebhookSecret: CONNECT_SECRET,
     payoutProvider: (provider = new StripePayoutProvider({ secretKey: "sk_test_fixtures", client })),
   });
 });
@@ -131,9 +134,11 @@ describe("connecting a Stripe payout account", () => {
 describe("account.updated", () => {
   it("records that Stripe can now pay the expert's account, once however often it is delivered", async () => {
     const expert = await connected();
-    const event = signed(accountUpdated(expert.accountId, { payouts_enabled: true, details_submitted: true }));
+    const stripeEvent = accountUpdated(expert.accountId, { payouts_enabled: true, details_submitted: true });
+    const event = signed(stripeEvent);
     await deliverOk(event);
-    const updated = { type: "PayoutAccountUpdated", data: { ...expert, payoutsEnabled: true, detailsSubmitted: true } };
+    const reportedAt = new Date(Number(stripeEvent.created) * 1000).toISOString();
+    const updated = { type: "PayoutAccountUpdated", data: { ...expert, payoutsEnabled: true, detailsSubmitted: true, reportedAt } };
     expect(await payoutEvents(expert.expertId)).toEqual([expect.objectContaining({ type: "PayoutAccountConnected" }), updated]);
     await deliverOk(event);
     expect(await payoutEvents(expert.expertId)).toHaveLength(2);
@@ -155,6 +160,29 @@ describe("account.updated", () => {
       expect(r.json()).toMatchObject({ code: "webhook_signature_invalid" });
     }
     expect(await payoutEvents(expert.expertId)).toHaveLength(1);
+  });
+
+  it("Connect events signed with the Connect endpoint's secret are taken too; a third secret is not", async () => {
+    const expert = await connected();
+    const event = accountUpdated(expert.accountId, { payouts_enabled: true, details_submitted: true });
+    const r = await deliver(signed(event, "whsec_someone_else"));
+    expect(r.statusCode).toBe(400);
+    expect(await payoutEvents(expert.expertId)).toHaveLength(1);
+    await deliverOk(signed(event, CONNECT_SECRET));
+    expect((await payoutEvents(expert.expertId)).map((e) => e.type)).toEqual(["PayoutAccountConnected", "PayoutAccountUpdated"]);
+  });
+
+  it("delivered out of order, an older report never undoes a newer one", async () => {
+    const expert = await connected();
+    const now = Math.floor(Date.now() / 1000);
+    const newer = accountUpdated(expert.accountId, { payouts_enabled: true, details_submitted: true });
+    const older = accountUpdated(expert.accountId, { payouts_enabled: false, details_submitted: true });
+    await deliverOk(signed({ ...newer, created: now }));
+    await deliverOk(signed({ ...older, created: now - 60 }));
+    const updates = (await payoutEvents(expert.expertId)).filter((e) => e.type === "PayoutAccountUpdated");
+    expect(updates.map((e) => e.data.payoutsEnabled)).toEqual([true]);
+    const { rows } = await api.ctx.db.query("SELECT payouts_enabled FROM payout_experts WHERE expert_id = $1", [expert.expertId]);
+    expect(rows).toEqual([{ payouts_enabled: true }]);
   });
 
   it("an account no expert connected is acknowledged and recorded nowhere", async () => {
@@ -257,6 +285,25 @@ describe("payout.paid and payout.failed", () => {
       currency: "USD",
       by: "schedule",
     });
+    const requested = (await payoutEvents(expert.expertId)).filter((e) => e.type === "PayoutRequested");
+    expect(requested.map((e) => e.data.amountCents)).toEqual([8_500, 8_500]);
+  });
+
+  it("payout.failed after payout.paid (the bank returned it): recorded, and the money can be paid out again", async () => {
+    const expert = await connected();
+    const { payoutKey, payout } = await sentPayout(expert);
+    await deliverOk(signed(stripeFixtureEvent("payout.paid", { ...payout, status: "paid" }, { account: expert.accountId })));
+    const failed = { ...payout, status: "failed", failure_code: "account_closed", failure_message: "The bank account has been closed." };
+    await deliverOk(signed(stripeFixtureEvent("payout.failed", failed, { account: expert.accountId }), CONNECT_SECRET));
+    const ended = (await payoutEvents(expert.expertId)).filter((e) => e.type === "PayoutPaid" || e.type === "PayoutFailed");
+    expect(ended.map((e) => [e.type, e.data.afterPaid])).toEqual([
+      ["PayoutPaid", undefined],
+      ["PayoutFailed", true],
+    ]);
+    const { rows } = await api.ctx.db.query("SELECT status FROM payout_payouts WHERE payout_key = $1", [payoutKey]);
+    expect(rows).toEqual([{ status: "failed" }]);
+    const again = `payout-${randomUUID()}`;
+    await send({ type: "RequestPayout", expertId: expert.expertId, actor: SYSTEM, payoutKey: again, currency: "USD", by: "schedule" });
     const requested = (await payoutEvents(expert.expertId)).filter((e) => e.type === "PayoutRequested");
     expect(requested.map((e) => e.data.amountCents)).toEqual([8_500, 8_500]);
   });

@@ -2,6 +2,7 @@ import { expect } from "vitest";
 import { CLEARING_PERIOD_DAYS, payoutStream } from "@booking/contracts";
 import { PayoutReactor, type PayoutReactorOptions } from "../src/payouts/reactor.ts";
 import { releaseEarnings } from "../src/payouts/release-sweeper.ts";
+import type { PayoutProvider } from "../src/payouts/provider.ts";
 import type { TestPayoutProvider } from "../src/payouts/test-payout-provider.ts";
 import { expertCalendar, type ExpertCalendar } from "./calendar-bookings.ts";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
@@ -43,9 +44,10 @@ export function payoutsTestbed(startAt: string) {
       t.creator = await t.api.user("creator");
     },
     stop: () => t.api.close(),
-    reactor: (options: PayoutReactorOptions = {}) =>
+    /** A payout reactor on the test provider (or `provider`, one that answers otherwise). */
+    reactor: (options: PayoutReactorOptions = {}, provider?: PayoutProvider): PayoutReactor =>
       new PayoutReactor(
-        { log: t.api.ctx.store, db: t.api.ctx.db, payouts: t.api.ctx.payouts, provider: t.provider, clock },
+        { log: t.api.ctx.store, db: t.api.ctx.db, payouts: t.api.ctx.payouts, provider: provider ?? t.provider, clock },
         { warn: () => undefined, firstRetryMs: 60_000, ...options },
       ),
     release: () => releaseEarnings({ db: t.api.ctx.db, payouts: t.api.ctx.payouts, clock }),

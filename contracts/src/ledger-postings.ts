@@ -17,14 +17,15 @@ import type { Currency, Money } from "./money.ts";
 // keeps from earlier events of the same stream (the engine's journalOf and the ledger read model):
 // - Cancelled, RefundDue and RefundIssued carry no currency: it is the booking's, from its
 //   BookingRequested (or its payment); a booking from before issue 29 is in US dollars.
-// - PayoutPaid carries no amount: it pays what its PayoutRequested asked for.
-// Events that move no money (PayoutRequested, PayoutSent, PayoutFailed, TransferFailed, account
+// - PayoutPaid carries no amount: it pays what its PayoutRequested asked for; nor does a
+//   PayoutFailed after it (the bank returned the payout), which takes that payment back.
+// Events that move no money (PayoutRequested, PayoutSent, PayoutFailed before a payment, TransferFailed, account
 // events, everything about times and people) post nothing.
 
 export type PostingContext = {
   /** The currency of the booking a calendar event concerns; absent: US dollars (history before issue 29). */
   bookingCurrency?: Currency;
-  /** PayoutPaid only: the amount and currency its PayoutRequested asked for. */
+  /** PayoutPaid and PayoutFailed only: the amount and currency their PayoutRequested asked for. */
   payoutRequested?: Money;
 };
 
@@ -80,6 +81,14 @@ export function postingsOf(event: DomainEvent, context: PostingContext = {}): Le
       if (!asked) throw new Error(`ledger: PayoutPaid ${event.data.payoutKey} of expert ${event.data.expertId} has no PayoutRequested`);
       const { expertId } = event.data;
       return move(asked.currency, asked.amountCents, expertPayable(expertId), expertConnected(expertId));
+    }
+    case "PayoutFailed": {
+      // Failed before it was paid, it moved nothing; returned after, the payment is taken back.
+      if (!event.data.afterPaid) return [];
+      const asked = context.payoutRequested;
+      if (!asked) throw new Error(`ledger: PayoutFailed ${event.data.payoutKey} of expert ${event.data.expertId} has no PayoutRequested`);
+      const { expertId } = event.data;
+      return move(asked.currency, asked.amountCents, expertConnected(expertId), expertPayable(expertId));
     }
     default:
       return [];

@@ -121,6 +121,10 @@ export const AdminTransferReply = z.strictObject({
   transfer_id: z.string().nullable(),
   transferred_cents: z.number().int(),
   reversed_cents: z.number().int(),
+  /** Refunded after the transfer and not yet taken back from the expert's account (a reversal waiting or failing). */
+  reversal_owed_cents: z.number().int(),
+  /** Why the provider last refused to reverse it; null: no reversal is failing. */
+  reversal_error: z.string().nullable(),
   attempts: z.number().int(),
   next_attempt_at: Time.nullable(),
   last_error: z.string().nullable(),

@@ -42,6 +42,8 @@ export const PayoutCommand = z.discriminatedUnion("type", [
     accountId: providerKey,
     payoutsEnabled: z.boolean(),
     detailsSubmitted: z.boolean(),
+    /** When the provider said it (Stripe's event `created`): webhooks arrive out of order, and an older report never overwrites a newer one. */
+    reportedAt: z.iso.datetime().optional(),
   }),
   z.object({ type: z.literal("HoldPayouts"), ...onExpert, reason }),
   z.object({ type: z.literal("ResumePayouts"), ...onExpert }),
@@ -59,6 +61,8 @@ export const PayoutCommand = z.discriminatedUnion("type", [
     currency: Currency,
   }),
   z.object({ type: z.literal("RecordTransferFailure"), ...onExpert, transferKey: providerKey, bookingId: Id, reason }),
+  /** The provider refused to reverse a transfer (the expert's account no longer holds the money, …): retried, and shown. */
+  z.object({ type: z.literal("RecordTransferReversalFailure"), ...onExpert, reversalKey: providerKey, bookingId: Id, reason }),
   z.object({
     type: z.literal("RecordTransferReversal"),
     ...onExpert,
@@ -96,7 +100,14 @@ export const PayoutEvent = z.discriminatedUnion("type", [
   }),
   z.object({
     type: z.literal("PayoutAccountUpdated"),
-    data: z.object({ ...expert, accountId: z.string(), payoutsEnabled: z.boolean(), detailsSubmitted: z.boolean() }),
+    data: z.object({
+      ...expert,
+      accountId: z.string(),
+      payoutsEnabled: z.boolean(),
+      detailsSubmitted: z.boolean(),
+      /** When the provider said it; absent before reports were ordered. */
+      reportedAt: z.string().optional(),
+    }),
   }),
   z.object({ type: z.literal("PayoutsHeld"), data: z.object({ ...expert, reason: z.string(), by: Id }) }),
   z.object({ type: z.literal("PayoutsResumed"), data: z.object({ ...expert, by: Id }) }),
@@ -140,12 +151,22 @@ export const PayoutEvent = z.discriminatedUnion("type", [
     data: z.object({ ...expert, reversalKey: z.string(), bookingId: Id, transferId: z.string(), reversalId: z.string(), ...amount }),
   }),
   z.object({
+    type: z.literal("TransferReversalFailed"),
+    data: z.object({ ...expert, reversalKey: z.string(), bookingId: Id, reason: z.string() }),
+  }),
+  z.object({
     type: z.literal("PayoutRequested"),
     data: z.object({ ...expert, payoutKey: z.string(), ...amount, by: z.enum(["expert", "schedule", "admin"]) }),
   }),
   z.object({ type: z.literal("PayoutSent"), data: z.object({ ...expert, payoutKey: z.string(), payoutId: z.string() }) }),
   z.object({ type: z.literal("PayoutPaid"), data: z.object({ ...expert, payoutKey: z.string(), payoutId: z.string() }) }),
-  /** The money of a failed payout is available again (and paid out by the next one). */
-  z.object({ type: z.literal("PayoutFailed"), data: z.object({ ...expert, payoutKey: z.string(), reason: z.string() }) }),
+  /**
+   * The money of a failed payout is available again (and paid out by the next one). `afterPaid`: the bank returned a payout
+   * already reported paid (Stripe may say payout.failed days after payout.paid), so the money is back on the expert's account.
+   */
+  z.object({
+    type: z.literal("PayoutFailed"),
+    data: z.object({ ...expert, payoutKey: z.string(), reason: z.string(), afterPaid: z.literal(true).optional() }),
+  }),
 ]);
 export type PayoutEvent = z.infer<typeof PayoutEvent>;

@@ -44,6 +44,20 @@ export function TransferList() {
         <Column source="reversed_cents" label="Reversed" align="right" disableSort>
           <CurrencyMoneyField source="reversed_cents" />
         </Column>
+        <Column label="Reversal owed" align="right" disableSort>
+          <FunctionField<Transfer>
+            render={(t) =>
+              t.reversal_owed_cents === 0 ? (
+                "—"
+              ) : (
+                <>
+                  <CurrencyMoneyField source="reversal_owed_cents" />
+                  {t.reversal_error ? ` (failing: ${t.reversal_error})` : " (waiting)"}
+                </>
+              )
+            }
+          />
+        </Column>
         <Column source="status" label="Status">
           <MovementStatusField labels={transferStatusLabels} kind="transfer" />
         </Column>

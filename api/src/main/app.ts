@@ -66,8 +66,9 @@ const MONEY_FLOW = [
   "(15 % today). Once the session is completed and 7 days of clearing have passed, what was kept (paid − refunds) splits into",
   "the fee and the expert's share, which is transferred to the expert's payout account (POST /experts/me/payout-account) and",
   "paid out weekly or on request (POST /experts/me/payouts; GET /experts/me/balance, /experts/me/payouts). A refund after the",
-  "release reverses that share of the transfer. Every movement is posted to a double-entry ledger (GET /admin/ledger/trial-balance,",
-  "/admin/bookings/{id}/money-trail), reconciled with the provider (GET /admin/reconciliation), with receipts",
+  "release reverses that share of the transfer (until it is reversed, that part is not payable). Every movement is posted to a",
+  "double-entry ledger (GET /admin/ledger/trial-balance, /admin/bookings/{id}/money-trail), reconciled with the provider",
+  "(GET /admin/reconciliation), with receipts",
   "(GET /bookings/{id}/receipts) and monthly statements (GET /experts/me/statements lists the months, from the first money",
   "released; GET /experts/me/statements/{YYYY-MM}.pdf|.csv).",
 ].join(" ");
@@ -102,7 +103,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   }).withTypeProvider<ZodTypeProvider>();
 
   const { db, store, clock, calendar, sessions, experts, terms, reviews, projected, listings, creatorBookings, payments, feed } = ctx;
-  const { mediaDir, jwtSecret, holdMinutes, stripeWebhookSecret, readyMaxLagEvents, mail } = ctx;
+  const { mediaDir, jwtSecret, holdMinutes, stripeWebhookSecrets, readyMaxLagEvents, mail } = ctx;
   const meetingRoomUrlTemplate = ctx.meetingRoomUrlTemplate ?? null;
 
   app.setValidatorCompiler(boundaryValidatorCompiler);
@@ -143,7 +144,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await earlyAccessRoutes(v1, { db, clock });
       await supportRoutes(v1, { db, clock, mail, supportAddress: ctx.supportAddress ?? DEFAULT_SUPPORT_ADDRESS });
       const payoutWebhook = stripePayoutWebhook({ db, payouts: ctx.payouts });
-      await paymentsRoutes(v1, { db, calendar, projected, payments, stripeWebhookSecret, clock, payoutWebhook });
+      await paymentsRoutes(v1, { db, calendar, projected, payments, stripeWebhookSecrets, clock, payoutWebhook });
       await earningsRoutes(v1, { db });
       await ledgerRoutes(v1, { db });
       await payoutRoutes(v1, { db, payouts: ctx.payouts, payoutProvider: ctx.payoutProvider, projected, publicUrl: mail.publicUrl });

@@ -92,6 +92,8 @@ export const apiConfig = storeConfig.extend({
   ADMIN_PASSWORD: z.string().min(8).optional(),
   STRIPE_SECRET_KEY: z.string().startsWith("sk_").optional(),
   STRIPE_WEBHOOK_SECRET: z.string().startsWith("whsec_").optional(),
+  /** The Connect webhook endpoint's own secret (Stripe signs events on connected accounts with it); the same route takes both. */
+  STRIPE_CONNECT_WEBHOOK_SECRET: z.string().startsWith("whsec_").optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().startsWith("pk_").optional(),
   HOLD_MINUTES: z.coerce
     .number()

@@ -22,7 +22,11 @@ export type AppContext = {
   mediaDir: string;
   jwtSecret: string;
   payments: PaymentProvider;
-  stripeWebhookSecret: string | null;
+  /**
+   * The signing secrets Stripe's webhooks may come with: the platform endpoint's and, apart, the Connect endpoint's (events
+   * on experts' connected accounts: account.updated, payout.paid, payout.failed). Empty: webhooks are refused.
+   */
+  stripeWebhookSecrets: readonly string[];
   /** /readyz fails while the read models are more than this many events behind the log. */
   readyMaxLagEvents?: number;
   feed: BookingFeed | null;

@@ -53,7 +53,7 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
     jwtSecret: config.JWT_SECRET,
     payments,
     payoutProvider: payoutProviderFrom(config, db),
-    stripeWebhookSecret: config.STRIPE_WEBHOOK_SECRET ?? null,
+    stripeWebhookSecrets: [config.STRIPE_WEBHOOK_SECRET, config.STRIPE_CONNECT_WEBHOOK_SECRET].filter((s) => s !== undefined),
     readyMaxLagEvents: config.READY_MAX_LAG_EVENTS,
     feed,
     mail: mailSettings({ publicUrl: config.PUBLIC_URL, port: config.PORT, from: config.MAIL_FROM, smtpUrl: config.SMTP_URL }),

@@ -61,14 +61,14 @@ function settleReport(log: FastifyBaseLogger, result: Result<CommandResult>, wha
 export type PaymentRouteDeps = PaymentRecording & {
   payments: PaymentProvider;
   /** Null: Stripe's webhook is refused (no provider to trust). */
-  stripeWebhookSecret: string | null;
+  stripeWebhookSecrets: readonly string[];
   /** Payouts' Stripe events (account.updated, transfer.reversed, payout.paid, payout.failed): true when the event was theirs. */
   payoutWebhook?: ((event: Stripe.Event, log: FastifyBaseLogger) => Promise<boolean>) | null;
   clock: () => string;
 };
 
 export const paymentsRoutes: RoutePlugin<PaymentRouteDeps> = async (app, deps) => {
-  const { db, payments, stripeWebhookSecret, clock } = deps;
+  const { db, payments, stripeWebhookSecrets, clock } = deps;
   // Spec section 7: a payment for one of the creator's bookings. The amount is the booking's price.
   app.post(
     "/stripe/test-intent",
@@ -189,18 +189,21 @@ export const paymentsRoutes: RoutePlugin<PaymentRouteDeps> = async (app, deps) =
     webhook.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 
     webhook.post("/stripe/webhook", { schema: { response: { 200: WebhookReceivedReply } } }, async (request) => {
-      const secret = stripeWebhookSecret;
-      if (!secret) refuse("payment_provider_unavailable");
+      if (stripeWebhookSecrets.length === 0) refuse("payment_provider_unavailable");
       const signature = request.headers["stripe-signature"];
       const raw = request.body;
       if (typeof signature !== "string" || !Buffer.isBuffer(raw)) refuse("webhook_signature_invalid");
-      let event: Stripe.Event;
       const receivedAtMs = Date.parse(clock());
-      try {
-        event = Stripe.webhooks.constructEvent(raw, signature, secret, WEBHOOK_TOLERANCE_SECONDS, undefined, receivedAtMs);
-      } catch {
-        refuse("webhook_signature_invalid");
-      }
+      // Signed with the platform endpoint's secret or the Connect endpoint's: either will do.
+      const verifiedWith = (secret: string): Stripe.Event | null => {
+        try {
+          return Stripe.webhooks.constructEvent(raw, signature, secret, WEBHOOK_TOLERANCE_SECONDS, undefined, receivedAtMs);
+        } catch {
+          return null;
+        }
+      };
+      const event = stripeWebhookSecrets.reduce<Stripe.Event | null>((found, secret) => found ?? verifiedWith(secret), null);
+      if (!event) refuse("webhook_signature_invalid");
       // The library refuses only old timestamps; one from the future is as suspect (a forged or broken clock).
       const signedAt = Number(/(?:^|,)t=(\d+)/.exec(signature)?.[1]);
       if (!(signedAt <= receivedAtMs / 1000 + WEBHOOK_TOLERANCE_SECONDS)) refuse("webhook_signature_invalid");

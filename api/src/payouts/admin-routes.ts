@@ -97,7 +97,10 @@ const transferSelect =
   "b.booking_id AS id, b.booking_id, b.expert_id, b.currency, b.paid_cents, b.refunded_cents, b.fee_basis_points, b.completed_at, b.released_at, " +
   "b.released_fee_cents AS fee_cents, b.released_share_cents AS share_cents, b.transfer_key, b.transfer_status AS status, b.transfer_id, " +
   "b.transferred_cents, (SELECT COALESCE(sum(r.amount_cents), 0) FROM payout_reversals r WHERE r.booking_id = b.booking_id AND r.status = 'reversed') " +
-  "AS reversed_cents, b.transfer_attempts AS attempts, b.next_attempt_at, b.last_error, b.transferred_at";
+  "AS reversed_cents, (SELECT COALESCE(sum(r.amount_cents), 0) FROM payout_reversals r WHERE r.booking_id = b.booking_id " +
+  "AND r.status IN ('pending', 'failed')) AS reversal_owed_cents, (SELECT r.last_error FROM payout_reversals r " +
+  "WHERE r.booking_id = b.booking_id AND r.status = 'failed' ORDER BY r.updated_at DESC LIMIT 1) AS reversal_error, " +
+  "b.transfer_attempts AS attempts, b.next_attempt_at, b.last_error, b.transferred_at";
 
 const PayoutFilter = z
   .object({ id: oneOrMany(IdText).optional(), status: oneOrMany(PayoutStatus).optional(), expert_id: IdText.optional() })
@@ -213,7 +216,15 @@ export const payoutAdminRoutes: RoutePlugin<PayoutAdminDeps> = async (app, { db,
         },
       );
 
-      const transferNumbers = ["paid_cents", "refunded_cents", "fee_cents", "share_cents", "transferred_cents", "reversed_cents"];
+      const transferNumbers = [
+        "paid_cents",
+        "refunded_cents",
+        "fee_cents",
+        "share_cents",
+        "transferred_cents",
+        "reversed_cents",
+        "reversal_owed_cents",
+      ];
       admin.get("/transfers", { schema: { ...list, response: { 200: z.array(AdminTransferReply) } } }, async (request, reply) =>
         listPage(reply, db, transferSpec, request.query, { select: transferSelect, from: "payout_bookings b", where: transferWhere }, (r) =>
           jsonRow<AdminTransferReply>(r, transferNumbers),

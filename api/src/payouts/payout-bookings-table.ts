@@ -134,12 +134,13 @@ export async function markReversed(db: Queryable, r: { reversalKey: string; reve
 export async function markReversalFailed(
   db: Queryable,
   reversalKey: string,
-  failure: { reason: string; attempts: number; nextAttemptAt: string },
+  failure: { reason: string; attempts?: number; nextAttemptAt?: string },
 ): Promise<void> {
   await db.query(
-    `UPDATE payout_reversals SET status = 'failed', last_error = $2, attempts = $3, next_attempt_at = $4, updated_at = now()
+    `UPDATE payout_reversals SET status = 'failed', last_error = $2, attempts = COALESCE($3, attempts),
+       next_attempt_at = COALESCE($4::timestamptz, next_attempt_at), updated_at = now()
      WHERE reversal_key = $1 AND status <> 'reversed'`,
-    [reversalKey, failure.reason, failure.attempts, failure.nextAttemptAt],
+    [reversalKey, failure.reason, failure.attempts ?? null, failure.nextAttemptAt ?? null],
   );
 }
 

@@ -55,7 +55,10 @@ export async function recordPayoutRequested(
   );
 }
 
-/** The provider took it (in transit), or it arrived, or it failed: a payout only ever moves forward (failed and paid are final). */
+/**
+ * The provider took it (in transit), or it arrived, or it failed: a payout only ever moves forward, and failed is final.
+ * Paid is not: the bank can return a paid payout (the stream records PayoutFailed after PayoutPaid), so the row follows it.
+ */
 export async function recordPayoutOutcome(
   db: Queryable,
   payoutKey: string,
@@ -64,7 +67,7 @@ export async function recordPayoutOutcome(
   if (outcome.status === "failed") {
     await db.query(
       `UPDATE payout_payouts SET status = 'failed', failure_reason = $2, failed_at = $3, updated_at = now()
-       WHERE payout_key = $1 AND status IN ('requested', 'in_transit')`,
+       WHERE payout_key = $1 AND status <> 'failed'`,
       [payoutKey, outcome.reason, outcome.at],
     );
     return;

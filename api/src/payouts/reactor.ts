@@ -25,6 +25,7 @@ import {
   recordPayoutPaid,
   recordPayoutSent,
   recordTransferFailed,
+  recordTransferReversalFailed,
   recordTransferReversal,
   recordTransferSent,
   sendPayoutCommand,
@@ -186,8 +187,17 @@ export class PayoutReactor extends LeasedReactor {
     }
     const attempts = r.attempts + 1;
     const nextAttemptAt = this.nextAttemptAt(attempts);
-    this.warn(`payouts: reversal ${reversalKey} failed (attempt ${attempts}), next try at ${nextAttemptAt}: ${outcome.reason}`);
-    await markReversalFailed(this.deps.db, reversalKey, { reason: outcome.reason.slice(0, 500), attempts, nextAttemptAt });
+    const reason = outcome.reason.slice(0, 500);
+    this.warn(`payouts: reversal ${reversalKey} failed (attempt ${attempts}), next try at ${nextAttemptAt}: ${reason}`);
+    const recorded = await recordTransferReversalFailed(this.deps, {
+      expertId: r.expert_id,
+      reversalKey,
+      bookingId,
+      reason,
+      attemptId: String(attempts),
+    });
+    if (!recorded.ok) this.warn(`payouts: failure of reversal ${reversalKey} not recorded (${recorded.refusal.code})`);
+    await markReversalFailed(this.deps.db, reversalKey, { reason, attempts, nextAttemptAt });
   }
 
   private async pay(p: DuePayout): Promise<void> {

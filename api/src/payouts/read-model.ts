@@ -3,6 +3,7 @@ import type { Queryable } from "../reactors/index.ts";
 import {
   markAdjusted,
   markReleased,
+  markReversalFailed,
   markReversed,
   markTransferFailed,
   markTransferred,
@@ -55,6 +56,8 @@ async function recordFact(db: Queryable, fact: BookingFact | PayoutFact): Promis
       return markTransferred(db, { ...event.data, at });
     case "TransferFailed":
       return markTransferFailed(db, event.data.bookingId, { reason: event.data.reason });
+    case "TransferReversalFailed":
+      return markReversalFailed(db, event.data.reversalKey, { reason: event.data.reason });
     case "TransferReversed":
       return markReversed(db, { reversalKey: event.data.reversalKey, reversalId: event.data.reversalId, at });
     case "PayoutRequested":

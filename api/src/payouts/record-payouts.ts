@@ -55,6 +55,19 @@ export function recordTransferFailed(
   );
 }
 
+/** A reversal the provider refused; `attemptId` names the attempt, so a report of it delivered twice is recorded once. */
+export function recordTransferReversalFailed(
+  deps: PayoutRecording,
+  r: { expertId: string; reversalKey: string; bookingId: string; reason: string; attemptId: string },
+): Promise<Result<CommandResult>> {
+  const { attemptId, ...failure } = r;
+  return sendPayoutCommand(
+    deps,
+    { type: "RecordTransferReversalFailure", ...failure, reason: failure.reason.slice(0, 500), actor: PAYOUTS_ACTOR },
+    `transfer-reversal-failed-${r.reversalKey}-${attemptId}`,
+  );
+}
+
 export function recordTransferReversal(
   deps: PayoutRecording,
   r: {

@@ -31,7 +31,7 @@ export type PayoutRecord = { command: PayoutCommand; idempotencyKey: string };
 export type PayoutWebhookVerdict = { records: PayoutRecord[]; ignored: { id: string; why: string }[] };
 
 /** A verified event, as far as payouts read it. Connect events name the connected account they happened on. */
-export type StripeEventLike = { id: string; type: string; account?: string | null; data?: { object?: unknown } };
+export type StripeEventLike = { id: string; type: string; created?: number; account?: string | null; data?: { object?: unknown } };
 
 const providerId = z.string().min(1).max(255);
 const metadata = z.record(z.string(), z.string()).nullish();
@@ -98,6 +98,8 @@ async function accountUpdated(event: StripeEventLike, object: unknown, lookup: P
     accountId,
     payoutsEnabled: payouts_enabled === true,
     detailsSubmitted: details_submitted === true,
+    // Stripe's events arrive in any order: when this one was made orders it among the account's reports.
+    ...(typeof event.created === "number" && { reportedAt: new Date(event.created * 1000).toISOString() }),
   };
   // Each report is a fact of its own moment: the event's id, so a redelivery is recorded once.
   return { records: [{ command, idempotencyKey: `account-status-${event.id}` }], ignored: [] };

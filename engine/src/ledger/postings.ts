@@ -2,7 +2,7 @@ import { postingsOf, type Currency, type DomainEvent, type LedgerEntry, type Mon
 
 // The ledger over a history: each event's postings (contracts' postingsOf, the one rule the ledger
 // read model applies too) given what they need of the events before it: each booking's currency
-// and each payout's requested amount (PayoutPaid does not carry it), kept here in memory.
+// and each payout's requested amount (PayoutPaid and PayoutFailed do not carry it), kept here in memory.
 
 /** The key under which a payout's request is remembered until it is paid: payout keys are the expert's own. */
 export const payoutMemoryKey = (expertId: string, payoutKey: string) => `${expertId}/${payoutKey}`;
@@ -14,7 +14,7 @@ export const emptyLedgerMemory = (): LedgerMemory => ({ bookingCurrencies: new M
 
 /** The context an event's postings need, from what came before it. */
 export function postingContextOf(memory: LedgerMemory, event: DomainEvent): PostingContext {
-  if (event.type === "PayoutPaid") {
+  if (event.type === "PayoutPaid" || event.type === "PayoutFailed") {
     const asked = memory.payoutsRequested.get(payoutMemoryKey(event.data.expertId, event.data.payoutKey));
     return asked ? { payoutRequested: asked } : {};
   }

@@ -1,5 +1,5 @@
 import { CURRENCIES, reversalKeyOf, transferKeyOf, type Currency } from "@booking/contracts";
-import type { PayoutState } from "./payouts.ts";
+import { payableOfEarning, type PayoutState } from "./payouts.ts";
 
 // What an expert's payouts stream says they are owed and where that money is, per currency (amounts
 // of different currencies are never added). Pending money (paid, not yet released) is not on this
@@ -16,7 +16,7 @@ export type PayoutBalance = {
   paidOutCents: number;
   /** Shown to the expert: owed, less what is on its way or paid out. */
   availableCents: number;
-  /** What a payout may take now: transferred, less what is on its way or paid out. */
+  /** What a payout may take now: transferred (never more than the share: payableOfEarning), less what is on its way or paid out. */
   payableCents: number;
   /** Owed and not yet transferred (negative: more was transferred than is owed, a reversal is due). */
   transferableCents: number;
@@ -46,6 +46,7 @@ export function payoutBalances(state: PayoutState): PayoutBalance[] {
     const b = of(e.currency);
     b.owedCents += e.shareCents;
     b.transferredCents += e.transferredCents - e.reversedCents;
+    b.payableCents += payableOfEarning(e);
   }
   for (const p of state.payouts.values()) {
     const b = of(p.currency);
@@ -54,7 +55,7 @@ export function payoutBalances(state: PayoutState): PayoutBalance[] {
   }
   for (const b of byCurrency.values()) {
     b.availableCents = b.owedCents - b.inTransitCents - b.paidOutCents;
-    b.payableCents = b.transferredCents - b.inTransitCents - b.paidOutCents;
+    b.payableCents -= b.inTransitCents + b.paidOutCents;
     b.transferableCents = b.owedCents - b.transferredCents;
   }
   return CURRENCIES.flatMap((currency) => byCurrency.get(currency) ?? []);

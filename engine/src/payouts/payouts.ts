@@ -19,7 +19,14 @@ import { ShardedMap } from "./sharded-map.ts";
 // shares to the expert's account, their reversals, and the expert's payouts. The booking's facts
 // come in the command (read by the caller from the bookings read model); this decider decides.
 
-export type PayoutAccount = { accountId: string; provider: PayoutProviderName; payoutsEnabled: boolean; detailsSubmitted: boolean };
+export type PayoutAccount = {
+  accountId: string;
+  provider: PayoutProviderName;
+  payoutsEnabled: boolean;
+  detailsSubmitted: boolean;
+  /** When the provider said what the account's status is (null: not said, or said before reports were ordered). */
+  statusReportedAt: string | null;
+};
 
 /** A released booking as it stands now: `refundedCents`, `feeCents` and `shareCents` follow every adjustment. */
 export type ReleasedEarning = {
@@ -86,11 +93,22 @@ export function evolvePayouts(state: PayoutState, events: readonly PayoutEvent[]
   for (const e of events) {
     switch (e.type) {
       case "PayoutAccountConnected":
-        account = { accountId: e.data.accountId, provider: e.data.provider, payoutsEnabled: false, detailsSubmitted: false };
+        account = {
+          accountId: e.data.accountId,
+          provider: e.data.provider,
+          payoutsEnabled: false,
+          detailsSubmitted: false,
+          statusReportedAt: null,
+        };
         break;
       case "PayoutAccountUpdated":
         if (account?.accountId === e.data.accountId)
-          account = { ...account, payoutsEnabled: e.data.payoutsEnabled, detailsSubmitted: e.data.detailsSubmitted };
+          account = {
+            ...account,
+            payoutsEnabled: e.data.payoutsEnabled,
+            detailsSubmitted: e.data.detailsSubmitted,
+            statusReportedAt: e.data.reportedAt ?? account.statusReportedAt,
+          };
         break;
       case "PayoutsHeld":
         held = { reason: e.data.reason, by: e.data.by };
@@ -128,6 +146,8 @@ export function evolvePayouts(state: PayoutState, events: readonly PayoutEvent[]
       case "TransferFailed":
         onEarning(e.data.bookingId, (x) => ({ transferFailures: x.transferFailures + 1 }));
         break;
+      case "TransferReversalFailed":
+        break; // the reversal stays due: reversalsDue asks again
       case "TransferReversed":
         reversalKeys = reversalKeys.with(e.data.reversalKey, e.data.bookingId);
         onEarning(e.data.bookingId, (x) => ({ reversedCents: x.reversedCents + e.data.amountCents }));
@@ -157,10 +177,17 @@ export function evolvePayouts(state: PayoutState, events: readonly PayoutEvent[]
   return { account, held, earnings, transferKeys, reversalKeys, payouts };
 }
 
-/** Rule: what a payout may take in a currency: transferred to the expert's account, less reversals, less payouts not failed. */
+/**
+ * What of a booking's transfer a payout may take: what is on the expert's account for it, but never more than their share.
+ * A refund after the transfer shrinks the share at once, and the reversal of the difference follows; until it does, that
+ * difference is the platform's and no payout may take it.
+ */
+export const payableOfEarning = (e: ReleasedEarning): number => Math.min(e.transferredCents - e.reversedCents, e.shareCents);
+
+/** Rule: what a payout may take in a currency: each booking's payable part (payableOfEarning), less payouts not failed. */
 export function payableCents(s: PayoutState, currency: Currency): number {
   let total = 0;
-  for (const e of s.earnings.values()) if (e.currency === currency) total += e.transferredCents - e.reversedCents;
+  for (const e of s.earnings.values()) if (e.currency === currency) total += payableOfEarning(e);
   for (const p of s.payouts.values()) if (p.currency === currency && p.status !== "failed") total -= p.amountCents;
   return total;
 }
@@ -181,12 +208,17 @@ export function decidePayouts(c: PayoutCommand, s: PayoutState, ctx: DecisionCon
     }
     case "RecordPayoutAccountStatus": {
       if (!isSystemOrAdmin(c.actor)) return refused("forbidden");
-      // An update about an account that is not (or no longer) the expert's changes nothing; nor does one that says the same.
+      // An update about an account that is not (or no longer) the expert's changes nothing.
       const a = s.account;
       if (!a || a.accountId !== c.accountId) return ok([]);
-      if (a.payoutsEnabled === c.payoutsEnabled && a.detailsSubmitted === c.detailsSubmitted) return ok([]);
+      // Rule: reports arrive out of order; one older than the last recorded is stale. A newer one is recorded even when it says
+      // the same, so that a report older than it (and newer than the last change) cannot undo it.
+      const reportedAt = c.reportedAt;
+      if (reportedAt && a.statusReportedAt && Date.parse(reportedAt) < Date.parse(a.statusReportedAt)) return ok([]);
+      const same = a.payoutsEnabled === c.payoutsEnabled && a.detailsSubmitted === c.detailsSubmitted;
+      if (same && (!reportedAt || reportedAt === a.statusReportedAt)) return ok([]);
       const data = { expertId, accountId: c.accountId, payoutsEnabled: c.payoutsEnabled, detailsSubmitted: c.detailsSubmitted };
-      return ok([{ type: "PayoutAccountUpdated", data }]);
+      return ok([{ type: "PayoutAccountUpdated", data: { ...data, ...(reportedAt && { reportedAt }) } }]);
     }
     case "HoldPayouts": {
       // Rule: an admin holds an expert's payouts with a reason (the expert is told); holding again records nothing.
@@ -240,6 +272,13 @@ export function decidePayouts(c: PayoutCommand, s: PayoutState, ctx: DecisionCon
       if (s.transferKeys.has(c.transferKey)) return ok([]);
       return ok([{ type: "TransferFailed", data: { expertId, transferKey: c.transferKey, bookingId: c.bookingId, reason: c.reason } }]);
     }
+    case "RecordTransferReversalFailure": {
+      if (!isSystemOrAdmin(c.actor)) return refused("forbidden");
+      // A failure reported after the reversal went through is stale: the money came back.
+      if (s.reversalKeys.has(c.reversalKey)) return ok([]);
+      const data = { expertId, reversalKey: c.reversalKey, bookingId: c.bookingId, reason: c.reason };
+      return ok([{ type: "TransferReversalFailed", data }]);
+    }
     case "RecordTransferReversal": {
       if (!isSystemOrAdmin(c.actor)) return refused("forbidden");
       if (s.reversalKeys.has(c.reversalKey)) return ok([]);
@@ -257,8 +296,13 @@ export function decidePayouts(c: PayoutCommand, s: PayoutState, ctx: DecisionCon
       if (!isSystemOrAdmin(c.actor)) return refused("forbidden");
       const p = s.payouts.get(c.payoutKey);
       if (!p) return refused("payout_not_found");
-      // Rule: each news about a payout is recorded once; a paid or failed payout is settled and stays so.
-      if (p.status === "paid" || p.status === "failed") return ok([]);
+      // Rule: each news about a payout is recorded once; a failed payout is settled and stays so. A paid one can still fail:
+      // the bank returns it (Stripe says payout.failed after payout.paid), and its money is back on the expert's account.
+      if (p.status === "failed") return ok([]);
+      if (p.status === "paid") {
+        if (c.type !== "RecordPayoutFailure") return ok([]);
+        return ok([{ type: "PayoutFailed", data: { expertId, payoutKey: c.payoutKey, reason: c.reason, afterPaid: true } }]);
+      }
       if (c.type === "RecordPayoutSent") {
         if (p.status === "in_transit") return ok([]);
         return ok([{ type: "PayoutSent", data: { expertId, payoutKey: c.payoutKey, payoutId: c.payoutId } }]);

@@ -91,15 +91,16 @@ const payoutStory = fc.record({
   expert: fc.constantFrom(...EXPERTS),
   currency: fc.constantFrom(...CURRENCIES),
   amount: fc.integer({ min: 1, max: 40_000 }),
-  outcome: fc.constantFrom("paid", "failed", "in_transit", "requested"),
+  outcome: fc.constantFrom("paid", "failed", "in_transit", "requested", "returned"),
 });
 type PayoutStory = typeof payoutStory extends fc.Arbitrary<infer T> ? T : never;
 
 function payoutEvents(key: string, p: PayoutStory): DomainEvent[] {
   const events: DomainEvent[] = [payoutRequested(p.expert, key, p.currency, p.amount)];
   if (p.outcome !== "requested") events.push(payoutSent(p.expert, key));
-  if (p.outcome === "paid") events.push(payoutPaid(p.expert, key));
+  if (p.outcome === "paid" || p.outcome === "returned") events.push(payoutPaid(p.expert, key));
   if (p.outcome === "failed") events.push(payoutFailed(p.expert, key));
+  if (p.outcome === "returned") events.push(payoutFailed(p.expert, key, true));
   return events;
 }
 
@@ -159,6 +160,10 @@ function balancesFromEvents(log: readonly DomainEvent[]): Map<string, number> {
     if (e.type === "PayoutPaid") {
       const p = payouts.get(e.data.payoutKey)!;
       add(`paid out:${p.expert}`, p.currency, p.amount);
+    }
+    if (e.type === "PayoutFailed" && e.data.afterPaid) {
+      const p = payouts.get(e.data.payoutKey)!;
+      add(`paid out:${p.expert}`, p.currency, -p.amount);
     }
   }
   const sum = (currency: Currency, what: string) => sums.get(`${currency} ${what}`) ?? 0;

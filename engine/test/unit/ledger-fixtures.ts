@@ -109,9 +109,14 @@ export const payoutPaid = (expertId: string, payoutKey: string): EventOf<"Payout
   type: "PayoutPaid",
   data: { expertId, payoutKey, payoutId: `po_${payoutKey}` },
 });
-export const payoutFailed = (expertId: string, payoutKey: string): EventOf<"PayoutFailed"> => ({
+export const payoutFailed = (expertId: string, payoutKey: string, afterPaid = false): EventOf<"PayoutFailed"> => ({
   type: "PayoutFailed",
-  data: { expertId, payoutKey, reason: "account_closed" },
+  data: { expertId, payoutKey, reason: "account_closed", ...(afterPaid && { afterPaid: true as const }) },
+});
+
+export const transferReversalFailed = (expertId: string, bookingId: string, refundedCents: number): EventOf<"TransferReversalFailed"> => ({
+  type: "TransferReversalFailed",
+  data: { expertId, bookingId, reversalKey: `reversal-${bookingId}-${refundedCents}`, reason: "balance_insufficient" },
 });
 
 /** Every event parses as the log would read it back. */

@@ -26,6 +26,7 @@ import {
   refundDue,
   refundIssued,
   transferFailed,
+  transferReversalFailed,
   transferReversed,
   transferSent,
 } from "./ledger-fixtures.ts";
@@ -116,6 +117,12 @@ describe("postings per event", () => {
     expect(posted(payoutPaid(X, "p1"), context)).toEqual([dr(expertPayable(X), 8500, "GBP"), cr(expertConnected(X), 8500, "GBP")]);
   });
 
+  it("a paid payout the bank returned: the payment taken back, Dr their connected account / Cr their payable", () => {
+    const context = { payoutRequested: { amountCents: 8500, currency: "GBP" as const } };
+    expect(posted(payoutFailed(X, "p1", true), context)).toEqual([dr(expertConnected(X), 8500, "GBP"), cr(expertPayable(X), 8500, "GBP")]);
+    expect(() => postingsOf(payoutFailed(X, "p1", true), {})).toThrow(/no PayoutRequested/);
+  });
+
   it("a payout paid without its request is a corrupt log: refused loudly, never posted as zero", () => {
     expect(() => postingsOf(payoutPaid(X, "p1"), {})).toThrow(/no PayoutRequested/);
   });
@@ -125,6 +132,7 @@ describe("postings per event", () => {
     ["PayoutSent", payoutSent(X, "p1")],
     ["PayoutFailed", payoutFailed(X, "p1")],
     ["TransferFailed", transferFailed(X, B)],
+    ["TransferReversalFailed", transferReversalFailed(X, B, 5000)],
     ["BookingRequested", bookingRequested(B, X, "EUR")],
     ["Completed", completed(B)],
   ])("%s moves no money: no entries", (_type, event) => {

@@ -1,4 +1,5 @@
 import { describe, it } from "vitest";
+import type { PayoutEvent } from "@booking/contracts";
 import {
   accountStatus,
   ADMIN,
@@ -73,6 +74,31 @@ describe("payouts decider: the payout account", () => {
         .when(accountStatus({ accountId: "acct_old" }))
         .then([]);
       spec([]).when(accountStatus()).then([]);
+    });
+    it("reports arrive out of order: one older than the last recorded changes nothing", () => {
+      const at = (reportedAt: string, payoutsEnabled: boolean): PayoutEvent => ({
+        type: "PayoutAccountUpdated",
+        data: { expertId: "ux1", accountId: "acct_1", payoutsEnabled, detailsSubmitted: true, reportedAt },
+      });
+      const T1 = "2030-03-01T10:00:00.000Z";
+      const T2 = "2030-03-01T10:00:05.000Z";
+      const T3 = "2030-03-01T10:00:09.000Z";
+      spec([connected])
+        .when(accountStatus({ reportedAt: T2 }))
+        .then([at(T2, true)]);
+      spec([connected, at(T2, true)])
+        .when(accountStatus({ payoutsEnabled: false, reportedAt: T1 }))
+        .then([]);
+      // A newer report saying the same is recorded, so that one between the two cannot undo it.
+      spec([connected, at(T1, true)])
+        .when(accountStatus({ reportedAt: T3 }))
+        .then([at(T3, true)]);
+      spec([connected, at(T1, true), at(T3, true)])
+        .when(accountStatus({ payoutsEnabled: false, reportedAt: T2 }))
+        .then([]);
+      spec([connected, at(T2, true)])
+        .when(accountStatus({ payoutsEnabled: false, reportedAt: T3 }))
+        .then([at(T3, false)]);
     });
     it("only the system (webhooks, test onboarding) or an admin records it", () => {
       spec([connected])

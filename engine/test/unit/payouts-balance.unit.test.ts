@@ -11,6 +11,7 @@ import {
   payoutRequested,
   readyToPay,
   released,
+  returned,
   reversed,
   sent,
   transferred,
@@ -42,9 +43,9 @@ describe("payout balances", () => {
       usd({ owedCents: 12_750, transferredCents: 12_750, availableCents: 12_750, payableCents: 12_750 }),
     ]);
   });
-  it("a refund after the release: owed less the share given back; a reversal is due until recorded", () => {
+  it("a refund after the release: owed less the share given back; a reversal is due until recorded, and not payable meanwhile", () => {
     expect(balances([...readyToPay, adjusted])).toEqual([
-      usd({ owedCents: 8500, transferredCents: 12_750, availableCents: 8500, payableCents: 12_750, transferableCents: -4250 }),
+      usd({ owedCents: 8500, transferredCents: 12_750, availableCents: 8500, payableCents: 8500, transferableCents: -4250 }),
     ]);
     expect(balances([...readyToPay, adjusted, reversed()])).toEqual([
       usd({ owedCents: 8500, transferredCents: 8500, availableCents: 8500, payableCents: 8500 }),
@@ -58,6 +59,7 @@ describe("payout balances", () => {
       usd({ owedCents: 12_750, transferredCents: 12_750, paidOutCents: 5000, availableCents: 7750, payableCents: 7750 }),
     ]);
     expect(balances([...readyToPay, payoutRequested(5000), failed()])).toEqual(balances(readyToPay));
+    expect(balances([...readyToPay, payoutRequested(5000), sent(), paid(), returned()])).toEqual(balances(readyToPay));
   });
   it("one balance per currency, never added together", () => {
     expect(balances([...readyToPay, released("b2", "EUR")])).toEqual([

@@ -7,6 +7,7 @@ import {
   COMPLETED_AT,
   EXPERT,
   recordReversal,
+  recordReversalFailure,
   recordTransfer,
   recordTransferFailure,
   release,
@@ -153,6 +154,23 @@ describe("payouts decider: earnings", () => {
     it("a reversal is recorded once per reversal key", () => {
       spec([released(), transferred(), adjusted]).when(recordReversal()).then([reversed()]);
       spec([released(), transferred(), adjusted, reversed()]).when(recordReversal()).then([]);
+    });
+    it("a failed reversal is recorded each time it fails, but not once the reversal went through", () => {
+      const failedOnce = {
+        type: "TransferReversalFailed" as const,
+        data: { expertId: "ux1", reversalKey: "reversal-b1-5000", bookingId: "b1", reason: "balance_insufficient" },
+      };
+      const owed = [released(), transferred(), adjusted];
+      spec(owed).when(recordReversalFailure()).then([failedOnce]);
+      spec([...owed, failedOnce])
+        .when(recordReversalFailure())
+        .then([failedOnce]);
+      spec([...owed, reversed()])
+        .when(recordReversalFailure())
+        .then([]);
+      spec(owed)
+        .when(recordReversalFailure({ actor: EXPERT }))
+        .thenRefused("forbidden");
     });
     it("only the system or an admin records transfers and reversals", () => {
       spec([released()])

@@ -79,6 +79,15 @@ export const recordTransferFailure = (o: Partial<Of<"RecordTransferFailure">> = 
   reason: "insufficient_funds",
   ...o,
 });
+export const recordReversalFailure = (o: Partial<Of<"RecordTransferReversalFailure">> = {}): PayoutCommand => ({
+  type: "RecordTransferReversalFailure",
+  ...on,
+  actor: SYSTEM,
+  reversalKey: "reversal-b1-5000",
+  bookingId: "b1",
+  reason: "balance_insufficient",
+  ...o,
+});
 export const recordReversal = (o: Partial<Of<"RecordTransferReversal">> = {}): PayoutCommand => ({
   type: "RecordTransferReversal",
   ...on,
@@ -179,6 +188,11 @@ export const paid = (payoutKey = "payout-1"): PayoutEvent => ({ type: "PayoutPai
 export const failed = (payoutKey = "payout-1"): PayoutEvent => ({
   type: "PayoutFailed",
   data: { ...on, payoutKey, reason: "account_closed" },
+});
+/** The bank returned a payout already paid. */
+export const returned = (payoutKey = "payout-1"): PayoutEvent => ({
+  type: "PayoutFailed",
+  data: { ...on, payoutKey, reason: "account_closed", afterPaid: true },
 });
 
 /** An enabled account with one $150 booking released and its $127.50 transferred. */

@@ -18,6 +18,7 @@ import {
   released,
   requestPayout,
   resumed,
+  returned,
   reversed,
   sent,
   spec,
@@ -155,8 +156,11 @@ describe("payouts decider: payouts", () => {
       spec([...asked, paid()])
         .when(payoutSent())
         .then([]);
-      spec([...asked, paid()])
+      spec([...asked, paid(), returned()])
         .when(payoutFailure())
+        .then([]);
+      spec([...asked, paid(), returned()])
+        .when(payoutPaid())
         .then([]);
       spec([...asked, failed()])
         .when(payoutFailure())
@@ -164,6 +168,22 @@ describe("payouts decider: payouts", () => {
       spec([...asked, failed()])
         .when(payoutPaid())
         .then([]);
+    });
+    it("a paid payout can still fail (the bank returned it, Stripe's payout.failed after payout.paid): its money is payable again", () => {
+      spec([...asked, paid()])
+        .when(payoutFailure())
+        .then([returned()]);
+      spec([...asked, sent(), paid(), returned()])
+        .when(requestPayout({ payoutKey: "payout-2" }))
+        .then([payoutRequested(12_750, "payout-2")]);
+    });
+    it("a refund's share not yet reversed is not payable: a payout takes only the shrunk share", () => {
+      spec([...readyToPay, adjusted])
+        .when(requestPayout())
+        .then([payoutRequested(8500)]);
+      spec([...readyToPay, adjusted])
+        .when(requestPayout({ amountCents: 8501 }))
+        .thenRefused("payout_exceeds_available");
     });
     it("an unknown payout key is not found", () => {
       spec(readyToPay).when(payoutSent()).thenRefused("payout_not_found");

@@ -103,6 +103,7 @@ export function ledgerBookOf({ event, stored }: ProjectedEvent): string | null {
       return payouts ? `earning:${event.data.bookingId}` : null;
     case "PayoutRequested":
     case "PayoutPaid":
+    case "PayoutFailed":
       return payouts ? `payout:${event.data.expertId}:${event.data.payoutKey}` : null;
     default:
       return null;
