@@ -17,6 +17,8 @@ export type ExpertCalendar = {
   expert: TestUser;
   /** Send a command on this expert's calendar and wait for the read models; throws on a refusal. */
   run: (command: CalendarCommand) => Promise<void>;
+  /** A booking requested by `creator` at `scheduledTime` (60 minutes), not yet paid (paid through the payment routes or a webhook). */
+  unpaidRequest: (creator: TestUser, scheduledTime: string, priceCents?: number, title?: string) => Promise<string>;
   /** A booking requested by `creator` at `scheduledTime` (60 minutes) and paid in full, awaiting the expert. */
   paidRequest: (creator: TestUser, scheduledTime: string, priceCents?: number, title?: string) => Promise<string>;
   /** A paid request the expert accepted. */
@@ -32,12 +34,12 @@ export async function expertCalendar(api: TestApi, expert: TestUser): Promise<Ex
     await api.ctx.projected(r.value);
   };
   await run({ type: "SetSchedule", expertId, actor: asExpert, schedule: { timezone: "UTC", slots: EVERY_DAY } });
-  const paidRequest = async (creator: TestUser, scheduledTime: string, priceCents = 15_000, title = "Pricing review") => {
+  const unpaidRequest = async (creator: TestUser, scheduledTime: string, priceCents = 15_000, title = "Pricing review") => {
     const bookingId = `bk-${randomUUID()}`;
-    const on = { expertId, bookingId };
     await run({
       type: "RequestBooking",
-      ...on,
+      expertId,
+      bookingId,
       actor: { userId: creator.id, role: "creator" },
       scheduledTime,
       session: {
@@ -54,6 +56,11 @@ export async function expertCalendar(api: TestApi, expert: TestUser): Promise<Ex
       creatorBookings: [],
       holdMinutes: 15,
     });
+    return bookingId;
+  };
+  const paidRequest = async (creator: TestUser, scheduledTime: string, priceCents = 15_000, title = "Pricing review") => {
+    const bookingId = await unpaidRequest(creator, scheduledTime, priceCents, title);
+    const on = { expertId, bookingId };
     await run({ type: "RecordPayment", ...on, actor: PAYMENTS, paymentId: `pi-${bookingId}`, amountCents: priceCents, provider: "test" });
     return bookingId;
   };
@@ -62,5 +69,5 @@ export async function expertCalendar(api: TestApi, expert: TestUser): Promise<Ex
     await run({ type: "ConfirmBooking", expertId, bookingId, actor: asExpert });
     return bookingId;
   };
-  return { expert, run, paidRequest, confirmedBooking };
+  return { expert, run, unpaidRequest, paidRequest, confirmedBooking };
 }

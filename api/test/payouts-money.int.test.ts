@@ -13,7 +13,8 @@ import { DAY, SHARE, payoutsTestbed } from "./payouts-testbed.ts";
 const apiConfigWith = (env: Record<string, string>) =>
   apiConfig.parse({ DATABASE_URL: "postgres://localhost/x", JWT_SECRET: "a-secret-that-is-long-enough-for-hs256", ...env });
 const t = payoutsTestbed("2030-03-04T08:00:00.000Z");
-const { reactor, release, newExpert, completedBooking, connectAccount, releasedBooking, balanceOf, testTransfers, payoutEvents } = t;
+const { reactor, release, refund, newExpert, completedBooking, connectAccount, releasedBooking, balanceOf, testTransfers, payoutEvents } =
+  t;
 beforeAll(() => t.start());
 afterAll(() => t.stop());
 
@@ -25,14 +26,7 @@ describe("a refund after the transfer", () => {
     await reactor().runOnce();
     expect(await testTransfers(bookingId)).toEqual([SHARE]);
 
-    await e.calendar.run({
-      type: "RefundBooking",
-      expertId: e.expert.id,
-      bookingId,
-      actor: { userId: t.admin.id, role: "admin" },
-      amountCents: 5_000,
-      reason: "Half the session had no sound",
-    });
+    await refund(e, bookingId, 5_000, "Half the session had no sound");
     await reactor().runOnce();
     expect(await release()).toBe(1); // the adjustment
     await reactor().runOnce();
@@ -67,14 +61,7 @@ describe("a reversal the provider refuses", () => {
     await connectAccount(e.expert);
     const { bookingId } = await releasedBooking(e);
     await reactor().runOnce();
-    await e.calendar.run({
-      type: "RefundBooking",
-      expertId: e.expert.id,
-      bookingId,
-      actor: { userId: t.admin.id, role: "admin" },
-      amountCents: 5_000,
-      reason: "Half the session had no sound",
-    });
+    await refund(e, bookingId, 5_000, "Half the session had no sound");
     await reactor().runOnce();
     await release();
     const reason = "The expert's account cannot cover the reversal";
@@ -126,14 +113,7 @@ describe("a refund after the payout", () => {
     await reactor().runOnce();
     expect((await balanceOf(e.expert))[0]).toMatchObject({ available_cents: 0, paid_out_cents: SHARE });
 
-    await e.calendar.run({
-      type: "RefundBooking",
-      expertId: e.expert.id,
-      bookingId,
-      actor: { userId: t.admin.id, role: "admin" },
-      amountCents: 5_000,
-      reason: "Late by twenty minutes",
-    });
+    await refund(e, bookingId, 5_000, "Late by twenty minutes");
     await reactor().runOnce();
     await release();
     await reactor().runOnce();

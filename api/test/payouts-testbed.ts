@@ -72,6 +72,16 @@ export function payoutsTestbed(startAt: string) {
       expect(finished.statusCode, finished.body).toBe(200);
       return finished.json();
     },
+    /** An admin refunds part of a booking (the expert's calendar owes it back). */
+    refund: (e: Expert, bookingId: string, amountCents: number, reason: string) =>
+      e.calendar.run({
+        type: "RefundBooking",
+        expertId: e.expert.id,
+        bookingId,
+        actor: { userId: t.admin.id, role: "admin" },
+        amountCents,
+        reason,
+      }),
     /** Completed, cleared and released: the clock moves past the clearing period. */
     async releasedBooking(e: Expert, priceCents = PRICE) {
       const b = await t.completedBooking(e, priceCents);

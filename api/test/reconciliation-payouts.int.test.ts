@@ -1,17 +1,11 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLEARING_PERIOD_DAYS, type CalendarCommand } from "@booking/contracts";
-import { calendarStream } from "@booking/engine";
-import { ledgerEntries } from "@booking/projections";
+import type { CalendarCommand } from "@booking/contracts";
 import type { Queryable } from "../src/payments/payments-table.ts";
 import { TestPaymentProvider } from "../src/payments/test-provider.ts";
-import { PayoutReactor } from "../src/payouts/reactor.ts";
-import { releaseEarnings } from "../src/payouts/release-sweeper.ts";
-import type { TestPayoutProvider } from "../src/payouts/test-payout-provider.ts";
 import { runReconciliation } from "../src/reconciliation/index.ts";
-import { RefundReactor } from "../src/refunds/reactor.ts";
+import { expertCalendar, type ExpertCalendar } from "./calendar-bookings.ts";
+import { DAY, walkMoneyPath } from "./money-path.ts";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
-import { waitFor } from "./processes.ts";
 
 // Reconciliation (issue 29.6) over the whole money path with the test providers: a booking paid
 // through the payment routes, completed, released after the clearing period, transferred, refunded
@@ -19,32 +13,17 @@ import { waitFor } from "./processes.ts";
 // matches the test providers' tables; a corrupted reversal or payout row is exactly one difference.
 // The expert's statement of the month shows the same movements.
 
-const DAY = 86_400_000;
 let now = Date.parse("2030-03-04T08:00:00.000Z");
 const clock = () => new Date(now).toISOString();
 let api: TestApi;
 let admin: TestUser;
 let expert: TestUser;
 let bookingId: string;
+let calendar: ExpertCalendar;
 const lazyDb: Queryable = { query: (text, values) => api.ctx.db.query(text, values) };
 const payments = new TestPaymentProvider(lazyDb);
 
-const run = async (command: CalendarCommand) => {
-  const r = await api.ctx.calendar.handle(calendarStream(expert.id), command, { actor: command.actor });
-  if (!r.ok) throw new Error(`${command.type}: ${r.refusal.code}`);
-  await api.ctx.projected(r.value);
-};
-const payouts = () =>
-  new PayoutReactor(
-    { log: api.ctx.store, db: api.ctx.db, payouts: api.ctx.payouts, provider: api.ctx.payoutProvider as TestPayoutProvider, clock },
-    { warn: () => undefined },
-  ).runOnce();
-const refunds = () =>
-  new RefundReactor(
-    { log: api.ctx.store, db: api.ctx.db, calendar: api.ctx.calendar, provider: payments, clock },
-    { warn: () => undefined },
-  ).runOnce();
-const release = () => releaseEarnings({ db: api.ctx.db, payouts: api.ctx.payouts, clock });
+const run = (command: CalendarCommand) => calendar.run(command);
 const must = async (user: TestUser, method: "GET" | "POST", url: string, body?: unknown) => {
   const r = await api.call(method, url, { user, ...(body !== undefined && { body }) });
   expect(r.statusCode, `${method} ${url}: ${r.body}`).toBeLessThan(300);
@@ -58,36 +37,10 @@ beforeAll(async () => {
   expert = await api.user("expert");
   const creator = await api.user("creator");
   const asExpert = { userId: expert.id, role: "expert" as const };
-  const days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
-  await run({
-    type: "SetSchedule",
-    expertId: expert.id,
-    actor: asExpert,
-    schedule: { timezone: "UTC", slots: days.map((weekday) => ({ weekday, start_local: "09:00", end_local: "17:00" })) },
-  });
   const start = new Date(now + DAY);
   start.setUTCHours(10, 0, 0, 0);
-  bookingId = `bk-${randomUUID()}`;
-  await run({
-    type: "RequestBooking",
-    expertId: expert.id,
-    bookingId,
-    actor: { userId: creator.id, role: "creator" },
-    scheduledTime: start.toISOString(),
-    session: {
-      sessionId: `s-${randomUUID()}`,
-      expertId: expert.id,
-      title: "Pricing review",
-      lengthMinutes: 60,
-      priceCents: 15_000,
-      published: true,
-      prepQuestions: ["Goal?", "Now?", "Blocker?"],
-    },
-    expertUserId: expert.id,
-    creatorAcceptedTerms: true,
-    creatorBookings: [],
-    holdMinutes: 15,
-  });
+  calendar = await expertCalendar(api, expert);
+  bookingId = await calendar.unpaidRequest(creator, start.toISOString());
   // Paid through the payment routes, so the test provider's payments table has it.
   const intent = (await must(creator, "POST", "/api/v1/stripe/test-intent", { bookingId })).json() as { clientSecret: string };
   await must(creator, "POST", "/api/v1/payments/test/confirm", { client_secret: intent.clientSecret, card_number: "4242 4242 4242 4242" });
@@ -96,33 +49,16 @@ beforeAll(async () => {
   await run({ type: "CompleteBooking", expertId: expert.id, bookingId, actor: asExpert });
   await must(expert, "POST", "/api/v1/experts/me/payout-account");
   await must(expert, "POST", "/api/v1/experts/me/payout-account/test-onboarding", { complete: true });
-  await payouts();
-  now += CLEARING_PERIOD_DAYS * DAY;
-  expect(await release()).toBe(1);
-  await payouts(); // transferred: 127.50
-  await run({
-    type: "RefundBooking",
-    expertId: expert.id,
+  await walkMoneyPath({
+    api,
+    admin,
+    calendar,
     bookingId,
-    actor: { userId: admin.id, role: "admin" },
-    amountCents: 5_000,
-    reason: "Half the session had no sound",
+    payments,
+    payoutProvider: api.ctx.payoutProvider,
+    clock,
+    advance: (ms) => (now += ms),
   });
-  await refunds(); // 50.00 back to the creator
-  await payouts();
-  expect(await release()).toBe(1); // the adjustment
-  await payouts(); // 42.50 of the transfer reversed
-  await must(expert, "POST", "/api/v1/experts/me/payouts", { currency: "USD" }); // the 85.00 left
-  await payouts();
-  await payouts();
-  await waitFor(
-    "every movement in the ledger",
-    async () => {
-      const types = new Set((await ledgerEntries(api.ctx.db)).map((e) => e.event_type));
-      return ["PaymentSucceeded", "RefundIssued", "TransferSent", "TransferReversed", "PayoutPaid"].every((t) => types.has(t));
-    },
-    15_000,
-  );
 });
 afterAll(async () => api.close());
 

@@ -10,8 +10,9 @@ import { fileURLToPath } from "node:url";
 // amounts of each request. It records every request (method, path, form body, Idempotency-Key and
 // Stripe-Account headers) for tests to assert, replays the first answer to an idempotency key as
 // Stripe does (errors and 500s included, until the key is forgotten), and answers an error on demand.
-// Each transfer, reversal and payout it makes is listed as a balance transaction of the balance it
-// moved (the platform's, or the connected account's under Stripe-Account), for reconciliation.
+// Each charge, refund, transfer, reversal and payout it makes is listed as a balance transaction of
+// the balance it moved (the platform's, or the connected account's under Stripe-Account), its source
+// expanded on request (`expand[]=data.source`), for reconciliation.
 
 /** Stripe's example objects, kept beside the repository (see its README); STRIPE_FIXTURES names them elsewhere (a clone in another directory). */
 export const STRIPE_FIXTURES_PATH =
@@ -95,6 +96,10 @@ export type StripeFixturesServer = {
   updateAccount(accountId: string, fields: StripeObject): void;
   /** The status new payouts are answered with (Stripe's example says in_transit). */
   payoutStatus: string;
+  /** A payout's status as later listings show it (Stripe's payout.paid, payout.failed). */
+  setPayoutStatus(payoutId: string, status: string): void;
+  /** A creator's card charged for a PaymentIntent (as Stripe.js confirming it would): its charge and balance transaction; the charge's id. */
+  charge(c: { paymentIntent: string; amount: number; currency: string }): string;
   /** Stripe prunes idempotency keys after 24 hours: a key asked again afterwards is a new request. */
   forgetIdempotencyKeys(): void;
   close(): Promise<void>;
@@ -121,6 +126,9 @@ export async function startStripeFixturesServer(): Promise<StripeFixturesServer>
   const transfers = new Map<string, StripeObject>();
   // What moved on each balance (the platform's: null; a connected account's: its id), newest first, as Stripe lists it.
   const balances = new Map<string | null, StripeObject[]>();
+  // Every object made, by id: a listing's expanded sources.
+  const objects = new Map<string, StripeObject>();
+  const kept = <T extends StripeObject>(object: T): T => (objects.set(String(object.id), object), object);
   const moved = (account: string | null, type: string, amount: number, currency: unknown, source: string): string => {
     const id = nextId("txn");
     const txn = { ...stripeFixture("balance_transaction"), id, amount, net: amount, fee: 0, fee_details: [], currency, source, type };
@@ -182,7 +190,7 @@ export async function startStripeFixturesServer(): Promise<StripeFixturesServer>
           reversals: { object: "list", data: [], has_more: false, url: `/v1/transfers/${id}/reversals` },
         };
         transfer.balance_transaction = moved(null, "transfer", -amount, transfer.currency, id);
-        transfers.set(id, transfer);
+        transfers.set(id, kept(transfer));
         return { status: 200, body: transfer };
       },
     },
@@ -203,6 +211,7 @@ export async function startStripeFixturesServer(): Promise<StripeFixturesServer>
           metadata: metadataOf(form),
         };
         reversal.balance_transaction = moved(null, "transfer_refund", amount, transfer.currency, reversalId);
+        kept(reversal);
         transfer.amount_reversed = Number(transfer.amount_reversed) + amount;
         transfer.reversed = transfer.amount_reversed === transfer.amount;
         (transfer.reversals as { data: unknown[] }).data.unshift(reversal);
@@ -223,7 +232,41 @@ export async function startStripeFixturesServer(): Promise<StripeFixturesServer>
           automatic: false,
           balance_transaction,
         };
-        return { status: 200, body: { ...payout, metadata: metadataOf(form), status: server.payoutStatus } };
+        return { status: 200, body: kept({ ...payout, metadata: metadataOf(form), status: server.payoutStatus }) };
+      },
+    },
+    {
+      method: "POST",
+      pattern: /^\/v1\/payment_intents$/,
+      answer: (_m, form) => {
+        const id = nextId("pi");
+        const intent = {
+          ...stripeFixture("payment_intent"),
+          id,
+          amount: Number(form.amount),
+          currency: form.currency,
+          metadata: metadataOf(form),
+        };
+        return { status: 200, body: kept({ ...intent, client_secret: `${id}_secret_fixture`, status: "requires_payment_method" }) };
+      },
+    },
+    {
+      method: "POST",
+      pattern: /^\/v1\/refunds$/,
+      answer: (_m, form) => {
+        const id = nextId("re");
+        const amount = Number(form.amount);
+        const currency =
+          [...objects.values()].find((o) => o.object === "charge" && o.payment_intent === form.payment_intent)?.currency ?? "usd";
+        const refund = {
+          ...stripeFixture("refund"),
+          id,
+          amount,
+          currency,
+          payment_intent: form.payment_intent,
+          metadata: metadataOf(form),
+        };
+        return { status: 200, body: kept({ ...refund, balance_transaction: moved(null, "refund", -amount, currency, id) }) };
       },
     },
     { method: "GET", pattern: /^\/v1\/balance$/, answer: () => ({ status: 200, body: stripeFixture("balance") }) },
@@ -231,7 +274,10 @@ export async function startStripeFixturesServer(): Promise<StripeFixturesServer>
       method: "GET",
       pattern: /^\/v1\/balance_transactions$/,
       answer: (_m, form, seen) => {
-        const data = (balances.get(seen.stripeAccount) ?? []).filter((t) => !form.type || t.type === form.type);
+        const expand = Object.entries(form).some(([k, v]) => k.startsWith("expand") && v === "data.source");
+        const data = (balances.get(seen.stripeAccount) ?? [])
+          .filter((t) => !form.type || t.type === form.type)
+          .map((t) => (expand ? { ...t, source: objects.get(String(t.source)) ?? t.source } : t));
         return { status: 200, body: { object: "list", data, has_more: false, url: "/v1/balance_transactions" } };
       },
     },
@@ -336,6 +382,17 @@ export async function startStripeFixturesServer(): Promise<StripeFixturesServer>
       Object.assign(account, fields);
     },
     forgetIdempotencyKeys: () => saved.clear(),
+    setPayoutStatus: (payoutId: string, status: string) => {
+      const payout = objects.get(payoutId);
+      if (!payout) throw new Error(`no payout ${payoutId} at the fixture server`);
+      payout.status = status;
+    },
+    charge: ({ paymentIntent, amount, currency }: { paymentIntent: string; amount: number; currency: string }) => {
+      const id = nextId("ch");
+      const charge = { ...stripeFixture("charge"), id, amount, amount_captured: amount, currency, payment_intent: paymentIntent };
+      kept({ ...charge, balance_transaction: moved(null, "charge", amount, currency, id) });
+      return id;
+    },
     close: () =>
       new Promise<void>((done, fail) => {
         http.closeAllConnections();

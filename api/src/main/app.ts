@@ -67,8 +67,8 @@ const MONEY_FLOW = [
   "the fee and the expert's share, which is transferred to the expert's payout account (POST /experts/me/payout-account) and",
   "paid out weekly or on request (POST /experts/me/payouts; GET /experts/me/balance, /experts/me/payouts). A refund after the",
   "release reverses that share of the transfer (until it is reversed, that part is not payable). Every movement is posted to a",
-  "double-entry ledger (GET /admin/ledger/trial-balance, /admin/bookings/{id}/money-trail), reconciled with the provider",
-  "(GET /admin/reconciliation), with receipts",
+  "double-entry ledger (GET /admin/ledger/trial-balance, /admin/bookings/{id}/money-trail), reconciled with the provider's",
+  "report (the test provider's tables or Stripe's balance transactions; GET /admin/reconciliation), with receipts",
   "(GET /bookings/{id}/receipts) and monthly statements (GET /experts/me/statements lists the months, from the first money",
   "released; GET /experts/me/statements/{YYYY-MM}.pdf|.csv).",
 ].join(" ");
@@ -150,7 +150,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await payoutRoutes(v1, { db, payouts: ctx.payouts, payoutProvider: ctx.payoutProvider, projected, publicUrl: mail.publicUrl });
       await payoutAdminRoutes(v1, { db, payouts: ctx.payouts, projected });
       await receiptRoutes(v1, { db });
-      await reconciliationRoutes(v1, { db, provider: payments.name, clock });
+      await reconciliationRoutes(v1, { db, provider: payments.name, stripe: ctx.stripeBalances ?? null, clock });
       await statementRoutes(v1, { db, clock });
       await calendarInviteRoutes(v1, { db, jwtSecret, mail, clock, meetingRoomUrlTemplate });
       await adminRoutes(v1, { db, store, experts, reviews, calendar, projected, mail });

@@ -8,6 +8,7 @@ import { SweepGate, CreatorBookingLock } from "../bookings/index.ts";
 import { mailSettings, type MailSettings } from "../mail/index.ts";
 import type { PaymentProvider } from "../payments/index.ts";
 import { TestPayoutProvider, type PayoutProvider } from "../payouts/index.ts";
+import type { StripeBalanceClient } from "../reconciliation/index.ts";
 import { projectedThrough, type Projected, type ReadModelFeed, ReplyCache, type ReplyCacheOptions } from "../http/index.ts";
 
 // The parts of one API process, built once (see `server.ts`, or per test). Only the composition
@@ -41,6 +42,8 @@ export type AppContext = {
   payouts: PayoutCommands;
   /** Where experts are paid: Stripe Connect, or the test provider. */
   payoutProvider: PayoutProvider;
+  /** Stripe's API for reconciliation (its balance transactions), when Stripe is configured. */
+  stripeBalances?: StripeBalanceClient | null;
   /** Wait until the read models show a command's writes (read-your-writes); the cached listings are dropped then. */
   projected: Projected;
   /** Serialised replies of the experts listing and search, valid until the experts or sessions read model moves. */

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
+import Stripe from "stripe";
 import { PostgresSnapshotStore } from "@booking/event-store";
 import { InProcessProjector, allProjections, type RunnerHandle } from "@booking/projections";
 import { buildApp, type AppOptions } from "./app.ts";
@@ -53,6 +54,7 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
     jwtSecret: config.JWT_SECRET,
     payments,
     payoutProvider: payoutProviderFrom(config, db),
+    stripeBalances: config.STRIPE_SECRET_KEY ? new Stripe(config.STRIPE_SECRET_KEY) : null,
     stripeWebhookSecrets: [config.STRIPE_WEBHOOK_SECRET, config.STRIPE_CONNECT_WEBHOOK_SECRET].filter((s) => s !== undefined),
     readyMaxLagEvents: config.READY_MAX_LAG_EVENTS,
     feed,
@@ -82,7 +84,10 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
       ).start();
   const completions = startCompletionSweeper({ db, calendar, clock }, ctx.sweepGate);
   // The ledger compared with the payment provider once a day (issue 29.6); an admin runs it on demand too.
-  const reconciliation = startReconciliationSweeper({ db, provider: payments.name, clock }, { warn: (line) => app.log.warn(line) });
+  const reconciliation = startReconciliationSweeper(
+    { db, provider: payments.name, stripe: ctx.stripeBalances ?? null, clock },
+    { warn: (line) => app.log.warn(line) },
+  );
   // Mail is queued and sent from here in the embedded default; with Kafka, by the mail process.
   const mail = config.KAFKA_BROKERS
     ? null

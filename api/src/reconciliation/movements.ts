@@ -5,10 +5,10 @@ import type { Movement, MovementKind } from "./reconcile.ts";
 
 // The two sides reconciliation compares, read as movements. The ledger's: the entries the ledger
 // read model (its books, ledger_books) posted to platform_cash for payments, refunds, transfers and
-// reversals, and to expert_connected:{expert} for payouts paid. The provider's: for the test
-// provider its own tables; for Stripe its balance transactions (not listed yet, see below).
+// reversals, and to expert_connected:{expert} for payouts paid (less those returned after). The
+// provider's, for the test provider: its own tables (Stripe's: ./stripe-report.ts).
 
-type Queryable = Pick<pg.Pool | pg.ClientBase, "query">;
+export type Queryable = Pick<pg.Pool | pg.ClientBase, "query">;
 type Row = { kind: MovementKind; ref: string; currency: string | null; amount_cents: string };
 
 const toMovements = (rows: Row[]): Movement[] =>
@@ -26,15 +26,15 @@ const CASH_MOVEMENTS: Record<string, MovementKind> = {
   TransferReversed: "reversal",
 };
 
-/** The ledger's provider-facing movements (pure): its platform_cash entries of payments, refunds, transfers and reversals; its payouts paid. */
+/** The ledger's provider-facing movements (pure): its platform_cash entries of payments, refunds, transfers and reversals; its payouts paid, less returned. */
 export function ledgerMovementsOf(entries: readonly LedgerEntryRecord[]): Movement[] {
   const movements: Movement[] = [];
   for (const e of entries) {
     const cash = CASH_MOVEMENTS[e.event_type];
     if (cash && e.account === PLATFORM_CASH && e.booking_id !== null)
       movements.push({ kind: cash, ref: e.booking_id, currency: e.currency, amountCents: e.debit_cents + e.credit_cents });
-    else if (e.event_type === "PayoutPaid" && e.account === expertConnected(e.expert_id))
-      movements.push({ kind: "payout", ref: e.expert_id, currency: e.currency, amountCents: e.credit_cents });
+    else if ((e.event_type === "PayoutPaid" || e.event_type === "PayoutFailed") && e.account === expertConnected(e.expert_id))
+      movements.push({ kind: "payout", ref: e.expert_id, currency: e.currency, amountCents: e.credit_cents - e.debit_cents });
   }
   return movements;
 }
@@ -63,24 +63,4 @@ export async function testProviderMovements(db: Queryable): Promise<Movement[]> 
     movements.push(...toMovements(payouts.rows));
   }
   return movements;
-}
-
-/**
- * Where a provider's report comes from. `complete` false: this provider's listing is not written
- * yet, and a run says so rather than report a clean match.
- */
-export type ProviderReport = { provider: string; complete: boolean; note: string | null; movements: Movement[] };
-
-export async function providerReport(db: Queryable, provider: string): Promise<ProviderReport> {
-  if (provider === "test") return { provider, complete: true, note: null, movements: await testProviderMovements(db) };
-  // TODO(issue 29.6): Stripe — list balance transactions (stripe.balanceTransactions.list, auto-paginated, by `created`)
-  // and map them by type: charge/payment -> payment (source's metadata.bookingId), refund -> refund, transfer and
-  // transfer_reversal (via the transfer's transfer_group/metadata) -> transfer/reversal, payout -> payout (connected
-  // account's expert). Not written yet: a run against Stripe compares nothing and says so.
-  return {
-    provider,
-    complete: false,
-    note: `The ${provider} provider's balance transactions are not listed yet: nothing was compared.`,
-    movements: [],
-  };
 }

@@ -63,8 +63,11 @@ export function reconcile(ledger: readonly Movement[], provider: readonly Moveme
   const keys = [...new Set([...fromLedger.keys(), ...fromProvider.keys()])];
   const differences: Difference[] = [];
   for (const key of keys) {
-    const l = fromLedger.get(key);
-    const p = fromProvider.get(key);
+    // A key whose movements add up to nothing moved nothing (a payout paid, then returned): as if absent.
+    const moved = (t: Totals) => (t.get(key)?.amountCents ? t.get(key) : undefined);
+    const l = moved(fromLedger);
+    const p = moved(fromProvider);
+    if (!l && !p) continue;
     const any = (l ?? p)!;
     const currency = l?.currency ?? p?.currency ?? null;
     const unit = currency ? ` ${currency}` : "";

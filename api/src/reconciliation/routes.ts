@@ -1,22 +1,16 @@
-import type pg from "pg";
 import { z } from "zod";
 import { ReconciliationDifferenceKind, ReconciliationDifferenceReply, ReconciliationRunReply } from "@booking/contracts";
 import { IdText, listPage, ListQueryString, oneOrMany, SqlWhere, type ListSpec } from "../admin/index.ts";
 import { refuse, requireActor } from "../http/index.ts";
 import type { RoutePlugin } from "../http/index.ts";
 import { latestRun } from "./runs-table.ts";
-import { LedgerMissing, runReconciliation } from "./run.ts";
+import { LedgerMissing, runReconciliation, type ReconciliationDeps } from "./run.ts";
 
 // The console's reconciliation (issue 29.6): the latest run's differences as a react-admin list
 // (ra-data-simple-rest: an array and Content-Range; the run itself in X-Reconciliation-* headers,
 // and on every record), and a run on demand.
 
-export type ReconciliationRouteDeps = {
-  db: pg.Pool;
-  /** The configured payment provider's name. */
-  provider: string;
-  clock: () => string;
-};
+export type ReconciliationRouteDeps = ReconciliationDeps;
 
 const DifferenceFilter = z
   .object({
@@ -63,7 +57,8 @@ const differenceReply = (r: DifferenceRow): ReconciliationDifferenceReply => ({
 
 const RUN_HEADERS = ["X-Reconciliation-Run", "X-Reconciliation-At", "X-Reconciliation-Complete", "X-Reconciliation-Differences"];
 
-export const reconciliationRoutes: RoutePlugin<ReconciliationRouteDeps> = async (app, { db, provider, clock }) => {
+export const reconciliationRoutes: RoutePlugin<ReconciliationRouteDeps> = async (app, deps) => {
+  const { db } = deps;
   app.get(
     "/admin/reconciliation",
     {
@@ -108,7 +103,7 @@ export const reconciliationRoutes: RoutePlugin<ReconciliationRouteDeps> = async 
     async (_request, reply) => {
       let run;
       try {
-        run = await runReconciliation({ db, provider, clock }, "admin");
+        run = await runReconciliation(deps, "admin");
       } catch (e) {
         if (e instanceof LedgerMissing) refuse("not_found");
         throw e;

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { ledgerMovements, providerReport, tableExists } from "./movements.ts";
+import { ledgerMovements, tableExists } from "./movements.ts";
+import { providerReport } from "./provider-report.ts";
 import { reconcile } from "./reconcile.ts";
+import type { StripeBalanceClient } from "./stripe-report.ts";
 import { saveRun, type ReconciliationRun, type RunBy } from "./runs-table.ts";
 
 // One reconciliation run: both sides read, compared, the run and its differences kept.
@@ -11,6 +13,8 @@ export type ReconciliationDeps = {
   db: pg.Pool;
   /** The configured payment provider's name ("test" or "stripe"). */
   provider: string;
+  /** Stripe's API, when the provider is Stripe: its balance transactions are the provider's side. */
+  stripe?: StripeBalanceClient | null;
   clock: () => string;
 };
 
@@ -22,10 +26,10 @@ export class LedgerMissing extends Error {
   }
 }
 
-export async function runReconciliation({ db, provider, clock }: ReconciliationDeps, by: RunBy): Promise<ReconciliationRun> {
+export async function runReconciliation({ db, provider, stripe, clock }: ReconciliationDeps, by: RunBy): Promise<ReconciliationRun> {
   if (!(await tableExists(db, "ledger_books"))) throw new LedgerMissing();
   const at = clock();
-  const [ledger, report] = await Promise.all([ledgerMovements(db), providerReport(db, provider)]);
+  const [ledger, report] = await Promise.all([ledgerMovements(db), providerReport(db, provider, stripe ?? null)]);
   const keys = (ms: { kind: string; ref: string }[]) => new Set(ms.map((m) => `${m.kind}:${m.ref}`)).size;
   const run: ReconciliationRun = {
     runId: randomUUID(),
