@@ -60,48 +60,95 @@ function run<R extends pg.QueryResultRow = pg.QueryResultRow>(
 
 const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(", ");
 
-/** The stored rows with these keys, by rowIdentity. */
-async function readRows(
-  client: pg.PoolClient,
-  model: EntityReadModel<VersionedRow>,
-  table: string,
-  keys: readonly (readonly string[])[],
-): Promise<Map<string, VersionedRow>> {
-  const where =
-    model.key.length === 1
-      ? `"${model.key[0]}" = ANY($1::text[])`
-      : `(${quoted(model.key)}) IN (SELECT * FROM unnest(${model.key.map((_, i) => `$${i + 1}::text[]`).join(", ")}))`;
-  // Not a named statement: a plan made once, while the table was small (as in a rebuild), would
-  // scan the whole table for good. Planned each time, it looks the keys up in the primary key.
-  const { rows } = await client.query<{ stored: VersionedRow }>(
-    `SELECT to_jsonb(t) AS stored FROM "${table}" t WHERE ${where}`,
-    model.key.map((_, i) => keys.map((k) => k[i])),
-  );
-  return new Map(rows.map(({ stored }) => [rowIdentity(model.key.map((c) => stored[c])), stored]));
-}
+/** One entity read model's rows a batch concerns: by their keys, in `table` (the live generation or one being built). */
+type RowsAsked = { model: EntityReadModel<VersionedRow>; table: string; keys: readonly (readonly string[])[] };
 
 /**
- * Write whole rows, all in one statement: the rows go as one JSON array and Postgres turns it into
- * rows of the table's own type. The stream_version guard stays in SQL as well, as the invariant.
+ * The stored rows of each ask, by rowIdentity, all in one statement (one round trip however many
+ * read models the batch concerns).
  */
-function writeRows(client: pg.PoolClient, model: EntityReadModel<VersionedRow>, table: string, rows: readonly VersionedRow[]) {
-  const rest = model.columns.filter((c) => !model.key.includes(c));
-  return run(
-    client,
-    `INSERT INTO "${table}" AS t (${quoted(model.columns)}) SELECT ${quoted(model.columns)} FROM jsonb_populate_recordset(NULL::"${table}", $1::jsonb)
-     ON CONFLICT (${quoted(model.key)}) DO UPDATE SET (${quoted(rest)}) = ROW(${rest.map((c) => `EXCLUDED."${c}"`).join(", ")})
-     WHERE t.stream_version < EXCLUDED.stream_version`,
-    [JSON.stringify(rows)],
-  );
+async function readRows(client: pg.PoolClient, asks: readonly RowsAsked[]): Promise<Map<string, VersionedRow>[]> {
+  if (asks.length === 0) return [];
+  const values: unknown[] = [];
+  const selects = asks.map(({ model, table, keys }, ask) => {
+    const params = model.key.map((_, i) => {
+      values.push(keys.map((k) => k[i]));
+      return `$${values.length}::text[]`;
+    });
+    const where =
+      model.key.length === 1
+        ? `"${model.key[0]}" = ANY(${params[0]})`
+        : `(${quoted(model.key)}) IN (SELECT * FROM unnest(${params.join(", ")}))`;
+    return `SELECT ${ask} AS ask, to_jsonb(t) AS stored FROM "${table}" t WHERE ${where}`;
+  });
+  // Not a named statement: a plan made once, while a table was small (as in a rebuild), would
+  // scan the whole table for good. Planned each time, it looks the keys up in the primary keys.
+  const { rows } = await client.query<{ ask: number; stored: VersionedRow }>(selects.join(" UNION ALL "), values);
+  const found = asks.map(() => new Map<string, VersionedRow>());
+  for (const { ask, stored } of rows) found[ask]!.set(rowIdentity(asks[ask]!.model.key.map((c) => stored[c])), stored);
+  return found;
 }
 
-function recordFacts(client: pg.PoolClient, model: FactsReadModel<ReadModelRow>, table: string, rows: readonly ReadModelRow[]) {
-  return run(
-    client,
-    `INSERT INTO "${table}" (${quoted(model.columns)}) SELECT ${quoted(model.columns)} FROM jsonb_populate_recordset(NULL::"${table}", $1::jsonb)
-     ON CONFLICT (${quoted(model.key)}) DO NOTHING`,
-    [JSON.stringify(rows)],
-  );
+/** Rows to write into one table: an entity read model's whole rows (upserted), or facts (kept when new). */
+type RowsWritten =
+  | { kind: "entity"; model: EntityReadModel<VersionedRow>; table: string; rows: readonly VersionedRow[] }
+  | { kind: "facts"; model: FactsReadModel<ReadModelRow>; table: string; rows: readonly ReadModelRow[] };
+
+/** Checkpoints moved past a batch: each read model's new position and how many events it applied. */
+type CheckpointsMoved = readonly { name: string; position: string; events: number }[];
+
+/**
+ * Write every table's rows and move the checkpoints, all in one statement (its parts are
+ * data-modifying WITH queries, each on its own table). The rows go as one JSON array per table and
+ * Postgres turns them into rows of the table's own type. An entity row is written whole, and the
+ * stream_version guard stays in SQL as well, as the invariant; a fact already stored is left as it is.
+ */
+async function writeRows(client: pg.PoolClient, writes: readonly RowsWritten[], moved: CheckpointsMoved = []): Promise<void> {
+  const values: unknown[] = [];
+  const param = (value: unknown) => (values.push(value), `$${values.length}`);
+  const parts = writes.map((w, i) => {
+    const { columns, key } = w.model;
+    const rows = `jsonb_populate_recordset(NULL::"${w.table}", ${param(JSON.stringify(w.rows))}::jsonb)`;
+    const insert = `INSERT INTO "${w.table}" AS t (${quoted(columns)}) SELECT ${quoted(columns)} FROM ${rows}`;
+    const rest = columns.filter((c) => !key.includes(c));
+    const update = `SET (${quoted(rest)}) = ROW(${rest.map((c) => `EXCLUDED."${c}"`).join(", ")})`;
+    const onConflict =
+      w.kind === "facts"
+        ? `ON CONFLICT (${quoted(key)}) DO NOTHING`
+        : `ON CONFLICT (${quoted(key)}) DO UPDATE ${update} WHERE t.stream_version < EXCLUDED.stream_version`;
+    return `written_${i} AS (${insert} ${onConflict})`;
+  });
+  if (moved.length)
+    parts.push(
+      `checkpoints_moved AS (UPDATE projection_checkpoints c SET position = m.position, events_applied = c.events_applied + m.events, ` +
+        `last_error = NULL, updated_at = now() FROM unnest(${param(moved.map((m) => m.name))}::text[], ${param(moved.map((m) => m.position))}::text[], ` +
+        `${param(moved.map((m) => m.events))}::bigint[]) AS m(name, position, events) WHERE c.name = m.name)`,
+    );
+  if (parts.length) await run(client, `WITH ${parts.join(", ")} SELECT 1`, values);
+}
+
+/** What a batch writes into each read model (`table`: each one's table, by default its live generation's). */
+async function batchWrites(
+  client: pg.PoolClient,
+  batch: readonly { projection: Projection; events: readonly ProjectedEvent[]; table?: string }[],
+): Promise<RowsWritten[]> {
+  const asks: (RowsAsked & { events: readonly ProjectedEvent[] })[] = [];
+  const writes: RowsWritten[] = [];
+  for (const { projection, events, table = projection.table } of batch) {
+    if (projection.kind === "facts") {
+      const rows = factRows(projection, events);
+      if (rows.length) writes.push({ kind: "facts", model: projection, table, rows });
+      continue;
+    }
+    const keys = rowKeysOf(projection, events);
+    if (keys.length) asks.push({ model: projection, table, keys, events });
+  }
+  const stored = await readRows(client, asks);
+  asks.forEach(({ model, table, events }, i) => {
+    const rows = changedRows(model, stored[i]!, events);
+    if (rows.length) writes.push({ kind: "entity", model, table, rows });
+  });
+  return writes;
 }
 
 /**
@@ -114,15 +161,7 @@ export async function applyToReadModel(
   events: readonly ProjectedEvent[],
   table: string = projection.table,
 ): Promise<void> {
-  if (projection.kind === "facts") {
-    const rows = factRows(projection, events);
-    if (rows.length) await recordFacts(client, projection, table, rows);
-    return;
-  }
-  const keys = rowKeysOf(projection, events);
-  if (!keys.length) return;
-  const rows = changedRows(projection, await readRows(client, projection, table, keys), events);
-  if (rows.length) await writeRows(client, projection, table, rows);
+  await writeRows(client, await batchWrites(client, [{ projection, events, table }]));
 }
 
 /** The further of two log positions. */
@@ -150,6 +189,7 @@ export async function applyInTransaction(
   );
   const byName = new Map(rows.map((r) => [r.name, r]));
   const moved: { name: string; position: string; events: number }[] = [];
+  const batch: { projection: Projection; events: readonly ProjectedEvent[] }[] = [];
   for (const p of projections) {
     const row = byName.get(p.name);
     if (!row) throw new Error(`No checkpoint row for projection ${p.name}`);
@@ -161,18 +201,13 @@ export async function applyInTransaction(
     const after = row.position ? parsePosition(row.position) : null;
     const todo = delivery === "bus" || !after ? events : events.filter((e) => comparePositions(e.stored.position, after) > 0);
     if (todo.length === 0) continue;
-    await applyToReadModel(client, p, todo);
+    batch.push({ projection: p, events: todo });
     const position = todo.reduce<LogPosition | null>((reached, e) => laterPosition(reached, e.stored.position), after);
     moved.push({ name: p.name, position: formatPosition(position!), events: todo.length });
   }
-  if (moved.length) {
-    await run(
-      client,
-      `UPDATE projection_checkpoints c SET position = m.position, events_applied = c.events_applied + m.events, last_error = NULL, updated_at = now()
-       FROM unnest($1::text[], $2::text[], $3::bigint[]) AS m(name, position, events) WHERE c.name = m.name`,
-      [moved.map((m) => m.name), moved.map((m) => m.position), moved.map((m) => m.events)],
-    );
-  }
+  // Every read model's rows read in one statement, folded in memory, and written with the
+  // checkpoints in one more: two round trips a batch, however many read models it concerns.
+  await writeRows(client, await batchWrites(client, batch), moved);
   if (delivery === "bus") await recordProjectedStreams(client, events);
   return moved.reduce((n, m) => n + m.events, 0);
 }
