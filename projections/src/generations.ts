@@ -172,17 +172,20 @@ export async function startGenerations(pool: pg.Pool, projections: readonly Proj
  * Give a filled generation its indexes (Postgres sorts each index's keys once instead of inserting
  * them row by row) and the planner's statistics, inside the caller's transaction. Until then a
  * generation takes only the bulk writes of fill.ts: the batches of applyToBuilding need its keys.
- * Statistics leave out json columns: no query filters on them, sampling them is most of
- * ANALYZE's time, and autovacuum completes them after the switch.
+ * Statistics leave out json columns (no query filters on them, sampling them is most of
+ * ANALYZE's time) and, where a read model names its `statistics`, every column it does not
+ * name; autovacuum completes them after the switch.
  */
 export async function indexGeneration(client: pg.PoolClient, building: Building): Promise<void> {
   for (const statement of building.indexes) await client.query(statement);
   for (const table of building.projection.tables) {
     const next = ident(generationTable(table, building.generation));
+    const { statistics } = building.projection;
     const { rows } = await client.query<{ columns: string | null }>(
       "SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) AS columns FROM pg_attribute " +
-        "WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped AND atttypid NOT IN ('json'::regtype, 'jsonb'::regtype)",
-      [next],
+        "WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped AND atttypid NOT IN ('json'::regtype, 'jsonb'::regtype) " +
+        "AND ($2::text[] IS NULL OR attname = ANY($2))",
+      [next, statistics ?? null],
     );
     await client.query(`ANALYZE ${next}${rows[0]?.columns ? ` (${rows[0].columns})` : ""}`);
   }

@@ -53,7 +53,7 @@ export type FactsReadModel<Row extends ReadModelRow> = {
  * One read model, as the runners and the rebuild see it: its name, its tables and its rule. The
  * row type is known only inside each read model's file; here rows are plain column maps.
  */
-export type Projection = { name: string; tables: readonly string[]; version: number } & (
+export type Projection = { name: string; tables: readonly string[]; version: number; statistics?: readonly string[] } & (
   EntityReadModel<VersionedRow> | FactsReadModel<ReadModelRow>
 );
 
@@ -64,7 +64,15 @@ export type Projection = { name: string; tables: readonly string[]; version: num
  * changed read model is a deploy. Versions only go up: to undo a change, ship the old rule under
  * a higher version.
  */
-export type Versioned = { version: number };
+export type Versioned = {
+  version: number;
+  /**
+   * The columns a rebuilt generation's planner statistics are taken on (ANALYZE), when fewer than
+   * all: those the read model's queries filter on beyond its unique keys. Absent: every column but
+   * json ones. A rebuild takes them before the switch; autovacuum completes the rest after.
+   */
+  statistics?: readonly string[];
+};
 
 /**
  * Erase a read model's row type for the list of projections. The rows `evolve` receives are the

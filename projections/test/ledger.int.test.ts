@@ -64,6 +64,15 @@ describe("the ledger read model on Postgres", () => {
     expect(await books()).toEqual(live);
   });
 
+  it("a rebuilt generation has the planner's statistics of the column its queries filter on, not of the long ids", async () => {
+    await rebuildProjection(store, pool, ledgerProjection);
+    // The switch renames the filled generation to the live table's name.
+    const { rows } = await pool.query<{ attname: string }>(
+      "SELECT attname FROM pg_stats WHERE tablename = 'ledger_books' ORDER BY attname",
+    );
+    expect(rows.map((r) => r.attname)).toEqual(["expert_id"]);
+  });
+
   it("the books are the rule's, folded in memory", async () => {
     // The log gives its own event ids and positions; the rest of each book is the rule's.
     const shape = (b: LedgerBookRow) => [

@@ -23,7 +23,7 @@ describe("ledger read model: given events, then books", () => {
       [`payout:${X1}:po-1`, X1, null, "EUR", 8_500],
       [`payout:${X2}:po-1`, X2, null, "GBP", 3_000],
     ]);
-    for (const posting of books().flatMap((b) => b.postings)) LedgerPostingRecord.parse(posting);
+    for (const posting of books().flatMap((b) => b.journal)) LedgerPostingRecord.parse(posting);
     for (const e of entries()) LedgerEntryRecord.parse(e);
   });
 
@@ -52,7 +52,7 @@ describe("ledger read model: given events, then books", () => {
       ["PayoutPaid", `expert_payable:${X1}`, "EUR", 8_500, 0],
       ["PayoutPaid", `expert_connected:${X1}`, "EUR", 0, 8_500],
     ]);
-    expect(theirs!.postings).toEqual([]);
+    expect(theirs!.journal).toEqual([]);
   });
 
   it("every currency's debits equal its credits; the expert's accounts hold what is theirs", () => {

@@ -21,14 +21,15 @@ import type { Queryable } from "./bookings-queries.ts";
 /**
  * Every entry of the ledger as rows `e` (LedgerEntryRecord's columns, with `book_id` and `ordinal`,
  * the line's place in its event's posting): the books' postings (LedgerPostingRecord, json), a row per
- * line. A filter on `e.book_id` or `e.expert_id` reaches the books' indexes.
+ * line. A filter on `e.book_id` or `e.expert_id` reaches the books' indexes. A book an older version wrote has no
+ * journal (null) until the rebuild at start replaces it: it gives no rows meanwhile.
  */
 export const LEDGER_ENTRIES_FROM = `(
-  SELECT b.book_id, b.booking_id, b.expert_id, p.event_id, p.position, p.at, p.event_type, p.currency,
+  SELECT b.book_id, b.booking_id, b.expert_id, p->>0 AS event_id, p->>1 AS position, p->>2 AS at, p->>3 AS event_type, p->>4 AS currency,
          l.line->>0 AS account, (l.line->>1)::bigint AS debit_cents, (l.line->>2)::bigint AS credit_cents, l.ordinal
   FROM ledger_books b
-  CROSS JOIN LATERAL json_to_recordset(b.postings) AS p(event_id text, position text, at text, event_type text, currency text, lines json)
-  CROSS JOIN LATERAL json_array_elements(p.lines) WITH ORDINALITY AS l(line, ordinal)
+  CROSS JOIN LATERAL json_array_elements(b.journal) AS p
+  CROSS JOIN LATERAL json_array_elements(p->5) WITH ORDINALITY AS l(line, ordinal)
 ) e`;
 
 const ENTRY_COLUMNS =
