@@ -195,7 +195,7 @@ try {
         lagSeconds: quick ? 3 : 10,
         lagRounds: quick ? 1 : 5,
         replayEvents: quick ? 10_000 : 100_000,
-        replayRounds: quick ? 2 : 9,
+        replayRounds: quick ? 2 : 15,
       }),
     );
   if (wanted("payouts"))

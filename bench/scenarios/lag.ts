@@ -130,6 +130,15 @@ export function kafkaRunner(brokers: string[], experiment?: KafkaExperiment): Ru
   };
 }
 
+/** A card payment of the booking, appended with its request (`paid`): a money event the ledger posts. */
+function paymentEvent(bookingId: string, at: string): NewEvent {
+  return {
+    type: "PaymentSucceeded",
+    data: { bookingId, paymentId: `sp-${bookingId}`, amountCents: 9_900, currency: "USD", feeBasisPoints: 1500, provider: "test" },
+    metadata: { at, actor: { userId: "payments", role: "system" } },
+  };
+}
+
 function bookingEvent(expertId: string, bookingId: string, at: string): NewEvent {
   const scheduled = new Date(Date.parse(at) + 86_400_000).toISOString();
   return {
@@ -154,7 +163,14 @@ function bookingEvent(expertId: string, bookingId: string, at: string): NewEvent
 export async function benchLag(
   serverUrl: string,
   runner: Runner,
-  options: { rate: number; seconds: number; bound: number; onSamples?: (lagsMs: readonly number[]) => void },
+  options: {
+    rate: number;
+    seconds: number;
+    bound: number;
+    onSamples?: (lagsMs: readonly number[]) => void;
+    /** Each request is appended with its payment (two events per append), so money read models have work. */
+    paid?: boolean;
+  },
 ): Promise<LagFigure> {
   const db = await createTestDatabase(serverUrl, "bench_lag");
   const store = await PostgresEventStore.connect(db.url, { poolSize: 8 });
@@ -193,11 +209,10 @@ export async function benchLag(
   const append = async (n: number, record: boolean) => {
     const bookingId = `lag-${n}-${randomUUID().slice(0, 8)}`;
     const s = now();
-    await store.append(
-      calendarStream(experts[n % experts.length]!),
-      [bookingEvent(experts[n % experts.length]!, bookingId, new Date().toISOString())],
-      "any",
-    );
+    const at = new Date().toISOString();
+    const expertId = experts[n % experts.length]!;
+    const events = [bookingEvent(expertId, bookingId, at), ...(options.paid ? [paymentEvent(bookingId, at)] : [])];
+    await store.append(calendarStream(expertId), events, "any");
     const t = now();
     if (record) {
       appendTimes.push(t - s);
