@@ -1,4 +1,5 @@
 export * from "./postgres.ts";
 export * from "./docker.ts";
 export * from "./statements.ts";
+export * from "./stripe-fixtures.ts";
 export * from "./stripe-fixtures-server.ts";

@@ -1,8 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { stripeFixture, type StripeObject } from "./stripe-fixtures.ts";
 
 // Stripe without a network (issue 29): a local HTTP server the `stripe` client is pointed at (its
 // host, port and protocol options) that answers with Stripe's own published example objects
@@ -13,39 +11,6 @@ import { fileURLToPath } from "node:url";
 // Each charge, refund, transfer, reversal and payout it makes is listed as a balance transaction of
 // the balance it moved (the platform's, or the connected account's under Stripe-Account), its source
 // expanded on request (`expand[]=data.source`), for reconciliation.
-
-/** Stripe's example objects, kept beside the repository (see its README); STRIPE_FIXTURES names them elsewhere (a clone in another directory). */
-export const STRIPE_FIXTURES_PATH =
-  process.env.STRIPE_FIXTURES ?? resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/stripe/fixtures3.json");
-
-type StripeObject = Record<string, unknown>;
-let loaded: Record<string, StripeObject> | null = null;
-
-/** A fresh copy of one of Stripe's example objects (`account`, `transfer`, `payout`, `event`, ...). */
-export function stripeFixture(resource: string): StripeObject {
-  if (!loaded && !existsSync(STRIPE_FIXTURES_PATH))
-    throw new Error(
-      `Stripe's example objects are read from ${STRIPE_FIXTURES_PATH} (../shared/stripe/fixtures3.json beside the repository, or STRIPE_FIXTURES)`,
-    );
-  loaded ??= (JSON.parse(readFileSync(STRIPE_FIXTURES_PATH, "utf8")) as { resources: Record<string, StripeObject> }).resources;
-  const found = loaded[resource];
-  if (!found) throw new Error(`fixtures3.json has no ${resource}`);
-  return structuredClone(found);
-}
-
-let eventCount = 0;
-/** Stripe's example `event` carrying `object` as its data.object (as a webhook delivers it). */
-export function stripeFixtureEvent(type: string, object: StripeObject, extra: StripeObject = {}): StripeObject {
-  eventCount += 1;
-  return {
-    ...stripeFixture("event"),
-    id: `evt_fixture${Date.now().toString(36)}${eventCount}`,
-    type,
-    created: Math.floor(Date.now() / 1000),
-    data: { object },
-    ...extra,
-  };
-}
 
 export type StripeRequestSeen = {
   method: string;
@@ -123,7 +88,6 @@ export async function startStripeFixturesServer(): Promise<StripeFixturesServer>
   const refusals: Refusal[] = [];
   const saved = new Map<string, { request: string; reply: Reply }>();
   const accounts = new Map<string, StripeObject>();
-  const transfers = new Map<string, StripeObject>();
   // What moved on each balance (the platform's: null; a connected account's: its id), newest first, as Stripe lists it.
   const balances = new Map<string | null, StripeObject[]>();
   // Every object made, by id: a listing's expanded sources.
@@ -190,7 +154,7 @@ export async function startStripeFixturesServer(): Promise<StripeFixturesServer>
           reversals: { object: "list", data: [], has_more: false, url: `/v1/transfers/${id}/reversals` },
         };
         transfer.balance_transaction = moved(null, "transfer", -amount, transfer.currency, id);
-        transfers.set(id, kept(transfer));
+        kept(transfer);
         return { status: 200, body: transfer };
       },
     },
@@ -198,8 +162,8 @@ export async function startStripeFixturesServer(): Promise<StripeFixturesServer>
       method: "POST",
       pattern: /^\/v1\/transfers\/([^/]+)\/reversals$/,
       answer: ([, id], form) => {
-        const transfer = transfers.get(id!);
-        if (!transfer) return missing("transfer", id!);
+        const transfer = objects.get(id!);
+        if (transfer?.object !== "transfer") return missing("transfer", id!);
         const amount = form.amount === undefined ? Number(transfer.amount) - Number(transfer.amount_reversed) : Number(form.amount);
         const reversalId = nextId("trr");
         const reversal: StripeObject = {
