@@ -6,7 +6,7 @@ import type { PayoutProvider } from "../src/payouts/index.ts";
 import { PayoutReactor } from "../src/payouts/reactor.ts";
 import { releaseEarnings } from "../src/payouts/release-sweeper.ts";
 import { RefundReactor } from "../src/refunds/reactor.ts";
-import type { ExpertCalendar } from "./calendar-bookings.ts";
+import { expertCalendar, type ExpertCalendar } from "./calendar-bookings.ts";
 import type { TestApi, TestUser } from "./harness.ts";
 import { waitFor } from "./processes.ts";
 
@@ -17,11 +17,44 @@ import { waitFor } from "./processes.ts";
 
 export const DAY = 86_400_000;
 
-export type MoneyPath = {
-  api: TestApi;
+/** A call that must succeed (any 2xx), answered for further checks. */
+export async function mustCall(api: TestApi, user: TestUser, method: "GET" | "POST", url: string, body?: unknown) {
+  const r = await api.call(method, url, { user, ...(body !== undefined && { body }) });
+  expect(r.statusCode, `${method} ${url}: ${r.body}`).toBeLessThan(300);
+  return r;
+}
+
+export type RequestedSession = {
   admin: TestUser;
+  expert: TestUser;
+  creator: TestUser;
   calendar: ExpertCalendar;
   bookingId: string;
+  start: Date;
+};
+
+/** An admin, and a creator's request (not yet paid) for a 60-minute session at 10:00 UTC the day after `now`, on a new expert's calendar. */
+export async function requestedSession(api: TestApi, now: number): Promise<RequestedSession> {
+  const admin = await api.user("admin");
+  const expert = await api.user("expert");
+  const creator = await api.user("creator");
+  const start = new Date(now + DAY);
+  start.setUTCHours(10, 0, 0, 0);
+  const calendar = await expertCalendar(api, expert);
+  return { admin, expert, creator, calendar, start, bookingId: await calendar.unpaidRequest(creator, start.toISOString()) };
+}
+
+/** The expert accepts the paid request and holds the session: `moveClockTo` takes the suite's clock past its end. */
+export async function heldSession(s: RequestedSession, moveClockTo: (ms: number) => void): Promise<void> {
+  const on = { expertId: s.expert.id, bookingId: s.bookingId, actor: { userId: s.expert.id, role: "expert" as const } };
+  await s.calendar.run({ type: "ConfirmBooking", ...on });
+  moveClockTo(s.start.getTime() + 61 * 60_000);
+  await s.calendar.run({ type: "CompleteBooking", ...on });
+}
+
+export type MoneyPath = {
+  api: TestApi;
+  session: RequestedSession;
   payments: RefundProvider;
   payoutProvider: PayoutProvider;
   clock: () => string;
@@ -31,8 +64,8 @@ export type MoneyPath = {
 
 /** From a booking paid and completed, with the expert's payout account enabled, to its money paid out. */
 export async function walkMoneyPath(m: MoneyPath): Promise<void> {
-  const { api, clock, bookingId } = m;
-  const expert = m.calendar.expert;
+  const { api, clock } = m;
+  const { admin, calendar, bookingId, expert } = m.session;
   const payouts = () =>
     new PayoutReactor(
       { log: api.ctx.store, db: api.ctx.db, payouts: api.ctx.payouts, provider: m.payoutProvider, clock },
@@ -48,9 +81,8 @@ export async function walkMoneyPath(m: MoneyPath): Promise<void> {
   m.advance(CLEARING_PERIOD_DAYS * DAY);
   expect(await release()).toBe(1);
   await payouts(); // transferred: 127.50
-  const admin = { userId: m.admin.id, role: "admin" as const };
   const refund = { amountCents: 5_000, reason: "Half the session had no sound" };
-  await m.calendar.run({ type: "RefundBooking", expertId: expert.id, bookingId, actor: admin, ...refund });
+  await calendar.run({ type: "RefundBooking", expertId: expert.id, bookingId, actor: { userId: admin.id, role: "admin" }, ...refund });
   await refunds(); // 50.00 back to the creator
   await payouts();
   expect(await release()).toBe(1); // the adjustment

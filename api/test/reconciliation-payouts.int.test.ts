@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CalendarCommand } from "@booking/contracts";
 import type { Queryable } from "../src/payments/payments-table.ts";
 import { TestPaymentProvider } from "../src/payments/test-provider.ts";
 import { runReconciliation } from "../src/reconciliation/index.ts";
-import { expertCalendar, type ExpertCalendar } from "./calendar-bookings.ts";
-import { DAY, walkMoneyPath } from "./money-path.ts";
+import { heldSession, mustCall, requestedSession, walkMoneyPath } from "./money-path.ts";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 
 // Reconciliation (issue 29.6) over the whole money path with the test providers: a booking paid
@@ -16,49 +14,26 @@ import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 let now = Date.parse("2030-03-04T08:00:00.000Z");
 const clock = () => new Date(now).toISOString();
 let api: TestApi;
-let admin: TestUser;
 let expert: TestUser;
 let bookingId: string;
-let calendar: ExpertCalendar;
 const lazyDb: Queryable = { query: (text, values) => api.ctx.db.query(text, values) };
 const payments = new TestPaymentProvider(lazyDb);
 
-const run = (command: CalendarCommand) => calendar.run(command);
-const must = async (user: TestUser, method: "GET" | "POST", url: string, body?: unknown) => {
-  const r = await api.call(method, url, { user, ...(body !== undefined && { body }) });
-  expect(r.statusCode, `${method} ${url}: ${r.body}`).toBeLessThan(300);
-  return r;
-};
+const must = (user: TestUser, method: "GET" | "POST", url: string, body?: unknown) => mustCall(api, user, method, url, body);
 const reconciled = () => runReconciliation({ db: api.ctx.db, provider: "test", clock }, "admin");
 
 beforeAll(async () => {
   api = await startTestApi({ clock, payments });
-  admin = await api.user("admin");
-  expert = await api.user("expert");
-  const creator = await api.user("creator");
-  const asExpert = { userId: expert.id, role: "expert" as const };
-  const start = new Date(now + DAY);
-  start.setUTCHours(10, 0, 0, 0);
-  calendar = await expertCalendar(api, expert);
-  bookingId = await calendar.unpaidRequest(creator, start.toISOString());
+  const session = await requestedSession(api, now);
+  ({ expert, bookingId } = session);
   // Paid through the payment routes, so the test provider's payments table has it.
-  const intent = (await must(creator, "POST", "/api/v1/stripe/test-intent", { bookingId })).json() as { clientSecret: string };
-  await must(creator, "POST", "/api/v1/payments/test/confirm", { client_secret: intent.clientSecret, card_number: "4242 4242 4242 4242" });
-  await run({ type: "ConfirmBooking", expertId: expert.id, bookingId, actor: asExpert });
-  now = start.getTime() + 61 * 60_000;
-  await run({ type: "CompleteBooking", expertId: expert.id, bookingId, actor: asExpert });
+  const intent = (await must(session.creator, "POST", "/api/v1/stripe/test-intent", { bookingId })).json() as { clientSecret: string };
+  const card = { client_secret: intent.clientSecret, card_number: "4242 4242 4242 4242" };
+  await must(session.creator, "POST", "/api/v1/payments/test/confirm", card);
+  await heldSession(session, (at) => (now = at));
   await must(expert, "POST", "/api/v1/experts/me/payout-account");
   await must(expert, "POST", "/api/v1/experts/me/payout-account/test-onboarding", { complete: true });
-  await walkMoneyPath({
-    api,
-    admin,
-    calendar,
-    bookingId,
-    payments,
-    payoutProvider: api.ctx.payoutProvider,
-    clock,
-    advance: (ms) => (now += ms),
-  });
+  await walkMoneyPath({ api, session, payments, payoutProvider: api.ctx.payoutProvider, clock, advance: (ms) => (now += ms) });
 });
 afterAll(async () => api.close());
 

@@ -1,14 +1,12 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CalendarCommand } from "@booking/contracts";
 import { ledgerEntries } from "@booking/projections";
 import { startStripeFixturesServer, stripeFixture, stripeFixtureEvent, type StripeFixturesServer } from "@booking/testkit";
 import type { Queryable } from "../src/payments/payments-table.ts";
 import { StripePaymentProvider } from "../src/payments/stripe-provider.ts";
 import { StripePayoutProvider } from "../src/payouts/stripe-payout-provider.ts";
 import { runReconciliation } from "../src/reconciliation/index.ts";
-import { expertCalendar, type ExpertCalendar } from "./calendar-bookings.ts";
-import { DAY, walkMoneyPath } from "./money-path.ts";
+import { heldSession, mustCall, requestedSession, walkMoneyPath } from "./money-path.ts";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 import { waitFor } from "./processes.ts";
 
@@ -27,16 +25,10 @@ let client: Stripe;
 let api: TestApi;
 let expert: TestUser;
 let bookingId: string;
-let calendar: ExpertCalendar;
 let payoutId: string;
 let accountId: string;
 
-const run = (command: CalendarCommand) => calendar.run(command);
-const must = async (user: TestUser, method: "GET" | "POST", url: string, body?: unknown) => {
-  const r = await api.call(method, url, { user, ...(body !== undefined && { body }) });
-  expect(r.statusCode, `${method} ${url}: ${r.body}`).toBeLessThan(300);
-  return r;
-};
+const must = (user: TestUser, method: "GET" | "POST", url: string, body?: unknown) => mustCall(api, user, method, url, body);
 const deliver = async (event: Record<string, unknown>) => {
   const payload = JSON.stringify(event);
   const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET, timestamp: Math.floor(now / 1000) });
@@ -56,22 +48,15 @@ beforeAll(async () => {
   const payments = new StripePaymentProvider(lazyDb, { secretKey: "sk_test_fixtures", publishableKey: "pk_test_fixtures", client });
   const payoutProvider = new StripePayoutProvider({ secretKey: "sk_test_fixtures", client });
   api = await startTestApi({ clock, payments, payoutProvider, stripeWebhookSecret: SECRET });
-  const admin = await api.user("admin");
-  expert = await api.user("expert");
-  const creator = await api.user("creator");
-  const asExpert = { userId: expert.id, role: "expert" as const };
-  const start = new Date(now + DAY);
-  start.setUTCHours(10, 0, 0, 0);
-  calendar = await expertCalendar(api, expert);
-  bookingId = await calendar.unpaidRequest(creator, start.toISOString());
+  const session = await requestedSession(api, now);
+  ({ expert, bookingId } = session);
   // Paid as Stripe.js would: the intent made through the route, the card charged at Stripe, its webhook.
-  const { paymentId } = (await must(creator, "POST", "/api/v1/stripe/test-intent", { bookingId })).json() as { paymentId: string };
+  const intentMade = await must(session.creator, "POST", "/api/v1/stripe/test-intent", { bookingId });
+  const { paymentId } = intentMade.json() as { paymentId: string };
   stripe.charge({ paymentIntent: paymentId, amount: 15_000, currency: "usd" });
   const intent = { ...stripeFixture("payment_intent"), id: paymentId, amount: 15_000, amount_received: 15_000, currency: "usd" };
   await deliver(stripeFixtureEvent("payment_intent.succeeded", { ...intent, metadata: { bookingId, expertId: expert.id } }));
-  await run({ type: "ConfirmBooking", expertId: expert.id, bookingId, actor: asExpert });
-  now = start.getTime() + 61 * 60_000;
-  await run({ type: "CompleteBooking", expertId: expert.id, bookingId, actor: asExpert });
+  await heldSession(session, (at) => (now = at));
   await must(expert, "POST", "/api/v1/experts/me/payout-account");
   accountId = (await must(expert, "GET", "/api/v1/experts/me/payout-account")).json().account_id as string;
   // Onboarding finished at Stripe: account.updated says so.
@@ -79,7 +64,7 @@ beforeAll(async () => {
   stripe.updateAccount(accountId, { payouts_enabled: true, details_submitted: true });
   await deliver(stripeFixtureEvent("account.updated", account));
 
-  await walkMoneyPath({ api, admin, calendar, bookingId, payments, payoutProvider, clock, advance: (ms) => (now += ms) });
+  await walkMoneyPath({ api, session, payments, payoutProvider, clock, advance: (ms) => (now += ms) });
   payoutId = (await payoutRow()).payout_id;
 });
 afterAll(async () => {

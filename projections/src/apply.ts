@@ -94,8 +94,11 @@ type RowsWritten =
   | { kind: "entity"; model: EntityReadModel<VersionedRow>; table: string; rows: readonly VersionedRow[] }
   | { kind: "facts"; model: FactsReadModel<ReadModelRow>; table: string; rows: readonly ReadModelRow[] };
 
-/** Checkpoints moved past a batch: each read model's new position and how many events it applied. */
-type CheckpointsMoved = readonly { name: string; position: string; events: number }[];
+/** A checkpoint moved past a batch: the read model's new position and how many events it applied. */
+type CheckpointMove = { name: string; position: string; events: number };
+
+/** The events of a batch one read model applies, and the table it writes (default: its live generation's). */
+type ReadModelBatch = { projection: Projection; events: readonly ProjectedEvent[]; table?: string };
 
 /**
  * Write every table's rows and move the checkpoints, all in one statement (its parts are
@@ -103,7 +106,7 @@ type CheckpointsMoved = readonly { name: string; position: string; events: numbe
  * Postgres turns them into rows of the table's own type. An entity row is written whole, and the
  * stream_version guard stays in SQL as well, as the invariant; a fact already stored is left as it is.
  */
-async function writeRows(client: pg.PoolClient, writes: readonly RowsWritten[], moved: CheckpointsMoved = []): Promise<void> {
+async function writeRows(client: pg.PoolClient, writes: readonly RowsWritten[], moved: readonly CheckpointMove[] = []): Promise<void> {
   const values: unknown[] = [];
   const param = (value: unknown) => (values.push(value), `$${values.length}`);
   const parts = writes.map((w, i) => {
@@ -127,11 +130,8 @@ async function writeRows(client: pg.PoolClient, writes: readonly RowsWritten[], 
   if (parts.length) await run(client, `WITH ${parts.join(", ")} SELECT 1`, values);
 }
 
-/** What a batch writes into each read model (`table`: each one's table, by default its live generation's). */
-async function batchWrites(
-  client: pg.PoolClient,
-  batch: readonly { projection: Projection; events: readonly ProjectedEvent[]; table?: string }[],
-): Promise<RowsWritten[]> {
+/** What a batch writes into each read model. */
+async function batchWrites(client: pg.PoolClient, batch: readonly ReadModelBatch[]): Promise<RowsWritten[]> {
   const asks: (RowsAsked & { events: readonly ProjectedEvent[] })[] = [];
   const writes: RowsWritten[] = [];
   for (const { projection, events, table = projection.table } of batch) {
@@ -188,8 +188,8 @@ export async function applyInTransaction(
     [projections.map((p) => p.name)],
   );
   const byName = new Map(rows.map((r) => [r.name, r]));
-  const moved: { name: string; position: string; events: number }[] = [];
-  const batch: { projection: Projection; events: readonly ProjectedEvent[] }[] = [];
+  const moved: CheckpointMove[] = [];
+  const batch: ReadModelBatch[] = [];
   for (const p of projections) {
     const row = byName.get(p.name);
     if (!row) throw new Error(`No checkpoint row for projection ${p.name}`);

@@ -178,9 +178,9 @@ export async function startGenerations(pool: pg.Pool, projections: readonly Proj
  */
 export async function indexGeneration(client: pg.PoolClient, building: Building): Promise<void> {
   for (const statement of building.indexes) await client.query(statement);
+  const { statistics } = building.projection;
   for (const table of building.projection.tables) {
     const next = ident(generationTable(table, building.generation));
-    const { statistics } = building.projection;
     const { rows } = await client.query<{ columns: string | null }>(
       "SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) AS columns FROM pg_attribute " +
         "WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped AND atttypid NOT IN ('json'::regtype, 'jsonb'::regtype) " +

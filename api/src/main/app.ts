@@ -150,7 +150,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await payoutRoutes(v1, { db, payouts: ctx.payouts, payoutProvider: ctx.payoutProvider, projected, publicUrl: mail.publicUrl });
       await payoutAdminRoutes(v1, { db, payouts: ctx.payouts, projected });
       await receiptRoutes(v1, { db });
-      await reconciliationRoutes(v1, { db, provider: payments.name, stripe: ctx.stripeBalances ?? null, clock });
+      await reconciliationRoutes(v1, { db, provider: payments.name, stripe: ctx.stripeBalances, clock });
       await statementRoutes(v1, { db, clock });
       await calendarInviteRoutes(v1, { db, jwtSecret, mail, clock, meetingRoomUrlTemplate });
       await adminRoutes(v1, { db, store, experts, reviews, calendar, projected, mail });

@@ -85,7 +85,7 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
   const completions = startCompletionSweeper({ db, calendar, clock }, ctx.sweepGate);
   // The ledger compared with the payment provider once a day (issue 29.6); an admin runs it on demand too.
   const reconciliation = startReconciliationSweeper(
-    { db, provider: payments.name, stripe: ctx.stripeBalances ?? null, clock },
+    { db, provider: payments.name, stripe: ctx.stripeBalances, clock },
     { warn: (line) => app.log.warn(line) },
   );
   // Mail is queued and sent from here in the embedded default; with Kafka, by the mail process.

@@ -60,7 +60,7 @@ function settleReport(log: FastifyBaseLogger, result: Result<CommandResult>, wha
 
 export type PaymentRouteDeps = PaymentRecording & {
   payments: PaymentProvider;
-  /** Null: Stripe's webhook is refused (no provider to trust). */
+  /** The secrets a Stripe webhook may be signed with; none: Stripe's webhook is refused (no provider to trust). */
   stripeWebhookSecrets: readonly string[];
   /** Payouts' Stripe events (account.updated, transfer.reversed, payout.paid, payout.failed): true when the event was theirs. */
   payoutWebhook?: ((event: Stripe.Event, log: FastifyBaseLogger) => Promise<boolean>) | null;

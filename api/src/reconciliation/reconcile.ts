@@ -62,11 +62,14 @@ export function reconcile(ledger: readonly Movement[], provider: readonly Moveme
   const fromProvider = totals(provider);
   const keys = [...new Set([...fromLedger.keys(), ...fromProvider.keys()])];
   const differences: Difference[] = [];
+  // A key whose movements add up to nothing moved nothing (a payout paid, then returned): as if absent.
+  const moved = (t: Totals, key: string) => {
+    const total = t.get(key);
+    return total?.amountCents ? total : undefined;
+  };
   for (const key of keys) {
-    // A key whose movements add up to nothing moved nothing (a payout paid, then returned): as if absent.
-    const moved = (t: Totals) => (t.get(key)?.amountCents ? t.get(key) : undefined);
-    const l = moved(fromLedger);
-    const p = moved(fromProvider);
+    const l = moved(fromLedger, key);
+    const p = moved(fromProvider, key);
     if (!l && !p) continue;
     const any = (l ?? p)!;
     const currency = l?.currency ?? p?.currency ?? null;

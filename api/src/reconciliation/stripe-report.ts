@@ -54,13 +54,16 @@ async function balanceTransactions(client: StripeBalanceClient, stripeAccount?: 
 
 /** The platform's movements: payments, refunds, transfers and reversals, keyed by booking. */
 export async function stripePlatformMovements(client: StripeBalanceClient, db: Queryable): Promise<Movement[]> {
-  const txns = (await balanceTransactions(client)).filter((t) => PLATFORM[t.type]);
-  const intents = txns.map((t) => idOf(sourceOf(t)?.payment_intent)).filter((id): id is string => id !== null);
+  const txns = (await balanceTransactions(client))
+    .filter((txn) => PLATFORM[txn.type])
+    .map((txn) => {
+      const source = sourceOf(txn);
+      return { txn, source, intent: idOf(source?.payment_intent) };
+    });
+  const intents = txns.flatMap((t) => (t.intent === null ? [] : [t.intent]));
   const bookingOfIntent = await bookingsOfIntents(db, [...new Set(intents)]);
-  return txns.map((txn) => {
+  return txns.map(({ txn, source, intent }) => {
     const { kind, sign } = PLATFORM[txn.type]!;
-    const source = sourceOf(txn);
-    const intent = idOf(source?.payment_intent);
     const booking = source?.metadata?.bookingId ?? (intent ? bookingOfIntent.get(intent) : undefined);
     return { kind, ref: booking ?? `stripe:${sourceIdOf(txn)}`, currency: txn.currency.toUpperCase(), amountCents: sign * txn.amount };
   });

@@ -13,9 +13,9 @@ import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
 // The ledger (issue 29.5): every money event's balanced entries (contracts' postingsOf), kept as
 // a read model, rebuilt from the log and identical after a replay.
 //
-// Why books, not a row per entry: three events do not carry all their postings need. Cancelled,
-// RefundDue and RefundIssued have no currency (it is the booking's), PayoutPaid has no amount (it
-// is its PayoutRequested's). What they need is an earlier event of the same stream and the same
+// Why books, not a row per entry: some events do not carry all their postings need. Cancelled,
+// RefundDue and RefundIssued have no currency (it is the booking's); PayoutPaid, and PayoutFailed
+// after it, have no amount (it is their PayoutRequested's). What they need is an earlier event of the same stream and the same
 // booking or payout, so the ledger keeps one row ("book") per booking or payout, holding that
 // memory and the book's postings (per event, its lines), and the runners' own rule applies: an entity read model,
 // the row folded event by event, written once per batch, a stream's events in order. Its queries
@@ -34,7 +34,7 @@ export type LedgerBookRow = {
   booking_id: string | null;
   /** The booking's currency (from its request or payment), or the payout's; null: none said (US dollars). */
   currency: Currency | null;
-  /** A payout's requested amount (its PayoutPaid posts it). */
+  /** A payout's requested amount (its PayoutPaid posts it, and a PayoutFailed after it takes it back). */
   requested_cents: number | null;
   /** Version 1's entries (jsonb, a record per line), for its processes still running during a deploy: this rule writes none. */
   entries: unknown[];
