@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BookingRequestedReply, CURRENT_TERMS_VERSION } from "@booking/contracts";
+import { randomUUID } from "node:crypto";
+import { BookingRequestedReply, CURRENT_TERMS_VERSION, SessionCommand } from "@booking/contracts";
+import { calendarStream, expertStream, sessionStream } from "@booking/engine";
 import { watchStatements } from "@booking/testkit";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 
@@ -123,5 +125,49 @@ describe("POST /bookings", () => {
       200,
     );
     expect((await book(creator)).statusCode).toBe(201);
+  });
+
+  it("names the expert's account from their profile, so the expert may open a booking on a calendar whose id is not their user id", async () => {
+    // The product makes a calendar's id its expert's user id; the booking's party is still read from the profile, not assumed.
+    const owner = await api.user("expert", { firstName: "Ada" });
+    const calendarId = `cal-${owner.id}`;
+    const asOwner = { userId: owner.id, role: "expert" as const };
+    const profile = { firstName: "Ada", lastName: "Vale", title: "Mixing", bio: null, tags: [], profileImage: null };
+    const saved = await api.ctx.experts.handle(expertStream(calendarId), {
+      type: "SaveExpertProfile",
+      expertId: calendarId,
+      actor: asOwner,
+      userId: owner.id,
+      profile,
+      published: true,
+    });
+    expect(saved.ok).toBe(true);
+    const sessionOnCalendar = randomUUID();
+    const definition = { title: "Mix notes", priceCents: 5_000, lengthMinutes: 30, prepQuestions: ["Which track?"], idealFor: [] };
+    const created = await api.ctx.sessions.handle(
+      sessionStream(sessionOnCalendar),
+      SessionCommand.parse({
+        type: "CreateSession",
+        sessionId: sessionOnCalendar,
+        expertId: calendarId,
+        actor: asOwner,
+        definition,
+        status: "published",
+      }),
+    );
+    expect(created.ok).toBe(true);
+    const hours = await api.ctx.calendar.handle(calendarStream(calendarId), {
+      type: "SetSchedule",
+      expertId: calendarId,
+      actor: { userId: "an-admin", role: "admin" },
+      schedule: { timezone: "UTC", slots: [{ weekday: "tuesday", start_local: "09:00", end_local: "17:00" }] },
+    });
+    expect(hours.ok).toBe(true);
+    const creator = await api.user("creator");
+    const times = (await api.call("GET", `${V1}/sessions/${sessionOnCalendar}/availability`)).json().times as string[];
+    const booked = await book(creator, sessionOnCalendar, times[0]);
+    expect(booked.statusCode, booked.body).toBe(201);
+    const seen = await api.call("GET", `${V1}/bookings/${booked.json().booking.id}`, { user: owner });
+    expect(seen.statusCode, seen.body).toBe(200);
   });
 });

@@ -21,7 +21,7 @@ import {
   SessionNotesReply,
   parseInput,
 } from "@booking/contracts";
-import { calendarStream, joinLinkView, openReschedule, sessionStream, type SessionState } from "@booking/engine";
+import { calendarStream, expertStream, joinLinkView, openReschedule, sessionStream, type SessionState } from "@booking/engine";
 import {
   bookingReply,
   bookingsOfCreator,
@@ -39,7 +39,7 @@ import {
   type BookingWithParties,
   type SessionRow,
 } from "@booking/projections";
-import type { CalendarCommands, SessionCommands, TermsCommands } from "../main/index.ts";
+import type { CalendarCommands, ExpertCommands, SessionCommands, TermsCommands } from "../main/index.ts";
 import type { CreatorBookingLock } from "./creator-booking-lock.ts";
 import { actorOf, requireActor, refuse, valueOf, commandActor, idempotencyKeyOf } from "../http/index.ts";
 import type { RoutePlugin, Projected } from "../http/index.ts";
@@ -58,6 +58,8 @@ export type BookingRouteDeps = {
   calendar: CalendarCommands;
   /** Read (never written) here: the session being booked, as its stream has it. */
   sessions: SessionCommands;
+  /** Read (never written) here: whose account the expert's profile is, when the read model does not show it yet. */
+  experts: ExpertCommands;
   /** Read here: has the creator accepted the current terms. */
   terms: TermsCommands;
   projected: Projected;
@@ -107,6 +109,12 @@ export async function runOnBooking(
   await projected(result);
   // If the read model is still behind after waiting, answer with the row as it was rather than fail.
   return (await findBooking(db, row.booking_id)) ?? row;
+}
+
+/** The account an expert's profile belongs to, from its stream (null: no profile, so nothing of theirs is bookable). */
+async function expertAccountOf(experts: ExpertCommands, expertId: string): Promise<string | null> {
+  const { state } = await experts.load(expertStream(expertId));
+  return state.kind === "profiled" ? state.userId : null;
 }
 
 type BookableSession = {
@@ -164,7 +172,7 @@ const oneBooking = { response: { 200: BookingReply } };
 const bookingList = { response: { 200: z.array(BookingReply) } };
 
 export const bookingRoutes: RoutePlugin<BookingRouteDeps> = async (app, deps) => {
-  const { db, calendar, sessions, projected, clock, holdMinutes, creatorBookings, meetingRoomUrlTemplate } = deps;
+  const { db, calendar, sessions, experts, projected, clock, holdMinutes, creatorBookings, meetingRoomUrlTemplate } = deps;
   const replyOf = (row: BookingWithParties) => replyAsOf(row, clock(), meetingRoomUrlTemplate);
 
   app.post(
@@ -195,6 +203,9 @@ export const bookingRoutes: RoutePlugin<BookingRouteDeps> = async (app, deps) =>
           // An acceptance once shown in the read model stands; one not shown yet is looked for in its stream.
           const creatorAcceptedTerms = facts.acceptance !== null || (await acceptedCurrentTerms(deps, actor.userId));
           const expertId = session.expertId;
+          const expert = facts.expert?.expert_id === expertId ? facts.expert : null;
+          const expertUserId = expert?.user_id ?? (await expertAccountOf(experts, expertId));
+          if (expertUserId === null) refuse("session_not_found");
           const written = valueOf(
             await calendar.handle(
               calendarStream(expertId),
@@ -205,7 +216,7 @@ export const bookingRoutes: RoutePlugin<BookingRouteDeps> = async (app, deps) =>
                 actor: commandActor(actor),
                 scheduledTime: request.body.scheduled_time,
                 session: { sessionId, ...session },
-                expertUserId: expertId,
+                expertUserId,
                 creatorAcceptedTerms,
                 creatorBookings: facts.creatorFacts,
                 holdMinutes,
@@ -215,7 +226,6 @@ export const bookingRoutes: RoutePlugin<BookingRouteDeps> = async (app, deps) =>
           );
           // Held until the booking shows in the read model, so the creator's next request sees it.
           await projected(written);
-          const expert = facts.expert?.expert_id === expertId ? facts.expert : null;
           return { result: written, names: { creator: facts.creator, expert } };
         },
       );

@@ -132,7 +132,18 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await termsRoutes(v1, { terms, projected });
       await expertRoutes(v1, { db, experts, calendar, terms, projected, listings, clock, mediaDir });
       await sessionRoutes(v1, { db, sessions, experts, terms, calendar, projected, clock, log: store });
-      await bookingRoutes(v1, { db, calendar, sessions, terms, projected, clock, holdMinutes, creatorBookings, meetingRoomUrlTemplate });
+      await bookingRoutes(v1, {
+        db,
+        calendar,
+        sessions,
+        experts,
+        terms,
+        projected,
+        clock,
+        holdMinutes,
+        creatorBookings,
+        meetingRoomUrlTemplate,
+      });
       await rescheduleRoutes(v1, { db, calendar, projected, clock, creatorBookings, meetingRoomUrlTemplate });
       await proposableTimesRoutes(v1, { db, calendar, clock });
       await timeOffRoutes(v1, { calendar, terms, projected, clock });
