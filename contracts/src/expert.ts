@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Actor, Id } from "./primitives.ts";
+import { VettingCommand, VettingEvent } from "./vetting.ts";
 
 // Stream `expert-{expertId}`: the public profile, its publish state and the vetting decision.
 
@@ -62,6 +63,7 @@ export const ExpertCommand = z.discriminatedUnion("type", [
   /** The console always gives a reason (PUT /admin/experts/{id}); the seed's vetting has none. */
   z.object({ type: z.literal("VerifyExpert"), expertId: Id, actor: Actor, reason: VettingReason.optional() }),
   z.object({ type: z.literal("UnverifyExpert"), expertId: Id, actor: Actor, reason: VettingReason.optional() }),
+  ...VettingCommand.options,
 ]);
 export type ExpertCommand = z.infer<typeof ExpertCommand>;
 
@@ -73,5 +75,6 @@ export const ExpertEvent = z.discriminatedUnion("type", [
   // Decisions recorded before issue 27.20 have no reason.
   z.object({ type: z.literal("ExpertVerified"), data: z.object({ expertId: Id, by: Id, reason: z.string().optional() }) }),
   z.object({ type: z.literal("ExpertUnverified"), data: z.object({ expertId: Id, by: Id, reason: z.string().optional() }) }),
+  ...VettingEvent.options,
 ]);
 export type ExpertEvent = z.infer<typeof ExpertEvent>;

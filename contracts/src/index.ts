@@ -5,6 +5,7 @@ export * from "./primitives.ts";
 export * from "./schedule.ts";
 export * from "./session.ts";
 export * from "./expert.ts";
+export * from "./vetting.ts";
 export * from "./terms.ts";
 export * from "./early-access.ts";
 export * from "./support.ts";

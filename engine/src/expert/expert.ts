@@ -1,9 +1,10 @@
 import { isOwnExpertImage, ok, refused, type ExpertCommand, type ExpertEvent, type Result } from "@booking/contracts";
 import type { Decider } from "../decider.ts";
+import { decideVetting, draftVetting, evolveVetting, type Vetting } from "./vetting.ts";
 
-// Stream `expert-{expertId}`: the public profile, its publish state and the vetting decision.
+// Stream `expert-{expertId}`: the public profile, its publish state and its vetting (./vetting.ts).
 
-export type ExpertState = { kind: "none" } | { kind: "profiled"; userId: string; slug: string; published: boolean; verified: boolean };
+export type ExpertState = { kind: "none" } | { kind: "profiled"; userId: string; slug: string; published: boolean; vetting: Vetting };
 
 export const initialExpertState = (): ExpertState => ({ kind: "none" });
 
@@ -33,21 +34,17 @@ export function evolveExpert(state: ExpertState, events: readonly ExpertEvent[])
           userId: e.data.userId,
           slug: e.data.slug,
           published: e.data.published,
-          verified: s.kind === "profiled" ? s.verified : false,
+          vetting: s.kind === "profiled" ? s.vetting : draftVetting,
         };
         break;
-      case "ExpertVerified":
-        if (s.kind === "profiled") s = { ...s, verified: true };
-        break;
-      case "ExpertUnverified":
-        if (s.kind === "profiled") s = { ...s, verified: false };
-        break;
+      default:
+        if (s.kind === "profiled") s = { ...s, vetting: evolveVetting(s.vetting, e) };
     }
   }
   return s;
 }
 
-export function decideExpert(c: ExpertCommand, s: ExpertState): Result<ExpertEvent[]> {
+export function decideExpert(c: ExpertCommand, s: ExpertState, now: string): Result<ExpertEvent[]> {
   const admin = c.actor.role === "admin";
   switch (c.type) {
     case "SaveExpertProfile": {
@@ -67,17 +64,20 @@ export function decideExpert(c: ExpertCommand, s: ExpertState): Result<ExpertEve
       if (!admin) return refused("forbidden");
       if (s.kind === "none") return refused("profile_not_found");
       const verify = c.type === "VerifyExpert";
-      if (s.verified === verify) return ok([]);
+      if ((s.vetting.status === "approved") === verify) return ok([]);
       const reason = c.reason === undefined ? {} : { reason: c.reason };
       return ok([{ type: verify ? "ExpertVerified" : "ExpertUnverified", data: { expertId: c.expertId, by: c.actor.userId, ...reason } }]);
     }
+    default:
+      if (s.kind === "none") return refused(c.type === "SubmitApplication" ? "application_profile_needed" : "profile_not_found");
+      return decideVetting(c, s.vetting, s.userId, now);
   }
 }
 
 export const expertDecider: Decider<ExpertCommand, ExpertEvent, ExpertState> = {
   initialState: initialExpertState,
   evolve: evolveExpert,
-  decide: (c, s) => decideExpert(c, s),
+  decide: (c, s, { now }) => decideExpert(c, s, now),
 };
 
 export const expertStream = (expertId: string) => `expert-${expertId}`;
