@@ -5,6 +5,7 @@ import {
   ExpertCommand,
   parseInput,
   type Actor,
+  type ApplicationAnswers,
   type ApplicationStatus,
   type ExpertCommand as Command,
   type ExpertEvent,
@@ -20,7 +21,7 @@ const EXPERT: Actor = { userId: "ux1", role: "expert" };
 const ADMIN: Actor = { userId: "admin-1", role: "admin" };
 const spec = deciderSpec(expertDecider, NOW);
 
-const answers = {
+const answers: ApplicationAnswers = {
   expertise: "Podcast growth",
   title: "Audio producer",
   bio: "Ten years producing interview podcasts for independent creators, from first episode to a weekly show.",
@@ -36,7 +37,7 @@ const saved: ExpertEvent = {
   type: "ExpertProfileSaved",
   data: { expertId: "ex1", userId: "ux1", slug: "ada-vale-ex1", profile, published: true },
 };
-const submitted: ExpertEvent = { type: "ApplicationSubmitted", data: { ...by(EXPERT), answers } };
+const submitted = { type: "ApplicationSubmitted" as const, data: { ...by(EXPERT), answers } };
 const reviewing: ExpertEvent = { type: "ApplicationReviewStarted", data: by(ADMIN) };
 const decided = { ...by(ADMIN), reason: "Strong portfolio", checklist: { identity_plausible: true } };
 const approved: ExpertEvent = { type: "ApplicationApproved", data: decided };
