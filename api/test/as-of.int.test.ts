@@ -115,6 +115,7 @@ beforeAll(async () => {
     actor: { userId: who.id, role: "creator" },
     scheduledTime,
     expertUserId: expert.id,
+    expertVetting: "approved",
     creatorAcceptedTerms: true,
     creatorBookings: [],
     holdMinutes: 15,

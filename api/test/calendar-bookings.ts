@@ -52,6 +52,7 @@ export async function expertCalendar(api: TestApi, expert: TestUser): Promise<Ex
         prepQuestions: ["Goal?"],
       },
       expertUserId: expert.id,
+      expertVetting: "approved",
       creatorAcceptedTerms: true,
       creatorBookings: [],
       holdMinutes: 15,

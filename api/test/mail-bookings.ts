@@ -99,6 +99,7 @@ function calendarOf(api: TestApi, expert: MailUser) {
           prepQuestions: ["Goal?"],
         },
         expertUserId: expert.id,
+        expertVetting: "approved",
         creatorAcceptedTerms: true,
         creatorBookings: [],
         holdMinutes: 15,

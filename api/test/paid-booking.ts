@@ -84,6 +84,7 @@ export async function heldBooking(api: TestApi, priceCents = 15_000, daysAhead =
       prepQuestions: ["Goal?", "Now?", "Blocker?"],
     },
     expertUserId: expert.id,
+    expertVetting: "approved",
     creatorAcceptedTerms: true,
     creatorBookings: [],
     holdMinutes: 15,

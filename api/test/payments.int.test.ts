@@ -65,6 +65,7 @@ async function book(priceCents = PRICE): Promise<Booked> {
       prepQuestions: ["Goal?", "Now?", "Blocker?"],
     },
     expertUserId: expert.id,
+    expertVetting: "approved",
     creatorAcceptedTerms: true,
     creatorBookings: [],
     holdMinutes: 15,

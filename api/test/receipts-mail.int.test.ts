@@ -113,6 +113,7 @@ describe("receipts by mail", () => {
         instantBooking: true,
       },
       expertUserId: held.expert.id,
+      expertVetting: "approved",
       creatorAcceptedTerms: true,
       creatorBookings: [],
       holdMinutes: 15,

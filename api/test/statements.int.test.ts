@@ -236,6 +236,7 @@ describe("an expert's monthly statement", () => {
         prepQuestions: ["Goal?", "Now?", "Blocker?"],
       },
       expertUserId: b.expert.id,
+      expertVetting: "approved",
       creatorAcceptedTerms: true,
       creatorBookings: [],
       holdMinutes: 15,

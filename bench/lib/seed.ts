@@ -187,6 +187,7 @@ export function requestBooking(
       prepQuestions: ["Goal?", "Audience?", "Blockers?"],
     },
     expertUserId: expert.expertId,
+    expertVetting: "approved",
     creatorAcceptedTerms: true,
     creatorBookings: [],
     holdMinutes: 15,

@@ -3,6 +3,7 @@ import { MAX_PREP_QUESTIONS, MIN_PREP_QUESTIONS } from "./constants.ts";
 import { Currency } from "./money.ts";
 import { Actor, Id, Instant, PriceCents, SessionLength } from "./primitives.ts";
 import { BookingRules, DateOverride, TimeOff, WeeklySchedule } from "./schedule.ts";
+import { APPLICATION_STATUSES } from "./vetting.ts";
 
 // Stream `calendar-{expertId}`: the expert's weekly schedule and the lifecycle of every booking
 // with that expert, so that one decision sees availability and all active bookings at once.
@@ -158,6 +159,8 @@ export const CalendarCommand = z.discriminatedUnion("type", [
     scheduledTime: Instant,
     session: BookedSessionFacts,
     expertUserId: Id,
+    /** Where the expert's application stands on their own stream: only an approved expert is bookable (issue 30). */
+    expertVetting: z.enum(APPLICATION_STATUSES),
     creatorAcceptedTerms: z.boolean(),
     /** The creator's bookings with every expert, for the rules no single calendar can see (holds cap, no double-booked creator). */
     creatorBookings: z.array(CreatorBookingFacts),
@@ -204,6 +207,12 @@ export const CalendarCommand = z.discriminatedUnion("type", [
   z.object({ type: z.literal("WithdrawReschedule"), ...onBooking }),
   /** The expert's video meeting link for a confirmed booking. */
   z.object({ type: z.literal("SetJoinLink"), ...onBooking, url: MeetingLink }),
+  /**
+   * An expert's suspension, on the calendar where bookings are decided (issue 30): a booking request is
+   * accepted before it or refused after it, never both. Resumed when the expert is reinstated.
+   */
+  z.object({ type: z.literal("PauseBookings"), ...base, reason: z.string().trim().min(1).max(500) }),
+  z.object({ type: z.literal("ResumeBookings"), ...base }),
 ]);
 export type CalendarCommand = z.infer<typeof CalendarCommand>;
 export type CalendarCommandType = CalendarCommand["type"];
@@ -213,6 +222,8 @@ const booking = { bookingId: Id };
 const RescheduleParty = z.enum(["creator", "expert", "admin"]);
 
 export const CalendarEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("BookingsPaused"), data: z.object({ expertId: Id, by: Id, reason: z.string() }) }),
+  z.object({ type: z.literal("BookingsResumed"), data: z.object({ expertId: Id, by: Id }) }),
   z.object({ type: z.literal("ScheduleSet"), data: z.object({ expertId: Id, timezone: z.string(), slots: WeeklySchedule.shape.slots }) }),
   z.object({
     type: z.literal("TimeOffAdded"),

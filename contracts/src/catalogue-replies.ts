@@ -2,6 +2,7 @@ import { z } from "zod";
 import { Currency } from "./money.ts";
 import { WeeklySlot } from "./schedule.ts";
 import { SessionStatus } from "./session.ts";
+import { APPLICATION_STATUSES } from "./vetting.ts";
 
 // Replies about the catalogue, declared once (see replies.ts for the pattern): the experts,
 // sessions and schedules read models' rows, the listing, profiles, sessions, schedules and
@@ -26,9 +27,18 @@ export const ExpertRecord = z.strictObject({
   tags: z.array(z.string()),
   profile_image: z.string().nullable(),
   published: z.boolean(),
+  /** Approved by our team and not suspended: the check mark, and bookable (issue 30). */
   verified: z.boolean(),
   /** The admin who made the latest vetting decision. */
   vetted_by: z.string().nullable(),
+  /** Where the expert's application stands (issue 30). */
+  vetting_status: z.enum(APPLICATION_STATUSES),
+  /** The application's revision: a review step names the one the admin had open. */
+  vetting_revision: z.number(),
+  /** The last decision's reason. */
+  vetting_reason: z.string().nullable(),
+  /** When the application waiting for a decision was submitted (the queue's order). */
+  applied_at: Time.nullable(),
   updated_at: Time,
   stream_version: z.number(),
 });

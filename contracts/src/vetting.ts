@@ -117,3 +117,38 @@ export const VettingEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("ExpertReinstated"), data: z.object({ ...by, reason: z.string() }) }),
 ]);
 export type VettingEvent = z.infer<typeof VettingEvent>;
+
+/**
+ * Rule: where an application stands after one of the expert stream's events (the engine's decider and the
+ * experts read model both follow it). Before applications, an admin's Verify was the approval and Unverify withdrew it.
+ */
+export function vettingStatusAfter(status: ApplicationStatus, type: string): ApplicationStatus {
+  switch (type) {
+    case "ApplicationSubmitted":
+      return "submitted";
+    case "ApplicationReviewStarted":
+      return "in_review";
+    case "ApplicationApproved":
+    case "ExpertReinstated":
+    case "ExpertVerified":
+      return "approved";
+    case "ApplicationChangesRequested":
+      return "changes_requested";
+    case "ApplicationRejected":
+      return "rejected";
+    case "ExpertSuspended":
+      return "suspended";
+    case "ExpertUnverified":
+      return status === "approved" ? "draft" : status;
+    default:
+      return status;
+  }
+}
+
+const VETTING_EVENT_TYPES: ReadonlySet<string> = new Set([
+  ...VettingEvent.options.map((o) => o.shape.type.value),
+  "ExpertVerified",
+  "ExpertUnverified",
+]);
+/** The expert stream's events that move an application (its revision counts them). */
+export const isVettingEventType = (type: string): boolean => VETTING_EVENT_TYPES.has(type);

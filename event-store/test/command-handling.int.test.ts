@@ -55,6 +55,7 @@ const request = (expertId: string, lengthMinutes: 30 | 90, scheduledTime: string
   scheduledTime,
   session: { ...session(lengthMinutes), expertId },
   expertUserId: `u-${expertId}`,
+  expertVetting: "approved",
   creatorAcceptedTerms: true,
   creatorBookings: [],
   holdMinutes: 15,

@@ -117,6 +117,7 @@ const request = (expertId: string, scheduledTime: string, bookingId: string = ra
   scheduledTime,
   session: { ...session, expertId },
   expertUserId: `u-${expertId}`,
+  expertVetting: "approved",
   creatorAcceptedTerms: true,
   creatorBookings: [],
   holdMinutes: 15,

@@ -6,6 +6,7 @@ import { userMigrations } from "./read-models/users.ts";
 import { scheduleMigrations } from "./read-models/schedules.ts";
 import { sessionMigrations } from "./read-models/sessions.ts";
 import { ledgerMigrations } from "./read-models/ledger.ts";
+import { expertMigrations } from "./read-models/experts.ts";
 
 // Read models. Every row remembers the version of the stream it reflects (`stream_version`):
 // a projection writes only when the event is newer, so a redelivered or older event is a no-op.
@@ -198,4 +199,5 @@ export const readModelMigrations: readonly Migration[] = [
     `,
   },
   ...ledgerMigrations,
+  ...expertMigrations,
 ];

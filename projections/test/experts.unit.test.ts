@@ -33,6 +33,10 @@ describe("experts read model: given events, then rows", () => {
         published: false,
         verified: false,
         vetted_by: null,
+        vetting_status: "draft",
+        vetting_revision: 0,
+        vetting_reason: null,
+        applied_at: null,
         updated_at: givenAt(0),
         stream_version: 1,
       },
@@ -54,5 +58,39 @@ describe("experts read model: given events, then rows", () => {
   it("vetting an expert without a profile changes nothing: no row", () => {
     spec.given(verified).then([]);
     spec.given(verified, unverified).then([]);
+  });
+
+  it("an application's steps set its status, revision, reason and time; approved is the check mark, suspended takes it away", () => {
+    const answers = {
+      expertise: "Pricing",
+      title: "Coach",
+      bio: "b".repeat(80),
+      links: ["https://example.com"],
+      yearsOfExperience: 4,
+      creatorsCanExpect: "A plan",
+    };
+    const step = (type: string, data: Record<string, unknown> = {}): GivenEvent => ({
+      stream: "expert-e1",
+      event: { type, data: { expertId: "e1", by: "u-admin", at: "2026-11-28T10:00:00.000Z", ...data } } as GivenEvent["event"],
+    });
+    const submitted = step("ApplicationSubmitted", { by: "u-expert", answers: { ...answers, standardsVersion: "standards-2026-11" } });
+    spec
+      .given(saved(true), submitted)
+      .then([{ vetting_status: "submitted", vetting_revision: 1, applied_at: givenAt(1), verified: false, vetted_by: null }]);
+    const changes = step("ApplicationChangesRequested", { reason: "Add a link", checklist: {} });
+    spec
+      .given(saved(true), submitted, changes)
+      .then([{ vetting_status: "changes_requested", vetting_reason: "Add a link", verified: false }]);
+    const approved = step("ApplicationApproved", { reason: "Strong work", checklist: { links_work: true } });
+    spec
+      .given(saved(true), submitted, approved)
+      .then([{ vetting_status: "approved", vetting_revision: 2, verified: true, vetted_by: "u-admin" }]);
+    const suspended = step("ExpertSuspended", { reason: "No-shows" });
+    spec
+      .given(saved(true), submitted, approved, suspended)
+      .then([{ vetting_status: "suspended", vetting_reason: "No-shows", verified: false }]);
+    spec
+      .given(saved(true), submitted, approved, suspended, step("ExpertReinstated", { reason: "Resolved" }))
+      .then([{ vetting_status: "approved", verified: true }]);
   });
 });

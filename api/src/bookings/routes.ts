@@ -4,6 +4,7 @@ import { z } from "zod";
 import {
   CURRENT_TERMS_VERSION,
   DEFAULT_CURRENCY,
+  type ApplicationStatus,
   type Currency,
   type SessionDefinition,
   UserIdParams,
@@ -111,10 +112,10 @@ export async function runOnBooking(
   return (await findBooking(db, row.booking_id)) ?? row;
 }
 
-/** The account an expert's profile belongs to, from its stream (null: no profile, so nothing of theirs is bookable). */
-async function expertAccountOf(experts: ExpertCommands, expertId: string): Promise<string | null> {
+/** The account an expert's profile belongs to and their application's status, from its stream (null: no profile, nothing to book). */
+async function expertStandingOf(experts: ExpertCommands, expertId: string): Promise<{ userId: string; vetting: ApplicationStatus } | null> {
   const { state } = await experts.load(expertStream(expertId));
-  return state.kind === "profiled" ? state.userId : null;
+  return state.kind === "profiled" ? { userId: state.userId, vetting: state.vetting.status } : null;
 }
 
 type BookableSession = {
@@ -203,9 +204,11 @@ export const bookingRoutes: RoutePlugin<BookingRouteDeps> = async (app, deps) =>
           // An acceptance once shown in the read model stands; one not shown yet is looked for in its stream.
           const creatorAcceptedTerms = facts.acceptance !== null || (await acceptedCurrentTerms(deps, actor.userId));
           const expertId = session.expertId;
+          // Whose account the expert is and where their application stands: the read model's row (an admin's
+          // decision waited for it), else their stream. A suspension is exact on the calendar itself.
           const expert = facts.expert?.expert_id === expertId ? facts.expert : null;
-          const expertUserId = expert?.user_id ?? (await expertAccountOf(experts, expertId));
-          if (expertUserId === null) refuse("session_not_found");
+          const standing = expert ? { userId: expert.user_id, vetting: expert.vetting_status } : await expertStandingOf(experts, expertId);
+          if (standing === null) refuse("session_not_found");
           const written = valueOf(
             await calendar.handle(
               calendarStream(expertId),
@@ -216,7 +219,8 @@ export const bookingRoutes: RoutePlugin<BookingRouteDeps> = async (app, deps) =>
                 actor: commandActor(actor),
                 scheduledTime: request.body.scheduled_time,
                 session: { sessionId, ...session },
-                expertUserId,
+                expertUserId: standing.userId,
+                expertVetting: standing.vetting,
                 creatorAcceptedTerms,
                 creatorBookings: facts.creatorFacts,
                 holdMinutes,

@@ -171,6 +171,7 @@ export function planHistory(deps: HistoryDeps, market: DemoMarket, timeline: Tim
         currency,
       },
       expertUserId: expertId,
+      expertVetting: "approved",
       creatorAcceptedTerms: true,
       creatorBookings: creatorFacts,
       holdMinutes: 15,

@@ -25,6 +25,7 @@ import {
 } from "./decision-rules.ts";
 import { type HoursCommand } from "./hours.ts";
 import { answerReschedule, requestReschedule } from "./reschedule.ts";
+import { bookingRefusalForVetting } from "../expert/vetting.ts";
 
 // A booking from request to payment, answers and the expert's decision: the commands on one booking.
 
@@ -33,6 +34,10 @@ export function requestBooking(c: Extract<CalendarCommand, { type: "RequestBooki
   if (c.actor.role !== "creator") return refused("only_creators_book");
   if (!c.creatorAcceptedTerms) return refused("terms_not_accepted");
   if (s.bookings.has(c.bookingId)) return refused("booking_already_exists");
+  // Rule: only an approved expert is bookable; a suspension on this calendar cuts off every request after it.
+  if (s.paused) return refused("expert_suspended");
+  const notBookable = bookingRefusalForVetting(c.expertVetting);
+  if (notBookable) return refused(notBookable);
   if (!c.session.published || c.session.expertId !== c.expertId) return refused("session_not_published");
   const hours = expertHours(s);
   if (!hours) return refused("slot_unavailable");
@@ -140,7 +145,7 @@ export function whyNotProposable(
 }
 
 export function decideOnBooking(
-  c: Exclude<CalendarCommand, { type: "SetSchedule" | "RequestBooking" } | HoursCommand>,
+  c: Exclude<CalendarCommand, { type: "SetSchedule" | "RequestBooking" | "PauseBookings" | "ResumeBookings" } | HoursCommand>,
   s: CalendarState,
   now: string,
 ): Decision {
@@ -189,6 +194,8 @@ export function decideOnBooking(
       const byExpert = expert && (b.status === "pending" || b.status === "more_info_requested");
       const byCreator = creator && b.status === "time_proposed";
       if (!creator && !expert) return refused("not_booking_party");
+      // Rule: a suspended expert's open bookings wait for an admin to resolve them (issue 30): nobody else confirms one.
+      if (s.paused && !isAdmin(a)) return refused("expert_suspended");
       if (!byExpert && !byCreator) return transitionRefused(b, "confirmed");
       if (!isPaid(b)) return refused("payment_required");
       if (byExpert && requestLapsed(b, now)) return refused("booking_request_lapsed");

@@ -45,6 +45,7 @@ type EncodedCalendar = {
   rules: BookingRules;
   bookings: Booking[];
   leftOut: { bits: string; count: number };
+  paused: boolean;
 };
 
 /**
@@ -82,6 +83,7 @@ export function encodeCalendar(state: CalendarState, now: string): EncodedCalend
     rules: s.rules,
     bookings: [...s.bookings.values()],
     leftOut: encodeLeftOut(s.leftOut ?? nothingLeftOut()),
+    paused: s.paused,
   };
 }
 
@@ -97,6 +99,7 @@ export function decodeCalendar(data: unknown): CalendarState {
     rules: d.rules,
     bookings: new Map(d.bookings.map((b) => [b.bookingId, b])),
     leftOut: decodeLeftOut(d.leftOut),
+    paused: d.paused === true,
   };
 }
 

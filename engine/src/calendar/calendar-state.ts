@@ -69,6 +69,8 @@ export type CalendarState = {
    * a command about one of them is decided on the whole stream. Null when every booking is here.
    */
   leftOut: LeftOut | null;
+  /** The expert is suspended (issue 30): no booking request is accepted, and the expert accepts none. */
+  paused: boolean;
 };
 
 export const initialCalendarState = (): CalendarState => ({
@@ -79,6 +81,7 @@ export const initialCalendarState = (): CalendarState => ({
   rules: NO_BOOKING_RULES,
   bookings: new Map(),
   leftOut: null,
+  paused: false,
 });
 
 /** What availability reads of the calendar besides its bookings (null before a schedule is set). */
@@ -148,13 +151,18 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
   const bookings = new Map(state.bookings);
   const timeOff = new Map(state.timeOff);
   const dateOverrides = new Map(state.dateOverrides);
-  let { expertId, schedule, rules } = state;
+  let { expertId, schedule, rules, paused } = state;
   const update = (id: string, change: (b: Booking) => Partial<Booking>) => {
     const b = bookings.get(id);
     if (b) bookings.set(id, { ...b, ...change(b) });
   };
   for (const e of events) {
     switch (e.type) {
+      case "BookingsPaused":
+      case "BookingsResumed":
+        expertId = e.data.expertId;
+        paused = e.type === "BookingsPaused";
+        break;
       case "ScheduleSet":
         expertId = e.data.expertId;
         schedule = { timezone: e.data.timezone, slots: e.data.slots };
@@ -266,5 +274,5 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
         break;
     }
   }
-  return { expertId, schedule, timeOff, dateOverrides, rules, bookings, leftOut: state.leftOut };
+  return { expertId, schedule, timeOff, dateOverrides, rules, bookings, leftOut: state.leftOut, paused };
 }

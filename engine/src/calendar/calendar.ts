@@ -36,6 +36,15 @@ export function decideCalendar(c: CalendarCommand, s: CalendarState, ctx: Decisi
       return ok([{ type: "ScheduleSet", data: { expertId: c.expertId, timezone: c.schedule.timezone, slots: c.schedule.slots } }]);
     case "RequestBooking":
       return requestBooking(c, s, ctx.now);
+    case "PauseBookings":
+    case "ResumeBookings": {
+      // Rule: suspending an expert is an admin's decision (expert/vetting.ts); the calendar only follows it.
+      if (!isAdmin(c.actor)) return refused("forbidden");
+      const pause = c.type === "PauseBookings";
+      if (s.paused === pause) return ok([]);
+      const by = { expertId: c.expertId, by: c.actor.userId };
+      return ok([pause ? { type: "BookingsPaused", data: { ...by, reason: c.reason } } : { type: "BookingsResumed", data: by }]);
+    }
     default:
       return isHoursCommand(c) ? decideOnHours(c, s, ctx.now) : decideOnBooking(c, s, ctx.now);
   }

@@ -8,6 +8,7 @@ import {
   type Result,
   type VettingCommand,
   type VettingEvent,
+  vettingStatusAfter,
 } from "@booking/contracts";
 
 // Vetting on the expert's stream (issue 30): the expert applies, an admin reviews against the checklist and
@@ -30,42 +31,29 @@ export const draftVetting: Vetting = { status: "draft", revision: 0, answers: nu
 /** Rule: creators can book an expert only once our team approved them, and not while they are suspended. */
 export const isBookable = (v: Vetting): boolean => v.status === "approved";
 
+/** Why a booking request for an expert whose application stands at `status` is refused, or null when they are bookable. */
+export const bookingRefusalForVetting = (status: ApplicationStatus): "expert_not_approved" | "expert_suspended" | null =>
+  status === "approved" ? null : status === "suspended" ? "expert_suspended" : "expert_not_approved";
+
 /** Why a booking request for this expert is refused, or null when they are bookable. */
-export const notBookableReason = (v: Vetting): "expert_not_approved" | "expert_suspended" | null =>
-  isBookable(v) ? null : v.status === "suspended" ? "expert_suspended" : "expert_not_approved";
+export const notBookableReason = (v: Vetting) => bookingRefusalForVetting(v.status);
 
 export function evolveVetting(v: Vetting, e: ExpertEvent): Vetting {
-  const next = (status: ApplicationStatus, change: Partial<Vetting> = {}): Vetting => ({
-    ...v,
-    status,
-    revision: v.revision + 1,
-    ...change,
-  });
+  if (e.type === "ExpertProfileSaved") return v;
+  // Verifying an approved expert again, or unverifying one who is not approved, changes nothing.
+  if ((e.type === "ExpertVerified" && v.status === "approved") || (e.type === "ExpertUnverified" && v.status !== "approved")) return v;
+  const next: Vetting = { ...v, status: vettingStatusAfter(v.status, e.type), revision: v.revision + 1 };
   switch (e.type) {
     case "ApplicationSubmitted":
-      return next("submitted", { answers: e.data.answers, reason: null, mayReapplyFrom: null });
-    case "ApplicationReviewStarted":
-      return next("in_review");
-    case "ApplicationNoted":
-      // A note is for the console: it moves the revision (another admin sees the application changed), not the status.
-      return next(v.status);
-    case "ApplicationApproved":
-      return next("approved", { reason: e.data.reason });
-    case "ApplicationChangesRequested":
-      return next("changes_requested", { reason: e.data.reason });
+      return { ...next, answers: e.data.answers, reason: null, mayReapplyFrom: null };
     case "ApplicationRejected":
-      return next("rejected", { reason: e.data.reason, mayReapplyFrom: e.data.mayReapplyFrom });
-    case "ExpertSuspended":
-      return next("suspended", { reason: e.data.reason });
-    case "ExpertReinstated":
-      return next("approved", { reason: e.data.reason });
-    // Before applications, an admin's Verify was the approval and Unverify withdrew it.
-    case "ExpertVerified":
-      return v.status === "approved" ? v : next("approved", { reason: e.data.reason ?? null });
-    case "ExpertUnverified":
-      return v.status === "approved" ? next("draft", { reason: e.data.reason ?? null }) : v;
+      return { ...next, reason: e.data.reason, mayReapplyFrom: e.data.mayReapplyFrom };
+    case "ApplicationReviewStarted":
+    case "ApplicationNoted":
+      // A note is for the console: it moves the revision (another admin sees the application changed), not the reason.
+      return next;
     default:
-      return v;
+      return { ...next, reason: e.data.reason ?? null };
   }
 }
 

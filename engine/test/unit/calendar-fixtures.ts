@@ -126,6 +126,7 @@ export const requestBooking = (over: Partial<Extract<CalendarCommand, { type: "R
   scheduledTime: "2026-03-04T13:00:00.000Z",
   session,
   expertUserId: EXPERT.userId,
+  expertVetting: "approved",
   creatorAcceptedTerms: true,
   creatorBookings: [],
   holdMinutes: HOLD_MINUTES,

@@ -1,4 +1,13 @@
-import { expertProfileColumns, type Currency, type ExpertListItem, type ExpertProfileReply, type ExpertRecord } from "@booking/contracts";
+import {
+  expertProfileColumns,
+  isVettingEventType,
+  vettingStatusAfter,
+  type Currency,
+  type Migration,
+  type ExpertListItem,
+  type ExpertProfileReply,
+  type ExpertRecord,
+} from "@booking/contracts";
 import { entityProjection, type ProjectedEvent } from "../projection.ts";
 import type { Queryable } from "./bookings-queries.ts";
 import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
@@ -24,6 +33,10 @@ const expertColumnTypes = {
   published: "boolean",
   verified: "boolean",
   vetted_by: "text",
+  vetting_status: "text",
+  vetting_revision: "int",
+  vetting_reason: "text",
+  applied_at: "timestamptz",
   updated_at: "timestamptz",
   stream_version: "bigint",
 } as const satisfies Record<keyof ExpertRow, ColumnType>;
@@ -36,16 +49,29 @@ export const expertFromPg = (raw: Record<string, unknown>): ExpertRow => rowFrom
 /** Expert profiles: the public listing and detail, with publish state and the vetting decision. */
 export const expertsProjection = entityProjection<ExpertRow>({
   name: "experts",
-  version: 1,
+  // Version 2: the application's status, revision, reason and time (issue 30); `verified` means approved.
+  version: 2,
   table: "experts",
   key: ["expert_id"],
   columns: expertColumns,
   rowKey: ({ event }) =>
-    event.type === "ExpertProfileSaved" || event.type === "ExpertVerified" || event.type === "ExpertUnverified"
-      ? [event.data.expertId]
-      : null,
+    event.type === "ExpertProfileSaved" || isVettingEventType(event.type) ? [(event.data as { expertId: string }).expertId] : null,
   evolve: evolveExpert,
 });
+
+export const expertMigrations: readonly Migration[] = [
+  {
+    // An expert with no application yet is a draft; the rebuild at start writes every row's status.
+    name: "022_expert_vetting",
+    sql: `
+      ALTER TABLE experts ADD COLUMN vetting_status text NOT NULL DEFAULT 'draft',
+        ADD COLUMN vetting_revision integer NOT NULL DEFAULT 0,
+        ADD COLUMN vetting_reason text,
+        ADD COLUMN applied_at timestamptz;
+      CREATE INDEX experts_application_queue ON experts (applied_at) WHERE vetting_status IN ('submitted', 'in_review');
+    `,
+  },
+];
 
 /** The whole rule of the read model: the row as it was (undefined: none yet) and an event, to the row after it. */
 export function evolveExpert(row: ExpertRow | undefined, { event, stored }: ProjectedEvent): ExpertRow | undefined {
@@ -68,22 +94,41 @@ export function evolveExpert(row: ExpertRow | undefined, { event, stored }: Proj
         stream_version: stored.version,
       };
       // Saving the profile keeps the vetting decision.
-      return { verified: row?.verified ?? false, vetted_by: row?.vetted_by ?? null, ...saved };
+      const vetting = {
+        verified: row?.verified ?? false,
+        vetted_by: row?.vetted_by ?? null,
+        vetting_status: row?.vetting_status ?? "draft",
+        vetting_revision: row?.vetting_revision ?? 0,
+        vetting_reason: row?.vetting_reason ?? null,
+        applied_at: row?.applied_at ?? null,
+      };
+      return { ...vetting, ...saved };
     }
-    case "ExpertVerified":
-    case "ExpertUnverified":
-      // Vetting an expert without a profile changes nothing.
-      return (
-        row && {
-          ...row,
-          verified: event.type === "ExpertVerified",
-          vetted_by: event.data.by,
-          updated_at: at,
-          stream_version: stored.version,
-        }
-      );
-    default:
-      return row;
+    default: {
+      // Vetting an expert without a profile changes nothing; the engine refuses it, and older logs may hold it.
+      if (!row || !isVettingEventType(event.type)) return row;
+      // The same no-ops as the engine's: verifying an approved expert, unverifying one who is not approved.
+      if (
+        (event.type === "ExpertVerified" && row.vetting_status === "approved") ||
+        (event.type === "ExpertUnverified" && row.vetting_status !== "approved")
+      ) {
+        return row;
+      }
+      const status = vettingStatusAfter(row.vetting_status, event.type);
+      const data = event.data as { by?: string; reason?: string };
+      const decided = status !== row.vetting_status || event.type === "ApplicationSubmitted";
+      return {
+        ...row,
+        verified: status === "approved",
+        vetted_by: decided && event.type !== "ApplicationSubmitted" ? (data.by ?? null) : row.vetted_by,
+        vetting_status: status,
+        vetting_revision: row.vetting_revision + 1,
+        vetting_reason: event.type === "ApplicationSubmitted" ? null : (data.reason ?? row.vetting_reason),
+        applied_at: event.type === "ApplicationSubmitted" ? at : row.applied_at,
+        updated_at: at,
+        stream_version: stored.version,
+      };
+    }
   }
 }
 
@@ -126,10 +171,11 @@ const LISTING_ORDER = "ORDER BY e.verified DESC, e.last_name, e.first_name, e.ex
 /** Published experts, optionally matching a search on name, title or tags (the text is a parameter, its wildcards escaped). */
 export async function listExperts(db: Queryable, search = ""): Promise<ListedExpert[]> {
   const term = search.trim();
-  if (!term) return (await db.query(`${LISTED} WHERE e.published ${LISTING_ORDER}`)).rows.map(listed);
+  // Rule: only experts our team approved are listed (issue 30); `verified` is approved and not suspended.
+  if (!term) return (await db.query(`${LISTED} WHERE e.published AND e.verified ${LISTING_ORDER}`)).rows.map(listed);
   const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const { rows } = await db.query(
-    `${LISTED} WHERE e.published AND (
+    `${LISTED} WHERE e.published AND e.verified AND (
        (e.first_name || ' ' || e.last_name) ILIKE $1 OR e.title ILIKE $1 OR EXISTS (SELECT 1 FROM unnest(e.tags) t WHERE t ILIKE $1)
      ) ${LISTING_ORDER}`,
     [pattern],
