@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CURRENT_TERMS_VERSION, readDomainEvent } from "@booking/contracts";
+import { CURRENT_TERMS_VERSION, EXPERT_STANDARDS_VERSION, VETTING_CHECKLIST_LABELS, readDomainEvent } from "@booking/contracts";
 import { calendarStream, expertStream, reviewStream, termsStream } from "@booking/engine";
 import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/main/seed.ts";
 import type { RunningApi } from "../../api/src/main/server.ts";
@@ -539,6 +539,86 @@ describe("the admin console", () => {
     } else {
       console.warn("[admin-e2e] web/dist is not built: the badge is checked on GET /api/v1/experts/{slug} only");
     }
+  });
+
+  it("reviews an application: starts it, adds a note, asks for a change; the expert resubmits; approves it with the checklist", async () => {
+    const lena = await signUpVerified<Session>(base, await adminToken(base, ADMIN), {
+      email: "lena.applicant@example.com",
+      password: DEMO_PASSWORD,
+      role: "expert",
+      first_name: "Lena",
+      last_name: "Brook",
+    });
+    const token = lena.access_token;
+    await must("POST", "/terms/accept", { token, body: { version_id: CURRENT_TERMS_VERSION } });
+    await must("PATCH", "/experts/me", {
+      token,
+      body: { first_name: "Lena", last_name: "Brook", title: "Podcast editor", published: true },
+    });
+    const answers = {
+      expertise: "Editing interview podcasts",
+      title: "Podcast editor",
+      bio: "I have edited over 400 interview episodes for independent shows, from rough cut to loudness-matched master.",
+      links: ["https://example.com/lena"],
+      years_of_experience: 6,
+      creators_can_expect: "An edit plan for your next episode.",
+      standards_version: EXPERT_STANDARDS_VERSION,
+    };
+    await must("POST", "/experts/me/application", { token, body: answers });
+
+    // The queue, oldest first: the demo's waiting applicant, then Lena.
+    await page.goto(consoleUrl("/applications"));
+    const rows = await listRowsAtLeast(2);
+    await eventually(async () =>
+      (await rows.allTextContents()).map((t) => (t.includes("Lena Brook") ? "Lena" : t.includes("Quinn") ? "Quinn" : "?")),
+    ).toEqual(["Quinn", "Lena"]);
+    await page.getByText("Lena Brook").first().click();
+    await eventually(() => page.url()).toContain(`/applications/${lena.user.id}/show`);
+    await page.getByRole("link", { name: "https://example.com/lena" }).waitFor();
+    await page.getByRole("button", { name: "Start review" }).click();
+    await page.getByText("You are reviewing Lena Brook's application.").waitFor();
+    await page.getByLabel("Note (for admins only)").fill("Portfolio loads; no show linked");
+    await page.getByRole("button", { name: "Add note" }).click();
+    await page.getByText("Note added.").waitFor();
+    await page.getByRole("button", { name: "Request changes" }).click();
+    const changes = page.getByRole("dialog", { name: "Request changes: Lena Brook?" });
+    await changes.getByLabel(/Reason/).fill("Please add a link to a show you edited.");
+    await changes.getByRole("button", { name: "Request changes" }).click();
+    await page.getByText("Lena Brook is asked for changes.").waitFor();
+    expect(await must<{ status: string; reason: string }>("GET", "/experts/me/application", { token })).toMatchObject({
+      status: "changes_requested",
+      reason: "Please add a link to a show you edited.",
+    });
+
+    await must("POST", "/experts/me/application", {
+      token,
+      body: { ...answers, links: [...answers.links, "https://example.com/lena/show"] },
+    });
+    await page.reload();
+    await page.getByRole("link", { name: "https://example.com/lena/show" }).waitFor();
+    for (const label of Object.values(VETTING_CHECKLIST_LABELS)) await page.getByLabel(label).check();
+    await page.getByRole("button", { name: "Approve", exact: true }).click();
+    const approve = page.getByRole("dialog", { name: "Approve: Lena Brook?" });
+    await approve.getByLabel(/Reason/).fill("Strong editing portfolio");
+    await approve.getByRole("button", { name: "Approve expert" }).click();
+    await page.getByText("Lena Brook is approved.").waitFor();
+    await page.screenshot({ path: join(artifacts, "application-approved.png"), fullPage: true, animations: "disabled" });
+
+    const { events } = await api.ctx.store.readStream(expertStream(lena.user.id));
+    const everyItem = Object.fromEntries(Object.keys(VETTING_CHECKLIST_LABELS).map((k) => [k, true]));
+    expect(events.map((e) => e.type).slice(1)).toEqual([
+      "ApplicationSubmitted",
+      "ApplicationReviewStarted",
+      "ApplicationNoted",
+      "ApplicationChangesRequested",
+      "ApplicationSubmitted",
+      "ApplicationApproved",
+    ]);
+    expect(events.at(-1)).toMatchObject({
+      data: { reason: "Strong editing portfolio", checklist: everyItem },
+      metadata: { actor: { userId: made.adminId, role: "admin" } },
+    });
+    expect((await must<{ id: string }[]>("GET", "/experts")).some((e) => e.id === lena.user.id)).toBe(true);
   });
 
   it("rebuilds a read model and shows its progress until it is done", async () => {

@@ -19,21 +19,36 @@ const CalendarAtPage = lazy(async () => ({ default: (await import("./calendar-at
  */
 export async function resources(permissions: unknown) {
   if (permissions !== "admin") return null;
-  const [bookings, termsAcceptances, earlyAccess, users, experts, sessions, events, projections, reviews, refunds, unmatched, mailbox] =
-    await Promise.all([
-      import("./bookings/index.ts"),
-      import("./terms-acceptances/index.ts"),
-      import("./early-access/index.ts"),
-      import("./users/index.ts"),
-      import("./experts/index.ts"),
-      import("./sessions/index.ts"),
-      import("./events/index.ts"),
-      import("./projections/index.ts"),
-      import("./reviews/index.ts"),
-      import("./refunds/index.ts"),
-      import("./refunds/unmatched-index.ts"),
-      import("./mailbox/index.ts"),
-    ]);
+  const [
+    bookings,
+    termsAcceptances,
+    earlyAccess,
+    users,
+    applications,
+    experts,
+    sessions,
+    events,
+    projections,
+    reviews,
+    refunds,
+    unmatched,
+    mailbox,
+  ] = await Promise.all([
+    import("./bookings/index.ts"),
+    import("./terms-acceptances/index.ts"),
+    import("./early-access/index.ts"),
+    import("./users/index.ts"),
+    // Vetting (issue 30): the queue of applications waiting for a decision, beside the experts.
+    import("./applications/index.ts"),
+    import("./experts/index.ts"),
+    import("./sessions/index.ts"),
+    import("./events/index.ts"),
+    import("./projections/index.ts"),
+    import("./reviews/index.ts"),
+    import("./refunds/index.ts"),
+    import("./refunds/unmatched-index.ts"),
+    import("./mailbox/index.ts"),
+  ]);
   // The money screens (issue 29): payout accounts, transfers, payouts, the trial balance, the reconciliation.
   const [payoutAccounts, transfers, payouts, trialBalance, reconciliation] = await Promise.all([
     import("./payouts/index.ts"),
@@ -48,6 +63,7 @@ export async function resources(permissions: unknown) {
       <Resource name="terms-acceptances" {...termsAcceptances.default} />
       <Resource name="early-access" {...earlyAccess.default} />
       <Resource name="users" {...users.default} />
+      <Resource name="applications" {...applications.default} />
       <Resource name="experts" {...experts.default} />
       <Resource name="sessions" {...sessions.default} />
       <Resource name="events" {...events.default} />

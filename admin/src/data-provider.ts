@@ -1,11 +1,20 @@
 import simpleRestProvider from "ra-data-simple-rest";
 import { HttpError, fetchUtils, type DataProvider, type SortPayload } from "react-admin";
 import { API_ROOT, accessToken, renewedAccessToken } from "./auth-provider.ts";
-import type { BookingAsOfReply, CalendarAsOfReply, ExpertStatementReply } from "@booking/contracts";
+import type {
+  AdminApplicationReply,
+  BookingAsOfReply,
+  CalendarAsOfReply,
+  ExpertStandingReply,
+  ExpertStatementReply,
+  SuspensionReply,
+  VettingChecklist,
+} from "@booking/contracts";
 import type { ProjectionRecord } from "./projections/projection-record.ts";
 
 // ra-data-simple-rest against /api/v1/admin, every request with the admin's bearer token, plus
-// the two calls that are not CRUD: a resource's CSV export and a read-model rebuild.
+// the calls that are not CRUD: a resource's CSV export, a read-model rebuild, the time travel, the
+// statements, and vetting's review steps, suspension and standing (issue 30).
 
 export const ADMIN_API = `${API_ROOT}/admin`;
 
@@ -48,6 +57,14 @@ async function download(url: string): Promise<Blob> {
   });
 }
 
+/** A decision on an application: the revision the admin had open, the decision, its reason and the ticked checklist. */
+export type ApplicationDecision = {
+  seen_revision: number;
+  decision: "approve" | "request_changes" | "reject";
+  reason: string;
+  checklist: VettingChecklist;
+};
+
 export type ListQuery = { filter: Record<string, unknown>; sort: SortPayload };
 
 export type ConsoleDataProvider = DataProvider & {
@@ -63,6 +80,18 @@ export type ConsoleDataProvider = DataProvider & {
   expertStatement: (expertId: string, month: string) => Promise<ExpertStatementReply>;
   /** The same statement as the expert downloads it, as a PDF or a CSV file. */
   expertStatementFile: (expertId: string, month: string, format: "pdf" | "csv") => Promise<Blob>;
+  /** Start reviewing an expert's application (submitted → in review), as of the revision the admin had open. */
+  startApplicationReview: (expertId: string, seenRevision: number) => Promise<AdminApplicationReply>;
+  /** A reviewer's note on the application, for the console only. */
+  noteApplication: (expertId: string, body: { seen_revision: number; note: string }) => Promise<AdminApplicationReply>;
+  /** Approve, request changes or reject, with the reason the expert reads and the checklist as ticked. */
+  decideApplication: (expertId: string, body: ApplicationDecision) => Promise<AdminApplicationReply>;
+  /** Suspend an approved expert: the reply lists their open bookings, which the admin resolves (none is cancelled). */
+  suspendExpert: (expertId: string, reason: string) => Promise<SuspensionReply>;
+  /** Reinstate a suspended expert. */
+  reinstateExpert: (expertId: string, reason: string) => Promise<SuspensionReply>;
+  /** The standards the expert keeps: time to answer, acceptance, cancellations, rating. */
+  expertStanding: (expertId: string) => Promise<ExpertStandingReply>;
 };
 
 /** A query string of the values given (undefined ones left out). */
@@ -81,6 +110,13 @@ const vettingOf = (data: Record<string, unknown>) => ({
   verified: data.verified === true,
   reason: typeof data.reason === "string" ? data.reason : "",
 });
+
+/** POST a JSON body to an admin path; the reply's JSON. A refusal is an HttpError whose body is the API's `{ code, message }`. */
+async function post<T>(path: string, body: object): Promise<T> {
+  return (await httpClient(`${ADMIN_API}/${path}`, { method: "POST", body: JSON.stringify(body) })).json as T;
+}
+
+const applicationPath = (expertId: string, step: "review" | "notes" | "decision") => `applications/${encodeURIComponent(expertId)}/${step}`;
 
 export const dataProvider: ConsoleDataProvider = {
   ...base,
@@ -110,4 +146,11 @@ export const dataProvider: ConsoleDataProvider = {
       .json as ExpertStatementReply,
   expertStatementFile: (expertId, month, format) =>
     download(`${ADMIN_API}/payout-accounts/${encodeURIComponent(expertId)}/statements/${encodeURIComponent(month)}.${format}`),
+  startApplicationReview: (expertId, seenRevision) => post(applicationPath(expertId, "review"), { seen_revision: seenRevision }),
+  noteApplication: (expertId, body) => post(applicationPath(expertId, "notes"), body),
+  decideApplication: (expertId, body) => post(applicationPath(expertId, "decision"), body),
+  suspendExpert: (expertId, reason) => post(`experts/${encodeURIComponent(expertId)}/suspension`, { reason }),
+  reinstateExpert: (expertId, reason) => post(`experts/${encodeURIComponent(expertId)}/reinstatement`, { reason }),
+  expertStanding: async (expertId) =>
+    (await httpClient(`${ADMIN_API}/experts/${encodeURIComponent(expertId)}/standing`)).json as ExpertStandingReply,
 };

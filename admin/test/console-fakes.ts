@@ -102,6 +102,12 @@ export const fakeDataProvider: ConsoleDataProvider = {
   calendarAsOf: refused,
   expertStatement: refused,
   expertStatementFile: refused,
+  startApplicationReview: refused,
+  noteApplication: refused,
+  decideApplication: refused,
+  suspendExpert: refused,
+  reinstateExpert: refused,
+  expertStanding: refused,
 } as ConsoleDataProvider;
 
 export const signedInAdmin: AuthProvider = {

@@ -247,7 +247,14 @@ describe("the demo accounts of npm start", () => {
         `SELECT a.email, a.email_verified_at IS NOT NULL AS verified, m.status, m.skipped_reason
            FROM accounts a JOIN mail_outbox m ON m.user_id = a.user_id AND m.kind = 'verify_email' ORDER BY a.email`,
       );
-      expect(rows.map((r) => r.email)).toEqual(["ava@example.com", DEMO_CREATOR.email, "marcus@example.com", "sofia@example.com"]);
+      expect(rows.map((r) => r.email)).toEqual([
+        "ava@example.com",
+        DEMO_CREATOR.email,
+        "marcus@example.com",
+        "quinn.applicant@demo.example",
+        "rafa.applicant@demo.example",
+        "sofia@example.com",
+      ]);
       for (const r of rows) expect(r).toMatchObject({ verified: true, status: "skipped", skipped_reason: expect.stringMatching(/demo/) });
       const login = await demo.app.inject({
         method: "POST",

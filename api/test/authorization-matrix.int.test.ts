@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLEARING_PERIOD_DAYS, CURRENT_TERMS_VERSION, formatPosition, transferKeyOf } from "@booking/contracts";
+import { CLEARING_PERIOD_DAYS, CURRENT_TERMS_VERSION, EXPERT_STANDARDS_VERSION, formatPosition, transferKeyOf } from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
 import { buildApp } from "../src/main/app.ts";
 import { ensureAdminAccount } from "../src/auth/admin-account.ts";
@@ -294,6 +294,7 @@ beforeAll(async () => {
     await must(c, { method: "POST", url: `${V1}/terms/accept`, body: { version_id: CURRENT_TERMS_VERSION } });
   ids.xSlug = (await must("X", { method: "PATCH", url: `${V1}/experts/me`, body: profileOf("Xena", true) })).json<{ slug: string }>().slug;
   ids.ySlug = (await must("Y", { method: "PATCH", url: `${V1}/experts/me`, body: profileOf("Yuri", false) })).json<{ slug: string }>().slug;
+  await api.approve(users.X.id);
   await must("X", { method: "POST", url: `${V1}/experts/${users.X.id}/schedule`, body: schedule });
   ids.publishedSession = (
     await must("X", { method: "POST", url: `${V1}/sessions`, body: { ...sessionBody("published"), expert_id: users.X.id } })
@@ -1165,6 +1166,97 @@ ROWS.push(
     expect: adminOnly,
     make: () => ({ state: () => rows("SELECT run_id FROM reconciliation_runs ORDER BY run_id", []) }),
   },
+);
+
+// Vetting (issue 30). X is approved; Y, a draft, applies here, and the admin then reviews Y's application. X
+// applies too, after an admin's Unverify, and is approved again after; X is suspended and reinstated in turn.
+const revisionOf = async (c: "Y") =>
+  (await api.ctx.db.query("SELECT vetting_revision FROM experts WHERE user_id = $1", [users[c].id])).rows[0]?.vetting_revision as number;
+const application = {
+  expertise: "Podcast growth",
+  title: "Producer",
+  bio: "Ten years producing interview podcasts for independent creators, from the first episode to a weekly show.",
+  links: ["https://example.com/portfolio"],
+  years_of_experience: 10,
+  creators_can_expect: "A plan for the next ten episodes.",
+  standards_version: EXPERT_STANDARDS_VERSION,
+};
+const onY = (body: () => Promise<Record<string, unknown>>) => async () => ({
+  params: { id: users.Y.id },
+  body: await body(),
+  state: () => expertRows(users.Y.id),
+});
+const vettingAdmin = { userId: "matrix-admin", role: "admin" as const };
+async function vetX(type: "UnverifyExpert" | "SuspendExpert" | "ReinstateExpert"): Promise<void> {
+  const expertId = users.X.id;
+  const command =
+    type === "UnverifyExpert" ? { type, expertId, actor: vettingAdmin } : { type, expertId, actor: vettingAdmin, reason: "Matrix" };
+  const r = await api.ctx.experts.handle(`expert-${expertId}`, command, { actor: vettingAdmin });
+  if (!r.ok) throw new Error(`${type}: ${r.refusal.code}`);
+  if (type !== "UnverifyExpert") {
+    const pause = type === "SuspendExpert" ? { type: "PauseBookings" as const, reason: "Matrix" } : { type: "ResumeBookings" as const };
+    const c = await api.ctx.calendar.handle(calendarStream(expertId), { ...pause, expertId, actor: vettingAdmin }, { actor: vettingAdmin });
+    if (!c.ok) throw new Error(`${pause.type}: ${c.refusal.code}`);
+  }
+  await api.ctx.projected(r.value);
+}
+ROWS.push(
+  { route: "GET /experts/me/application", expect: ownExpertAccount },
+  {
+    route: "POST /experts/me/application",
+    label: "X (unverified first) and Y apply",
+    expect: ownExpertAccount,
+    make: async (c) => {
+      if (c === "X") await vetX("UnverifyExpert");
+      return { body: application, state: () => expertRows(idOf(c)), after: async () => (c === "X" ? api.approve(users.X.id) : undefined) };
+    },
+  },
+  { route: "GET /experts/me/standing", expect: ownExpertAccount },
+  {
+    route: "GET /admin/applications",
+    expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, "ok +Y"),
+    make: () => ({ note: (r) => listed(r, users.Y.id, "Y") }),
+  },
+  { route: "GET /admin/applications/:id", label: "Y's", expect: adminOnly, make: () => ({ params: { id: users.Y.id } }) },
+  {
+    route: "POST /admin/applications/:id/review",
+    label: "Y's",
+    expect: adminOnly,
+    make: onY(async () => ({ seen_revision: await revisionOf("Y") })),
+  },
+  {
+    route: "POST /admin/applications/:id/notes",
+    label: "Y's",
+    expect: adminOnly,
+    make: onY(async () => ({ seen_revision: await revisionOf("Y"), note: "Links load" })),
+  },
+  {
+    route: "POST /admin/applications/:id/decision",
+    label: "changes for Y",
+    expect: adminOnly,
+    make: onY(async () => ({ seen_revision: await revisionOf("Y"), decision: "request_changes", reason: "Add your show", checklist: {} })),
+  },
+  {
+    route: "POST /admin/experts/:id/suspension",
+    label: "X, reinstated after",
+    expect: adminOnly,
+    make: (c) => ({
+      params: { id: users.X.id },
+      body: { reason: "Matrix" },
+      state: () => expertRows(users.X.id),
+      after: async () => (c === "admin" ? vetX("ReinstateExpert") : undefined),
+    }),
+  },
+  {
+    route: "POST /admin/experts/:id/reinstatement",
+    label: "X, suspended first",
+    expect: adminOnly,
+    make: async (c) => {
+      if (c === "admin") await vetX("SuspendExpert");
+      return { params: { id: users.X.id }, body: { reason: "Matrix" }, state: () => expertRows(users.X.id) };
+    },
+  },
+  { route: "GET /admin/experts/:id/standing", label: "X's", expect: adminOnly, make: () => ({ params: { id: users.X.id } }) },
 );
 
 async function rebuildFinished(name: string): Promise<void> {

@@ -39,6 +39,7 @@ beforeAll(async () => {
   for (let i = 0; i < MAX_UNPAID_HOLDS_PER_CREATOR + 2; i++) {
     const user = await api.user("expert");
     await must(user, "PATCH", `${V1}/experts/me`, { first_name: `Expert${i}`, last_name: "Limits", title: "Advisor", published: true });
+    await api.approve(user);
     await must(user, "POST", `${V1}/experts/${user.id}/schedule`, { timezone: "UTC", slots: everyDay });
     const session = await must(user, "POST", `${V1}/sessions`, {
       title: "Strategy",

@@ -20,6 +20,7 @@ beforeAll(async () => {
     user: expert,
     body: { first_name: "Eli", last_name: "Stone", title: "Podcast coach", published: true },
   });
+  await api.approve(expert);
   const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({
     weekday,
     start_local: "00:00",

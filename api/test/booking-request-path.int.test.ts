@@ -23,6 +23,7 @@ beforeAll(async () => {
     user: expert,
     body: { first_name: "Eli", last_name: "Stone", title: "Podcast coach", published: true },
   });
+  await api.approve(expert);
   const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({
     weekday,
     start_local: "00:00",
@@ -142,6 +143,7 @@ describe("POST /bookings", () => {
       published: true,
     });
     expect(saved.ok).toBe(true);
+    await api.approve(calendarId);
     const sessionOnCalendar = randomUUID();
     const definition = { title: "Mix notes", priceCents: 5_000, lengthMinutes: 30, prepQuestions: ["Which track?"], idealFor: [] };
     const created = await api.ctx.sessions.handle(

@@ -41,6 +41,7 @@ beforeAll(async () => {
     await api.user("admin"),
   ];
   await must(expert, "PATCH", `${V1}/experts/me`, { first_name: "Maya", last_name: "Lind", title: "Advisor", published: true });
+  await api.approve(expert);
   await must(expert, "POST", `${V1}/experts/${expert.id}/schedule`, { timezone: "UTC", slots: everyDay });
   const sessionId: string = (
     await must(expert, "POST", `${V1}/sessions`, {

@@ -77,6 +77,7 @@ describe("catalogue replies are contracts' schemas", () => {
     exactly(ExpertProfileReply, saved);
     exactly(ExpertProfileReply, await ok("GET", "/experts/me", expert));
     slug = saved.slug;
+    await api.approve(expert);
   });
 
   it("schedules, sessions and availability", async () => {
@@ -126,9 +127,10 @@ describe("catalogue replies are contracts' schemas", () => {
   it("the console's expert and session records are the read models' rows, keyed by id", async () => {
     for (const row of await ok("GET", "/admin/experts", admin)) exactly(AdminExpertReply, row);
     exactly(AdminExpertReply, await ok("GET", `/admin/experts/${expert.id}`, admin));
-    const vetted = await ok("PUT", `/admin/experts/${expert.id}`, admin, { verified: true, reason: "Vetted" });
+    const vetted = await ok("PUT", `/admin/experts/${expert.id}`, admin, { verified: false, reason: "Vetted again" });
     exactly(AdminExpertReply, vetted);
-    expect(vetted).toMatchObject({ verified: true, vetted_by: admin.id });
+    expect(vetted).toMatchObject({ verified: false, vetted_by: admin.id, vetting_status: "draft" });
+    expect(await ok("PUT", `/admin/experts/${expert.id}`, admin, { verified: true, reason: "Vetted" })).toMatchObject({ verified: true });
     for (const row of await ok("GET", "/admin/sessions", admin)) exactly(AdminSessionReply, row);
     exactly(AdminSessionReply, await ok("GET", `/admin/sessions/${sessionId}`, admin));
   });

@@ -68,6 +68,19 @@ describe("the demo marketplace of a first start", () => {
     expect(profiles.every((p) => p.reviews.length >= 2)).toBe(true);
   });
 
+  it("has an application waiting in the console's queue and one with changes requested; neither expert is listed", async () => {
+    const admin = (await api.user("admin")).token;
+    const queue = await get<{ first_name: string; status: string }[]>("/admin/applications", admin);
+    expect(queue.map((a) => [a.first_name, a.status])).toEqual([["Quinn", "submitted"]]);
+    const changes = await get<{ first_name: string; status: string; reason: string }[]>(
+      `/admin/applications?filter=${encodeURIComponent('{"status":"changes_requested"}')}`,
+      admin,
+    );
+    expect(changes).toMatchObject([{ first_name: "Rafa", status: "changes_requested", reason: expect.stringContaining("recent stream") }]);
+    const listed = (await get<ExpertListItem[]>("/experts")).map((e) => e.name);
+    expect(listed.some((n) => n.startsWith("Quinn") || n.startsWith("Rafa"))).toBe(false);
+  });
+
   it("gives the demo creator completed sessions with notes and reviews, bookings confirmed, pending and proposed, and a refunded cancellation", async () => {
     const token = await signIn(DEMO_CREATOR.email);
     const bookings = await get<BookingReply[]>("/bookings/creator/me", token);

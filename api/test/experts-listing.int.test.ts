@@ -42,6 +42,9 @@ afterAll(async () => api.close());
 describe("the reply", () => {
   it("is the listing the spec describes, with the headers of any JSON reply, the same from the cache", async () => {
     expect((await api.call("PATCH", `${V1}/experts/me`, { user: expert, body: { ...profile, published: true } })).statusCode).toBe(200);
+    // Listed once our team approves the expert (issue 30).
+    expect((await listing()).find((e) => e.id === expert.id)).toBeUndefined();
+    await api.approve(expert);
     expect((await api.call("POST", `${V1}/sessions`, { user: expert, body: session })).statusCode).toBe(201);
     const first = await api.call("GET", `${V1}/experts`);
     const again = await api.call("GET", `${V1}/experts`);
@@ -72,7 +75,7 @@ describe("the reply", () => {
       rating: null,
       review_count: 0,
       image: null,
-      verified: false,
+      verified: true,
     });
     expect(first.body).toBe(JSON.stringify(first.json()));
     for (const r of [first, again]) {
@@ -98,16 +101,19 @@ describe("the reply", () => {
 });
 
 describe("a write through this instance shows on the next GET (the cache's clock stands still)", () => {
-  it("editing, verifying and unpublishing the profile", async () => {
+  it("editing, unverifying, verifying and unpublishing the profile", async () => {
     await mine();
     await listing("/experts/search?search=quillfeather");
     await api.call("PATCH", `${V1}/experts/me`, { user: expert, body: { ...profile, title: "Audio strategist", published: true } });
     expect((await mine())?.role).toBe("Audio strategist");
     expect((await mine("/experts/search?search=quillfeather"))?.role).toBe("Audio strategist");
 
-    expect(
-      (await api.call("PUT", `${V1}/admin/experts/${expert.id}`, { user: admin, body: { verified: true, reason: "Vetted" } })).statusCode,
-    ).toBe(200);
+    // Unverified, the expert leaves the listing at once; verified again, they are back.
+    const vet = (verified: boolean) =>
+      api.call("PUT", `${V1}/admin/experts/${expert.id}`, { user: admin, body: { verified, reason: "Vetted" } });
+    expect((await vet(false)).statusCode).toBe(200);
+    expect(await mine()).toBeUndefined();
+    expect((await vet(true)).statusCode).toBe(200);
     expect((await mine())?.verified).toBe(true);
 
     await api.call("PATCH", `${V1}/experts/me`, { user: expert, body: { ...profile, published: false } });

@@ -65,6 +65,7 @@ beforeAll(async () => {
   real.slug = (
     await must(expert, "PATCH", `${V1}/experts/me`, { first_name: "Fuzz", last_name: "Expert", title: "Tester", published: true })
   ).json().slug;
+  await api.approve(expert);
   const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({
     weekday,
     start_local: "00:00",

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import pg from "pg";
 import { CURRENT_TERMS_VERSION } from "@booking/contracts";
+import { expertStream } from "@booking/engine";
 import { PostgresEventStore, PostgresSnapshotStore } from "@booking/event-store";
 import { InProcessProjector, allProjections } from "@booking/projections";
 import { createTestDatabase } from "@booking/testkit";
@@ -29,6 +30,11 @@ export type TestApi = {
   ) => Promise<LightMyRequestResponse>;
   /** A user known to the read models, with an access token (no auth routes needed). */
   user: (role: Role, options?: { acceptTerms?: boolean; firstName?: string }) => Promise<TestUser>;
+  /**
+   * Our team approves the expert (their profile saved first), so creators can book them: the console's
+   * Verify, which counts as an approval (issue 30). Tests of the application itself go through its routes.
+   */
+  approve: (expert: TestUser | string) => Promise<void>;
   /** Stop keeping the read models up to date (to see what a lagging projector looks like). */
   stopProjector: () => Promise<void>;
   close: () => Promise<void>;
@@ -117,12 +123,21 @@ export async function startTestApi(
     return u;
   };
 
+  const approve: TestApi["approve"] = async (expert) => {
+    const expertId = typeof expert === "string" ? expert : expert.id;
+    const admin = { userId: "test-admin", role: "admin" as const };
+    const r = await ctx.experts.handle(expertStream(expertId), { type: "VerifyExpert", expertId, actor: admin }, { actor: admin });
+    if (!r.ok) throw new Error(`approve ${expertId}: ${r.refusal.code}`);
+    await ctx.projected(r.value);
+  };
+
   return {
     app,
     ctx,
     databaseUrl: database.url,
     call,
     user,
+    approve,
     stopProjector: () => projector.stop(),
     close: async () => {
       await app.close();

@@ -61,6 +61,7 @@ async function paidBooking(instant: boolean): Promise<{ expert: TestUser; creato
   const expert = await api.user("expert", { firstName: "Ada" });
   const creator = await api.user("creator");
   await must(expert, "PATCH", `${V1}/experts/me`, { first_name: "Ada", last_name: "Moss", title: "Coach", published: true });
+  await api.approve(expert);
   await must(expert, "POST", `${V1}/experts/${expert.id}/schedule`, { timezone: "Europe/London", slots: nineToFive });
   const session = {
     title: "Pricing review",

@@ -67,6 +67,7 @@ describe("expert profile", () => {
     expect((await api.call("GET", `${V1}/experts/${slug}`)).statusCode).toBe(404); // unpublished: hidden from the public
     expect((await api.call("GET", `${V1}/experts/${slug}`, { user: expert })).statusCode).toBe(200); // but previewable
     const published = await api.call("PATCH", `${V1}/experts/me`, { user: expert, body: { ...profile, published: true } });
+    await api.approve(expert);
     expect(published.json()).toMatchObject({ published: true, slug });
   });
   it("saving a published profile keeps it published and listed; unpublishing is its own explicit call", async () => {
@@ -215,7 +216,7 @@ describe("sessions", () => {
 });
 
 describe("experts listing", () => {
-  it("lists published experts with their starting price, and shows the profile with its sessions", async () => {
+  it("lists published, approved experts with their starting price, and shows the profile with its sessions", async () => {
     const list = (await api.call("GET", `${V1}/experts`)).json();
     expect(list).toContainEqual({
       id: expert.id,
@@ -229,7 +230,7 @@ describe("experts listing", () => {
       rating: null,
       review_count: 0,
       image: null,
-      verified: false,
+      verified: true,
     });
     const detail = (await api.call("GET", `${V1}/experts/${slug}`)).json();
     expect(detail).toMatchObject({ first_name: "Maya", bio: "Deals.\n\nMore deals.", reviews: [] });

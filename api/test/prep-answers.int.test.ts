@@ -16,6 +16,7 @@ beforeAll(async () => {
     user: expert,
     body: { first_name: "Pia", last_name: "Stone", title: "Coach", published: true },
   });
+  await api.approve(expert);
   const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({
     weekday,
     start_local: "00:00",

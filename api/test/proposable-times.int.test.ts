@@ -32,6 +32,7 @@ async function must(user: TestUser, method: "POST" | "PATCH", url: string, body:
 async function expertIn(timezone: string, slots = everyDay) {
   const expert = await api.user("expert");
   await must(expert, "PATCH", `${V1}/experts/me`, { first_name: "Maya", last_name: "Lind", title: "Advisor", published: true });
+  await api.approve(expert);
   await must(expert, "POST", `${V1}/experts/${expert.id}/schedule`, { timezone, slots });
   const sessionId: string = (
     await must(expert, "POST", `${V1}/sessions`, {

@@ -62,6 +62,7 @@ async function bookedExpert(
   const expert = await api.user("expert");
   const creator = await api.user("creator");
   await must(expert, "PATCH", `${V1}/experts/me`, { first_name: "Ada", last_name: "Moss", title: "Coach", published: true });
+  await api.approve(expert);
   await must(expert, "POST", `${V1}/experts/${expert.id}/schedule`, { timezone: ZONE, slots: nineToFive });
   const sessionId: string = (
     await must(expert, "POST", `${V1}/sessions`, {

@@ -76,6 +76,7 @@ beforeAll(async () => {
   admin = await api.user("admin");
   slug = (await ok("PATCH", "/experts/me", expert, { first_name: "Eli", last_name: "Stone", title: "Podcast coach", published: true }))
     .slug;
+  await api.approve(expert);
   const everyDay = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({
     weekday,
     start_local: "00:00",

@@ -155,6 +155,18 @@ export const ROUTE_CATALOGUE = [
   "GET /admin/bookings/:id/money-trail",
   "GET /admin/reconciliation",
   "POST /admin/reconciliation/run",
+  // vetting (issue 30): the expert's application and standing; the console's queue, review, suspension and standing
+  "GET /experts/me/application",
+  "POST /experts/me/application",
+  "GET /experts/me/standing",
+  "GET /admin/applications",
+  "GET /admin/applications/:id",
+  "POST /admin/applications/:id/review",
+  "POST /admin/applications/:id/notes",
+  "POST /admin/applications/:id/decision",
+  "POST /admin/experts/:id/suspension",
+  "POST /admin/experts/:id/reinstatement",
+  "GET /admin/experts/:id/standing",
 ] as const satisfies readonly RouteKey[];
 
 export type CatalogueRoute = (typeof ROUTE_CATALOGUE)[number];

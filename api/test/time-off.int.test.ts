@@ -30,6 +30,7 @@ async function must(user: TestUser, method: "POST" | "PATCH" | "PUT" | "DELETE",
 async function londonExpert(): Promise<{ expert: TestUser; sessionId: string }> {
   const expert = await api.user("expert");
   await must(expert, "PATCH", `${V1}/experts/me`, { first_name: "Ada", last_name: "Moss", title: "Coach", published: true });
+  await api.approve(expert);
   await must(expert, "POST", `${V1}/experts/${expert.id}/schedule`, { timezone: ZONE, slots: nineToFive });
   const sessionId: string = (
     await must(expert, "POST", `${V1}/sessions`, {

@@ -110,6 +110,8 @@ export async function seedExperts(
             },
             metadata: meta(at),
           },
+          // Approved by our team, so creators can book them (issue 30).
+          { type: "ExpertVerified", data: { expertId, by: "bench-admin" }, metadata: meta(at) },
         ],
       ]);
     }

@@ -53,6 +53,7 @@ const request = (expertId: string, [lengthMinutes, scheduledTime]: [30 | 60, str
     prepQuestions: ["Why?"],
   },
   expertUserId: `u-${expertId}`,
+  expertVetting: "approved",
   creatorAcceptedTerms: true,
   creatorBookings: [],
   holdMinutes: 15,

@@ -46,6 +46,7 @@ beforeAll(async () => {
   real.slug = (
     await must(users.expert, "PATCH", `${V1}/experts/me`, { first_name: "Fuzz", last_name: "Target", title: "Tester", published: true })
   ).json().slug;
+  await api.approve(users.expert);
   const week = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((weekday) => ({
     weekday,
     start_local: "00:00",

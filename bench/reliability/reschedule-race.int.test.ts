@@ -62,6 +62,7 @@ const request = (
   scheduledTime,
   session: session(expertId, lengthMinutes),
   expertUserId: `u-${expertId}`,
+  expertVetting: "approved",
   creatorAcceptedTerms: true,
   creatorBookings: [],
   holdMinutes: 15,

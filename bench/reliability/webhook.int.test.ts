@@ -47,6 +47,7 @@ async function pendingBooking(expertId: string, expertUserId: string, creatorId:
       prepQuestions: ["Goal?"],
     },
     expertUserId,
+    expertVetting: "approved",
     creatorAcceptedTerms: true,
     creatorBookings: [],
     holdMinutes: 15,

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { APPLICATION_STATUSES, ApplicationAnswers, DecisionReason, ReviewNote, VETTING_CHECKLIST, VettingChecklist } from "./vetting.ts";
+import type { VETTING_CHECKLIST } from "./vetting.ts";
+import { APPLICATION_STATUSES, ApplicationAnswers, DecisionReason, ReviewNote, VettingChecklist } from "./vetting.ts";
 
 // Vetting on the wire (issue 30): the expert's application (GET/POST /experts/me/application), the console's
 // queue and review (/admin/applications), suspension (/admin/experts/{id}/suspension, .../reinstatement)
@@ -31,13 +32,14 @@ export const VETTING_CHECKLIST_LABELS: Record<(typeof VETTING_CHECKLIST)[number]
 /** POST /experts/me/application: the answers, snake_case on the wire like every body. */
 export const ApplicationBody = z
   .object({
-    expertise: z.unknown(),
-    title: z.unknown(),
-    bio: z.unknown(),
-    links: z.unknown(),
-    years_of_experience: z.unknown(),
-    creators_can_expect: z.unknown(),
-    standards_version: z.unknown(),
+    // Each answer is checked by ApplicationAnswers below, so a missing one gets its own message.
+    expertise: z.unknown().optional(),
+    title: z.unknown().optional(),
+    bio: z.unknown().optional(),
+    links: z.unknown().optional(),
+    years_of_experience: z.unknown().optional(),
+    creators_can_expect: z.unknown().optional(),
+    standards_version: z.unknown().optional(),
   })
   .strict()
   .transform((b) => ({

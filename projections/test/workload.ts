@@ -176,6 +176,7 @@ export async function expertScenario(store: EventStore, h: Handlers, n: number):
       prepQuestions: definition.prepQuestions,
     },
     expertUserId: expertUser.userId,
+    expertVetting: "approved",
     creatorAcceptedTerms: true,
     creatorBookings: [],
     holdMinutes: 15,

@@ -8,6 +8,7 @@ import { moneyText } from "../src/shared/money.ts";
 import { buildWebApp, serveVariant } from "./build-web.ts";
 import { launchChromium, screenshot, seriousViolations, takeCspViolations, type AxeViolation, type CspViolation } from "./chromium.ts";
 import { adminToken, mailedLink } from "./mailbox.ts";
+import { callApi } from "./product-api.ts";
 import { ADMIN, releaseEarningsAt, startProduct, sweepCompletionsAt, type ProductServer } from "./product-server.ts";
 import { gradientPng } from "./test-image.ts";
 import { testPostgresUrl } from "@booking/testkit/worker-postgres";
@@ -464,6 +465,64 @@ describe("the expert", () => {
     await expert.reload();
     await expert.getByRole("group", { name: "Slot 7" }).waitFor();
     expect(await expert.getByLabel("Timezone").inputValue()).toContain("Europe/London");
+  });
+
+  it("applies to be vetted: in review, asked for a change with a note, resubmits, approved with the checklist: then listed", async () => {
+    // Not listed before our team approves: the listing does not show the expert yet.
+    const names = async () => (await callApi<{ id: string }[]>(product.url, "GET", "/experts", null)).map((e) => e.id);
+    expect(await names()).not.toContain(expertId);
+    await expert.goto(url(`/expert-dashboard/${expertId}/application`));
+    await visible(expert, "Apply to be listed: our team reviews every expert before creators can book them.");
+    await expert.getByLabel("Your expertise").fill("Brand deals for podcasters");
+    await expert.getByLabel("Title", { exact: true }).fill("Brand Partnerships Advisor");
+    await expert
+      .getByLabel("Bio")
+      .fill("Ten years at a talent agency negotiating brand deals; now I help podcasters price and pitch their own.");
+    await expert.getByLabel("Links to your work").fill("ftp://example.com/old");
+    await expert.getByLabel("Years of experience").fill("10");
+    await expert.getByLabel("What creators can expect from a session with you").fill("A rate card and a pitch you can send the same day.");
+    await expert.getByLabel("I agree to the expert standards").check();
+    await expert.getByRole("button", { name: "Submit application" }).click();
+    await visible(expert, "Please give one to ten links to your work, each starting with http:// or https://.");
+    await expert.getByLabel("Links to your work").fill("https://example.com/portfolio");
+    await expert.getByRole("button", { name: "Submit application" }).click();
+    await visible(expert, "In review — we answer within 2 working days.");
+    await checkAxe(expert, "expert dashboard: application in review");
+
+    // The console's review, as the admin's calls: start, a note, a request for changes.
+    const admin = await adminToken(product.url, ADMIN);
+    const step = (path: string, body: unknown) =>
+      callApi<{ revision: number }>(product.url, "POST", `/admin/applications/${expertId}/${path}`, admin, body);
+    const opened = await callApi<{ revision: number; status: string }>(product.url, "GET", `/admin/applications/${expertId}`, admin);
+    expect(opened.status).toBe("submitted");
+    let revision = (await step("review", { seen_revision: opened.revision })).revision;
+    revision = (await step("notes", { seen_revision: revision, note: "Portfolio loads; no show linked" })).revision;
+    await step("decision", {
+      seen_revision: revision,
+      decision: "request_changes",
+      reason: "Please add a link to a podcast you worked with.",
+    });
+
+    await expert.reload();
+    await visible(expert, "Changes requested — please update your application and send it again.");
+    await visible(expert, "From our team: Please add a link to a podcast you worked with.");
+    await expert.getByLabel("Links to your work").fill("https://example.com/portfolio\nhttps://example.com/podcast");
+    await expert.getByLabel("I agree to the expert standards").check();
+    await expert.getByRole("button", { name: "Resubmit application" }).click();
+    await visible(expert, "In review — we answer within 2 working days.");
+
+    const resubmitted = await callApi<{ revision: number; answers: { links: string[] } }>(
+      product.url,
+      "GET",
+      `/admin/applications/${expertId}`,
+      admin,
+    );
+    expect(resubmitted.answers.links).toEqual(["https://example.com/portfolio", "https://example.com/podcast"]);
+    const checklist = { identity_plausible: true, expertise_shown: true, links_work: true, photo_is_person: true, bio_professional: true };
+    await step("decision", { seen_revision: resubmitted.revision, decision: "approve", reason: "Strong agency record.", checklist });
+    await expert.reload();
+    await visible(expert, "Approved — creators can book you.");
+    await expect.poll(names).toContain(expertId);
   });
 
   it("keeps the Bookings tab open, waiting for requests", async () => {

@@ -16,11 +16,15 @@ import {
   useRecordContext,
   type RaRecord,
 } from "react-admin";
+import { historyLabel } from "../applications/application-record.ts";
+import { ApplicationStatusField } from "../applications/application-status.tsx";
 import { RelatedBookings } from "../bookings/related-bookings.tsx";
 import { calendarAtPath } from "../calendar-at/calendar-at-path.ts";
 import { consoleMoment, DateTimeField } from "../fields/date-time-field.tsx";
 import { MoneyField } from "../fields/money-field.tsx";
 import { expertName, publicProfilePath, type Expert } from "./expert-record.ts";
+import { ExpertStanding } from "./expert-standing.tsx";
+import { SuspensionButton } from "./suspension.tsx";
 import { VerifiedBadge, VettingButton } from "./vetting.tsx";
 
 function ExpertTitle() {
@@ -49,6 +53,7 @@ function ExpertActions() {
     <TopToolbar>
       <CalendarAtButton />
       <VettingButton />
+      <SuspensionButton />
     </TopToolbar>
   );
 }
@@ -60,13 +65,24 @@ type LoggedEvent = RaRecord & {
   metadata: { actor?: { userId: string; role: string } };
 };
 
-/** The vetting decisions recorded in the expert's stream, newest first. */
+/** The expert stream's events that decide where the expert stands: vetting decisions, suspensions, reinstatements. */
+const VETTING_DECISIONS = [
+  "ExpertVerified",
+  "ExpertUnverified",
+  "ApplicationApproved",
+  "ApplicationChangesRequested",
+  "ApplicationRejected",
+  "ExpertSuspended",
+  "ExpertReinstated",
+];
+
+/** The vetting decisions, suspensions and reinstatements recorded in the expert's stream, newest first. */
 function VettingHistory() {
   const expert = useRecordContext<Expert>();
   const { data = [], isPending } = useGetList<LoggedEvent>(
     "events",
     {
-      filter: { stream_id: `expert-${expert?.id ?? ""}`, type: ["ExpertVerified", "ExpertUnverified"] },
+      filter: { stream_id: `expert-${expert?.id ?? ""}`, type: VETTING_DECISIONS },
       sort: { field: "position", order: "DESC" },
       pagination: { page: 1, perPage: 20 },
       // Part of the query key only: a new decision (a new stream version) reads the history again.
@@ -83,7 +99,7 @@ function VettingHistory() {
       {decisions.map((e) => (
         <li key={e.id}>
           <Typography variant="body2" component="span">
-            {e.type === "ExpertVerified" ? "Verified" : "Unverified"} on {consoleMoment(e.recorded_at)} by{" "}
+            {historyLabel(e.type)} on {consoleMoment(e.recorded_at)} by{" "}
           </Typography>
           <ReferenceField
             record={{ id: e.id, by: e.metadata.actor?.userId ?? e.data.by }}
@@ -116,6 +132,22 @@ function PublicProfileLink() {
   );
 }
 
+/** Where the expert's application stands, and a link to it (its answers, review and history). */
+function ApplicationStanding() {
+  const expert = useRecordContext<Expert>();
+  if (!expert) return null;
+  return (
+    <Stack direction="row" spacing={1} sx={{ alignItems: "center" }}>
+      <ApplicationStatusField source="vetting_status" />
+      {expert.vetting_status && expert.vetting_status !== "draft" ? (
+        <Link component={RouterLink} to={`/applications/${encodeURIComponent(String(expert.id))}/show`}>
+          Open the application
+        </Link>
+      ) : null}
+    </Stack>
+  );
+}
+
 function ExpertDetails() {
   const expert = useRecordContext<Expert>();
   return (
@@ -125,6 +157,11 @@ function ExpertDetails() {
       <Labeled label="Vetting">
         <VerifiedBadge />
       </Labeled>
+      <Labeled label="Application">
+        <ApplicationStanding />
+      </Labeled>
+      {expert?.vetting_reason ? <TextField source="vetting_reason" label="Last decision's reason" sx={{ whiteSpace: "pre-line" }} /> : null}
+      {expert?.applied_at ? <DateTimeField source="applied_at" label="Waiting for a decision since" /> : null}
       <FunctionField<Expert> label="Profile" render={(e) => (e.published ? "Published" : "Unpublished (hidden from the public)")} />
       <Labeled label="Public profile">
         <PublicProfileLink />
@@ -145,6 +182,9 @@ function ExpertDetails() {
       <DateTimeField source="updated_at" label="Updated" />
       <Labeled label="Vetting history">
         <VettingHistory />
+      </Labeled>
+      <Labeled label="Standards kept">
+        <ExpertStanding />
       </Labeled>
       <ReferenceManyField
         label="Sessions"

@@ -11,6 +11,7 @@ import { bookingsAdmin } from "./bookings.ts";
 import { earlyAccessAdmin } from "./early-access.ts";
 import { eventsAdmin } from "./events.ts";
 import { expertsAdmin } from "./experts.ts";
+import { applicationsAdmin } from "./applications.ts";
 import { mailboxAdmin } from "./mailbox.ts";
 import { projectionsAdmin } from "./projections.ts";
 import { refundsAdmin } from "./refunds.ts";
@@ -52,6 +53,7 @@ export const adminRoutes: RoutePlugin<AdminDeps> = async (app, { db, store, expe
       await termsAcceptancesAdmin(admin, { db });
       await usersAdmin(admin, { db });
       await expertsAdmin(admin, { db, experts, projected });
+      await applicationsAdmin(admin, { db, store, experts, calendar, projected });
       await sessionsAdmin(admin, { db });
       await eventsAdmin(admin, { store });
       await projectionsAdmin(admin, { db, store });

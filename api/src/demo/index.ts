@@ -10,3 +10,4 @@ export type { CreatorKey, DemoExpert, ExpertKey } from "./cast.ts";
 export { planHistory } from "./history.ts";
 export type { SeededExpert } from "./history.ts";
 export { seedUpcoming } from "./upcoming.ts";
+export { APPLICANTS, seedApplicants } from "./applicants.ts";

@@ -170,9 +170,9 @@ export const expertRoutes: RoutePlugin<ExpertRouteDeps> = async (app, deps) => {
   app.get("/experts/:slug", { schema: { params: SlugParams, response: { 200: ExpertDetailReply } } }, async (request) => {
     const expert = await findExpertBySlug(db, request.params.slug);
     const viewer = request.actor;
-    // Unpublished profiles are visible to their expert (preview) and admins only.
+    // Unpublished profiles, and those our team has not approved (or suspended), are visible to their expert (preview) and admins only.
     const mayPreview = viewer && (viewer.role === "admin" || viewer.userId === expert?.user_id);
-    if (!expert || (!expert.published && !mayPreview)) refuse("profile_not_found");
+    if (!expert || ((!expert.published || !expert.verified) && !mayPreview)) refuse("profile_not_found");
     const [sessions, reviews] = await Promise.all([
       sessionsOfExpert(db, expert.expert_id, false),
       visibleReviewsOfExpert(db, expert.expert_id),

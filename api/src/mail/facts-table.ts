@@ -1,6 +1,7 @@
 import type { Queryable } from "../reactors/index.ts";
 import type { MailFact } from "./facts.ts";
 import { REMINDER_KINDS, type BookingState, type Recipient } from "./owed.ts";
+import type { MailPerson } from "./templates/booking.ts";
 import { zoneOrUtc } from "./templates/when.ts";
 
 // The mail reactor's tables: the facts a mail needs (people, schedule zones,
@@ -82,6 +83,15 @@ export async function applyFact(db: Queryable, fact: MailFact): Promise<boolean>
         "UPDATE mail_bookings SET confirmed = true, meeting_room = coalesce($3, meeting_room), version = $2 WHERE booking_id = $1 AND version < $2",
         [fact.bookingId, v, fact.meetingRoom],
       );
+    case "expert_profile":
+      return run(
+        `INSERT INTO mail_experts (expert_id, user_id, version) VALUES ($1, $2, $3)
+         ON CONFLICT (expert_id) DO UPDATE SET user_id = EXCLUDED.user_id, version = EXCLUDED.version WHERE mail_experts.version < EXCLUDED.version`,
+        [fact.expertId, fact.userId, v],
+      );
+    case "vetting":
+      // A decision is mailed once: its version marks it read (a redelivery changes nothing).
+      return run("UPDATE mail_experts SET version = $2 WHERE expert_id = $1 AND version < $2", [fact.expertId, v]);
     case "info_requested":
     case "reschedule_requested":
     case "reschedule_declined":
@@ -163,6 +173,18 @@ export async function loadBookingState(db: Queryable, bookingId: string): Promis
     expert: recipient(r, "e", r.expert_user_id, r.schedule_zone ?? r.e_timezone),
     creator: recipient(r, "c", r.creator_id, r.c_timezone),
   };
+}
+
+/** The expert's account as a mail to them needs it; null when the profile or the account is unknown. */
+export async function loadExpertRecipient(db: Queryable, expertId: string): Promise<(MailPerson & { userId: string }) | null> {
+  const r = (
+    await db.query<{ user_id: string; email: string; first_name: string | null; last_name: string | null; timezone: string | null }>(
+      `SELECT p.user_id, p.email, p.first_name, p.last_name, p.timezone FROM mail_experts x JOIN mail_people p ON p.user_id = x.user_id
+       WHERE x.expert_id = $1`,
+      [expertId],
+    )
+  ).rows[0];
+  return r ? { userId: r.user_id, email: r.email, firstName: r.first_name, lastName: r.last_name, zone: zoneOrUtc(r.timezone) } : null;
 }
 
 const SKIP =

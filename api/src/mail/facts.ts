@@ -42,7 +42,20 @@ export type MailFact = Read &
     | { kind: "reschedule_declined"; bookingId: string; from: string; to: string; reason: string }
     | { kind: "reschedule_withdrawn"; bookingId: string; from: string; to: string }
     | { kind: "join_link_set"; bookingId: string; url: string }
+    /** Whose account an expert's profile is (expert streams): a vetting decision is mailed to it. */
+    | { kind: "expert_profile"; expertId: string; userId: string }
+    /** An admin's decision on the expert's application or standing (issue 30). */
+    | { kind: "vetting"; expertId: string; decision: VettingDecision; reason: string; mayReapplyFrom: string | null }
   );
+
+export type VettingDecision = "approved" | "changes_requested" | "rejected" | "suspended" | "reinstated";
+const VETTING_DECISIONS: Record<string, VettingDecision> = {
+  ApplicationApproved: "approved",
+  ApplicationChangesRequested: "changes_requested",
+  ApplicationRejected: "rejected",
+  ExpertSuspended: "suspended",
+  ExpertReinstated: "reinstated",
+};
 
 export type Who = "creator" | "expert" | "admin" | "system";
 
@@ -67,11 +80,14 @@ const READ = new Set([
   "RescheduleDeclined",
   "RescheduleWithdrawn",
   "JoinLinkSet",
+  "ExpertProfileSaved",
+  ...Object.keys(VETTING_DECISIONS),
 ]);
+const STREAMS = ["user-", "calendar-", "expert-"];
 
 /** The fact an event states for mail, or null (most events owe no mail and change nothing a mail says). */
 export function mailFact(stored: StoredEvent): MailFact | null {
-  if (!READ.has(stored.type) || !(stored.streamId.startsWith("user-") || stored.streamId.startsWith("calendar-"))) return null;
+  if (!READ.has(stored.type) || !STREAMS.some((prefix) => stored.streamId.startsWith(prefix))) return null;
   const event = readDomainEvent(stored.type, stored.schemaVersion, stored.data);
   const read: Read = { eventId: stored.eventId, at: stored.metadata.at, version: stored.version };
   switch (event.type) {
@@ -167,6 +183,17 @@ export function mailFact(stored: StoredEvent): MailFact | null {
       return { ...read, kind: "join_link_set", bookingId: event.data.bookingId, url: event.data.url };
     case "RescheduleWithdrawn":
       return { ...read, kind: "reschedule_withdrawn", bookingId: event.data.bookingId, from: event.data.from, to: event.data.to };
+    case "ExpertProfileSaved":
+      return { ...read, kind: "expert_profile", expertId: event.data.expertId, userId: event.data.userId };
+    case "ApplicationApproved":
+    case "ApplicationChangesRequested":
+    case "ApplicationRejected":
+    case "ExpertSuspended":
+    case "ExpertReinstated": {
+      const mayReapplyFrom = event.type === "ApplicationRejected" ? event.data.mayReapplyFrom : null;
+      const decision = VETTING_DECISIONS[event.type]!;
+      return { ...read, kind: "vetting", expertId: event.data.expertId, decision, reason: event.data.reason, mayReapplyFrom };
+    }
     default:
       return null;
   }

@@ -23,6 +23,7 @@ export const MAIL_KINDS = [
   "reschedule_withdrawn",
   "join_link_set",
   "support_request",
+  "vetting_decided",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 

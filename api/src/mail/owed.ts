@@ -1,6 +1,7 @@
 import { meetingLinkOf } from "@booking/engine";
 import { calendarInviteFor } from "./calendar-invite.ts";
-import type { BookingFact } from "./facts.ts";
+import type { BookingFact, MailFact } from "./facts.ts";
+import { vettingDecidedBody } from "./templates/vetting.ts";
 import type { MailKind, OutgoingMail } from "./outbox.ts";
 import {
   bookingCancelledBody,
@@ -214,4 +215,22 @@ function reminders(
     }
   }
   return mails;
+}
+
+/** An admin's decision on an expert's application or standing, mailed to the expert (essential: it changes whether they can be booked). */
+export function vettingMail(fact: Extract<MailFact, { kind: "vetting" }>, to: MailPerson, publicUrl: string): OutgoingMail {
+  const body = vettingDecidedBody(
+    { ...fact, firstName: to.firstName, zone: to.zone },
+    `${publicUrl}/expert-dashboard/${fact.expertId}/application`,
+  );
+  return {
+    messageId: messageIdOf(fact.eventId, "vetting_decided", to.userId),
+    kind: "vetting_decided",
+    essential: true,
+    userId: to.userId,
+    to: to.email,
+    ...renderMail(body),
+    sendAfter: fact.at,
+    createdAt: fact.at,
+  };
 }

@@ -3,9 +3,9 @@ import type { EventLog } from "@booking/contracts";
 import { signLink } from "../auth/index.ts";
 import { mailFact } from "./facts.ts";
 import { reactToNextBatch, type Queryable } from "../reactors/index.ts";
-import { applyFact, loadBookingState, skipBookingReminders, skipUserReminders } from "./facts-table.ts";
+import { applyFact, loadBookingState, loadExpertRecipient, skipBookingReminders, skipUserReminders } from "./facts-table.ts";
 import { enqueueMail } from "./outbox.ts";
-import { owedMails, type MailEnv } from "./owed.ts";
+import { owedMails, vettingMail, type MailEnv } from "./owed.ts";
 import { withReceipts } from "./templates/receipt.ts";
 import type { MailSettings } from "./settings.ts";
 
@@ -76,7 +76,13 @@ export class MailReactor {
       case "registered":
       case "renamed":
       case "schedule":
+      case "expert_profile":
         return;
+      case "vetting": {
+        const to = await loadExpertRecipient(client, fact.expertId);
+        if (to) await enqueueMail(client, vettingMail(fact, to, env.publicUrl));
+        return;
+      }
       case "preferences":
         if (!fact.reminderMails) await skipUserReminders(client, fact.userId, fact.version, "The recipient turned reminder mails off.");
         return;

@@ -113,4 +113,9 @@ export const mailMigrations: readonly Migration[] = [
     name: "007_mail_bookings_receipts",
     sql: `ALTER TABLE mail_bookings ADD COLUMN currency text, ADD COLUMN payment_event_id text, ADD COLUMN payment_id text, ADD COLUMN paid_at timestamptz;`,
   },
+  {
+    // Issue 30: whose account each expert's profile is, so the expert's vetting decisions are mailed to them.
+    name: "008_mail_experts",
+    sql: `CREATE TABLE mail_experts (expert_id text PRIMARY KEY, user_id text NOT NULL, version int NOT NULL);`,
+  },
 ];

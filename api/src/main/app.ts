@@ -29,6 +29,7 @@ import { receiptRoutes } from "../receipts/index.ts";
 import { reconciliationRoutes } from "../reconciliation/index.ts";
 import { statementRoutes } from "../statements/index.ts";
 import { bookingRoutes, rescheduleRoutes, cancellationRoutes } from "../bookings/index.ts";
+import { vettingRoutes } from "../vetting/index.ts";
 import { earningsRoutes } from "../earnings/index.ts";
 import { ledgerRoutes } from "../ledger/index.ts";
 import { expertRoutes } from "../experts/index.ts";
@@ -131,6 +132,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await healthRoutes(v1, { db, store, readyMaxLagEvents });
       await termsRoutes(v1, { terms, projected });
       await expertRoutes(v1, { db, experts, calendar, terms, projected, listings, clock, mediaDir });
+      await vettingRoutes(v1, { db, experts, projected });
       await sessionRoutes(v1, { db, sessions, experts, terms, calendar, projected, clock, log: store });
       await bookingRoutes(v1, {
         db,

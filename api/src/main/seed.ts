@@ -16,6 +16,7 @@ import {
   uploadPortrait,
   Timeline,
   seedUpcoming,
+  seedApplicants,
 } from "../demo/index.ts";
 import type { CreatorKey, DemoExpert, ExpertKey } from "../demo/index.ts";
 import type { AppContext } from "./context.ts";
@@ -54,6 +55,14 @@ export const demoExpertEmails = (deps: Pick<SeedDeps, "payments" | "mail">): str
   demoExperts(historyPayments(deps, {}) !== null).map((e) => e.email);
 
 const demoExperts = (withHistory: boolean) => [...FIRST_EXPERTS, ...(withHistory ? MORE_EXPERTS : [])];
+
+/** Vetting is done as the admin account (created at start), so the audit names a real user. */
+async function seedAdmin(deps: SeedDeps): Promise<{ userId: string; role: "admin" }> {
+  const firstAdmin = await deps.db.query<{ user_id: string }>(
+    "SELECT user_id FROM accounts WHERE role = 'admin' ORDER BY created_at LIMIT 1",
+  );
+  return { userId: firstAdmin.rows[0]?.user_id ?? "seed", role: "admin" };
+}
 
 /** An expert's published, verified profile with a photo, weekly hours (`setSchedule`) and sessions. */
 async function seedExpert(
@@ -95,12 +104,7 @@ async function seedExpert(
     };
     sessionIds.push((await call<{ session: { id: string } }>(app, "POST", "/sessions", body, token)).session.id);
   }
-  // Vetted by the admin account (created at start), so the audit names a real user.
-  const firstAdmin = await deps.db.query<{ user_id: string }>(
-    "SELECT user_id FROM accounts WHERE role = 'admin' ORDER BY created_at LIMIT 1",
-  );
-  const adminId = firstAdmin.rows[0]?.user_id ?? "seed";
-  const admin = { userId: adminId, role: "admin" as const };
+  const admin = await seedAdmin(deps);
   // The admin's vetting goes straight to the experts' handler (there is no route for it outside the console).
   const verified = await deps.experts.handle(expertStream(id), { type: "VerifyExpert", expertId: id, actor: admin }, { actor: admin });
   if (verified.ok) await deps.projected(verified.value);
@@ -137,6 +141,21 @@ async function seed(app: FastifyInstance, deps: SeedDeps, options: SeedOptions):
       [DEMO_CREATOR, ...(withHistory ? OTHER_CREATORS : [])].map(async (c) => [c.key, await signUp(app, deps.db, c, "creator")] as const),
     ),
   ]);
+  await seedApplicants(app, deps.db, async (expertId, seenRevision, reason) => {
+    const admin = await seedAdmin(deps);
+    const command = {
+      type: "DecideApplication" as const,
+      expertId,
+      actor: admin,
+      seenRevision,
+      decision: "request_changes" as const,
+      reason,
+      checklist: {},
+    };
+    const decided = await deps.experts.handle(expertStream(expertId), command, { actor: admin });
+    if (!decided.ok) throw new Error(`seed: request changes: ${decided.refusal.code}`);
+    await deps.projected(decided.value);
+  });
   const experts = new Map<ExpertKey, SeededExpert>(seededExperts.map((s) => [s.expert.key, s]));
   const creators = new Map<CreatorKey, DemoAccount>(creatorAccounts);
   if (!payments) return true;

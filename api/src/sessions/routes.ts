@@ -18,7 +18,7 @@ import {
   type EventLog,
   type SessionCommand,
 } from "@booking/contracts";
-import { busyPeriods, calendarStream, expertHours, sessionStream } from "@booking/engine";
+import { busyPeriods, calendarStream, expertHours, expertStream, isBookable, sessionStream } from "@booking/engine";
 import { findSession, sessionReply, sessionReplyOfDefinition } from "@booking/projections";
 import type { z } from "zod";
 import { AvailabilityAnswers, StreamStates } from "../availability/index.ts";
@@ -79,7 +79,7 @@ async function writtenReply({ db, sessions }: Pick<SessionRouteDeps, "db" | "ses
 }
 
 export const sessionRoutes: RoutePlugin<SessionRouteDeps> = async (app, deps) => {
-  const { db, sessions, calendar, projected, clock } = deps;
+  const { db, sessions, calendar, experts, projected, clock } = deps;
   // Per app: what one process has computed (another process's writes move the stream's version, which the answer is checked against).
   const answers = new AvailabilityAnswers();
   app.post(
@@ -171,6 +171,7 @@ export const sessionRoutes: RoutePlugin<SessionRouteDeps> = async (app, deps) =>
   // decision sees them), from memory while no append has been announced since they were read.
   const sessionStates = new StreamStates(deps.log, (stream) => sessions.load(stream));
   const calendarStates = new StreamStates(deps.log, (stream) => calendar.load(stream));
+  const expertStates = new StreamStates(deps.log, (stream) => experts.load(stream));
   // A session's expert is set when it is created and never changes: once known, the calendar is
   // asked for beside the session instead of after it (one round trip when both must be read).
   const expertOfSession = new Map<string, string>();
@@ -191,10 +192,15 @@ export const sessionRoutes: RoutePlugin<SessionRouteDeps> = async (app, deps) =>
         expertOfSession.set(sessionId, session.expertId);
       }
       const stream = calendarStream(session.expertId);
-      const { state, version } = await (early && known === session.expertId ? early : calendarStates.get(stream));
+      const [{ state, version }, { state: expert }] = await Promise.all([
+        early && known === session.expertId ? early : calendarStates.get(stream),
+        expertStates.get(expertStream(session.expertId)),
+      ]);
       const now = clock();
       const hours = expertHours(state);
-      if (!hours) return { timezone: null, times: [] };
+      // The booking decision's rule: nothing is offered for an expert our team has not approved, or has suspended.
+      const bookable = expert.kind === "profiled" && isBookable(expert.vetting) && !state.paused;
+      if (!hours || !bookable) return { timezone: null, times: [] };
       const zone = hours.schedule.timezone;
       const from = request.query.from ? DateTime.fromISO(request.query.from, { zone }).startOf("day").toUTC().toISO()! : undefined;
       const to = request.query.to ? DateTime.fromISO(request.query.to, { zone }).endOf("day").toUTC().toISO()! : undefined;

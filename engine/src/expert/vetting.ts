@@ -20,13 +20,15 @@ export type Vetting = {
   /** Counts the application's events: an admin's decision names the revision they had open. */
   revision: number;
   answers: ApplicationAnswers | null;
+  /** When the latest application was submitted. */
+  submittedAt: string | null;
   /** The last decision's reason, shown to the expert (approved, changes requested, rejected, suspended). */
   reason: string | null;
   /** After a rejection: the first day the expert may apply again. */
   mayReapplyFrom: string | null;
 };
 
-export const draftVetting: Vetting = { status: "draft", revision: 0, answers: null, reason: null, mayReapplyFrom: null };
+export const draftVetting: Vetting = { status: "draft", revision: 0, answers: null, submittedAt: null, reason: null, mayReapplyFrom: null };
 
 /** Rule: creators can book an expert only once our team approved them, and not while they are suspended. */
 export const isBookable = (v: Vetting): boolean => v.status === "approved";
@@ -45,7 +47,7 @@ export function evolveVetting(v: Vetting, e: ExpertEvent): Vetting {
   const next: Vetting = { ...v, status: vettingStatusAfter(v.status, e.type), revision: v.revision + 1 };
   switch (e.type) {
     case "ApplicationSubmitted":
-      return { ...next, answers: e.data.answers, reason: null, mayReapplyFrom: null };
+      return { ...next, answers: e.data.answers, submittedAt: e.data.at, reason: null, mayReapplyFrom: null };
     case "ApplicationRejected":
       return { ...next, reason: e.data.reason, mayReapplyFrom: e.data.mayReapplyFrom };
     case "ApplicationReviewStarted":

@@ -16,8 +16,9 @@ import { AdminViewingNotice } from "../shared/admin-viewing-notice.tsx";
 import { useDashboardSubject } from "../shared/dashboard-subject.ts";
 import { ScheduleTab } from "./schedule-tab.tsx";
 import { SessionsTab } from "./sessions-tab.tsx";
+import { ApplicationTab } from "../vetting/application-tab.tsx";
 
-type TabName = "bookings" | "payments" | "sessions" | "slots" | "profile" | "account";
+type TabName = "bookings" | "payments" | "sessions" | "slots" | "profile" | "application" | "account";
 
 const TABS: { name: TabName; label: string; title: string; segment: string }[] = [
   { name: "bookings", label: "Bookings", title: "Your Bookings", segment: "bookings" },
@@ -25,6 +26,7 @@ const TABS: { name: TabName; label: string; title: string; segment: string }[] =
   { name: "sessions", label: "Sessions", title: "Your Sessions", segment: "" },
   { name: "slots", label: "Schedule", title: "Your Schedule", segment: "slots" },
   { name: "profile", label: "Profile", title: "Your Profile", segment: "profile" },
+  { name: "application", label: "Application", title: "Your Application", segment: "application" },
   { name: "account", label: "Account", title: "Your Account", segment: "account" },
 ];
 
@@ -70,6 +72,8 @@ export function ExpertDashboardPage() {
       {current.name === "slots" && <ScheduleTab expertId={expertId} />}
       {current.name === "profile" &&
         (subject.byAdmin ? <Alert severity="info">Admins review and vet expert profiles in the console.</Alert> : <ProfileTab />)}
+      {current.name === "application" &&
+        (subject.byAdmin ? <Alert severity="info">Admins review expert applications in the console.</Alert> : <ApplicationTab />)}
       {current.name === "account" && <AccountTab />}
     </Page>
   );

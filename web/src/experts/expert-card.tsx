@@ -7,9 +7,9 @@ import CardContent from "@mui/material/CardContent";
 import Link from "@mui/material/Link";
 import Typography from "@mui/material/Typography";
 import StarIcon from "@mui/icons-material/Star";
-import VerifiedIcon from "@mui/icons-material/Verified";
 import { moneyText } from "../shared/money.ts";
 import type { ExpertListItem } from "../shared/api-types.ts";
+import { ApprovedMark } from "./approved-badge.tsx";
 import { expertDetailQuery } from "./expert-queries.ts";
 import { initials } from "./initials.ts";
 
@@ -97,7 +97,7 @@ export function ExpertCard({ expert }: { expert: ExpertListItem }) {
               {expert.name}
             </Link>
           </Typography>
-          {expert.verified && <VerifiedIcon color="primary" fontSize="small" titleAccess="Verified" />}
+          {expert.verified && <ApprovedMark />}
         </Box>
         <Typography color="text.secondary">{expert.role}</Typography>
         <Box sx={{ display: "flex", justifyContent: "space-between", mt: 1.5 }}>

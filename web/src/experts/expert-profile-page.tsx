@@ -13,7 +13,6 @@ import Paper from "@mui/material/Paper";
 import Typography from "@mui/material/Typography";
 import useMediaQuery from "@mui/material/useMediaQuery";
 import ShareIcon from "@mui/icons-material/Share";
-import VerifiedIcon from "@mui/icons-material/Verified";
 import { loginToBook } from "../auth/destination.ts";
 import type { Session } from "../shared/api-types.ts";
 import { useAuth } from "../shared/auth.tsx";
@@ -21,6 +20,7 @@ import { useDocumentTitle } from "../shared/document-title.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
 import { Page } from "../shared/layout.tsx";
 import { useCopyLink } from "../shared/timed-notices.ts";
+import { ApprovedChip } from "./approved-badge.tsx";
 import { initials } from "./expert-card.tsx";
 import { expertDetailQuery } from "./expert-queries.ts";
 import { ReviewsBlock } from "./reviews-block.tsx";
@@ -94,6 +94,7 @@ export function ExpertProfilePage() {
   const [search] = useSearchParams();
   const preview = search.get("preview") === "true";
   const expert = useQuery(expertDetailQuery(slug));
+  const { user } = useAuth();
   const { copied, copy } = useCopyLink();
   const phone = useMediaQuery("(max-width:599px)");
   const name = expert.data ? `${expert.data.first_name} ${expert.data.last_name}` : null;
@@ -116,12 +117,24 @@ export function ExpertProfilePage() {
   }
   const e = expert.data;
   const shareUrl = `${window.location.origin}/expert-profile/${e.slug}`;
+  // An expert looking at their own profile before our team approved them (issue 30): creators do not see it yet.
+  const ownAwaitingApproval = user?.role === "expert" && (user.expert_id === e.id || user.id === e.user_id) && !e.verified;
   return (
     <Page>
-      {preview && (
+      {ownAwaitingApproval ? (
         <Alert severity="info" sx={{ mb: 2 }}>
-          Preview: this is how creators will see your profile{e.published ? "." : " once it is published."}
+          This is how creators will see your profile once our team approves you.
+          {!e.published && " Publish it from your dashboard's Profile tab too."}{" "}
+          <Link component={RouterLink} to={`/expert-dashboard/${user.id}/application`}>
+            See your application
+          </Link>
         </Alert>
+      ) : (
+        preview && (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            Preview: this is how creators will see your profile{e.published ? "." : " once it is published."}
+          </Alert>
+        )
       )}
       <Paper
         component="section"
@@ -148,7 +161,7 @@ export function ExpertProfilePage() {
             <Typography id="expert-name" variant="h4" component="h1">
               {name}
             </Typography>
-            {e.verified && <Chip icon={<VerifiedIcon />} label="Verified" color="primary" size="small" />}
+            {e.verified && <ApprovedChip />}
             <Box sx={{ flexGrow: 1 }} />
             <Button startIcon={<ShareIcon />} variant="outlined" onClick={() => copy(shareUrl)} aria-live="polite">
               {copied ? "Copied" : phone ? "Share Profile" : "Share"}

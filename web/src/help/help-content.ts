@@ -1,4 +1,10 @@
-import { FULL_REFUND_NOTICE_HOURS, DEFAULT_HOLD_MINUTES } from "@booking/contracts";
+import {
+  APPROVED_BADGE_MEANING,
+  DEFAULT_HOLD_MINUTES,
+  EXPERT_STANDARDS,
+  FULL_REFUND_NOTICE_HOURS,
+  REAPPLY_WAITING_DAYS,
+} from "@booking/contracts";
 
 // The help page's copy (issue 27.3): how the marketplace works, in the order a creator meets it.
 
@@ -40,9 +46,17 @@ export const HOW_IT_WORKS = [
     id: "vetting",
     title: "How experts are vetted",
     paragraphs: [
-      "Experts marked Verified have been reviewed by our team: who they are, the work and clients they name on " +
-        "their profile, and that they know the creator economy.",
+      `Vetted means approved by our team, and only approved experts are listed and can be booked. The Verified ` +
+        `check mark beside an expert's name says so: "${APPROVED_BADGE_MEANING}"`,
+      "Every expert applies before creators can book them: their expertise and years of experience, links to " +
+        "their work, what creators can expect from a session, and their agreement to our expert standards.",
+      "An application goes from draft to submitted, then in review, then approved; our team answers within 2 " +
+        "working days. Our team may ask for changes, which the expert makes and sends again. A rejected expert " +
+        `may apply again after a waiting period of ${REAPPLY_WAITING_DAYS} days. An approved expert who does not ` +
+        "keep the standards may be suspended: their new bookings are paused until our team reinstates them.",
       "Reviews on a profile come only from creators who completed a session with that expert.",
     ],
+    /** The expert standards every approved expert agrees to. */
+    list: { title: "The expert standards", items: EXPERT_STANDARDS },
   },
 ] as const;

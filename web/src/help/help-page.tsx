@@ -160,6 +160,20 @@ export function HelpPage() {
               {p}
             </Typography>
           ))}
+          {"list" in s && (
+            <>
+              <Typography id={`${s.id}-list`} component="h3" sx={{ fontWeight: 700 }}>
+                {s.list.title}
+              </Typography>
+              <Box component="ul" aria-labelledby={`${s.id}-list`} sx={{ mt: 0.5, pl: 3 }}>
+                {s.list.items.map((line) => (
+                  <li key={line}>
+                    <Typography>{line}</Typography>
+                  </li>
+                ))}
+              </Box>
+            </>
+          )}
         </Box>
       ))}
       <Box component="section" id="faq" aria-labelledby="faq-heading" sx={{ mb: 3 }}>
