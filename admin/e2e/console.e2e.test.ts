@@ -430,8 +430,8 @@ describe("the admin console", () => {
 
   it("filters terms acceptances by version and exports them as CSV", async () => {
     await page.goto(consoleUrl("/terms-acceptances"));
-    // Three experts, the demo creator and the newcomer expert accepted the current version; one user an older one.
-    await listRows(6);
+    // Three experts, the two applicants, the demo creator and the newcomer expert accepted the current version; one user an older one.
+    await listRows(8);
     await page.getByRole("textbox", { name: "Terms version" }).fill(OLD_TERMS);
     await eventually(() => decodeURIComponent(page.url())).toContain(`"version_id":"${OLD_TERMS}"`);
     const rows = await listRows(1);
@@ -453,11 +453,11 @@ describe("the admin console", () => {
 
     // The current version: the export follows the filter.
     await page.getByRole("textbox", { name: "Terms version" }).fill(CURRENT_TERMS_VERSION);
-    await listRows(5);
+    await listRows(7);
     const again = page.waitForEvent("download");
     await page.getByRole("button", { name: "Export CSV" }).click();
     const current = (await readFile((await (await again).path())!, "utf8")).trimEnd().split("\r\n");
-    expect(current).toHaveLength(6);
+    expect(current).toHaveLength(8);
     expect(current.slice(1).every((line) => line.split(",")[2] === CURRENT_TERMS_VERSION)).toBe(true);
     expect(current.join("\n")).not.toContain(made.oldTermsUser.id);
   });
@@ -515,7 +515,11 @@ describe("the admin console", () => {
     );
     // The vetting history on the page names the admin and the reason.
     await eventually(() => page.getByText(/Verified on .* by/).count()).toBeGreaterThan(0);
-    await page.getByText(/Portfolio and two references checked/).waitFor();
+    // (in the history, and as the last decision's reason beside the status)
+    await page
+      .getByText(/Portfolio and two references checked/)
+      .first()
+      .waitFor();
     await page.screenshot({ path: join(artifacts, "expert-verified.png"), fullPage: true, animations: "disabled" });
 
     if (existsSync(join(repoRoot, "web/dist/index.html"))) {
@@ -688,7 +692,8 @@ describe("the admin console", () => {
     const refreshed = page.waitForResponse((r) => r.url().endsWith("/api/v1/auth/refresh"));
     await page.goto(consoleUrl("/users"));
     expect((await refreshed).status()).toBe(200);
-    await listRows(7);
+    // The demo's people and the admin, the suite's newcomer, late user and applicant.
+    await listRows(10);
     const after = (await storedSession())!;
     expect(after.refresh_token).not.toBe(before.refresh_token);
     expect(after.access_token).not.toBe(before.access_token);
@@ -701,7 +706,7 @@ describe("the admin console", () => {
 
   it("browses users, sessions and the event log: terms status, bookings, readable payloads", async () => {
     await page.goto(consoleUrl(`/users?filter=${encodeURIComponent("{}")}`));
-    await listRows(7);
+    await listRows(10);
     await page.getByRole("combobox", { name: "Role" }).click();
     await page.getByRole("option", { name: "Creator" }).click();
     const creators = await listRows(2);

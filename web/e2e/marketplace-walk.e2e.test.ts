@@ -474,7 +474,8 @@ describe("the expert", () => {
     await expert.goto(url(`/expert-dashboard/${expertId}/application`));
     await visible(expert, "Apply to be listed: our team reviews every expert before creators can book them.");
     await expert.getByLabel("Your expertise").fill("Brand deals for podcasters");
-    await expert.getByLabel("Title", { exact: true }).fill("Brand Partnerships Advisor");
+    const form = expert.getByRole("form", { name: "Your application" });
+    await form.getByLabel(/^Title/).fill("Brand Partnerships Advisor");
     await expert
       .getByLabel("Bio")
       .fill("Ten years at a talent agency negotiating brand deals; now I help podcasters price and pitch their own.");
