@@ -6,7 +6,7 @@ import { signLink } from "../src/auth/signed-links.ts";
 import { accountExistsMail, passwordResetMail, verificationMail } from "../src/mail/account-mails.ts";
 import type { BookingFact } from "../src/mail/facts.ts";
 import { MAIL_KINDS, type MailKind, type OutgoingMail } from "../src/mail/outbox.ts";
-import { owedMails, type BookingState, type MailEnv } from "../src/mail/owed.ts";
+import { owedMails, vettingMail, type BookingState, type MailEnv } from "../src/mail/owed.ts";
 import { supportRequestMail } from "../src/support/support-mail.ts";
 import { TEST_JWT_SECRET } from "./harness.ts";
 import { PUBLIC_URL } from "./mail-bookings.ts";
@@ -143,6 +143,20 @@ function everyKind(): Map<MailKind, OutgoingMail> {
       forgotPasswordUrl: `${PUBLIC_URL}/forgot-password`,
     }),
     ...facts.flatMap((f) => owedMails(f, state, env)),
+    vettingMail(
+      {
+        eventId: "v9",
+        at: now,
+        version: 5,
+        kind: "vetting",
+        expertId: "u-cole",
+        decision: "changes_requested",
+        reason: "Please add a link to a recent episode you produced.",
+        mayReapplyFrom: null,
+      },
+      { userId: "u-cole", email: "cole@example.com", firstName: "Cole", lastName: "Rivera", zone: "Europe/London" },
+      PUBLIC_URL,
+    ),
     supportRequestMail({
       messageId: "s1",
       to: "support@example.com",

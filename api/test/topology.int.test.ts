@@ -94,6 +94,14 @@ if (!brokers) {
         end_local: "17:00",
       }));
       expect((await call(base, "POST", `/experts/${expert.id}/schedule`, { timezone: "UTC", slots }, expert.token)).status).toBe(200);
+      // Approved by our team (issue 30): the console's Verify, written to the log as the console would.
+      const log = await PostgresEventStore.connect(db.url);
+      await log.append(
+        `expert-${expert.id}`,
+        [{ type: "ExpertVerified", data: { expertId: expert.id, by: "test-admin" }, metadata: { at: new Date().toISOString() } }],
+        "stream_exists",
+      );
+      await log.close();
       const session = (
         await call(
           base,
