@@ -4,11 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { PostgresEventStore } from "@booking/event-store";
 import { createTestDatabase, freePort, testPool } from "@booking/testkit";
 import { fetchPost, signUpVerified } from "./auth-client.ts";
 import { TEST_JWT_SECRET } from "./harness.ts";
-import { startProcess, waitFor, type Running } from "./processes.ts";
+import { approveInLog, startProcess, waitFor, type Running } from "./processes.ts";
 import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -129,15 +128,7 @@ describe("two API processes on one database", () => {
       token: expert.token,
       body: JSON.stringify({ first_name: "Two", last_name: "Api", title: "Coach", published: true }),
     });
-    // Our team approves the expert (issue 30): the console's Verify, written to the log as the console would.
-    const log = await PostgresEventStore.connect(db.url);
-    cleanups.push(() => log.close());
-    const approval = {
-      type: "ExpertVerified",
-      data: { expertId: expert.id, by: "test-admin" },
-      metadata: { at: new Date().toISOString() },
-    };
-    await log.append(`expert-${expert.id}`, [approval], "stream_exists");
+    await approveInLog(db.url, expert.id);
     for (const b of base) {
       const listed = async () => ((await json(`${b}/experts`)).body as unknown as { id: string }[]).some((e) => e.id === expert.id);
       await waitFor(`the approved expert listed at ${b}`, listed, 30_000);

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import type pg from "pg";
 import { comparePositions } from "@booking/contracts";
 import { readCheckpoints } from "@booking/projections";
-import type { EventStore } from "@booking/event-store";
+import { PostgresEventStore, type EventStore } from "@booking/event-store";
 import { loadCheckpoint, type CheckpointTable } from "../src/reactors/checkpoints.ts";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -78,4 +78,15 @@ export async function stopGracefully(running: Running, name: keyof typeof READY_
   await waitFor(`the ${name} to start`, async () => running.output().includes(READY_LINE[name]), 60_000);
   running.child.kill("SIGTERM");
   return running.exited;
+}
+
+/** Our team approves an expert of a database other processes serve (issue 30): the console's Verify, written to the log as the console would. */
+export async function approveInLog(databaseUrl: string, expertId: string): Promise<void> {
+  const log = await PostgresEventStore.connect(databaseUrl);
+  try {
+    const approval = { type: "ExpertVerified", data: { expertId, by: "test-admin" }, metadata: { at: new Date().toISOString() } };
+    await log.append(`expert-${expertId}`, [approval], "stream_exists");
+  } finally {
+    await log.close();
+  }
 }

@@ -9,7 +9,7 @@ import { allProjections, migrateReadModels, readModelDigest, rebuildProjections 
 import { appendSynthetic } from "../../projections/test/workload.ts";
 import { fetchPost, signUpVerified } from "./auth-client.ts";
 import { TEST_JWT_SECRET } from "./harness.ts";
-import { sleep, startProcess, stopGracefully, waitFor, type Running } from "./processes.ts";
+import { approveInLog, sleep, startProcess, stopGracefully, waitFor, type Running } from "./processes.ts";
 import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // The production topology's processes, for real: api, relay and projector on Postgres and Kafka.
@@ -94,14 +94,7 @@ if (!brokers) {
         end_local: "17:00",
       }));
       expect((await call(base, "POST", `/experts/${expert.id}/schedule`, { timezone: "UTC", slots }, expert.token)).status).toBe(200);
-      // Approved by our team (issue 30): the console's Verify, written to the log as the console would.
-      const log = await PostgresEventStore.connect(db.url);
-      await log.append(
-        `expert-${expert.id}`,
-        [{ type: "ExpertVerified", data: { expertId: expert.id, by: "test-admin" }, metadata: { at: new Date().toISOString() } }],
-        "stream_exists",
-      );
-      await log.close();
+      await approveInLog(db.url, expert.id);
       const session = (
         await call(
           base,

@@ -150,5 +150,14 @@ const VETTING_EVENT_TYPES: ReadonlySet<string> = new Set([
   "ExpertVerified",
   "ExpertUnverified",
 ]);
-/** The expert stream's events that move an application (its revision counts them). */
+/** The expert stream's events about its application (the console's history lists them). */
 export const isVettingEventType = (type: string): boolean => VETTING_EVENT_TYPES.has(type);
+
+/**
+ * Rule: whether an event moves an application standing at `status` (its revision counts the ones that do). Verifying
+ * an approved expert again, or unverifying one who is not approved, changes nothing (the engine and the read model agree).
+ */
+export const movesApplication = (status: ApplicationStatus, type: string): boolean =>
+  isVettingEventType(type) &&
+  !(type === "ExpertVerified" && status === "approved") &&
+  !(type === "ExpertUnverified" && status !== "approved");

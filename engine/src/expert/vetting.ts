@@ -8,6 +8,7 @@ import {
   type Result,
   type VettingCommand,
   type VettingEvent,
+  movesApplication,
   vettingStatusAfter,
 } from "@booking/contracts";
 
@@ -37,13 +38,8 @@ export const isBookable = (v: Vetting): boolean => v.status === "approved";
 export const bookingRefusalForVetting = (status: ApplicationStatus): "expert_not_approved" | "expert_suspended" | null =>
   status === "approved" ? null : status === "suspended" ? "expert_suspended" : "expert_not_approved";
 
-/** Why a booking request for this expert is refused, or null when they are bookable. */
-export const notBookableReason = (v: Vetting) => bookingRefusalForVetting(v.status);
-
 export function evolveVetting(v: Vetting, e: ExpertEvent): Vetting {
-  if (e.type === "ExpertProfileSaved") return v;
-  // Verifying an approved expert again, or unverifying one who is not approved, changes nothing.
-  if ((e.type === "ExpertVerified" && v.status === "approved") || (e.type === "ExpertUnverified" && v.status !== "approved")) return v;
+  if (e.type === "ExpertProfileSaved" || !movesApplication(v.status, e.type)) return v;
   const next: Vetting = { ...v, status: vettingStatusAfter(v.status, e.type), revision: v.revision + 1 };
   switch (e.type) {
     case "ApplicationSubmitted":

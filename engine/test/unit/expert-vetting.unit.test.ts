@@ -11,7 +11,7 @@ import {
   type ExpertEvent,
 } from "@booking/contracts";
 import { expertDecider } from "../../src/expert/expert.ts";
-import { isBookable, notBookableReason } from "../../src/expert/vetting.ts";
+import { bookingRefusalForVetting, isBookable } from "../../src/expert/vetting.ts";
 import { deciderSpec } from "./decider-spec.ts";
 
 // The application's states and every transition, allowed and refused (issue 30).
@@ -155,8 +155,8 @@ describe("an expert's application", () => {
 describe("bookable, suspension and reinstatement", () => {
   it("only an approved expert is bookable; a suspended one is refused with its own message", () => {
     for (const status of APPLICATION_STATUSES) expect(isBookable(vettingOf(historyOf[status]))).toBe(status === "approved");
-    expect(notBookableReason(vettingOf(historyOf.draft))).toBe("expert_not_approved");
-    expect(notBookableReason(vettingOf(historyOf.suspended))).toBe("expert_suspended");
+    expect(bookingRefusalForVetting(vettingOf(historyOf.draft).status)).toBe("expert_not_approved");
+    expect(bookingRefusalForVetting(vettingOf(historyOf.suspended).status)).toBe("expert_suspended");
   });
 
   it("an admin suspends an approved expert with a reason, and reinstating makes them bookable again", () => {

@@ -1,6 +1,7 @@
 import {
   expertProfileColumns,
   isVettingEventType,
+  movesApplication,
   vettingStatusAfter,
   type Currency,
   type Migration,
@@ -106,25 +107,19 @@ export function evolveExpert(row: ExpertRow | undefined, { event, stored }: Proj
     }
     default: {
       // Vetting an expert without a profile changes nothing; the engine refuses it, and older logs may hold it.
-      if (!row || !isVettingEventType(event.type)) return row;
-      // The same no-ops as the engine's: verifying an approved expert, unverifying one who is not approved.
-      if (
-        (event.type === "ExpertVerified" && row.vetting_status === "approved") ||
-        (event.type === "ExpertUnverified" && row.vetting_status !== "approved")
-      ) {
-        return row;
-      }
+      if (!row || !movesApplication(row.vetting_status, event.type)) return row;
       const status = vettingStatusAfter(row.vetting_status, event.type);
       const data = event.data as { by?: string; reason?: string };
-      const decided = status !== row.vetting_status || event.type === "ApplicationSubmitted";
+      const submitted = event.type === "ApplicationSubmitted";
       return {
         ...row,
         verified: status === "approved",
-        vetted_by: decided && event.type !== "ApplicationSubmitted" ? (data.by ?? null) : row.vetted_by,
+        // The admin who made the latest decision: a step that changed the status, other than the expert's own submission.
+        vetted_by: !submitted && status !== row.vetting_status ? (data.by ?? null) : row.vetted_by,
         vetting_status: status,
         vetting_revision: row.vetting_revision + 1,
-        vetting_reason: event.type === "ApplicationSubmitted" ? null : (data.reason ?? row.vetting_reason),
-        applied_at: event.type === "ApplicationSubmitted" ? at : row.applied_at,
+        vetting_reason: submitted ? null : (data.reason ?? row.vetting_reason),
+        applied_at: submitted ? at : row.applied_at,
         updated_at: at,
         stream_version: stored.version,
       };
