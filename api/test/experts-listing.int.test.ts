@@ -62,6 +62,8 @@ describe("the reply", () => {
       "review_count",
       "image",
       "verified",
+      "next_available",
+      "median_answer_minutes",
     ]);
     expect(item).toEqual({
       id: expert.id,
@@ -76,6 +78,9 @@ describe("the reply", () => {
       review_count: 0,
       image: null,
       verified: true,
+      // No schedule yet, and no request answered.
+      next_available: null,
+      median_answer_minutes: null,
     });
     expect(first.body).toBe(JSON.stringify(first.json()));
     for (const r of [first, again]) {
@@ -208,7 +213,7 @@ describe("changes this instance did not write", () => {
     const get = async (key = "all") => {
       const body = await strict.get(key, async () => {
         queries++;
-        return (await listExperts(api.ctx.db)).map(expertListItem);
+        return (await listExperts(api.ctx.db)).map((r) => expertListItem(r));
       });
       return (JSON.parse(body.toString()) as Item[]).find((e) => e.id === expert.id);
     };

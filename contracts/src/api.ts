@@ -22,7 +22,6 @@ export const AcceptTermsBody = z.strictObject({
     .max(64, { error: "terms_version_unknown" }),
 });
 
-export const SearchQuery = z.strictObject({ search: z.string().max(200).optional().default("") });
 
 export const ExpertProfileBody = z.strictObject({
   first_name: oneLine(z.string({ error: "profile_names_required" }).trim().max(100, { error: "profile_names_required" })),

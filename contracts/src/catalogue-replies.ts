@@ -124,6 +124,10 @@ export const ExpertListItem = z.strictObject({
   review_count: z.number(),
   image: z.string().nullable(),
   verified: z.boolean(),
+  /** The earliest start a creator can book with this expert now (any of their published session lengths); null: none in the booking window. */
+  next_available: Time.nullable(),
+  /** Half of the expert's answered paid requests were accepted within this many minutes; null: none answered yet. */
+  median_answer_minutes: z.number().int().nullable(),
 });
 export type ExpertListItem = z.infer<typeof ExpertListItem>;
 export const ExpertListReply = z.array(ExpertListItem);

@@ -228,6 +228,16 @@ export const errorCatalogue = {
   expert_not_approved: { status: 409, message: "This expert is not taking bookings yet." },
   expert_suspended: { status: 409, message: "This expert is not taking bookings at the moment." },
   expert_not_suspended: { status: 409, message: "This expert is not suspended." },
+  listing_sort_invalid: {
+    status: 400,
+    message: "Please sort by recommended, best match, highest rated, lowest price or soonest available.",
+  },
+  listing_price_range_invalid: {
+    status: 400,
+    message: "Please give a price range of whole amounts, with the lowest price no higher than the highest.",
+  },
+  listing_length_invalid: { status: 400, message: "Please choose a session length of 30, 60, 90 or 120 minutes." },
+  listing_available_invalid: { status: 400, message: "Availability can only be filtered to this week." },
   vetting_reason_required: {
     status: 400,
     message: "Please give a reason (up to 500 characters) for verifying or unverifying this expert.",

@@ -4,6 +4,7 @@ export * from "./calendar/calendar.ts";
 export * from "./session/session.ts";
 export * from "./expert/expert.ts";
 export * from "./expert/vetting.ts";
+export * from "./expert/listing-order.ts";
 export * from "./terms/terms.ts";
 export * from "./review/review.ts";
 export * from "./calendar/booking-history.ts";

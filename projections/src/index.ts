@@ -15,6 +15,8 @@ export * from "./read-models/bookings-queries.ts";
 export * from "./read-models/booking-invites.ts";
 export * from "./read-models/bookings-completion.ts";
 export * from "./read-models/experts.ts";
+export * from "./read-models/expert-listing.ts";
+export * from "./read-models/expert-standing.ts";
 export * from "./read-models/sessions.ts";
 export * from "./read-models/schedules.ts";
 export * from "./read-models/users.ts";

@@ -18,7 +18,7 @@ import {
   ScheduleBody,
   ScheduleReply,
   ScheduleSetReply,
-  SearchQuery,
+  ExpertListQuery,
   SessionListReply,
   SlugParams,
   WeeklySchedule,
@@ -28,12 +28,10 @@ import { calendarStream, expertStream, localDateTime } from "@booking/engine";
 import {
   bookedPeriods,
   evolveExpert,
-  expertListItem,
   expertProfileReply,
   findExpert,
   findExpertBySlug,
   findSchedule,
-  listExperts,
   scheduleReply,
   sessionReply,
   sessionsOfExpert,
@@ -43,6 +41,7 @@ import {
 import { expertReview, visibleReviewsOfExpert } from "@booking/projections";
 import type { CalendarCommands, ExpertCommands, TermsCommands } from "../main/index.ts";
 import type { Projected, RoutePlugin } from "../http/index.ts";
+import { expertListing } from "./listing.ts";
 import { publishedPhoto, PROFILE_PHOTO_TYPE } from "./profile-photo.ts";
 import {
   actorOf,
@@ -112,9 +111,13 @@ export const expertRoutes: RoutePlugin<ExpertRouteDeps> = async (app, deps) => {
   // The listing and search are the same for every caller: served from the serialised reply while
   // the read models stand still. A cached body skips Fastify's serialiser, so it is checked against
   // its schema here, once per computation: a stray field fails the reply like any other route's.
-  const listing = (search: string) => {
-    const term = search.trim();
-    return listings.get(`experts?search=${term}`, async () => ExpertListReply.parse((await listExperts(db, term)).map(expertListItem)));
+  const listing = (query: ExpertListQuery) => {
+    const q = { ...query, search: query.search.trim() };
+    // Keyed by every field of the query, in the schema's order, so two spellings of one query share an entry.
+    const key = `experts?${Object.keys(ExpertListQuery.shape)
+      .map((k) => `${k}=${q[k as keyof ExpertListQuery] ?? ""}`)
+      .join("&")}`;
+    return listings.get(key, async () => ExpertListReply.parse(await expertListing(db, q, clock())));
   };
   const send = (request: FastifyRequest, reply: FastifyReply, body: Buffer) => {
     reply.type(JSON_UTF8).header("vary", "accept-encoding");
@@ -123,11 +126,10 @@ export const expertRoutes: RoutePlugin<ExpertRouteDeps> = async (app, deps) => {
       : reply.send(body);
   };
   const listed = { response: { 200: ExpertListReply } };
-  app.get("/experts", { schema: listed }, async (request, reply) => send(request, reply, await listing("")));
-
-  app.get("/experts/search", { schema: { querystring: SearchQuery, ...listed } }, async (request, reply) =>
-    send(request, reply, await listing(request.query.search)),
-  );
+  // The spec's two calls: the listing, and its search; both take the sort and the filters.
+  const listingRoute = { schema: { querystring: ExpertListQuery, ...listed } };
+  app.get("/experts", listingRoute, async (request, reply) => send(request, reply, await listing(request.query)));
+  app.get("/experts/search", listingRoute, async (request, reply) => send(request, reply, await listing(request.query)));
 
   app.get("/experts/me", { onRequest: requireExpertAccount, schema: { response: { 200: OwnExpertProfileReply } } }, async (request) => {
     const expert = await findExpert(db, actorOf(request).userId);

@@ -2,4 +2,4 @@
 
 export { vettingRoutes } from "./routes.ts";
 export { applicationHistory, applicationReply } from "./application-reply.ts";
-export { expertStanding } from "./standing-table.ts";
+export { expertStanding } from "./standing-reply.ts";

@@ -5,7 +5,7 @@ import type { ExpertCommands } from "../main/index.ts";
 import { actorOf, commandActor, requireExpertAccount, valueOf } from "../http/index.ts";
 import type { Projected, RoutePlugin } from "../http/index.ts";
 import { applicationReply } from "./application-reply.ts";
-import { expertStanding } from "./standing-table.ts";
+import { expertStanding } from "./standing-reply.ts";
 
 // The expert's side of vetting (issue 30): their application on their own stream (`expert-{their id}`, the id
 // an expert's profile has), where it stands and why, and the standards they keep once approved.

@@ -292,11 +292,22 @@ function bookableAt(t: number, lengthMinutes: number, c: Checks): boolean {
  * off; and with the buffers around it, it overlaps no active booking with its buffers.
  */
 export function bookableStarts(q: AvailabilityQuery): string[] {
-  const zone = q.schedule.timezone;
-  if (!isKnownZone(zone)) return [];
-  const c = checksFor(q);
-  if (c.window.end < c.window.start) return [];
+  return [...walkBookable(q, false)].sort((a, b) => a - b).map((t) => new Date(t).toISOString());
+}
+
+/** The earliest of bookableStarts, found without walking the days after it (the listing's "soonest available"). */
+export function firstBookableStart(q: AvailabilityQuery): string | null {
+  const found = walkBookable(q, true);
+  return found.size === 0 ? null : new Date(Math.min(...found)).toISOString();
+}
+
+/** The bookable instants, day by day in local order; `firstDayOnly` stops after the first day that has any. */
+function walkBookable(q: AvailabilityQuery, firstDayOnly: boolean): Set<number> {
   const found = new Set<number>();
+  const zone = q.schedule.timezone;
+  if (!isKnownZone(zone)) return found;
+  const c = checksFor(q);
+  if (c.window.end < c.window.start) return found;
   const atLocal = localInstantReader(zone);
   for (const day of localDays(c.window, c.wall)) {
     for (const stretch of c.open(day.date, day.weekday)) {
@@ -308,8 +319,9 @@ export function bookableStarts(q: AvailabilityQuery): string[] {
         if (!found.has(t) && bookableAt(t, q.lengthMinutes, c)) found.add(t);
       }
     }
+    if (firstDayOnly && found.size > 0) return found;
   }
-  return [...found].sort((a, b) => a - b).map((t) => new Date(t).toISOString());
+  return found;
 }
 
 /**

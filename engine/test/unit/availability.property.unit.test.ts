@@ -14,6 +14,7 @@ import {
 } from "@booking/contracts";
 import {
   bookableStarts,
+  firstBookableStart,
   isBookableStart,
   isProposableStart,
   proposableStarts,
@@ -250,6 +251,16 @@ describe("bookable start times (property)", () => {
         const t = new Date(Math.ceil(Date.parse(c.now) / (15 * MINUTE)) * 15 * MINUTE + k * 15 * MINUTE).toISOString();
         expect(isBookableStart(q, t)).toBe(list.has(t));
         for (const offered of [...list].slice(0, 20)) expect(isBookableStart(q, offered)).toBe(true);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("the listing's soonest available is the first time the list offers, or none when it offers none (issue 30.5)", () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const q = queryOf(c);
+        expect(firstBookableStart(q)).toBe(bookableStarts(q)[0] ?? null);
       }),
       { numRuns: 150 },
     );

@@ -160,17 +160,33 @@ export async function bookedPeriods(
   expertId: string,
   now: string,
 ): Promise<{ scheduled_time: string; length_minutes: number }[]> {
-  const { rows } = await db.query<{ scheduled_time: Date; length_minutes: number }>(
-    `SELECT t.scheduled_time, t.length_minutes FROM (
-       SELECT b.scheduled_time, b.length_minutes FROM bookings b WHERE b.expert_id = $1 AND ${blocksTimeSql("$2")}
+  return (await bookedPeriodsOf(db, [expertId], now)).get(expertId) ?? [];
+}
+
+/** bookedPeriods of several experts in one statement (the listing's next openings). */
+export async function bookedPeriodsOf(
+  db: Queryable,
+  expertIds: readonly string[],
+  now: string,
+): Promise<Map<string, { scheduled_time: string; length_minutes: number }[]>> {
+  const { rows } = await db.query<{ expert_id: string; scheduled_time: Date; length_minutes: number }>(
+    `SELECT t.expert_id, t.scheduled_time, t.length_minutes FROM (
+       SELECT b.expert_id, b.scheduled_time, b.length_minutes FROM bookings b WHERE b.expert_id = ANY($1) AND ${blocksTimeSql("$2")}
        UNION ALL
-       SELECT b.reschedule_to, b.length_minutes FROM bookings b WHERE b.expert_id = $1 AND ${blocksTimeSql("$2")} AND ${openRescheduleSql("$2")}
+       SELECT b.expert_id, b.reschedule_to, b.length_minutes FROM bookings b
+       WHERE b.expert_id = ANY($1) AND ${blocksTimeSql("$2")} AND ${openRescheduleSql("$2")}
      ) t
      WHERE t.scheduled_time + make_interval(mins => t.length_minutes) > $2::timestamptz
      ORDER BY t.scheduled_time`,
-    [expertId, now],
+    [expertIds, now],
   );
-  return rows.map((r) => ({ scheduled_time: r.scheduled_time.toISOString(), length_minutes: r.length_minutes }));
+  const periods = new Map<string, { scheduled_time: string; length_minutes: number }[]>();
+  for (const r of rows) {
+    const list = periods.get(r.expert_id) ?? [];
+    list.push({ scheduled_time: r.scheduled_time.toISOString(), length_minutes: r.length_minutes });
+    periods.set(r.expert_id, list);
+  }
+  return periods;
 }
 
 /** The meeting links experts set on these bookings and the rooms their confirmations recorded (bookings with neither are absent). */

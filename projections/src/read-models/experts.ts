@@ -3,16 +3,13 @@ import {
   isVettingEventType,
   movesApplication,
   vettingStatusAfter,
-  type Currency,
   type Migration,
-  type ExpertListItem,
   type ExpertProfileReply,
   type ExpertRecord,
 } from "@booking/contracts";
 import { entityProjection, type ProjectedEvent } from "../projection.ts";
 import type { Queryable } from "./bookings-queries.ts";
 import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
-import { expertRatingColumns, expertRatingFromPg } from "./reviews.ts";
 
 // The `experts` read model, whole: its Row, columns, rule, every query of it, the replies made
 // of it and the admin list's sort whitelist. The api's routes and the console's list use these.
@@ -132,52 +129,6 @@ export function evolveExpert(row: ExpertRow | undefined, { event, stored }: Proj
 /** Every column of the table, as `e.column` (the alias every query here uses). */
 export const expertSelectList = expertColumns.map((c) => `e.${c}`).join(", ");
 
-/**
- * An expert with the lowest price of their published sessions (null: none yet), in cents, in the
- * currency most of those sessions are priced in (a price is never compared with one in another
- * currency), and their rating (the reviews read model's).
- */
-export type ListedExpert = ExpertRow & {
-  starting_price_cents: number | null;
-  starting_price_currency: Currency | null;
-  rating: number | null;
-  review_count: number;
-};
-
-const LISTED = `SELECT ${expertSelectList}, sp.starting_price_cents, sp.starting_price_currency,
-  ${expertRatingColumns}
-  FROM experts e LEFT JOIN LATERAL (
-    SELECT min(s.price_cents) AS starting_price_cents, s.currency AS starting_price_currency FROM sessions s
-    WHERE s.expert_id = e.expert_id AND s.status = 'published' AND NOT s.deleted
-    GROUP BY s.currency ORDER BY count(*) DESC, s.currency LIMIT 1
-  ) sp ON true`;
-
-const listed = (raw: Record<string, unknown>): ListedExpert => ({
-  ...expertFromPg(raw),
-  starting_price_cents:
-    raw.starting_price_cents === null || raw.starting_price_cents === undefined ? null : Number(raw.starting_price_cents),
-  starting_price_currency: (raw.starting_price_currency as Currency | null | undefined) ?? null,
-  ...expertRatingFromPg(raw),
-});
-
-/** The listing's order, which the experts_listing index hands over as it is. */
-const LISTING_ORDER = "ORDER BY e.verified DESC, e.last_name, e.first_name, e.expert_id LIMIT 500";
-
-/** Published experts, optionally matching a search on name, title or tags (the text is a parameter, its wildcards escaped). */
-export async function listExperts(db: Queryable, search = ""): Promise<ListedExpert[]> {
-  const term = search.trim();
-  // Rule: only experts our team approved are listed (issue 30); `verified` is approved and not suspended.
-  if (!term) return (await db.query(`${LISTED} WHERE e.published AND e.verified ${LISTING_ORDER}`)).rows.map(listed);
-  const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const { rows } = await db.query(
-    `${LISTED} WHERE e.published AND e.verified AND (
-       (e.first_name || ' ' || e.last_name) ILIKE $1 OR e.title ILIKE $1 OR EXISTS (SELECT 1 FROM unnest(e.tags) t WHERE t ILIKE $1)
-     ) ${LISTING_ORDER}`,
-    [pattern],
-  );
-  return rows.map(listed);
-}
-
 export async function findExpertBySlug(db: Queryable, slug: string): Promise<ExpertRow | null> {
   const raw = (await db.query(`SELECT ${expertSelectList} FROM experts e WHERE e.slug = $1`, [slug])).rows[0];
   return raw ? expertFromPg(raw) : null;
@@ -196,24 +147,6 @@ export async function findExpertOfSession(db: Queryable, sessionId: string): Pro
     ])
   ).rows[0];
   return raw ? expertFromPg(raw) : null;
-}
-
-/** The experts listing's card (contracts' ExpertListItem): whole dollars, the visible reviews' average and count. */
-export function expertListItem(r: ListedExpert): ExpertListItem {
-  return {
-    id: r.expert_id,
-    user_id: r.user_id,
-    slug: r.slug,
-    name: `${r.first_name} ${r.last_name}`,
-    role: r.title,
-    startingprice: r.starting_price_cents === null ? null : Math.round(r.starting_price_cents / 100),
-    starting_price_cents: r.starting_price_cents,
-    starting_price_currency: r.starting_price_cents === null ? null : r.starting_price_currency,
-    rating: r.rating,
-    review_count: r.review_count,
-    image: r.profile_image,
-    verified: r.verified,
-  };
 }
 
 /** An expert's profile (contracts' ExpertProfileReply): the columns it names as they are, keyed by `id`. */

@@ -116,10 +116,16 @@ export function evolveSchedule(row: ScheduleRow | undefined, { event, stored }: 
 
 /** An expert's schedule as last set, or null before one is. */
 export async function findSchedule(db: Queryable, expertId: string): Promise<ScheduleRow | null> {
-  const raw = (
-    await db.query(`SELECT ${scheduleColumns.map((c) => `sc.${c}`).join(", ")} FROM schedules sc WHERE sc.expert_id = $1`, [expertId])
-  ).rows[0];
-  return raw ? scheduleFromPg(raw) : null;
+  return (await schedulesOf(db, [expertId])).get(expertId) ?? null;
+}
+
+/** The schedules of several experts in one statement (the listing's next openings); an expert with none is absent. */
+export async function schedulesOf(db: Queryable, expertIds: readonly string[]): Promise<Map<string, ScheduleRow>> {
+  const { rows } = await db.query(
+    `SELECT ${scheduleColumns.map((c) => `sc.${c}`).join(", ")} FROM schedules sc WHERE sc.expert_id = ANY($1)`,
+    [expertIds],
+  );
+  return new Map(rows.map((raw) => [String(raw.expert_id), scheduleFromPg(raw)]));
 }
 
 /**
