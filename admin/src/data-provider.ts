@@ -92,6 +92,8 @@ export type ConsoleDataProvider = DataProvider & {
   reinstateExpert: (expertId: string, reason: string) => Promise<SuspensionReply>;
   /** The standards the expert keeps: time to answer, acceptance, cancellations, rating. */
   expertStanding: (expertId: string) => Promise<ExpertStandingReply>;
+  /** Time travel: the application as it stood at an instant (GET /admin/applications/{id}/as-of). */
+  applicationAsOf: (expertId: string, at: string) => Promise<AdminApplicationReply>;
 };
 
 /** A query string of the values given (undefined ones left out). */
@@ -153,4 +155,6 @@ export const dataProvider: ConsoleDataProvider = {
   reinstateExpert: (expertId, reason) => post(`experts/${encodeURIComponent(expertId)}/reinstatement`, { reason }),
   expertStanding: async (expertId) =>
     (await httpClient(`${ADMIN_API}/experts/${encodeURIComponent(expertId)}/standing`)).json as ExpertStandingReply,
+  applicationAsOf: async (expertId, at) =>
+    (await httpClient(`${ADMIN_API}/applications/${encodeURIComponent(expertId)}/as-of?${queryOf({ at })}`)).json as AdminApplicationReply,
 };

@@ -2,14 +2,14 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import { describe, expect, it, vi } from "vitest";
 import { App } from "../src/app.tsx";
 import { resetConsoleAfterEach } from "./console-fakes.ts";
-import { OLDEST } from "./vetting-fakes.ts";
+import { OLDEST, openedApplication } from "./vetting-fakes.ts";
 
 // Issue 30: the console's vetting queue lists applications oldest first; an admin opens one, reads its answers
 // and links, ticks the checklist and decides with a reason, the decision naming the revision the admin had open.
 // When the application changed since, the API refuses it and the admin reads why and reloads.
 
 const CHANGED = "This application changed since you opened it. Please reload.";
-const api = vi.hoisted(() => ({ revision: 3, listed: vi.fn(), decided: vi.fn(), noted: vi.fn(), reviewed: vi.fn() }));
+const api = vi.hoisted(() => ({ revision: 3, listed: vi.fn(), decided: vi.fn(), noted: vi.fn(), reviewed: vi.fn(), asOf: vi.fn() }));
 
 vi.mock("../src/data-provider.ts", async (original) => {
   const { HttpError } = await import("react-admin");
@@ -58,6 +58,13 @@ vi.mock("../src/data-provider.ts", async (original) => {
       startApplicationReview: (id: string, seen: number) => {
         api.reviewed(id, seen);
         return step(seen);
+      },
+      // Time travel: the application as the API folds it up to the instant, its history cut there.
+      applicationAsOf: (id: string, at: string) => {
+        api.asOf(id, at);
+        const history = openedApplication.history.filter((h) => h.at <= at);
+        const reason = history.findLast((h) => h.reason)?.reason ?? null;
+        return Promise.resolve({ ...openedApplication, status: "changes_requested", revision: history.length, reason, history });
       },
     },
   };
@@ -133,13 +140,29 @@ describe("an application's page", () => {
     const entries = await screen.findAllByTestId("history-entry");
     expect(entries).toHaveLength(5);
     // Newest first: the note, then the review, the resubmission, the request for changes.
-    expect(entries[0]!.textContent).toMatch(/^Note on .* by .*Note: Channel checked: 1\.2M subscribers$/);
+    expect(entries[0]!.textContent).toMatch(/^Note on .* by .*Note: Channel checked: 1\.2M subscribers/);
     const changes = entries[3]!;
     expect(changes.textContent).toMatch(/^Changes requested on .*Reason: Please add a link to your channel/);
     await waitFor(() => expect(changes.textContent).toContain("+a@evil.example"));
     const checklist = [...within(changes).getByTestId("history-checklist").children].map((item) => item.textContent);
     expect(checklist).toContain("✓ Identity is plausible");
     expect(checklist).toContain("✗ Links work and are theirs (not ticked)");
+  }, 60_000);
+
+  it("time travel: a step of the history shows the application as it stood just after it", async () => {
+    await openApplication();
+    const changes = (await screen.findAllByTestId("history-entry"))[3]!;
+    expect(within(changes).queryByTestId("application-as-of")).toBeNull();
+    fireEvent.click(within(changes).getByRole("button", { name: "As it stood then" }));
+    const then = await within(changes).findByTestId("application-as-of");
+    const at = openedApplication.history[1]!.at;
+    expect(api.asOf).toHaveBeenCalledWith(OLDEST, at);
+    expect(then.textContent).toContain("As it stood after Changes requested on");
+    expect(then.textContent).toContain("StatusChanges requested");
+    expect(then.textContent).toContain("Reason givenPlease add a link to your channel");
+    expect(then.textContent).toContain("Steps so far2");
+    fireEvent.click(within(changes).getByRole("button", { name: "Hide" }));
+    await waitFor(() => expect(within(changes).queryByTestId("application-as-of")).toBeNull());
   }, 60_000);
 
   it("sends a decision with the revision the admin had open, the reason and the checklist as ticked", async () => {

@@ -108,6 +108,7 @@ export const fakeDataProvider: ConsoleDataProvider = {
   suspendExpert: refused,
   reinstateExpert: refused,
   expertStanding: refused,
+  applicationAsOf: refused,
 } as ConsoleDataProvider;
 
 export const signedInAdmin: AuthProvider = {

@@ -1219,6 +1219,12 @@ ROWS.push(
   },
   { route: "GET /admin/applications/:id", label: "Y's", expect: adminOnly, make: () => ({ params: { id: users.Y.id } }) },
   {
+    route: "GET /admin/applications/:id/as-of",
+    label: "Y's",
+    expect: adminOnly,
+    make: () => ({ params: { id: users.Y.id }, query: `?at=${new Date().toISOString()}` }),
+  },
+  {
     route: "POST /admin/applications/:id/review",
     label: "Y's",
     expect: adminOnly,

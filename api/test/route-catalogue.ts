@@ -161,6 +161,7 @@ export const ROUTE_CATALOGUE = [
   "GET /experts/me/standing",
   "GET /admin/applications",
   "GET /admin/applications/:id",
+  "GET /admin/applications/:id/as-of",
   "POST /admin/applications/:id/review",
   "POST /admin/applications/:id/notes",
   "POST /admin/applications/:id/decision",

@@ -167,6 +167,21 @@ describe("an expert's application", () => {
       ["ApplicationApproved", "Strong work"],
     ]);
     expect((await opened(e)).history.at(-1)).toMatchObject({ by: admin.id, checklist });
+    // Time travel: the application as it stood just after the request for changes, its history up to then.
+    const history = (await opened(e)).history;
+    const asOf = async (at: string) =>
+      api.call("GET", `${V1}/admin/applications/${e.user.id}/as-of?at=${encodeURIComponent(at)}`, { user: admin });
+    const then = (await asOf(history[3]!.at)).json<AdminApplicationReply>();
+    expect(then).toMatchObject({ status: "changes_requested", reason: "Please replace the second link with your show" });
+    expect(then.answers?.links).toEqual(answers.links);
+    expect(then.history.map((h) => h.type)).toEqual(history.slice(0, 4).map((h) => h.type));
+    expect((await asOf(history[1]!.at)).json()).toMatchObject({ status: "in_review", reason: null });
+    const before = await asOf("2000-01-01T00:00:00Z");
+    expect([before.statusCode, before.json()]).toEqual([
+      404,
+      { code: "as_of_before_expert", message: "This expert had not saved a profile yet at that time." },
+    ]);
+    expect((await asOf("yesterday")).statusCode).toBe(400);
 
     expect(await applicationOf(e)).toMatchObject({ status: "approved", reason: "Strong work" });
     expect(await listed(e)).toBe(true);

@@ -257,6 +257,7 @@ export const errorCatalogue = {
   as_of_point_required: { status: 400, message: "Choose one event of the booking (its position or its id) or one instant." },
   as_of_event_not_in_booking: { status: 404, message: "That event is not part of this booking's history." },
   as_of_before_booking: { status: 404, message: "This booking had not been requested yet at that time." },
+  as_of_before_expert: { status: 404, message: "This expert had not saved a profile yet at that time." },
 
   projection_rebuild_running: { status: 409, message: "This read model is already being rebuilt." },
 

@@ -149,3 +149,7 @@ export const CalendarAsOfReply = z.strictObject({
   held: z.array(HeldTimeReply),
 });
 export type CalendarAsOfReply = z.infer<typeof CalendarAsOfReply>;
+
+/** GET /admin/applications/{id}/as-of: an expert's application as it stood at an instant (issue 30), its history up to then. */
+export const ApplicationAsOfQuery = z.strictObject({ at: QueryInstant });
+export type ApplicationAsOfQuery = z.infer<typeof ApplicationAsOfQuery>;

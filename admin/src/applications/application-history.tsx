@@ -1,11 +1,13 @@
-import { Stack, Typography } from "@mui/material";
+import { useState } from "react";
+import { Button, Stack, Typography } from "@mui/material";
 import { ReferenceField, TextField, useRecordContext } from "react-admin";
 import { VETTING_CHECKLIST, VETTING_CHECKLIST_LABELS, type VettingChecklist } from "@booking/contracts";
 import { consoleMoment } from "../fields/date-time-field.tsx";
+import { ApplicationAsOf } from "./application-as-of.tsx";
 import { historyLabel, type Application, type ApplicationHistoryEntry } from "./application-record.ts";
 
 // An application's history (issue 30): each submission, review, note and decision, with the admin who made it,
-// when, the reason or note, and the checklist as it was ticked.
+// when, the reason or note, the checklist as it was ticked, and (time travel) the application as it stood then.
 
 /** The checklist of a decision: every item, ticked (✓) or not (✗). */
 function ChecklistKept({ checklist }: { checklist: VettingChecklist }) {
@@ -21,7 +23,8 @@ function ChecklistKept({ checklist }: { checklist: VettingChecklist }) {
   );
 }
 
-function Entry({ entry, index }: { entry: ApplicationHistoryEntry; index: number }) {
+function Entry({ entry, index, expertId }: { entry: ApplicationHistoryEntry; index: number; expertId: string }) {
+  const [travelled, setTravelled] = useState(false);
   return (
     <li data-testid="history-entry">
       <Typography variant="body2" component="span" sx={{ fontWeight: 600 }}>
@@ -45,6 +48,10 @@ function Entry({ entry, index }: { entry: ApplicationHistoryEntry; index: number
         </Typography>
       ) : null}
       {entry.checklist ? <ChecklistKept checklist={entry.checklist} /> : null}
+      <Button size="small" onClick={() => setTravelled((t) => !t)} aria-expanded={travelled} sx={{ px: 0 }}>
+        {travelled ? "Hide" : "As it stood then"}
+      </Button>
+      {travelled ? <ApplicationAsOf expertId={expertId} at={entry.at} /> : null}
     </li>
   );
 }
@@ -58,7 +65,7 @@ export function ApplicationHistory(_props: { label?: string }) {
   return (
     <Stack component="ol" spacing={1} sx={{ m: 0, pl: 2 }} aria-label="Application history">
       {newestFirst.map(({ entry, index }) => (
-        <Entry key={index} entry={entry} index={index} />
+        <Entry key={index} entry={entry} index={index} expertId={application!.expert_id} />
       ))}
     </Stack>
   );

@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   APPLICATION_STATUSES,
   AdminApplicationReply,
+  ApplicationAsOfQuery,
   ApplicationDecisionBody,
   ApplicationNoteBody,
   ApplicationReviewBody,
@@ -17,7 +18,7 @@ import type { EventStore } from "@booking/event-store";
 import type { CalendarCommands, ExpertCommands } from "../main/index.ts";
 import type { Projected, RoutePlugin } from "../http/index.ts";
 import { actorOf, refuse, valueOf } from "../http/index.ts";
-import { applicationHistory, applicationReply, expertStanding } from "../vetting/index.ts";
+import { applicationHistory, applicationReply, expertStanding, stepTime } from "../vetting/index.ts";
 import { listPage, ListQueryString, oneOrMany, RecordIdParams, type ListSpec, SqlWhere } from "./list-query.ts";
 
 // The console's review of expert applications (issue 30): the queue from the experts read model (oldest
@@ -85,14 +86,19 @@ export type ApplicationAdminDeps = {
 export const applicationsAdmin: RoutePlugin<ApplicationAdminDeps> = async (app, { db, store, experts, calendar, projected }) => {
   const asAdmin = (request: Parameters<typeof actorOf>[0]): Actor => ({ userId: actorOf(request).userId, role: "admin" });
 
-  /** One application: the profile's names from the read model, the rest from the expert's stream as it is now. */
-  const application = async (expertId: string): Promise<AdminApplicationReply> => {
-    const [{ events }, row] = await Promise.all([
+  /**
+   * One application: the profile's names from the read model, the rest from the expert's stream as it is now or,
+   * in time travel, folded by the engine over the steps taken up to `at`.
+   */
+  const application = async (expertId: string, at?: string): Promise<AdminApplicationReply> => {
+    const [{ events: all }, row] = await Promise.all([
       store.readStream(expertStream(expertId)),
       db.query(`SELECT ${QUEUE_COLUMNS} FROM experts e WHERE e.expert_id = $1`, [expertId]),
     ]);
     const profile = row.rows[0] as QueueRow | undefined;
-    if (!profile || events.length === 0) return refuse("not_found");
+    if (!profile || all.length === 0) return refuse("not_found");
+    const events = at === undefined ? all : all.filter((e) => stepTime(e) <= at);
+    if (events.length === 0) return refuse("as_of_before_expert");
     const state = expertDecider.evolve(
       expertDecider.initialState(),
       events.map((e) => ({ type: e.type, data: e.data }) as Parameters<typeof expertDecider.evolve>[1][number]),
@@ -132,6 +138,13 @@ export const applicationsAdmin: RoutePlugin<ApplicationAdminDeps> = async (app, 
 
   app.get("/applications/:id", { schema: { params: RecordIdParams, response: { 200: AdminApplicationReply } } }, async (request) =>
     application(request.params.id),
+  );
+
+  // Time travel: the application as it stood at an instant, e.g. just after a step of its history.
+  app.get(
+    "/applications/:id/as-of",
+    { schema: { params: RecordIdParams, querystring: ApplicationAsOfQuery, response: { 200: AdminApplicationReply } } },
+    async (request) => application(request.params.id, request.query.at),
   );
 
   const params = RecordIdParams;

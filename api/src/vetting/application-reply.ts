@@ -36,6 +36,9 @@ export function applicationReply(state: ExpertState): ApplicationReply {
 
 type StoredStep = { type: string; data: unknown; metadata: { at?: string } };
 
+/** When a step happened: the time its command was decided (in the event), else when it was stored. */
+export const stepTime = (stored: StoredStep): string => (stored.data as { at?: string } | null)?.at ?? stored.metadata.at ?? "";
+
 /** The application's steps, oldest first: decisions with their reason and checklist, and (for the console) notes. */
 export function applicationHistory(events: readonly StoredStep[], withNotes: boolean): ApplicationHistoryEntry[] {
   const history: ApplicationHistoryEntry[] = [];
@@ -51,7 +54,7 @@ export function applicationHistory(events: readonly StoredStep[], withNotes: boo
       checklist?: ApplicationHistoryEntry["checklist"];
     };
     history.push({
-      at: data.at ?? stored.metadata.at ?? "",
+      at: stepTime(stored),
       type: stored.type,
       by: data.by ?? "",
       reason: data.reason ?? null,
