@@ -5,7 +5,14 @@ import { join } from "node:path";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLEARING_PERIOD_DAYS, CURRENT_TERMS_VERSION, EXPERT_STANDARDS_VERSION, formatPosition, transferKeyOf } from "@booking/contracts";
+import {
+  CLEARING_PERIOD_DAYS,
+  CURRENT_TERMS_VERSION,
+  EXPERT_STANDARDS_VERSION,
+  formatPosition,
+  transferKeyOf,
+  type CalendarCommand,
+} from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
 import { buildApp } from "../src/main/app.ts";
 import { ensureAdminAccount } from "../src/auth/admin-account.ts";
@@ -228,6 +235,60 @@ async function completedBooking(): Promise<string> {
   );
   if (!done.ok) throw new Error(`fixture: complete ${id}: ${done.refusal.code}`);
   await api.ctx.projected(done.value);
+  return id;
+}
+
+/**
+ * A confirmed booking of A with X whose session started about an hour ago (a no-show can be reported): requested, paid and
+ * accepted on X's calendar as the routes would, with the decision's clock set back eight days (routes only book the future).
+ */
+let startedBookings = 0;
+async function startedBooking(): Promise<string> {
+  const HALF_HOUR = 1_800_000;
+  // Two hours apart, going back from an hour and a half ago, skipping starts whose hour would run past X's 23:30.
+  let start = 0;
+  do start = Math.floor((Date.now() - 3 * HALF_HOUR) / HALF_HOUR) * HALF_HOUR - startedBookings++ * 4 * HALF_HOUR;
+  while (new Date(start).getUTCHours() * 60 + new Date(start).getUTCMinutes() > 22 * 60 + 30);
+  const bookingId = `nsb-${randomUUID()}`;
+  const now = new Date(start - 8 * 86_400_000).toISOString();
+  const on = { expertId: users.X.id, bookingId };
+  const system = { userId: "payments", role: "system" } as const;
+  const steps: CalendarCommand[] = [
+    {
+      type: "RequestBooking",
+      ...on,
+      actor: { userId: users.A.id, role: "creator" },
+      scheduledTime: new Date(start).toISOString(),
+      session: {
+        sessionId: ids.publishedSession,
+        expertId: users.X.id,
+        title: "Deck review",
+        lengthMinutes: 60,
+        priceCents: 15_000,
+        published: true,
+        prepQuestions: ["Goal?"],
+      },
+      expertUserId: users.X.id,
+      expertVetting: "approved",
+      creatorAcceptedTerms: true,
+      creatorBookings: [],
+      holdMinutes: 15,
+    },
+    { type: "RecordPayment", ...on, actor: system, paymentId: `pi-${bookingId}`, amountCents: 15_000, provider: "test" },
+    { type: "ConfirmBooking", ...on, actor: { userId: users.X.id, role: "expert" } },
+  ];
+  for (const command of steps) {
+    const done = await api.ctx.calendar.handle(calendarStream(users.X.id), command, { actor: command.actor, now });
+    if (!done.ok) throw new Error(`fixture: ${command.type} ${bookingId}: ${done.refusal.code}`);
+    await api.ctx.projected(done.value);
+  }
+  return bookingId;
+}
+
+/** A started booking A reported X absent on. */
+async function reportedBooking(): Promise<string> {
+  const id = await startedBooking();
+  await must("A", { method: "POST", url: `${V1}/bookings/${id}/no-show`, body: { note: "Matrix" } });
   return id;
 }
 
@@ -736,6 +797,42 @@ const ROWS: Row[] = [
     make: async () => {
       const id = await confirmedBooking();
       return { params: { bookingId: id }, body: { url: "https://meet.example.com/matrix" }, state: () => bookingRow(id) };
+    },
+  },
+  // No-shows (issue 31.1): the parties reach the rules (a future session is too early to report, none is reported to contest);
+  // admins decide, never report.
+  {
+    route: "POST /bookings/:bookingId/no-show",
+    label: "a fresh booking that started an hour ago",
+    expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, NOT_PARTY),
+    make: async () => {
+      const id = await startedBooking();
+      return { params: { bookingId: id }, body: { note: "matrix" }, state: () => bookingRow(id) };
+    },
+  },
+  {
+    route: "POST /bookings/:bookingId/no-show/contest",
+    label: "A reported X absent on a fresh booking",
+    expect: cells(NO_TOKEN, "403 no_show_not_yours", NO_BOOKING, OK, NO_BOOKING, NOT_PARTY),
+    make: async () => {
+      const id = await reportedBooking();
+      return { params: { bookingId: id }, body: {}, state: () => bookingRow(id) };
+    },
+  },
+  { route: "GET /admin/no-shows", expect: adminOnly },
+  {
+    route: "GET /admin/no-shows/:id",
+    label: "A's with X, none reported",
+    expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, "404 not_found"),
+    make: () => ({ params: { id: ids.booking } }),
+  },
+  {
+    route: "POST /admin/bookings/:bookingId/no-show/decision",
+    label: "A reported X absent on a fresh booking",
+    expect: adminOnly,
+    make: async () => {
+      const id = await reportedBooking();
+      return { params: { bookingId: id }, body: { upheld: true, refund_cents: 0, reason: "matrix" }, state: () => bookingRow(id) };
     },
   },
   {

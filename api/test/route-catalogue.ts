@@ -64,6 +64,12 @@ export const ROUTE_CATALOGUE = [
   "POST /bookings/:bookingId/reschedule/decline",
   "POST /bookings/:bookingId/reschedule/withdraw",
   "PUT /bookings/:bookingId/join-link",
+  // no-shows (issue 31.1): a party reports or contests; the console lists the reports and decides
+  "POST /bookings/:bookingId/no-show",
+  "POST /bookings/:bookingId/no-show/contest",
+  "GET /admin/no-shows",
+  "GET /admin/no-shows/:id",
+  "POST /admin/bookings/:bookingId/no-show/decision",
   // reviews
   "GET /bookings/:bookingId/review",
   "POST /bookings/:bookingId/review",

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_PREP_QUESTIONS, MIN_PREP_QUESTIONS } from "./constants.ts";
 import { Currency } from "./money.ts";
+import { NO_SHOW_COMMANDS, NO_SHOW_EVENTS } from "./no-shows.ts";
 import { Actor, Id, Instant, PriceCents, SessionLength } from "./primitives.ts";
 import { BookingRules, DateOverride, TimeOff, WeeklySchedule } from "./schedule.ts";
 import { APPLICATION_STATUSES } from "./vetting.ts";
@@ -8,7 +9,17 @@ import { APPLICATION_STATUSES } from "./vetting.ts";
 // Stream `calendar-{expertId}`: the expert's weekly schedule and the lifecycle of every booking
 // with that expert, so that one decision sees availability and all active bookings at once.
 
-export const BookingStatus = z.enum(["pending", "time_proposed", "more_info_requested", "confirmed", "completed", "cancelled"]);
+/** `expert_no_show` and `creator_no_show`: a no-show report that stood (issue 31.1; contracts/src/no-shows.ts). */
+export const BookingStatus = z.enum([
+  "pending",
+  "time_proposed",
+  "more_info_requested",
+  "confirmed",
+  "completed",
+  "cancelled",
+  "expert_no_show",
+  "creator_no_show",
+]);
 export type BookingStatus = z.infer<typeof BookingStatus>;
 
 export const CancelledBy = z.enum(["creator", "expert", "admin", "system"]);
@@ -213,6 +224,7 @@ export const CalendarCommand = z.discriminatedUnion("type", [
    */
   z.object({ type: z.literal("PauseBookings"), ...base, reason: z.string().trim().min(1).max(500) }),
   z.object({ type: z.literal("ResumeBookings"), ...base }),
+  ...NO_SHOW_COMMANDS,
 ]);
 export type CalendarCommand = z.infer<typeof CalendarCommand>;
 export type CalendarCommandType = CalendarCommand["type"];
@@ -322,6 +334,7 @@ export const CalendarEvent = z.discriminatedUnion("type", [
     data: z.object({ ...booking, from: z.string(), to: z.string(), by: RescheduleParty }),
   }),
   z.object({ type: z.literal("JoinLinkSet"), data: z.object({ ...booking, url: z.string(), by: RescheduleParty }) }),
+  ...NO_SHOW_EVENTS,
 ]);
 export type CalendarEvent = z.infer<typeof CalendarEvent>;
 

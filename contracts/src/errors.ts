@@ -254,6 +254,19 @@ export const errorCatalogue = {
   support_message_required: { status: 400, message: "Please write your message, in at most 4000 characters." },
 
   // Time travel in the console (a booking as of an event, a calendar as of an instant)
+  // No-shows (issue 31.1)
+  no_show_not_held: { status: 409, message: "Only a confirmed session can be reported as missed." },
+  no_show_too_early: { status: 409, message: "You can report a no-show once the session has started." },
+  no_show_window_closed: { status: 409, message: "No-shows can be reported until 48 hours after the session ends." },
+  no_show_already_reported: { status: 409, message: "A no-show has already been reported for this session." },
+  no_show_not_reported: { status: 409, message: "There is no open no-show report on this session." },
+  no_show_not_yours: { status: 403, message: "Only the person reported as absent can contest the report." },
+  no_show_already_contested: { status: 409, message: "This report has already been contested. Our team will decide." },
+  no_show_contest_closed: { status: 409, message: "The 48 hours to contest this report have passed." },
+  no_show_contest_open: { status: 409, message: "The reported person can still contest this report." },
+  no_show_report_open: { status: 409, message: "A no-show report on this session is open: it completes once the report is settled." },
+  no_show_note_invalid: { status: 400, message: "Please write a note of up to 1,000 characters." },
+  no_show_reason_required: { status: 400, message: "Please give a reason (up to 1,000 characters) that both people will read." },
   as_of_point_required: { status: 400, message: "Choose one event of the booking (its position or its id) or one instant." },
   as_of_event_not_in_booking: { status: 404, message: "That event is not part of this booking's history." },
   as_of_before_booking: { status: 404, message: "This booking had not been requested yet at that time." },

@@ -8,6 +8,7 @@ export * from "./expert.ts";
 export * from "./vetting.ts";
 export * from "./vetting-replies.ts";
 export * from "./listing.ts";
+export * from "./no-shows.ts";
 export * from "./terms.ts";
 export * from "./early-access.ts";
 export * from "./support.ts";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BookingStatus, SessionNotes } from "./calendar.ts";
 import { Currency } from "./money.ts";
+import { NoShowReply } from "./no-shows.ts";
 import { Actor } from "./primitives.ts";
 
 // Replies of /api/v1, declared once: the api sends them through these schemas (Fastify `response`,
@@ -79,6 +80,8 @@ export const BookingRecord = z.strictObject({
   respond_by: Time.nullable(),
   /** The generated room its confirmation recorded (issue 27.13); null: none. Replies show the room's link, not this. */
   meeting_room: z.string().nullable(),
+  /** A no-show report on the session and how it ended (issue 31.1); null when none was made. */
+  no_show: NoShowReply.nullable(),
   created_at: Time,
   updated_at: Time,
   stream_version: z.number(),
@@ -112,6 +115,7 @@ export const bookingReplyColumns = {
   instant_booking: true,
   currency: true,
   respond_by: true,
+  no_show: true,
 } as const;
 
 /** A booking as both parties see it (spec section 3, plus what the lifecycle adds: payment, hold, cancellation). */

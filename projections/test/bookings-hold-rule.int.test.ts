@@ -141,6 +141,7 @@ function engineState() {
         instantBooking: r.instant_booking,
         respondBy: r.respond_by,
         meetingRoom: r.meeting_room,
+        noShow: null,
       };
       return [b.bookingId, b] as const;
     }),

@@ -52,6 +52,7 @@ export function aBooking(overrides: Partial<Booking> = {}): Booking {
     instant_booking: false,
     currency: "USD",
     respond_by: null,
+    no_show: null,
     ...overrides,
   };
 }

@@ -15,6 +15,8 @@ export const statusLabels: Record<BookingStatus, string> = {
   confirmed: "Confirmed",
   completed: "Completed",
   cancelled: "Cancelled",
+  expert_no_show: "Expert no-show",
+  creator_no_show: "Creator no-show",
 };
 
 export const statusChoices = bookingStatuses.map((id) => ({ id, name: statusLabels[id] }));

@@ -10,6 +10,8 @@ const statusColors: Record<BookingStatus, ChipProps["color"]> = {
   confirmed: "success",
   completed: "default",
   cancelled: "error",
+  expert_no_show: "error",
+  creator_no_show: "warning",
 };
 
 export function BookingStatusChip({ status }: { status: BookingStatus }) {

@@ -3,9 +3,9 @@
 
 export { CreatorBookingLock } from "./creator-booking-lock.ts";
 export { newMeetingRoom } from "./meeting-room.ts";
-export { SweepGate } from "./booking-sweep.ts";
+export { SweepGate, sweepBookings, sweepEvery } from "./booking-sweep.ts";
 export { startCompletionSweeper } from "./completion-sweeper.ts";
 export { startHoldSweeper } from "./hold-sweeper.ts";
 export { cancellationRoutes } from "./cancellation-routes.ts";
-export { bookingRoutes } from "./routes.ts";
+export { bookingFor, bookingRoutes, replyAsOf, runOnBooking, type BookingRouteDeps } from "./routes.ts";
 export { rescheduleRoutes } from "./reschedule-routes.ts";

@@ -29,6 +29,7 @@ import { receiptRoutes } from "../receipts/index.ts";
 import { reconciliationRoutes } from "../reconciliation/index.ts";
 import { statementRoutes } from "../statements/index.ts";
 import { bookingRoutes, rescheduleRoutes, cancellationRoutes } from "../bookings/index.ts";
+import { noShowRoutes } from "../no-shows/index.ts";
 import { vettingRoutes } from "../vetting/index.ts";
 import { earningsRoutes } from "../earnings/index.ts";
 import { ledgerRoutes } from "../ledger/index.ts";
@@ -150,6 +151,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await proposableTimesRoutes(v1, { db, calendar, clock });
       await timeOffRoutes(v1, { calendar, terms, projected, clock });
       await cancellationRoutes(v1, { db, calendar, clock });
+      await noShowRoutes(v1, { db, calendar, projected, clock, meetingRoomUrlTemplate });
       await reviewRoutes(v1, { db, reviews, projected });
       await streamRoutes(v1, { feed, ...(options.streams && { limits: options.streams }) });
       await authRoutes(v1, { db, store, clock, projected, jwtSecret, terms, mail });

@@ -10,6 +10,7 @@ import type { ApiConfig } from "./config.ts";
 import { createContext, type AppContext } from "./context.ts";
 import { openEventStore } from "./event-store.ts";
 import { startHoldSweeper, startCompletionSweeper } from "../bookings/index.ts";
+import { startNoShowSweeper } from "../no-shows/index.ts";
 import { ensureAdminAccount } from "../auth/index.ts";
 import { paymentProviderFrom } from "../payments/index.ts";
 import { mailSettings, runMail } from "../mail/index.ts";
@@ -83,6 +84,7 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
         { ...payoutReactorOptions(config), gate: ctx.sweepGate, warn: (line) => app.log.warn(line) },
       ).start();
   const completions = startCompletionSweeper({ db, calendar, clock }, ctx.sweepGate);
+  const noShows = startNoShowSweeper({ db, calendar, clock }, ctx.sweepGate);
   // The ledger compared with the payment provider once a day (issue 29.6); an admin runs it on demand too.
   const reconciliation = startReconciliationSweeper(
     { db, provider: payments.name, stripe: ctx.stripeBalances, clock },
@@ -107,6 +109,7 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
     stop: async () => {
       sweeper.stop();
       completions.stop();
+      noShows.stop();
       reconciliation.stop();
       await refunds?.stop();
       await payouts?.stop();

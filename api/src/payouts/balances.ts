@@ -29,7 +29,7 @@ export async function pendingShares(
     fee_basis_points: number | null;
   }>(
     `SELECT booking_id, expert_id, currency, paid_cents, refunded_cents, fee_basis_points FROM payout_bookings
-     WHERE expert_id = ANY($1) AND released_at IS NULL AND status IN ('confirmed', 'completed') AND paid_cents > 0`,
+     WHERE expert_id = ANY($1) AND released_at IS NULL AND status IN ('confirmed', 'completed', 'reported') AND paid_cents > 0`,
     [expertIds],
   );
   const pending = new Map<string, ByCurrency>();

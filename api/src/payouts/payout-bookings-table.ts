@@ -42,6 +42,14 @@ export async function recordBookingFact(db: Queryable, fact: BookingFact): Promi
         [fact.bookingId, fact.status, fact.at],
       );
       return;
+    case "reported":
+      // Held back from release, even once completed (a report comes at most 48 hours after the end, the release days later).
+      await db.query(
+        `UPDATE payout_bookings SET status = 'reported', completed_at = NULL, updated_at = now()
+         WHERE booking_id = $1 AND released_at IS NULL AND status <> 'cancelled'`,
+        [fact.bookingId],
+      );
+      return;
   }
 }
 

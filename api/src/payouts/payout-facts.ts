@@ -9,13 +9,24 @@ export type BookingFact =
   | { kind: "requested"; bookingId: string; expertId: string; currency: Currency }
   | { kind: "paid"; bookingId: string; expertId: string; amountCents: number; currency: Currency | null; feeBasisPoints: number }
   | { kind: "owed_back"; bookingId: string; amountCents: number }
-  | { kind: "status"; bookingId: string; status: "confirmed" | "completed" | "cancelled"; at: string };
+  | { kind: "status"; bookingId: string; status: "confirmed" | "completed" | "cancelled"; at: string }
+  /** A no-show report (issue 31.1): nothing is released until it is settled, which counts as the booking's completion. */
+  | { kind: "reported"; bookingId: string };
 
 export type PayoutFact = { kind: "payouts"; event: PayoutEvent; version: number; at: string };
 
 const CALENDAR = "calendar-";
 const PAYOUTS = "payouts-";
-const CALENDAR_READ = new Set(["BookingRequested", "PaymentSucceeded", "Cancelled", "RefundDue", "Confirmed", "Completed"]);
+const CALENDAR_READ = new Set([
+  "BookingRequested",
+  "PaymentSucceeded",
+  "Cancelled",
+  "RefundDue",
+  "Confirmed",
+  "Completed",
+  "NoShowReported",
+  "NoShowSettled",
+]);
 
 /** The facts an event of the log states for payouts (most events state none). */
 export function payoutFacts(stored: StoredEvent): (BookingFact | PayoutFact)[] {
@@ -55,6 +66,11 @@ export function payoutFacts(stored: StoredEvent): (BookingFact | PayoutFact)[] {
     case "Confirmed":
       return [{ kind: "status", bookingId: event.data.bookingId, status: "confirmed", at }];
     case "Completed":
+      return [{ kind: "status", bookingId: event.data.bookingId, status: "completed", at }];
+    case "NoShowReported":
+      return [{ kind: "reported", bookingId: event.data.bookingId }];
+    // Settled: the session's money is decided (what is owed back came in the same decision); its clearing period starts now.
+    case "NoShowSettled":
       return [{ kind: "status", bookingId: event.data.bookingId, status: "completed", at }];
     default:
       return [];

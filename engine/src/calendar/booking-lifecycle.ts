@@ -15,6 +15,7 @@ import { type Booking, type CalendarState, busyPeriods, expertHours, holdExpired
 import {
   type Decision,
   creatorRefusal,
+  hasEnded,
   isAdmin,
   isCreatorOf,
   isExpertOf,
@@ -25,6 +26,7 @@ import {
 } from "./decision-rules.ts";
 import { type HoursCommand } from "./hours.ts";
 import { answerReschedule, requestReschedule } from "./reschedule.ts";
+import { decideOnNoShow, noShowOpen } from "./no-shows.ts";
 import { bookingRefusalForVetting } from "../expert/vetting.ts";
 
 // A booking from request to payment, answers and the expert's decision: the commands on one booking.
@@ -92,7 +94,7 @@ export function recordPayment(c: Extract<CalendarCommand, { type: "RecordPayment
     data: { bookingId: b.bookingId, paymentId: c.paymentId, amountCents: c.amountCents, reason },
   });
   // A payment is never lost: money that arrives for a booking that cannot take it is owed back.
-  if (b.status === "cancelled" || b.status === "completed") return ok([paid, owedBack("booking_closed")]);
+  if (hasEnded(b.status)) return ok([paid, owedBack("booking_closed")]);
   if (isPaid(b)) return ok([paid, owedBack("already_paid")]);
   if (holdExpired(b, now)) {
     // Paid after the hold ran out: keep the booking if its time is still free, else cancel and refund.
@@ -211,7 +213,7 @@ export function decideOnBooking(
 
     case "CancelBooking":
       if (!creator && !expert) return refused("not_booking_party");
-      if (b.status === "completed" || b.status === "cancelled") return transitionRefused(b, "cancelled");
+      if (hasEnded(b.status)) return transitionRefused(b, "cancelled");
       return ok([
         {
           type: "Cancelled",
@@ -237,6 +239,8 @@ export function decideOnBooking(
       // The system completes a session once its end has passed (the completion sweeper).
       if (!expert && !isSystem(a)) return refused("not_booking_party");
       if (b.status !== "confirmed") return transitionRefused(b, "completed");
+      // Rule: a session reported missed completes only through the report's settlement (issue 31.1).
+      if (noShowOpen(b)) return refused("no_show_report_open");
       if (Date.parse(now) < Date.parse(b.scheduledTime) + b.lengthMinutes * 60_000) return refused("session_not_over");
       return ok([{ type: "Completed", data: { bookingId: id } }]);
 
@@ -275,6 +279,12 @@ export function decideOnBooking(
     case "DeclineReschedule":
     case "WithdrawReschedule":
       return answerReschedule(c, b, now);
+
+    case "ReportNoShow":
+    case "ContestNoShow":
+    case "SettleNoShow":
+    case "DecideNoShow":
+      return decideOnNoShow(c, b, now);
 
     case "SetJoinLink":
       if (!creator && !expert) return refused("not_booking_party");

@@ -1,5 +1,6 @@
 import type { BookingRules, CalendarCommand, CalendarEvent, DateOverride, TimeOff, WeeklySchedule } from "@booking/contracts";
 import { evolveCalendar, initialCalendarState, type Booking, type CalendarState } from "./calendar.ts";
+import { hasEnded } from "./decision-rules.ts";
 import { decodeLeftOut, encodeLeftOut, leaveOut, mayBeLeftOut, nothingLeftOut } from "./left-out.ts";
 
 // Snapshots of an expert's calendar that hold only its open bookings. A calendar stream keeps every
@@ -11,9 +12,10 @@ import { decodeLeftOut, encodeLeftOut, leaveOut, mayBeLeftOut, nothingLeftOut } 
 /** A booking stays in snapshots this long after its end, so notes and refund answers soon after it stay fast. */
 export const CLOSED_AFTER_DAYS = 30;
 
-/** Rule: a booking is closed once it is completed or cancelled, owes nothing back, and ended over CLOSED_AFTER_DAYS ago. */
+/** Rule: a booking is closed once it has ended (completed, cancelled or a no-show, no report open), owes nothing back, and ended over CLOSED_AFTER_DAYS ago. */
 export function isClosed(b: Booking, now: string): boolean {
-  if (b.status !== "completed" && b.status !== "cancelled") return false;
+  if (!hasEnded(b.status)) return false;
+  if (b.noShow && !b.noShow.settled) return false;
   if (b.owedCents > b.refundedCents) return false;
   return Date.parse(b.scheduledTime) + b.lengthMinutes * 60_000 + CLOSED_AFTER_DAYS * 86_400_000 < Date.parse(now);
 }

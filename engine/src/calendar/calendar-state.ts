@@ -11,6 +11,7 @@ import {
 } from "@booking/contracts";
 import { type BusyPeriod, type ExpertHours } from "../availability/availability.ts";
 import type { LeftOut } from "./left-out.ts";
+import type { NoShowState } from "./no-shows.ts";
 
 // The calendar stream's state: every booking with the expert and the expert's own time, and how
 // each event changes it (evolve); the hold and busy-time rules that read it.
@@ -54,6 +55,8 @@ export type Booking = {
   respondBy: string | null;
   /** The generated room's name its confirmation recorded (issue 27.13); null: none. */
   meetingRoom: string | null;
+  /** A no-show report on the session (issue 31.1, no-shows.ts); null: none made. */
+  noShow: NoShowState | null;
 };
 
 export type CalendarState = {
@@ -214,6 +217,7 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
           instantBooking: e.data.instantBooking ?? false,
           respondBy: null,
           meetingRoom: null,
+          noShow: null,
         });
         break;
       case "PaymentSucceeded":
@@ -271,6 +275,21 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
         break;
       case "JoinLinkSet":
         update(e.data.bookingId, () => ({ joinLink: e.data.url }));
+        break;
+      case "NoShowReported":
+        update(e.data.bookingId, () => ({
+          noShow: { absent: e.data.absent, contestBy: e.data.contestBy, contested: false, settled: false },
+        }));
+        break;
+      case "NoShowContested":
+        update(e.data.bookingId, (b) => ({ noShow: b.noShow && { ...b.noShow, contested: true } }));
+        break;
+      case "NoShowSettled":
+        update(e.data.bookingId, (b) => ({
+          status: e.data.outcome,
+          noShow: b.noShow && { ...b.noShow, settled: true },
+          rescheduleTo: null,
+        }));
         break;
     }
   }

@@ -21,6 +21,7 @@ export type { Booking, CalendarState } from "./calendar-state.ts";
 export { creatorRefusal } from "./decision-rules.ts";
 export { bookingsInTimeOff, type BookingInTimeOff } from "./hours.ts";
 export { rescheduleNoticeMet } from "./reschedule.ts";
+export { noShowOpen, noShowWindow, type NoShowState } from "./no-shows.ts";
 
 // Stream `calendar-{expertId}`: the expert's weekly schedule, time off, extra hours and booking
 // rules, and every booking with that expert. One decision sees them all, so two overlapping

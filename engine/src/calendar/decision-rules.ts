@@ -24,7 +24,13 @@ export const STATUS_WORDS: Record<BookingStatus, string> = {
   confirmed: "confirmed",
   completed: "complete",
   cancelled: "cancelled",
+  expert_no_show: "closed: the expert did not show",
+  creator_no_show: "closed: the creator did not show",
 };
+
+/** Rule: a booking has ended once completed, cancelled or closed as a no-show: nothing moves, cancels or takes money for it. */
+export const hasEnded = (status: BookingStatus): boolean =>
+  status === "completed" || status === "cancelled" || status === "expert_no_show" || status === "creator_no_show";
 
 export function transitionRefused(b: Booking, action: string): Decision {
   return refused("booking_transition_refused", { status: STATUS_WORDS[b.status], action });

@@ -80,6 +80,24 @@ export function bookingIn(status: BookingStatus, isPaid = true): CalendarEvent[]
       return [...start, confirmed, { type: "Completed", data: { bookingId: BOOKING } }];
     case "cancelled":
       return [...start, { type: "Cancelled", data: { bookingId: BOOKING, by: "creator", reason: "", refundCents: isPaid ? PRICE : 0 } }];
+    case "expert_no_show":
+    case "creator_no_show": {
+      const absent = status === "expert_no_show" ? "expert" : "creator";
+      const reported: CalendarEvent = {
+        type: "NoShowReported",
+        data: { bookingId: BOOKING, absent, by: absent === "expert" ? CREATOR.userId : EXPERT.userId, note: "", contestBy: T1 },
+      };
+      const refundCents = absent === "expert" && isPaid ? PRICE : 0;
+      const settled: CalendarEvent = {
+        type: "NoShowSettled",
+        data: { bookingId: BOOKING, absent, outcome: status, refundCents, by: "system", reason: "uncontested" },
+      };
+      const refund: CalendarEvent[] =
+        refundCents > 0
+          ? [{ type: "RefundDue", data: { bookingId: BOOKING, paymentId: "pi_1", amountCents: refundCents, reason: "no_show" } }]
+          : [];
+      return [...start, confirmed, reported, settled, ...refund];
+    }
   }
 }
 

@@ -11,6 +11,7 @@ import {
 import { bookableStarts } from "../../src/availability/availability.ts";
 import { blocksTime, busyPeriods, calendarDecider, expertHours, openReschedule, type CalendarState } from "../../src/calendar/calendar.ts";
 import { deciderSpec } from "./decider-spec.ts";
+import { STATUS_WORDS } from "../../src/calendar/decision-rules.ts";
 import {
   ADMIN,
   BOOKING,
@@ -78,11 +79,7 @@ describe("asking to move a booking, in every state", () => {
       const when = spec(bookingIn(status)).when(reschedule());
       // A proposed time is the booking's time: the creator's answer moves from it (issue 27.11).
       if (allowed.includes(status)) when.then([rescheduleRequested(TO, status === "time_proposed" ? PROPOSED : T1)]);
-      else
-        when.thenRefused(
-          "booking_transition_refused",
-          `This booking is ${status === "completed" ? "complete" : "cancelled"} and can no longer be moved.`,
-        );
+      else when.thenRefused("booking_transition_refused", `This booking is ${STATUS_WORDS[status]} and can no longer be moved.`);
     });
   }
   it("refuses an unpaid request (one hold never keeps two times)", () => {

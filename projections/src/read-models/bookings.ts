@@ -46,6 +46,7 @@ const bookingColumnTypes = {
   currency: "text",
   respond_by: "timestamptz",
   meeting_room: "text",
+  no_show: "jsonb",
   stream_version: "bigint",
 } as const satisfies Record<keyof BookingRow, ColumnType>;
 
@@ -100,12 +101,19 @@ export const bookingMigrations: readonly Migration[] = [
     name: "019_bookings_currency",
     sql: "ALTER TABLE bookings ADD COLUMN currency text NOT NULL DEFAULT 'USD';",
   },
+  {
+    // Issue 31.1: a no-show report and its end; the sweeper that settles uncontested reports finds the open ones by index.
+    name: "023_bookings_no_show",
+    sql: `ALTER TABLE bookings ADD COLUMN no_show jsonb;
+      CREATE INDEX bookings_no_show_open ON bookings (((no_show->>'contest_by')::text)) WHERE no_show IS NOT NULL AND no_show->>'outcome' IS NULL;`,
+  },
 ];
 
 /** Bookings as both parties see them: time, status, payment state, prep, info note, notes. */
 export const bookingsProjection = entityProjection<BookingRow>({
   name: "bookings",
-  // 2: instant_booking, respond_by and meeting_room (issue 27.6, 27.13), filled by a rebuild.
+  // 2: instant_booking, respond_by and meeting_room (issue 27.6, 27.13), filled by a rebuild. no_show (issue 31.1) needs
+  // none: no booking had a report before the column.
   version: 2,
   table: "bookings",
   key: ["booking_id"],
@@ -154,6 +162,7 @@ export function evolveBooking(row: BookingRow | undefined, { event, stored }: Pr
       currency: d.currency ?? DEFAULT_CURRENCY,
       respond_by: null,
       meeting_room: null,
+      no_show: null,
       created_at: at,
       updated_at: at,
       stream_version: stored.version,
@@ -239,6 +248,19 @@ function evolveRequested(row: BookingRow, { event, stored }: ProjectedEvent): Bo
       return { ...updated, ...noRequest };
     case "JoinLinkSet":
       return { ...updated, join_link: event.data.url };
+    case "NoShowReported": {
+      const { absent, note, contestBy } = event.data;
+      const no_show = { absent, note, reported_at: at, contest_by: contestBy, contested: false, contest_note: null, contested_at: null };
+      return { ...updated, no_show: { ...no_show, outcome: null, refund_cents: null, reason: null, decided_by: null, settled_at: null } };
+    }
+    case "NoShowContested":
+      return row.no_show ? { ...updated, no_show: { ...row.no_show, contested: true, contest_note: event.data.note, contested_at: at } } : row;
+    case "NoShowSettled": {
+      const { outcome, refundCents, reason, by } = event.data;
+      if (!row.no_show) return row;
+      const no_show = { ...row.no_show, outcome, refund_cents: refundCents, reason, decided_by: by, settled_at: at };
+      return { ...updated, ...noRequest, status: outcome, no_show };
+    }
     default:
       // PaymentFailed and the rest leave the booking as it is (and its version with it).
       return row;

@@ -131,6 +131,9 @@ function change(row: EarningsRow, { event }: ProjectedEvent): Partial<EarningsRo
       return { status: "cancelled", refunded_cents: row.refunded_cents + event.data.refundCents };
     case "Completed":
       return { status: "completed" };
+    // A no-show report's end (issue 31.1): what was owed back came in its own RefundDue.
+    case "NoShowSettled":
+      return { status: event.data.outcome };
     default:
       return null;
   }

@@ -11,12 +11,16 @@ const creatorBadges: Record<BookingStatus, Badge> = {
   confirmed: { label: "Confirmed", color: "success" },
   completed: { label: "Complete", color: "secondary" },
   cancelled: { label: "Cancelled", color: "error" },
+  expert_no_show: { label: "Expert didn't show", color: "error" },
+  creator_no_show: { label: "Missed", color: "error" },
 };
 
 const expertBadges: Record<BookingStatus, Badge> = {
   ...creatorBadges,
   pending: { label: "New", color: "primary" },
   more_info_requested: { label: "Info requested", color: "warning" },
+  expert_no_show: { label: "Missed", color: "error" },
+  creator_no_show: { label: "Creator didn't show", color: "error" },
 };
 
 export function bookingBadge(status: BookingStatus, viewer: "creator" | "expert"): Badge {
