@@ -99,6 +99,9 @@ export async function applyFact(db: Queryable, fact: MailFact): Promise<boolean>
     case "cancelled":
     case "refund_issued":
     case "notes_added":
+    case "no_show_reported":
+    case "no_show_contested":
+    case "no_show_settled":
       // Nothing a mail states changes; the version marks the fact as read.
       return run("UPDATE mail_bookings SET version = $2 WHERE booking_id = $1 AND version < $2", [fact.bookingId, v]);
   }

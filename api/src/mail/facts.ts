@@ -1,4 +1,6 @@
-import { readDomainEvent, type Currency, type StoredEvent } from "@booking/contracts";
+import { readDomainEvent, type Currency, type NoShowOutcome, type NoShowParty, type StoredEvent } from "@booking/contracts";
+
+type Side = NoShowParty;
 
 // What the mail reactor reads in the event log, as plain facts (no I/O): who people are and how
 // they want mail (user streams), an expert's schedule zone and each booking's changes (calendar
@@ -42,6 +44,11 @@ export type MailFact = Read &
     | { kind: "reschedule_declined"; bookingId: string; from: string; to: string; reason: string }
     | { kind: "reschedule_withdrawn"; bookingId: string; from: string; to: string }
     | { kind: "join_link_set"; bookingId: string; url: string }
+    /** No-shows (issue 31.1): a report, its contest and its end, each mailed to the party it concerns. */
+    | { kind: "no_show_reported"; bookingId: string; absent: Side; note: string; contestBy: string }
+    /** `by`: the user who contests (the party reported absent). */
+    | { kind: "no_show_contested"; bookingId: string; by: string; note: string }
+    | { kind: "no_show_settled"; bookingId: string; absent: Side; outcome: NoShowOutcome; refundCents: number; reason: string; by: string }
     /** Whose account an expert's profile is (expert streams): a vetting decision is mailed to it. */
     | { kind: "expert_profile"; expertId: string; userId: string }
     /** An admin's decision on the expert's application or standing (issue 30). */
@@ -80,6 +87,9 @@ const READ = new Set([
   "RescheduleDeclined",
   "RescheduleWithdrawn",
   "JoinLinkSet",
+  "NoShowReported",
+  "NoShowContested",
+  "NoShowSettled",
   "ExpertProfileSaved",
   ...Object.keys(VETTING_DECISIONS),
 ]);
@@ -183,6 +193,16 @@ export function mailFact(stored: StoredEvent): MailFact | null {
       return { ...read, kind: "join_link_set", bookingId: event.data.bookingId, url: event.data.url };
     case "RescheduleWithdrawn":
       return { ...read, kind: "reschedule_withdrawn", bookingId: event.data.bookingId, from: event.data.from, to: event.data.to };
+    case "NoShowReported": {
+      const { bookingId, absent, note, contestBy } = event.data;
+      return { ...read, kind: "no_show_reported", bookingId, absent, note, contestBy };
+    }
+    case "NoShowContested":
+      return { ...read, kind: "no_show_contested", bookingId: event.data.bookingId, by: event.data.by, note: event.data.note };
+    case "NoShowSettled": {
+      const { bookingId, absent, outcome, refundCents, reason, by } = event.data;
+      return { ...read, kind: "no_show_settled", bookingId, absent, outcome, refundCents, reason, by };
+    }
     case "ExpertProfileSaved":
       return { ...read, kind: "expert_profile", expertId: event.data.expertId, userId: event.data.userId };
     case "ApplicationApproved":

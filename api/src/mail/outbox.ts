@@ -24,6 +24,9 @@ export const MAIL_KINDS = [
   "join_link_set",
   "support_request",
   "vetting_decided",
+  "no_show_reported",
+  "no_show_contested",
+  "no_show_settled",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 

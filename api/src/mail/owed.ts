@@ -2,6 +2,7 @@ import { meetingLinkOf } from "@booking/engine";
 import { calendarInviteFor } from "./calendar-invite.ts";
 import type { BookingFact, MailFact } from "./facts.ts";
 import { vettingDecidedBody } from "./templates/vetting.ts";
+import { noShowContestedBody, noShowReportedBody, noShowSettledBody } from "./templates/no-show.ts";
 import type { MailKind, OutgoingMail } from "./outbox.ts";
 import {
   bookingCancelledBody,
@@ -163,6 +164,16 @@ export function owedMails(fact: BookingFact, state: BookingState, env: MailEnv):
       return mails;
     case "reschedule_withdrawn":
       owe("reschedule_withdrawn", "expert", (i) => rescheduleWithdrawnBody(i, fact.to));
+      return mails;
+    case "no_show_reported":
+      owe("no_show_reported", fact.absent, (i) => noShowReportedBody(i, fact));
+      return mails;
+    case "no_show_contested":
+      // The reporter hears of it: the party who did not contest.
+      owe("no_show_contested", state.creator?.userId === fact.by ? "expert" : "creator", (i) => noShowContestedBody(i, fact.note));
+      return mails;
+    case "no_show_settled":
+      both("no_show_settled", (i) => noShowSettledBody(i, fact));
       return mails;
     case "join_link_set":
       // The invite carries the link; the reminders are queued again with it (the reactor skipped the old ones).

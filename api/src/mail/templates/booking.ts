@@ -39,7 +39,7 @@ export type BookingMailInput = {
   publicUrl: string;
 };
 
-const nameOf = (p: MailPerson | null, side: Side): string => {
+export const nameOf = (p: MailPerson | null, side: Side): string => {
   const full = [p?.firstName, p?.lastName]
     .map((s) => s?.trim())
     .filter(Boolean)
@@ -51,11 +51,11 @@ const nameOf = (p: MailPerson | null, side: Side): string => {
 export const bookingUrl = (publicUrl: string, side: Side, bookingId: string) =>
   `${publicUrl}/${side === "expert" ? "manage-booking" : "session-details"}/${encodeURIComponent(bookingId)}`;
 
-const when = (i: BookingMailInput, at = i.booking.startsAt) => localTime(at, i.to.zone);
+export const when = (i: BookingMailInput, at = i.booking.startsAt) => localTime(at, i.to.zone);
 const short = (i: BookingMailInput) => shortLocalTime(i.booking.startsAt, i.to.zone);
 const otherLabel = (side: Side) => (side === "creator" ? "Expert" : "Creator");
 
-function details(i: BookingMailInput, extra: { label: string; value: string }[] = []) {
+export function details(i: BookingMailInput, extra: { label: string; value: string }[] = []) {
   return [
     { label: "Session", value: i.booking.title },
     { label: "When", value: when(i) },
@@ -66,7 +66,7 @@ function details(i: BookingMailInput, extra: { label: string; value: string }[] 
   ];
 }
 
-const open = (i: BookingMailInput, label: string) => ({ label, url: bookingUrl(i.publicUrl, i.side, i.booking.bookingId) });
+export const open = (i: BookingMailInput, label: string) => ({ label, url: bookingUrl(i.publicUrl, i.side, i.booking.bookingId) });
 
 /** To the expert, once the creator has paid: the request waits for their answer. */
 export function bookingRequestedBody(i: BookingMailInput): MailBody {
