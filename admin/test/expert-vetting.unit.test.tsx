@@ -65,7 +65,7 @@ describe("an expert's vetting on their page", () => {
       ["Acceptance rate", "80% of 10 answered requests"],
       ["Cancellations by the expert", "2"],
       ["Average rating", "4.6 of 5 (12 reviews)"],
-      ["No-shows", "Not recorded yet"],
+      ["No-shows", "1 session missed (5% of sessions due)"],
     ]);
   }, 60_000);
 

@@ -115,4 +115,6 @@ export const standing: ExpertStandingReply = {
   cancelled_by_expert: 2,
   average_rating: 4.64,
   review_count: 12,
+  expert_no_shows: 1,
+  no_show_percent: 5,
 };

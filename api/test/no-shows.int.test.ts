@@ -91,6 +91,9 @@ describe("a report, a contest and an admin's decision", () => {
         reason: "The expert joined 25 minutes late: half back",
       });
     }
+    // It counts against the expert: in the standing the console shows (and the listing's order reads).
+    const standing = await call(admin, "GET", `/admin/experts/${expert.id}/standing`);
+    expect(standing.json()).toMatchObject({ expert_no_shows: 1, no_show_percent: 100 });
     const again = await call(admin, "POST", `/admin/bookings/${bookingId}/no-show/decision`, {
       upheld: false,
       refund_cents: 0,

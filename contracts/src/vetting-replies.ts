@@ -123,6 +123,9 @@ export const ExpertStandingReply = z.strictObject({
   cancelled_by_expert: z.number(),
   average_rating: z.number().nullable(),
   review_count: z.number(),
+  /** Sessions that ended as the expert's no-show (issue 31.1), and their share of sessions held or missed, 0–100. */
+  expert_no_shows: z.number(),
+  no_show_percent: z.number().nullable(),
 });
 export type ExpertStandingReply = z.infer<typeof ExpertStandingReply>;
 

@@ -7,7 +7,7 @@ import type { ConsoleDataProvider } from "../data-provider.ts";
 import type { Expert } from "./expert-record.ts";
 
 // The standards an expert keeps (issue 30), from their bookings and reviews: how fast they answer requests,
-// how many they accept, how often they cancel, how creators rate them. No-shows are not recorded yet.
+// how many they accept, how often they cancel, how creators rate them, how often they missed a session (issue 31.1).
 
 /** The standard for answering a request: within 24 hours. */
 const ANSWER_WITHIN_MINUTES = 24 * 60;
@@ -42,7 +42,12 @@ function figures(s: ExpertStandingReply): [string, ReactNode][] {
       "Average rating",
       s.average_rating === null ? "No reviews yet" : `${s.average_rating.toFixed(1)} of 5 (${plural(s.review_count, "review", "reviews")})`,
     ],
-    ["No-shows", "Not recorded yet"],
+    [
+      "No-shows",
+      s.no_show_percent === null
+        ? "No session held yet"
+        : `${plural(s.expert_no_shows, "session", "sessions")} missed (${s.no_show_percent}% of sessions due)`,
+    ],
   ];
 }
 

@@ -57,6 +57,8 @@ export async function expertListing(db: pg.Pool, query: ExpertListQuery, now: st
       medianAnswerMinutes: standing?.medianAnswerMinutes ?? null,
       answeredRequests: standing?.answeredRequests ?? 0,
       cancelledByExpert: standing?.cancelledByExpert ?? 0,
+      expertNoShows: standing?.expertNoShows ?? 0,
+      sessionsDue: standing?.sessionsDue ?? 0,
       nextAvailable: length !== null && schedule ? firstBookableStart({ ...hoursOf(schedule), lengthMinutes: length, busy, now }) : null,
     };
   });

@@ -12,5 +12,7 @@ export async function expertStanding(db: pg.Pool, expertId: string): Promise<Exp
     cancelled_by_expert: s.cancelledByExpert,
     average_rating: s.averageRating,
     review_count: s.reviewCount,
+    expert_no_shows: s.expertNoShows,
+    no_show_percent: s.sessionsDue === 0 ? null : Math.round((s.expertNoShows * 100) / s.sessionsDue),
   };
 }

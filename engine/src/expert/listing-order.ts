@@ -21,6 +21,9 @@ export type ListingCandidate = {
   medianAnswerMinutes: number | null;
   answeredRequests: number;
   cancelledByExpert: number;
+  /** Sessions the expert missed (settled no-show reports), among the sessions due to be held (issue 31.1). */
+  expertNoShows: number;
+  sessionsDue: number;
   /** The earliest bookable start for the sessions the filters keep; null: none in the booking window. */
   nextAvailable: string | null;
 };
@@ -65,17 +68,22 @@ const PRIOR_WEIGHT = 3;
  * Rule: the recommended order favours well-rated, responsive, reliable experts. The rating is
  * averaged with a prior (one 5-star review does not beat forty 4.8s); answering paid requests
  * within 3 hours adds half a star, within a day a quarter, slower takes a quarter off; each
- * cancellation per answered request takes up to half a star off. A new expert with no history
- * sits at the prior, among the established ones rather than below them all.
+ * cancellation per answered request takes up to half a star off, and missed sessions up to a
+ * whole star (a tenth of sessions missed takes half a star). A new expert with no history sits at
+ * the prior, among the established ones rather than below them all.
  */
 export function recommendedScore(
-  c: Pick<ListingCandidate, "rating" | "reviewCount" | "medianAnswerMinutes" | "answeredRequests" | "cancelledByExpert">,
+  c: Pick<
+    ListingCandidate,
+    "rating" | "reviewCount" | "medianAnswerMinutes" | "answeredRequests" | "cancelledByExpert" | "expertNoShows" | "sessionsDue"
+  >,
 ): number {
   const rating = (PRIOR_RATING * PRIOR_WEIGHT + (c.rating ?? 0) * c.reviewCount) / (PRIOR_WEIGHT + c.reviewCount);
   const m = c.medianAnswerMinutes;
   const responsiveness = m === null ? 0 : m <= 180 ? 0.5 : m <= 1440 ? 0.25 : -0.25;
   const cancelling = c.cancelledByExpert === 0 ? 0 : 0.5 * Math.min(1, c.cancelledByExpert / Math.max(1, c.answeredRequests));
-  return rating + responsiveness - cancelling;
+  const missing = c.expertNoShows === 0 ? 0 : Math.min(1, (5 * c.expertNoShows) / Math.max(1, c.sessionsDue));
+  return rating + responsiveness - cancelling - missing;
 }
 
 /**

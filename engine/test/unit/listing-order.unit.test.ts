@@ -25,6 +25,8 @@ const expert = (name: string, over: Partial<ListingCandidate> = {}): ListingCand
   medianAnswerMinutes: null,
   answeredRequests: 0,
   cancelledByExpert: 0,
+  expertNoShows: 0,
+  sessionsDue: 0,
   nextAvailable: null,
   ...over,
 });
@@ -46,6 +48,10 @@ describe("the recommended order", () => {
       expert("B", { rating: 4.5, reviewCount: 10, medianAnswerMinutes: 600, answeredRequests: 10, cancelledByExpert: 5 }),
     );
     expect(cancelling).toBeLessThan(reliable);
+    const missing = recommendedScore(
+      expert("E", { rating: 4.5, reviewCount: 10, medianAnswerMinutes: 600, answeredRequests: 10, expertNoShows: 2, sessionsDue: 20 }),
+    );
+    expect(reliable - missing).toBeCloseTo(0.5);
     const newcomer = recommendedScore(expert("C"));
     const poor = recommendedScore(expert("D", { rating: 3.2, reviewCount: 12, medianAnswerMinutes: 2000, answeredRequests: 12 }));
     expect(newcomer).toBeGreaterThan(poor);

@@ -23,6 +23,8 @@ const measured: ExpertStandingReply = {
   cancelled_by_expert: 1,
   average_rating: 4.625,
   review_count: 12,
+  expert_no_shows: 0,
+  no_show_percent: 0,
 };
 const nothing: ExpertStandingReply = {
   median_answer_minutes: null,
@@ -31,6 +33,8 @@ const nothing: ExpertStandingReply = {
   cancelled_by_expert: 0,
   average_rating: null,
   review_count: 0,
+  expert_no_shows: 0,
+  no_show_percent: null,
 };
 
 async function openApplicationTab(standing: ExpertStandingReply, application = approved) {

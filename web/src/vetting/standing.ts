@@ -31,6 +31,8 @@ export function standingLines(s: ExpertStandingReply): string[] {
   lines.push(
     s.cancelled_by_expert === 0 ? "You have not cancelled any sessions." : `You cancelled ${plural(s.cancelled_by_expert, "session")}.`,
   );
+  if (s.expert_no_shows > 0)
+    lines.push(`You missed ${plural(s.expert_no_shows, "session")} (${s.no_show_percent ?? 0}% of your sessions).`);
   lines.push(
     s.average_rating === null
       ? "No reviews yet."
