@@ -26,6 +26,8 @@ const maya: ExpertListItem = {
   review_count: 0,
   image: null,
   verified: true,
+  next_available: null,
+  median_answer_minutes: null,
 };
 const detail: ExpertDetail = {
   id: "e1",

@@ -7,7 +7,10 @@ import CardContent from "@mui/material/CardContent";
 import Link from "@mui/material/Link";
 import Typography from "@mui/material/Typography";
 import StarIcon from "@mui/icons-material/Star";
+import { briefMomentText } from "@booking/contracts";
+import { browserZone } from "../shared/local-time.ts";
 import { moneyText } from "../shared/money.ts";
+import { viewerLocale } from "../shared/viewer-locale.ts";
 import type { ExpertListItem } from "../shared/api-types.ts";
 import { ApprovedMark } from "./approved-badge.tsx";
 import { expertDetailQuery } from "./expert-queries.ts";
@@ -20,6 +23,18 @@ export const ratingLabel = (e: Pick<ExpertListItem, "rating" | "review_count">) 
   e.rating === null
     ? "Not rated yet"
     : `Rated ${e.rating.toFixed(1)} out of 5 from ${e.review_count} review${e.review_count === 1 ? "" : "s"}`;
+
+/** "Next available Wed, Dec 2, 2:00 PM": the first bookable start where the viewer is (the page names the zone). */
+export const nextAvailableText = (iso: string, zone = browserZone(), locale = viewerLocale()) =>
+  `Next available ${briefMomentText(iso, { zone, locale })}`;
+
+/** "Usually answers within an hour", "within 5 hours", "within 3 days": the median answer rounded up, in days from two days on. */
+export function answersWithinText(minutes: number): string {
+  const hours = Math.max(1, Math.ceil(minutes / 60));
+  if (hours === 1) return "Usually answers within an hour";
+  if (hours < 48) return `Usually answers within ${hours} hours`;
+  return `Usually answers within ${Math.ceil(minutes / 1440)} days`;
+}
 
 export function ExpertCard({ expert }: { expert: ExpertListItem }) {
   const queryClient = useQueryClient();
@@ -116,6 +131,13 @@ export function ExpertCard({ expert }: { expert: ExpertListItem }) {
             <StarIcon fontSize="small" sx={{ color: "#8a5a00" }} aria-hidden="true" />
             <span aria-hidden="true">{expert.rating === null ? "New" : `${expert.rating.toFixed(1)} (${expert.review_count})`}</span>
           </Typography>
+        </Box>
+        {/* Two lines kept for these whether shown or not, so every card of a listing is the same height; small print keeps it bounded. */}
+        <Box sx={{ mt: 0.5, minHeight: "3em", typography: "caption", lineHeight: 1.5, display: "block", color: "text.secondary" }}>
+          {expert.next_available && <Box data-testid="next-available">{nextAvailableText(expert.next_available)}</Box>}
+          {expert.median_answer_minutes !== null && (
+            <Box data-testid="answers-within">{answersWithinText(expert.median_answer_minutes)}</Box>
+          )}
         </Box>
       </CardContent>
     </Card>

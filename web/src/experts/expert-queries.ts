@@ -1,18 +1,20 @@
-import { queryOptions, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { CACHE_MS } from "@booking/contracts";
 import { api } from "../shared/api-client.ts";
 import type { ExpertDetail, ExpertListItem } from "../shared/api-types.ts";
+import { listingQueryOf, listingRequestOf, type ListingChoices } from "./listing-choices.ts";
 
-export function expertsQuery(search: string) {
-  const term = search.trim();
+/**
+ * The listing for the creator's choices (issue 30.5). Keyed by the call's query, "" for the plain listing
+ * (the landing page's hero reads that one). While other choices load, the cards shown stay until the answer comes.
+ */
+export function expertsQuery(choices: ListingChoices) {
   return queryOptions({
-    queryKey: ["experts", term],
-    queryFn: ({ signal }) =>
-      term
-        ? api.get<ExpertListItem[]>(`/experts/search?search=${encodeURIComponent(term)}`, { signal })
-        : api.get<ExpertListItem[]>("/experts", { signal }),
+    queryKey: ["experts", listingQueryOf(choices)],
+    queryFn: ({ signal }) => api.get<ExpertListItem[]>(listingRequestOf(choices), { signal }),
     staleTime: CACHE_MS.expertListFresh,
     gcTime: CACHE_MS.expertListKept,
+    placeholderData: keepPreviousData,
   });
 }
 
@@ -32,4 +34,4 @@ export function expertDetailQuery(slug: string) {
   });
 }
 
-export const useExperts = (search: string) => useQuery(expertsQuery(search));
+export const useExperts = (choices: ListingChoices) => useQuery(expertsQuery(choices));

@@ -1,32 +1,31 @@
-import { useEffect, useState } from "react";
-import { TIMERS_MS } from "@booking/contracts";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
 import InputAdornment from "@mui/material/InputAdornment";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import SearchIcon from "@mui/icons-material/Search";
+import { ApiError } from "../shared/api-client.ts";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
 import { Page } from "../shared/layout.tsx";
+import { zoneLabel } from "../shared/local-time.ts";
 import { ExpertCard } from "./expert-card.tsx";
 import { useExperts } from "./expert-queries.ts";
+import { useListingChoices, useTypedChoice } from "./listing-address.ts";
+import { filtersSet, withoutFilters } from "./listing-choices.ts";
+import { ListingToolbar } from "./listing-toolbar.tsx";
 
-/** The value, once it has stopped changing for `ms`. */
-export function useDebounced<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
+/** Why the listing could not load: the API's message for a request it refused (a price range the wrong way round, say). */
+const loadFailure = (error: unknown) => (error instanceof ApiError && error.status === 400 ? error.message : "Couldn't load experts.");
 
 export function ExpertsPage() {
   useDocumentTitle("Find an expert");
-  const [search, setSearch] = useState("");
-  const term = useDebounced(search, TIMERS_MS.searchDebounce);
-  const experts = useExperts(term);
+  const { choices, change } = useListingChoices();
+  // The spec's debounced search: the listing asks once typing has stopped.
+  const [search, setSearch] = useTypedChoice(choices.search, (typed) => change({ search: typed }));
+  const experts = useExperts(choices);
+  const filtered = filtersSet(choices);
   return (
     <Page>
       <Typography variant="h4" component="h1" gutterBottom>
@@ -49,24 +48,42 @@ export function ExpertsPage() {
             ),
           },
         }}
-        sx={{ mb: 3, bgcolor: "background.paper" }}
+        sx={{ mb: 2, bgcolor: "background.paper" }}
       />
+      <ListingToolbar choices={choices} change={change} />
       {experts.isPending ? (
         <LoadingScreen label="Loading experts..." />
       ) : experts.isError ? (
-        <Alert severity="error">Couldn't load experts.</Alert>
+        <Alert severity="error">{loadFailure(experts.error)}</Alert>
       ) : experts.data.length === 0 ? (
-        <Typography role="status">No experts match your search.</Typography>
+        filtered ? (
+          <Box sx={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: 2 }}>
+            <Typography role="status">No experts match these filters.</Typography>
+            <Button variant="outlined" onClick={() => change(withoutFilters(choices))}>
+              Clear filters
+            </Button>
+          </Box>
+        ) : (
+          <Typography role="status">No experts match your search.</Typography>
+        )
       ) : (
-        <Box
-          component="section"
-          aria-label="Experts"
-          sx={{ display: "grid", gap: 3, gridTemplateColumns: { xs: "1fr", sm: "repeat(2, 1fr)", lg: "repeat(4, 1fr)" } }}
-        >
-          {experts.data.map((expert) => (
-            <ExpertCard key={expert.id} expert={expert} />
-          ))}
-        </Box>
+        <>
+          {experts.data.some((e) => e.next_available) && (
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }} data-testid="listing-zone">
+              Openings are shown in {zoneLabel()}.
+            </Typography>
+          )}
+          <Box
+            component="section"
+            aria-label="Experts"
+            aria-busy={experts.isPlaceholderData}
+            sx={{ display: "grid", gap: 3, gridTemplateColumns: { xs: "1fr", sm: "repeat(2, 1fr)", lg: "repeat(4, 1fr)" } }}
+          >
+            {experts.data.map((expert) => (
+              <ExpertCard key={expert.id} expert={expert} />
+            ))}
+          </Box>
+        </>
       )}
     </Page>
   );

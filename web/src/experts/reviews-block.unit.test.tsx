@@ -54,6 +54,8 @@ const maya = (rating: number | null, review_count: number): ExpertListItem => ({
   review_count,
   image: null,
   verified: true,
+  next_available: null,
+  median_answer_minutes: null,
 });
 
 describe("the profile's reviews", () => {

@@ -23,6 +23,8 @@ const listed = (name: string, verified = true, extra: Partial<ExpertListItem> = 
     review_count: 2,
     image: null,
     verified,
+    next_available: null,
+    median_answer_minutes: null,
     ...extra,
   };
 };
