@@ -267,4 +267,14 @@ describe("booking mails over SMTP, one per event and person, in each reader's zo
       expect(m.text).not.toContain("/unsubscribe");
     }
   });
+
+  it("the creator's terms name the cut-off the booking was made under (issue 31.4): 48 hours for this session", async () => {
+    now = "2027-03-10T12:00:00.000Z";
+    const b = await calendar.request(creator, "2027-03-27T18:00:00.000Z", { fullRefundHours: 48 });
+    await calendar.pay(b);
+    const mails = await deliver();
+    expect(one(mails, "booking_requested", creator).text).toContain(
+      "Cancel by Thursday, 25 March 2027, 11:00 (America/Los_Angeles, GMT-7) (48 hours before the start) for a full refund",
+    );
+  });
 });

@@ -82,7 +82,15 @@ function calendarOf(api: TestApi, expert: MailUser) {
     asExpert,
     run,
     /** A request (an unpaid hold) of `creator` at `at`, 60 minutes. */
-    request: async (creator: MailUser, at: string, { priceCents = 15_000, title = "Pricing review" } = {}) => {
+    request: async (
+      creator: MailUser,
+      at: string,
+      {
+        priceCents = 15_000,
+        title = "Pricing review",
+        fullRefundHours,
+      }: { priceCents?: number; title?: string; fullRefundHours?: number } = {},
+    ) => {
       const bookingId = `bk-${randomUUID()}`;
       await run({
         type: "RequestBooking",
@@ -97,6 +105,7 @@ function calendarOf(api: TestApi, expert: MailUser) {
           priceCents,
           published: true,
           prepQuestions: ["Goal?"],
+          ...(fullRefundHours !== undefined && { fullRefundHours }),
         },
         expertUserId: expert.id,
         expertVetting: "approved",

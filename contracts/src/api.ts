@@ -22,7 +22,6 @@ export const AcceptTermsBody = z.strictObject({
     .max(64, { error: "terms_version_unknown" }),
 });
 
-
 export const ExpertProfileBody = z.strictObject({
   first_name: oneLine(z.string({ error: "profile_names_required" }).trim().max(100, { error: "profile_names_required" })),
   last_name: oneLine(z.string({ error: "profile_names_required" }).trim().max(100, { error: "profile_names_required" })),
@@ -65,6 +64,9 @@ export const SessionBody = z.strictObject({
   instant_booking: z.boolean({ error: "invalid_request" }).optional(),
   /** The price's currency (issue 29.8); left out: US dollars on a new session, unchanged on an update. */
   currency: Currency.optional(),
+  /** Cut-offs (issue 31.4): full refund until (24, 48, 72) and moves until (12, 24, 48) hours before the start; left out: 24 and 24, unchanged on an update. */
+  full_refund_hours: z.number({ error: "session_cut_off_invalid" }).optional(),
+  reschedule_hours: z.number({ error: "session_cut_off_invalid" }).optional(),
 });
 export const SessionStatusBody = z.strictObject({ status: z.enum(["draft", "published"]) });
 export const SessionUpdateBody = z.union([SessionStatusBody, SessionBody]);

@@ -16,11 +16,21 @@ export const MOVABLE_STATUSES = [
   "confirmed",
 ] as const satisfies readonly BookingStatus[];
 
-/** Rule: the last instant (epoch ms) a booking starting at `scheduledTime` may be asked to move: RESCHEDULE_NOTICE_HOURS before it. */
-export const movableUntil = (scheduledTime: string): number => Date.parse(scheduledTime) - RESCHEDULE_NOTICE_HOURS * 3_600_000;
+/**
+ * Rule: the last instant (epoch ms) a booking starting at `scheduledTime` may be asked to move: the hours its session
+ * set when it was booked (issue 31.4) before it; RESCHEDULE_NOTICE_HOURS for a booking made before sessions set them.
+ */
+export const movableUntil = (scheduledTime: string, hours: number = RESCHEDULE_NOTICE_HOURS): number =>
+  Date.parse(scheduledTime) - hours * 3_600_000;
 
 /** What the move rules read of a booking as its reply shows it. */
-export type MovableBooking = { status: BookingStatus; paid: boolean; scheduled_time: string; reschedule_to: string | null };
+export type MovableBooking = {
+  status: BookingStatus;
+  paid: boolean;
+  scheduled_time: string;
+  reschedule_to: string | null;
+  reschedule_hours?: number;
+};
 
 /**
  * Why the creator may not ask to move this booking at `now`, as the catalogue's code, or null when
@@ -32,10 +42,10 @@ export function moveRefusal(b: MovableBooking, now: number): MoveRefusal | null 
   if (!(MOVABLE_STATUSES as readonly BookingStatus[]).includes(b.status)) return "booking_transition_refused";
   if (!b.paid) return "reschedule_unpaid";
   if (b.reschedule_to) return "reschedule_already_requested";
-  if (now > movableUntil(b.scheduled_time)) return "reschedule_too_late";
+  if (now > movableUntil(b.scheduled_time, b.reschedule_hours)) return "reschedule_too_late";
   return null;
 }
 
 /** The catalogue's words for the notice rule, with its hours filled in. */
-export const tooLateToMoveMessage = (): string =>
-  errorCatalogue.reschedule_too_late.message.replace("{hours}", String(RESCHEDULE_NOTICE_HOURS));
+export const tooLateToMoveMessage = (hours: number = RESCHEDULE_NOTICE_HOURS): string =>
+  errorCatalogue.reschedule_too_late.message.replace("{hours}", String(hours));

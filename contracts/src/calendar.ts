@@ -94,6 +94,9 @@ export const BookedSessionFacts = z.object({
   instantBooking: z.boolean().optional(),
   /** The price's currency (absent: US dollars). */
   currency: Currency.optional(),
+  /** The session's cut-offs when booked (issue 31.4; absent: FULL_REFUND_NOTICE_HOURS and RESCHEDULE_NOTICE_HOURS). */
+  fullRefundHours: z.number().int().positive().optional(),
+  rescheduleHours: z.number().int().positive().optional(),
 });
 export type BookedSessionFacts = z.infer<typeof BookedSessionFacts>;
 
@@ -269,6 +272,9 @@ export const CalendarEvent = z.discriminatedUnion("type", [
       instantBooking: z.boolean().optional(),
       /** The price's currency (issue 29.8); absent before it: US dollars. */
       currency: Currency.optional(),
+      /** The session's cut-offs, kept with the booking so a later change of the session never changes its terms (issue 31.4). */
+      fullRefundHours: z.number().int().positive().optional(),
+      rescheduleHours: z.number().int().positive().optional(),
     }),
   }),
   /** `respondBy`: the paid request's deadline for the expert to accept (see `respondByOf`); absent when none was set. */

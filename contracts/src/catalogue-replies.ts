@@ -59,6 +59,9 @@ export const SessionRecord = z.strictObject({
   instant_booking: z.boolean(),
   /** The price's currency (issue 29.8). */
   currency: Currency,
+  /** Cut-offs (issue 31.4): a creator's cancellation is refunded in full until, and a move may be asked until, this many hours before the start. */
+  full_refund_hours: z.number(),
+  reschedule_hours: z.number(),
   status: SessionStatus,
   deleted: z.boolean(),
   created_at: Time,
@@ -176,6 +179,9 @@ export const SessionReply = z.strictObject({
   instant_booking: z.boolean(),
   /** The price's currency (issue 29.8): `price` is in its major unit. */
   currency: Currency,
+  /** Cut-offs (issue 31.4): full refund until, and moves until, this many hours before the start; shown before paying. */
+  full_refund_hours: z.number(),
+  reschedule_hours: z.number(),
   status: SessionStatus,
   expert: z.strictObject({ id: z.string(), name: z.string(), first_name: z.string().nullable() }),
 });

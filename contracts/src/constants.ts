@@ -24,6 +24,14 @@ export const MIN_SESSION_PRICE_CENTS = 100;
  */
 export const FULL_REFUND_NOTICE_HOURS = 24;
 /**
+ * Per session (issue 31.4): the expert chooses until how long before the start a creator's cancellation is refunded in
+ * full, and until when the creator may ask to move it, within these bounds; a booking keeps the terms it was booked under.
+ */
+export const FULL_REFUND_HOURS_OPTIONS = [24, 48, 72] as const;
+export type FullRefundHours = (typeof FULL_REFUND_HOURS_OPTIONS)[number];
+export const RESCHEDULE_HOURS_OPTIONS = [12, 24, 48] as const;
+export type RescheduleHours = (typeof RESCHEDULE_HOURS_OPTIONS)[number];
+/**
  * Rule (issue 27.6): a paid request waits this many hours for the expert to accept, and never past
  * the session's start; unanswered by then, the system cancels it and everything paid goes back.
  */

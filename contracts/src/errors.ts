@@ -265,6 +265,10 @@ export const errorCatalogue = {
   no_show_contest_closed: { status: 409, message: "The 48 hours to contest this report have passed." },
   no_show_contest_open: { status: 409, message: "The reported person can still contest this report." },
   no_show_report_open: { status: 409, message: "A no-show report on this session is open: it completes once the report is settled." },
+  session_cut_off_invalid: {
+    status: 400,
+    message: "Please choose a full refund until 24, 48 or 72 hours before the start, and moves until 12, 24 or 48 hours before it.",
+  },
   no_show_note_invalid: { status: 400, message: "Please write a note of up to 1,000 characters." },
   no_show_reason_required: { status: 400, message: "Please give a reason (up to 1,000 characters) that both people will read." },
   as_of_point_required: { status: 400, message: "Choose one event of the booking (its position or its id) or one instant." },

@@ -49,7 +49,10 @@ export const NO_SHOW_COMMANDS = [
     type: z.literal("DecideNoShow"),
     ...onBooking,
     upheld: z.boolean(),
-    refundCents: z.number({ error: "refund_amount_invalid" }).int({ error: "refund_amount_invalid" }).min(0, { error: "refund_amount_invalid" }),
+    refundCents: z
+      .number({ error: "refund_amount_invalid" })
+      .int({ error: "refund_amount_invalid" })
+      .min(0, { error: "refund_amount_invalid" }),
     reason: DecisionReason,
   }),
 ] as const;
@@ -105,7 +108,10 @@ export const NoShowReportBody = z.strictObject({ note: NoShowNote.optional() });
 /** POST /admin/bookings/{id}/no-show/decision: refund in minor units of the booking's currency. */
 export const NoShowDecisionBody = z.strictObject({
   upheld: z.boolean({ error: "invalid_request" }),
-  refund_cents: z.number({ error: "refund_amount_invalid" }).int({ error: "refund_amount_invalid" }).min(0, { error: "refund_amount_invalid" }),
+  refund_cents: z
+    .number({ error: "refund_amount_invalid" })
+    .int({ error: "refund_amount_invalid" })
+    .min(0, { error: "refund_amount_invalid" }),
   reason: DecisionReason,
 });
 

@@ -80,6 +80,9 @@ export const BookingRecord = z.strictObject({
   respond_by: Time.nullable(),
   /** The generated room its confirmation recorded (issue 27.13); null: none. Replies show the room's link, not this. */
   meeting_room: z.string().nullable(),
+  /** The terms the booking was made under (issue 31.4): a creator's cancellation is refunded in full until, and a move may be asked until, this many hours before the start. */
+  full_refund_hours: z.number(),
+  reschedule_hours: z.number(),
   /** A no-show report on the session and how it ended (issue 31.1); null when none was made. */
   no_show: NoShowReply.nullable(),
   created_at: Time,
@@ -116,6 +119,8 @@ export const bookingReplyColumns = {
   currency: true,
   respond_by: true,
   no_show: true,
+  full_refund_hours: true,
+  reschedule_hours: true,
 } as const;
 
 /** A booking as both parties see it (spec section 3, plus what the lifecycle adds: payment, hold, cancellation). */

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { MAX_PREP_QUESTIONS, MIN_PREP_QUESTIONS } from "./constants.ts";
+import {
+  FULL_REFUND_HOURS_OPTIONS,
+  MAX_PREP_QUESTIONS,
+  MIN_PREP_QUESTIONS,
+  RESCHEDULE_HOURS_OPTIONS,
+  type FullRefundHours,
+  type RescheduleHours,
+} from "./constants.ts";
 import { Currency } from "./money.ts";
 import { Actor, Id, PriceCents, SessionLength } from "./primitives.ts";
 
@@ -11,6 +18,13 @@ export type SessionStatus = z.infer<typeof SessionStatus>;
 const trimmedText = (max: number) => z.string({ error: "invalid_request" }).trim().max(max, { error: "invalid_request" });
 
 /** The spec's session form: title, price, length, descriptions, who it is for, 1-3 prep questions. */
+const FullRefundHoursSchema = z
+  .number({ error: "session_cut_off_invalid" })
+  .refine((n): n is FullRefundHours => (FULL_REFUND_HOURS_OPTIONS as readonly number[]).includes(n), { error: "session_cut_off_invalid" });
+const RescheduleHoursSchema = z
+  .number({ error: "session_cut_off_invalid" })
+  .refine((n): n is RescheduleHours => (RESCHEDULE_HOURS_OPTIONS as readonly number[]).includes(n), { error: "session_cut_off_invalid" });
+
 export const SessionDefinition = z.object({
   title: z
     .string({ error: "session_title_required" })
@@ -39,6 +53,9 @@ export const SessionDefinition = z.object({
   instantBooking: z.boolean({ error: "invalid_request" }).optional(),
   /** The price's currency (issue 29.8); absent (sessions saved before it existed): US dollars. */
   currency: Currency.optional(),
+  /** Cut-offs (issue 31.4): full refund until, and moves until, this many hours before the start; absent: 24 and 24. */
+  fullRefundHours: FullRefundHoursSchema.optional(),
+  rescheduleHours: RescheduleHoursSchema.optional(),
 });
 export type SessionDefinition = z.infer<typeof SessionDefinition>;
 

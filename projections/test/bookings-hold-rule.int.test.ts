@@ -141,6 +141,8 @@ function engineState() {
         instantBooking: r.instant_booking,
         respondBy: r.respond_by,
         meetingRoom: r.meeting_room,
+        fullRefundHours: 24,
+        rescheduleHours: 24,
         noShow: null,
       };
       return [b.bookingId, b] as const;

@@ -4,6 +4,8 @@ import { z } from "zod";
 import {
   CURRENT_TERMS_VERSION,
   DEFAULT_CURRENCY,
+  FULL_REFUND_NOTICE_HOURS,
+  RESCHEDULE_NOTICE_HOURS,
   type ApplicationStatus,
   type Currency,
   type SessionDefinition,
@@ -127,6 +129,8 @@ type BookableSession = {
   prepQuestions: string[];
   instantBooking: boolean;
   currency: Currency;
+  fullRefundHours: number;
+  rescheduleHours: number;
 };
 
 /**
@@ -148,6 +152,8 @@ async function bookableSession(row: SessionRow | null, fromStream: () => Promise
       prepQuestions: row.prep_questions,
       instantBooking: row.instant_booking,
       currency: row.currency as Currency,
+      fullRefundHours: row.full_refund_hours,
+      rescheduleHours: row.reschedule_hours,
     };
   }
   const state = await fromStream();
@@ -162,6 +168,8 @@ async function bookableSession(row: SessionRow | null, fromStream: () => Promise
     prepQuestions: d.prepQuestions,
     instantBooking: d.instantBooking ?? false,
     currency: d.currency ?? DEFAULT_CURRENCY,
+    fullRefundHours: d.fullRefundHours ?? FULL_REFUND_NOTICE_HOURS,
+    rescheduleHours: d.rescheduleHours ?? RESCHEDULE_NOTICE_HOURS,
   };
 }
 

@@ -42,8 +42,9 @@ export async function applyFact(db: Queryable, fact: MailFact): Promise<boolean>
       );
     case "requested":
       return run(
-        `INSERT INTO mail_bookings (booking_id, expert_id, expert_user_id, creator_id, title, starts_at, length_minutes, price_cents, version, instant)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+        `INSERT INTO mail_bookings (booking_id, expert_id, expert_user_id, creator_id, title, starts_at, length_minutes, price_cents, version, instant,
+           full_refund_hours)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
          ON CONFLICT (booking_id) DO NOTHING`,
         [
           fact.bookingId,
@@ -56,6 +57,7 @@ export async function applyFact(db: Queryable, fact: MailFact): Promise<boolean>
           fact.priceCents,
           v,
           fact.instant,
+          fact.fullRefundHours,
         ],
       );
     case "paid":
@@ -116,6 +118,7 @@ type StateRow = {
   instant: boolean;
   respond_by: Date | null;
   meeting_room: string | null;
+  full_refund_hours: number;
   length_minutes: number;
   price_cents: string;
   paid_cents: string;
@@ -148,7 +151,7 @@ export async function loadBookingState(db: Queryable, bookingId: string): Promis
   const r = (
     await db.query<StateRow>(
       `SELECT b.booking_id, b.title, b.starts_at, b.length_minutes, b.price_cents, b.paid_cents, b.confirmed, b.join_link,
-              b.instant, b.respond_by, b.meeting_room, b.expert_user_id, b.creator_id, cal.timezone AS schedule_zone, ${people("e")}, ${people("c")}
+              b.instant, b.respond_by, b.meeting_room, b.full_refund_hours, b.expert_user_id, b.creator_id, cal.timezone AS schedule_zone, ${people("e")}, ${people("c")}
        FROM mail_bookings b
        LEFT JOIN mail_calendars cal ON cal.expert_id = b.expert_id
        LEFT JOIN mail_people e ON e.user_id = b.expert_user_id
@@ -169,6 +172,7 @@ export async function loadBookingState(db: Queryable, bookingId: string): Promis
       instant: r.instant,
       respondBy: r.respond_by?.toISOString() ?? null,
       meetingRoom: r.meeting_room,
+      fullRefundHours: r.full_refund_hours,
     },
     paidCents: Number(r.paid_cents),
     confirmed: r.confirmed,

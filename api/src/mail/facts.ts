@@ -1,4 +1,11 @@
-import { readDomainEvent, type Currency, type NoShowOutcome, type NoShowParty, type StoredEvent } from "@booking/contracts";
+import {
+  FULL_REFUND_NOTICE_HOURS,
+  readDomainEvent,
+  type Currency,
+  type NoShowOutcome,
+  type NoShowParty,
+  type StoredEvent,
+} from "@booking/contracts";
 
 type Side = NoShowParty;
 
@@ -27,6 +34,8 @@ export type MailFact = Read &
         priceCents: number;
         /** Instant booking: the payment confirms it (issue 27.6). */
         instant: boolean;
+        /** The cut-off for a full refund it was made under (issue 31.4). */
+        fullRefundHours: number;
       }
     /** `respondBy`: the expert's deadline to accept, when the payment made it a request waiting for them. */
     /** `paymentId`, `currency` (issue 29.7): what its receipt states; absent in facts made by hand (tests). */
@@ -131,6 +140,7 @@ export function mailFact(stored: StoredEvent): MailFact | null {
         lengthMinutes: d.lengthMinutes,
         priceCents: d.priceCents,
         instant: d.instantBooking ?? false,
+        fullRefundHours: d.fullRefundHours ?? FULL_REFUND_NOTICE_HOURS,
       };
     }
     case "PaymentSucceeded":

@@ -118,4 +118,9 @@ export const mailMigrations: readonly Migration[] = [
     name: "008_mail_experts",
     sql: `CREATE TABLE mail_experts (expert_id text PRIMARY KEY, user_id text NOT NULL, version int NOT NULL);`,
   },
+  {
+    // Issue 31.4: the cut-off a booking was made under, for the "cancel by" line; bookings before it were made under 24 hours.
+    name: "009_mail_bookings_full_refund_hours",
+    sql: `ALTER TABLE mail_bookings ADD COLUMN full_refund_hours int NOT NULL DEFAULT 24;`,
+  },
 ];

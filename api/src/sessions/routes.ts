@@ -52,7 +52,12 @@ export type SessionRouteDeps = {
  * The spec's session form to the engine's definition: dollars to cents, 1-3 questions, "who it is for" split on commas;
  * instant booking as sent, else as it was (`instantBefore`: an update from a form that does not show it keeps it).
  */
-function definitionFrom(b: z.infer<typeof SessionBody>, instantBefore = false, currencyBefore: Currency = DEFAULT_CURRENCY) {
+function definitionFrom(
+  b: z.infer<typeof SessionBody>,
+  instantBefore = false,
+  currencyBefore: Currency = DEFAULT_CURRENCY,
+  cutOffsBefore: { fullRefundHours?: number; rescheduleHours?: number } = {},
+) {
   const idealFor = Array.isArray(b.ideal_for) ? b.ideal_for : (b.ideal_for ?? "").split(",");
   return valueOf(
     parseInput(SessionDefinition, {
@@ -65,6 +70,9 @@ function definitionFrom(b: z.infer<typeof SessionBody>, instantBefore = false, c
       idealFor: idealFor.map((s) => s.trim()).filter(Boolean),
       instantBooking: b.instant_booking ?? instantBefore,
       currency: b.currency ?? currencyBefore,
+      // Cut-offs (issue 31.4) as sent, else as they were (a form that does not show them keeps them).
+      fullRefundHours: b.full_refund_hours ?? cutOffsBefore.fullRefundHours,
+      rescheduleHours: b.reschedule_hours ?? cutOffsBefore.rescheduleHours,
     }),
   );
 }
@@ -129,7 +137,10 @@ export const sessionRoutes: RoutePlugin<SessionRouteDeps> = async (app, deps) =>
         commands.push({
           type: "UpdateSession",
           ...base,
-          definition: definitionFrom(body, existing?.instant_booking, existing?.currency as Currency | undefined),
+          definition: definitionFrom(body, existing?.instant_booking, existing?.currency as Currency | undefined, {
+            fullRefundHours: existing?.full_refund_hours,
+            rescheduleHours: existing?.reschedule_hours,
+          }),
         });
       if (body.status) commands.push({ type: body.status === "published" ? "PublishSession" : "UnpublishSession", ...base });
       for (const command of commands) await projected(valueOf(await sessions.handle(sessionStream(sessionId), command, meta)));

@@ -67,6 +67,8 @@ export function requestBooking(c: Extract<CalendarCommand, { type: "RequestBooki
         heldUntil,
         ...(c.session.instantBooking && { instantBooking: true }),
         currency: c.session.currency ?? DEFAULT_CURRENCY,
+        ...(c.session.fullRefundHours !== undefined && { fullRefundHours: c.session.fullRefundHours }),
+        ...(c.session.rescheduleHours !== undefined && { rescheduleHours: c.session.rescheduleHours }),
       },
     },
   ]);

@@ -1,6 +1,8 @@
 import {
   DEFAULT_CURRENCY,
+  FULL_REFUND_NOTICE_HOURS,
   NO_BOOKING_RULES,
+  RESCHEDULE_NOTICE_HOURS,
   type Currency,
   type BookingRules,
   type BookingStatus,
@@ -55,6 +57,9 @@ export type Booking = {
   respondBy: string | null;
   /** The generated room's name its confirmation recorded (issue 27.13); null: none. */
   meetingRoom: string | null;
+  /** The session's cut-offs when booked (issue 31.4): full refund until, and moves until, this many hours before the start. */
+  fullRefundHours: number;
+  rescheduleHours: number;
   /** A no-show report on the session (issue 31.1, no-shows.ts); null: none made. */
   noShow: NoShowState | null;
 };
@@ -217,6 +222,8 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
           instantBooking: e.data.instantBooking ?? false,
           respondBy: null,
           meetingRoom: null,
+          fullRefundHours: e.data.fullRefundHours ?? FULL_REFUND_NOTICE_HOURS,
+          rescheduleHours: e.data.rescheduleHours ?? RESCHEDULE_NOTICE_HOURS,
           noShow: null,
         });
         break;

@@ -1,12 +1,4 @@
-import {
-  MOVABLE_STATUSES,
-  movableUntil,
-  RESCHEDULE_NOTICE_HOURS,
-  ok,
-  refused,
-  type BookingStatus,
-  type CalendarCommand,
-} from "@booking/contracts";
+import { MOVABLE_STATUSES, movableUntil, ok, refused, type BookingStatus, type CalendarCommand } from "@booking/contracts";
 import { isBookableStart } from "../availability/availability.ts";
 import { type Booking, type CalendarState, busyPeriods, expertHours, isPaid, openReschedule } from "./calendar-state.ts";
 import { type Decision, creatorBusyAt, isAdmin, isCreatorOf, isExpertOf, transitionRefused } from "./decision-rules.ts";
@@ -16,9 +8,9 @@ import { type Decision, creatorBusyAt, isAdmin, isCreatorOf, isExpertOf, transit
 /** Rule (contracts' MOVABLE_STATUSES, which the web app reads too): a time the expert proposed may be answered with another (issue 27.11). */
 export const MOVABLE: ReadonlySet<BookingStatus> = new Set<BookingStatus>(MOVABLE_STATUSES);
 
-/** Rule: a booking may be asked to move until RESCHEDULE_NOTICE_HOURS before its current start. */
-export function rescheduleNoticeMet(b: Pick<Booking, "scheduledTime">, now: string): boolean {
-  return Date.parse(now) <= movableUntil(b.scheduledTime);
+/** Rule: a booking may be asked to move until its own cut-off (its session's when booked, issue 31.4) before its current start. */
+export function rescheduleNoticeMet(b: Pick<Booking, "scheduledTime" | "rescheduleHours">, now: string): boolean {
+  return Date.parse(now) <= movableUntil(b.scheduledTime, b.rescheduleHours);
 }
 
 /**
@@ -37,7 +29,7 @@ export function requestReschedule(
   if (!MOVABLE.has(b.status)) return transitionRefused(b, "moved");
   if (!isPaid(b)) return refused("reschedule_unpaid");
   if (openReschedule(b, now)) return refused("reschedule_already_requested");
-  if (!rescheduleNoticeMet(b, now)) return refused("reschedule_too_late", { hours: String(RESCHEDULE_NOTICE_HOURS) });
+  if (!rescheduleNoticeMet(b, now)) return refused("reschedule_too_late", { hours: String(b.rescheduleHours) });
   if (Date.parse(c.scheduledTime) === Date.parse(b.scheduledTime)) return refused("reschedule_same_time");
   const hours = expertHours(s);
   const query = hours && { ...hours, lengthMinutes: b.lengthMinutes, now };

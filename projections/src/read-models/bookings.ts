@@ -1,4 +1,10 @@
-import { DEFAULT_CURRENCY, type BookingRecord, type Migration } from "@booking/contracts";
+import {
+  DEFAULT_CURRENCY,
+  FULL_REFUND_NOTICE_HOURS,
+  RESCHEDULE_NOTICE_HOURS,
+  type BookingRecord,
+  type Migration,
+} from "@booking/contracts";
 import { entityProjection, streamEntityId, type ProjectedEvent } from "../projection.ts";
 import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
 
@@ -47,6 +53,8 @@ const bookingColumnTypes = {
   respond_by: "timestamptz",
   meeting_room: "text",
   no_show: "jsonb",
+  full_refund_hours: "int",
+  reschedule_hours: "int",
   stream_version: "bigint",
 } as const satisfies Record<keyof BookingRow, ColumnType>;
 
@@ -107,6 +115,11 @@ export const bookingMigrations: readonly Migration[] = [
     sql: `ALTER TABLE bookings ADD COLUMN no_show jsonb;
       CREATE INDEX bookings_no_show_open ON bookings (((no_show->>'contest_by')::text)) WHERE no_show IS NOT NULL AND no_show->>'outcome' IS NULL;`,
   },
+  {
+    // Issue 31.4: bookings made before it were made under the policy's 24 hours for both, as their events say (none).
+    name: "025_bookings_cut_offs",
+    sql: "ALTER TABLE bookings ADD COLUMN full_refund_hours int NOT NULL DEFAULT 24, ADD COLUMN reschedule_hours int NOT NULL DEFAULT 24;",
+  },
 ];
 
 /** Bookings as both parties see them: time, status, payment state, prep, info note, notes. */
@@ -163,6 +176,8 @@ export function evolveBooking(row: BookingRow | undefined, { event, stored }: Pr
       respond_by: null,
       meeting_room: null,
       no_show: null,
+      full_refund_hours: d.fullRefundHours ?? FULL_REFUND_NOTICE_HOURS,
+      reschedule_hours: d.rescheduleHours ?? RESCHEDULE_NOTICE_HOURS,
       created_at: at,
       updated_at: at,
       stream_version: stored.version,
@@ -254,7 +269,9 @@ function evolveRequested(row: BookingRow, { event, stored }: ProjectedEvent): Bo
       return { ...updated, no_show: { ...no_show, outcome: null, refund_cents: null, reason: null, decided_by: null, settled_at: null } };
     }
     case "NoShowContested":
-      return row.no_show ? { ...updated, no_show: { ...row.no_show, contested: true, contest_note: event.data.note, contested_at: at } } : row;
+      return row.no_show
+        ? { ...updated, no_show: { ...row.no_show, contested: true, contest_note: event.data.note, contested_at: at } }
+        : row;
     case "NoShowSettled": {
       const { outcome, refundCents, reason, by } = event.data;
       if (!row.no_show) return row;

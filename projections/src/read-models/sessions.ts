@@ -1,4 +1,12 @@
-import { DEFAULT_CURRENCY, type Migration, type SessionDefinition, type SessionRecord, type SessionReply } from "@booking/contracts";
+import {
+  DEFAULT_CURRENCY,
+  FULL_REFUND_NOTICE_HOURS,
+  RESCHEDULE_NOTICE_HOURS,
+  type Migration,
+  type SessionDefinition,
+  type SessionRecord,
+  type SessionReply,
+} from "@booking/contracts";
 import { entityProjection, type ProjectedEvent } from "../projection.ts";
 import type { Queryable } from "./bookings-queries.ts";
 import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
@@ -22,6 +30,8 @@ const sessionColumnTypes = {
   ideal_for: "jsonb",
   instant_booking: "boolean",
   currency: "text",
+  full_refund_hours: "int",
+  reschedule_hours: "int",
   status: "text",
   deleted: "boolean",
   created_at: "timestamptz",
@@ -44,6 +54,8 @@ const described = (d: SessionDefinition) => ({
   ideal_for: d.idealFor,
   instant_booking: d.instantBooking ?? false,
   currency: d.currency ?? DEFAULT_CURRENCY,
+  full_refund_hours: d.fullRefundHours ?? FULL_REFUND_NOTICE_HOURS,
+  reschedule_hours: d.rescheduleHours ?? RESCHEDULE_NOTICE_HOURS,
 });
 
 /** Changes to the table after 001_read_models (schema.ts), oldest first. */
@@ -57,6 +69,11 @@ export const sessionMigrations: readonly Migration[] = [
     // Sessions saved before issue 29.8 are priced in US dollars, as their events say (no currency): the default is the backfill.
     name: "018_sessions_currency",
     sql: "ALTER TABLE sessions ADD COLUMN currency text NOT NULL DEFAULT 'USD';",
+  },
+  {
+    // Issue 31.4: sessions saved before it keep the policy's 24 hours for both, as their events say (none): the defaults are the backfill.
+    name: "024_sessions_cut_offs",
+    sql: "ALTER TABLE sessions ADD COLUMN full_refund_hours int NOT NULL DEFAULT 24, ADD COLUMN reschedule_hours int NOT NULL DEFAULT 24;",
   },
 ];
 
@@ -178,6 +195,8 @@ export function sessionReply(r: SessionReplySource): SessionReply {
     ideal_for: r.ideal_for,
     instant_booking: r.instant_booking,
     currency: r.currency,
+    full_refund_hours: r.full_refund_hours,
+    reschedule_hours: r.reschedule_hours,
     status: r.status,
     expert: { id: r.expert_id, name: [r.expert_first_name, r.expert_last_name].filter(Boolean).join(" "), first_name: r.expert_first_name },
   };

@@ -23,6 +23,8 @@ export type BookingView = {
   instant?: boolean;
   respondBy?: string | null;
   meetingRoom?: string | null;
+  /** The cut-off for a full refund the booking was made under (issue 31.4); absent: FULL_REFUND_NOTICE_HOURS. */
+  fullRefundHours?: number;
 };
 
 export type Side = "creator" | "expert";
@@ -95,7 +97,8 @@ export function bookingRequestedBody(i: BookingMailInput): MailBody {
 
 /** The cancellation policy as it stands for the creator once the booking is confirmed (engine's refundOnCancel), with its date in their zone. */
 const confirmedTerms = (i: BookingMailInput) =>
-  `Cancel by ${when(i, fullRefundUntil({ scheduledTime: i.booking.startsAt }))} (${FULL_REFUND_NOTICE_HOURS} hours before the start) for a full refund; ` +
+  `Cancel by ${when(i, fullRefundUntil({ scheduledTime: i.booking.startsAt, fullRefundHours: i.booking.fullRefundHours }))} ` +
+  `(${i.booking.fullRefundHours ?? FULL_REFUND_NOTICE_HOURS} hours before the start) for a full refund; ` +
   "after that, a cancellation is not refunded. If the expert cancels, you get everything back.";
 
 /** To the creator, once they have paid for a request (issue 27.7): what they paid, until when the expert may accept, and what cancelling costs. */
