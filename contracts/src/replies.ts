@@ -80,7 +80,10 @@ export const BookingRecord = z.strictObject({
   respond_by: Time.nullable(),
   /** The generated room its confirmation recorded (issue 27.13); null: none. Replies show the room's link, not this. */
   meeting_room: z.string().nullable(),
-  /** The terms the booking was made under (issue 31.4): a creator's cancellation is refunded in full until, and a move may be asked until, this many hours before the start. */
+  /**
+   * The terms the booking was made under (issue 31.4): a creator's cancellation is refunded in full until, and a move may be
+   * asked until, this many hours before the start.
+   */
   full_refund_hours: z.number(),
   reschedule_hours: z.number(),
   /** A no-show report on the session and how it ended (issue 31.1); null when none was made. */

@@ -151,7 +151,8 @@ export async function loadBookingState(db: Queryable, bookingId: string): Promis
   const r = (
     await db.query<StateRow>(
       `SELECT b.booking_id, b.title, b.starts_at, b.length_minutes, b.price_cents, b.paid_cents, b.confirmed, b.join_link,
-              b.instant, b.respond_by, b.meeting_room, b.full_refund_hours, b.expert_user_id, b.creator_id, cal.timezone AS schedule_zone, ${people("e")}, ${people("c")}
+              b.instant, b.respond_by, b.meeting_room, b.full_refund_hours, b.expert_user_id, b.creator_id, cal.timezone AS schedule_zone,
+              ${people("e")}, ${people("c")}
        FROM mail_bookings b
        LEFT JOIN mail_calendars cal ON cal.expert_id = b.expert_id
        LEFT JOIN mail_people e ON e.user_id = b.expert_user_id
