@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
+import type { Actor } from "@booking/contracts";
+import { calendarStream } from "@booking/engine";
+import { commandHandlers } from "../../api/src/main/commands.ts";
 import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/main/seed.ts";
 import { seriousViolations, type AxeViolation } from "../../web/e2e/chromium.ts";
 import { consoleWalk } from "./console-walk.ts";
 
 // Issue 27.21: axe-core reports no serious or critical violation on the console's main screens
 // (it found colour contrast on the bookings list, a label/name mismatch and no h1). Each screen
-// is opened with data in it: the demo's experts, a booking paid and confirmed, one cancelled and refunded.
+// is opened with data in it: the demo's experts, a booking paid and confirmed, one cancelled and refunded, and a
+// no-show report on the confirmed one, contested (issue 31.1).
 
 const made = { bookingId: "" };
 
@@ -32,6 +36,17 @@ const walk = consoleWalk(async ({ api, must, signIn }) => {
   };
   made.bookingId = await bookPaid(later[0]!);
   await must("PATCH", `/bookings/${made.bookingId}/status`, { token: ava, body: { status: "confirmed" } });
+  // The creator reports Ava absent and she contests, decided as if the session had started (a walk cannot wait for it).
+  const started = new Date(Date.parse(later[0]!) + 10 * 60_000).toISOString();
+  const calendar = commandHandlers(api.ctx.store, () => started).calendar;
+  const creatorId = (await must<{ id: string }>("GET", "/auth/me", { token: creator })).id;
+  const onBooking = { expertId: avaId, bookingId: made.bookingId };
+  const step = async (type: "ReportNoShow" | "ContestNoShow", actor: Actor, note: string) => {
+    const result = await calendar.handle(calendarStream(avaId), { type, ...onBooking, actor, note }, { actor });
+    if (!result.ok) throw new Error(`${type} refused: ${JSON.stringify(result)}`);
+  };
+  await step("ReportNoShow", { role: "creator", userId: creatorId }, "Waited 20 minutes; nobody came.");
+  await step("ContestNoShow", { role: "expert", userId: avaId }, "I was in the room.");
   const cancelled = await bookPaid(later.find((t) => t.slice(0, 10) !== later[0]!.slice(0, 10))!);
   await must("PATCH", `/bookings/${cancelled}/status`, { token: creator, body: { status: "cancelled", reason: "Schedule clash" } });
 });
@@ -40,7 +55,9 @@ const walk = consoleWalk(async ({ api, must, signIn }) => {
 const screens: { name: string; path: string; loaded: string }[] = [
   { name: "dashboard", path: "/", loaded: "[data-testid=bookings-by-status]" },
   { name: "bookings", path: "/bookings", loaded: "table tbody tr.RaDataTable-row" },
-  { name: "booking", path: "", loaded: "[data-testid=timeline-entry]" },
+  { name: "booking", path: "", loaded: "[data-testid=booking-no-show]" },
+  { name: "no-shows", path: "/no-shows", loaded: "table tbody tr.RaDataTable-row" },
+  { name: "no-show", path: "no-show", loaded: "[data-testid=no-show-decision]" },
   { name: "users", path: "/users", loaded: "table tbody tr.RaDataTable-row" },
   { name: "experts", path: "/experts", loaded: "table tbody tr.RaDataTable-row" },
   { name: "sessions", path: "/sessions", loaded: "table tbody tr.RaDataTable-row" },
@@ -49,12 +66,16 @@ const screens: { name: string; path: string; loaded: string }[] = [
   { name: "mailbox", path: "/mailbox", loaded: "table tbody tr.RaDataTable-row" },
 ];
 
+/** A screen's route; the booking's and its report's pages are the walk's booking. */
+const pathOf = (path: string) =>
+  path === "" ? `/bookings/${made.bookingId}/show` : path === "no-show" ? `/no-shows/${made.bookingId}/show` : path;
+
 describe("the console's accessibility", () => {
   it("has no serious or critical axe violation on its main screens, and one h1 on each", async () => {
     const found: Record<string, AxeViolation[]> = {};
     const headings: Record<string, number> = {};
     for (const screen of screens) {
-      await walk.page.goto(walk.consoleUrl(screen.path || `/bookings/${made.bookingId}/show`));
+      await walk.page.goto(walk.consoleUrl(pathOf(screen.path)));
       await walk.page.locator(screen.loaded).first().waitFor();
       // The list's or record's data settles (react-admin shows placeholders while it loads).
       await walk.page.waitForLoadState("networkidle");

@@ -33,6 +33,7 @@ export async function resources(permissions: unknown) {
     refunds,
     unmatched,
     mailbox,
+    noShows,
   ] = await Promise.all([
     import("./bookings/index.ts"),
     import("./terms-acceptances/index.ts"),
@@ -48,6 +49,8 @@ export async function resources(permissions: unknown) {
     import("./refunds/index.ts"),
     import("./refunds/unmatched-index.ts"),
     import("./mailbox/index.ts"),
+    // No-shows (issue 31.1): the contested reports an admin decides.
+    import("./no-shows/index.ts"),
   ]);
   // The money screens (issue 29): payout accounts, transfers, payouts, the trial balance, the reconciliation.
   const [payoutAccounts, transfers, payouts, trialBalance, reconciliation] = await Promise.all([
@@ -60,6 +63,7 @@ export async function resources(permissions: unknown) {
   return (
     <>
       <Resource name="bookings" {...bookings.default} />
+      <Resource name="no-shows" {...noShows.default} />
       <Resource name="terms-acceptances" {...termsAcceptances.default} />
       <Resource name="early-access" {...earlyAccess.default} />
       <Resource name="users" {...users.default} />

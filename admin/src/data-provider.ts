@@ -4,6 +4,7 @@ import { API_ROOT, accessToken, renewedAccessToken } from "./auth-provider.ts";
 import type {
   AdminApplicationReply,
   BookingAsOfReply,
+  BookingReply,
   CalendarAsOfReply,
   ExpertStandingReply,
   ExpertStatementReply,
@@ -14,7 +15,7 @@ import type { ProjectionRecord } from "./projections/projection-record.ts";
 
 // ra-data-simple-rest against /api/v1/admin, every request with the admin's bearer token, plus
 // the calls that are not CRUD: a resource's CSV export, a read-model rebuild, the time travel, the
-// statements, and vetting's review steps, suspension and standing (issue 30).
+// statements, vetting's review steps, suspension and standing (issue 30), and no-show decisions (issue 31.1).
 
 export const ADMIN_API = `${API_ROOT}/admin`;
 
@@ -65,6 +66,9 @@ export type ApplicationDecision = {
   checklist: VettingChecklist;
 };
 
+/** An admin's decision on a no-show report (issue 31.1): upheld or not, the refund in minor units, the reason both parties read. */
+export type NoShowDecision = { upheld: boolean; refund_cents: number; reason: string };
+
 export type ListQuery = { filter: Record<string, unknown>; sort: SortPayload };
 
 export type ConsoleDataProvider = DataProvider & {
@@ -94,6 +98,8 @@ export type ConsoleDataProvider = DataProvider & {
   expertStanding: (expertId: string) => Promise<ExpertStandingReply>;
   /** Time travel: the application as it stood at an instant (GET /admin/applications/{id}/as-of). */
   applicationAsOf: (expertId: string, at: string) => Promise<AdminApplicationReply>;
+  /** Decide a booking's no-show report (POST /admin/bookings/{id}/no-show/decision); the booking as it ends. */
+  decideNoShow: (bookingId: string, body: NoShowDecision) => Promise<BookingReply>;
 };
 
 /** A query string of the values given (undefined ones left out). */
@@ -157,4 +163,5 @@ export const dataProvider: ConsoleDataProvider = {
     (await httpClient(`${ADMIN_API}/experts/${encodeURIComponent(expertId)}/standing`)).json as ExpertStandingReply,
   applicationAsOf: async (expertId, at) =>
     (await httpClient(`${ADMIN_API}/applications/${encodeURIComponent(expertId)}/as-of?${queryOf({ at })}`)).json as AdminApplicationReply,
+  decideNoShow: (bookingId, body) => post(`bookings/${encodeURIComponent(bookingId)}/no-show/decision`, body),
 };

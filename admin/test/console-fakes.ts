@@ -109,6 +109,7 @@ export const fakeDataProvider: ConsoleDataProvider = {
   reinstateExpert: refused,
   expertStanding: refused,
   applicationAsOf: refused,
+  decideNoShow: refused,
 } as ConsoleDataProvider;
 
 export const signedInAdmin: AuthProvider = {

@@ -5,6 +5,8 @@ import { DateTimeField } from "../fields/date-time-field.tsx";
 import { JsonField } from "../fields/json-payload.tsx";
 import { MoneyField } from "../fields/money-field.tsx";
 import { OtherColumns } from "../fields/other-columns.tsx";
+import { BookingNoShow } from "../no-shows/no-show-brief.tsx";
+import { isNoShowStatus } from "../no-shows/no-show-record.ts";
 import { RefundBookingButton } from "../refunds/refund-booking.tsx";
 import { RelatedRefunds } from "../refunds/related-refunds.tsx";
 import { refundStateLabels, type Booking } from "./booking-record.ts";
@@ -66,6 +68,7 @@ const PLACED = new Set<string>([
   "created_at",
   "updated_at",
   "session_id",
+  "no_show",
 ] satisfies (keyof BookingRecord)[]);
 const COLUMNS = Object.keys(BookingRecord.shape);
 
@@ -80,6 +83,11 @@ function BookingDetails() {
         <TextField source="email" />
       </ReferenceField>
       <BookingStatusField label="Status" />
+      {booking?.no_show || (booking && isNoShowStatus(booking.status)) ? (
+        <Labeled label="No-show report" fullWidth>
+          <BookingNoShow />
+        </Labeled>
+      ) : null}
       <DateTimeField source="scheduled_time" label="Scheduled" />
       {booking?.previous_time ? <DateTimeField source="previous_time" label="Previously scheduled" /> : null}
       <FunctionField<Booking> label="Length" render={(b) => `${b.length_minutes} minutes`} />
