@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_PREP_QUESTIONS, MIN_PREP_QUESTIONS } from "./constants.ts";
 import { Currency } from "./money.ts";
+import { DISPUTE_COMMANDS, DISPUTE_EVENTS } from "./disputes.ts";
 import { NO_SHOW_COMMANDS, NO_SHOW_EVENTS } from "./no-shows.ts";
 import { Actor, Id, Instant, PriceCents, SessionLength } from "./primitives.ts";
 import { BookingRules, DateOverride, TimeOff, WeeklySchedule } from "./schedule.ts";
@@ -228,6 +229,7 @@ export const CalendarCommand = z.discriminatedUnion("type", [
   z.object({ type: z.literal("PauseBookings"), ...base, reason: z.string().trim().min(1).max(500) }),
   z.object({ type: z.literal("ResumeBookings"), ...base }),
   ...NO_SHOW_COMMANDS,
+  ...DISPUTE_COMMANDS,
 ]);
 export type CalendarCommand = z.infer<typeof CalendarCommand>;
 export type CalendarCommandType = CalendarCommand["type"];
@@ -341,6 +343,7 @@ export const CalendarEvent = z.discriminatedUnion("type", [
   }),
   z.object({ type: z.literal("JoinLinkSet"), data: z.object({ ...booking, url: z.string(), by: RescheduleParty }) }),
   ...NO_SHOW_EVENTS,
+  ...DISPUTE_EVENTS,
 ]);
 export type CalendarEvent = z.infer<typeof CalendarEvent>;
 

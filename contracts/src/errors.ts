@@ -254,6 +254,13 @@ export const errorCatalogue = {
   support_message_required: { status: 400, message: "Please write your message, in at most 4000 characters." },
 
   // Time travel in the console (a booking as of an event, a calendar as of an instant)
+  // Disputes (issue 31.2)
+  dispute_payment_unknown: { status: 404, message: "That payment is not one of this booking's." },
+  dispute_test_provider_only: { status: 409, message: "Test disputes can only be opened on payments made with the test provider." },
+  dispute_booking_refunded: {
+    status: 409,
+    message: "This booking was refunded in full: a bank would have nothing to take back. Refunded money cannot be disputed again here.",
+  },
   // No-shows (issue 31.1)
   no_show_not_held: { status: 409, message: "Only a confirmed session can be reported as missed." },
   no_show_too_early: { status: 409, message: "You can report a no-show once the session has started." },
@@ -264,7 +271,10 @@ export const errorCatalogue = {
   no_show_already_contested: { status: 409, message: "This report has already been contested. Our team will decide." },
   no_show_contest_closed: { status: 409, message: "The 48 hours to contest this report have passed." },
   no_show_contest_open: { status: 409, message: "The reported person can still contest this report." },
-  no_show_report_open: { status: 409, message: "A no-show report on this session is open: it completes once the report is settled." },
+  no_show_report_open: {
+    status: 409,
+    message: "A no-show report on this session is open: it ends when the report is settled, not before.",
+  },
   session_cut_off_invalid: {
     status: 400,
     message: "Please choose a full refund until 24, 48 or 72 hours before the start, and moves until 12, 24 or 48 hours before it.",

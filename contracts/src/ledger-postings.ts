@@ -15,7 +15,7 @@ import type { Currency, Money } from "./money.ts";
 // rather than in the engine because the ledger read model applies it too, and projections may not
 // import the engine. Pure: what an event does not carry comes in the context, which the caller
 // keeps from earlier events of the same stream (the engine's journalOf and the ledger read model):
-// - Cancelled, RefundDue and RefundIssued carry no currency: it is the booking's, from its
+// - Cancelled, RefundDue, RefundIssued and DisputeClosed carry no currency: it is the booking's, from its
 //   BookingRequested (or its payment); a booking from before issue 29 is in US dollars.
 // - PayoutPaid carries no amount: it pays what its PayoutRequested asked for; nor does a
 //   PayoutFailed after it (the bank returned the payout), which takes that payment back.
@@ -54,6 +54,9 @@ export function postingsOf(event: DomainEvent, context: PostingContext = {}): Le
       return move(bookingCurrency, event.data.amountCents, BOOKINGS_HELD, REFUNDS_PAYABLE);
     case "RefundIssued":
       return move(bookingCurrency, event.data.amountCents, REFUNDS_PAYABLE, PLATFORM_CASH);
+    // A lost dispute (issue 31.2): the creator's bank took the money back from the platform, as an owed refund paid at once.
+    case "DisputeClosed":
+      return move(bookingCurrency, event.data.lostCents, BOOKINGS_HELD, PLATFORM_CASH);
     case "EarningReleased": {
       // keptCents = feeCents + shareCents by the event's contract; what leaves bookings_held is what is posted on.
       const { currency, feeCents, shareCents, expertId } = event.data;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BookingStatus, SessionNotes } from "./calendar.ts";
 import { Currency } from "./money.ts";
+import { DisputeReply } from "./disputes.ts";
 import { NoShowReply } from "./no-shows.ts";
 import { Actor } from "./primitives.ts";
 
@@ -86,6 +87,8 @@ export const BookingRecord = z.strictObject({
    */
   full_refund_hours: z.number(),
   reschedule_hours: z.number(),
+  /** Disputes of its payments by the creator's bank (issue 31.2), oldest first; the console shows them. */
+  disputes: z.array(DisputeReply),
   /** A no-show report on the session and how it ended (issue 31.1); null when none was made. */
   no_show: NoShowReply.nullable(),
   created_at: Time,

@@ -144,6 +144,7 @@ function engineState() {
         fullRefundHours: 24,
         rescheduleHours: 24,
         noShow: null,
+        disputes: {},
       };
       return [b.bookingId, b] as const;
     }),

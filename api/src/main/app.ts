@@ -30,6 +30,7 @@ import { reconciliationRoutes } from "../reconciliation/index.ts";
 import { statementRoutes } from "../statements/index.ts";
 import { bookingRoutes, rescheduleRoutes, cancellationRoutes } from "../bookings/index.ts";
 import { noShowRoutes } from "../no-shows/index.ts";
+import { disputeRoutes, stripeDisputeWebhook } from "../disputes/index.ts";
 import { vettingRoutes } from "../vetting/index.ts";
 import { earningsRoutes } from "../earnings/index.ts";
 import { ledgerRoutes } from "../ledger/index.ts";
@@ -152,14 +153,19 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await timeOffRoutes(v1, { calendar, terms, projected, clock });
       await cancellationRoutes(v1, { db, calendar, clock });
       await noShowRoutes(v1, { db, calendar, projected, clock, meetingRoomUrlTemplate });
+      await disputeRoutes(v1, { db, store, calendar, projected });
       await reviewRoutes(v1, { db, reviews, projected });
       await streamRoutes(v1, { feed, ...(options.streams && { limits: options.streams }) });
       await authRoutes(v1, { db, store, clock, projected, jwtSecret, terms, mail });
       await unsubscribeRoutes(v1, { db, store, clock, projected, jwtSecret });
       await earlyAccessRoutes(v1, { db, clock });
       await supportRoutes(v1, { db, clock, mail, supportAddress: ctx.supportAddress ?? DEFAULT_SUPPORT_ADDRESS });
-      const payoutWebhook = stripePayoutWebhook({ db, payouts: ctx.payouts });
-      await paymentsRoutes(v1, { db, calendar, projected, payments, stripeWebhookSecrets, clock, payoutWebhook });
+      // Stripe's payout events, then its dispute events (issue 31.2): each handler takes the events that are its own.
+      const payouts = stripePayoutWebhook({ db, payouts: ctx.payouts });
+      const disputes = stripeDisputeWebhook({ db, calendar, projected });
+      const otherStripeEvents = async (event: Parameters<typeof payouts>[0], log: Parameters<typeof payouts>[1]) =>
+        (await payouts(event, log)) || (await disputes(event, log));
+      await paymentsRoutes(v1, { db, calendar, projected, payments, stripeWebhookSecrets, clock, otherStripeEvents });
       await earningsRoutes(v1, { db });
       await ledgerRoutes(v1, { db });
       await payoutRoutes(v1, { db, payouts: ctx.payouts, payoutProvider: ctx.payoutProvider, projected, publicUrl: mail.publicUrl });

@@ -62,8 +62,8 @@ export type PaymentRouteDeps = PaymentRecording & {
   payments: PaymentProvider;
   /** The secrets a Stripe webhook may be signed with; none: Stripe's webhook is refused (no provider to trust). */
   stripeWebhookSecrets: readonly string[];
-  /** Payouts' Stripe events (account.updated, transfer.reversed, payout.paid, payout.failed): true when the event was theirs. */
-  payoutWebhook?: ((event: Stripe.Event, log: FastifyBaseLogger) => Promise<boolean>) | null;
+  /** Stripe events other areas record (payouts' account, transfer and payout events; disputes): true when the event was theirs. */
+  otherStripeEvents?: ((event: Stripe.Event, log: FastifyBaseLogger) => Promise<boolean>) | null;
   clock: () => string;
 };
 
@@ -210,7 +210,7 @@ export const paymentsRoutes: RoutePlugin<PaymentRouteDeps> = async (app, deps) =
 
       // A validly signed body can still be anything JSON (even null): check its shape first.
       if (!event || typeof event !== "object" || typeof (event as { type?: unknown }).type !== "string") refuse("invalid_request");
-      if (deps.payoutWebhook && (await deps.payoutWebhook(event, request.log))) return { received: true as const };
+      if (deps.otherStripeEvents && (await deps.otherStripeEvents(event, request.log))) return { received: true as const };
       if (event.type === "charge.refunded" || event.type === "refund.updated") {
         await reconcileRefunds(request.log, event.type, (event as { data?: { object?: unknown } }).data?.object, event.id);
         return { received: true as const };

@@ -26,6 +26,7 @@ const CALENDAR_READ = new Set([
   "Completed",
   "NoShowReported",
   "NoShowSettled",
+  "DisputeClosed",
 ]);
 
 /** The facts an event of the log states for payouts (most events state none). */
@@ -67,6 +68,9 @@ export function payoutFacts(stored: StoredEvent): (BookingFact | PayoutFact)[] {
       return [{ kind: "status", bookingId: event.data.bookingId, status: "confirmed", at }];
     case "Completed":
       return [{ kind: "status", bookingId: event.data.bookingId, status: "completed", at }];
+    // A lost dispute is money back to the creator: the expert's share of it is reversed as a refund's would be (issue 31.2).
+    case "DisputeClosed":
+      return event.data.lostCents > 0 ? [{ kind: "owed_back", bookingId: event.data.bookingId, amountCents: event.data.lostCents }] : [];
     case "NoShowReported":
       return [{ kind: "reported", bookingId: event.data.bookingId }];
     // Settled: the session's money is decided (what is owed back came in the same decision); its clearing period starts now.

@@ -27,6 +27,7 @@ import {
 import { type HoursCommand } from "./hours.ts";
 import { answerReschedule, requestReschedule } from "./reschedule.ts";
 import { decideOnNoShow, noShowOpen } from "./no-shows.ts";
+import { decideOnDispute } from "./disputes.ts";
 import { bookingRefusalForVetting } from "../expert/vetting.ts";
 
 // A booking from request to payment, answers and the expert's decision: the commands on one booking.
@@ -216,6 +217,8 @@ export function decideOnBooking(
     case "CancelBooking":
       if (!creator && !expert) return refused("not_booking_party");
       if (hasEnded(b.status)) return transitionRefused(b, "cancelled");
+      // Rule: a session reported missed ends through the report's settlement, not a cancellation (issue 31.1).
+      if (noShowOpen(b)) return refused("no_show_report_open");
       return ok([
         {
           type: "Cancelled",
@@ -281,6 +284,9 @@ export function decideOnBooking(
     case "DeclineReschedule":
     case "WithdrawReschedule":
       return answerReschedule(c, b, now);
+
+    case "RecordDispute":
+      return decideOnDispute(c, b);
 
     case "ReportNoShow":
     case "ContestNoShow":

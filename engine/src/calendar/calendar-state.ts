@@ -9,6 +9,7 @@ import {
   type DateOverride,
   type TimeOff,
   type CalendarEvent,
+  type DisputeStatus,
   type WeeklySchedule,
 } from "@booking/contracts";
 import { type BusyPeriod, type ExpertHours } from "../availability/availability.ts";
@@ -62,6 +63,8 @@ export type Booking = {
   rescheduleHours: number;
   /** A no-show report on the session (issue 31.1, no-shows.ts); null: none made. */
   noShow: NoShowState | null;
+  /** Each dispute of its payments by id, as last reported (issue 31.2, disputes.ts). */
+  disputes: Readonly<Record<string, DisputeStatus>>;
 };
 
 export type CalendarState = {
@@ -225,6 +228,7 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
           fullRefundHours: e.data.fullRefundHours ?? FULL_REFUND_NOTICE_HOURS,
           rescheduleHours: e.data.rescheduleHours ?? RESCHEDULE_NOTICE_HOURS,
           noShow: null,
+          disputes: {},
         });
         break;
       case "PaymentSucceeded":
@@ -290,6 +294,18 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
         break;
       case "NoShowContested":
         update(e.data.bookingId, (b) => ({ noShow: b.noShow && { ...b.noShow, contested: true } }));
+        break;
+      case "DisputeOpened":
+      case "DisputeUpdated":
+        update(e.data.bookingId, (b) => ({ disputes: { ...b.disputes, [e.data.disputeId]: e.data.status } }));
+        break;
+      case "DisputeClosed":
+        // A lost dispute: the creator's bank took the money back, owed and returned at once (no refund is sent).
+        update(e.data.bookingId, (b) => ({
+          disputes: { ...b.disputes, [e.data.disputeId]: e.data.status },
+          owedCents: b.owedCents + e.data.lostCents,
+          refundedCents: b.refundedCents + e.data.lostCents,
+        }));
         break;
       case "NoShowSettled":
         update(e.data.bookingId, (b) => ({

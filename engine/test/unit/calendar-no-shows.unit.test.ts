@@ -183,5 +183,11 @@ describe("completion waits for the report", () => {
       .when(complete, REPORTED_AT)
       .then([{ type: "Completed", data: { bookingId: BOOKING } }]);
     expect(T1 < REPORTED_AT).toBe(true);
+    // Nor is it cancelled meanwhile, by either party (a cancellation would refund around the report).
+    for (const actor of [CREATOR, EXPERT]) {
+      spec(reportedDuring)
+        .when({ type: "CancelBooking", ...on, actor, reason: "" }, REPORTED_AT)
+        .thenRefused("no_show_report_open");
+    }
   });
 });

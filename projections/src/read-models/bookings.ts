@@ -55,6 +55,7 @@ const bookingColumnTypes = {
   no_show: "jsonb",
   full_refund_hours: "int",
   reschedule_hours: "int",
+  disputes: "jsonb",
   stream_version: "bigint",
 } as const satisfies Record<keyof BookingRow, ColumnType>;
 
@@ -120,6 +121,12 @@ export const bookingMigrations: readonly Migration[] = [
     name: "025_bookings_cut_offs",
     sql: "ALTER TABLE bookings ADD COLUMN full_refund_hours int NOT NULL DEFAULT 24, ADD COLUMN reschedule_hours int NOT NULL DEFAULT 24;",
   },
+  {
+    // Issue 31.2: disputes by the creator's bank; no booking had one before it.
+    name: "026_bookings_disputes",
+    sql: `ALTER TABLE bookings ADD COLUMN disputes jsonb NOT NULL DEFAULT '[]';
+      CREATE INDEX bookings_disputed ON bookings (booking_id) WHERE disputes <> '[]'::jsonb;`,
+  },
 ];
 
 /** Bookings as both parties see them: time, status, payment state, prep, info note, notes. */
@@ -178,6 +185,7 @@ export function evolveBooking(row: BookingRow | undefined, { event, stored }: Pr
       no_show: null,
       full_refund_hours: d.fullRefundHours ?? FULL_REFUND_NOTICE_HOURS,
       reschedule_hours: d.rescheduleHours ?? RESCHEDULE_NOTICE_HOURS,
+      disputes: [],
       created_at: at,
       updated_at: at,
       stream_version: stored.version,
@@ -263,6 +271,45 @@ function evolveRequested(row: BookingRow, { event, stored }: ProjectedEvent): Bo
       return { ...updated, ...noRequest };
     case "JoinLinkSet":
       return { ...updated, join_link: event.data.url };
+    case "DisputeOpened": {
+      const d = event.data;
+      const dispute = {
+        dispute_id: d.disputeId,
+        payment_id: d.paymentId,
+        amount_cents: d.amountCents,
+        reason: d.reason,
+        status: d.status,
+        evidence_due_by: d.evidenceDueBy,
+        opened_at: at,
+        closed_at: null,
+        lost_cents: 0,
+        refunded_before_cents: d.refundedCents,
+      };
+      return { ...updated, disputes: [...row.disputes, dispute] };
+    }
+    case "DisputeUpdated": {
+      const { disputeId, status, evidenceDueBy } = event.data;
+      return {
+        ...updated,
+        disputes: row.disputes.map((x) => (x.dispute_id === disputeId ? { ...x, status, evidence_due_by: evidenceDueBy } : x)),
+      };
+    }
+    case "DisputeClosed": {
+      const { disputeId, status, lostCents } = event.data;
+      const disputes = row.disputes.map((x) => (x.dispute_id === disputeId ? { ...x, status, closed_at: at, lost_cents: lostCents } : x));
+      if (lostCents === 0) return { ...updated, disputes };
+      // The bank took it back: owed and returned at once, as a refund that needed no sending.
+      const refunded = row.refunded_cents + lostCents;
+      const due = row.refund_due_cents + lostCents;
+      return {
+        ...updated,
+        disputes,
+        refund_due_cents: due,
+        refunded_cents: refunded,
+        refund_state: refunded >= due ? "refunded" : row.refund_state,
+        payment_state: refunded >= due ? paidBack(row.paid_cents, refunded) : row.payment_state,
+      };
+    }
     case "NoShowReported": {
       const { absent, note, contestBy } = event.data;
       const no_show = { absent, note, reported_at: at, contest_by: contestBy, contested: false, contest_note: null, contested_at: null };

@@ -134,6 +134,11 @@ function change(row: EarningsRow, { event }: ProjectedEvent): Partial<EarningsRo
     // A no-show report's end (issue 31.1): what was owed back came in its own RefundDue.
     case "NoShowSettled":
       return { status: event.data.outcome };
+    // A lost dispute took money back from the booking, as a refund (issue 31.2).
+    case "DisputeClosed":
+      return event.data.lostCents > 0
+        ? { refunded_cents: row.refunded_cents + event.data.lostCents, refund_issued_cents: row.refund_issued_cents + event.data.lostCents }
+        : null;
     default:
       return null;
   }

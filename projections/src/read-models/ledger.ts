@@ -14,7 +14,7 @@ import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
 // a read model, rebuilt from the log and identical after a replay.
 //
 // Why books, not a row per entry: some events do not carry all their postings need. Cancelled,
-// RefundDue and RefundIssued have no currency (it is the booking's); PayoutPaid, and PayoutFailed
+// RefundDue, RefundIssued and DisputeClosed have no currency (it is the booking's); PayoutPaid, and PayoutFailed
 // after it, have no amount (it is their PayoutRequested's). What they need is an earlier event of the same stream and the same
 // booking or payout, so the ledger keeps one row ("book") per booking or payout, holding that
 // memory and the book's postings (per event, its lines), and the runners' own rule applies: an entity read model,
@@ -105,6 +105,7 @@ export function ledgerBookOf({ event, stored }: ProjectedEvent): string | null {
     case "Cancelled":
     case "RefundDue":
     case "RefundIssued":
+    case "DisputeClosed":
       return calendar ? `booking:${event.data.bookingId}` : null;
     case "EarningReleased":
     case "EarningAdjusted":
