@@ -29,6 +29,7 @@ import { AdminViewingNotice } from "../shared/admin-viewing-notice.tsx";
 import { PrepAnswersForm } from "../book-session/prep-answers-form.tsx";
 import { prepQuestionsOf } from "../book-session/prep-answers.ts";
 import { initials } from "../experts/expert-card.tsx";
+import { BookingNoShow } from "../no-shows/booking-no-show.tsx";
 import { moneyLine } from "./booking-money.ts";
 
 /** A creator's bookings: `who` is "me", or a creator's id when an admin looks. */
@@ -45,7 +46,8 @@ function BookingCard({ booking }: { booking: Booking }) {
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const badge = bookingBadge(booking.status, "creator");
-  const open = booking.status !== "cancelled" && booking.status !== "completed";
+  // Still to happen: cancelled, completed and no-show bookings have nothing left to cancel.
+  const open = ["pending", "more_info_requested", "time_proposed", "confirmed"].includes(booking.status);
   const awaitingPayment = booking.status === "pending" && !booking.paid;
   const canAnswer = !awaitingPayment && ["pending", "more_info_requested", "time_proposed", "confirmed"].includes(booking.status);
 
@@ -141,6 +143,7 @@ function BookingCard({ booking }: { booking: Booking }) {
         <OpenMoveRequest booking={booking} viewer="creator" />
         <DeclinedMove booking={booking} />
         {booking.status === "confirmed" && <JoinSession booking={booking} />}
+        <BookingNoShow booking={booking} />
         {failure && (
           <Alert severity="error" role="alert">
             {failure}
@@ -177,13 +180,14 @@ function BookingCard({ booking }: { booking: Booking }) {
               View Notes
             </Button>
           )}
-          {(booking.status === "confirmed" || booking.status === "completed") && (
+          {["confirmed", "completed", "expert_no_show", "creator_no_show"].includes(booking.status) && (
             <Button size="small" component={RouterLink} to={`/session-details/${booking.id}`}>
               Session Details
             </Button>
           )}
           {inCalendar(booking) && <AddToCalendarButton booking={booking} />}
-          {open && <CancelBookingButton booking={booking} wording={awaitingPayment ? RELEASE : undefined} />}
+          {/* A no-show report settles the booking instead (issue 31.1). */}
+          {open && !booking.no_show && <CancelBookingButton booking={booking} wording={awaitingPayment ? RELEASE : undefined} />}
         </Box>
         {mayAskToMove(booking) && <RequestNewTime booking={booking} />}
         {answering && (

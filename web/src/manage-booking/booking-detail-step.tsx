@@ -18,6 +18,7 @@ import { localMoment } from "../shared/local-time.ts";
 import { CancellationPolicyForExpert } from "../book-session/cancellation-policy.tsx";
 import { PrepAnswersList } from "../book-session/prep-answers-list.tsx";
 import { BookingReceipts } from "../payouts/booking-receipts.tsx";
+import { BookingNoShow } from "../no-shows/booking-no-show.tsx";
 import { expertActions } from "./expert-actions.ts";
 import type { ManageAction } from "./manage-steps.ts";
 
@@ -67,8 +68,9 @@ export function BookingDetailStep(props: { booking: Booking; zone: string; dispa
       <Box sx={{ display: "grid", gap: 2, mt: 2, "&:empty": { display: "none" } }}>
         <OpenMoveRequest booking={booking} viewer="expert" zone={zone} />
         {booking.status === "confirmed" && <JoinSession booking={booking} />}
+        <BookingNoShow booking={booking} zone={zone} />
       </Box>
-      {booking.status !== "cancelled" && booking.status !== "completed" && (
+      {["pending", "more_info_requested", "time_proposed", "confirmed"].includes(booking.status) && (
         <CancellationPolicyForExpert creatorName={booking.creator_name} />
       )}
       {booking.status === "confirmed" && (
@@ -125,7 +127,8 @@ export function BookingDetailStep(props: { booking: Booking; zone: string; dispa
           <>
             <AddToCalendarButton booking={booking} size="medium" />
             {/* Here too, not only on the dashboard: time off lists the bookings inside it with a link to this page. */}
-            <CancelBookingButton booking={booking} />
+            {/* A no-show report settles the booking instead (issue 31.1). */}
+            {!booking.no_show && <CancelBookingButton booking={booking} />}
           </>
         )}
       </Box>

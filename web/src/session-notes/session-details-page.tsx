@@ -22,6 +22,7 @@ import { localMoment } from "../shared/local-time.ts";
 import { PrepAnswersList } from "../book-session/prep-answers-list.tsx";
 import { BookingReceipts } from "../payouts/booking-receipts.tsx";
 import { bookingQuery } from "../manage-booking/manage-booking-page.tsx";
+import { BookingNoShow } from "../no-shows/booking-no-show.tsx";
 import { BookingReview } from "./booking-review.tsx";
 import { backToBookings, ChooseBooking } from "./choose-booking.tsx";
 
@@ -73,6 +74,7 @@ function SessionDetails({ bookingId }: { bookingId: string }) {
         <OpenMoveRequest booking={b} viewer={viewer} />
         {viewer === "creator" && <DeclinedMove booking={b} />}
         {b.status === "confirmed" && <JoinSession booking={b} />}
+        <BookingNoShow booking={b} />
         {viewer === "creator" && mayAskToMove(b) && <RequestNewTime booking={b} />}
       </Box>
       <Typography variant="h5" component="h2" sx={{ mt: 3, mb: 1 }}>
