@@ -835,6 +835,26 @@ const ROWS: Row[] = [
       return { params: { bookingId: id }, body: { upheld: true, refund_cents: 0, reason: "matrix" }, state: () => bookingRow(id) };
     },
   },
+  // Disputes (issue 31.2): the console's alone; a test dispute needs a test payment (refused for a booking refunded in full).
+  { route: "GET /admin/disputes", expect: adminOnly },
+  {
+    route: "GET /admin/disputes/:id",
+    label: "none by that id",
+    expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, "404 not_found"),
+    make: () => ({ params: { id: "dp_none" } }),
+  },
+  {
+    route: "GET /admin/disputes/:id/evidence.pdf",
+    label: "none by that id",
+    expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, "404 not_found"),
+    make: () => ({ params: { id: "dp_none" } }),
+  },
+  {
+    route: "POST /admin/payments/:paymentId/test-dispute",
+    label: "an unknown payment",
+    expect: cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, NO_PAYMENT),
+    make: () => ({ params: { paymentId: "pi_none" }, body: {} }),
+  },
   {
     route: "GET /bookings/:bookingId/notes",
     label: "A's with X",

@@ -219,6 +219,9 @@ describe("experts listing", () => {
   it("lists published, approved experts with their starting price, and shows the profile with its sessions", async () => {
     const list = (await api.call("GET", `${V1}/experts`)).json();
     expect(list).toContainEqual({
+      // The listing's own additions (issue 30.5): the next opening (or none) and how fast the expert answers (none yet).
+      next_available: list.find((e: { id: string }) => e.id === expert.id)?.next_available ?? null,
+      median_answer_minutes: null,
       id: expert.id,
       user_id: expert.id,
       slug,

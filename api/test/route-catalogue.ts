@@ -70,6 +70,11 @@ export const ROUTE_CATALOGUE = [
   "GET /admin/no-shows",
   "GET /admin/no-shows/:id",
   "POST /admin/bookings/:bookingId/no-show/decision",
+  // disputes (issue 31.2): the console's list, one dispute, its evidence; the test provider's stand-in for a bank
+  "GET /admin/disputes",
+  "GET /admin/disputes/:id",
+  "GET /admin/disputes/:id/evidence.pdf",
+  "POST /admin/payments/:paymentId/test-dispute",
   // reviews
   "GET /bookings/:bookingId/review",
   "POST /bookings/:bookingId/review",
