@@ -380,6 +380,12 @@ describe("the expert", () => {
       `You receive ${expertMoney(12_750, true)} of ${expertMoney(15_000, true)}. Platform fee 15 %: ${expertMoney(2_250, true)}.`,
     );
     await expert.getByLabel("Session Length").selectOption("60");
+    // Issue 31.4: the session's own cut-offs, within the contract's choices; the creator sees them before paying.
+    expect(await expert.getByLabel("Full refund if cancelled at least").inputValue()).toBe("24");
+    expect(await expert.getByLabel("Creators can ask to move it until").inputValue()).toBe("24");
+    await visible(expert, "Applies to new bookings; bookings already made keep the terms they were made under.");
+    await expert.getByLabel("Full refund if cancelled at least").selectOption({ label: "48 hours before the start" });
+    await expert.getByLabel("Creators can ask to move it until").selectOption({ label: "12 hours before the start" });
     await expert.getByLabel("Short Description").fill("We go through your next brand deal together.");
     await expert.getByLabel("Long Description").fill("Contract terms, rates and deliverables, line by line.");
     await expert.getByLabel("Who is this session for?").fill("podcasters, YouTubers , ");
@@ -394,6 +400,9 @@ describe("the expert", () => {
     sessionId = pathOf(expert).split("/").pop()!;
     await visible(expert, "Your session has been saved successfully!");
     expect(await expert.getByTestId("session-status").textContent()).toBe("Draft");
+    // Saved as chosen: the editor shows the saved session's cut-offs.
+    expect(await expert.getByLabel("Full refund if cancelled at least").inputValue()).toBe("48");
+    expect(await expert.getByLabel("Creators can ask to move it until").inputValue()).toBe("12");
     await expert.getByRole("button", { name: "Publish Session" }).click();
     await visible(expert, "Session published successfully!");
     expect(await expert.getByTestId("session-status").textContent()).toBe("Live");
@@ -589,11 +598,13 @@ describe("the creator", () => {
     await expectPath(creator, `/book-session/${sessionId}`);
     await creator.getByTestId("wizard-step-0").waitFor();
     await visible(creator, "What's included");
-    // The cancellation policy, before anything is held or paid: the rule in words.
+    // The cancellation policy, before anything is held or paid: the rule in words, with the session's own cut-offs (issue 31.4).
     const policy = await creator.getByTestId("cancellation-policy").textContent();
     expect(policy).toContain(
-      "Cancel at least 24 hours before the session and you get a full refund. Later cancellations are not refunded.",
+      "Cancel at least 48 hours before the session and you get a full refund. Later cancellations are not refunded.",
     );
+    expect(policy).toContain("You can ask to move it until 12 hours before the start.");
+    expect(policy).not.toContain("24 hours");
     expect(policy).toContain(
       `If ${expertUser.first} declines or cancels, or you cancel before ${expertUser.first} accepts your request, you are refunded in full.`,
     );
@@ -633,11 +644,15 @@ describe("the creator", () => {
     expect(await expert.getByTestId("expert-booking").count()).toBe(0);
 
     await creator.getByTestId("amount").filter({ hasText: "$150.00" }).waitFor();
-    // On the payment step, the held time's own deadline for a full refund (24 hours before it).
-    const fullRefundUntil = DateTime.fromISO(requestedTime).minus({ hours: 24 }).toISO()!;
+    // On the payment step, before paying, the held time's own deadline for a full refund (48 hours before it: the
+    // session's cut-off, recorded on the booking) and its move notice.
+    const fullRefundUntil = DateTime.fromISO(requestedTime).minus({ hours: 48 }).toISO()!;
     await expect
       .poll(() => creator.getByTestId("cancellation-policy").textContent())
       .toContain(`Cancel before ${localMoment(fullRefundUntil, CREATOR_ZONE, "en-US")} and you get a full refund.`);
+    expect(await creator.getByTestId("cancellation-policy").textContent()).toContain(
+      "You can ask to move it until 12 hours before the start.",
+    );
     await screenshot(creator, "wizard-3-payment");
     await checkAxe(creator, "wizard: payment");
     await creator.getByLabel("Card number").fill("4000 0000 0000 0002");
@@ -788,17 +803,18 @@ describe("a cancelled booking gives its time back", () => {
 });
 
 describe("a confirmed booking cancelled early is paid back", () => {
-  it("the creator books and pays two days ahead, the expert confirms, the creator cancels told $150 comes back, and the dashboard shows it refunded", async () => {
+  it("the creator books and pays three days ahead, the expert confirms, the creator cancels told $150 comes back, and the dashboard shows it refunded", async () => {
     // A fresh start: the wizard keeps the previous visit's step in this tab's sessionStorage.
     await creator.evaluate(() => sessionStorage.clear());
     await creator.goto(url(`/book-session/${sessionId}`));
     await creator.getByRole("button", { name: "Continue Booking" }).click();
-    // The third bookable day starts on the day after tomorrow at the earliest: every time on it is more than 24 hours away.
-    await creator.locator("[data-day]:not([disabled])").nth(2).click();
+    // The fourth bookable day starts three days from today at the earliest: every time on it is more than 48 hours away,
+    // the session's cut-off for a full refund (issue 31.4).
+    await creator.locator("[data-day]:not([disabled])").nth(3).click();
     const times = creator.getByRole("group", { name: "Available times" }).getByRole("button");
     await times.first().waitFor();
     const time = (await times.first().getAttribute("data-time"))!;
-    expect(Date.parse(time) - Date.now()).toBeGreaterThan(24 * 3_600_000);
+    expect(Date.parse(time) - Date.now()).toBeGreaterThan(48 * 3_600_000);
     await times.first().click();
     await payAndAnswer("A booking to cancel");
 
@@ -812,7 +828,7 @@ describe("a confirmed booking cancelled early is paid back", () => {
     const card = creator.locator(`[data-booking-id="${refundedId}"]`);
     await expect.poll(() => card.getByTestId("booking-money").textContent()).toBe("Paid $150");
 
-    // The expert confirms the requested time: from here the 24-hour rule applies.
+    // The expert confirms the requested time: from here the booking's 48-hour rule applies.
     await expert.goto(url(`/manage-booking/${refundedId}`));
     await expert.getByRole("button", { name: "Accept Booking" }).click();
     await expert.getByRole("button", { name: "Confirm Date & Time" }).click();

@@ -53,6 +53,8 @@ export function aBooking(overrides: Partial<Booking> = {}): Booking {
     currency: "USD",
     respond_by: null,
     no_show: null,
+    full_refund_hours: 24,
+    reschedule_hours: 24,
     ...overrides,
   };
 }
@@ -75,6 +77,8 @@ export function aSession(overrides: Partial<Session> = {}): Session {
     status: "published",
     instant_booking: false,
     currency: "USD",
+    full_refund_hours: 24,
+    reschedule_hours: 24,
     expert: { id: "ux1", name: "Maya Lind", first_name: "Maya" },
     ...overrides,
   } as Session;

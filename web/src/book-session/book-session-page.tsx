@@ -216,7 +216,7 @@ function DetailStep({ session, preview }: { session: Session; preview: boolean }
         </>
       )}
       <Typography sx={{ mb: 3 }}>Length: {session.length_minutes} minutes</Typography>
-      <CancellationPolicy expertName={session.expert.first_name ?? session.expert.name} />
+      <CancellationPolicy expertName={session.expert.first_name ?? session.expert.name} terms={session} />
       <Button variant="contained" size="large" disabled={preview} onClick={() => flow.goTo(1)}>
         Continue Booking
       </Button>

@@ -27,7 +27,17 @@ describe("the cancellation policy in the booking wizard", () => {
     const policy = await screen.findByTestId("cancellation-policy");
     expect(policy).toHaveTextContent(/^Cancellation policy/);
     expect(policy).toHaveTextContent(`Cancel at least 24 hours before the session and you get a full refund. ${AFTER}`);
+    expect(policy).toHaveTextContent("You can ask to move it until 24 hours before the start.");
     expect(calls.some((c) => c.path.endsWith("/cancellation"))).toBe(false);
+  });
+
+  it("the detail step states the session's own cut-offs, before any time is held (issue 31.4)", async () => {
+    fakeApi({ "GET /sessions/s1": { status: 200, body: aSession({ full_refund_hours: 48, reschedule_hours: 12 }) } });
+    renderScreen(<BookSessionPage />, { route: "/book-session/s1", path: "/book-session/:id", auth });
+    const policy = await screen.findByTestId("cancellation-policy");
+    expect(policy).toHaveTextContent(`Cancel at least 48 hours before the session and you get a full refund. ${AFTER}`);
+    expect(policy).toHaveTextContent("You can ask to move it until 12 hours before the start.");
+    expect(policy).not.toHaveTextContent(/24 hours/);
   });
 
   it("the payment step gives the booking's own deadline, from the API", async () => {
@@ -40,6 +50,17 @@ describe("the cancellation policy in the booking wizard", () => {
       await screen.findByText(`Cancel before ${localMoment(DEADLINE)} and you get a full refund.`, { exact: false }),
     ).toBeInTheDocument();
     expect(screen.getByTestId("cancellation-policy")).toHaveTextContent(AFTER);
+    expect(screen.getByTestId("cancellation-policy")).toHaveTextContent("You can ask to move it until 24 hours before the start.");
+  });
+
+  it("the payment step names the move notice the booking was made under (issue 31.4)", async () => {
+    fakeApi({
+      "POST /stripe/test-intent": { status: 200, body: { clientSecret: "secret", paymentId: "p", amount: 15000, publishableKey: null } },
+      "GET /bookings/b1/cancellation": policyReply,
+    });
+    const booked = { ...booking, full_refund_hours: 72, reschedule_hours: 48 };
+    renderScreen(<PaymentStep booking={booked} onPaid={() => undefined} onStartOver={() => undefined} />, { auth });
+    expect(await screen.findByText(/You can ask to move it until 48 hours before the start\./)).toBeInTheDocument();
   });
 
   it("the confirmation step repeats it", async () => {

@@ -65,7 +65,7 @@ export function ConfirmationStep() {
         </Typography>
       )}
       <Typography sx={{ mb: 3 }}>{outcome.detail}</Typography>
-      <CancellationPolicy bookingId={flow.bookingId} expertName={booking?.session?.expertFirstName} />
+      <CancellationPolicy bookingId={flow.bookingId} expertName={booking?.session?.expertFirstName} terms={booking} />
       <Button variant="contained" component={RouterLink} to={`/creator-dashboard/${auth.user?.id ?? ""}`}>
         Go to your dashboard
       </Button>

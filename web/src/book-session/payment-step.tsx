@@ -184,7 +184,7 @@ export function PaymentStep({ booking, onPaid, onCharged, onStartOver, onChangeT
       {onHoldLapsed && onHoldReleased && !booking.paid && !succeeded && !loadError?.final && (
         <HoldPanel booking={booking} onLapsed={onHoldLapsed} onReleased={onHoldReleased} />
       )}
-      <CancellationPolicy bookingId={booking.id} expertName={booking.session?.expertFirstName} />
+      <CancellationPolicy bookingId={booking.id} expertName={booking.session?.expertFirstName} terms={booking} />
       {succeeded ? (
         <Alert severity="success" role="status">
           Payment successful

@@ -68,6 +68,8 @@ describe("preparation answers", () => {
       status: "published",
       instant_booking: false,
       currency: "USD",
+      full_refund_hours: 24,
+      reschedule_hours: 24,
       expert: { id: "e-1", name: "Maya Lind", first_name: "Maya" },
     } as Session;
     const booking = {

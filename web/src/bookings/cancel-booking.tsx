@@ -45,16 +45,26 @@ export const cancellationQuery = (bookingId: string) => ({
   retry: false,
 });
 
-/** The refund sentence of the cancel dialog, in the booking's currency, or null when nothing was paid. */
-export function refundSentence(reply: CancellationReply, askerIsCreator: boolean, currency: Currency): string | null {
+/**
+ * The refund sentence of the cancel dialog, in the booking's currency, or null when nothing was paid; `fullRefundHours`:
+ * the booking's own cut-off, the terms it was made under (issue 31.4).
+ */
+export function refundSentence(
+  reply: CancellationReply,
+  askerIsCreator: boolean,
+  currency: Currency,
+  fullRefundHours: number = FULL_REFUND_NOTICE_HOURS,
+): string | null {
   if (reply.paid_cents === 0) return null;
   const amount = moneyText(reply.refund_cents, currency, { short: true });
   if (reply.refund_cents > 0) return askerIsCreator ? `You will get ${amount} back.` : `The creator will get ${amount} back.`;
-  return `It is less than ${FULL_REFUND_NOTICE_HOURS} hours before the session, so this cancellation is not refunded.`;
+  return `It is less than ${fullRefundHours} hours before the session, so this cancellation is not refunded.`;
 }
 
+type Cancellable = Pick<Booking, "id" | "session_title" | "full_refund_hours">;
+
 /** Cancel Session, after 'Are you sure you want to cancel this booking?' and what the creator gets back. */
-export function CancelBookingButton({ booking, wording = CANCEL }: { booking: Pick<Booking, "id" | "session_title">; wording?: Wording }) {
+export function CancelBookingButton({ booking, wording = CANCEL }: { booking: Cancellable; wording?: Wording }) {
   const queryClient = useQueryClient();
   const auth = useAuth();
   const [open, setOpen] = useState(false);
@@ -62,7 +72,8 @@ export function CancelBookingButton({ booking, wording = CANCEL }: { booking: Pi
   const [error, setError] = useState<string | null>(null);
   // Asked each time the dialog opens: the answer changes as the session draws near.
   const policy = useQuery({ ...cancellationQuery(booking.id), enabled: open && wording.refund });
-  const refund = policy.data ? refundSentence(policy.data, auth.user?.role === "creator", currencyOf(booking)) : null;
+  const asker = auth.user?.role === "creator";
+  const refund = policy.data ? refundSentence(policy.data, asker, currencyOf(booking), booking.full_refund_hours) : null;
   const cancel = async () => {
     setBusy(true);
     setError(null);

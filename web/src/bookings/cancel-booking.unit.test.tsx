@@ -42,6 +42,16 @@ describe("the cancel dialog tells what comes back", () => {
     expect(within(dialog).queryByText(/will get/)).not.toBeInTheDocument();
   });
 
+  it("a late cancellation names the booking's own cut-off, the terms it was made under (issue 31.4)", async () => {
+    fakeApi({ "GET /bookings/b1/cancellation": policy(0) });
+    renderScreen(<CancelBookingButton booking={aBooking({ full_refund_hours: 72 })} />, { auth: signedInAs("creator") });
+    const dialog = await openDialog();
+    expect(
+      await within(dialog).findByText("It is less than 72 hours before the session, so this cancellation is not refunded."),
+    ).toBeInTheDocument();
+    expect(within(dialog).queryByText(/24 hours/)).not.toBeInTheDocument();
+  });
+
   it("the expert is told what the creator gets back", async () => {
     fakeApi({ "GET /bookings/b1/cancellation": policy(15_050, 15_050) });
     renderScreen(<CancelBookingButton booking={booking} />, { auth: signedInAs("expert") });
@@ -70,5 +80,8 @@ describe("the cancel dialog tells what comes back", () => {
     const reply = (refund: number) => ({ refund_cents: refund, paid_cents: 15_050, full_refund_until: "2030-01-01T00:00:00.000Z" });
     expect(refundSentence(reply(15_000), true, "USD")).toBe("You will get $150 back.");
     expect(refundSentence(reply(15_050), false, "EUR")).toBe("The creator will get €150.50 back.");
+    expect(refundSentence(reply(0), true, "USD", 48)).toBe(
+      "It is less than 48 hours before the session, so this cancellation is not refunded.",
+    );
   });
 });

@@ -2,11 +2,15 @@ import {
   APPROVED_BADGE_MEANING,
   DEFAULT_HOLD_MINUTES,
   EXPERT_STANDARDS,
-  FULL_REFUND_NOTICE_HOURS,
+  FULL_REFUND_HOURS_OPTIONS,
   REAPPLY_WAITING_DAYS,
+  RESCHEDULE_HOURS_OPTIONS,
 } from "@booking/contracts";
 
 // The help page's copy (issue 27.3): how the marketplace works, in the order a creator meets it.
+
+/** "24, 48 or 72": the contract's choices of hours, in words. */
+const hoursList = (options: readonly number[]) => `${options.slice(0, -1).join(", ")} or ${options.at(-1)}`;
 
 export const HOW_IT_WORKS = [
   {
@@ -36,8 +40,11 @@ export const HOW_IT_WORKS = [
     paragraphs: [
       "If the expert declines or cancels, or we cancel a session, everything you paid goes back to your card.",
       `You may cancel a request the expert has not accepted yet and get everything back. Once accepted, a ` +
-        `session cancelled at least ${FULL_REFUND_NOTICE_HOURS} hours before its start is refunded in full; ` +
-        `later than that it is not refunded.`,
+        `session cancelled early enough before its start is refunded in full; later than that it is not refunded.`,
+      `Each expert chooses the cut-offs for each of their sessions: a full refund until ${hoursList(FULL_REFUND_HOURS_OPTIONS)} ` +
+        `hours before the start, and asking to move it until ${hoursList(RESCHEDULE_HOURS_OPTIONS)} hours before. ` +
+        "The session's cut-offs are shown before you pay, " +
+        "and a booking keeps the terms it was made under: a later change to the session never changes a booking already made.",
       "Before you cancel, the cancel dialog shows exactly how much would be refunded. Refunds reach your card " +
         "within a few working days, depending on your bank.",
     ],

@@ -38,7 +38,13 @@ describe("help page", () => {
     ]) {
       expect(screen.getByRole("heading", { level: 2, name: heading })).toBeInTheDocument();
     }
-    expect(screen.getByText(/cancelled at least 24 hours before its start is refunded in full/)).toBeInTheDocument();
+    // Issue 31.4: the cut-offs are each session's, chosen within the contract's bounds, and a booking keeps its terms.
+    expect(
+      screen.getByText(
+        /Each expert chooses the cut-offs for each of their sessions: a full refund until 24, 48 or 72 hours before the start/,
+      ),
+    ).toHaveTextContent("asking to move it until 12, 24 or 48 hours before.");
+    expect(screen.getByText(/shown before you pay/)).toHaveTextContent("a booking keeps the terms it was made under");
   });
 
   it("sends a message to support and says where the answer will come", async () => {

@@ -71,7 +71,7 @@ export function BookingDetailStep(props: { booking: Booking; zone: string; dispa
         <BookingNoShow booking={booking} zone={zone} />
       </Box>
       {["pending", "more_info_requested", "time_proposed", "confirmed"].includes(booking.status) && (
-        <CancellationPolicyForExpert creatorName={booking.creator_name} />
+        <CancellationPolicyForExpert creatorName={booking.creator_name} fullRefundHours={booking.full_refund_hours} />
       )}
       {booking.status === "confirmed" && (
         <Box sx={{ mt: 3 }}>

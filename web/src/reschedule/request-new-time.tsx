@@ -11,7 +11,7 @@ import { browserZone, localMoment, zoneLabel } from "../shared/local-time.ts";
 import { availabilityQuery, TimeChooser } from "../book-session/time-step.tsx";
 import { useBookingAction } from "./booking-action.ts";
 
-type Movable = Pick<Booking, "id" | "status" | "paid" | "scheduled_time" | "session_id" | "reschedule_to" | "session">;
+type Movable = Pick<Booking, "id" | "status" | "paid" | "scheduled_time" | "session_id" | "reschedule_to" | "session" | "reschedule_hours">;
 
 /**
  * Rule (the calendar's, from contracts): moving applies to this booking, whatever the time: paid,
@@ -20,9 +20,12 @@ type Movable = Pick<Booking, "id" | "status" | "paid" | "scheduled_time" | "sess
  */
 export const mayAskToMove = (b: Movable) => moveRefusal(b, Number.NEGATIVE_INFINITY) === null;
 
-/** The catalogue's refusal when the start is nearer than the notice a move needs, or null. */
-export function tooLateToMove(b: Pick<Booking, "scheduled_time">, now = Date.now()): string | null {
-  return now > movableUntil(b.scheduled_time) ? tooLateToMoveMessage() : null;
+/**
+ * The catalogue's refusal when the start is nearer than the notice a move needs, or null: the booking's own notice,
+ * the terms it was made under (issue 31.4).
+ */
+export function tooLateToMove(b: Pick<Booking, "scheduled_time" | "reschedule_hours">, now = Date.now()): string | null {
+  return now > movableUntil(b.scheduled_time, b.reschedule_hours) ? tooLateToMoveMessage(b.reschedule_hours) : null;
 }
 
 /**

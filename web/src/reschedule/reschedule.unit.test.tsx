@@ -8,7 +8,7 @@ import { browserZone, clockTime, localMoment } from "../shared/local-time.ts";
 import { fakeApi, renderScreen, signedInAs, writes } from "../../test/screen-harness.tsx";
 import { CreatorDashboardPage } from "../creator-dashboard/creator-dashboard-page.tsx";
 import { ManageBookingSteps } from "../manage-booking/manage-booking-page.tsx";
-import { mayAskToMove, tooLateToMove } from "./request-new-time.tsx";
+import { mayAskToMove, RequestNewTime, tooLateToMove } from "./request-new-time.tsx";
 
 // Issue 17.3 on screen: the creator asks for a new time from the expert's bookable times, sees the
 // open request and may withdraw it; the expert accepts or declines; too near the start the
@@ -160,10 +160,28 @@ describe("requesting a new time", () => {
     expect(mayAskToMove(booked({ status: "cancelled" }))).toBe(false);
     expect(mayAskToMove(booked({ reschedule_to: offered[0]! }))).toBe(false);
     const start = Date.parse("2030-03-05T10:00:00Z");
-    expect(tooLateToMove({ scheduled_time: "2030-03-05T10:00:00Z" }, start - 24 * 3_600_000)).toBeNull();
-    expect(tooLateToMove({ scheduled_time: "2030-03-05T10:00:00Z" }, start - 24 * 3_600_000 + 1)).toMatch(
-      /^A booking can be moved until 24 hours/,
+    const at = (reschedule_hours: number) => ({ scheduled_time: "2030-03-05T10:00:00Z", reschedule_hours });
+    expect(tooLateToMove(at(24), start - 24 * 3_600_000)).toBeNull();
+    expect(tooLateToMove(at(24), start - 24 * 3_600_000 + 1)).toMatch(/^A booking can be moved until 24 hours/);
+    // Issue 31.4: the booking's own notice, the terms it was made under, not the default.
+    expect(tooLateToMove(at(48), start - 30 * 3_600_000)).toMatch(/^A booking can be moved until 48 hours/);
+    expect(tooLateToMove(at(12), start - 20 * 3_600_000)).toBeNull();
+    expect(tooLateToMove(at(12), start - 11 * 3_600_000)).toMatch(/^A booking can be moved until 12 hours/);
+  });
+
+  it("follows the booking's own notice on screen: 48 hours refuses a move 30 hours ahead, 12 hours offers one 20 hours ahead (issue 31.4)", () => {
+    const soon = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
+    const { unmount } = renderScreen(<RequestNewTime booking={booked({ scheduled_time: soon(30), reschedule_hours: 48 })} />, {
+      auth: creator,
+    });
+    expect(screen.getByTestId("move-unavailable")).toHaveTextContent(
+      "A booking can be moved until 48 hours before it starts. This one starts sooner: please contact your expert or cancel it instead.",
     );
+    expect(screen.queryByRole("button", { name: "Request a new time" })).toBeNull();
+    unmount();
+    renderScreen(<RequestNewTime booking={booked({ scheduled_time: soon(20), reschedule_hours: 12 })} />, { auth: creator });
+    expect(screen.getByRole("button", { name: "Request a new time" })).toBeInTheDocument();
+    expect(screen.queryByTestId("move-unavailable")).toBeNull();
   });
 });
 

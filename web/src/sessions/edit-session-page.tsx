@@ -46,6 +46,7 @@ import {
   type SessionForm,
 } from "./session-form.ts";
 import { sessionStatusLabel } from "../expert-dashboard/sessions-tab.tsx";
+import { SessionCutOffFields } from "./session-cut-offs.tsx";
 
 type Notice = { kind: "success" | "error"; text: string };
 
@@ -310,6 +311,7 @@ export function SessionEditor({ session }: { session: Session | null }) {
             Bookings are confirmed as soon as the creator pays; otherwise you have {REQUEST_ANSWER_HOURS} hours to accept each request.
           </FormHelperText>
         </Box>
+        <SessionCutOffFields form={form} onChange={(cutOffs) => setForm((f) => ({ ...f, ...cutOffs }))} />
         <Box
           component="fieldset"
           sx={{ border: 1, borderColor: errors.questions ? "error.main" : "divider", borderRadius: 2, p: 2, m: 0, display: "grid", gap: 2 }}

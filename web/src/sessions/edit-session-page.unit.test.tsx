@@ -1,4 +1,4 @@
-import { screen, waitFor } from "@testing-library/react";
+import { cleanup, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { Session } from "../shared/api-types.ts";
@@ -22,6 +22,8 @@ const saved: Session = {
   ideal_for: [],
   instant_booking: false,
   currency: "USD",
+  full_refund_hours: 24,
+  reschedule_hours: 24,
   status: "draft",
   expert: { id: "expert-1", name: "Maya Lind", first_name: "Maya" },
 };
@@ -119,6 +121,44 @@ describe("edit session", () => {
   it("shows a session's instant booking as it was saved", () => {
     renderScreen(<SessionEditor session={{ ...saved, instant_booking: true }} />, { auth });
     expect(screen.getByRole("switch", { name: "Instant booking" })).toBeChecked();
+  });
+
+  it("offers the contract's cut-offs, 24/24 for a new session, and sends the chosen ones (issue 31.4)", async () => {
+    const calls = fakeApi({ "PUT /sessions/s-1": { status: 200, body: { session: saved } } });
+    renderScreen(<SessionEditor session={null} />, { auth });
+    const refund = screen.getByLabelText("Full refund if cancelled at least") as HTMLSelectElement;
+    const move = screen.getByLabelText("Creators can ask to move it until") as HTMLSelectElement;
+    expect([...refund.options].map((o) => o.textContent)).toEqual([
+      "24 hours before the start",
+      "48 hours before the start",
+      "72 hours before the start",
+    ]);
+    expect([...move.options].map((o) => o.value)).toEqual(["12", "24", "48"]);
+    expect([refund.value, move.value]).toEqual(["24", "24"]);
+    const help = "Applies to new bookings; bookings already made keep the terms they were made under.";
+    expect(refund).toHaveAccessibleDescription(help);
+    expect(move).toHaveAccessibleDescription(help);
+    cleanup();
+
+    renderScreen(<SessionEditor session={{ ...saved, full_refund_hours: 72, reschedule_hours: 48 }} />, { auth });
+    expect(screen.getByLabelText("Full refund if cancelled at least")).toHaveValue("72");
+    expect(screen.getByLabelText("Creators can ask to move it until")).toHaveValue("48");
+    await userEvent.selectOptions(screen.getByLabelText("Full refund if cancelled at least"), "48");
+    await userEvent.selectOptions(screen.getByLabelText("Creators can ask to move it until"), "12");
+    await userEvent.click(screen.getByRole("button", { name: "Save Session" }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]!.body).toMatchObject({ full_refund_hours: 48, reschedule_hours: 12 });
+  });
+
+  it("a new session sends the default cut-offs", async () => {
+    const calls = fakeApi({ "POST /sessions": { status: 201, body: { session: saved } } });
+    renderScreen(<SessionEditor session={null} />, { auth });
+    await userEvent.type(screen.getByLabelText(/Session Title/), "Deck review");
+    await userEvent.type(screen.getByLabelText(/Session Price/), "150");
+    await userEvent.type(screen.getByLabelText("Question 1"), "Goal?");
+    await userEvent.click(screen.getByRole("button", { name: "Save Session" }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]).toMatchObject({ method: "POST", body: { full_refund_hours: 24, reschedule_hours: 24 } });
   });
 
   it("rules", () => {

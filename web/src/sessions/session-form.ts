@@ -2,12 +2,18 @@ import {
   Currency,
   DEFAULT_CURRENCY,
   DEFAULT_SESSION_LENGTH_MINUTES,
+  FULL_REFUND_HOURS_OPTIONS,
+  FULL_REFUND_NOTICE_HOURS,
   MAX_PREP_QUESTIONS,
   PLATFORM_FEE_BASIS_POINTS,
+  RESCHEDULE_HOURS_OPTIONS,
+  RESCHEDULE_NOTICE_HOURS,
   SESSION_LENGTHS_MINUTES,
   SessionBody,
   earningSplit,
   errorCatalogue,
+  type FullRefundHours,
+  type RescheduleHours,
 } from "@booking/contracts";
 import type { Session } from "../shared/api-types.ts";
 import { centsOfTyped, moneyText, percentText } from "../shared/money.ts";
@@ -26,6 +32,9 @@ export type SessionForm = {
   instant_booking: boolean;
   /** The price's currency (issue 29.8). */
   currency: Currency;
+  /** Cut-offs (issue 31.4): a creator's cancellation is refunded in full until, and a move may be asked until, this many hours before the start. */
+  full_refund_hours: FullRefundHours;
+  reschedule_hours: RescheduleHours;
 };
 
 export type SessionErrors = { title?: string; price?: string; length?: string; questions?: string };
@@ -40,6 +49,18 @@ export const emptySessionForm = (): SessionForm => ({
   questions: [""],
   instant_booking: false,
   currency: DEFAULT_CURRENCY,
+  full_refund_hours: FULL_REFUND_NOTICE_HOURS,
+  reschedule_hours: RESCHEDULE_NOTICE_HOURS,
+});
+
+/** One of the contract's choices, or `fallback` for a value outside them (a session saved before sessions had cut-offs). */
+const choiceOf = <T extends number>(options: readonly T[], value: unknown, fallback: T): T =>
+  options.includes(value as T) ? (value as T) : fallback;
+
+/** The cut-offs a session was saved with, as the editor's choices. */
+export const savedCutOffs = (s: Partial<Pick<Session, "full_refund_hours" | "reschedule_hours">>) => ({
+  full_refund_hours: choiceOf(FULL_REFUND_HOURS_OPTIONS, s.full_refund_hours, FULL_REFUND_NOTICE_HOURS),
+  reschedule_hours: choiceOf(RESCHEDULE_HOURS_OPTIONS, s.reschedule_hours, RESCHEDULE_NOTICE_HOURS),
 });
 
 /** The currency a session was saved with; sessions saved before they had one are priced in US dollars. */
@@ -57,6 +78,7 @@ export function formFromSession(s: Session): SessionForm {
     questions: questions.length ? questions.slice(0, MAX_PREP_QUESTIONS) : [""],
     instant_booking: s.instant_booking,
     currency: savedCurrency(s),
+    ...savedCutOffs(s),
   };
 }
 
@@ -122,5 +144,7 @@ export function sessionBody(form: SessionForm, saved: Currency = DEFAULT_CURRENC
     // Absent means US dollars (the contract's rule for sessions saved before issue 29): the currency is sent when
     // it is another, or when it changes back from another.
     ...((form.currency !== DEFAULT_CURRENCY || saved !== DEFAULT_CURRENCY) && { currency: form.currency }),
+    full_refund_hours: form.full_refund_hours,
+    reschedule_hours: form.reschedule_hours,
   };
 }
