@@ -4,14 +4,15 @@ import { calendarStream } from "@booking/engine";
 import { commandHandlers } from "../../api/src/main/commands.ts";
 import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/main/seed.ts";
 import { seriousViolations, type AxeViolation } from "../../web/e2e/chromium.ts";
+import { ADMIN } from "../../web/e2e/product-server.ts";
 import { consoleWalk } from "./console-walk.ts";
 
 // Issue 27.21: axe-core reports no serious or critical violation on the console's main screens
 // (it found colour contrast on the bookings list, a label/name mismatch and no h1). Each screen
 // is opened with data in it: the demo's experts, a booking paid and confirmed, one cancelled and refunded, and a
-// no-show report on the confirmed one, contested (issue 31.1).
+// no-show report on the confirmed one, contested (issue 31.1), and a test dispute of its payment (issue 31.2).
 
-const made = { bookingId: "" };
+const made = { bookingId: "", disputeId: "" };
 
 const walk = consoleWalk(async ({ api, must, signIn }) => {
   await seedDemoData(api.app, api.ctx, { history: false });
@@ -47,6 +48,19 @@ const walk = consoleWalk(async ({ api, must, signIn }) => {
   };
   await step("ReportNoShow", { role: "creator", userId: creatorId }, "Waited 20 minutes; nobody came.");
   await step("ContestNoShow", { role: "expert", userId: avaId }, "I was in the room.");
+  // The creator's bank disputes the payment: the test provider's stand-in, on the payment the booking's history names.
+  const admin = await signIn(ADMIN.email, ADMIN.password);
+  const { timeline } = await must<{ timeline: { type: string; data: { paymentId?: string } }[] }>(
+    "GET",
+    `/admin/bookings/${made.bookingId}`,
+    { token: admin },
+  );
+  const paymentId = timeline.find((e) => e.type === "PaymentSucceeded")?.data.paymentId;
+  const dispute = await must<{ id: string }>("POST", `/admin/payments/${encodeURIComponent(String(paymentId))}/test-dispute`, {
+    token: admin,
+    body: { reason: "product_not_received" },
+  });
+  made.disputeId = dispute.id;
   const cancelled = await bookPaid(later.find((t) => t.slice(0, 10) !== later[0]!.slice(0, 10))!);
   await must("PATCH", `/bookings/${cancelled}/status`, { token: creator, body: { status: "cancelled", reason: "Schedule clash" } });
 });
@@ -58,6 +72,8 @@ const screens: { name: string; path: string; loaded: string }[] = [
   { name: "booking", path: "", loaded: "[data-testid=booking-no-show]" },
   { name: "no-shows", path: "/no-shows", loaded: "table tbody tr.RaDataTable-row" },
   { name: "no-show", path: "no-show", loaded: "[data-testid=no-show-decision]" },
+  { name: "disputes", path: "/disputes", loaded: "table tbody tr.RaDataTable-row" },
+  { name: "dispute", path: "dispute", loaded: "[data-testid=booking-timeline] [data-testid=timeline-entry]" },
   { name: "users", path: "/users", loaded: "table tbody tr.RaDataTable-row" },
   { name: "experts", path: "/experts", loaded: "table tbody tr.RaDataTable-row" },
   { name: "sessions", path: "/sessions", loaded: "table tbody tr.RaDataTable-row" },
@@ -66,9 +82,15 @@ const screens: { name: string; path: string; loaded: string }[] = [
   { name: "mailbox", path: "/mailbox", loaded: "table tbody tr.RaDataTable-row" },
 ];
 
-/** A screen's route; the booking's and its report's pages are the walk's booking. */
+/** A screen's route; the booking's, its report's and its dispute's pages are the walk's booking. */
 const pathOf = (path: string) =>
-  path === "" ? `/bookings/${made.bookingId}/show` : path === "no-show" ? `/no-shows/${made.bookingId}/show` : path;
+  path === ""
+    ? `/bookings/${made.bookingId}/show`
+    : path === "no-show"
+      ? `/no-shows/${made.bookingId}/show`
+      : path === "dispute"
+        ? `/disputes/${encodeURIComponent(made.disputeId)}/show`
+        : path;
 
 describe("the console's accessibility", () => {
   it("has no serious or critical axe violation on its main screens, and one h1 on each", async () => {

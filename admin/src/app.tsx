@@ -34,6 +34,7 @@ export async function resources(permissions: unknown) {
     unmatched,
     mailbox,
     noShows,
+    disputes,
   ] = await Promise.all([
     import("./bookings/index.ts"),
     import("./terms-acceptances/index.ts"),
@@ -51,6 +52,8 @@ export async function resources(permissions: unknown) {
     import("./mailbox/index.ts"),
     // No-shows (issue 31.1): the contested reports an admin decides.
     import("./no-shows/index.ts"),
+    // Disputes and chargebacks (issue 31.2): the open disputes by evidence deadline, their evidence as a PDF.
+    import("./disputes/index.ts"),
   ]);
   // The money screens (issue 29): payout accounts, transfers, payouts, the trial balance, the reconciliation.
   const [payoutAccounts, transfers, payouts, trialBalance, reconciliation] = await Promise.all([
@@ -64,6 +67,7 @@ export async function resources(permissions: unknown) {
     <>
       <Resource name="bookings" {...bookings.default} />
       <Resource name="no-shows" {...noShows.default} />
+      <Resource name="disputes" {...disputes.default} />
       <Resource name="terms-acceptances" {...termsAcceptances.default} />
       <Resource name="early-access" {...earlyAccess.default} />
       <Resource name="users" {...users.default} />

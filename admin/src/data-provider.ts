@@ -3,6 +3,7 @@ import { HttpError, fetchUtils, type DataProvider, type SortPayload } from "reac
 import { API_ROOT, accessToken, renewedAccessToken } from "./auth-provider.ts";
 import type {
   AdminApplicationReply,
+  AdminDisputeReply,
   BookingAsOfReply,
   BookingReply,
   CalendarAsOfReply,
@@ -11,11 +12,13 @@ import type {
   SuspensionReply,
   VettingChecklist,
 } from "@booking/contracts";
+import type { TestDisputeRequest } from "./disputes/dispute-record.ts";
 import type { ProjectionRecord } from "./projections/projection-record.ts";
 
 // ra-data-simple-rest against /api/v1/admin, every request with the admin's bearer token, plus
 // the calls that are not CRUD: a resource's CSV export, a read-model rebuild, the time travel, the
-// statements, vetting's review steps, suspension and standing (issue 30), and no-show decisions (issue 31.1).
+// statements, vetting's review steps, suspension and standing (issue 30), no-show decisions (issue 31.1), and a
+// dispute's evidence and test disputes (issue 31.2).
 
 export const ADMIN_API = `${API_ROOT}/admin`;
 
@@ -100,6 +103,10 @@ export type ConsoleDataProvider = DataProvider & {
   applicationAsOf: (expertId: string, at: string) => Promise<AdminApplicationReply>;
   /** Decide a booking's no-show report (POST /admin/bookings/{id}/no-show/decision); the booking as it ends. */
   decideNoShow: (bookingId: string, body: NoShowDecision) => Promise<BookingReply>;
+  /** A dispute's evidence, the booking's history as one PDF to submit to the provider (GET /admin/disputes/{id}/evidence.pdf). */
+  disputeEvidence: (disputeId: string) => Promise<Blob>;
+  /** Test provider only: open a dispute on a payment as a bank would, or move its test dispute on (won, lost...). */
+  openTestDispute: (paymentId: string, body: TestDisputeRequest) => Promise<AdminDisputeReply>;
 };
 
 /** A query string of the values given (undefined ones left out). */
@@ -164,4 +171,6 @@ export const dataProvider: ConsoleDataProvider = {
   applicationAsOf: async (expertId, at) =>
     (await httpClient(`${ADMIN_API}/applications/${encodeURIComponent(expertId)}/as-of?${queryOf({ at })}`)).json as AdminApplicationReply,
   decideNoShow: (bookingId, body) => post(`bookings/${encodeURIComponent(bookingId)}/no-show/decision`, body),
+  disputeEvidence: (disputeId) => download(`${ADMIN_API}/disputes/${encodeURIComponent(disputeId)}/evidence.pdf`),
+  openTestDispute: (paymentId, body) => post(`payments/${encodeURIComponent(paymentId)}/test-dispute`, body),
 };

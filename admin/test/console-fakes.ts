@@ -110,6 +110,8 @@ export const fakeDataProvider: ConsoleDataProvider = {
   expertStanding: refused,
   applicationAsOf: refused,
   decideNoShow: refused,
+  disputeEvidence: refused,
+  openTestDispute: refused,
 } as ConsoleDataProvider;
 
 export const signedInAdmin: AuthProvider = {

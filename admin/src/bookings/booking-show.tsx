@@ -5,6 +5,7 @@ import { DateTimeField } from "../fields/date-time-field.tsx";
 import { JsonField } from "../fields/json-payload.tsx";
 import { MoneyField } from "../fields/money-field.tsx";
 import { OtherColumns } from "../fields/other-columns.tsx";
+import { BookingDisputes } from "../disputes/booking-disputes.tsx";
 import { BookingNoShow } from "../no-shows/no-show-brief.tsx";
 import { isNoShowStatus } from "../no-shows/no-show-record.ts";
 import { RefundBookingButton } from "../refunds/refund-booking.tsx";
@@ -69,6 +70,7 @@ const PLACED = new Set<string>([
   "updated_at",
   "session_id",
   "no_show",
+  "disputes",
 ] satisfies (keyof BookingRecord)[]);
 const COLUMNS = Object.keys(BookingRecord.shape);
 
@@ -123,7 +125,7 @@ function BookingDetails() {
   );
 }
 
-/** One booking: its details from the read model and its timeline from the event store. */
+/** One booking: its details from the read model, its disputes (issue 31.2), its money trail and its timeline from the event store. */
 export function BookingShow() {
   return (
     <Show
@@ -139,6 +141,7 @@ export function BookingShow() {
           <BookingDetails />
         </Grid>
         <Grid size={{ xs: 12, md: 7 }} sx={{ p: 2 }}>
+          <BookingDisputes />
           <MoneyTrail />
           <BookingTimeline />
         </Grid>
