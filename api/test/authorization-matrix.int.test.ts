@@ -835,6 +835,32 @@ const ROWS: Row[] = [
       return { params: { bookingId: id }, body: { upheld: true, refund_cents: 0, reason: "matrix" }, state: () => bookingRow(id) };
     },
   },
+  // A booking's conversation (issue 31.3): its parties write, read and mute; an admin reads it (and writes nothing); others learn nothing.
+  {
+    route: "GET /bookings/:bookingId/messages",
+    label: "A's with X",
+    expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, OK),
+    make: () => ({ params: { bookingId: ids.booking } }),
+  },
+  {
+    route: "POST /bookings/:bookingId/messages",
+    label: "A's with X",
+    expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, NOT_PARTY),
+    make: () => ({ params: { bookingId: ids.booking }, body: { text: "Matrix message" } }),
+  },
+  {
+    route: "POST /bookings/:bookingId/messages/read",
+    label: "A's with X",
+    expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, NOT_PARTY),
+    make: () => ({ params: { bookingId: ids.booking } }),
+  },
+  {
+    route: "PUT /bookings/:bookingId/messages/mute",
+    label: "A's with X",
+    expect: cells(NO_TOKEN, OK, NO_BOOKING, OK, NO_BOOKING, NOT_PARTY),
+    make: () => ({ params: { bookingId: ids.booking }, body: { muted: true } }),
+  },
+  { route: "GET /me/unread-messages", expect: signedIn },
   // Disputes (issue 31.2): the console's alone; a test dispute needs a test payment (refused for a booking refunded in full).
   { route: "GET /admin/disputes", expect: adminOnly },
   {

@@ -142,6 +142,14 @@ const facts: BookingFact[] = [
   },
   {
     ...read,
+    eventId: "e16",
+    kind: "message_sent",
+    bookingId: "bk-7f3a",
+    by: "u-ava",
+    text: "Could you send the draft pricing page before we meet?",
+  },
+  {
+    ...read,
     eventId: "e11",
     kind: "reschedule_withdrawn",
     bookingId: "bk-7f3a",

@@ -75,6 +75,12 @@ export const ROUTE_CATALOGUE = [
   "GET /admin/disputes/:id",
   "GET /admin/disputes/:id/evidence.pdf",
   "POST /admin/payments/:paymentId/test-dispute",
+  // a conversation per booking (issue 31.3): its parties read and write, mark read and mute; each reader's unread total
+  "GET /bookings/:bookingId/messages",
+  "POST /bookings/:bookingId/messages",
+  "POST /bookings/:bookingId/messages/read",
+  "PUT /bookings/:bookingId/messages/mute",
+  "GET /me/unread-messages",
   // reviews
   "GET /bookings/:bookingId/review",
   "POST /bookings/:bookingId/review",

@@ -254,6 +254,9 @@ export const errorCatalogue = {
   support_message_required: { status: 400, message: "Please write your message, in at most 4000 characters." },
 
   // Time travel in the console (a booking as of an event, a calendar as of an instant)
+  // A conversation per booking (issue 31.3)
+  message_text_invalid: { status: 400, message: "Please write a message of 1 to 2,000 characters." },
+  conversation_closed: { status: 409, message: "This conversation closed 7 days after the session." },
   // Disputes (issue 31.2)
   dispute_payment_unknown: { status: 404, message: "That payment is not one of this booking's." },
   dispute_test_provider_only: { status: 409, message: "Test disputes can only be opened on payments made with the test provider." },

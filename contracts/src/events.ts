@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Actor } from "./primitives.ts";
 import { CalendarEvent } from "./calendar.ts";
+import { ConversationEvent } from "./conversation.ts";
 import { ExpertEvent } from "./expert.ts";
 import { PayoutEvent } from "./payouts.ts";
 import { ReviewEvent } from "./review.ts";
@@ -16,6 +17,7 @@ export const DomainEvent = z.discriminatedUnion("type", [
   ...UserEvent.options,
   ...ReviewEvent.options,
   ...PayoutEvent.options,
+  ...ConversationEvent.options,
 ]);
 export type DomainEvent = z.infer<typeof DomainEvent>;
 export type DomainEventType = DomainEvent["type"];

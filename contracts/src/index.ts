@@ -10,6 +10,7 @@ export * from "./vetting-replies.ts";
 export * from "./listing.ts";
 export * from "./no-shows.ts";
 export * from "./disputes.ts";
+export * from "./conversation.ts";
 export * from "./terms.ts";
 export * from "./early-access.ts";
 export * from "./support.ts";

@@ -7,6 +7,7 @@ export * from "./expert/vetting.ts";
 export * from "./expert/listing-order.ts";
 export * from "./terms/terms.ts";
 export * from "./review/review.ts";
+export * from "./conversation/conversation.ts";
 export * from "./calendar/booking-history.ts";
 export * from "./calendar/calendar-as-of.ts";
 export * from "./calendar/left-out.ts";

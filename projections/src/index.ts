@@ -15,6 +15,7 @@ export * from "./read-models/bookings-queries.ts";
 export * from "./read-models/booking-invites.ts";
 export * from "./read-models/bookings-completion.ts";
 export * from "./read-models/experts.ts";
+export * from "./read-models/conversations.ts";
 export * from "./read-models/expert-listing.ts";
 export * from "./read-models/expert-standing.ts";
 export * from "./read-models/sessions.ts";

@@ -1,6 +1,7 @@
 import type { Migration } from "@booking/contracts";
 import { bookingMigrations } from "./read-models/bookings.ts";
 import { reviewMigrations } from "./read-models/reviews.ts";
+import { conversationMigrations } from "./read-models/conversations.ts";
 import { earningsMigrations } from "./read-models/earnings.ts";
 import { userMigrations } from "./read-models/users.ts";
 import { scheduleMigrations } from "./read-models/schedules.ts";
@@ -160,6 +161,7 @@ export const readModelMigrations: readonly Migration[] = [
   ...userMigrations,
   ...scheduleMigrations,
   ...sessionMigrations,
+  ...conversationMigrations,
   {
     // Blue-green rebuilds (generations.ts): the live generation's number and the version of the
     // rule that built it, beside its checkpoint; other generations (one being built, old ones

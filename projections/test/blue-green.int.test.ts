@@ -137,15 +137,19 @@ describe("a blue-green rebuild of every read model while events flow", () => {
     // The live table keeps its index names (migrations may name them); the retired one is kept with its own.
     expect(await indexNames(pool, "bookings")).toEqual([
       "bookings_creator",
+      "bookings_disputed",
       "bookings_expert",
       "bookings_expert_user",
+      "bookings_no_show_open",
       "bookings_pkey",
       "bookings_status",
     ]);
     expect(await indexNames(pool, "bookings__g1")).toEqual([
       "bookings_creator__g1",
+      "bookings_disputed__g1",
       "bookings_expert__g1",
       "bookings_expert_user__g1",
+      "bookings_no_show_open__g1",
       "bookings_pkey__g1",
       "bookings_status__g1",
     ]);
@@ -169,9 +173,11 @@ describe("migrations and generations", () => {
     );
     expect(await indexNames(pool, "bookings")).toEqual([
       "bookings_creator",
+      "bookings_disputed",
       "bookings_expert",
       "bookings_expert_user",
       "bookings_extra",
+      "bookings_no_show_open",
       "bookings_pkey",
     ]);
     // The next generation is made like the live table, so it carries the migration.
@@ -179,9 +185,11 @@ describe("migrations and generations", () => {
     expect((await pool.query("SELECT DISTINCT extra FROM bookings")).rows).toEqual([{ extra: 7 }]);
     expect(await indexNames(pool, "bookings")).toEqual([
       "bookings_creator",
+      "bookings_disputed",
       "bookings_expert",
       "bookings_expert_user",
       "bookings_extra",
+      "bookings_no_show_open",
       "bookings_pkey",
     ]);
   }, 120_000);

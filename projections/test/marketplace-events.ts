@@ -3,7 +3,8 @@ import type { GivenEvent } from "./read-model-spec.ts";
 
 // A small marketplace's history that touches every read model: two users, an expert who is
 // vetted, a session published and changed, a schedule, and two bookings (one paid, confirmed
-// and completed with notes; one paid and then cancelled with a refund), terms accepted twice.
+// and completed with notes; one paid and then cancelled with a refund), terms accepted twice, and the
+// first booking's conversation (two messages, one read, one mute).
 
 const on = (stream: string, ...events: DomainEvent[]): GivenEvent[] => events.map((event) => ({ stream, event }));
 
@@ -217,5 +218,18 @@ export const marketplaceEvents: readonly GivenEvent[] = [
       },
     },
     { type: "ReviewHidden", data: { bookingId: "b2", reason: "Not about the session", by: "u-admin" } },
+  ),
+  ...on(
+    "conversation-b1",
+    {
+      type: "MessageSent",
+      data: { bookingId: "b1", messageId: "m1", seq: 1, by: "u-creator", role: "creator", text: "Can we cover pricing?" },
+    },
+    {
+      type: "MessageSent",
+      data: { bookingId: "b1", messageId: "m2", seq: 2, by: "u-expert", role: "expert", text: "Yes, bring your tiers." },
+    },
+    { type: "ConversationRead", data: { bookingId: "b1", userId: "u-creator", readCount: 2 } },
+    { type: "ConversationMuted", data: { bookingId: "b1", userId: "u-expert", muted: true } },
   ),
 ] as GivenEvent[];

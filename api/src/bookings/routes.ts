@@ -71,6 +71,8 @@ export type BookingRouteDeps = {
   creatorBookings: CreatorBookingLock;
   /** MEETING_ROOM_URL_TEMPLATE: a room per booking where the expert set no link (null: none). */
   meetingRoomUrlTemplate: string | null;
+  /** The expert's request for information is also a message of the booking's conversation (issue 31.3): one thread, not two. */
+  infoRequestedAsMessage?: (row: BookingWithParties, actor: SignedIn, note: string) => Promise<void>;
 };
 
 /** A booking's reply as of `now`: the engine's rules decide whether its request to move is open and what of its meeting link shows. */
@@ -316,8 +318,11 @@ export const bookingRoutes: RoutePlugin<BookingRouteDeps> = async (app, deps) =>
           return replyOf(await onBooking(actor, row, { type: "ConfirmBooking", meetingRoom: newMeetingRoom() }));
         case "cancelled":
           return replyOf(await onBooking(actor, row, { type: "CancelBooking", reason: b.reason ?? "" }));
-        case "more_info_requested":
-          return replyOf(await onBooking(actor, row, { type: "RequestInfo", note: b.info_request_note ?? "" }));
+        case "more_info_requested": {
+          const asked = await onBooking(actor, row, { type: "RequestInfo", note: b.info_request_note ?? "" });
+          if (actor.role === "expert" && b.info_request_note?.trim()) await deps.infoRequestedAsMessage?.(row, actor, b.info_request_note);
+          return replyOf(asked);
+        }
         case "completed":
           return replyOf(await onBooking(actor, row, { type: "CompleteBooking" }));
       }

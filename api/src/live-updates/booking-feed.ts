@@ -28,7 +28,8 @@ export class BookingFeed {
           ...new Set(
             events.flatMap((e) => {
               const id = (e.data as { bookingId?: unknown }).bookingId;
-              return e.streamId.startsWith("calendar-") && typeof id === "string" ? [id] : [];
+              // A booking's calendar events, and its conversation's (issue 31.3): a new message shows at once.
+              return (e.streamId.startsWith("calendar-") || e.streamId.startsWith("conversation-")) && typeof id === "string" ? [id] : [];
             }),
           ),
         ];

@@ -94,6 +94,17 @@ export async function applyFact(db: Queryable, fact: MailFact): Promise<boolean>
     case "vetting":
       // A decision is mailed once: its version marks it read (a redelivery changes nothing).
       return run("UPDATE mail_experts SET version = $2 WHERE expert_id = $1 AND version < $2", [fact.expertId, v]);
+    // A conversation's own stream: its versions are not the booking's. A message owes a mail once per period (the outbox keeps
+    // the first of an id); a mute is kept by its own version.
+    case "message_sent":
+      return true;
+    case "conversation_muted":
+      return run(
+        `INSERT INTO mail_muted_threads (booking_id, user_id, muted, version) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (booking_id, user_id) DO UPDATE SET muted = EXCLUDED.muted, version = EXCLUDED.version
+         WHERE mail_muted_threads.version < EXCLUDED.version`,
+        [fact.bookingId, fact.userId, fact.muted, v],
+      );
     case "info_requested":
     case "reschedule_requested":
     case "reschedule_declined":
@@ -225,4 +236,13 @@ export async function skipUserReminders(db: Queryable, userId: string, version: 
     REMINDER_KINDS,
     version,
   ]);
+}
+
+/** Whether the reader muted the booking's conversation (issue 31.3). */
+export async function mutedThread(db: Queryable, bookingId: string, userId: string): Promise<boolean> {
+  const { rows } = await db.query<{ muted: boolean }>("SELECT muted FROM mail_muted_threads WHERE booking_id = $1 AND user_id = $2", [
+    bookingId,
+    userId,
+  ]);
+  return rows[0]?.muted ?? false;
 }

@@ -58,6 +58,9 @@ export type MailFact = Read &
     /** `by`: the user who contests (the party reported absent). */
     | { kind: "no_show_contested"; bookingId: string; by: string; note: string }
     | { kind: "no_show_settled"; bookingId: string; absent: Side; outcome: NoShowOutcome; refundCents: number; reason: string; by: string }
+    /** A booking's conversation (issue 31.3; stream `conversation-{bookingId}`, whose versions are its own). */
+    | { kind: "message_sent"; bookingId: string; by: string; text: string }
+    | { kind: "conversation_muted"; bookingId: string; userId: string; muted: boolean }
     /** Whose account an expert's profile is (expert streams): a vetting decision is mailed to it. */
     | { kind: "expert_profile"; expertId: string; userId: string }
     /** An admin's decision on the expert's application or standing (issue 30). */
@@ -99,10 +102,12 @@ const READ = new Set([
   "NoShowReported",
   "NoShowContested",
   "NoShowSettled",
+  "MessageSent",
+  "ConversationMuted",
   "ExpertProfileSaved",
   ...Object.keys(VETTING_DECISIONS),
 ]);
-const STREAMS = ["user-", "calendar-", "expert-"];
+const STREAMS = ["user-", "calendar-", "expert-", "conversation-"];
 
 /** The fact an event states for mail, or null (most events owe no mail and change nothing a mail says). */
 export function mailFact(stored: StoredEvent): MailFact | null {
@@ -213,6 +218,10 @@ export function mailFact(stored: StoredEvent): MailFact | null {
       const { bookingId, absent, outcome, refundCents, reason, by } = event.data;
       return { ...read, kind: "no_show_settled", bookingId, absent, outcome, refundCents, reason, by };
     }
+    case "MessageSent":
+      return { ...read, kind: "message_sent", bookingId: event.data.bookingId, by: event.data.by, text: event.data.text };
+    case "ConversationMuted":
+      return { ...read, kind: "conversation_muted", bookingId: event.data.bookingId, userId: event.data.userId, muted: event.data.muted };
     case "ExpertProfileSaved":
       return { ...read, kind: "expert_profile", expertId: event.data.expertId, userId: event.data.userId };
     case "ApplicationApproved":

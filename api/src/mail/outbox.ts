@@ -27,6 +27,7 @@ export const MAIL_KINDS = [
   "no_show_reported",
   "no_show_contested",
   "no_show_settled",
+  "message_received",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 

@@ -1,8 +1,10 @@
+import { MESSAGE_MAIL_EVERY_MINUTES } from "@booking/contracts";
 import { meetingLinkOf } from "@booking/engine";
 import { calendarInviteFor } from "./calendar-invite.ts";
 import type { BookingFact, MailFact } from "./facts.ts";
 import { vettingDecidedBody } from "./templates/vetting.ts";
 import { noShowContestedBody, noShowReportedBody, noShowSettledBody } from "./templates/no-show.ts";
+import { messageReceivedBody } from "./templates/message.ts";
 import type { MailKind, OutgoingMail } from "./outbox.ts";
 import {
   bookingCancelledBody,
@@ -174,6 +176,23 @@ export function owedMails(fact: BookingFact, state: BookingState, env: MailEnv):
       return mails;
     case "no_show_settled":
       both("no_show_settled", (i) => noShowSettledBody(i, fact));
+      return mails;
+    case "message_sent": {
+      // Rule: one mail per reader and thread per MESSAGE_MAIL_EVERY_MINUTES period, for its first message (the outbox keeps the
+      // first of an id). The reactor leaves out a reader who muted the thread.
+      const side: Side = state.creator?.userId === fact.by ? "expert" : "creator";
+      const period = Math.floor(Date.parse(fact.at) / (MESSAGE_MAIL_EVERY_MINUTES * 60_000));
+      owe(
+        "message_received",
+        side,
+        (i) => messageReceivedBody(i, fact.text),
+        (i) => ({
+          messageId: `${fact.bookingId}:message_received:${i.to.userId}:${period}`,
+        }),
+      );
+      return mails;
+    }
+    case "conversation_muted":
       return mails;
     case "join_link_set":
       // The invite carries the link; the reminders are queued again with it (the reactor skipped the old ones).

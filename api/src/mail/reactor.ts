@@ -3,7 +3,7 @@ import type { EventLog } from "@booking/contracts";
 import { signLink } from "../auth/index.ts";
 import { mailFact } from "./facts.ts";
 import { reactToNextBatch, type Queryable } from "../reactors/index.ts";
-import { applyFact, loadBookingState, loadExpertRecipient, skipBookingReminders, skipUserReminders } from "./facts-table.ts";
+import { applyFact, loadBookingState, loadExpertRecipient, mutedThread, skipBookingReminders, skipUserReminders } from "./facts-table.ts";
 import { enqueueMail } from "./outbox.ts";
 import { owedMails, vettingMail, type MailEnv } from "./owed.ts";
 import { withReceipts } from "./templates/receipt.ts";
@@ -98,6 +98,16 @@ export class MailReactor {
         // Final: no later event of the booking queues reminders again.
         await skipBookingReminders(client, fact.bookingId, "The booking was cancelled.");
         break;
+      case "conversation_muted":
+        return;
+      case "message_sent": {
+        // A reader who muted the thread gets no mail of it (the message still counts as unread for them).
+        const state = await loadBookingState(client, fact.bookingId);
+        const reader = state && (state.creator?.userId === fact.by ? state.expert : state.creator);
+        if (!state || !reader || (await mutedThread(client, fact.bookingId, reader.userId))) return;
+        for (const mail of owedMails(fact, state, env)) await enqueueMail(client, mail);
+        return;
+      }
       default:
         break;
     }

@@ -123,4 +123,10 @@ export const mailMigrations: readonly Migration[] = [
     name: "009_mail_bookings_full_refund_hours",
     sql: `ALTER TABLE mail_bookings ADD COLUMN full_refund_hours int NOT NULL DEFAULT 24;`,
   },
+  {
+    // Issue 31.3: who muted which booking's conversation (no new-message mails to them).
+    name: "010_mail_muted_threads",
+    sql: `CREATE TABLE mail_muted_threads (booking_id text NOT NULL, user_id text NOT NULL, muted boolean NOT NULL, version int NOT NULL,
+      PRIMARY KEY (booking_id, user_id));`,
+  },
 ];

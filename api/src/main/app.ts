@@ -31,6 +31,7 @@ import { statementRoutes } from "../statements/index.ts";
 import { bookingRoutes, rescheduleRoutes, cancellationRoutes } from "../bookings/index.ts";
 import { noShowRoutes } from "../no-shows/index.ts";
 import { disputeRoutes, stripeDisputeWebhook } from "../disputes/index.ts";
+import { conversationRoutes, infoRequestedAsMessage } from "../conversations/index.ts";
 import { vettingRoutes } from "../vetting/index.ts";
 import { earningsRoutes } from "../earnings/index.ts";
 import { ledgerRoutes } from "../ledger/index.ts";
@@ -147,6 +148,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
         holdMinutes,
         creatorBookings,
         meetingRoomUrlTemplate,
+        infoRequestedAsMessage: infoRequestedAsMessage({ conversations: ctx.conversations, projected }),
       });
       await rescheduleRoutes(v1, { db, calendar, projected, clock, creatorBookings, meetingRoomUrlTemplate });
       await proposableTimesRoutes(v1, { db, calendar, clock });
@@ -154,6 +156,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await cancellationRoutes(v1, { db, calendar, clock });
       await noShowRoutes(v1, { db, calendar, projected, clock, meetingRoomUrlTemplate });
       await disputeRoutes(v1, { db, store, calendar, projected });
+      await conversationRoutes(v1, { db, conversations: ctx.conversations, projected });
       await reviewRoutes(v1, { db, reviews, projected });
       await streamRoutes(v1, { feed, ...(options.streams && { limits: options.streams }) });
       await authRoutes(v1, { db, store, clock, projected, jwtSecret, terms, mail });

@@ -10,6 +10,7 @@ import type {
 } from "@booking/contracts";
 import type { ReviewCommand, ReviewEvent } from "@booking/contracts";
 import type { PayoutCommand, PayoutEvent } from "@booking/contracts";
+import type { ConversationCommand, ConversationEvent } from "@booking/contracts";
 import {
   calendarDecider,
   expertDecider,
@@ -22,6 +23,7 @@ import {
 } from "@booking/engine";
 import { reviewDecider, type ReviewState } from "@booking/engine";
 import { payoutDecider, type PayoutState } from "@booking/engine";
+import { conversationDecider, type ConversationState } from "@booking/engine";
 import { CommandHandler, type EventStore } from "@booking/event-store";
 
 // Where a command goes: each handler pairs one of the engine's pure deciders with the event store
@@ -44,6 +46,9 @@ export type ReviewCommands = CommandHandler<ReviewCommand, ReviewEvent, ReviewSt
 /** An expert's payout account, hold, released earnings, transfers and payouts, decided by `payoutDecider`. */
 export type PayoutCommands = CommandHandler<PayoutCommand, PayoutEvent, PayoutState>;
 
+/** A booking's conversation, decided by `conversationDecider` (issue 31.3). */
+export type ConversationCommands = CommandHandler<ConversationCommand, ConversationEvent, ConversationState>;
+
 export type Commands = {
   calendar: CalendarCommands;
   sessions: SessionCommands;
@@ -51,6 +56,7 @@ export type Commands = {
   terms: TermsCommands;
   reviews: ReviewCommands;
   payouts: PayoutCommands;
+  conversations: ConversationCommands;
 };
 
 /** One handler per decider over one store, deciding at the clock's time. */
@@ -63,5 +69,6 @@ export function commandHandlers(store: EventStore, clock: () => string): Command
     terms: new CommandHandler(store, termsDecider, options),
     reviews: new CommandHandler(store, reviewDecider, options),
     payouts: new CommandHandler(store, payoutDecider, options),
+    conversations: new CommandHandler(store, conversationDecider, options),
   };
 }

@@ -3,7 +3,7 @@ import { calendarDecider, calendarSnapshots } from "@booking/engine";
 import { CommandHandler, type EventStore, type SnapshotStore } from "@booking/event-store";
 import type { BookingFeed } from "../live-updates/index.ts";
 import { commandHandlers, type CalendarCommands, type ExpertCommands, type SessionCommands, type TermsCommands } from "./commands.ts";
-import type { PayoutCommands, ReviewCommands } from "./commands.ts";
+import type { ConversationCommands, PayoutCommands, ReviewCommands } from "./commands.ts";
 import { SweepGate, CreatorBookingLock } from "../bookings/index.ts";
 import { mailSettings, type MailSettings } from "../mail/index.ts";
 import type { PaymentProvider } from "../payments/index.ts";
@@ -38,6 +38,8 @@ export type AppContext = {
   experts: ExpertCommands;
   terms: TermsCommands;
   reviews: ReviewCommands;
+  /** Each booking's conversation (issue 31.3). */
+  conversations: ConversationCommands;
   /** Experts' payout accounts, released earnings, transfers and payouts. */
   payouts: PayoutCommands;
   /** Where experts are paid: Stripe Connect, or the test provider. */
@@ -65,6 +67,7 @@ export type ContextInput = Omit<
   | "experts"
   | "terms"
   | "reviews"
+  | "conversations"
   | "payouts"
   | "payoutProvider"
   | "projected"

@@ -5,6 +5,7 @@ export { commandHandlers } from "./commands.ts";
 export type {
   CalendarCommands,
   Commands,
+  ConversationCommands,
   ExpertCommands,
   PayoutCommands,
   ReviewCommands,

@@ -1,6 +1,7 @@
 import type { Projection } from "../projection.ts";
 import { bookingEventsProjection } from "./booking-events.ts";
 import { bookingsProjection } from "./bookings.ts";
+import { conversationReadersProjection, messagesProjection } from "./conversations.ts";
 import { earningsProjection } from "./earnings.ts";
 import { expertsProjection } from "./experts.ts";
 import { ledgerProjection } from "./ledger.ts";
@@ -21,6 +22,8 @@ export const allProjections: readonly Projection[] = [
   earningsProjection,
   reviewsProjection,
   ledgerProjection,
+  messagesProjection,
+  conversationReadersProjection,
 ];
 
 export function projectionNamed(name: string): Projection | undefined {
