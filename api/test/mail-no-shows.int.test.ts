@@ -136,4 +136,33 @@ describe("no-show mails, one per event and person, in each reader's zone", () =>
     expect(m.text).toContain("Nothing is refunded.");
     expect(m.text).not.toContain("Our team's reason");
   });
+
+  it("a new message reaches the other party in their own zone, once per quarter hour (issue 31.3)", async () => {
+    now = "2027-03-10T12:00:00.000Z";
+    const b = await calendar.request(creator, "2027-03-22T16:00:00.000Z");
+    await calendar.pay(b);
+    await calendar.confirm(b);
+    await deliver();
+    const booking = { bookingId: b, creatorId: creator.id, expertUserId: expert.id, endsAt: "2027-03-22T17:00:00.000Z" };
+    const say = async (by: "creator" | "expert", text: string, messageId: string) => {
+      const actor = by === "creator" ? ({ userId: creator.id, role: "creator" } as const) : calendar.asExpert;
+      const r = await api.ctx.conversations.handle(
+        `conversation-${b}`,
+        { type: "SendMessage", bookingId: b, actor, booking, messageId, text },
+        { actor },
+      );
+      if (!r.ok) throw new Error(r.refusal.code);
+    };
+    await say("creator", "Could we start ten minutes late?", "m1");
+    await say("creator", "Sorry, one more thing.", "m2");
+    let mails = await deliver();
+    expect(mails.map(who)).toEqual(["message_received -> expert"]);
+    const toExpert = one(mails, "message_received", expert);
+    expect(toExpert.subject).toBe("New message from Cole Rivera about Pricing review");
+    expect(toExpert.text).toContain("> Could we start ten minutes late?");
+    expect(toExpert.text).toContain("When: Monday, 22 March 2027, 17:00 (Europe/Berlin, GMT+1)");
+    await say("expert", "Of course.", "m3");
+    mails = await deliver();
+    expect(one(mails, "message_received", creator).text).toContain("When: Monday, 22 March 2027, 09:00 (America/Los_Angeles, GMT-7)");
+  });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdminNoShowReply, BookingReply } from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
 import { settleUncontestedNoShows } from "../src/no-shows/index.ts";
+import { PayoutReactor } from "../src/payouts/reactor.ts";
 import { expertCalendar, type ExpertCalendar } from "./calendar-bookings.ts";
 import { startTestApi, type TestApi, type TestUser } from "./harness.ts";
 
@@ -20,6 +21,25 @@ let creator: TestUser;
 const at = (hhmm: string) => `${DAY_ONE}T${hhmm}:00.000Z`;
 const call = (user: TestUser, method: "GET" | "POST", path: string, body?: unknown) =>
   api.call(method, `${V1}${path}`, { user, ...(body !== undefined && { body }) });
+/** The payout reactor reads the log once (it records what each booking's money is doing). */
+const payoutsFollow = () =>
+  new PayoutReactor(
+    {
+      log: api.ctx.store,
+      db: api.ctx.db,
+      payouts: api.ctx.payouts,
+      provider: api.ctx.payoutProvider,
+      clock: () => new Date(now).toISOString(),
+    },
+    { warn: () => undefined },
+  ).runOnce();
+const payoutRow = async (bookingId: string) => {
+  const { rows } = await api.ctx.db.query<{ status: string; completed_at: Date | null }>(
+    "SELECT status, completed_at FROM payout_bookings WHERE booking_id = $1",
+    [bookingId],
+  );
+  return rows[0] && { status: rows[0].status, completed_at: rows[0].completed_at?.toISOString() ?? null };
+};
 const booking = async (user: TestUser, id: string) => (await call(user, "GET", `/bookings/${id}`)).json<BookingReply>();
 
 /** A new expert's confirmed, paid 60-minute booking with the suite's creator at `hhmm` on DAY_ONE. */
@@ -109,8 +129,17 @@ describe("an uncontested report stands after 48 hours", () => {
     const absentExpert = await confirmedAt("10:00");
     const absentCreator = await confirmedAt("10:00");
     now = Date.parse(at("11:30"));
+    // The sweeper completes one session before its report: a report on a completed session holds its payout too.
+    await absentCreator.calendar.run({
+      type: "CompleteBooking",
+      expertId: absentCreator.calendar.expert.id,
+      bookingId: absentCreator.bookingId,
+      actor: { userId: "completion-sweeper", role: "system" },
+    });
     expect((await call(creator, "POST", `/bookings/${absentExpert.bookingId}/no-show`, {})).statusCode).toBe(200);
     expect((await call(absentCreator.calendar.expert, "POST", `/bookings/${absentCreator.bookingId}/no-show`, {})).statusCode).toBe(200);
+    await payoutsFollow();
+    expect(await payoutRow(absentCreator.bookingId)).toMatchObject({ status: "reported", completed_at: null });
 
     now += 48 * HOUR; // the last instant to contest
     expect(await settleUncontestedNoShows(api.ctx)).toBe(0);
@@ -118,6 +147,9 @@ describe("an uncontested report stands after 48 hours", () => {
     expect(await settleUncontestedNoShows(api.ctx)).toBe(2);
     await new Promise((r) => setTimeout(r, 100)); // the sweeper does not wait for the read models
     expect(await booking(creator, absentExpert.bookingId)).toMatchObject({ status: "expert_no_show", refund_due_cents: 15_000 });
+    // The payouts held the absent creator's booking while the report was open; settled, it counts as completed from then.
+    await payoutsFollow();
+    expect(await payoutRow(absentCreator.bookingId)).toMatchObject({ status: "completed", completed_at: new Date(now).toISOString() });
     expect(await booking(creator, absentCreator.bookingId)).toMatchObject({ status: "creator_no_show", refund_due_cents: 0 });
     const late = await call(absentCreator.calendar.expert, "POST", `/bookings/${absentExpert.bookingId}/no-show/contest`, {});
     expect(late.statusCode).toBe(404); // not their booking
