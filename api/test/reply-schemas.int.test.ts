@@ -18,6 +18,7 @@ const NOT_JSON: Record<string, string> = {
   "GET /bookings/{bookingId}/receipts/{file}": "a receipt as a PDF (application/pdf)",
   "GET /experts/me/statements/{file}": "a monthly statement as a PDF (application/pdf) or a CSV (text/csv)",
   "GET /admin/payout-accounts/{expertId}/statements/{file}": "an expert's monthly statement as a PDF (application/pdf) or a CSV (text/csv)",
+  "GET /admin/disputes/{id}/evidence.pdf": "a dispute's evidence as a PDF (application/pdf)",
 };
 
 type Operation = { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> };

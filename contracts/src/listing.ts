@@ -33,25 +33,27 @@ const PriceBound = z
   .transform(Number)
   .optional();
 
+const listingFields = {
+  search: z.string().max(200).optional().default(""),
+  sort: ListingSort.optional().default("recommended"),
+  min_price_cents: PriceBound,
+  max_price_cents: PriceBound,
+  currency: Currency.optional().default(DEFAULT_CURRENCY),
+  length_minutes: z
+    .enum(SESSION_LENGTHS_MINUTES.map(String) as [string, ...string[]], { error: "listing_length_invalid" })
+    .transform(Number)
+    .optional(),
+  available: z.enum(["this_week"], { error: "listing_available_invalid" }).optional(),
+};
+const rangeInOrder = (q: { min_price_cents?: number; max_price_cents?: number }) =>
+  q.min_price_cents === undefined || q.max_price_cents === undefined || q.min_price_cents <= q.max_price_cents;
+
 /**
- * GET /experts and GET /experts/search. Price bounds are in minor units and match an expert who offers a
- * published session in `currency` priced within them (and of `length_minutes`, when that is given too: one
+ * GET /experts/search (and the listing's parameters of GET /experts). Price bounds are in minor units and match an expert
+ * who offers a published session in `currency` priced within them (and of `length_minutes`, when that is given too: one
  * session must satisfy both); `available=this_week` keeps experts with a bookable start in the coming week.
  */
-export const ExpertListQuery = z
-  .strictObject({
-    search: z.string().max(200).optional().default(""),
-    sort: ListingSort.optional().default("recommended"),
-    min_price_cents: PriceBound,
-    max_price_cents: PriceBound,
-    currency: Currency.optional().default(DEFAULT_CURRENCY),
-    length_minutes: z
-      .enum(SESSION_LENGTHS_MINUTES.map(String) as [string, ...string[]], { error: "listing_length_invalid" })
-      .transform(Number)
-      .optional(),
-    available: z.enum(["this_week"], { error: "listing_available_invalid" }).optional(),
-  })
-  .refine((q) => q.min_price_cents === undefined || q.max_price_cents === undefined || q.min_price_cents <= q.max_price_cents, {
-    error: "listing_price_range_invalid",
-  });
+export const ExpertListQuery = z.strictObject(listingFields).refine(rangeInOrder, { error: "listing_price_range_invalid" });
 export type ExpertListQuery = z.infer<typeof ExpertListQuery>;
+/** GET /experts: the same, lenient with parameters it does not know, as the spec's plain listing call always was. */
+export const ExpertListingQuery = z.object(listingFields).refine(rangeInOrder, { error: "listing_price_range_invalid" });

@@ -19,6 +19,7 @@ import {
   ScheduleReply,
   ScheduleSetReply,
   ExpertListQuery,
+  ExpertListingQuery,
   SessionListReply,
   SlugParams,
   WeeklySchedule,
@@ -127,9 +128,12 @@ export const expertRoutes: RoutePlugin<ExpertRouteDeps> = async (app, deps) => {
   };
   const listed = { response: { 200: ExpertListReply } };
   // The spec's two calls: the listing, and its search; both take the sort and the filters.
-  const listingRoute = { schema: { querystring: ExpertListQuery, ...listed } };
-  app.get("/experts", listingRoute, async (request, reply) => send(request, reply, await listing(request.query)));
-  app.get("/experts/search", listingRoute, async (request, reply) => send(request, reply, await listing(request.query)));
+  app.get("/experts", { schema: { querystring: ExpertListingQuery, ...listed } }, async (request, reply) =>
+    send(request, reply, await listing(request.query)),
+  );
+  app.get("/experts/search", { schema: { querystring: ExpertListQuery, ...listed } }, async (request, reply) =>
+    send(request, reply, await listing(request.query)),
+  );
 
   app.get("/experts/me", { onRequest: requireExpertAccount, schema: { response: { 200: OwnExpertProfileReply } } }, async (request) => {
     const expert = await findExpert(db, actorOf(request).userId);
