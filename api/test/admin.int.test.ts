@@ -613,14 +613,16 @@ describe("read models", () => {
 
   it("lists every read model with its checkpoint and lag", async () => {
     const r = await list("projections", { sort: ["name", "ASC"] });
-    expect(r.headers["content-range"]).toBe("projections 0-9/10");
+    expect(r.headers["content-range"]).toBe("projections 0-11/12");
     const views = r.json<ProjectionView[]>();
     expect(views.map((p) => p.id)).toEqual([
       "booking_events",
       "bookings",
+      "conversation_readers",
       "earnings",
       "experts",
       "ledger",
+      "messages",
       "reviews",
       "schedules",
       "sessions",
