@@ -111,8 +111,21 @@ async function axeViolations(page: Page, rules?: string[]): Promise<AxeViolation
   }, options);
 }
 
-/** axe-core's serious and critical violations on the page as it is now. */
+/** Every finite animation on the page at its end: colours are read as shown, never halfway through a fade or a slide. */
+export async function settledAnimations(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
+}
+
+/** axe-core's serious and critical violations on the page once its animations have settled (a button just enabled is still fading in). */
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  await settledAnimations(page);
   return (await axeViolations(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
 }
 

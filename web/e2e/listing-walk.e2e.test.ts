@@ -91,15 +91,6 @@ async function openShop(who: typeof AVERY): Promise<Shop> {
 }
 
 async function checkAxe(on: Page, name: string) {
-  // Colours are read as shown: a switch just turned on is still sliding.
-  await on.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
   const violations = await seriousViolations(on);
   axeReport[name] = violations;
   expect(violations, `${name}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);

@@ -74,15 +74,6 @@ async function signedInPage(who: Person, timezoneId: string): Promise<Page> {
 }
 
 async function checkAxe(page: Page, name: string) {
-  // Colours are read as shown: a dialog just opened is still fading in.
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
   const violations = await seriousViolations(page);
   axeReport[name] = violations;
   expect(violations, `${name}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
