@@ -141,6 +141,11 @@ describe("Stripe's dispute webhooks", () => {
 describe("the console", () => {
   it("opens a test dispute as a bank would, exports the evidence with the booking's history, and refuses one on a refunded booking", async () => {
     const b = await paidBooking(api);
+    const said = await api.call("POST", `/api/v1/bookings/${b.bookingId}/messages`, {
+      user: b.creator,
+      body: { text: "Looking forward to it" },
+    });
+    expect(said.statusCode, said.body).toBe(200);
     const opened = await api.call("POST", `/api/v1/admin/payments/${b.paymentId}/test-dispute`, {
       user: admin,
       body: { reason: "fraudulent" },
@@ -159,6 +164,7 @@ describe("the console", () => {
     expect(spaced).toContain('The creator requested "Growth strategy" for');
     expect(joined).toContain(`The creator paid $150.00 USD (payment ${b.paymentId}).`);
     expect(spaced).toContain("Needs a response");
+    expect(spaced).toContain('The creator wrote: "Looking forward to it"');
 
     const lost = await api.call("POST", `/api/v1/admin/payments/${b.paymentId}/test-dispute`, { user: admin, body: { status: "lost" } });
     expect(lost.json()).toMatchObject({ status: "lost", lost_cents: 15_000 });

@@ -2,7 +2,8 @@ import { DISPUTE_STATUS_LABELS, momentText, type AdminDisputeReply, type Timelin
 import { detailRows, moneyText, pdfBytes, PLATFORM_NAME } from "../receipts/index.ts";
 
 // A dispute's evidence as one document (issue 31.2): the dispute, the booking, and the booking's whole history from the
-// event log (request, payment, acceptance, the creator's preparation answers, the meeting link, no-show reports, notes),
+// event log (request, payment, acceptance, the creator's preparation answers, the meeting link, no-show reports, notes,
+// the conversation's messages),
 // in UTC, to submit to the payment provider. The same facts always make the same document.
 
 export type EvidenceFacts = { dispute: AdminDisputeReply; creatorName: string; expertName: string; timeline: readonly TimelineEntry[] };
@@ -33,6 +34,8 @@ export function evidenceLine(e: TimelineEntry, currency: string): string {
       return "The session's end passed and it was completed.";
     case "NotesAdded":
       return "The expert shared session notes with the creator.";
+    case "MessageSent":
+      return `The ${text("role")} wrote: "${text("text")}"`;
     case "NoShowReported":
       return `A no-show of the ${text("absent")} was reported${text("note") ? `: "${text("note")}"` : "."}`;
     case "NoShowContested":

@@ -1,7 +1,7 @@
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { AdminDisputeReply, DisputeStatus, TestDisputeBody } from "@booking/contracts";
-import { calendarStream, refundableCents } from "@booking/engine";
+import { AdminDisputeReply, DisputeStatus, TestDisputeBody, formatPosition, readDomainEvent, type TimelineEntry } from "@booking/contracts";
+import { calendarStream, conversationStream, refundableCents } from "@booking/engine";
 import type { EventStore } from "@booking/event-store";
 import { bookingTimeline, IdText, ListQueryString, RecordIdParams, SqlWhere, listPage, oneOrMany, type ListSpec } from "../admin/index.ts";
 import { refuse, requireActor } from "../http/index.ts";
@@ -57,6 +57,28 @@ const adminRecord = (r: Record<string, unknown>): AdminDisputeReply =>
 
 export const disputeRoutes: RoutePlugin<DisputeRouteDeps> = async (app, deps) => {
   const { db, store, calendar } = deps;
+  /** The booking's history from its calendar stream, with its conversation's messages in time order among it. */
+  const evidenceTimeline = async (expertId: string, bookingId: string): Promise<TimelineEntry[]> => {
+    const [calendarSteps, { events }] = await Promise.all([
+      bookingTimeline(store, expertId, bookingId),
+      store.readStream(conversationStream(bookingId)),
+    ]);
+    const messages = events
+      .filter((e) => e.type === "MessageSent")
+      .map((stored) => {
+        const event = readDomainEvent(stored.type, stored.schemaVersion, stored.data);
+        return {
+          event_id: stored.eventId,
+          type: event.type,
+          time: stored.metadata.at,
+          actor: stored.metadata.actor ?? null,
+          version: stored.version,
+          position: formatPosition(stored.position),
+          data: event.data,
+        };
+      });
+    return [...calendarSteps, ...messages].sort((a, b) => a.time.localeCompare(b.time));
+  };
   const one = async (id: string) => {
     const { rows } = await db.query(`SELECT * FROM ${FROM} WHERE x.id = $1`, [id]);
     if (!rows[0]) refuse("not_found");
@@ -114,7 +136,7 @@ export const disputeRoutes: RoutePlugin<DisputeRouteDeps> = async (app, deps) =>
           dispute,
           creatorName: nameOf(dispute.creator_id, "The creator"),
           expertName: nameOf(booking.rows[0]?.expert_user_id ?? "", "The expert"),
-          timeline: await bookingTimeline(store, dispute.expert_id, dispute.booking_id),
+          timeline: await evidenceTimeline(dispute.expert_id, dispute.booking_id),
         });
         return reply
           .type("application/pdf")
