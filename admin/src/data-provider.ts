@@ -7,6 +7,7 @@ import type {
   BookingAsOfReply,
   BookingReply,
   CalendarAsOfReply,
+  ConversationReply,
   ExpertStandingReply,
   ExpertStatementReply,
   SuspensionReply,
@@ -17,8 +18,8 @@ import type { ProjectionRecord } from "./projections/projection-record.ts";
 
 // ra-data-simple-rest against /api/v1/admin, every request with the admin's bearer token, plus
 // the calls that are not CRUD: a resource's CSV export, a read-model rebuild, the time travel, the
-// statements, vetting's review steps, suspension and standing (issue 30), no-show decisions (issue 31.1), and a
-// dispute's evidence and test disputes (issue 31.2).
+// statements, vetting's review steps, suspension and standing (issue 30), no-show decisions (issue 31.1), a
+// dispute's evidence and test disputes (issue 31.2), and a booking's conversation (issue 31.3).
 
 export const ADMIN_API = `${API_ROOT}/admin`;
 
@@ -105,6 +106,8 @@ export type ConsoleDataProvider = DataProvider & {
   decideNoShow: (bookingId: string, body: NoShowDecision) => Promise<BookingReply>;
   /** A dispute's evidence, the booking's history as one PDF to submit to the provider (GET /admin/disputes/{id}/evidence.pdf). */
   disputeEvidence: (disputeId: string) => Promise<Blob>;
+  /** A booking's conversation, read-only: the parties' route (GET /bookings/{id}/messages), which admins may read. */
+  bookingConversation: (bookingId: string) => Promise<ConversationReply>;
   /** Test provider only: open a dispute on a payment as a bank would, or move its test dispute on (won, lost...). */
   openTestDispute: (paymentId: string, body: TestDisputeRequest) => Promise<AdminDisputeReply>;
 };
@@ -173,4 +176,6 @@ export const dataProvider: ConsoleDataProvider = {
   decideNoShow: (bookingId, body) => post(`bookings/${encodeURIComponent(bookingId)}/no-show/decision`, body),
   disputeEvidence: (disputeId) => download(`${ADMIN_API}/disputes/${encodeURIComponent(disputeId)}/evidence.pdf`),
   openTestDispute: (paymentId, body) => post(`payments/${encodeURIComponent(paymentId)}/test-dispute`, body),
+  bookingConversation: async (bookingId) =>
+    (await httpClient(`${API_ROOT}/bookings/${encodeURIComponent(bookingId)}/messages`)).json as ConversationReply,
 };

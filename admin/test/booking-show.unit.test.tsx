@@ -1,7 +1,7 @@
-import { render, screen } from "@testing-library/react";
+import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { App } from "../src/app.tsx";
-import { resetConsoleAfterEach } from "./console-fakes.ts";
+import { FORMULA, resetConsoleAfterEach } from "./console-fakes.ts";
 
 // Issue 27.20: on a booking's page, the columns the page does not place by hand ran their labels
 // and values together at 1366 px ("Reschedule toReschedule requested at"). Each is a label/value pair.
@@ -50,5 +50,23 @@ describe("a booking's page", () => {
       ]),
     );
     expect(pairs.find(([label]) => label === "Reschedule to")?.[1]).toMatch(/2026/);
+  }, 60_000);
+
+  // Issue 31.3: the booking's conversation, as its parties wrote it, for the admin to read (never to write in).
+  it("shows the booking's conversation, oldest first, read-only", async () => {
+    window.location.hash = `#/bookings/${bookingId}/show`;
+    render(<App />);
+    const section = await screen.findByRole("region", { name: "Conversation" }, { timeout: 20_000 });
+    const messages = await within(section).findAllByRole("listitem");
+    expect(
+      messages.map((m) => [m.getAttribute("data-role"), m.querySelector("strong")?.textContent, m.lastElementChild?.textContent]),
+    ).toEqual([
+      ["creator", "Creator", FORMULA],
+      ["expert", "Expert", "Send the deck\nbefore Tuesday."],
+    ]);
+    expect(messages[0]!.querySelector("time")?.getAttribute("datetime")).toBe("2026-01-10T12:00:00.000Z");
+    expect(within(section).getByTestId("conversation-window").textContent).toMatch(/^Closed on .*2026.* · read-only/);
+    expect(within(section).queryByRole("textbox")).toBeNull();
+    expect(within(section).queryByRole("button")).toBeNull();
   }, 60_000);
 });

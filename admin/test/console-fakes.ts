@@ -1,6 +1,7 @@
 import type { AuthProvider, RaRecord } from "react-admin";
 import { cleanup } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
+import type { ConversationReply } from "@booking/contracts";
 import type { ConsoleDataProvider } from "../src/data-provider.ts";
 
 // The console without an API: a signed-in admin, and every resource answering with one record
@@ -81,6 +82,20 @@ export function hostileRecord(resource: string, id: RaRecord["id"] = "00000000-0
 
 const refused = () => Promise.reject(new Error("The fake console API changes nothing."));
 
+/** A booking's conversation (issue 31.3): two messages its parties typed, one a formula, open until a week after the session. */
+export function fakeConversation(bookingId: string): ConversationReply {
+  return {
+    booking_id: bookingId,
+    messages: [
+      { id: "m1", by: ids.creator, role: "creator", text: FORMULA, sent_at: AT },
+      { id: "m2", by: ids.expert, role: "expert", text: "Send the deck\nbefore Tuesday.", sent_at: "2026-01-10T12:30:00.000Z" },
+    ],
+    unread: 0,
+    muted: false,
+    open_until: "2026-01-17T13:00:00.000Z",
+  };
+}
+
 /** The server's CSV (terms acceptances, early access): only asked for here; the API's own tests read what it writes. */
 export const serverCsv = vi.fn<ConsoleDataProvider["exportCsv"]>(() =>
   Promise.resolve(new Blob(["from the server"], { type: "text/csv" })),
@@ -112,6 +127,7 @@ export const fakeDataProvider: ConsoleDataProvider = {
   decideNoShow: refused,
   disputeEvidence: refused,
   openTestDispute: refused,
+  bookingConversation: (bookingId) => Promise.resolve(fakeConversation(bookingId)),
 } as ConsoleDataProvider;
 
 export const signedInAdmin: AuthProvider = {

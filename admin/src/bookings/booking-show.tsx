@@ -11,6 +11,7 @@ import { isNoShowStatus } from "../no-shows/no-show-record.ts";
 import { RefundBookingButton } from "../refunds/refund-booking.tsx";
 import { RelatedRefunds } from "../refunds/related-refunds.tsx";
 import { refundStateLabels, type Booking } from "./booking-record.ts";
+import { BookingConversation } from "./booking-conversation.tsx";
 import { BookingStatusField, PaymentStateField } from "./booking-status.tsx";
 import { BookingTimeline } from "./booking-timeline.tsx";
 import { MoneyTrail } from "./money-trail.tsx";
@@ -125,7 +126,10 @@ function BookingDetails() {
   );
 }
 
-/** One booking: its details from the read model, its disputes (issue 31.2), its money trail and its timeline from the event store. */
+/**
+ * One booking: its details from the read model, its disputes (issue 31.2), its conversation (issue 31.3), its money trail
+ * and its timeline from the event store.
+ */
 export function BookingShow() {
   return (
     <Show
@@ -142,6 +146,7 @@ export function BookingShow() {
         </Grid>
         <Grid size={{ xs: 12, md: 7 }} sx={{ p: 2 }}>
           <BookingDisputes />
+          <BookingConversation />
           <MoneyTrail />
           <BookingTimeline />
         </Grid>

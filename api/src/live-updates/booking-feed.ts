@@ -39,7 +39,12 @@ export class BookingFeed {
           "SELECT booking_id, creator_id, expert_user_id, status FROM bookings WHERE booking_id = ANY($1)",
           [changed],
         );
-        const lastType = new Map(events.map((e) => [(e.data as { bookingId?: string }).bookingId, e.type]));
+        // A booking's change names its last calendar event when the batch has one (the booking itself changed), else its
+        // conversation's last event: a client refreshes the booking on the former, only the thread on the latter.
+        const lastType = new Map<string | undefined, string>();
+        for (const calendarFirst of [false, true])
+          for (const e of events)
+            if (e.streamId.startsWith("calendar-") === calendarFirst) lastType.set((e.data as { bookingId?: string }).bookingId, e.type);
         for (const r of rows) {
           const change = { bookingId: r.booking_id, status: r.status, type: lastType.get(r.booking_id) ?? "" };
           for (const user of [r.creator_id, r.expert_user_id]) for (const l of this.listeners.get(user) ?? []) l(change);

@@ -30,6 +30,8 @@ import { PrepAnswersForm } from "../book-session/prep-answers-form.tsx";
 import { prepQuestionsOf } from "../book-session/prep-answers.ts";
 import { initials } from "../experts/expert-card.tsx";
 import { BookingNoShow } from "../no-shows/booking-no-show.tsx";
+import { useUnreadMessages } from "../conversation/conversation-queries.ts";
+import { BookingMessagesLink, UnreadMessagesBadge } from "../conversation/unread-badges.tsx";
 import { moneyLine } from "./booking-money.ts";
 
 /** A creator's bookings: `who` is "me", or a creator's id when an admin looks. */
@@ -40,7 +42,7 @@ export const creatorBookingsQuery = (who = "me") =>
     staleTime: 0,
   });
 
-function BookingCard({ booking }: { booking: Booking }) {
+function BookingCard({ booking, unread }: { booking: Booking; unread: number | null }) {
   const queryClient = useQueryClient();
   const [answering, setAnswering] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -185,6 +187,14 @@ function BookingCard({ booking }: { booking: Booking }) {
               Session Details
             </Button>
           )}
+          {/* The booking's conversation is on its Session Details (issue 31.3); an admin looking has no counts of theirs. */}
+          {unread !== null && (
+            <BookingMessagesLink
+              to={`/session-details/${booking.id}`}
+              unread={unread}
+              describes={`${booking.session_title} with ${booking.expert_name ?? "your expert"}`}
+            />
+          )}
           {inCalendar(booking) && <AddToCalendarButton booking={booking} />}
           {/* A no-show report settles the booking instead (issue 31.1). */}
           {open && !booking.no_show && <CancelBookingButton booking={booking} wording={awaitingPayment ? RELEASE : undefined} />}
@@ -209,7 +219,7 @@ function BookingCard({ booking }: { booking: Booking }) {
   );
 }
 
-function BookingSections({ bookings }: { bookings: Booking[] }) {
+function BookingSections({ bookings, unread }: { bookings: Booking[]; unread: ((bookingId: string) => number) | null }) {
   const { upcoming, past } = arrangeBookings(bookings, Date.now(), "creator");
   return (
     <Box sx={{ display: "grid", gap: 4 }}>
@@ -220,7 +230,7 @@ function BookingSections({ bookings }: { bookings: Booking[] }) {
         {upcoming.length === 0 ? (
           <Typography color="text.secondary">Nothing coming up.</Typography>
         ) : (
-          upcoming.map((b) => <BookingCard key={b.id} booking={b} />)
+          upcoming.map((b) => <BookingCard key={b.id} booking={b} unread={unread?.(b.id) ?? null} />)
         )}
       </Box>
       {past.length > 0 && (
@@ -229,7 +239,7 @@ function BookingSections({ bookings }: { bookings: Booking[] }) {
             Past and cancelled
           </Typography>
           {past.map((b) => (
-            <BookingCard key={b.id} booking={b} />
+            <BookingCard key={b.id} booking={b} unread={unread?.(b.id) ?? null} />
           ))}
         </Box>
       )}
@@ -241,11 +251,15 @@ export function CreatorDashboardPage() {
   useDocumentTitle("Your Bookings");
   const subject = useDashboardSubject();
   const bookings = useQuery(creatorBookingsQuery(subject.who));
+  const unread = useUnreadMessages(!subject.byAdmin);
   return (
     <Page>
-      <Typography variant="h4" component="h1" gutterBottom>
-        {subject.byAdmin ? "Creator's Bookings" : "Your Bookings"}
-      </Typography>
+      <Box sx={{ display: "flex", alignItems: "center", justifyContent: "space-between", gap: 2, flexWrap: "wrap", mb: 1 }}>
+        <Typography variant="h4" component="h1">
+          {subject.byAdmin ? "Creator's Bookings" : "Your Bookings"}
+        </Typography>
+        {!subject.byAdmin && <UnreadMessagesBadge total={unread.total} />}
+      </Box>
       {subject.byAdmin && <AdminViewingNotice />}
       <Typography color="text.secondary" sx={{ mb: 3 }}>
         Times are shown in {zoneLabel(browserZone())}.
@@ -262,7 +276,7 @@ export function CreatorDashboardPage() {
           </Button>
         </Box>
       ) : (
-        <BookingSections bookings={bookings.data} />
+        <BookingSections bookings={bookings.data} unread={subject.byAdmin ? null : unread.of} />
       )}
     </Page>
   );

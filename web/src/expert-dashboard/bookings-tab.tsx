@@ -27,10 +27,15 @@ import { browserZone, localMoment } from "../shared/local-time.ts";
 import { BOOKINGS_KEY } from "../shared/query-client.ts";
 import { initials } from "../experts/expert-card.tsx";
 import { useDashboardSubject } from "../shared/dashboard-subject.ts";
+import { useUnreadMessages } from "../conversation/conversation-queries.ts";
+import { BookingMessagesLink } from "../conversation/unread-badges.tsx";
 import { useExpertBookings, useSchedule } from "./dashboard-queries.ts";
 
 function BookingActions({ booking }: { booking: Booking }) {
   const queryClient = useQueryClient();
+  const subject = useDashboardSubject();
+  // The expert's own counts (issue 31.3); an admin looking at the dashboard has none of theirs to show.
+  const unread = useUnreadMessages(!subject.byAdmin);
   const [error, setError] = useState<string | null>(null);
   const ended = Date.parse(booking.scheduled_time) + booking.length_minutes * 60_000 <= Date.now();
   const complete = async () => {
@@ -76,6 +81,14 @@ function BookingActions({ booking }: { booking: Booking }) {
       )}
       {booking.status === "completed" &&
         (booking.has_notes ? link(`/session-notes/${booking.id}`, "View Notes") : link(`/add-session-notes/${booking.id}`, "Add Notes"))}
+      {/* The booking's conversation is on Manage Booking. */}
+      {!subject.byAdmin && (
+        <BookingMessagesLink
+          to={`/manage-booking/${booking.id}`}
+          unread={unread.of(booking.id)}
+          describes={`${booking.session_title} with ${booking.creator_name ?? "creator"}`}
+        />
+      )}
       {error && (
         <Typography role="alert" color="error" variant="body2">
           {error}

@@ -17,6 +17,8 @@ import { useDashboardSubject } from "../shared/dashboard-subject.ts";
 import { ScheduleTab } from "./schedule-tab.tsx";
 import { SessionsTab } from "./sessions-tab.tsx";
 import { ApplicationTab } from "../vetting/application-tab.tsx";
+import { useUnreadMessages } from "../conversation/conversation-queries.ts";
+import { UnreadMessagesBadge } from "../conversation/unread-badges.tsx";
 
 type TabName = "bookings" | "payments" | "sessions" | "slots" | "profile" | "application" | "account";
 
@@ -42,8 +44,10 @@ export function ExpertDashboardPage() {
   );
   const current = shown.find((t) => (tab ?? "") === t.segment || tab === t.name);
   useDocumentTitle(current?.title ?? "Expert dashboard");
-  if (!current) return <Navigate to={`/expert-dashboard/${id}`} replace />;
+  // Hooks before the early return below: every render calls the same ones.
   const subject = useDashboardSubject();
+  const unread = useUnreadMessages(!subject.byAdmin);
+  if (!current) return <Navigate to={`/expert-dashboard/${id}`} replace />;
   // An admin looking at an expert's dashboard works on that expert's sessions and schedule.
   const expertId = subject.byAdmin ? subject.who : (auth.user?.expert_id ?? null);
 
@@ -62,9 +66,13 @@ export function ExpertDashboardPage() {
           ))}
         </Tabs>
       </Box>
-      <Typography variant="h4" component="h1" gutterBottom>
-        {subject.byAdmin ? current.title.replace(/^Your /, "Expert's ") : current.title}
-      </Typography>
+      <Box sx={{ display: "flex", alignItems: "center", justifyContent: "space-between", gap: 2, flexWrap: "wrap", mb: 1 }}>
+        <Typography variant="h4" component="h1">
+          {subject.byAdmin ? current.title.replace(/^Your /, "Expert's ") : current.title}
+        </Typography>
+        {/* The messages of every booking (issue 31.3): each booking's count is on the Bookings tab. */}
+        {!subject.byAdmin && <UnreadMessagesBadge total={unread.total} />}
+      </Box>
       {subject.byAdmin && <AdminViewingNotice />}
       {current.name === "bookings" && <BookingsTab />}
       {current.name === "payments" && <PaymentsTab />}

@@ -19,6 +19,7 @@ import { CancellationPolicyForExpert } from "../book-session/cancellation-policy
 import { PrepAnswersList } from "../book-session/prep-answers-list.tsx";
 import { BookingReceipts } from "../payouts/booking-receipts.tsx";
 import { BookingNoShow } from "../no-shows/booking-no-show.tsx";
+import { BookingConversation } from "../conversation/booking-conversation.tsx";
 import { expertActions } from "./expert-actions.ts";
 import type { ManageAction } from "./manage-steps.ts";
 
@@ -132,6 +133,8 @@ export function BookingDetailStep(props: { booking: Booking; zone: string; dispa
           </>
         )}
       </Box>
+      {/* The expert and the creator write to each other here (issue 31.3); "Request More Info" is a message in it too. */}
+      <BookingConversation booking={booking} zone={zone} />
     </Box>
   );
 }

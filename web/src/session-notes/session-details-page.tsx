@@ -23,6 +23,7 @@ import { PrepAnswersList } from "../book-session/prep-answers-list.tsx";
 import { BookingReceipts } from "../payouts/booking-receipts.tsx";
 import { bookingQuery } from "../manage-booking/manage-booking-page.tsx";
 import { BookingNoShow } from "../no-shows/booking-no-show.tsx";
+import { BookingConversation } from "../conversation/booking-conversation.tsx";
 import { BookingReview } from "./booking-review.tsx";
 import { backToBookings, ChooseBooking } from "./choose-booking.tsx";
 
@@ -98,6 +99,8 @@ function SessionDetails({ bookingId }: { bookingId: string }) {
       </Box>
       {/* A completed session's review lives here too: the creator's dashboard links its details, its notes only once written. */}
       <BookingReview booking={b} />
+      {/* The creator and the expert write to each other here (issue 31.3). */}
+      <BookingConversation booking={b} />
     </Box>
   );
 }

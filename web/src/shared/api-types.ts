@@ -6,6 +6,7 @@ import type {
   BookingReply,
   BookingStatus as BookingStatusValue,
   CalendarFeedReply,
+  ConversationReply,
   ExpertDetailReply,
   ExpertListItem as ExpertListItemReply,
   ExpertReview,
@@ -16,6 +17,7 @@ import type {
   SessionNotesReply,
   SessionReply,
   SignupReply,
+  UnreadMessagesReply,
   UnsubscribeReply,
   UserRole,
 } from "@booking/contracts";
@@ -61,3 +63,8 @@ export type Booking = BookingReply;
 export type SessionNotes = SessionNotesReply;
 /** POST /payments/intent. */
 export type PaymentIntentReply = PaymentIntent;
+/** GET /bookings/:id/messages (and what sending, reading and muting answer): a booking's conversation. */
+export type Conversation = ConversationReply;
+export type Message = Conversation["messages"][number];
+/** GET /me/unread-messages. */
+export type UnreadMessages = UnreadMessagesReply;

@@ -17,3 +17,6 @@ export function createQueryClient(): QueryClient {
 
 /** Every booking read lives under this key, so one invalidation refreshes them all (realtime, writes). */
 export const BOOKINGS_KEY = ["bookings"] as const;
+
+/** Every conversation read (a booking's thread, the unread counts) lives under this key: live changes refresh them (issue 31.3). */
+export const CONVERSATIONS_KEY = ["conversations"] as const;

@@ -15,15 +15,15 @@ class FakeEventSource {
   static opened: FakeEventSource[] = [];
   closed = false;
   onerror: (() => void) | null = null;
-  private listeners = new Map<string, (() => void)[]>();
+  private listeners = new Map<string, ((event: { data?: string }) => void)[]>();
   constructor(readonly url: string) {
     FakeEventSource.opened.push(this);
   }
-  addEventListener(type: string, listener: () => void) {
+  addEventListener(type: string, listener: (event: { data?: string }) => void) {
     this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
   }
-  emit(type: string) {
-    for (const l of this.listeners.get(type) ?? []) l();
+  emit(type: string, data?: unknown) {
+    for (const l of this.listeners.get(type) ?? []) l({ data: data === undefined ? undefined : JSON.stringify(data) });
   }
   close() {
     this.closed = true;
@@ -36,10 +36,10 @@ afterEach(() => {
   FakeEventSource.opened = [];
 });
 
-async function openUpdates() {
+async function openUpdates(client = new QueryClient()) {
   vi.stubGlobal("EventSource", FakeEventSource);
   render(
-    <QueryClientProvider client={new QueryClient()}>
+    <QueryClientProvider client={client}>
       <StaticAuthProvider value={signedInAs("creator")}>
         <BookingUpdates />
       </StaticAuthProvider>
@@ -70,5 +70,24 @@ describe("live booking updates", () => {
     expect(FakeEventSource.opened).toHaveLength(1);
     act(() => void document.dispatchEvent(new Event("visibilitychange")));
     expect(FakeEventSource.opened).toHaveLength(2);
+  });
+
+  // Issue 31.3: a conversation's change refreshes the threads and unread counts; reading or muting leaves bookings be.
+  it("a message refreshes the conversations and the bookings; a read or a mute only the conversations", async () => {
+    const client = new QueryClient();
+    const invalidated = vi.spyOn(client, "invalidateQueries");
+    const source = await openUpdates(client);
+    const keys = () => invalidated.mock.calls.map(([filters]) => JSON.stringify(filters?.queryKey));
+    act(() => source.emit("booking", { bookingId: "b1", status: "confirmed", type: "ConversationRead" }));
+    expect(keys()).toEqual(['["conversations"]']);
+    invalidated.mockClear();
+    act(() => source.emit("booking", { bookingId: "b1", status: "confirmed", type: "ConversationMuted" }));
+    expect(keys()).toEqual(['["conversations"]']);
+    invalidated.mockClear();
+    act(() => source.emit("booking", { bookingId: "b1", status: "more_info_requested", type: "MessageSent" }));
+    expect(keys()).toEqual(expect.arrayContaining(['["conversations"]', '["bookings"]']));
+    invalidated.mockClear();
+    act(() => source.emit("booking", { bookingId: "b1", status: "confirmed", type: "BookingConfirmed" }));
+    expect(keys()).toEqual(expect.arrayContaining(['["conversations"]', '["bookings"]', '["availability"]']));
   });
 });
