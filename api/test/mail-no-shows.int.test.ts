@@ -165,4 +165,26 @@ describe("no-show mails, one per event and person, in each reader's zone", () =>
     mails = await deliver();
     expect(one(mails, "message_received", creator).text).toContain("When: Monday, 22 March 2027, 09:00 (America/Los_Angeles, GMT-7)");
   });
+
+  it("the expert hears of a dispute of the payment and of its end, in their zone (issue 31.2); the creator, whose bank it is, does not", async () => {
+    now = "2027-03-10T12:00:00.000Z";
+    const b = await calendar.request(creator, "2027-03-23T16:00:00.000Z");
+    await calendar.pay(b);
+    await calendar.confirm(b);
+    await deliver();
+    const report = { disputeId: `dp-${b}`, paymentId: `pi-${b}`, amountCents: 15_000, reason: "product_not_received", evidenceDueBy: null };
+    const record = (status: "needs_response" | "lost") =>
+      calendar.run({ type: "RecordDispute", ...on(b), actor: { userId: "payments", role: "system" }, report: { ...report, status } });
+    await record("needs_response");
+    let mails = await deliver();
+    expect(mails.map(who)).toEqual(["dispute_opened -> expert"]);
+    expect(one(mails, "dispute_opened", expert).text).toContain(
+      "Cole Rivera's bank disputed $150 paid for Pricing review (reason given: product not received).",
+    );
+    expect(one(mails, "dispute_opened", expert).text).toContain("When: Tuesday, 23 March 2027, 17:00 (Europe/Berlin, GMT+1)");
+    await record("lost");
+    mails = await deliver();
+    expect(mails.map(who)).toEqual(["dispute_closed -> expert"]);
+    expect(one(mails, "dispute_closed", expert).subject).toBe("The dispute about Pricing review was lost");
+  });
 });

@@ -148,6 +148,10 @@ const facts: BookingFact[] = [
     by: "u-ava",
     text: "Could you send the draft pricing page before we meet?",
   },
+  { ...read, eventId: "e17", kind: "dispute_opened", bookingId: "bk-7f3a", amountCents: 15_000, reason: "product_not_received" },
+  { ...read, eventId: "e18", kind: "dispute_closed", bookingId: "bk-7f3a", status: "lost", lostCents: 15_000 },
+  { ...read, eventId: "e17", kind: "dispute_opened", bookingId: "bk-7f3a", amountCents: 15_000, reason: "product_not_received" },
+  { ...read, eventId: "e18", kind: "dispute_closed", bookingId: "bk-7f3a", status: "lost", lostCents: 15_000 },
   {
     ...read,
     eventId: "e11",

@@ -112,6 +112,8 @@ export async function applyFact(db: Queryable, fact: MailFact): Promise<boolean>
     case "cancelled":
     case "refund_issued":
     case "notes_added":
+    case "dispute_opened":
+    case "dispute_closed":
     case "no_show_reported":
     case "no_show_contested":
     case "no_show_settled":

@@ -1,6 +1,7 @@
 import {
   FULL_REFUND_NOTICE_HOURS,
   readDomainEvent,
+  type DisputeStatus,
   type Currency,
   type NoShowOutcome,
   type NoShowParty,
@@ -61,6 +62,9 @@ export type MailFact = Read &
     /** A booking's conversation (issue 31.3; stream `conversation-{bookingId}`, whose versions are its own). */
     | { kind: "message_sent"; bookingId: string; by: string; text: string }
     | { kind: "conversation_muted"; bookingId: string; userId: string; muted: boolean }
+    /** A creator's bank disputed the payment (issue 31.2): the expert hears of it, and of its end. */
+    | { kind: "dispute_opened"; bookingId: string; amountCents: number; reason: string }
+    | { kind: "dispute_closed"; bookingId: string; status: DisputeStatus; lostCents: number }
     /** Whose account an expert's profile is (expert streams): a vetting decision is mailed to it. */
     | { kind: "expert_profile"; expertId: string; userId: string }
     /** An admin's decision on the expert's application or standing (issue 30). */
@@ -104,6 +108,8 @@ const READ = new Set([
   "NoShowSettled",
   "MessageSent",
   "ConversationMuted",
+  "DisputeOpened",
+  "DisputeClosed",
   "ExpertProfileSaved",
   ...Object.keys(VETTING_DECISIONS),
 ]);
@@ -218,6 +224,22 @@ export function mailFact(stored: StoredEvent): MailFact | null {
       const { bookingId, absent, outcome, refundCents, reason, by } = event.data;
       return { ...read, kind: "no_show_settled", bookingId, absent, outcome, refundCents, reason, by };
     }
+    case "DisputeOpened":
+      return {
+        ...read,
+        kind: "dispute_opened",
+        bookingId: event.data.bookingId,
+        amountCents: event.data.amountCents,
+        reason: event.data.reason,
+      };
+    case "DisputeClosed":
+      return {
+        ...read,
+        kind: "dispute_closed",
+        bookingId: event.data.bookingId,
+        status: event.data.status,
+        lostCents: event.data.lostCents,
+      };
     case "MessageSent":
       return { ...read, kind: "message_sent", bookingId: event.data.bookingId, by: event.data.by, text: event.data.text };
     case "ConversationMuted":

@@ -28,6 +28,8 @@ export const MAIL_KINDS = [
   "no_show_contested",
   "no_show_settled",
   "message_received",
+  "dispute_opened",
+  "dispute_closed",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 

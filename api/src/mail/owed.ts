@@ -5,6 +5,7 @@ import type { BookingFact, MailFact } from "./facts.ts";
 import { vettingDecidedBody } from "./templates/vetting.ts";
 import { noShowContestedBody, noShowReportedBody, noShowSettledBody } from "./templates/no-show.ts";
 import { messageReceivedBody } from "./templates/message.ts";
+import { disputeClosedBody, disputeOpenedBody } from "./templates/dispute.ts";
 import type { MailKind, OutgoingMail } from "./outbox.ts";
 import {
   bookingCancelledBody,
@@ -176,6 +177,12 @@ export function owedMails(fact: BookingFact, state: BookingState, env: MailEnv):
       return mails;
     case "no_show_settled":
       both("no_show_settled", (i) => noShowSettledBody(i, fact));
+      return mails;
+    case "dispute_opened":
+      owe("dispute_opened", "expert", (i) => disputeOpenedBody(i, fact));
+      return mails;
+    case "dispute_closed":
+      owe("dispute_closed", "expert", (i) => disputeClosedBody(i, fact));
       return mails;
     case "message_sent": {
       // Rule: one mail per reader and thread per MESSAGE_MAIL_EVERY_MINUTES period, for its first message (the outbox keeps the
