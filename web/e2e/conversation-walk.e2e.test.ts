@@ -1,10 +1,11 @@
 import { DateTime } from "luxon";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ConversationReply, UnreadMessagesReply } from "@booking/contracts";
 import { localMoment } from "../src/shared/local-time.ts"; // both people read en-US here (newContext below)
-import { launchChromium, screenshot, seriousViolations, takeCspViolations, type AxeViolation } from "./chromium.ts";
-import { adminToken, signUpVerified } from "./mailbox.ts";
+import { launchChromium, screenshot, takeCspViolations } from "./chromium.ts";
+import { signedUpPerson, walkAxe, walkContexts, type Person } from "./walk-people.ts";
+import { adminToken } from "./mailbox.ts";
 import { callApi, replyOf } from "./product-api.ts";
 import { ADMIN, startProduct, type ProductServer } from "./product-server.ts";
 import { testPostgresUrl } from "@booking/testkit/worker-postgres";
@@ -22,9 +23,6 @@ const FIRST = "Hi Maya! Could we also look at the media kit I sent the brand?";
 const REPLY = "Of course.\nBring the kit and last month's numbers.";
 const AGAIN = "Will do, thank you!";
 
-type AuthSession = { access_token: string; user: { id: string } };
-type Person = { session: AuthSession; id: string; name: string };
-
 let product: ProductServer;
 let browser: Browser;
 let admin = "";
@@ -34,52 +32,21 @@ let sessionId = "";
 let bookingId = "";
 let expertPage: Page;
 let creatorPage: Page;
-const contexts: BrowserContext[] = [];
-const axeReport: Record<string, AxeViolation[]> = {};
+const pages = walkContexts(() => browser);
+const axe = walkAxe();
 
 const url = (path: string) => `${product.url}${path}`;
 const call = <T>(method: string, path: string, token: string | null, body?: unknown) => callApi<T>(product.url, method, path, token, body);
 const thread = (who: Person) => call<ConversationReply>("GET", `/bookings/${bookingId}/messages`, who.session.access_token);
 const unread = (who: Person) => call<UnreadMessagesReply>("GET", "/me/unread-messages", who.session.access_token);
 
-async function person(role: "creator" | "expert", first: string, last: string): Promise<Person> {
-  const session = await signUpVerified<AuthSession>(product.url, admin, {
-    email: `${first.toLowerCase()}-chat-${run}@example.com`,
-    password: `${first}-password-1`,
-    role,
-    first_name: first,
-    last_name: last,
-  });
-  const { version_id } = await call<{ version_id: string }>("GET", "/terms/latest", null);
-  await call("POST", "/terms/accept", session.access_token, { version_id });
-  return { session, id: session.user.id, name: `${first} ${last}` };
-}
+const person = (role: "creator" | "expert", first: string, last: string) =>
+  signedUpPerson(product.url, admin, role, first, last, `chat-${run}`);
 
-async function signedInPage(who: Person, timezoneId: string): Promise<Page> {
-  const context = await browser.newContext({ timezoneId, locale: "en-US", viewport: { width: 1280, height: 900 } });
-  await context.addInitScript((session) => {
-    if (!localStorage.getItem("expert-sessions.auth")) localStorage.setItem("expert-sessions.auth", JSON.stringify(session));
-  }, who.session);
-  context.setDefaultTimeout(20_000);
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on("pageerror", (e) => console.error(`[${who.name} page error]`, e.stack));
-  return page;
-}
+const signedInPage = (who: Person, timezoneId: string) => pages.signedInPage(who, timezoneId);
 
 async function checkAxe(page: Page, name: string) {
-  // Colours are read as shown: a button just enabled is still fading in.
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
-  const violations = await seriousViolations(page);
-  axeReport[name] = violations;
-  expect(violations, `${name}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
+  await axe.check(page, name);
   await screenshot(page, `conversation-${name}`);
 }
 
@@ -150,11 +117,8 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  console.log(
-    "[web-e2e] conversation walk: axe serious/critical violations per page:",
-    JSON.stringify(Object.fromEntries(Object.entries(axeReport).map(([k, v]) => [k, v.length]))),
-  );
-  for (const context of contexts) await context.close();
+  console.log("[web-e2e] conversation walk: axe serious/critical violations per page:", axe.counts());
+  await pages.closeAll();
   await browser?.close();
   await product?.stop();
 });

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { DateTime } from "luxon";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { BookingReply, CalendarCommand } from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
 import { localMoment } from "../src/shared/local-time.ts"; // both people read en-US here (newContext below)
-import { launchChromium, screenshot, seriousViolations, takeCspViolations, type AxeViolation } from "./chromium.ts";
-import { adminToken, signUpVerified } from "./mailbox.ts";
+import { launchChromium, screenshot, takeCspViolations } from "./chromium.ts";
+import { signedUpPerson, walkAxe, walkContexts, type Person } from "./walk-people.ts";
+import { adminToken } from "./mailbox.ts";
 import { callApi } from "./product-api.ts";
 import { ADMIN, startProduct, type ProductServer } from "./product-server.ts";
 import { testPostgresUrl } from "@booking/testkit/worker-postgres";
@@ -29,9 +30,6 @@ const REPORT_NOTE = "I waited 20 minutes in the room; nobody joined.";
 const CONTEST_NOTE = "I was in the room from the start; the link I sent was the right one.";
 const REASON = "The room's log shows the expert joined 25 minutes late: half the price goes back.";
 
-type AuthSession = { access_token: string; user: { id: string } };
-type Person = { session: AuthSession; id: string; name: string };
-
 let product: ProductServer;
 let browser: Browser;
 let admin = "";
@@ -41,42 +39,20 @@ let sessionId = "";
 let bookingId = "";
 let expertPage: Page;
 let creatorPage: Page;
-const contexts: BrowserContext[] = [];
-const axeReport: Record<string, AxeViolation[]> = {};
+const pages = walkContexts(() => browser);
+const axe = walkAxe();
 
 const url = (path: string) => `${product.url}${path}`;
 const call = <T>(method: string, path: string, token: string | null, body?: unknown) => callApi<T>(product.url, method, path, token, body);
 const booking = (token = creator.session.access_token) => call<BookingReply>("GET", `/bookings/${bookingId}`, token);
 
-async function person(role: "creator" | "expert", first: string, last: string): Promise<Person> {
-  const session = await signUpVerified<AuthSession>(product.url, admin, {
-    email: `${first.toLowerCase()}-noshow-${run}@example.com`,
-    password: `${first}-password-1`,
-    role,
-    first_name: first,
-    last_name: last,
-  });
-  const { version_id } = await call<{ version_id: string }>("GET", "/terms/latest", null);
-  await call("POST", "/terms/accept", session.access_token, { version_id });
-  return { session, id: session.user.id, name: `${first} ${last}` };
-}
+const person = (role: "creator" | "expert", first: string, last: string) =>
+  signedUpPerson(product.url, admin, role, first, last, `noshow-${run}`);
 
-async function signedInPage(who: Person, timezoneId: string): Promise<Page> {
-  const context = await browser.newContext({ timezoneId, locale: "en-US", viewport: { width: 1280, height: 900 } });
-  await context.addInitScript((session) => {
-    if (!localStorage.getItem("expert-sessions.auth")) localStorage.setItem("expert-sessions.auth", JSON.stringify(session));
-  }, who.session);
-  context.setDefaultTimeout(20_000);
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on("pageerror", (e) => console.error(`[${who.name} page error]`, e.stack));
-  return page;
-}
+const signedInPage = (who: Person, timezoneId: string) => pages.signedInPage(who, timezoneId);
 
 async function checkAxe(page: Page, name: string) {
-  const violations = await seriousViolations(page);
-  axeReport[name] = violations;
-  expect(violations, `${name}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
+  await axe.check(page, name);
   await screenshot(page, `no-show-${name}`);
 }
 
@@ -179,11 +155,8 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  console.log(
-    "[web-e2e] no-show walk: axe serious/critical violations per page:",
-    JSON.stringify(Object.fromEntries(Object.entries(axeReport).map(([k, v]) => [k, v.length]))),
-  );
-  for (const context of contexts) await context.close();
+  console.log("[web-e2e] no-show walk: axe serious/critical violations per page:", axe.counts());
+  await pages.closeAll();
   await browser?.close();
   await product?.stop();
 });
