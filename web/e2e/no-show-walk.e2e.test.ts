@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { DateTime } from "luxon";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { BookingReply, CalendarCommand } from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
@@ -13,12 +15,14 @@ import { ADMIN, startProduct, type ProductServer } from "./product-server.ts";
 import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 import { commandHandlers } from "../../api/src/main/commands.ts";
 import { recordPaymentSucceeded } from "../../api/src/payments/index.ts";
+import buildConsole from "../../admin/e2e/global-setup.ts";
 
 // Issue 31.1's walk, in Chromium against the built app served by the real API: a session that has
 // started (made on the expert's calendar by the product's own command handlers with the clock set
 // back, since a walk cannot wait for a start); the creator reports the expert absent with a note and
-// reads the deadline to contest; the expert sees the report and contests it with a note; an admin
-// decides it through the API, upheld with half the price refunded and a reason; both parties reload
+// reads the deadline to contest; the expert sees the report and contests it with a note; an admin,
+// signed in to the console (a third browser context), opens the contested report from the No-shows
+// list and decides it there, upheld with half the price refunded and a reason; both parties reload
 // and read the outcome, the refund and the reason. Screenshots go to e2e/artifacts/no-show-*.png.
 
 const EXPERT_ZONE = "Europe/London";
@@ -39,10 +43,14 @@ let sessionId = "";
 let bookingId = "";
 let expertPage: Page;
 let creatorPage: Page;
+let adminContext: BrowserContext | undefined;
+let adminPage: Page;
 const pages = walkContexts(() => browser);
 const axe = walkAxe();
 
 const url = (path: string) => `${product.url}${path}`;
+/** The admin console (react-admin, hash routes) the API serves at /admin/. */
+const consoleUrl = (hashPath = "") => `${product.url}/admin/${hashPath ? `#${hashPath}` : ""}`;
 const call = <T>(method: string, path: string, token: string | null, body?: unknown) => callApi<T>(product.url, method, path, token, body);
 const booking = (token = creator.session.access_token) => call<BookingReply>("GET", `/bookings/${bookingId}`, token);
 
@@ -54,6 +62,20 @@ const signedInPage = (who: Person, timezoneId: string) => pages.signedInPage(who
 async function checkAxe(page: Page, name: string) {
   await axe.check(page, name);
   await screenshot(page, `no-show-${name}`);
+}
+
+/** The admin in the console, signed in on its own login page with the product's admin account, in a context of its own. */
+async function consolePage(): Promise<Page> {
+  adminContext = await browser.newContext({ timezoneId: "UTC", locale: "en-US", viewport: { width: 1440, height: 1000 } });
+  adminContext.setDefaultTimeout(20_000);
+  const page = await adminContext.newPage();
+  page.on("pageerror", (e) => console.error("[admin page error]", e.stack));
+  await page.goto(consoleUrl());
+  await page.getByLabel("Email").fill(ADMIN.email);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByTestId("bookings-by-status").waitFor();
+  return page;
 }
 
 /**
@@ -114,6 +136,8 @@ async function startedBooking(): Promise<string> {
 }
 
 beforeAll(async () => {
+  // The API serves the console from admin/dist; the admin-e2e project's setup builds it, so build it here only if it is missing.
+  if (!existsSync(fileURLToPath(new URL("../../admin/dist/index.html", import.meta.url)))) await buildConsole();
   product = await startProduct(testPostgresUrl());
   browser = await launchChromium();
   admin = await adminToken(product.url, ADMIN);
@@ -147,6 +171,7 @@ beforeAll(async () => {
   bookingId = await startedBooking();
   expertPage = await signedInPage(expert, EXPERT_ZONE);
   creatorPage = await signedInPage(creator, CREATOR_ZONE);
+  adminPage = await consolePage();
 });
 
 // The app runs under the API's Content-Security-Policy: anything it blocks on any page fails the test.
@@ -157,6 +182,7 @@ afterEach(() => {
 afterAll(async () => {
   console.log("[web-e2e] no-show walk: axe serious/critical violations per page:", axe.counts());
   await pages.closeAll();
+  await adminContext?.close();
   await browser?.close();
   await product?.stop();
 });
@@ -219,12 +245,44 @@ describe("a session the expert did not join", () => {
     await checkAxe(expertPage, "contested-expert");
   });
 
-  it("an admin decides through the API: upheld, half the price refunded, with a reason", async () => {
-    const decided = await call<BookingReply>("POST", `/admin/bookings/${bookingId}/no-show/decision`, admin, {
-      upheld: true,
-      refund_cents: REFUND_CENTS,
-      reason: REASON,
-    });
+  it("an admin opens the contested report in the console and decides it: upheld, half the price refunded, with a reason", async () => {
+    await adminPage.getByRole("menuitem", { name: "No-shows" }).click();
+    // The list opens on the contested reports, the queue an admin decides.
+    const row = adminPage.locator("tr.RaDataTable-row", { hasText: "Deal review" });
+    await row.getByTestId("no-show-contested").waitFor();
+    expect(await row.getByText(/contested$/).count()).toBeGreaterThan(0);
+    await row.getByText("Deal review").click();
+
+    await adminPage.waitForURL((u) => u.hash === `#/no-shows/${encodeURIComponent(bookingId)}/show`);
+    const report = adminPage.getByTestId("no-show-report");
+    await report.getByText(`“${REPORT_NOTE}”`).waitFor();
+    await report.getByText(`“${CONTEST_NOTE}”`).waitFor();
+    const form = adminPage.getByTestId("no-show-decision");
+    await form.getByRole("radio", { name: /^Yes: the expert did not show/ }).check();
+    await form.getByLabel(/^Refund to the creator \(USD\)/).fill(String(REFUND_CENTS / 100));
+    await form.getByLabel(/^Reason \(both people read it\)/).fill(REASON);
+    await checkAxe(adminPage, "console-report");
+    await form.getByRole("button", { name: "Decide" }).click();
+    const dialog = adminPage.getByRole("dialog", { name: "Decide this no-show report?" });
+    await dialog.getByText("The booking ends as the expert's no-show.", { exact: false }).waitFor();
+    // The console writes amounts as "USD 60.00" (a no-break space after the code).
+    expect((await dialog.textContent())?.replace(/\s/g, " ")).toContain(
+      `USD 60.00 goes back to the creator. Both people are told the reason: "${REASON}"`,
+    );
+    await dialog.getByRole("button", { name: "Send decision" }).click();
+    await dialog.waitFor({ state: "detached" });
+
+    // The page shows the settled outcome in place of the form.
+    const outcome = adminPage.getByTestId("no-show-outcome");
+    await outcome.getByText("Upheld: the expert did not show").waitFor();
+    await outcome.getByText(/^USD\s60\.00 to the creator$/).waitFor();
+    await outcome.getByText(REASON).waitFor();
+    await outcome.getByText(ADMIN.email).waitFor();
+    expect(await adminPage.getByTestId("no-show-decision").count()).toBe(0);
+    await adminPage.getByTestId("no-show-settled").waitFor();
+    await checkAxe(adminPage, "console-decided");
+
+    const decided = await booking();
     expect(decided.status).toBe("expert_no_show");
     expect(decided.no_show).toMatchObject({ outcome: "expert_no_show", refund_cents: REFUND_CENTS, reason: REASON, contested: true });
     expect(decided.refund_due_cents).toBe(REFUND_CENTS);
