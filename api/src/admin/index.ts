@@ -3,7 +3,7 @@
 
 export { adminMigrations } from "./schema.ts";
 export { adminRoutes } from "./routes.ts";
-export { bookingTimeline } from "./bookings.ts";
+export { bookingTimeline, timelineEntry } from "./bookings.ts";
 export {
   Flag,
   IdText,

@@ -1,9 +1,20 @@
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { AdminDisputeReply, DisputeStatus, TestDisputeBody, formatPosition, readDomainEvent, type TimelineEntry } from "@booking/contracts";
+import { AdminDisputeReply, DisputeStatus, TestDisputeBody, readDomainEvent, type TimelineEntry } from "@booking/contracts";
 import { calendarStream, conversationStream, refundableCents } from "@booking/engine";
 import type { EventStore } from "@booking/event-store";
-import { bookingTimeline, IdText, ListQueryString, RecordIdParams, SqlWhere, listPage, oneOrMany, type ListSpec } from "../admin/index.ts";
+import { findBooking } from "@booking/projections";
+import {
+  bookingTimeline,
+  timelineEntry,
+  IdText,
+  ListQueryString,
+  RecordIdParams,
+  SqlWhere,
+  listPage,
+  oneOrMany,
+  type ListSpec,
+} from "../admin/index.ts";
 import { refuse, requireActor } from "../http/index.ts";
 import type { RoutePlugin } from "../http/index.ts";
 import { personName } from "../receipts/index.ts";
@@ -65,18 +76,7 @@ export const disputeRoutes: RoutePlugin<DisputeRouteDeps> = async (app, deps) =>
     ]);
     const messages = events
       .filter((e) => e.type === "MessageSent")
-      .map((stored) => {
-        const event = readDomainEvent(stored.type, stored.schemaVersion, stored.data);
-        return {
-          event_id: stored.eventId,
-          type: event.type,
-          time: stored.metadata.at,
-          actor: stored.metadata.actor ?? null,
-          version: stored.version,
-          position: formatPosition(stored.position),
-          data: event.data,
-        };
-      });
+      .map((stored) => timelineEntry(stored, readDomainEvent(stored.type, stored.schemaVersion, stored.data)));
     return [...calendarSteps, ...messages].sort((a, b) => a.time.localeCompare(b.time));
   };
   const one = async (id: string) => {
@@ -120,22 +120,12 @@ export const disputeRoutes: RoutePlugin<DisputeRouteDeps> = async (app, deps) =>
 
       admin.get("/disputes/:id/evidence.pdf", { schema: { params: RecordIdParams } }, async (request, reply) => {
         const dispute = await one(request.params.id);
-        const people = await db.query<{ user_id: string; first_name: string | null; last_name: string | null }>(
-          `SELECT u.user_id, u.first_name, u.last_name FROM users u
-           WHERE u.user_id IN ((SELECT creator_id FROM bookings WHERE booking_id = $1), (SELECT expert_user_id FROM bookings WHERE booking_id = $1))`,
-          [dispute.booking_id],
-        );
-        const nameOf = (id: string, fallback: string) => {
-          const p = people.rows.find((r) => r.user_id === id);
-          return personName(p?.first_name, p?.last_name, fallback);
-        };
-        const booking = await db.query<{ expert_user_id: string }>("SELECT expert_user_id FROM bookings WHERE booking_id = $1", [
-          dispute.booking_id,
-        ]);
+        // The booking read model names both parties (null: no name on file).
+        const booking = await findBooking(db, dispute.booking_id);
         const pdf = await evidencePdf({
           dispute,
-          creatorName: nameOf(dispute.creator_id, "The creator"),
-          expertName: nameOf(booking.rows[0]?.expert_user_id ?? "", "The expert"),
+          creatorName: personName(booking?.creator_first_name, booking?.creator_last_name, "The creator"),
+          expertName: personName(booking?.expert_first_name, booking?.expert_last_name, "The expert"),
           timeline: await evidenceTimeline(dispute.expert_id, dispute.booking_id),
         });
         return reply
