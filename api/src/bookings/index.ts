@@ -7,5 +7,5 @@ export { SweepGate, sweepBookings, sweepEvery } from "./booking-sweep.ts";
 export { startCompletionSweeper } from "./completion-sweeper.ts";
 export { startHoldSweeper } from "./hold-sweeper.ts";
 export { cancellationRoutes } from "./cancellation-routes.ts";
-export { bookingFor, bookingRoutes, replyAsOf, runOnBooking, type BookingRouteDeps } from "./routes.ts";
+export { bookingFor, bookingRoutes, replyAsOf, runOnBooking, type BookingRouteDeps, type SignedIn } from "./routes.ts";
 export { rescheduleRoutes } from "./reschedule-routes.ts";

@@ -90,7 +90,7 @@ export function replyAsOf(row: BookingWithParties, now: string, meetingRoomUrlTe
   });
 }
 
-type SignedIn = NonNullable<Parameters<typeof commandActor>[0]>;
+export type SignedIn = NonNullable<Parameters<typeof commandActor>[0]>;
 
 /** A booking the caller is party to (or any, for an admin); anyone else gets "No booking found", never a hint that it exists. */
 export async function bookingFor(db: pg.Pool, actor: SignedIn, bookingId: string): Promise<BookingWithParties> {

@@ -11,7 +11,7 @@ import {
 } from "@booking/contracts";
 import { conversationOpenUntil, conversationStream } from "@booking/engine";
 import { conversationOf, unreadMessagesOf, type BookingWithParties } from "@booking/projections";
-import { bookingFor } from "../bookings/index.ts";
+import { bookingFor, type SignedIn } from "../bookings/index.ts";
 import { actorOf, commandActor, idempotencyKeyOf, requireActor, valueOf } from "../http/index.ts";
 import type { Projected, RoutePlugin } from "../http/index.ts";
 import type { ConversationCommands } from "../main/index.ts";
@@ -24,8 +24,6 @@ export type ConversationRouteDeps = { db: pg.Pool; conversations: ConversationCo
 
 const thread = { response: { 200: ConversationReply } };
 
-type SignedIn = NonNullable<Parameters<typeof commandActor>[0]>;
-
 /** The booking's facts the conversation's rules read. */
 const factsOf = (b: BookingWithParties): ConversationBooking => ({
   bookingId: b.booking_id,
@@ -34,37 +32,37 @@ const factsOf = (b: BookingWithParties): ConversationBooking => ({
   endsAt: new Date(Date.parse(b.scheduled_time) + b.length_minutes * 60_000).toISOString(),
 });
 
-/** The expert's request for information, as their message in the booking's conversation (issue 31.3). */
-export function infoRequestedAsMessage({ conversations, projected }: Pick<ConversationRouteDeps, "conversations" | "projected">) {
-  return async (b: BookingWithParties, actor: SignedIn, note: string): Promise<void> => {
-    const command = {
-      type: "SendMessage",
-      bookingId: b.booking_id,
-      actor: commandActor(actor),
-      booking: factsOf(b),
-      messageId: randomUUID(),
-      text: note,
-    } as const;
-    await projected(valueOf(await conversations.handle(conversationStream(b.booking_id), command, { actor: command.actor })));
-  };
+/** A command of the conversation without what the route fills in (each member of the union keeps its own fields). */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Decide a command on the booking's conversation as `actor`, and wait for the read models to show it. */
+async function runOnConversation(
+  { conversations, projected }: Pick<ConversationRouteDeps, "conversations" | "projected">,
+  b: BookingWithParties,
+  actor: SignedIn,
+  command: DistributiveOmit<ConversationCommand, "bookingId" | "actor" | "booking">,
+  idempotencyKey?: string,
+): Promise<void> {
+  const full = { ...command, bookingId: b.booking_id, actor: commandActor(actor), booking: factsOf(b) } as ConversationCommand;
+  const result = await conversations.handle(conversationStream(b.booking_id), full, {
+    actor: full.actor,
+    ...(idempotencyKey && { idempotencyKey }),
+  });
+  await projected(valueOf(result));
 }
 
-export const conversationRoutes: RoutePlugin<ConversationRouteDeps> = async (app, { db, conversations, projected }) => {
+/** The expert's request for information, as their message in the booking's conversation (issue 31.3). */
+export const infoRequestedAsMessage =
+  (deps: Pick<ConversationRouteDeps, "conversations" | "projected">) => (b: BookingWithParties, actor: SignedIn, note: string) =>
+    runOnConversation(deps, b, actor, { type: "SendMessage", messageId: randomUUID(), text: note });
+
+export const conversationRoutes: RoutePlugin<ConversationRouteDeps> = async (app, deps) => {
+  const { db } = deps;
   const reply = async (b: BookingWithParties, userId: string): Promise<ConversationReply> => ({
     booking_id: b.booking_id,
     ...(await conversationOf(db, b.booking_id, userId)),
     open_until: conversationOpenUntil(factsOf(b)),
   });
-  const run = async (b: BookingWithParties, command: ConversationCommand, idempotencyKey?: string) => {
-    const result = valueOf(
-      await conversations.handle(conversationStream(b.booking_id), command, {
-        actor: command.actor,
-        ...(idempotencyKey && { idempotencyKey }),
-      }),
-    );
-    await projected(result);
-  };
-
   app.get(
     "/bookings/:bookingId/messages",
     { onRequest: requireActor(), schema: { params: BookingIdParams, ...thread } },
@@ -80,15 +78,8 @@ export const conversationRoutes: RoutePlugin<ConversationRouteDeps> = async (app
     async (request) => {
       const actor = actorOf(request);
       const b = await bookingFor(db, actor, request.params.bookingId);
-      const command = {
-        type: "SendMessage",
-        bookingId: b.booking_id,
-        actor: commandActor(actor),
-        booking: factsOf(b),
-        messageId: randomUUID(),
-        text: request.body.text,
-      } as const;
-      await run(b, command, idempotencyKeyOf(request.headers));
+      const message = { type: "SendMessage", messageId: randomUUID(), text: request.body.text } as const;
+      await runOnConversation(deps, b, actor, message, idempotencyKeyOf(request.headers));
       return reply(b, actor.userId);
     },
   );
@@ -100,8 +91,7 @@ export const conversationRoutes: RoutePlugin<ConversationRouteDeps> = async (app
       const actor = actorOf(request);
       const b = await bookingFor(db, actor, request.params.bookingId);
       const { messages } = await conversationOf(db, b.booking_id, actor.userId);
-      const command = { type: "MarkConversationRead", bookingId: b.booking_id, actor: commandActor(actor), booking: factsOf(b) } as const;
-      await run(b, { ...command, readCount: messages.length });
+      await runOnConversation(deps, b, actor, { type: "MarkConversationRead", readCount: messages.length });
       return reply(b, actor.userId);
     },
   );
@@ -112,8 +102,7 @@ export const conversationRoutes: RoutePlugin<ConversationRouteDeps> = async (app
     async (request) => {
       const actor = actorOf(request);
       const b = await bookingFor(db, actor, request.params.bookingId);
-      const command = { type: "MuteConversation", bookingId: b.booking_id, actor: commandActor(actor), booking: factsOf(b) } as const;
-      await run(b, { ...command, muted: request.body.muted });
+      await runOnConversation(deps, b, actor, { type: "MuteConversation", muted: request.body.muted });
       return reply(b, actor.userId);
     },
   );
