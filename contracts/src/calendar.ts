@@ -5,6 +5,7 @@ import { DISPUTE_COMMANDS, DISPUTE_EVENTS } from "./disputes.ts";
 import { NO_SHOW_COMMANDS, NO_SHOW_EVENTS } from "./no-shows.ts";
 import { Actor, Id, Instant, PriceCents, SessionLength } from "./primitives.ts";
 import { BookingRules, DateOverride, TimeOff, WeeklySchedule } from "./schedule.ts";
+import { BusyInterval } from "./external-calendars.ts";
 import { APPLICATION_STATUSES } from "./vetting.ts";
 
 // Stream `calendar-{expertId}`: the expert's weekly schedule and the lifecycle of every booking
@@ -168,6 +169,17 @@ export const CalendarCommand = z.discriminatedUnion("type", [
   z.object({ type: z.literal("AddDateOverride"), ...base, override: DateOverride }),
   z.object({ type: z.literal("RemoveDateOverride"), ...base, overrideId: Id }),
   z.object({ type: z.literal("SetBookingRules"), ...base, rules: BookingRules }),
+  /** The busy times one connected calendar (`sourceId`) has in the window read, replacing its previous set (issue 32). */
+  z.object({
+    type: z.literal("SyncExternalBusyTimes"),
+    ...base,
+    sourceId: Id,
+    from: Instant,
+    to: Instant,
+    busy: z.array(BusyInterval),
+  }),
+  /** A calendar disconnected or no longer blocking: its busy times go. */
+  z.object({ type: z.literal("RemoveExternalBusyTimes"), ...base, sourceId: Id }),
   z.object({
     type: z.literal("RequestBooking"),
     ...onBooking,
@@ -256,6 +268,12 @@ export const CalendarEvent = z.discriminatedUnion("type", [
     type: z.literal("BookingRulesSet"),
     data: z.object({ expertId: Id, ...BookingRules.shape }),
   }),
+  /** One connected calendar's busy times over [from, to), replacing that calendar's previous set; titles are never recorded. */
+  z.object({
+    type: z.literal("ExternalBusyTimesSynced"),
+    data: z.object({ expertId: Id, sourceId: z.string(), from: z.string(), to: z.string(), busy: z.array(BusyInterval) }),
+  }),
+  z.object({ type: z.literal("ExternalBusyTimesRemoved"), data: z.object({ expertId: Id, sourceId: z.string() }) }),
   z.object({
     type: z.literal("BookingRequested"),
     data: z.object({

@@ -104,6 +104,7 @@ export const errorCatalogue = {
   booking_buffer_invalid: { status: 400, message: "Buffers before and after a session are 0, 10, 15 or 30 minutes." },
   booking_notice_invalid: { status: 400, message: "The minimum notice is a whole number of hours from 0 to 168." },
   proposed_time_in_time_off: { status: 409, message: "That time falls in your time off. Please propose another time." },
+  proposed_time_in_own_calendar: { status: 409, message: "That time is busy in your own calendar. Please propose another time." },
   proposed_time_too_soon: { status: 409, message: "That time is sooner than your minimum notice. Please propose a later time." },
 
   // Booking (spec sections 4, 5 and 8; lifecycle from the architecture page)
@@ -288,6 +289,35 @@ export const errorCatalogue = {
   as_of_event_not_in_booking: { status: 404, message: "That event is not part of this booking's history." },
   as_of_before_booking: { status: 404, message: "This booking had not been requested yet at that time." },
   as_of_before_expert: { status: 404, message: "This expert had not saved a profile yet at that time." },
+
+  // The expert's own calendars (issue 32)
+  calendar_kind_invalid: { status: 400, message: "Choose how to connect: a secret iCal address or a CalDAV account." },
+  calendar_url_invalid: { status: 400, message: "Please enter the calendar's full address, starting with https://." },
+  caldav_credentials_required: { status: 400, message: "Please enter the CalDAV user name and app password." },
+  calendar_address_not_https: { status: 422, message: "Only https:// calendar addresses can be connected." },
+  calendar_address_refused: {
+    status: 422,
+    message: "That address leads into a private network, not to a public calendar. Please use the calendar's public https:// address.",
+  },
+  calendar_too_big: { status: 422, message: "That calendar is larger than 5 MB. Please connect a smaller calendar, or use CalDAV." },
+  calendar_too_slow: { status: 422, message: "The calendar did not answer within 10 seconds. Please try again later." },
+  calendar_unreachable: { status: 422, message: "The calendar's server could not be reached. Please check the address." },
+  calendar_fetch_refused: {
+    status: 422,
+    message: "The calendar's server answered {status}. Please check that this is the calendar's secret iCal address.",
+  },
+  calendar_not_icalendar: { status: 422, message: "That address did not return a calendar (an iCalendar file)." },
+  calendar_too_many_busy_times: {
+    status: 422,
+    message: "That calendar has more than {max} busy times in the next four weeks. Please connect a calendar with fewer events.",
+  },
+  caldav_sign_in_failed: { status: 422, message: "The CalDAV server did not accept that user name and app password." },
+  caldav_no_calendars: { status: 422, message: "That CalDAV account has no calendars to read." },
+  calendar_connection_not_found: { status: 404, message: "No connected calendar found." },
+  calendar_connection_limit: { status: 409, message: "You can connect at most {max} calendars. Please disconnect one first." },
+  calendar_already_connected: { status: 409, message: "This calendar is already connected." },
+  calendar_not_in_connection: { status: 400, message: "That calendar is not one of this connection's calendars." },
+  calendar_cannot_receive_bookings: { status: 400, message: "Only a CalDAV calendar can receive your bookings." },
 
   projection_rebuild_running: { status: 409, message: "This read model is already being rebuilt." },
 

@@ -3,6 +3,7 @@ export * from "./errors.ts";
 export * from "./parse.ts";
 export * from "./primitives.ts";
 export * from "./schedule.ts";
+export * from "./external-calendars.ts";
 export * from "./session.ts";
 export * from "./expert.ts";
 export * from "./vetting.ts";

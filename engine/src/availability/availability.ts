@@ -6,17 +6,30 @@ import {
   WEEKDAYS,
   minutesOfDay,
   type BookingRules,
+  type BusyInterval,
   type DateOverride,
   type TimeOff,
   type WeeklySchedule,
 } from "@booking/contracts";
 
+import {
+  busyIntervals,
+  clearOfBookings,
+  clearOfExternalBusy,
+  externalBusyNear,
+  nearWindow,
+  withBuffers,
+  type BusyPeriod,
+  type Interval,
+  type Window,
+} from "./busy-times.ts";
+
+export type { BusyPeriod } from "./busy-times.ts";
+export { meetsExternalBusy } from "./busy-times.ts";
+
 // When a session can start. Pure: the clock comes in as `now`. luxon does every conversion
 // between an expert's wall-clock times and instants, so DST days (gaps, repeated hours,
 // 30-minute shifts) follow the tz database rather than offset arithmetic.
-
-/** A time already taken: an active booking's start and length. */
-export type BusyPeriod = { start: string; lengthMinutes: number };
 
 /**
  * The expert's calendar as availability reads it: weekly hours, and (none when absent) time off,
@@ -27,6 +40,8 @@ export type ExpertHours = {
   timeOff?: readonly Pick<TimeOff, "start" | "end">[];
   dateOverrides?: readonly Pick<DateOverride, "date" | "start_local" | "end_local">[];
   rules?: BookingRules;
+  /** Busy times of the expert's connected calendars (issue 32), instants, end exclusive; in any order, may overlap. */
+  externalBusy?: readonly BusyInterval[];
 };
 
 export type AvailabilityQuery = ExpertHours & {
@@ -45,9 +60,6 @@ const STEP_MS = WALK_MINUTES * 60_000;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
-type Window = { start: number; end: number };
-type Interval = { start: number; end: number };
-
 /**
  * Rule: a session starts no sooner than the expert's minimum notice from now, and at most 28 days
  * after now (the query may narrow this further).
@@ -60,31 +72,6 @@ function bookingWindow(q: Pick<AvailabilityQuery, "now" | "from" | "to" | "rules
   if (q.from !== undefined) start = Math.max(start, Date.parse(q.from));
   if (q.to !== undefined) end = Math.min(end, Date.parse(q.to));
   return { start, end };
-}
-
-/** A session, or an active booking, with the expert's buffers kept free around it. */
-function withBuffers(start: number, lengthMinutes: number, rules: BookingRules): Interval {
-  return { start: start - rules.bufferBeforeMinutes * 60_000, end: start + (lengthMinutes + rules.bufferAfterMinutes) * 60_000 };
-}
-
-/**
- * Rule: a session with its buffers before and after overlaps no active booking with its buffers
- * (so consecutive sessions keep at least the after-buffer plus the before-buffer between them).
- */
-function clearOfBookings(t: number, lengthMinutes: number, busy: readonly Interval[], rules: BookingRules): boolean {
-  const own = withBuffers(t, lengthMinutes, rules);
-  return !busy.some((b) => own.start < b.end && b.start < own.end);
-}
-
-/** Whether a booking with its buffers can meet a session (of at most `maxLengthMinutes`, with buffers) starting in the window. */
-function nearWindow(maxLengthMinutes: number, rules: BookingRules, window: Window): (b: Interval) => boolean {
-  const margin = (maxLengthMinutes + rules.bufferBeforeMinutes + rules.bufferAfterMinutes) * 60_000;
-  return (b) => b.end > window.start - margin && b.start < window.end + margin;
-}
-
-/** Active bookings with their buffers, those near the window only. */
-function busyIntervals(busy: readonly BusyPeriod[], window: Window, maxLengthMinutes: number, rules: BookingRules): Interval[] {
-  return busy.map((b) => withBuffers(Date.parse(b.start), b.lengthMinutes, rules)).filter(nearWindow(maxLengthMinutes, rules, window));
 }
 
 /** The wall-clock date and time of an instant in `zone`, as time off is written (`YYYY-MM-DDTHH:mm`). */
@@ -258,15 +245,25 @@ function timeOffNear(timeOff: ExpertHours["timeOff"], window: Window, zone: stri
 }
 
 /** What every check of one query shares: worked out once. */
-type Checks = { window: Window; busy: Interval[]; wall: WallClock; open: OpenHours; timeOff: ExpertHours["timeOff"]; rules: BookingRules };
+type Checks = {
+  window: Window;
+  busy: Interval[];
+  externalBusy: Interval[];
+  wall: WallClock;
+  open: OpenHours;
+  timeOff: ExpertHours["timeOff"];
+  rules: BookingRules;
+};
 
 function checksFor(q: AvailabilityQuery): Checks {
   const rules = q.rules ?? NO_BOOKING_RULES;
   const window = bookingWindow(q);
   const zone = q.schedule.timezone;
+  const maxLength = Math.max(q.lengthMinutes, 240);
   return {
     window,
-    busy: busyIntervals(q.busy, window, Math.max(q.lengthMinutes, 240), rules),
+    busy: busyIntervals(q.busy, window, maxLength, rules),
+    externalBusy: externalBusyNear(q.externalBusy, window, maxLength, rules),
     wall: wallClockReader(zone),
     open: openHoursReader(q),
     timeOff: timeOffNear(q.timeOff, window, zone),
@@ -281,7 +278,8 @@ function bookableAt(t: number, lengthMinutes: number, c: Checks): boolean {
     t <= c.window.end &&
     sitsInOpenHours(t, lengthMinutes, c.open, c.wall) &&
     clearOfTimeOff(t, lengthMinutes, c.timeOff, c.wall) &&
-    clearOfBookings(t, lengthMinutes, c.busy, c.rules)
+    clearOfBookings(t, lengthMinutes, c.busy, c.rules) &&
+    clearOfExternalBusy(t, lengthMinutes, c.externalBusy, c.rules)
   );
 }
 
@@ -289,7 +287,8 @@ function bookableAt(t: number, lengthMinutes: number, c: Checks): boolean {
  * Rule: a time is bookable when it lies between the minimum notice from now and 28 days ahead; it
  * starts on a 30-minute step of local time inside the expert's open hours for that date (weekly
  * slots and extra hours); the whole session fits before that stretch ends; none of it falls in time
- * off; and with the buffers around it, it overlaps no active booking with its buffers.
+ * off; and with the buffers around it, it overlaps no active booking with its buffers and no busy
+ * time of the expert's connected calendars.
  */
 export function bookableStarts(q: AvailabilityQuery): string[] {
   return [...walkBookable(q, false)].sort((a, b) => a - b).map((t) => new Date(t).toISOString());

@@ -8,7 +8,7 @@ import {
   type CalendarCommand,
   type CalendarEvent,
 } from "@booking/contracts";
-import { fallsInTimeOff, isBookableStart, isProposableStart } from "../availability/availability.ts";
+import { fallsInTimeOff, isBookableStart, isProposableStart, meetsExternalBusy } from "../availability/availability.ts";
 import { refundOnCancel, refundableCents } from "./refund-policy.ts";
 import { awaitsExpert, lapsedRequestCancelled, requestLapsed, respondByOf } from "./request-answer.ts";
 import { type Booking, type CalendarState, busyPeriods, expertHours, holdExpired, isPaid, openReschedule } from "./calendar-state.ts";
@@ -25,6 +25,7 @@ import {
   transitionRefused,
 } from "./decision-rules.ts";
 import { type HoursCommand } from "./hours.ts";
+import { type ExternalBusyCommand } from "./external-busy.ts";
 import { answerReschedule, requestReschedule } from "./reschedule.ts";
 import { decideOnNoShow, noShowOpen } from "./no-shows.ts";
 import { decideOnDispute } from "./disputes.ts";
@@ -141,8 +142,9 @@ export function refundBooking(c: Extract<CalendarCommand, { type: "RefundBooking
 export function whyNotProposable(
   proposal: Parameters<typeof isProposableStart>[0],
   start: string,
-): "proposed_time_in_time_off" | "proposed_time_too_soon" | "proposed_time_invalid" {
+): "proposed_time_in_time_off" | "proposed_time_in_own_calendar" | "proposed_time_too_soon" | "proposed_time_invalid" {
   if (fallsInTimeOff(proposal.schedule.timezone, proposal.timeOff, start, proposal.lengthMinutes)) return "proposed_time_in_time_off";
+  if (meetsExternalBusy(proposal.externalBusy ?? [], start, proposal.lengthMinutes)) return "proposed_time_in_own_calendar";
   const notice = proposal.rules?.minNoticeHours ?? 0;
   if (notice > 0 && Date.parse(start) >= Date.parse(proposal.now) && Date.parse(start) < Date.parse(proposal.now) + notice * 3_600_000)
     return "proposed_time_too_soon";
@@ -150,7 +152,10 @@ export function whyNotProposable(
 }
 
 export function decideOnBooking(
-  c: Exclude<CalendarCommand, { type: "SetSchedule" | "RequestBooking" | "PauseBookings" | "ResumeBookings" } | HoursCommand>,
+  c: Exclude<
+    CalendarCommand,
+    { type: "SetSchedule" | "RequestBooking" | "PauseBookings" | "ResumeBookings" } | HoursCommand | ExternalBusyCommand
+  >,
   s: CalendarState,
   now: string,
 ): Decision {

@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import type { BookingRules, BookingStatus, TimeOff } from "@booking/contracts";
+import type { BookingRules, BookingStatus, BusyInterval, TimeOff } from "@booking/contracts";
 import { bookableStarts } from "../availability/availability.ts";
 import { blocksTime, busyPeriods, calendarDecider, expertHours, openReschedule, type CalendarState } from "./calendar.ts";
 import type { RecordedCalendarEvent } from "./booking-history.ts";
@@ -86,6 +86,8 @@ export type CalendarDayAsOf = {
   rules: BookingRules;
   /** Time off that touched the date, on the expert's wall clock. */
   timeOff: TimeOff[];
+  /** Busy times of the expert's connected calendars that touched the date, by calendar (issue 32). */
+  externalBusy: (BusyInterval & { sourceId: string })[];
   bookable: string[];
   held: HeldTime[];
 };
@@ -97,7 +99,7 @@ export type CalendarDayAsOf = {
  */
 export function calendarDayAsOf(state: CalendarState, now: string, date: string, lengthMinutes: number): CalendarDayAsOf {
   const hours = expertHours(state);
-  if (!hours) return { timezone: null, date, rules: state.rules, timeOff: [], bookable: [], held: [] };
+  if (!hours) return { timezone: null, date, rules: state.rules, timeOff: [], externalBusy: [], bookable: [], held: [] };
   const zone = hours.schedule.timezone;
   const { from, to } = localDay(date, zone);
   const bookable = bookableStarts({
@@ -110,5 +112,8 @@ export function calendarDayAsOf(state: CalendarState, now: string, date: string,
   });
   const [first, next] = [`${date}T00:00`, `${DateTime.fromISO(date).plus({ days: 1 }).toISODate()}T00:00`];
   const timeOff = [...state.timeOff.values()].filter((o) => o.start < next && first < o.end);
-  return { timezone: zone, date, rules: state.rules, timeOff, bookable, held: heldTimes(state, now, from, to) };
+  const externalBusy = [...state.externalBusy].flatMap(([sourceId, busy]) =>
+    busy.filter((b) => b.start < to && from < b.end).map((b) => ({ sourceId, ...b })),
+  );
+  return { timezone: zone, date, rules: state.rules, timeOff, externalBusy, bookable, held: heldTimes(state, now, from, to) };
 }

@@ -1,4 +1,4 @@
-import type { BookingRules, CalendarCommand, CalendarEvent, DateOverride, TimeOff, WeeklySchedule } from "@booking/contracts";
+import type { BookingRules, BusyInterval, CalendarCommand, CalendarEvent, DateOverride, TimeOff, WeeklySchedule } from "@booking/contracts";
 import { evolveCalendar, initialCalendarState, type Booking, type CalendarState } from "./calendar.ts";
 import { hasEnded } from "./decision-rules.ts";
 import { decodeLeftOut, encodeLeftOut, leaveOut, mayBeLeftOut, nothingLeftOut } from "./left-out.ts";
@@ -48,6 +48,7 @@ type EncodedCalendar = {
   bookings: Booking[];
   leftOut: { bits: string; count: number };
   paused: boolean;
+  externalBusy: [string, BusyInterval[]][];
 };
 
 /**
@@ -86,13 +87,14 @@ export function encodeCalendar(state: CalendarState, now: string): EncodedCalend
     bookings: [...s.bookings.values()],
     leftOut: encodeLeftOut(s.leftOut ?? nothingLeftOut()),
     paused: s.paused,
+    externalBusy: [...s.externalBusy].map(([source, busy]) => [source, [...busy]]),
   };
 }
 
 export function decodeCalendar(data: unknown): CalendarState {
   const d = data as EncodedCalendar;
-  if (!Array.isArray(d?.bookings) || !Array.isArray(d.timeOff) || !Array.isArray(d.dateOverrides) || typeof d.leftOut?.bits !== "string")
-    throw new Error("Not a calendar snapshot");
+  const lists = [d?.bookings, d?.timeOff, d?.dateOverrides, d?.externalBusy];
+  if (!lists.every(Array.isArray) || typeof d.leftOut?.bits !== "string") throw new Error("Not a calendar snapshot");
   return {
     expertId: d.expertId,
     schedule: d.schedule,
@@ -102,6 +104,7 @@ export function decodeCalendar(data: unknown): CalendarState {
     bookings: new Map(d.bookings.map((b) => [b.bookingId, b])),
     leftOut: decodeLeftOut(d.leftOut),
     paused: d.paused === true,
+    externalBusy: new Map(d.externalBusy),
   };
 }
 

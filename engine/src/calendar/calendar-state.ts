@@ -11,6 +11,7 @@ import {
   type CalendarEvent,
   type DisputeStatus,
   type WeeklySchedule,
+  type BusyInterval,
 } from "@booking/contracts";
 import { type BusyPeriod, type ExpertHours } from "../availability/availability.ts";
 import type { LeftOut } from "./left-out.ts";
@@ -82,6 +83,8 @@ export type CalendarState = {
   leftOut: LeftOut | null;
   /** The expert is suspended (issue 30): no booking request is accepted, and the expert accepts none. */
   paused: boolean;
+  /** Busy times of the expert's connected calendars by calendar (source) id, as last synced (issue 32, external-busy.ts). */
+  externalBusy: ReadonlyMap<string, readonly BusyInterval[]>;
 };
 
 export const initialCalendarState = (): CalendarState => ({
@@ -93,6 +96,7 @@ export const initialCalendarState = (): CalendarState => ({
   bookings: new Map(),
   leftOut: null,
   paused: false,
+  externalBusy: new Map(),
 });
 
 /** What availability reads of the calendar besides its bookings (null before a schedule is set). */
@@ -103,6 +107,7 @@ export function expertHours(state: CalendarState): (ExpertHours & { rules: Booki
     timeOff: [...state.timeOff.values()],
     dateOverrides: [...state.dateOverrides.values()],
     rules: state.rules,
+    externalBusy: [...state.externalBusy.values()].flat(),
   };
 }
 
@@ -162,6 +167,7 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
   const bookings = new Map(state.bookings);
   const timeOff = new Map(state.timeOff);
   const dateOverrides = new Map(state.dateOverrides);
+  const externalBusy = new Map(state.externalBusy);
   let { expertId, schedule, rules, paused } = state;
   const update = (id: string, change: (b: Booking) => Partial<Booking>) => {
     const b = bookings.get(id);
@@ -193,6 +199,12 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
       }
       case "DateOverrideRemoved":
         dateOverrides.delete(e.data.overrideId);
+        break;
+      case "ExternalBusyTimesSynced":
+        externalBusy.set(e.data.sourceId, e.data.busy);
+        break;
+      case "ExternalBusyTimesRemoved":
+        externalBusy.delete(e.data.sourceId);
         break;
       case "BookingRulesSet": {
         const { bufferBeforeMinutes, bufferAfterMinutes, minNoticeHours } = e.data;
@@ -316,5 +328,5 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
         break;
     }
   }
-  return { expertId, schedule, timeOff, dateOverrides, rules, bookings, leftOut: state.leftOut, paused };
+  return { expertId, schedule, timeOff, dateOverrides, rules, bookings, leftOut: state.leftOut, paused, externalBusy };
 }

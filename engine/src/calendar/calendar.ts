@@ -3,6 +3,7 @@ import type { Decider, DecisionContext } from "../decider.ts";
 import { decideOnBooking, requestBooking } from "./booking-lifecycle.ts";
 import { evolveCalendar, initialCalendarState, type CalendarState } from "./calendar-state.ts";
 import { isAdmin, type Decision } from "./decision-rules.ts";
+import { decideOnExternalBusy, isExternalBusyCommand } from "./external-busy.ts";
 import { decideOnHours, isHoursCommand } from "./hours.ts";
 
 export * from "./refund-policy.ts";
@@ -20,6 +21,7 @@ export {
 export type { Booking, CalendarState } from "./calendar-state.ts";
 export { creatorRefusal } from "./decision-rules.ts";
 export { bookingsInTimeOff, type BookingInTimeOff } from "./hours.ts";
+export { bookingsInExternalBusy, type BookingInExternalBusy } from "./external-busy.ts";
 export { rescheduleNoticeMet } from "./reschedule.ts";
 export { noShowOpen, noShowWindow, type NoShowState } from "./no-shows.ts";
 
@@ -47,6 +49,7 @@ export function decideCalendar(c: CalendarCommand, s: CalendarState, ctx: Decisi
       return ok([pause ? { type: "BookingsPaused", data: { ...by, reason: c.reason } } : { type: "BookingsResumed", data: by }]);
     }
     default:
+      if (isExternalBusyCommand(c)) return decideOnExternalBusy(c, s);
       return isHoursCommand(c) ? decideOnHours(c, s, ctx.now) : decideOnBooking(c, s, ctx.now);
   }
 }

@@ -108,6 +108,18 @@ const rulesArb: fc.Arbitrary<BookingRules> = fc.record({
   minNoticeHours: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 72 }), fc.constant(MAX_NOTICE_HOURS)),
 });
 
+/** Busy times of connected calendars (issue 32): none, a few, or a dense set; from before "now" to past the window. */
+const externalBusyArb = fc.oneof(
+  fc.constant([]),
+  fc.array(fc.record({ minutes: fc.integer({ min: -600, max: 29 * 24 * 60 }), length: fc.integer({ min: 1, max: 8 * 60 }) }), {
+    maxLength: 12,
+  }),
+  fc.array(fc.record({ minutes: fc.integer({ min: -600, max: 29 * 24 * 60 }), length: fc.integer({ min: 5, max: 90 }) }), {
+    minLength: 40,
+    maxLength: 120,
+  }),
+);
+
 const caseArb = fc
   .constantFrom(...(Object.keys(zones) as (keyof typeof zones)[]))
   .chain((zone) =>
@@ -126,6 +138,7 @@ const caseArb = fc
         timeOff: timeOffArb(zone, now),
         dateOverrides: overridesArb(zone, now),
         rules: rulesArb,
+        externalOffsets: externalBusyArb,
       });
     }),
   )
@@ -136,6 +149,11 @@ const caseArb = fc
       start: new Date(Date.parse(c.now) + Math.round(b.minutes / 15) * 15 * MINUTE).toISOString(),
       lengthMinutes: b.length,
     })) as BusyPeriod[],
+    // Connected calendars' busy times sit on any minute (not the half-hour grid), often overlapping.
+    externalBusy: c.externalOffsets.map((b) => ({
+      start: new Date(Date.parse(c.now) + b.minutes * MINUTE).toISOString(),
+      end: new Date(Date.parse(c.now) + (b.minutes + b.length) * MINUTE).toISOString(),
+    })),
   }));
 type Case = typeof caseArb extends fc.Arbitrary<infer C> ? C : never;
 
@@ -148,6 +166,7 @@ const queryOf = (c: Case) => ({
   lengthMinutes: c.lengthMinutes,
   busy: c.busy,
   now: c.now,
+  externalBusy: c.externalBusy,
 });
 
 const windowEnd = (now: string) => DateTime.fromISO(now, { zone: "utc" }).plus({ days: 28 }).toMillis();
@@ -163,6 +182,12 @@ const overlapsWithBuffers = (t: number, len: number, busy: readonly BusyPeriod[]
       bStart - r.bufferBeforeMinutes * MINUTE < t + (len + r.bufferAfterMinutes) * MINUTE
     );
   });
+
+/** Reference external busy times: the session widened by the expert's buffers meets none of them (issue 32). */
+const meetsExternal = (t: number, len: number, busy: Case["externalBusy"], r: BookingRules) =>
+  busy.some(
+    (b) => t - r.bufferBeforeMinutes * MINUTE < Date.parse(b.end) && Date.parse(b.start) < t + (len + r.bufferAfterMinutes) * MINUTE,
+  );
 
 /** Reference time off: the moment's wall-clock date and time, as text, lies in some [start, end). */
 const inTimeOff = (at: DateTime, timeOff: Case["timeOff"]) => {
@@ -198,6 +223,7 @@ function referenceBookable(t: number, c: Case): boolean {
   const walls = moments.map((at) => at.hour * 60 + at.minute);
   for (let w = Math.min(...walls); w <= Math.max(...walls); w++) if (!open[w]) return false;
   if (moments.some((at) => inTimeOff(at, c.timeOff))) return false;
+  if (meetsExternal(t, c.lengthMinutes, c.externalBusy, c.rules)) return false;
   return !overlapsWithBuffers(t, c.lengthMinutes, c.busy, c.rules);
 }
 
@@ -213,6 +239,7 @@ describe("bookable start times (property)", () => {
           expect(t).toBeGreaterThanOrEqual(earliest(c));
           expect(t).toBeLessThanOrEqual(windowEnd(c.now));
           expect(overlapsWithBuffers(t, c.lengthMinutes, c.busy, c.rules)).toBe(false);
+          expect(meetsExternal(t, c.lengthMinutes, c.externalBusy, c.rules), `${iso} meets an external busy time`).toBe(false);
           const open = openMinutes(c, local.toISODate()!, local.weekday);
           const end = DateTime.fromMillis(t + c.lengthMinutes * MINUTE - 1, { zone: c.zone });
           expect(open[local.hour * 60 + local.minute], `${iso} (${local.toISO()}) is not in open hours`).toBe(true);
@@ -266,13 +293,14 @@ describe("bookable start times (property)", () => {
     );
   });
 
-  it("time off, buffers and notice only take times away; extra hours only add them", () => {
+  it("time off, external busy times, buffers and notice only take times away; extra hours only add them", () => {
     fc.assert(
       fc.property(caseArb, (c) => {
         const all = queryOf(c);
         const offered = new Set(bookableStarts(all));
         const subsetOf = (smaller: Set<string>, larger: Set<string>) => [...smaller].filter((t) => !larger.has(t));
         expect(subsetOf(offered, new Set(bookableStarts({ ...all, timeOff: [] })))).toEqual([]);
+        expect(subsetOf(offered, new Set(bookableStarts({ ...all, externalBusy: [] })))).toEqual([]);
         expect(subsetOf(offered, new Set(bookableStarts({ ...all, rules: NO_BOOKING_RULES })))).toEqual([]);
         expect(subsetOf(new Set(bookableStarts({ ...all, dateOverrides: [] })), offered)).toEqual([]);
       }),
