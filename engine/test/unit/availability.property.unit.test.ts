@@ -109,8 +109,8 @@ const rulesArb: fc.Arbitrary<BookingRules> = fc.record({
 });
 
 /** Busy times of connected calendars (issue 32): none, a few, or a dense set; from before "now" to past the window. */
-const externalBusyArb = fc.oneof(
-  fc.constant([]),
+const externalBusyArb: fc.Arbitrary<{ minutes: number; length: number }[]> = fc.oneof(
+  fc.constant<{ minutes: number; length: number }[]>([]),
   fc.array(fc.record({ minutes: fc.integer({ min: -600, max: 29 * 24 * 60 }), length: fc.integer({ min: 1, max: 8 * 60 }) }), {
     maxLength: 12,
   }),
