@@ -14,7 +14,7 @@ import { benchReplay, type ReplayFigure } from "./scenarios/replay.ts";
 import { benchRebuild, type RebuildUnderLoadFigure } from "./scenarios/rebuild.ts";
 import { benchScale, type ScaleFigure } from "./scenarios/scale.ts";
 import { notesFor } from "./notes.ts";
-import { say } from "./lib/stats.ts";
+import { ratio as ratioOf, say } from "./lib/stats.ts";
 
 // `tsx bench/run.ts [--quick] [--only commands,appends,replay,lag,ledger,payouts,api,availability,landing,rebuild,cold,scale] [--no-experiments]`
 //
@@ -342,6 +342,23 @@ if (doc.api && av) {
     ratio: null,
     bound: "<= 10 ms",
     pass: av.p99Ms <= 10,
+  }); // Issue 32: experts with three connected calendars of 500 busy times each, beside the figure without them.
+  const avc = doc.api!.getAvailabilityConnected;
+  b.push({
+    figure: `GET /sessions/{id}/availability req/s, ${avc.calendars} connected calendars × ${avc.busyEach} busy times`,
+    value: avc.requestsPerSecond,
+    baseline: av.requestsPerSecond,
+    ratio: ratioOf(avc.requestsPerSecond, av.requestsPerSecond),
+    bound: ">= 3000",
+    pass: avc.requestsPerSecond >= 3000,
+  });
+  b.push({
+    figure: `GET /sessions/{id}/availability p99 (ms), ${avc.calendars} connected calendars × ${avc.busyEach} busy times`,
+    value: avc.p99Ms,
+    baseline: av.p99Ms,
+    ratio: null,
+    bound: "<= 10 ms",
+    pass: avc.p99Ms <= 10,
   });
 }
 const pb = doc.api?.postBookings;
@@ -485,6 +502,13 @@ function printTable(d: BenchDocument): void {
       `${a.getAvailability.requestsPerSecond}/s  p50 ${a.getAvailability.p50Ms} p99 ${a.getAvailability.p99Ms} ms`,
       `bare ${a.bare.requestsPerSecond}/s`,
       `${a.getAvailability.ratioToBare}`,
+    ]);
+    const ac = a.getAvailabilityConnected;
+    rows.push([
+      `  availability, ${ac.calendars} connected calendars × ${ac.busyEach} busy times`,
+      `${ac.requestsPerSecond}/s  p50 ${ac.p50Ms} p99 ${ac.p99Ms} ms`,
+      `bare ${a.bare.requestsPerSecond}/s`,
+      `${ac.ratioToBare}`,
     ]);
     const m = a.availabilityWhileBooking;
     rows.push([

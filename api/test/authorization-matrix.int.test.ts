@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
@@ -338,7 +339,15 @@ const idOf = (c: Caller) => (c === "anon" ? "" : users[c].id);
 
 beforeAll(async () => {
   const lazyDb: Queryable = { query: (text, values) => api.ctx.db.query(text, values) };
-  api = await startTestApi({ payments: new TestPaymentProvider(lazyDb), stripeWebhookSecret: WEBHOOK_SECRET });
+  // The expert's own calendars (issue 32) are read from here: an empty iCal file.
+  icsServer = createServer((_request, response) => response.writeHead(200, { "content-type": "text/calendar" }).end(EMPTY_CALENDAR));
+  await new Promise<void>((resolve) => icsServer.listen(0, "127.0.0.1", resolve));
+  icsHost = `127.0.0.1:${(icsServer.address() as AddressInfo).port}`;
+  api = await startTestApi({
+    payments: new TestPaymentProvider(lazyDb),
+    stripeWebhookSecret: WEBHOOK_SECRET,
+    calendarPlainHosts: [icsHost],
+  });
 
   users.A = await signUp("creator", "Alice");
   users.B = await signUp("creator", "Bob");
@@ -408,6 +417,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await streaming?.close();
   await api?.close();
+  icsServer?.close();
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -487,6 +497,24 @@ async function addedByX(path: "time-off" | "date-overrides"): Promise<string> {
   await must("X", { method: "POST", url: `${V1}/experts/${users.X.id}/${path}`, body: { id, ...body } });
   return id;
 }
+
+const EMPTY_CALENDAR = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Matrix//EN\r\nEND:VCALENDAR\r\n";
+let icsServer: Server;
+let icsHost = "";
+let connections = 0;
+let xConnection: string | null = null;
+let xSpare: string | null = null;
+/** The calendar X connected for the changes to act on (one: an expert may connect ten). */
+const connectionOfX = async () => (xConnection ??= await connectedByX());
+/** A calendar X connects for a removal to act on: its connection id. */
+async function connectedByX(): Promise<string> {
+  const url = `http://${icsHost}/x-${connections++}.ics`;
+  return (await must("X", { method: "POST", url: `${V1}/experts/${users.X.id}/calendars`, body: { kind: "ics", url } })).json<{
+    id: string;
+  }>().id;
+}
+const xCalendars = () =>
+  rows("SELECT connection_id, all_day_blocks, last_synced_at FROM calendar_connections WHERE expert_id = $1 ORDER BY 1", [users.X.id]);
 
 const ROWS: Row[] = [
   { route: "GET /healthz", expect: everyone },
@@ -609,6 +637,41 @@ const ROWS: Row[] = [
     label: "X's",
     expect: xOwn,
     make: async () => ({ params: { expertId: users.X.id, overrideId: await addedByX("date-overrides") }, state: xSchedule }),
+  },
+  // Issue 32: the expert's own calendars (theirs, or an admin's for them).
+  { route: "GET /experts/:expertId/calendars", label: "X's", expect: xOwn, make: () => ({ params: { expertId: users.X.id } }) },
+  {
+    route: "POST /experts/:expertId/calendars",
+    label: "X's",
+    expect: xOwn,
+    make: (c) => ({ params: { expertId: users.X.id }, body: { kind: "ics", url: `http://${icsHost}/by-${c}.ics` }, state: xCalendars }),
+  },
+  {
+    route: "PATCH /experts/:expertId/calendars/:connectionId",
+    label: "X's",
+    expect: xOwn,
+    make: async () => ({
+      params: { expertId: users.X.id, connectionId: await connectedByX() },
+      body: { all_day_blocks: true },
+      state: xCalendars,
+    }),
+  },
+  {
+    route: "POST /experts/:expertId/calendars/:connectionId/sync",
+    label: "X's",
+    expect: xOwn,
+    make: async () => ({ params: { expertId: users.X.id, connectionId: await connectionOfX() }, state: xCalendars }),
+  },
+  {
+    route: "DELETE /experts/:expertId/calendars/:connectionId",
+    label: "X's",
+    expect: xOwn,
+    // A refused removal leaves the calendar for the next caller; a done one needs another.
+    make: async () => ({
+      params: { expertId: users.X.id, connectionId: (xSpare ??= await connectedByX()) },
+      state: xCalendars,
+      after: async (r) => void (r.statusCode === 204 && (xSpare = null)),
+    }),
   },
   {
     route: "GET /media/experts/:expertId/profile",

@@ -61,6 +61,8 @@ export async function startTestApi(
     stripeConnectWebhookSecret?: string;
     listingsCache?: ContextInput["listingsCache"];
     logger?: AppOptions["logger"];
+    /** host:port pairs a connected calendar may be read from over plain http (the test's own servers, issue 32). */
+    calendarPlainHosts?: readonly string[];
     /** More routes or plugins (the built web app, a test-only route) before the app is ready. */
     beforeReady?: (app: FastifyInstance) => Promise<void> | void;
   } = {},
@@ -87,6 +89,7 @@ export async function startTestApi(
     ...(options.payoutProvider && { payoutProvider: options.payoutProvider }),
     feed: null,
     ...(options.listingsCache && { listingsCache: options.listingsCache }),
+    ...(options.calendarPlainHosts && { calendarPlainHosts: options.calendarPlainHosts }),
   });
   // Tests give calls their own client address through X-Forwarded-For (rate limits key on it).
   const app = await buildApp(ctx, { trustProxy: true, logger: options.logger });

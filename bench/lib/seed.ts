@@ -55,12 +55,36 @@ export async function inParallel<T>(
   );
 }
 
+/** Connected calendars each expert has (issue 32): how many, and the busy times each holds over the next 29 days. */
+export type ConnectedCalendars = { calendars: number; busyEach: number; from: number };
+
+/**
+ * What syncing the expert's connected calendars records: per calendar, `busyEach` meetings of 15 to
+ * 120 minutes at any quarter hour of the 29 days from `from` (a fixed pseudo-random spread, so runs compare).
+ */
+function externalBusyEvents(expertId: string, c: ConnectedCalendars, expertIndex: number, at: string): NewEvent[] {
+  let seed = 2_654_435_761 * (expertIndex + 1);
+  const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  const quarters = 29 * 96;
+  const to = new Date(c.from + 29 * 86_400_000).toISOString();
+  return Array.from({ length: c.calendars }, (_, k) => {
+    const busy = Array.from({ length: c.busyEach }, () => {
+      const start = c.from + Math.floor(next() * quarters) * 900_000;
+      return { start, end: start + (1 + Math.floor(next() * 8)) * 900_000 };
+    })
+      .sort((a, b) => a.start - b.start)
+      .map((b) => ({ start: new Date(b.start).toISOString(), end: new Date(b.end).toISOString() }));
+    const data = { expertId, sourceId: `bench-calendar-${k}`, from: new Date(c.from).toISOString(), to, busy };
+    return { type: "ExternalBusyTimesSynced", data, metadata: meta(at) };
+  });
+}
+
 /** Experts with a published profile, one published 60-minute session and an all-week UTC schedule. */
 export async function seedExperts(
   store: EventStore,
   count: number,
   at: string,
-  options: { profiles?: boolean; sessions?: boolean; schedule?: Schedule } = {},
+  options: { profiles?: boolean; sessions?: boolean; schedule?: Schedule; connectedCalendars?: ConnectedCalendars } = {},
 ): Promise<SeededExpert[]> {
   const schedule = options.schedule ?? ALL_WEEK_UTC;
   const experts = Array.from({ length: count }, (_, i) => ({
@@ -69,8 +93,9 @@ export async function seedExperts(
     priceCents: 5_000 + (i % 50) * 100,
   }));
   await inParallel(experts, 8, async ({ expertId, sessionId, priceCents }, i) => {
+    const synced = options.connectedCalendars ? externalBusyEvents(expertId, options.connectedCalendars, i, at) : [];
     const appends: [string, NewEvent[]][] = [
-      [calendarStream(expertId), [{ type: "ScheduleSet", data: { expertId, ...schedule }, metadata: meta(at) }]],
+      [calendarStream(expertId), [{ type: "ScheduleSet", data: { expertId, ...schedule }, metadata: meta(at) }, ...synced]],
     ];
     if (options.profiles ?? true) {
       appends.push([

@@ -36,6 +36,8 @@ export type ApiFigure = {
   /** The same without Accept-Encoding: about 100 KB of JSON per reply. */
   getExpertsUncompressed: RouteFigure;
   getAvailability: RouteFigure;
+  /** The same route for experts with three connected calendars of 500 busy times each (issue 32), beside getAvailability. */
+  getAvailabilityConnected: RouteFigure & { experts: number; calendars: number; busyEach: number };
   /** The same route while bookings are made for other experts: one POST /bookings to every 9 GETs, the two measured together. */
   availabilityWhileBooking: RouteFigure;
   postBookings: RouteFigure & {
@@ -55,6 +57,9 @@ export type ApiFigure = {
 
 /** Issue 19's goals for POST /bookings (10 connections). */
 export const BOOKING_GOALS = { requestsPerSecond: 1_500, p99Ms: 20, statements: 4 };
+
+/** Issue 32's bench: experts with this many connected calendars, each this many busy times in the window. */
+const CONNECTED = { experts: 100, calendars: 3, busyEach: 500 };
 
 /** Bookings 0 to MIXED_FROM - 1 go to the POST /bookings phase, the rest to availability while booking. */
 const MIXED_FROM = 20_000;
@@ -134,6 +139,11 @@ export async function benchApi(
   say(`  seeding ${options.experts} experts (profile, published session, schedule) and ${options.creators} creators`);
   const experts = await seedExperts(seedStore, options.experts, at, { schedule: WORKING_HOURS_UTC });
   const creators = await seedCreators(seedStore, options.creators, at);
+  say(`  seeding ${CONNECTED.experts} experts with ${CONNECTED.calendars} connected calendars of ${CONNECTED.busyEach} busy times each`);
+  const connected = await seedExperts(seedStore, CONNECTED.experts, at, {
+    schedule: WORKING_HOURS_UTC,
+    connectedCalendars: { calendars: CONNECTED.calendars, busyEach: CONNECTED.busyEach, from: Date.now() },
+  });
   await seedStore.close();
 
   const config = apiConfig.parse({
@@ -169,7 +179,11 @@ export async function benchApi(
     );
 
     const tokens = creators.map((c) => api.app.jwt.sign({ sub: c.userId, role: "creator", email: c.email, sid: randomUUID() }));
-    const availability: LoadRequest[] = experts.map((e) => ({ method: "GET", path: `/api/v1/sessions/${e.sessionId}/availability` }));
+    const availabilityOf = (e: { sessionId: string }): LoadRequest => ({
+      method: "GET",
+      path: `/api/v1/sessions/${e.sessionId}/availability`,
+    });
+    const availability = experts.map(availabilityOf);
     // Distinct hours: booking k goes to expert k mod 1,000, at working hour floor(k / 1,000) from two hours from now.
     // A creator keeps at most MAX_UNPAID_HOLDS_PER_CREATOR unpaid holds, never two at one hour: creator
     // (k mod 1,000) + 1,000 × floor(hour / 3) books one expert's column for three consecutive hours.
@@ -249,6 +263,7 @@ export async function benchApi(
         },
         { name: "experts-uncompressed", port: apiPort, requests: [{ method: "GET", path: "/api/v1/experts" }], cycle: true },
         { name: "availability", port: apiPort, requests: availability, cycle: true },
+        { name: "availability-connected", port: apiPort, requests: connected.map(availabilityOf), cycle: true },
         { name: "bookings", port: apiPort, requests: bookings.filter((_, k) => k < MIXED_FROM && k !== warmup), cycle: false },
         { name: "availability-while-booking", port: apiPort, requests: whileBooking, cycle: false },
         { name: "bare-experts", port: barePort, requests: [{ method: "GET", path: "/bare-experts" }], cycle: true },
@@ -271,6 +286,7 @@ export async function benchApi(
       getExperts: { ...experts_, bound: ">= 1/3 of the bare route's rate", pass: experts_.ratioToBare >= 1 / 3 },
       getExpertsUncompressed: withRatio(results["experts-uncompressed"]!),
       getAvailability: withRatio(results.availability!),
+      getAvailabilityConnected: { ...withRatio(results["availability-connected"]!), ...CONNECTED },
       availabilityWhileBooking: withRatio(results["availability-while-booking"]!),
       postBookings: {
         ...booked,

@@ -30,6 +30,8 @@ const CalendarAddress = z
   .string({ error: "calendar_url_invalid" })
   .trim()
   .max(2_000, { error: "calendar_url_invalid" })
+  // Apple and Google hand out webcal:// links: the same address over https.
+  .transform((s) => s.replace(/^webcals?:\/\//i, "https://"))
   .pipe(z.url({ error: "calendar_url_invalid" }));
 const AllDayBlocks = z.boolean({ error: "invalid_request" }).default(false);
 

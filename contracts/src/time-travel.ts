@@ -144,6 +144,8 @@ export const CalendarAsOfReply = z.strictObject({
   rules: z.strictObject({ buffer_before_minutes: z.number(), buffer_after_minutes: z.number(), min_notice_hours: z.number() }),
   /** Time off touching the date, on the expert's wall clock (YYYY-MM-DDTHH:mm). */
   time_off: z.array(z.strictObject({ time_off_id: z.string(), start: z.string(), end: z.string(), reason: z.string() })),
+  /** Busy times of the expert's connected calendars that touched the date, as the decision saw them (issue 32). */
+  external_busy: z.array(z.strictObject({ calendar_id: z.string(), start: z.string(), end: z.string() })),
   /** Starts a session of length_minutes could be booked at then, on that date (UTC instants, earliest first). */
   bookable: z.array(Time),
   held: z.array(HeldTimeReply),

@@ -3,3 +3,4 @@ export * from "./docker.ts";
 export * from "./statements.ts";
 export * from "./stripe-fixtures.ts";
 export * from "./stripe-fixtures-server.ts";
+export * from "./caldav-server.ts";

@@ -227,6 +227,16 @@ function Answer({ reply }: { reply: CalendarAsOfReply }) {
           ))}
         </Box>
       ) : null}
+      {reply.external_busy.length ? (
+        <Box>
+          <Typography variant="subtitle2">Busy in the expert's own calendars (titles are never kept)</Typography>
+          {reply.external_busy.map((b) => (
+            <Typography key={`${b.calendar_id} ${b.start}`} variant="body2" data-testid="external-busy">
+              {clock(b.start, zone)}–{clock(b.end, zone)}
+            </Typography>
+          ))}
+        </Box>
+      ) : null}
       <Box>
         <Typography variant="subtitle2" gutterBottom>
           Bookable then, for a {reply.length_minutes}-minute session ({zone ?? "UTC"} times)

@@ -173,6 +173,7 @@ export const asOfAdmin: RoutePlugin<AsOfAdminDeps> = async (app, { db, store }) 
           min_notice_hours: day.rules.minNoticeHours,
         },
         time_off: day.timeOff.map((o) => ({ time_off_id: o.timeOffId, start: o.start, end: o.end, reason: o.reason })),
+        external_busy: day.externalBusy.map((b) => ({ calendar_id: b.sourceId, start: b.start, end: b.end })),
         bookable: day.bookable,
         held: day.held.map((h) => ({
           booking_id: h.bookingId,

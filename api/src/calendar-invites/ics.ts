@@ -42,7 +42,10 @@ export type CalendarMethod = "REQUEST" | "CANCEL" | "PUBLISH";
  * and they are the product's own address and the reader's, never the other party's.
  */
 export type CalendarOptions = { host: string; name?: string; invites: readonly BookingInvite[] } & (
-  { method: "PUBLISH" } | { method: "REQUEST" | "CANCEL"; organizer: Addressee; attendee: Addressee }
+  | { method: "PUBLISH" }
+  | { method: "REQUEST" | "CANCEL"; organizer: Addressee; attendee: Addressee }
+  /** A calendar object stored on a CalDAV server (issue 32): RFC 4791 forbids a METHOD there. */
+  | { method: null }
 );
 
 /** The host part of booking UIDs: a UID must be globally unique, so it names where it came from. */
@@ -51,17 +54,13 @@ export function inviteUid(bookingId: string, host: string): string {
 }
 
 export function calendarText(options: CalendarOptions): string {
-  const lines = [
-    "BEGIN:VCALENDAR",
-    "VERSION:2.0",
-    "PRODID:-//Expert Sessions//Bookings//EN",
-    "CALSCALE:GREGORIAN",
-    `METHOD:${options.method}`,
-  ];
+  const lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Expert Sessions//Bookings//EN", "CALSCALE:GREGORIAN"];
+  if (options.method) lines.push(`METHOD:${options.method}`);
   if (options.name) lines.push(`X-WR-CALNAME:${escapeText(options.name)}`);
   for (const invite of options.invites) {
-    lines.push(...eventLines(invite, options.host, options.method));
-    if (options.method !== "PUBLISH") lines.push(...addressLines(options.organizer, options.attendee, options.method));
+    lines.push(...eventLines(invite, options.host, options.method ?? "PUBLISH"));
+    if (options.method === "REQUEST" || options.method === "CANCEL")
+      lines.push(...addressLines(options.organizer, options.attendee, options.method));
     lines.push("END:VEVENT");
   }
   lines.push("END:VCALENDAR");

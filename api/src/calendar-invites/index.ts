@@ -4,5 +4,6 @@
 export { endFeedAddress } from "./feed.ts";
 export { calendarInviteMigrations } from "./schema.ts";
 export { calendarText } from "./ics.ts";
+export { bookingInvite, type InviteSettings } from "./booking-invite.ts";
 export type { Addressee, CalendarMethod } from "./ics.ts";
 export { calendarInviteRoutes } from "./routes.ts";

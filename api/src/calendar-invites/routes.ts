@@ -1,12 +1,12 @@
 import type pg from "pg";
 import { BookingIdParams, CalendarFeedParams, CalendarFeedReply } from "@booking/contracts";
-import { meetingLinkOf } from "@booking/engine";
 import { bookingInviteFacts, confirmedBookingInvitesOf, joinLinksOf, type BookingInviteFacts } from "@booking/projections";
 import { actorOf, requireActor, refuse } from "../http/index.ts";
 import type { RoutePlugin } from "../http/index.ts";
 import type { MailSettings } from "../mail/index.ts";
 import { feedOwner, feedToken, regenerateFeedToken } from "./feed.ts";
-import { calendarText, type BookingInvite } from "./ics.ts";
+import { bookingInvite, type JoinLinks } from "./booking-invite.ts";
+import { calendarText } from "./ics.ts";
 
 // "Add to calendar" for one booking, and each user's personal feed that calendar apps subscribe to.
 
@@ -27,47 +27,14 @@ const FEED_KEEPS_PAST_MS = 30 * 24 * 60 * 60 * 1000;
 
 const ICS_TYPE = "text/calendar; charset=utf-8";
 
-/** Each booking's link the expert set and room its confirmation recorded (joinLinksOf). */
-type Links = Awaited<ReturnType<typeof joinLinksOf>>;
-
 export const calendarInviteRoutes: RoutePlugin<CalendarInviteRouteDeps> = async (
   app,
   { db, jwtSecret, mail, clock, meetingRoomUrlTemplate },
 ) => {
   const host = new URL(mail.publicUrl).host;
 
-  /**
-   * The meeting link goes in the calendar entry as soon as there is one, though the app shows it
-   * only from 15 minutes before the start: a calendar fetches the file days ahead and an entry
-   * without the link is no use at the meeting (Calendly puts it in the invite too). The file and the
-   * feed reach only the booking's parties, as the app does.
-   */
-  const joinLinkOf = (b: BookingInviteFacts, expertLinks: Links): string | null => {
-    const { joinLink = null, meetingRoom = null } = expertLinks.get(b.booking_id) ?? {};
-    return (
-      meetingLinkOf(
-        { bookingId: b.booking_id, status: b.status, scheduledTime: b.scheduled_time, joinLink, meetingRoom },
-        meetingRoomUrlTemplate,
-      )?.url ?? null
-    );
-  };
-
-  const inviteOf = (b: BookingInviteFacts, forUserId: string, expertLinks: Links): BookingInvite => ({
-    bookingId: b.booking_id,
-    sequence: b.stream_version,
-    status: b.status === "cancelled" ? "cancelled" : "confirmed",
-    start: b.scheduled_time,
-    end: new Date(Date.parse(b.scheduled_time) + b.length_minutes * 60_000).toISOString(),
-    title: b.session_title,
-    // Names only: a download or a feed gives nobody the other party's sign-in address.
-    expert: { name: b.expert_name ?? "Your expert" },
-    creator: { name: b.creator_name ?? "Creator" },
-    expertTimezone: b.expert_timezone,
-    // The screen where each party sees the booking.
-    url: `${mail.publicUrl}/${forUserId === b.expert_user_id ? "manage-booking" : "session-details"}/${b.booking_id}`,
-    joinLink: joinLinkOf(b, expertLinks),
-    updatedAt: b.updated_at,
-  });
+  const inviteOf = (b: BookingInviteFacts, forUserId: string, expertLinks: JoinLinks) =>
+    bookingInvite(b, forUserId, expertLinks, { publicUrl: mail.publicUrl, meetingRoomUrlTemplate });
 
   const feedReply = (token: string): CalendarFeedReply => {
     const https = `${mail.publicUrl}/api/v1/calendar/${token}.ics`;

@@ -43,6 +43,7 @@ import { sessionRoutes } from "../sessions/index.ts";
 import { streamRoutes, type StreamLimits } from "../live-updates/index.ts";
 import { termsRoutes } from "../terms/index.ts";
 import { timeOffRoutes } from "../schedule/index.ts";
+import { externalCalendarRoutes } from "../external-calendars/index.ts";
 
 export const API_PREFIX = "/api/v1";
 const BODY_LIMIT = 1024 * 1024;
@@ -153,6 +154,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await rescheduleRoutes(v1, { db, calendar, projected, clock, creatorBookings, meetingRoomUrlTemplate });
       await proposableTimesRoutes(v1, { db, calendar, clock });
       await timeOffRoutes(v1, { calendar, terms, projected, clock });
+      await externalCalendarRoutes(v1, { db, calendar, terms, clock, ...ctx.externalCalendars });
       await cancellationRoutes(v1, { db, calendar, clock });
       await noShowRoutes(v1, { db, calendar, projected, clock, meetingRoomUrlTemplate });
       await disputeRoutes(v1, { db, store, calendar, projected });

@@ -123,6 +123,18 @@ export const apiConfig = storeConfig.extend({
    * the unguessable room name the confirmation recorded ({bookingId}, by the booking's id). Default: an open
    * Jitsi Meet room; empty: no rooms, a booking has a link only once its expert sets one.
    */
+  // The seal of connected calendars' secrets (issue 32): 32 bytes, hex or base64. Absent: derived from JWT_SECRET.
+  CALENDAR_SECRETS_KEY: z.string().min(43).optional(),
+  // host:port pairs a calendar may be read from over plain http, private addresses included: for tests only.
+  CALENDAR_FETCH_ALLOW_HTTP: z
+    .string()
+    .default("")
+    .transform((s) =>
+      s
+        .split(",")
+        .map((h) => h.trim())
+        .filter((h) => h.length > 0),
+    ),
   MEETING_ROOM_URL_TEMPLATE: z
     .string()
     .default(DEFAULT_MEETING_ROOM_URL_TEMPLATE)

@@ -9,6 +9,8 @@ import { mailSettings, type MailSettings } from "../mail/index.ts";
 import type { PaymentProvider } from "../payments/index.ts";
 import { TestPayoutProvider, type PayoutProvider } from "../payouts/index.ts";
 import type { StripeBalanceClient } from "../reconciliation/index.ts";
+import { calendarFetch, calendarSecretsKey, secretBox, type SecretBox } from "../external-calendars/index.ts";
+import { CALENDAR_FETCH_MAX_BYTES, CALENDAR_FETCH_TIMEOUT_MS } from "@booking/contracts";
 import { projectedThrough, type Projected, type ReadModelFeed, ReplyCache, type ReplyCacheOptions } from "../http/index.ts";
 
 // The parts of one API process, built once (see `server.ts`, or per test). Only the composition
@@ -58,6 +60,8 @@ export type AppContext = {
   meetingRoomUrlTemplate?: string | null;
   /** SUPPORT_EMAIL: where the help page's contact form mails (absent: support@localhost). */
   supportAddress?: string;
+  /** The expert's own calendars (issue 32): their secrets' seal, and the only fetch that may read a user-given address. */
+  externalCalendars: { box: SecretBox; fetch: typeof globalThis.fetch };
 };
 
 export type ContextInput = Omit<
@@ -74,6 +78,7 @@ export type ContextInput = Omit<
   | "listings"
   | "creatorBookings"
   | "sweepGate"
+  | "externalCalendars"
   | "mail"
 > & {
   /** Where experts are paid (default: the test provider over `db`). */
@@ -91,6 +96,10 @@ export type ContextInput = Omit<
   onSnapshotError?: (error: unknown) => void;
   /** Where the read models are fed from (default "log": a projector reading the store; "bus": projectors consuming Kafka). */
   readModelFeed?: ReadModelFeed;
+  /** CALENDAR_SECRETS_KEY (absent: a key derived from the JWT secret). */
+  calendarSecretsKey?: string;
+  /** CALENDAR_FETCH_ALLOW_HTTP: host:port pairs a calendar may be read from over plain http, private addresses included (tests). */
+  calendarPlainHosts?: readonly string[];
 };
 
 /**
@@ -107,7 +116,17 @@ export const LISTINGS_CACHE: ReplyCacheOptions = {
 };
 
 export function createContext(input: ContextInput): AppContext {
-  const { listingsCache, mail, snapshots, onSnapshotError, readModelFeed, payoutProvider, ...rest } = input;
+  const {
+    listingsCache,
+    mail,
+    snapshots,
+    onSnapshotError,
+    readModelFeed,
+    payoutProvider,
+    calendarSecretsKey: key,
+    calendarPlainHosts,
+    ...rest
+  } = input;
   const listings = new ReplyCache(input.db, { ...LISTINGS_CACHE, ...listingsCache });
   return {
     ...rest,
@@ -124,5 +143,13 @@ export function createContext(input: ContextInput): AppContext {
     listings,
     creatorBookings: new CreatorBookingLock(input.db.options),
     sweepGate: new SweepGate(),
+    externalCalendars: {
+      box: secretBox(calendarSecretsKey(key, input.jwtSecret)),
+      fetch: calendarFetch({
+        allowedPlainHosts: calendarPlainHosts ?? [],
+        maxBytes: CALENDAR_FETCH_MAX_BYTES,
+        timeoutMs: CALENDAR_FETCH_TIMEOUT_MS,
+      }),
+    },
   };
 }

@@ -5,6 +5,7 @@ import { adminMigrations } from "../admin/index.ts";
 import { authMigrations } from "../auth/index.ts";
 import { calendarInviteMigrations } from "../calendar-invites/index.ts";
 import { earlyAccessMigrations } from "../early-access/index.ts";
+import { externalCalendarMigrations } from "../external-calendars/index.ts";
 import { rateLimitMigrations } from "../http/index.ts";
 import { mailMigrations } from "../mail/index.ts";
 import { paymentsMigrations } from "../payments/index.ts";
@@ -25,4 +26,5 @@ export async function migrateApiDatabase(db: pg.Pool): Promise<void> {
   await migrate(db, "rate_limit_migrations", rateLimitMigrations);
   await migrate(db, "reconciliation_migrations", reconciliationMigrations);
   await migrate(db, "payouts_migrations", payoutsMigrations);
+  await migrate(db, "external_calendar_migrations", externalCalendarMigrations);
 }

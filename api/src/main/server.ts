@@ -11,6 +11,7 @@ import { createContext, type AppContext } from "./context.ts";
 import { openEventStore } from "./event-store.ts";
 import { startHoldSweeper, startCompletionSweeper } from "../bookings/index.ts";
 import { startNoShowSweeper } from "../no-shows/index.ts";
+import { BookingCalendarWriter, startCalendarSyncSweeper } from "../external-calendars/index.ts";
 import { ensureAdminAccount } from "../auth/index.ts";
 import { paymentProviderFrom } from "../payments/index.ts";
 import { mailSettings, runMail } from "../mail/index.ts";
@@ -62,6 +63,8 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
     mail: mailSettings({ publicUrl: config.PUBLIC_URL, port: config.PORT, from: config.MAIL_FROM, smtpUrl: config.SMTP_URL }),
     meetingRoomUrlTemplate: config.MEETING_ROOM_URL_TEMPLATE ?? null,
     ...(config.SUPPORT_EMAIL && { supportAddress: config.SUPPORT_EMAIL }),
+    ...(config.CALENDAR_SECRETS_KEY && { calendarSecretsKey: config.CALENDAR_SECRETS_KEY }),
+    calendarPlainHosts: config.CALENDAR_FETCH_ALLOW_HTTP,
   });
   const { clock, calendar, projected } = ctx;
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD)
@@ -85,6 +88,18 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
       ).start();
   const completions = startCompletionSweeper({ db, calendar, clock }, ctx.sweepGate);
   const noShows = startNoShowSweeper({ db, calendar, clock }, ctx.sweepGate);
+  // The experts' own calendars read again every few minutes, and their bookings written into the one they chose (issue 32).
+  const calendarSync = startCalendarSyncSweeper({ db, calendar, clock, ...ctx.externalCalendars }, ctx.sweepGate);
+  const bookingCopies = new BookingCalendarWriter(
+    {
+      log: store,
+      db,
+      clock,
+      ...ctx.externalCalendars,
+      invites: { publicUrl: ctx.mail.publicUrl, meetingRoomUrlTemplate: ctx.meetingRoomUrlTemplate ?? null },
+    },
+    { warn: (line) => app.log.warn(line) },
+  ).start();
   // The ledger compared with the payment provider once a day (issue 29.6); an admin runs it on demand too.
   const reconciliation = startReconciliationSweeper(
     { db, provider: payments.name, stripe: ctx.stripeBalances, clock },
@@ -110,6 +125,8 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
       sweeper.stop();
       completions.stop();
       noShows.stop();
+      calendarSync.stop();
+      await bookingCopies.stop();
       reconciliation.stop();
       await refunds?.stop();
       await payouts?.stop();

@@ -9,13 +9,14 @@ import { formatPosition, parsePosition, type EventLog, type LogPosition, type St
 /** A pool or one client of it (inside a reactor's transaction). */
 export type Queryable = Pick<pg.Pool | pg.ClientBase, "query">;
 
-export type CheckpointTable = "mail_checkpoints" | "refund_checkpoints" | "payout_checkpoints";
+export type CheckpointTable = "mail_checkpoints" | "refund_checkpoints" | "payout_checkpoints" | "external_booking_write_checkpoints";
 
 /** The advisory lock each table's followers take (the names the reactors have always locked under). */
 const lockPrefix: Record<CheckpointTable, string> = {
   mail_checkpoints: "mail-follower",
   refund_checkpoints: "refund-follower",
   payout_checkpoints: "payout-follower",
+  external_booking_write_checkpoints: "external-booking-write-follower",
 };
 
 export async function loadCheckpoint(db: Queryable, table: CheckpointTable, name: string): Promise<LogPosition | null> {
