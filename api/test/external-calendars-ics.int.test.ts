@@ -48,6 +48,8 @@ const teamCall = [
   "RRULE:FREQ=WEEKLY",
   "SUMMARY:Team call",
 ];
+/** Monday 2 March (today) 09:00-12:00: the morning is taken. */
+const mondayMorning = ["UID:monday@test", "DTSTAMP:20260101T000000Z", "DTSTART:20260302T090000Z", "DTEND:20260302T120000Z"];
 /** Friday all afternoon, but marked free: it blocks nothing. */
 const freeTime = ["UID:free@test", "DTSTAMP:20260101T000000Z", "DTSTART:20260306T120000Z", "DTEND:20260306T170000Z", "TRANSP:TRANSPARENT"];
 
@@ -99,7 +101,7 @@ describe("connecting a secret iCal address", () => {
   let connectionId: string;
 
   it("reads it at once: busy times leave availability and the booking decision; free time and titles do not count", async () => {
-    served.body = vcalendar(dentist, teamCall, freeTime);
+    served.body = vcalendar(mondayMorning, dentist, teamCall, freeTime);
     const r = await connect(`${base}${secretPath}`);
     expect(r.statusCode, r.body).toBe(201);
     const c = r.json();
@@ -110,8 +112,8 @@ describe("connecting a secret iCal address", () => {
       last_error: null,
       calendars: [{ blocks: true, receives_bookings: false }],
     });
-    // The dentist and four Thursdays of the team call in the window.
-    expect(c.calendars[0].busy_count).toBe(5);
+    // Monday morning, the dentist and four Thursdays of the team call in the window.
+    expect(c.calendars[0].busy_count).toBe(6);
     expect(r.body).not.toContain("5ecret7oken");
     expect(await offeredOn("2026-03-04")).toEqual([
       "09:00",
@@ -128,6 +130,9 @@ describe("connecting a secret iCal address", () => {
     ]);
     expect(await offeredOn("2026-03-12")).not.toContain("10:00"); // the team call's second Thursday
     expect(await offeredOn("2026-03-06")).toHaveLength(15); // transparent: free
+    // The listing's next opening keeps clear of them too: today from 12:00, not 09:00.
+    const cards = (await api.call("GET", `${V1}/experts`)).json<{ user_id: string; next_available: string | null }[]>();
+    expect(cards.find((card) => card.user_id === expert.id)?.next_available).toBe("2026-03-02T12:00:00.000Z");
     const booked = await api.call("POST", `${V1}/bookings`, {
       user: await api.user("creator"),
       body: { session_id: sessionId, scheduled_time: "2026-03-04T13:30:00.000Z" },
@@ -257,6 +262,16 @@ describe("refusals: a clear message, nothing kept", () => {
     served.status = 404;
     expect((await connect(`${base}/gone.ics`)).json().code).toBe("calendar_fetch_refused");
     expect((await connections()).connections).toEqual([]);
+  });
+
+  it("an expert without weekly hours is asked to set them first (events are read in their timezone)", async () => {
+    const newcomer = await api.user("expert");
+    const r = await api.call("POST", `${V1}/experts/${newcomer.id}/calendars`, {
+      user: newcomer,
+      body: { kind: "ics", url: `${base}/x.ics` },
+    });
+    expect(r.statusCode).toBe(409);
+    expect(r.json().code).toBe("calendar_schedule_first");
   });
 
   it("only the expert (or an admin) sees or changes their calendars", async () => {

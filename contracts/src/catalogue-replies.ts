@@ -102,6 +102,8 @@ export const ScheduleRecord = z.strictObject({
   time_off: z.array(TimeOffReply),
   date_overrides: z.array(DateOverrideReply),
   ...BookingRulesReply.shape,
+  /** Busy times of the expert's connected calendars by calendar (issue 32): the listing's next opening keeps clear of them; never in a reply. */
+  external_busy: z.record(z.string(), z.array(z.strictObject({ start: z.string(), end: z.string() }))),
   updated_at: Time,
   stream_version: z.number(),
 });

@@ -291,6 +291,10 @@ export const errorCatalogue = {
   as_of_before_expert: { status: 404, message: "This expert had not saved a profile yet at that time." },
 
   // The expert's own calendars (issue 32)
+  calendar_schedule_first: {
+    status: 409,
+    message: "Set your weekly hours and timezone first: your calendars' all-day and floating events are read in your timezone.",
+  },
   calendar_kind_invalid: { status: 400, message: "Choose how to connect: a secret iCal address or a CalDAV account." },
   calendar_url_invalid: { status: 400, message: "Please enter the calendar's full address, starting with https://." },
   caldav_credentials_required: { status: 400, message: "Please enter the CalDAV user name and app password." },

@@ -25,11 +25,42 @@ describe("schedules read model: given events, then rows", () => {
         buffer_before_minutes: 0,
         buffer_after_minutes: 0,
         min_notice_hours: 0,
+        external_busy: {},
         updated_at: givenAt(0),
         stream_version: 1,
       },
     ]);
     expect(ScheduleRecord.safeParse(given.rows()[0]).success).toBe(true);
+  });
+
+  it("keeps each connected calendar's busy times, replaced by its next sync and gone when it is disconnected (issue 32)", () => {
+    const busy = (start: string, end: string) => [{ start, end }];
+    const synced = (sourceId: string, b: { start: string; end: string }[]): GivenEvent => ({
+      stream: "calendar-e1",
+      event: {
+        type: "ExternalBusyTimesSynced",
+        data: { expertId: "e1", sourceId, from: "2030-01-01T00:00:00.000Z", to: "2030-02-01T00:00:00.000Z", busy: b },
+      },
+    });
+    const dentist = busy("2030-01-08T13:00:00.000Z", "2030-01-08T14:30:00.000Z");
+    const moved = busy("2030-01-08T15:00:00.000Z", "2030-01-08T16:00:00.000Z");
+    const removed: GivenEvent = {
+      stream: "calendar-e1",
+      event: { type: "ExternalBusyTimesRemoved", data: { expertId: "e1", sourceId: "google" } },
+    };
+    spec
+      .given(set("Europe/London", [monday]), synced("google", dentist), synced("work", dentist))
+      .then([{ external_busy: { google: dentist, work: dentist } }]);
+    spec
+      .given(set("Europe/London", [monday]), synced("google", dentist), synced("google", moved))
+      .then([{ external_busy: { google: moved } }]);
+    spec
+      .given(set("Europe/London", [monday]), synced("google", dentist), synced("work", moved), removed)
+      .then([{ external_busy: { work: moved } }]);
+    // A schedule set again keeps them.
+    spec
+      .given(set("Europe/London", [monday]), synced("google", dentist), set("UTC", [monday]))
+      .then([{ external_busy: { google: dentist } }]);
   });
 
   it("a schedule set again replaces the one before: zone and slots, none kept", () => {

@@ -26,6 +26,7 @@ const hoursOf = (s: ScheduleRow): ExpertHours => ({
     bufferAfterMinutes: s.buffer_after_minutes as BufferMinutes,
     minNoticeHours: s.min_notice_hours,
   },
+  externalBusy: Object.values(s.external_busy).flat(),
 });
 
 export async function expertListing(db: pg.Pool, query: ExpertListQuery, now: string): Promise<ExpertListItem[]> {

@@ -121,6 +121,8 @@ export const externalCalendarRoutes: RoutePlugin<ExternalCalendarRouteDeps> = as
     },
     async (request, reply) => {
       const { expertId, actor } = await ownExpert(request);
+      // Read in the expert's zone: only a schedule names it.
+      if (!(await calendar.load(calendarStream(expertId))).state.schedule) refuse("calendar_schedule_first");
       if ((await countConnections(db, expertId)) >= MAX_CALENDAR_CONNECTIONS)
         refuse("calendar_connection_limit", { max: String(MAX_CALENDAR_CONNECTIONS) });
       const body = request.body;
@@ -163,7 +165,7 @@ export const externalCalendarRoutes: RoutePlugin<ExternalCalendarRouteDeps> = as
       const refused = await readNow(connectionId);
       if (refused) {
         // A connect that cannot be read keeps nothing: no secret, no busy times.
-        await clearConnection(calendar, await found(expertId, connectionId), actor);
+        await clearConnection(deps, await found(expertId, connectionId), actor);
         await deleteConnection(db, expertId, connectionId);
         throw new Refused(refused);
       }
@@ -221,7 +223,7 @@ export const externalCalendarRoutes: RoutePlugin<ExternalCalendarRouteDeps> = as
     async (request, reply) => {
       const { expertId, actor } = await ownExpert(request);
       const c = await found(expertId, request.params.connectionId);
-      const refused = await clearConnection(calendar, c, actor);
+      const refused = await clearConnection(deps, c, actor);
       if (refused) throw new Refused(refused);
       await deleteConnection(db, expertId, c.connection_id);
       return reply.status(204).send(null);

@@ -7,6 +7,7 @@ import {
   type Refusal,
 } from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
+import type { Projected } from "../http/index.ts";
 import type { CalendarCommands } from "../main/index.ts";
 import type { CalDavCredentials } from "./caldav-account.ts";
 import { readConnection, readWindow, type ConnectionSecret } from "./calendar-reader.ts";
@@ -25,6 +26,8 @@ export type CalendarSyncDeps = {
   /** The SSRF-checking fetch (calendar-fetch.ts). */
   fetch: typeof globalThis.fetch;
   clock: () => string;
+  /** A request waits for the read models to show the busy times (the listing's next opening); the sweeper does not. */
+  projected?: Projected;
 };
 
 const SYNC_ACTOR: Actor = { userId: "calendar-sync", role: "system" };
@@ -74,6 +77,7 @@ export async function syncConnection(deps: CalendarSyncDeps, c: ConnectionWithCa
       { actor: SYNC_ACTOR },
     );
     if (!result.ok) return failed(result.refusal);
+    await deps.projected?.(result.value);
     outcomes.push({ ...known, busy_count: r.busy.length, in_full: true });
   }
   for (const k of c.calendars.filter((k) => !k.blocks && state.externalBusy.has(k.calendar_id))) {
@@ -83,6 +87,7 @@ export async function syncConnection(deps: CalendarSyncDeps, c: ConnectionWithCa
       { actor: SYNC_ACTOR },
     );
     if (!result.ok) return failed(result.refusal);
+    await deps.projected?.(result.value);
     outcomes.push({ calendar_id: k.calendar_id, busy_count: 0, etag: null, last_modified: null, in_full: false });
   }
   await recordSynced(db, c.connection_id, now, nextReadAfter(now, 0), outcomes);
@@ -90,7 +95,11 @@ export async function syncConnection(deps: CalendarSyncDeps, c: ConnectionWithCa
 }
 
 /** Clears every calendar of a connection from the expert's calendar stream (disconnecting). */
-export async function clearConnection(calendar: CalendarCommands, c: ConnectionWithCalendars, actor: Actor): Promise<Refusal | null> {
+export async function clearConnection(
+  { calendar, projected }: Pick<CalendarSyncDeps, "calendar" | "projected">,
+  c: ConnectionWithCalendars,
+  actor: Actor,
+): Promise<Refusal | null> {
   for (const k of c.calendars) {
     const result = await calendar.handle(
       calendarStream(c.expert_id),
@@ -98,6 +107,7 @@ export async function clearConnection(calendar: CalendarCommands, c: ConnectionW
       { actor },
     );
     if (!result.ok) return result.refusal;
+    await projected?.(result.value);
   }
   return null;
 }

@@ -154,7 +154,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await rescheduleRoutes(v1, { db, calendar, projected, clock, creatorBookings, meetingRoomUrlTemplate });
       await proposableTimesRoutes(v1, { db, calendar, clock });
       await timeOffRoutes(v1, { calendar, terms, projected, clock });
-      await externalCalendarRoutes(v1, { db, calendar, terms, clock, ...ctx.externalCalendars });
+      await externalCalendarRoutes(v1, { db, calendar, terms, clock, projected, ...ctx.externalCalendars });
       await cancellationRoutes(v1, { db, calendar, clock });
       await noShowRoutes(v1, { db, calendar, projected, clock, meetingRoomUrlTemplate });
       await disputeRoutes(v1, { db, store, calendar, projected });

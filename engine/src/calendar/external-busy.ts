@@ -22,8 +22,8 @@ const normalised = (busy: readonly BusyInterval[]): BusyInterval[] =>
     .sort((a, b) => a.start.localeCompare(b.start) || a.end.localeCompare(b.end));
 
 /**
- * Rules: the expert (connecting or syncing now), an admin or the sync sweeper records busy times; a
- * calendar's set holds at most MAX_BUSY_TIMES_PER_CALENDAR, each ending after it starts. Removing a
+ * Rules: the expert (connecting or syncing now), an admin or the sync sweeper records busy times, once
+ * a schedule names the expert's zone; a calendar's set holds at most MAX_BUSY_TIMES_PER_CALENDAR, each ending after it starts. Removing a
  * calendar's set that is not there is a no-op (a disconnect retried).
  */
 export function decideOnExternalBusy(c: ExternalBusyCommand, s: CalendarState): Decision {
@@ -31,6 +31,8 @@ export function decideOnExternalBusy(c: ExternalBusyCommand, s: CalendarState): 
   const { expertId, sourceId } = c;
   if (c.type === "RemoveExternalBusyTimes")
     return s.externalBusy.has(sourceId) ? ok([{ type: "ExternalBusyTimesRemoved", data: { expertId, sourceId } }]) : ok([]);
+  // All-day and floating events were read in the expert's zone, which only a schedule names.
+  if (!s.schedule) return refused("calendar_schedule_first");
   if (c.busy.length > MAX_BUSY_TIMES_PER_CALENDAR)
     return refused("calendar_too_many_busy_times", { max: MAX_BUSY_TIMES_PER_CALENDAR.toLocaleString("en-US") });
   if (c.busy.some((b) => !(Date.parse(b.start) < Date.parse(b.end)))) return refused("invalid_request");

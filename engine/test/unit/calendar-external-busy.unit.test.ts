@@ -79,6 +79,9 @@ describe("recording a connected calendar's busy times", () => {
         "That calendar has more than 5,000 busy times in the next four weeks. Please connect a calendar with fewer events.",
       );
   });
+  it("refuses before a schedule names the expert's zone (all-day and floating events are read in it)", () => {
+    spec([]).when(sync([dentist])).thenRefused("calendar_schedule_first");
+  });
   it("a creator cannot record busy times on an expert's calendar", () => {
     spec([scheduleSet])
       .when(sync([dentist], "google", CREATOR))

@@ -20,6 +20,7 @@ const scheduleColumnTypes = {
   buffer_before_minutes: "int",
   buffer_after_minutes: "int",
   min_notice_hours: "int",
+  external_busy: "jsonb",
   updated_at: "timestamptz",
   stream_version: "bigint",
 } as const satisfies Record<keyof ScheduleRow, ColumnType>;
@@ -43,6 +44,11 @@ export const scheduleMigrations: readonly Migration[] = [
         ADD COLUMN min_notice_hours int NOT NULL DEFAULT 0;
     `,
   },
+  {
+    // Issue 32: the busy times of the expert's connected calendars, by calendar, for the listing's next opening.
+    name: "028_schedules_external_busy",
+    sql: `ALTER TABLE schedules ADD COLUMN external_busy jsonb NOT NULL DEFAULT '{}';`,
+  },
 ];
 
 const CALENDAR_HOURS_EVENTS: ReadonlySet<string> = new Set([
@@ -52,6 +58,8 @@ const CALENDAR_HOURS_EVENTS: ReadonlySet<string> = new Set([
   "DateOverrideAdded",
   "DateOverrideRemoved",
   "BookingRulesSet",
+  "ExternalBusyTimesSynced",
+  "ExternalBusyTimesRemoved",
 ]);
 
 /** Each expert's weekly schedule, time off, extra hours and rules (the booked periods come from the bookings read model). */
@@ -77,7 +85,14 @@ export function evolveSchedule(row: ScheduleRow | undefined, { event, stored }: 
   const at = { updated_at: stored.metadata.at, stream_version: stored.version };
   if (event.type === "ScheduleSet") {
     const { expertId, timezone, slots } = event.data;
-    const kept = row ?? { time_off: [], date_overrides: [], buffer_before_minutes: 0, buffer_after_minutes: 0, min_notice_hours: 0 };
+    const kept = row ?? {
+      time_off: [],
+      date_overrides: [],
+      buffer_before_minutes: 0,
+      buffer_after_minutes: 0,
+      min_notice_hours: 0,
+      external_busy: {},
+    };
     return { ...kept, expert_id: expertId, timezone, slots, ...at };
   }
   if (!row) return row;
@@ -108,6 +123,12 @@ export function evolveSchedule(row: ScheduleRow | undefined, { event, stored }: 
         min_notice_hours: minNoticeHours,
         ...at,
       };
+    }
+    case "ExternalBusyTimesSynced":
+      return { ...row, external_busy: { ...row.external_busy, [event.data.sourceId]: event.data.busy }, ...at };
+    case "ExternalBusyTimesRemoved": {
+      const { [event.data.sourceId]: _removed, ...kept } = row.external_busy;
+      return { ...row, external_busy: kept, ...at };
     }
     default:
       return row;
