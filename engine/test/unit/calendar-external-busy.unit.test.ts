@@ -80,7 +80,9 @@ describe("recording a connected calendar's busy times", () => {
       );
   });
   it("refuses before a schedule names the expert's zone (all-day and floating events are read in it)", () => {
-    spec([]).when(sync([dentist])).thenRefused("calendar_schedule_first");
+    spec([])
+      .when(sync([dentist]))
+      .thenRefused("calendar_schedule_first");
   });
   it("a creator cannot record busy times on an expert's calendar", () => {
     spec([scheduleSet])

@@ -6,6 +6,7 @@ import Button from "@mui/material/Button";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import AddIcon from "@mui/icons-material/Add";
+import { CalendarsSection } from "../external-calendars/calendars-section.tsx";
 import { ApiError, api } from "../shared/api-client.ts";
 import type { Schedule, WeeklySlot } from "../shared/api-types.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
@@ -29,6 +30,8 @@ export function ScheduleTab({ expertId }: { expertId: string | null }) {
     <Box sx={{ display: "grid", gap: 5 }}>
       <ScheduleEditor expertId={expertId} schedule={schedule.data} />
       <ExpertTime expertId={expertId} schedule={schedule.data} />
+      {/* The expert's own calendars (issue 32): connecting needs no zone; their times are shown in the schedule's. */}
+      <CalendarsSection expertId={expertId} zone={schedule.data.timezone ?? browserZone()} />
     </Box>
   );
 }

@@ -2,9 +2,12 @@ import type {
   AuthSessionReply,
   AuthUser as AuthUserReply,
   AvailabilityReply,
+  BookingInExternalBusyReply,
   BookingInTimeOffReply,
   BookingReply,
   BookingStatus as BookingStatusValue,
+  CalendarConnectionReply,
+  CalendarConnectionsReply,
   CalendarFeedReply,
   ConversationReply,
   ExpertDetailReply,
@@ -55,6 +58,12 @@ export type Availability = AvailabilityReply;
 export type BookingInTimeOff = BookingInTimeOffReply;
 /** GET /calendar/feed: the personal feed's address, for calendar apps (webcal:) and to copy (https:). */
 export type CalendarFeed = CalendarFeedReply;
+/** GET /experts/{expertId}/calendars: the expert's own calendars and the bookings inside their busy times (issue 32). */
+export type CalendarConnections = CalendarConnectionsReply;
+/** One connected calendar account (an iCal address or a CalDAV account), as POST, PATCH and sync answer it. */
+export type CalendarConnection = CalendarConnectionReply;
+/** A booking made before a busy time of a connected calendar appeared over it. */
+export type BookingInExternalBusy = BookingInExternalBusyReply;
 
 export type BookingStatus = BookingStatusValue;
 /** GET /bookings/:id and the dashboards' lists. */
