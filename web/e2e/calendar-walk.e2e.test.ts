@@ -10,6 +10,8 @@ import { adminToken, signUpVerified } from "./mailbox.ts";
 import { callApi } from "./product-api.ts";
 import { ADMIN, startProduct, type ProductServer } from "./product-server.ts";
 import { testPostgresUrl } from "@booking/testkit/worker-postgres";
+import { startCalDavServer, type CalDavServer } from "@booking/testkit";
+import { expertsOwnCalendars, type OwnCalendars } from "./own-calendars.ts";
 
 // Issue 17's walk, in Chromium against the built app served by the real API: an expert in London
 // takes a day off and keeps 30 minutes free after each session on the Schedule tab; a creator in
@@ -18,6 +20,9 @@ import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 // subscribes to the personal feed; asks to move the session, the expert accepts, and both see the
 // new time; the expert sets the meeting link. Accounts and the expert's shop are made through the
 // API; every step a person takes is in the browser. Screenshots go to e2e/artifacts/calendar-*.png.
+// Issue 32: before the booking, the expert connects a secret iCal address (a local server) and a
+// CalDAV account (a real radicale); the creator no longer sees their busy times, and the confirmed
+// booking appears in the CalDAV calendar the expert chose, and moves there with the booking.
 
 const EXPERT_ZONE = "Europe/London";
 const CREATOR_ZONE = "America/New_York";
@@ -28,6 +33,8 @@ type AuthSession = { access_token: string; user: { id: string } };
 type Person = { session: AuthSession; id: string; name: string };
 
 let product: ProductServer;
+let own: OwnCalendars;
+const caldav: CalDavServer | null = await startCalDavServer();
 let browser: Browser;
 let admin = "";
 let expert: Person;
@@ -142,7 +149,8 @@ async function downloadedInvite(
 }
 
 beforeAll(async () => {
-  product = await startProduct(testPostgresUrl());
+  own = await expertsOwnCalendars(caldav, { icsBusy: [at(BOOK_DAY, 9), at(BOOK_DAY, 10)], workBusy: [at(BOOK_DAY, 12), at(BOOK_DAY, 13)] });
+  product = await startProduct(testPostgresUrl(), { calendarPlainHosts: own.plainHosts });
   browser = await launchChromium();
   admin = await adminToken(product.url, ADMIN);
   expert = await person("expert", "Maya", `Lind${run}`);
@@ -194,6 +202,7 @@ afterAll(async () => {
   for (const context of contexts) await context.close();
   await browser?.close();
   await product?.stop();
+  await own?.stop();
 });
 
 describe("the expert's own time", () => {
@@ -253,6 +262,45 @@ describe("the expert's own time", () => {
   });
 });
 
+describe("the expert's own calendars", () => {
+  it("the expert connects a secret iCal address on the Schedule tab; its busy time blocks bookings", async () => {
+    await expertPage.goto(url(`/expert-dashboard/${expert.id}/slots`));
+    const section = expertPage.getByTestId("calendars-section");
+    await section.getByTestId("calendar-connect-kind-ics").check();
+    await section.getByTestId("calendar-ics-url").fill(own.icsUrl);
+    await section.getByTestId("calendar-connect").click();
+    await section.getByRole("status").filter({ hasText: "Calendar connected." }).waitFor();
+    const connection = section.getByTestId("calendar-connection").filter({ hasText: own.icsLabel });
+    await connection.getByText("1 busy time in the next 4 weeks").waitFor();
+    // The address carries its own key: the page never shows it once connected.
+    expect(await section.textContent()).not.toContain(own.icsSecret);
+  });
+
+  it.skipIf(caldav === null)("the expert connects their CalDAV account and chooses the calendar that receives bookings", async () => {
+    const section = expertPage.getByTestId("calendars-section");
+    await section.getByTestId("calendar-connect-kind-caldav").check();
+    await section.getByTestId("calendar-caldav-server").fill(caldav!.url);
+    await section.getByTestId("calendar-caldav-username").fill(caldav!.username);
+    await section.getByTestId("calendar-caldav-password").fill(caldav!.password);
+    await section.getByTestId("calendar-connect").click();
+    await section.getByRole("status").filter({ hasText: "Calendar connected." }).waitFor();
+    const connection = section.getByTestId("calendar-connection").filter({ hasText: caldav!.username });
+    await connection.getByText("1 busy time in the next 4 weeks").waitFor();
+    await connection.getByTestId("calendar-bookings-target").getByLabel("Bookings").check();
+    await expect.poll(() => own.bookingsCalendarChosen(product.api.ctx.db, expertId)).toBe(true);
+    await checkAxe(expertPage, "own-calendars");
+  });
+
+  it("the creator no longer sees those busy times (with the expert's 30 minutes after each session)", async () => {
+    await openWizardTimes(creatorPage);
+    const offered = await offeredOn(creatorPage, BOOK_DAY);
+    // iCal: 09:00-10:00 busy. CalDAV: 12:00-13:00 busy, and a session keeps 30 minutes free after it.
+    const blocked = caldav ? ["09:00", "09:30", "11:00", "11:30", "12:00", "12:30"] : ["09:00", "09:30"];
+    for (const t of blocked) expect(offered, t).not.toContain(t);
+    expect(offered).toEqual(expect.arrayContaining(["10:00", "14:00"]));
+  });
+});
+
 describe("a booking in both calendars", () => {
   it("the creator books a free time and pays with the test card; the expert confirms it", async () => {
     await openWizardTimes(creatorPage);
@@ -281,6 +329,10 @@ describe("a booking in both calendars", () => {
     await expertPage.getByRole("button", { name: "Confirm Date & Time" }).click();
     await expertPage.getByRole("heading", { name: "Booking Confirmed" }).waitFor();
     expect((await booking(creator.session.access_token)).status).toBe("confirmed");
+  });
+
+  it.skipIf(caldav === null)("the confirmed booking appears in the expert's CalDAV calendar, read back from the server", async () => {
+    await expect.poll(() => own.bookingEntryStart(bookingId), { timeout: 20_000 }).toBe(BOOKED);
   });
 
   it("the creator adds it to a calendar: an .ics with the booking's UID and start (ical.js); the expert's file is the same event", async () => {
@@ -383,6 +435,8 @@ describe("moving the session", () => {
     expect(before.start).toBe(MOVED);
     expect(before.uid).toContain(bookingId);
     expect(before.sequence).toBeGreaterThan(0);
+    // And so does the copy in the expert's CalDAV calendar: the same entry, at the new time.
+    if (caldav) await expect.poll(() => own.bookingEntryStart(bookingId), { timeout: 20_000 }).toBe(MOVED);
   });
 
   it("the expert sets the meeting link; the creator is told when it appears", async () => {

@@ -13,7 +13,8 @@ export const ADMIN = { email: "admin@example.com", password: "Admin-password-42"
 export type ProductServer = { url: string; api: RunningApi; stop: () => Promise<void> };
 
 /** The whole product in this process: the API on a fresh database, serving the built web app at `/`. */
-export async function startProduct(serverUrl: string): Promise<ProductServer> {
+/** `calendarPlainHosts`: host:port pairs the expert's own calendars may be read from over plain http (the walk's own servers, issue 32). */
+export async function startProduct(serverUrl: string, options: { calendarPlainHosts?: readonly string[] } = {}): Promise<ProductServer> {
   const database = await createTestDatabase(serverUrl, "web");
   const mediaDir = await mkdtemp(join(tmpdir(), "web-e2e-media-"));
   const port = await freePort();
@@ -31,6 +32,7 @@ export async function startProduct(serverUrl: string): Promise<ProductServer> {
     // A walk pays its experts when it says so: a weekly payout (asked for within a minute of real
     // time, once money is available on its payout day) would race an expert's own request.
     PAYOUTS_WEEKDAY: "none",
+    CALENDAR_FETCH_ALLOW_HTTP: (options.calendarPlainHosts ?? []).join(","),
   });
   const api = await runApi(config);
   return {
