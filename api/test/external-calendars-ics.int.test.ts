@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DateTime } from "luxon";
@@ -70,6 +71,10 @@ const streamVersion = async () => (await api.ctx.calendar.load(calendarStream(ex
 beforeAll(async () => {
   icsServer = createServer((request: IncomingMessage, response) => {
     requests.push({ path: request.url ?? "", ifNoneMatch: request.headers["if-none-match"] });
+    if (request.url === "/google/week-with-exceptions.ics")
+      return response
+        .writeHead(200, { "content-type": "text/calendar" })
+        .end(readFileSync(new URL("./fixtures/external-calendar/week-with-exceptions.ics", import.meta.url)));
     if (served.status === 200 && request.headers["if-none-match"] === served.etag) return response.writeHead(304).end();
     response.writeHead(served.status, { "content-type": served.type, etag: served.etag }).end(served.body);
   });
@@ -283,5 +288,51 @@ describe("refusals: a clear message, nothing kept", () => {
       expect(r.statusCode).toBe(403);
     }
     expect((await api.call("GET", `${V1}/experts/${expert.id}/calendars`)).statusCode).toBe(401);
+  });
+});
+
+describe("a real-world shaped Google export, served over HTTP", () => {
+  it("blocks the weekly review across the US change of time, but not its excluded week, its moved one, a cancelled or a free event", async () => {
+    now = "2026-10-10T12:00:00.000Z"; // the booking window runs to 7 November, past the change of 1 November
+    const nyExpert = await api.user("expert");
+    const as = async (method: "POST" | "PATCH", path: string, body: unknown) => {
+      const r = await api.call(method, `${V1}${path}`, { user: nyExpert, body });
+      expect(r.statusCode, r.body).toBeLessThan(300);
+      return r.json();
+    };
+    await as("PATCH", "/experts/me", { first_name: "Noa", last_name: "Park", title: "Coach", published: true });
+    await api.approve(nyExpert);
+    const weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday"].map((weekday) => ({
+      weekday,
+      start_local: "09:00",
+      end_local: "17:00",
+    }));
+    await as("POST", `/experts/${nyExpert.id}/schedule`, { timezone: "America/New_York", slots: weekdays });
+    const session = (
+      await as("POST", "/sessions", { title: "Review", price: 100, length_minutes: 60, prep_question_1: "Goal?", status: "published" })
+    ).session.id;
+    const connected = await as("POST", `/experts/${nyExpert.id}/calendars`, {
+      kind: "ics",
+      url: `${base}/google/week-with-exceptions.ics`,
+    });
+    expect(connected.last_error).toBeNull();
+    const offered = async (date: string) => {
+      const r = await api.call("GET", `${V1}/sessions/${session}/availability?from=${date}&to=${date}`);
+      return r.json<{ times: string[] }>().times.map((t) => DateTime.fromISO(t, { zone: "America/New_York" }).toFormat("HH:mm"));
+    };
+    // The weekly review, 10:00-11:00 New York (EDT), then a follow-up 15:00-15:30 UTC (11:00 EDT).
+    expect(await offered("2026-10-15")).not.toContain("10:00");
+    expect(await offered("2026-10-15")).not.toContain("11:00");
+    expect(await offered("2026-10-15")).toContain("11:30");
+    // After the change the review stays at 10:00 New York time (EST, 15:00 UTC).
+    expect(await offered("2026-11-05")).not.toContain("10:00");
+    expect(await offered("2026-11-05")).toEqual(expect.arrayContaining(["09:00", "11:00"]));
+    expect(await offered("2026-10-22")).toContain("10:00"); // EXDATE: no review that week
+    expect(await offered("2026-10-29")).toContain("10:00"); // moved to Friday...
+    expect(await offered("2026-10-30")).not.toContain("13:00"); // ...13:00-14:30
+    expect(await offered("2026-10-30")).toContain("14:30");
+    expect(await offered("2026-10-14")).toHaveLength(15); // the cancelled dentist
+    expect(await offered("2026-10-20")).toHaveLength(15); // the free lunch
+    expect(await offered("2026-11-02")).toContain("09:00"); // all-day events do not block unless the expert says so
   });
 });
