@@ -638,6 +638,9 @@ const ROWS: Row[] = [
     expect: xOwn,
     make: async () => ({ params: { expertId: users.X.id, overrideId: await addedByX("date-overrides") }, state: xSchedule }),
   },
+  // Issue 33.3: your data, downloaded; an admin's for a user on request.
+  { route: "GET /me/export", expect: signedIn },
+  { route: "GET /admin/users/:id/export", label: "A's", expect: adminOnly, make: () => ({ params: { id: users.A.id } }) },
   // Issue 32: the expert's own calendars (theirs, or an admin's for them).
   { route: "GET /experts/:expertId/calendars", label: "X's", expect: xOwn, make: () => ({ params: { expertId: users.X.id } }) },
   {

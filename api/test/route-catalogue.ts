@@ -34,6 +34,8 @@ export const ROUTE_CATALOGUE = [
   "GET /experts/:expertId/time-off/affected-bookings",
   "POST /experts/:expertId/date-overrides",
   "DELETE /experts/:expertId/date-overrides/:overrideId",
+  "GET /me/export",
+  "GET /admin/users/:id/export",
   "GET /experts/:expertId/calendars",
   "POST /experts/:expertId/calendars",
   "PATCH /experts/:expertId/calendars/:connectionId",

@@ -44,6 +44,7 @@ import { streamRoutes, type StreamLimits } from "../live-updates/index.ts";
 import { termsRoutes } from "../terms/index.ts";
 import { timeOffRoutes } from "../schedule/index.ts";
 import { externalCalendarRoutes } from "../external-calendars/index.ts";
+import { personalDataRoutes } from "../personal-data/index.ts";
 
 export const API_PREFIX = "/api/v1";
 const BODY_LIMIT = 1024 * 1024;
@@ -154,6 +155,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await rescheduleRoutes(v1, { db, calendar, projected, clock, creatorBookings, meetingRoomUrlTemplate });
       await proposableTimesRoutes(v1, { db, calendar, clock });
       await timeOffRoutes(v1, { calendar, terms, projected, clock });
+      await personalDataRoutes(v1, { db, store, clock });
       await externalCalendarRoutes(v1, { db, calendar, terms, clock, projected, ...ctx.externalCalendars });
       await cancellationRoutes(v1, { db, calendar, clock });
       await noShowRoutes(v1, { db, calendar, projected, clock, meetingRoomUrlTemplate });

@@ -1,0 +1,3 @@
+// What other areas use of personal-data/: they import it from here, never from its files (eslint.config.js).
+
+export { personalDataRoutes } from "./routes.ts";
