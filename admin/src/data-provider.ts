@@ -106,6 +106,8 @@ export type ConsoleDataProvider = DataProvider & {
   decideNoShow: (bookingId: string, body: NoShowDecision) => Promise<BookingReply>;
   /** A dispute's evidence, the booking's history as one PDF to submit to the provider (GET /admin/disputes/{id}/evidence.pdf). */
   disputeEvidence: (disputeId: string) => Promise<Blob>;
+  /** Everything the product holds about a user, as one JSON document, produced on their request (GET /admin/users/{id}/export, issue 33.3). */
+  userDataExport: (userId: string) => Promise<Blob>;
   /** A booking's conversation, read-only: the parties' route (GET /bookings/{id}/messages), which admins may read. */
   bookingConversation: (bookingId: string) => Promise<ConversationReply>;
   /** Test provider only: open a dispute on a payment as a bank would, or move its test dispute on (won, lost...). */
@@ -175,6 +177,7 @@ export const dataProvider: ConsoleDataProvider = {
     (await httpClient(`${ADMIN_API}/applications/${encodeURIComponent(expertId)}/as-of?${queryOf({ at })}`)).json as AdminApplicationReply,
   decideNoShow: (bookingId, body) => post(`bookings/${encodeURIComponent(bookingId)}/no-show/decision`, body),
   disputeEvidence: (disputeId) => download(`${ADMIN_API}/disputes/${encodeURIComponent(disputeId)}/evidence.pdf`),
+  userDataExport: (userId) => download(`${ADMIN_API}/users/${encodeURIComponent(userId)}/export`),
   openTestDispute: (paymentId, body) => post(`payments/${encodeURIComponent(paymentId)}/test-dispute`, body),
   bookingConversation: async (bookingId) =>
     (await httpClient(`${API_ROOT}/bookings/${encodeURIComponent(bookingId)}/messages`)).json as ConversationReply,

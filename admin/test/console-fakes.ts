@@ -126,6 +126,7 @@ export const fakeDataProvider: ConsoleDataProvider = {
   applicationAsOf: refused,
   decideNoShow: refused,
   disputeEvidence: refused,
+  userDataExport: refused,
   openTestDispute: refused,
   bookingConversation: (bookingId) => Promise.resolve(fakeConversation(bookingId)),
 } as ConsoleDataProvider;

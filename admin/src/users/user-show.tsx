@@ -7,11 +7,13 @@ import {
   Show,
   SimpleShowLayout,
   TextField,
+  TopToolbar,
   useRecordContext,
 } from "react-admin";
 import { RelatedBookings } from "../bookings/related-bookings.tsx";
 import { DateTimeField } from "../fields/date-time-field.tsx";
 import { TermsStatusField } from "./terms-status.tsx";
+import { UserDataExportButton } from "./user-data-export.tsx";
 import type { User } from "./user-record.ts";
 
 function UserTitle() {
@@ -62,7 +64,14 @@ function UserDetails() {
 
 export function UserShow() {
   return (
-    <Show title={<UserTitle />}>
+    <Show
+      title={<UserTitle />}
+      actions={
+        <TopToolbar>
+          <UserDataExportButton />
+        </TopToolbar>
+      }
+    >
       <UserDetails />
     </Show>
   );
