@@ -44,6 +44,27 @@ export function clearOfExternalBusy(t: number, lengthMinutes: number, busy: read
   return true;
 }
 
+// The joined, sorted form of a busy list, made once per list: a calendar with many busy times is asked
+// about on every availability question and booking decision, and parsing and sorting them is the cost.
+const joinedLists = new WeakMap<readonly BusyInterval[], Interval[]>();
+
+function joined(busy: readonly BusyInterval[]): Interval[] {
+  let found = joinedLists.get(busy);
+  if (found) return found;
+  const sorted = busy
+    .map((b) => ({ start: Date.parse(b.start), end: Date.parse(b.end) }))
+    .filter((b) => b.start < b.end)
+    .sort((a, b) => a.start - b.start);
+  found = [];
+  for (const b of sorted) {
+    const last = found.at(-1);
+    if (last && b.start <= last.end) last.end = Math.max(last.end, b.end);
+    else found.push(b);
+  }
+  joinedLists.set(busy, found);
+  return found;
+}
+
 /**
  * External busy times near the window as disjoint intervals sorted by start (overlapping ones
  * joined), so the ends rise with the starts and clearOfExternalBusy can search them.
@@ -55,18 +76,7 @@ export function externalBusyNear(
   rules: BookingRules,
 ): Interval[] {
   if (!busy?.length) return [];
-  const near = nearWindow(maxLengthMinutes, rules, window);
-  const sorted = busy
-    .map((b) => ({ start: Date.parse(b.start), end: Date.parse(b.end) }))
-    .filter((b) => b.start < b.end && near(b))
-    .sort((a, b) => a.start - b.start);
-  const joined: Interval[] = [];
-  for (const b of sorted) {
-    const last = joined.at(-1);
-    if (last && b.start <= last.end) last.end = Math.max(last.end, b.end);
-    else joined.push(b);
-  }
-  return joined;
+  return joined(busy).filter(nearWindow(maxLengthMinutes, rules, window));
 }
 
 /** Whether a booking with its buffers can meet a session (of at most `maxLengthMinutes`, with buffers) starting in the window. */

@@ -107,8 +107,16 @@ export function expertHours(state: CalendarState): (ExpertHours & { rules: Booki
     timeOff: [...state.timeOff.values()],
     dateOverrides: [...state.dateOverrides.values()],
     rules: state.rules,
-    externalBusy: [...state.externalBusy.values()].flat(),
+    externalBusy: externalBusyList(state.externalBusy),
   };
+}
+
+const busyLists = new WeakMap<CalendarState["externalBusy"], readonly BusyInterval[]>();
+/** Every connected calendar's busy times as one list, made once per set of them (the availability rules parse and sort it once too). */
+function externalBusyList(byCalendar: CalendarState["externalBusy"]): readonly BusyInterval[] {
+  let list = busyLists.get(byCalendar);
+  if (!list) busyLists.set(byCalendar, (list = [...byCalendar.values()].flat()));
+  return list;
 }
 
 /** What the hold rules read of a booking: the calendar's own, or the facts of a creator's booking with another expert. */
@@ -167,7 +175,9 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
   const bookings = new Map(state.bookings);
   const timeOff = new Map(state.timeOff);
   const dateOverrides = new Map(state.dateOverrides);
-  const externalBusy = new Map(state.externalBusy);
+  // Copied only when a calendar's busy times change (rare), so the same map, and the busy list made
+  // from it once (externalBusyList), carries over from fold to fold.
+  let externalBusy = state.externalBusy;
   let { expertId, schedule, rules, paused } = state;
   const update = (id: string, change: (b: Booking) => Partial<Booking>) => {
     const b = bookings.get(id);
@@ -201,11 +211,14 @@ export function evolveCalendar(state: CalendarState, events: readonly CalendarEv
         dateOverrides.delete(e.data.overrideId);
         break;
       case "ExternalBusyTimesSynced":
-        externalBusy.set(e.data.sourceId, e.data.busy);
+        externalBusy = new Map(externalBusy).set(e.data.sourceId, e.data.busy);
         break;
-      case "ExternalBusyTimesRemoved":
-        externalBusy.delete(e.data.sourceId);
+      case "ExternalBusyTimesRemoved": {
+        const removed = new Map(externalBusy);
+        removed.delete(e.data.sourceId);
+        externalBusy = removed;
         break;
+      }
       case "BookingRulesSet": {
         const { bufferBeforeMinutes, bufferAfterMinutes, minNoticeHours } = e.data;
         rules = { bufferBeforeMinutes, bufferAfterMinutes, minNoticeHours };
