@@ -41,3 +41,4 @@ export * from "./payouts.ts";
 export * from "./ledger.ts";
 export * from "./payout-replies.ts";
 export * from "./ledger-postings.ts";
+export * from "./personal-data.ts";

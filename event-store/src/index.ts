@@ -9,3 +9,4 @@ export * from "./relay/index.ts";
 export * from "./follow-log.ts";
 export * from "./snapshots/snapshot-store.ts";
 export * from "./snapshots/postgres-snapshot-store.ts";
+export * from "./personal-data/index.ts";
