@@ -15,6 +15,24 @@ export const ExpertIdParams = z.strictObject({ expertId: Id });
 export const BookingIdParams = z.strictObject({ bookingId: Id });
 export const UserIdParams = z.strictObject({ userId: Id });
 
+/** A page of a person's bookings (issue 34.5): `before` is the cursor a `Link: rel="next"` header gave; `limit` 1-500 (default 500). */
+export const BookingListQuery = z.strictObject({
+  before: z
+    .string({ error: "bookings_cursor_invalid" })
+    .min(1, { error: "bookings_cursor_invalid" })
+    .max(200, { error: "bookings_cursor_invalid" })
+    .optional()
+    .describe('The cursor a `Link: <…>; rel="next"` header gave: the page after it. Absent: the first page.'),
+  limit: z.coerce
+    .number({ error: "bookings_page_size_invalid" })
+    .int({ error: "bookings_page_size_invalid" })
+    .min(1, { error: "bookings_page_size_invalid" })
+    .max(500, { error: "bookings_page_size_invalid" })
+    .optional()
+    .describe("Bookings per page, 1 to 500; 500 when absent."),
+});
+export type BookingListQuery = z.infer<typeof BookingListQuery>;
+
 export const AcceptTermsBody = z.strictObject({
   version_id: z
     .string({ error: "terms_version_unknown" })
@@ -115,3 +133,17 @@ export const BookingNotesBody = z.strictObject({
 });
 
 export const API_LIMITS = { prepQuestions: MAX_PREP_QUESTIONS, prepAnswers: MAX_PREP_QUESTIONS } as const;
+
+/** GET /me/export and GET /admin/users/{id}/export (issue 33.3): everything the product holds about one person, as a file. */
+export const PersonalExportReply = z.strictObject({
+  format: z.literal("expert-sessions-export/1"),
+  user_id: z.string(),
+  exported_at: z.string(),
+  /** Each read model's rows about the person, as it holds them, with what the section is. */
+  sections: z.record(z.string(), z.strictObject({ about: z.string(), rows: z.array(z.record(z.string(), z.unknown())) })),
+  /** The events of the person's own streams (user, terms, expert profile), oldest first. */
+  events: z.array(
+    z.strictObject({ stream: z.string(), version: z.number(), type: z.string(), recorded_at: z.string(), data: z.unknown() }),
+  ),
+});
+export type PersonalExportReply = z.infer<typeof PersonalExportReply>;

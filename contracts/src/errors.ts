@@ -290,6 +290,9 @@ export const errorCatalogue = {
   as_of_before_booking: { status: 404, message: "This booking had not been requested yet at that time." },
   as_of_before_expert: { status: 404, message: "This expert had not saved a profile yet at that time." },
 
+  // Pages of a person's bookings (issue 34.5)
+  bookings_cursor_invalid: { status: 400, message: "That page of bookings does not exist. Please start again from the first page." },
+  bookings_page_size_invalid: { status: 400, message: "Ask for 1 to 500 bookings per page." },
   // The expert's own calendars (issue 32)
   calendar_schedule_first: {
     status: 409,

@@ -48,6 +48,7 @@ import { actorOf, requireActor, refuse, valueOf, commandActor, idempotencyKeyOf 
 import type { RoutePlugin, Projected } from "../http/index.ts";
 import { acceptedCurrentTerms } from "../terms/index.ts";
 import { newMeetingRoom } from "./meeting-room.ts";
+import { bookingListRoutes } from "./booking-list-routes.ts";
 
 // A booking's path: the route gathers the facts (the session, the creator's terms and other
 // bookings) from the read models in the round trip that takes the creator's lock, sends a command
@@ -180,7 +181,6 @@ async function bookableSession(row: SessionRow | null, fromStream: () => Promise
  * fails (a 500 in tests), never a field silently dropped.
  */
 const oneBooking = { response: { 200: BookingReply } };
-const bookingList = { response: { 200: z.array(BookingReply) } };
 
 export const bookingRoutes: RoutePlugin<BookingRouteDeps> = async (app, deps) => {
   const { db, calendar, sessions, experts, projected, clock, holdMinutes, creatorBookings, meetingRoomUrlTemplate } = deps;
@@ -268,35 +268,7 @@ export const bookingRoutes: RoutePlugin<BookingRouteDeps> = async (app, deps) =>
     },
   );
 
-  app.get("/bookings/creator/me", { onRequest: requireActor("creator"), schema: bookingList }, async (request) =>
-    (await bookingsOfCreator(db, actorOf(request).userId)).map(replyOf),
-  );
-
-  app.get("/bookings/expert/me", { onRequest: requireActor("expert"), schema: bookingList }, async (request) =>
-    (await bookingsOfExpertUser(db, actorOf(request).userId)).map(replyOf),
-  );
-
-  // One user's bookings by id: their own, or anyone's for an admin (who opens a user's dashboard to help them).
-  const ownOrAdmin = (request: { params: { userId: string } } & Parameters<typeof actorOf>[0]) => {
-    const actor = actorOf(request);
-    if (actor.role !== "admin" && actor.userId !== request.params.userId) refuse("forbidden");
-  };
-  app.get(
-    "/bookings/creator/:userId",
-    { onRequest: requireActor("creator"), schema: { params: UserIdParams, ...bookingList } },
-    async (request) => {
-      ownOrAdmin(request);
-      return (await bookingsOfCreator(db, request.params.userId)).map(replyOf);
-    },
-  );
-  app.get(
-    "/bookings/expert/:userId",
-    { onRequest: requireActor("expert"), schema: { params: UserIdParams, ...bookingList } },
-    async (request) => {
-      ownOrAdmin(request);
-      return (await bookingsOfExpertUser(db, request.params.userId)).map(replyOf);
-    },
-  );
+  await bookingListRoutes(app, { db, replyOf });
 
   app.get("/bookings/:id", { onRequest: requireActor(), schema: { params: IdParams, ...oneBooking } }, async (request) =>
     replyOf(await bookingFor(db, actorOf(request), request.params.id)),

@@ -1,4 +1,5 @@
 import type pg from "pg";
+import type { PersonalExportReply } from "@booking/contracts";
 import type { EventStore } from "@booking/event-store";
 import { expertStream, termsStream } from "@booking/engine";
 import { EXPORT_SOURCES } from "./export-sources.ts";
@@ -8,14 +9,7 @@ import { EXPORT_SOURCES } from "./export-sources.ts";
 // are theirs alone (their user, terms and expert profile). Bookings' streams also hold the other
 // party's words, so a booking is exported as the read model shows it to both, not as raw events.
 
-export type PersonalExport = {
-  format: "expert-sessions-export/1";
-  user_id: string;
-  exported_at: string;
-  sections: Record<string, { about: string; rows: unknown[] }>;
-  /** The events of the person's own streams, oldest first. */
-  events: { stream: string; version: number; type: string; recorded_at: string; data: unknown }[];
-};
+export type PersonalExport = PersonalExportReply;
 
 /** The statement with each :name it uses numbered ($1, $2…) in order of first use, and the values to match. */
 function boundTo(sql: string, values: Record<string, unknown>): [string, unknown[]] {
@@ -42,7 +36,7 @@ export async function personalExport(
   const sections: PersonalExport["sections"] = {};
   const values = { user: userId, experts: expertIds, bookings: bookingIds };
   for (const source of EXPORT_SOURCES) {
-    const { rows } = await db.query(...boundTo(source.sql, values));
+    const { rows } = await db.query<Record<string, unknown>>(...boundTo(source.sql, values));
     sections[source.name] = { about: source.about, rows };
   }
   const streams = [`user-${userId}`, termsStream(userId), ...expertIds.map(expertStream)];

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { z } from "zod";
-import { Id } from "@booking/contracts";
+import { Id, PersonalExportReply } from "@booking/contracts";
 import type { EventStore } from "@booking/event-store";
 import { findUser } from "@booking/projections";
 import { actorOf, refuse, requireActor } from "../http/index.ts";
@@ -19,17 +19,17 @@ export const personalDataRoutes: RoutePlugin<PersonalDataRouteDeps> = async (app
       "content-disposition": `attachment; filename="expert-sessions-data-${now.slice(0, 10)}.json"`,
       "cache-control": "private, no-store",
     },
-    body: async () => JSON.stringify(await personalExport(db, store, userId, now), null, 1),
+    body: () => personalExport(db, store, userId, now),
   });
 
-  app.get("/me/export", { onRequest: requireActor() }, async (request, reply) => {
+  app.get("/me/export", { onRequest: requireActor(), schema: { response: { 200: PersonalExportReply } } }, async (request, reply) => {
     const { headers, body } = download(actorOf(request).userId, clock());
     return reply.headers(headers).send(await body());
   });
 
   app.get(
     "/admin/users/:id/export",
-    { onRequest: requireActor("admin"), schema: { params: z.strictObject({ id: Id }) } },
+    { onRequest: requireActor("admin"), schema: { params: z.strictObject({ id: Id }), response: { 200: PersonalExportReply } } },
     async (request, reply) => {
       if (!(await findUser(db, request.params.id))) refuse("not_found");
       const { headers, body } = download(request.params.id, clock());

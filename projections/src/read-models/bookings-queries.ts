@@ -41,24 +41,42 @@ export async function findBooking(db: Queryable, bookingId: string): Promise<Boo
   return raw ? withParties(raw) : null;
 }
 
-export async function bookingsOfCreator(db: Queryable, creatorId: string): Promise<BookingWithParties[]> {
-  return (
-    await db.query(`${WITH_PARTIES} WHERE b.creator_id = $1 ORDER BY b.scheduled_time DESC, b.booking_id LIMIT 500`, [creatorId])
-  ).rows.map(withParties);
+/** Where a page of a person's bookings starts: after this booking in the list's order (newest start first). */
+export type BookingsCursor = { scheduledTime: string; bookingId: string };
+/** A page of a person's bookings, newest start first, and where the next page starts (null: this is the last). */
+export type BookingsPage = { bookings: BookingWithParties[]; next: BookingsCursor | null };
+
+/**
+ * One page of bookings matching `who` (a condition on `b` over $1), by keyset: the order is the
+ * start then the id, both descending, so a page starts strictly after the last row of the one
+ * before whatever is booked meanwhile, and reading any page costs the same (no OFFSET).
+ */
+async function bookingsPage(
+  db: Queryable,
+  who: string,
+  id: string,
+  page: { after: BookingsCursor | null; limit: number },
+): Promise<BookingsPage> {
+  const after = page.after ? `AND (b.scheduled_time, b.booking_id) < ($3::timestamptz, $4)` : "";
+  const values = [id, page.limit + 1, ...(page.after ? [page.after.scheduledTime, page.after.bookingId] : [])];
+  const { rows } = await db.query(
+    `${WITH_PARTIES} WHERE ${who} ${after} ORDER BY b.scheduled_time DESC, b.booking_id DESC LIMIT $2`,
+    values,
+  );
+  const bookings = rows.slice(0, page.limit).map(withParties);
+  const last = bookings.at(-1);
+  return { bookings, next: rows.length > page.limit && last ? { scheduledTime: last.scheduled_time, bookingId: last.booking_id } : null };
 }
+
+export const bookingsOfCreator = (db: Queryable, creatorId: string, page: { after: BookingsCursor | null; limit: number }) =>
+  bookingsPage(db, "b.creator_id = $1", creatorId, page);
 
 /**
  * An expert's bookings: the ones a creator paid for (issue 27.9). A hold still being paid, or one
  * released unpaid, is the creator's business; the expert saw those as cancelled bookings.
  */
-export async function bookingsOfExpertUser(db: Queryable, expertUserId: string): Promise<BookingWithParties[]> {
-  return (
-    await db.query(
-      `${WITH_PARTIES} WHERE b.expert_user_id = $1 AND b.paid_cents > 0 ORDER BY b.scheduled_time DESC, b.booking_id LIMIT 500`,
-      [expertUserId],
-    )
-  ).rows.map(withParties);
-}
+export const bookingsOfExpertUser = (db: Queryable, expertUserId: string, page: { after: BookingsCursor | null; limit: number }) =>
+  bookingsPage(db, "b.expert_user_id = $1 AND b.paid_cents > 0", expertUserId, page);
 
 const name = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(" ") || null;
 
