@@ -68,7 +68,10 @@ export function renderScreen(
   );
 }
 
-type FakeReply = { status: number; body?: unknown } | ((body: unknown) => { status: number; body?: unknown });
+/** A fixed reply: its status, body and any response headers (a paged list's `link`, say). */
+type FakeAnswer = { status: number; body?: unknown; headers?: Record<string, string> };
+/** A function reply may be a promise, to hold a reply back while a test looks at the loading state. */
+type FakeReply = FakeAnswer | ((body: unknown) => FakeAnswer | Promise<FakeAnswer>);
 
 /** Replace fetch with fixed replies keyed "METHOD /path" (under /api/v1); returns the calls made. */
 export function fakeApi(replies: Record<string, FakeReply>) {
@@ -79,10 +82,11 @@ export function fakeApi(replies: Record<string, FakeReply>) {
     const body = typeof init?.body === "string" ? JSON.parse(init.body) : init?.body;
     calls.push({ method, path, body });
     const reply = replies[`${method} ${path}`];
-    const r = typeof reply === "function" ? reply(body) : (reply ?? { status: 404, body: { code: "not_found", message: "Not found." } });
+    const r =
+      typeof reply === "function" ? await reply(body) : (reply ?? { status: 404, body: { code: "not_found", message: "Not found." } });
     return new Response(r.status === 204 ? null : JSON.stringify(r.body ?? {}), {
       status: r.status,
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", ...r.headers },
     });
   });
   vi.stubGlobal("fetch", fetchMock);

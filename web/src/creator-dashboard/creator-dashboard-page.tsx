@@ -1,6 +1,6 @@
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { Link as RouterLink } from "react-router-dom";
-import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import Alert from "@mui/material/Alert";
 import Avatar from "@mui/material/Avatar";
 import Box from "@mui/material/Box";
@@ -19,6 +19,8 @@ import { DeclinedMove } from "../reschedule/declined-move.tsx";
 import { OpenMoveRequest } from "../reschedule/open-move-request.tsx";
 import { mayAskToMove, RequestNewTime } from "../reschedule/request-new-time.tsx";
 import { CancelBookingButton, RELEASE } from "../bookings/cancel-booking.tsx";
+import { bookingPagesQuery } from "../bookings/booking-pages.ts";
+import { OlderBookings } from "../bookings/older-bookings.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { LoadingScreen } from "../shared/guard.tsx";
 import { Page } from "../shared/layout.tsx";
@@ -33,14 +35,6 @@ import { BookingNoShow } from "../no-shows/booking-no-show.tsx";
 import { useUnreadMessages } from "../conversation/conversation-queries.ts";
 import { BookingMessagesLink, UnreadMessagesBadge } from "../conversation/unread-badges.tsx";
 import { moneyLine } from "./booking-money.ts";
-
-/** A creator's bookings: `who` is "me", or a creator's id when an admin looks. */
-export const creatorBookingsQuery = (who = "me") =>
-  queryOptions({
-    queryKey: [...BOOKINGS_KEY, "creator", who],
-    queryFn: ({ signal }) => api.get<Booking[]>(`/bookings/creator/${encodeURIComponent(who)}`, { signal }),
-    staleTime: 0,
-  });
 
 function BookingCard({ booking, unread }: { booking: Booking; unread: number | null }) {
   const queryClient = useQueryClient();
@@ -219,7 +213,16 @@ function BookingCard({ booking, unread }: { booking: Booking; unread: number | n
   );
 }
 
-function BookingSections({ bookings, unread }: { bookings: Booking[]; unread: ((bookingId: string) => number) | null }) {
+/** `end`: what closes the history, the way to older bookings. */
+function BookingSections({
+  bookings,
+  unread,
+  end,
+}: {
+  bookings: Booking[];
+  unread: ((bookingId: string) => number) | null;
+  end: ReactNode;
+}) {
   const { upcoming, past } = arrangeBookings(bookings, Date.now(), "creator");
   return (
     <Box sx={{ display: "grid", gap: 4 }}>
@@ -243,6 +246,7 @@ function BookingSections({ bookings, unread }: { bookings: Booking[]; unread: ((
           ))}
         </Box>
       )}
+      {end}
     </Box>
   );
 }
@@ -250,7 +254,7 @@ function BookingSections({ bookings, unread }: { bookings: Booking[]; unread: ((
 export function CreatorDashboardPage() {
   useDocumentTitle("Your Bookings");
   const subject = useDashboardSubject();
-  const bookings = useQuery(creatorBookingsQuery(subject.who));
+  const bookings = useInfiniteQuery(bookingPagesQuery("creator", subject.who));
   const unread = useUnreadMessages(!subject.byAdmin);
   return (
     <Page>
@@ -268,7 +272,7 @@ export function CreatorDashboardPage() {
         <LoadingScreen />
       ) : bookings.isError ? (
         <Alert severity="error">Your bookings could not be loaded.</Alert>
-      ) : bookings.data.length === 0 ? (
+      ) : bookings.data.bookings.length === 0 ? (
         <Box>
           <Typography sx={{ mb: 2 }}>You have no bookings yet.</Typography>
           <Button variant="contained" component={RouterLink} to="/search">
@@ -276,7 +280,12 @@ export function CreatorDashboardPage() {
           </Button>
         </Box>
       ) : (
-        <BookingSections bookings={bookings.data} unread={subject.byAdmin ? null : unread.of} />
+        <BookingSections
+          bookings={bookings.data.bookings}
+          unread={subject.byAdmin ? null : unread.of}
+          // Older pages hold only past bookings, so their button ends the history.
+          end={<OlderBookings list={bookings} />}
+        />
       )}
     </Page>
   );

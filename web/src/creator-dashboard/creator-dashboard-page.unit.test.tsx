@@ -130,3 +130,58 @@ describe("creator dashboard", () => {
     expect(money("unpaid")).toBeNull();
   });
 });
+
+// Issue 34.5: the API pages a person's bookings, newest first; older ones are a button away, never dropped.
+describe("creator dashboard, page by page", () => {
+  const older = "/bookings/creator/me?before=MjAzMC0wMS0wMXxvbGQ&limit=500";
+
+  it("shows the first page, loads the older page the Link header names on request, then says the list is complete", async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const calls = fakeApi({
+      "GET /bookings/creator/me": {
+        status: 200,
+        body: [booking("tomorrow", hours(24)), booking("yesterday", hours(-24), { status: "completed" })],
+        headers: { link: `</api/v1${older}>; rel="next"` },
+      },
+      [`GET ${older}`]: async () => {
+        await held;
+        return { status: 200, body: [booking("last-month", hours(-24 * 30), { status: "completed" })] };
+      },
+    });
+    renderScreen(<CreatorDashboardPage />, { auth });
+    const more = await screen.findByRole("button", { name: "Show older bookings" });
+    expect(cards()).toEqual(["tomorrow", "yesterday"]);
+    expect(calls.map((c) => c.path)).not.toContain(older);
+
+    await userEvent.click(more);
+    expect(await screen.findByRole("button", { name: "Loading older bookings…" })).toBeDisabled();
+    expect(calls.map((c) => c.path)).toContain(older);
+    release();
+
+    await waitFor(() => expect(cards()).toEqual(["tomorrow", "yesterday", "last-month"]));
+    const past = screen.getByRole("region", { name: "Past and cancelled" });
+    expect(
+      within(past)
+        .getAllByTestId("creator-booking")
+        .map((c) => c.getAttribute("data-booking-id")),
+    ).toEqual(["yesterday", "last-month"]);
+    expect(screen.queryByRole("button", { name: /older bookings/ })).not.toBeInTheDocument();
+    expect(screen.getByText("That's all your bookings.")).toBeInTheDocument();
+  });
+
+  it("shows no button and no closing line when one page holds every booking", async () => {
+    const calls = fakeApi({
+      "GET /bookings/creator/me": {
+        status: 200,
+        body: [booking("tomorrow", hours(24)), booking("yesterday", hours(-24), { status: "completed" })],
+      },
+    });
+    renderScreen(<CreatorDashboardPage />, { auth });
+    await screen.findByRole("region", { name: "Past and cancelled" });
+    expect(cards()).toEqual(["tomorrow", "yesterday"]);
+    expect(screen.queryByRole("button", { name: /older bookings/ })).not.toBeInTheDocument();
+    expect(screen.queryByText("That's all your bookings.")).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.path.startsWith("/bookings/creator/me"))).toHaveLength(1);
+  });
+});

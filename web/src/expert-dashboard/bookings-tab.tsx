@@ -22,6 +22,7 @@ import { arrangeBookings } from "../bookings/booking-order.ts";
 import { AddToCalendarButton } from "../bookings/add-to-calendar.tsx";
 import { bookingBadge } from "../bookings/booking-status.ts";
 import { CancelBookingButton } from "../bookings/cancel-booking.tsx";
+import { OlderBookings } from "../bookings/older-bookings.tsx";
 import { LoadingScreen } from "../shared/guard.tsx";
 import { browserZone, localMoment } from "../shared/local-time.ts";
 import { BOOKINGS_KEY } from "../shared/query-client.ts";
@@ -231,7 +232,7 @@ export function BookingsTab() {
   const phone = useMediaQuery("(max-width:599px)");
   if (bookings.isPending) return <LoadingScreen />;
   if (bookings.isError) return <Alert severity="error">Your bookings could not be loaded.</Alert>;
-  const { needsAction, upcoming, past } = arrangeBookings(bookings.data, Date.now(), "expert");
+  const { needsAction, upcoming, past } = arrangeBookings(bookings.data.bookings, Date.now(), "expert");
   const newRequest = needsAction[0];
   const sections = [
     { label: "Needs your action", list: needsAction },
@@ -253,7 +254,7 @@ export function BookingsTab() {
           {needsActionNotice(needsAction)}
         </Alert>
       )}
-      {bookings.data.length === 0 ? (
+      {bookings.data.bookings.length === 0 ? (
         <Typography>Your bookings will appear here once creators book your sessions.</Typography>
       ) : (
         <Box sx={{ display: "grid", gap: 4 }}>
@@ -265,6 +266,8 @@ export function BookingsTab() {
               <BookingList bookings={s.list} label={s.label} zone={zone} phone={phone} />
             </Box>
           ))}
+          {/* Older pages hold only past bookings: their button ends the history, the last section. */}
+          <OlderBookings list={bookings} />
         </Box>
       )}
     </Box>

@@ -1,4 +1,5 @@
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { Booking } from "../shared/api-types.ts";
 import { aBooking } from "../../test/booking-fixture.ts";
@@ -85,5 +86,60 @@ describe("expert bookings tab", () => {
     });
     renderScreen(<BookingsTab />, { auth: signedInAs("expert") });
     expect(await screen.findByText("You have 3 new session requests and 1 request to move a session.")).toBeInTheDocument();
+  });
+});
+
+// Issue 34.5: the API pages a person's bookings, newest first; older ones are a button away, never dropped.
+describe("expert bookings tab, page by page", () => {
+  const schedule = { status: 200, body: { timezone: "Europe/London", slots: [], booked: [] } };
+  const older = "/bookings/expert/me?before=MjAzMC0wMS0wMXxvbGQ&limit=500";
+
+  it("shows the first page, loads the older page the Link header names on request, then says the list is complete", async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const calls = fakeApi({
+      "GET /experts/expert-1/schedule": schedule,
+      "GET /bookings/expert/me": {
+        status: 200,
+        body: [b("tomorrow", hours(24)), b("yesterday", hours(-24), { status: "completed" })],
+        headers: { link: `</api/v1${older}>; rel="next"` },
+      },
+      [`GET ${older}`]: async () => {
+        await held;
+        return {
+          status: 200,
+          body: [b("last-month", hours(-24 * 30), { status: "completed" }), b("last-year", hours(-24 * 365), { status: "cancelled" })],
+        };
+      },
+    });
+    renderScreen(<BookingsTab />, { auth: signedInAs("expert") });
+    const more = await screen.findByRole("button", { name: "Show older bookings" });
+    expect(ids(screen.getByRole("region", { name: "Upcoming" }))).toEqual(["tomorrow"]);
+    expect(ids(screen.getByRole("region", { name: "Past and cancelled" }))).toEqual(["yesterday"]);
+    expect(calls.map((c) => c.path)).not.toContain(older);
+
+    await userEvent.click(more);
+    expect(await screen.findByRole("button", { name: "Loading older bookings…" })).toBeDisabled();
+    expect(calls.map((c) => c.path)).toContain(older);
+    release();
+
+    await waitFor(() =>
+      expect(ids(screen.getByRole("region", { name: "Past and cancelled" }))).toEqual(["yesterday", "last-month", "last-year"]),
+    );
+    expect(ids(screen.getByRole("region", { name: "Upcoming" }))).toEqual(["tomorrow"]);
+    expect(screen.queryByRole("button", { name: /older bookings/ })).not.toBeInTheDocument();
+    expect(screen.getByText("That's all your bookings.")).toBeInTheDocument();
+  });
+
+  it("shows no button and no closing line when one page holds every booking", async () => {
+    const calls = fakeApi({
+      "GET /experts/expert-1/schedule": schedule,
+      "GET /bookings/expert/me": { status: 200, body: [b("tomorrow", hours(24)), b("yesterday", hours(-24), { status: "completed" })] },
+    });
+    renderScreen(<BookingsTab />, { auth: signedInAs("expert") });
+    expect(ids(await screen.findByRole("region", { name: "Past and cancelled" }))).toEqual(["yesterday"]);
+    expect(screen.queryByRole("button", { name: /older bookings/ })).not.toBeInTheDocument();
+    expect(screen.queryByText("That's all your bookings.")).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.path.startsWith("/bookings/expert/me"))).toHaveLength(1);
   });
 });

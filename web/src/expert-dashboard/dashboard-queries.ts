@@ -1,8 +1,8 @@
-import { queryOptions, useQuery } from "@tanstack/react-query";
+import { queryOptions, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { CACHE_MS } from "@booking/contracts";
 import { api } from "../shared/api-client.ts";
-import type { Booking, ExpertProfile, Schedule, Session } from "../shared/api-types.ts";
-import { BOOKINGS_KEY } from "../shared/query-client.ts";
+import type { ExpertProfile, Schedule, Session } from "../shared/api-types.ts";
+import { bookingPagesQuery } from "../bookings/booking-pages.ts";
 
 export const myProfileQuery = () =>
   queryOptions({ queryKey: ["expert-me"], queryFn: ({ signal }) => api.get<ExpertProfile>("/experts/me", { signal }), staleTime: 0 });
@@ -21,15 +21,8 @@ export const scheduleQuery = (expertId: string) =>
     staleTime: 0,
   });
 
-/** An expert's bookings: `who` is "me", or an expert's id when an admin looks. */
-export const expertBookingsQuery = (who = "me") =>
-  queryOptions({
-    queryKey: [...BOOKINGS_KEY, "expert", who],
-    queryFn: ({ signal }) => api.get<Booking[]>(`/bookings/expert/${encodeURIComponent(who)}`, { signal }),
-    staleTime: 0,
-  });
-
 export const useMyProfile = () => useQuery(myProfileQuery());
 export const useExpertSessions = (expertId: string | null) => useQuery({ ...expertSessionsQuery(expertId ?? ""), enabled: !!expertId });
 export const useSchedule = (expertId: string | null) => useQuery({ ...scheduleQuery(expertId ?? ""), enabled: !!expertId });
-export const useExpertBookings = (who = "me") => useQuery(expertBookingsQuery(who));
+/** An expert's bookings, the pages loaded so far: `who` is "me", or an expert's id when an admin looks. */
+export const useExpertBookings = (who = "me") => useInfiniteQuery(bookingPagesQuery("expert", who));

@@ -151,7 +151,8 @@ export function PaymentsTab() {
   const totalRows = totals_by_currency.length > 0 ? totals_by_currency : [totals];
   // Said only when the expert earns in more than one currency: "March 2026 (EUR)".
   const named = (label: string, currency: Currency) => (totalRows.length > 1 ? `${label} (${currency})` : label);
-  const pending = bookings.data ? pendingPayments(bookings.data) : { requests: 0, totals: [] };
+  // Waiting requests are still to happen, so on the first page of bookings: the pages loaded hold them all.
+  const pending = bookings.data ? pendingPayments(bookings.data.bookings) : { requests: 0, totals: [] };
   const own = who === "me";
   return (
     <Box sx={{ maxWidth: 880, display: "grid", gap: 3 }}>

@@ -129,8 +129,33 @@ async function send(method: string, path: string, options: CallOptions): Promise
   return response.status === 204 ? undefined : parseBody(await response.text());
 }
 
+/** One page of a list the API pages (issue 34.5): its items, and the path of the next page, or null on the last. */
+export type Page<T> = { items: T; next: string | null };
+
+/**
+ * The `rel="next"` target of a Link header (RFC 8288), as a path for `api` calls: the server names
+ * it under /api/v1, which the calls add themselves. A target outside the API is refused rather than
+ * dropped, so a list is never cut short without a word.
+ */
+export function nextPageOf(link: string | null): string | null {
+  if (!link) return null;
+  for (const [, target = "", params = ""] of link.matchAll(/<([^>]*)>([^,]*)/g)) {
+    const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;]+))/i.exec(params);
+    if (!(rel?.[1] ?? rel?.[2] ?? "").toLowerCase().split(/\s+/).includes("next")) continue;
+    const url = new URL(target, "http://api.invalid");
+    if (!url.pathname.startsWith(`${API_BASE}/`)) throw new ApiError(0, "unknown_error", GENERIC_ERROR_MESSAGE);
+    return `${url.pathname.slice(API_BASE.length)}${url.search}`;
+  }
+  return null;
+}
+
 export const api = {
   get: <T>(path: string, options: CallOptions = {}) => send("GET", path, options) as Promise<T>,
+  /** A page of a paged list: the body, and the next page's path from the reply's Link header. */
+  getPage: async <T>(path: string, options: CallOptions = {}): Promise<Page<T>> => {
+    const response = await exchange("GET", path, options);
+    return { items: parseBody(await response.text()) as T, next: nextPageOf(response.headers.get("link")) };
+  },
   post: <T>(path: string, body?: unknown, options: CallOptions = {}) => send("POST", path, { ...options, body }) as Promise<T>,
   put: <T>(path: string, body?: unknown, options: CallOptions = {}) => send("PUT", path, { ...options, body }) as Promise<T>,
   patch: <T>(path: string, body?: unknown, options: CallOptions = {}) => send("PATCH", path, { ...options, body }) as Promise<T>,

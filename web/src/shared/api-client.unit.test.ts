@@ -6,6 +6,7 @@ import {
   initSession,
   logout,
   messageForError,
+  nextPageOf,
   onSessionChange,
   refreshSession,
   setSession,
@@ -133,5 +134,52 @@ describe("the session", () => {
     localStorage.removeItem("expert-sessions.auth");
     window.dispatchEvent(new StorageEvent("storage", { key: "expert-sessions.auth" }));
     expect(getSession()).toBeNull();
+  });
+});
+
+// Issue 34.5: a paged list names its next page in a Link header; the client hands that on as a path of its own calls.
+describe("pages of a list", () => {
+  beforeEach(() => setSession(session(1)));
+  afterEach(() => setSession(null));
+
+  it("reads a page's items and the next page's path, without the /api/v1 the calls add", async () => {
+    const fetchMock = vi.fn(
+      async () =>
+        new Response(JSON.stringify([{ id: "b1" }]), {
+          status: 200,
+          headers: { "content-type": "application/json", link: '</api/v1/bookings/expert/me?before=abc_-1&limit=500>; rel="next"' },
+        }),
+    );
+    vi.stubGlobal("fetch", fetchMock);
+    expect(await api.getPage("/bookings/expert/me")).toEqual({
+      items: [{ id: "b1" }],
+      next: "/bookings/expert/me?before=abc_-1&limit=500",
+    });
+    expect(await api.getPage("/bookings/expert/me?before=abc_-1&limit=500")).toMatchObject({
+      next: "/bookings/expert/me?before=abc_-1&limit=500",
+    });
+    expect((fetchMock.mock.calls[1] as unknown as [string])[0]).toBe("/api/v1/bookings/expert/me?before=abc_-1&limit=500");
+  });
+
+  it("says there is no next page on the last one, and throws the API's error like any call", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => json(200, [])),
+    );
+    expect(await api.getPage("/bookings/creator/me")).toEqual({ items: [], next: null });
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => json(400, { code: "bookings_cursor_invalid", message: "x" })),
+    );
+    await expect(api.getPage("/bookings/creator/me?before=x")).rejects.toMatchObject({ status: 400, code: "bookings_cursor_invalid" });
+  });
+
+  it("finds rel=next among several links, quoted or not, and refuses a next page outside the API", () => {
+    expect(nextPageOf(null)).toBeNull();
+    expect(nextPageOf('</api/v1/bookings/creator/me?before=a>; rel="prev"')).toBeNull();
+    expect(nextPageOf('</api/v1/x?before=a>; rel="prev", </api/v1/x?before=b>; rel="next"')).toBe("/x?before=b");
+    expect(nextPageOf("<https://booking.example/api/v1/x?before=c>; rel=next")).toBe("/x?before=c");
+    expect(nextPageOf('</api/v1/x?before=d>; title="older"; rel="last next"')).toBe("/x?before=d");
+    expect(() => nextPageOf('</elsewhere/x?before=e>; rel="next"')).toThrow(ApiError);
   });
 });
