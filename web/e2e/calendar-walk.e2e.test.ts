@@ -286,7 +286,10 @@ describe("the expert's own calendars", () => {
     await section.getByRole("status").filter({ hasText: "Calendar connected." }).waitFor();
     const connection = section.getByTestId("calendar-connection").filter({ hasText: caldav!.username });
     await connection.getByText("1 busy time in the next 4 weeks").waitFor();
-    await connection.getByTestId("calendar-bookings-target").getByLabel("Bookings").check();
+    // The choice is saved before the radio shows it (it follows the server): click, then wait for the saved choice.
+    const bookings = connection.getByTestId("calendar-bookings-target").getByLabel("Bookings");
+    await bookings.click();
+    await expect.poll(() => bookings.isChecked(), { timeout: 15_000 }).toBe(true);
     await expect.poll(() => own.bookingsCalendarChosen(product.api.ctx.db, expertId)).toBe(true);
     await checkAxe(expertPage, "own-calendars");
   });

@@ -60,7 +60,8 @@ const shownTexts = (page: Page) => page.getByTestId("conversation-message-text")
 async function send(page: Page, text: string) {
   await page.getByRole("textbox", { name: "Your message" }).fill(text);
   await page.getByRole("button", { name: "Send" }).click();
-  await expect.poll(() => page.getByRole("textbox", { name: "Your message" }).inputValue()).toBe("");
+  // The box empties once the message is kept (the reply waits for the read models): on a loaded machine that takes seconds.
+  await expect.poll(() => page.getByRole("textbox", { name: "Your message" }).inputValue(), { timeout: 20_000 }).toBe("");
 }
 
 const expertRow = (): Locator => expertPage.locator(`[data-testid="expert-booking"][data-booking-id="${bookingId}"]`);
