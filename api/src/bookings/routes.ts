@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { z } from "zod";
 import {
   CURRENT_TERMS_VERSION,
   DEFAULT_CURRENCY,
@@ -9,7 +8,6 @@ import {
   type ApplicationStatus,
   type Currency,
   type SessionDefinition,
-  UserIdParams,
   BookingIdParams,
   BookingNotesBody,
   BookingReply,
@@ -27,8 +25,6 @@ import {
 import { calendarStream, expertStream, joinLinkView, openReschedule, sessionStream, type SessionState } from "@booking/engine";
 import {
   bookingReply,
-  bookingsOfCreator,
-  bookingsOfExpertUser,
   creatorBookingFacts,
   evolveBooking,
   findAdminTermsAcceptance,
