@@ -1,4 +1,12 @@
-import type { AuthSessionReply, MeReply } from "@booking/contracts";
+import {
+  needsSecondFactor,
+  type AuthSessionReply,
+  type LoginReply,
+  type MeReply,
+  type TwoFactorConfirmReply,
+  type TwoFactorEnrolReply,
+  type TwoFactorStatusReply,
+} from "@booking/contracts";
 import { createSessionClient, hasSessionTokens } from "@booking/session-client";
 import type { AuthProvider, UserIdentity } from "react-admin";
 
@@ -6,10 +14,14 @@ import type { AuthProvider, UserIdentity } from "react-admin";
 // and a rotating refresh token) is @booking/session-client's, under the console's own key, apart
 // from the web app's. Only admins get in: anyone else is told so and the session their credentials
 // just opened is ended at once; a refresh that no longer returns an admin's session ends it too.
+// Admins sign in with a second factor (issue 33.4): the password gives a challenge the code answers,
+// and an admin without one is signed in only once the sign-in page has set one up (the API refuses
+// the console's routes until then), so a stored session is always one the console can use.
 
 export const API_ROOT = "/api/v1";
 export const ADMINS_ONLY = "This console is for admins only.";
 const SESSION_EXPIRED = "Your session has expired. Please log in again.";
+export const ENROL_FIRST = "Set up two-factor sign-in before using the console.";
 
 /** The API's auth session reply (POST /auth/login and /auth/refresh). */
 export type AuthSession = AuthSessionReply;
@@ -36,6 +48,28 @@ function postJson(path: string, body: unknown, accessToken?: string): Promise<Re
   return fetch(`${API_ROOT}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
 }
 
+/** A refusal of a sign-in step: the API's message, and its code (a challenge that ran out sends the page back to the password). */
+export class SignInRefused extends Error {
+  constructor(
+    message: string,
+    readonly code: string | null,
+  ) {
+    super(message);
+    this.name = "SignInRefused";
+  }
+}
+
+/** The reply's JSON, or a SignInRefused with the API's message and code. */
+async function replyOf<T>(response: Response): Promise<T> {
+  if (response.ok) return (await response.json()) as T;
+  const code = await response
+    .clone()
+    .json()
+    .then((body: unknown) => ((body as { code?: unknown } | null)?.code as string | undefined) ?? null)
+    .catch(() => null);
+  throw new SignInRefused(await messageOf(response, "Sign-in failed. Please try again."), typeof code === "string" ? code : null);
+}
+
 /** The `{ code, message }` error body's message, else a fallback. */
 async function messageOf(response: Response, fallback: string): Promise<string> {
   try {
@@ -58,19 +92,57 @@ export async function renewedAccessToken(rejected: string): Promise<string | nul
   return (await session.renew(rejected))?.access_token ?? null;
 }
 
+/**
+ * Where a sign-in stands after a step: signed in; the code to give (two-factor sign-in on); or an
+ * admin without a second factor, whose session (not stored yet) sets one up first.
+ */
+export type SignInStep =
+  { kind: "signed-in"; session: AuthSession } | { kind: "code"; challenge: string } | { kind: "enrol"; session: AuthSession };
+
+/** A session the password or the code gave: an admin's, and one that may use the console or must enrol first. */
+async function stepOf(reply: unknown): Promise<SignInStep> {
+  if (!isAuthSession(reply)) throw new Error("Sign-in failed. Please try again.");
+  if (reply.user.role !== "admin") {
+    // End the session these credentials just opened (this one only): a non-admin keeps nothing from here.
+    await postJson("/auth/logout", { scope: "local" }, reply.access_token).catch(() => undefined);
+    throw new Error(ADMINS_ONLY);
+  }
+  const status = await fetch(`${API_ROOT}/auth/two-factor`, { headers: { Authorization: `Bearer ${reply.access_token}` } });
+  const { required, enrolled } = await replyOf<TwoFactorStatusReply>(status);
+  return required && !enrolled ? { kind: "enrol", session: reply } : { kind: "signed-in", session: reply };
+}
+
+/** The password step. */
+export async function signInWithPassword(email: string, password: string): Promise<SignInStep> {
+  const reply = await replyOf<LoginReply>(await postJson("/auth/login", { email, password }));
+  return needsSecondFactor(reply) ? { kind: "code", challenge: reply.challenge } : stepOf(reply);
+}
+
+/** The code step: a code the authenticator app shows, or one recovery code. */
+export async function signInWithSecondFactor(challenge: string, proof: { code: string } | { recovery_code: string }): Promise<SignInStep> {
+  return stepOf(await replyOf<unknown>(await postJson("/auth/login/two-factor", { challenge, ...proof })));
+}
+
+/** Setting up two-factor sign-in with the session the password gave: the QR code and the key. */
+export async function enrolTwoFactor(session: AuthSession, password: string): Promise<TwoFactorEnrolReply> {
+  return replyOf<TwoFactorEnrolReply>(await postJson("/auth/two-factor/enrol", { current_password: password }, session.access_token));
+}
+
+/** The first code turns it on: the ten recovery codes, shown once. */
+export async function confirmTwoFactor(session: AuthSession, code: string): Promise<string[]> {
+  return (await replyOf<TwoFactorConfirmReply>(await postJson("/auth/two-factor/confirm", { code }, session.access_token))).recovery_codes;
+}
+
 export const authProvider: AuthProvider = {
-  async login(params: { username?: string; email?: string; password?: string }) {
-    const response = await postJson("/auth/login", { email: params.email ?? params.username ?? "", password: params.password ?? "" });
-    if (!response.ok) throw new Error(await messageOf(response, "Sign-in failed. Please try again."));
-    const reply: unknown = await response.json();
-    if (!isAuthSession(reply)) throw new Error("Sign-in failed. Please try again.");
-    if (reply.user.role !== "admin") {
-      // End the session these credentials just opened (this one only): a non-admin keeps nothing from here.
-      await postJson("/auth/logout", { scope: "local" }, reply.access_token).catch(() => undefined);
-      session.set(null);
-      throw new Error(ADMINS_ONLY);
-    }
-    session.set(reply);
+  /** `{ session }`: the sign-in page's steps ended in a usable session; else email and password, for an account needing no more. */
+  async login(params: { session?: AuthSession; username?: string; email?: string; password?: string }) {
+    const step = params.session
+      ? { kind: "signed-in" as const, session: params.session }
+      : await signInWithPassword(params.email ?? params.username ?? "", params.password ?? "");
+    if (step.kind === "code") throw new Error("Enter the code from your authenticator app.");
+    if (step.kind === "enrol") throw new Error(ENROL_FIRST);
+    if (!isAuthSession(step.session) || step.session.user.role !== "admin") throw new Error(ADMINS_ONLY);
+    session.set(step.session);
   },
 
   async logout() {
@@ -87,7 +159,9 @@ export const authProvider: AuthProvider = {
     if (!token) throw { message: hadSession ? SESSION_EXPIRED : false };
   },
 
-  async checkError(error: { status?: number }) {
+  async checkError(error: { status?: number; body?: { code?: unknown } }) {
+    // The sign-in page sets up the second factor: signing in again leads there (it was turned off meanwhile, say).
+    if (error?.status === 403 && error.body?.code === "two_factor_enrolment_required") throw { message: ENROL_FIRST };
     // The data provider has already refreshed and retried once on 401; 403 means this token is not an admin's.
     if (error?.status === 401 || error?.status === 403) throw { message: error.status === 403 ? ADMINS_ONLY : SESSION_EXPIRED };
   },

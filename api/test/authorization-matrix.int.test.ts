@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
+import { generate } from "otplib";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -41,7 +42,15 @@ const PASSWORD = "matrix-Passw0rd";
 const CALLERS = ["anon", "A", "B", "X", "Y", "admin"] as const;
 type Caller = (typeof CALLERS)[number];
 type SignedIn = Exclude<Caller, "anon">;
-type Account = { id: string; email: string; password: string; token: string; role: "creator" | "expert" | "admin" };
+type Account = {
+  id: string;
+  email: string;
+  password: string;
+  token: string;
+  role: "creator" | "expert" | "admin";
+  /** With two-factor sign-in on: the recovery codes left, each signing in once (a TOTP code would work once per 30 s). */
+  recoveryCodes?: string[];
+};
 
 let api: TestApi;
 let streamBase: string;
@@ -51,6 +60,7 @@ let listeners: string[] = [];
 const recordingFeed = { listen: (userId: string) => (listeners.push(userId), () => undefined) } as unknown as BookingFeed;
 const users = {} as Record<SignedIn, Account>;
 let loginOnly: Account; // an account used only to log in and refresh
+let twoFactorOnly: Account; // an account with two-factor sign-in on, used only to sign in with a recovery code
 const ids = {
   publishedSession: "",
   draftSession: "",
@@ -177,10 +187,38 @@ async function unverifiedAccount(): Promise<string> {
   return email;
 }
 
-async function logIn(account: Pick<Account, "email" | "password">): Promise<{ access_token: string; refresh_token: string }> {
-  return (
+type Session = { access_token: string; refresh_token: string };
+
+/** The account's sign-in: the password, then (two-factor sign-in on) one of its recovery codes. */
+async function logIn(account: Pick<Account, "email" | "password" | "recoveryCodes">): Promise<Session> {
+  const reply = (
     await must("anon", { method: "POST", url: `${V1}/auth/login`, body: { email: account.email, password: account.password } })
+  ).json<Session | { challenge: string }>();
+  if (!("challenge" in reply)) return reply;
+  const recovery_code = account.recoveryCodes?.shift();
+  if (!recovery_code) throw new Error(`fixture: ${account.email} has no recovery code left`);
+  return (
+    await must("anon", { method: "POST", url: `${V1}/auth/login/two-factor`, body: { challenge: reply.challenge, recovery_code } })
   ).json();
+}
+
+/** Two-factor sign-in turned on through the API for a signed-in account: its recovery codes are kept for its next sign-ins. */
+async function turnOnTwoFactor(caller: SignedIn | Account): Promise<void> {
+  const account = typeof caller === "string" ? users[caller] : caller;
+  const enrol = {
+    method: "POST",
+    url: `${V1}/auth/two-factor/enrol`,
+    body: { current_password: account.password },
+    token: account.token,
+  } as const;
+  const { secret } = (await must("anon", enrol)).json<{ secret: string }>();
+  const confirm = {
+    method: "POST",
+    url: `${V1}/auth/two-factor/confirm`,
+    body: { code: await generate({ secret }) },
+    token: account.token,
+  } as const;
+  account.recoveryCodes = (await must("anon", confirm)).json<{ recovery_codes: string[] }>().recovery_codes;
 }
 
 /**
@@ -359,6 +397,10 @@ beforeAll(async () => {
   const adminSession = await logIn({ email: adminEmail, password: PASSWORD });
   const adminId = (await must("anon", { method: "GET", url: `${V1}/auth/me`, token: adminSession.access_token })).json<{ id: string }>().id;
   users.admin = { id: adminId, email: adminEmail, password: PASSWORD, token: adminSession.access_token, role: "admin" };
+  // Admins reach the console's routes with two-factor sign-in on (issue 33.4), set up as the console does it.
+  await turnOnTwoFactor("admin");
+  twoFactorOnly = await signUp("creator", "Tess");
+  await turnOnTwoFactor(twoFactorOnly);
 
   for (const c of ["A", "B", "X", "Y"] as const)
     await must(c, { method: "POST", url: `${V1}/terms/accept`, body: { version_id: CURRENT_TERMS_VERSION } });
@@ -458,6 +500,7 @@ const NO_PAYMENT = "404 payment_not_found";
 const ONLY_CREATORS = "403 only_creators_book";
 const NOT_REVIEWER = "403 review_not_your_booking";
 const NOT_REPLIER = "403 review_reply_not_expert";
+const NO_SIGN_IN = "404 sign_in_not_found";
 
 /** Expected cells in caller order: anonymous, A, B, X, Y, admin. */
 const cells = (anon: string, A: string, B: string, X: string, Y: string, admin: string): Record<Caller, string> => ({
@@ -481,6 +524,15 @@ const listed = (r: LightMyRequestResponse, id: string, mark: string) =>
 async function ownSession(c: Caller): Promise<string | null> {
   if (c === "anon") return null;
   return (await logIn(users[c])).access_token;
+}
+
+/** A new sign-in of the caller's (as from another device): its id. */
+async function ownSignIn(c: SignedIn): Promise<string> {
+  const session = await logIn(users[c]);
+  const list = (await must("anon", { method: "GET", url: `${V1}/auth/sign-ins`, token: session.access_token })).json<{
+    sign_ins: { id: string; current: boolean }[];
+  }>();
+  return list.sign_ins.find((s) => s.current)!.id;
 }
 
 let passwordChanges = 0;
@@ -1105,6 +1157,78 @@ const ROWS: Row[] = [
       body: { timezone: "UTC", reminder_mails: true },
       note: (r) => (r.json<{ id: string }>().id === idOf(c) ? "" : ` as ${r.json<{ id: string }>().id}`),
     }),
+  },
+
+  // Where each caller is signed in (issue 33.5): their own sign-ins only; another's is not found, for an admin too.
+  { route: "GET /auth/sign-ins", expect: signedIn },
+  {
+    route: "DELETE /auth/sign-ins/:id",
+    label: "the caller's other sign-in",
+    expect: signedIn,
+    make: async (c) => ({ params: { id: c === "anon" ? randomUUID() : await ownSignIn(c) } }),
+  },
+  {
+    route: "DELETE /auth/sign-ins/:id",
+    label: "A's",
+    expect: cells(NO_TOKEN, OK, NO_SIGN_IN, NO_SIGN_IN, NO_SIGN_IN, NO_SIGN_IN),
+    make: async () => {
+      const id = await ownSignIn("A");
+      return { params: { id }, state: () => rows("SELECT ended_at FROM sign_ins WHERE family_id = $1", [id]) };
+    },
+  },
+
+  // Two-factor sign-in (issue 33.4), each caller's own: A, B, X and Y turn it on and off again; the admin, who must
+  // keep it, moves it to a new secret and cannot turn it off.
+  { route: "GET /auth/two-factor", expect: signedIn },
+  {
+    route: "POST /auth/two-factor/enrol",
+    expect: signedIn,
+    make: (c) => ({ body: { current_password: c === "anon" ? PASSWORD : users[c].password } }),
+  },
+  {
+    route: "POST /auth/two-factor/confirm",
+    label: "a fresh enrolment's code",
+    expect: signedIn,
+    make: async (c) => {
+      if (c === "anon") return { body: { code: "123456" } };
+      const enrol = { method: "POST", url: `${V1}/auth/two-factor/enrol`, body: { current_password: users[c].password } } as const;
+      const { secret } = (await must(c, enrol)).json<{ secret: string }>();
+      return {
+        body: { code: await generate({ secret }) },
+        after: async (r) => {
+          if (r.statusCode === 200) users[c].recoveryCodes = r.json<{ recovery_codes: string[] }>().recovery_codes;
+        },
+      };
+    },
+  },
+  {
+    route: "DELETE /auth/two-factor",
+    label: "with a recovery code",
+    expect: cells(NO_TOKEN, OK, OK, OK, OK, "403 two_factor_required_for_admins"),
+    make: (c) => ({
+      body: {
+        current_password: c === "anon" ? PASSWORD : users[c].password,
+        recovery_code: c === "anon" ? "aaaa-bbbb-cccc" : users[c].recoveryCodes![0],
+      },
+      state: () => (c === "anon" ? null : rows("SELECT secret FROM two_factor WHERE user_id = $1", [users[c].id])),
+      after: async (r) => {
+        if (c !== "anon" && r.statusCode === 204) delete users[c].recoveryCodes;
+      },
+    }),
+  },
+  {
+    route: "POST /auth/login/two-factor",
+    label: "a recovery code",
+    expect: everyone,
+    make: async () => {
+      const login = {
+        method: "POST",
+        url: `${V1}/auth/login`,
+        body: { email: twoFactorOnly.email, password: twoFactorOnly.password },
+      } as const;
+      const { challenge } = (await must("anon", login)).json<{ challenge: string }>();
+      return { body: { challenge, recovery_code: twoFactorOnly.recoveryCodes!.shift() } };
+    },
   },
   {
     route: "POST /mail/unsubscribe",

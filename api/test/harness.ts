@@ -9,6 +9,8 @@ import { expertStream } from "@booking/engine";
 import { PostgresEventStore, PostgresSnapshotStore } from "@booking/event-store";
 import { InProcessProjector, allProjections } from "@booking/projections";
 import { createTestDatabase } from "@booking/testkit";
+import { newSecret, sealSecret, twoFactorKey } from "../src/auth/authenticator.ts";
+import { confirmEnrolment, startEnrolment } from "../src/auth/two-factor-table.ts";
 import { buildApp, type AppOptions } from "../src/main/app.ts";
 import { createContext, type AppContext, type ContextInput } from "../src/main/context.ts";
 import type { PaymentProvider } from "../src/payments/provider.ts";
@@ -28,7 +30,7 @@ export type TestApi = {
     url: string,
     options?: { user?: TestUser; body?: unknown; headers?: Record<string, string> },
   ) => Promise<LightMyRequestResponse>;
-  /** A user known to the read models, with an access token (no auth routes needed). */
+  /** A user known to the read models, with an access token (no auth routes needed); an admin has two-factor sign-in on. */
   user: (role: Role, options?: { acceptTerms?: boolean; firstName?: string }) => Promise<TestUser>;
   /**
    * Our team approves the expert (their profile saved first), so creators can book them: the console's
@@ -48,6 +50,18 @@ export const stubPayments: PaymentProvider = {
 };
 
 export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256!";
+
+/**
+ * Two-factor sign-in on for `userId`, straight in its table (what enrolling and confirming leave), with
+ * `secret` (base32; a new one by default, returned so a test can make codes). Admins need it for the
+ * console's routes (issue 33.4): the harness's admins get one, as a real admin sets one up.
+ */
+export async function turnOnTwoFactor(db: pg.Pool, userId: string, at: string, secret = newSecret()): Promise<string> {
+  const sealed = sealSecret(twoFactorKey(TEST_JWT_SECRET), secret);
+  await startEnrolment(db, userId, sealed, at);
+  await confirmEnrolment(db, { userId, sealedSecret: sealed, step: 0, recoveryHashes: [] }, at);
+  return secret;
+}
 
 /** The whole API over real Postgres: event store, read models kept by an in-process projector. */
 export async function startTestApi(
@@ -119,6 +133,7 @@ export async function startTestApi(
       "no_stream",
     );
     const u = { id, role, email, token: app.jwt.sign({ sub: id, role, email, sid: randomUUID() }) };
+    if (role === "admin") await turnOnTwoFactor(db, id, ctx.clock());
     if (o.acceptTerms ?? true) {
       const r = await call("POST", "/api/v1/terms/accept", { user: u, body: { version_id: CURRENT_TERMS_VERSION } });
       if (r.statusCode !== 200) throw new Error(`terms: ${r.statusCode} ${r.body}`);

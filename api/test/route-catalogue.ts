@@ -112,6 +112,14 @@ export const ROUTE_CATALOGUE = [
   "POST /auth/recover",
   "POST /auth/reset",
   "PUT /auth/me/preferences",
+  // two-factor sign-in (issue 33.4) and the sign-ins a person sees and ends (issue 33.5)
+  "GET /auth/two-factor",
+  "POST /auth/two-factor/enrol",
+  "POST /auth/two-factor/confirm",
+  "DELETE /auth/two-factor",
+  "POST /auth/login/two-factor",
+  "GET /auth/sign-ins",
+  "DELETE /auth/sign-ins/:id",
   // mail (issue 16): a mail's unsubscribe link
   "POST /mail/unsubscribe",
   // early access (the landing page's request form)

@@ -326,6 +326,27 @@ export const errorCatalogue = {
   calendar_not_in_connection: { status: 400, message: "That calendar is not one of this connection's calendars." },
   calendar_cannot_receive_bookings: { status: 400, message: "Only a CalDAV calendar can receive your bookings." },
 
+  // Two-factor sign-in and the sign-ins a person sees (issue 33.4, 33.5). A wrong or spent code is bad input (400), never a
+  // 401: on the signed-in routes a client must keep the session; only a sign-in that took too long is over (401).
+  two_factor_code_wrong: { status: 400, message: "That code is not right. Enter the 6-digit code your authenticator app shows now." },
+  two_factor_code_reused: { status: 400, message: "That code was already used. Wait for the next one." },
+  recovery_code_wrong: { status: 400, message: "That recovery code is not right. Check it and try again." },
+  recovery_code_spent: { status: 400, message: "That recovery code has already been used." },
+  two_factor_proof_required: { status: 400, message: "Enter the code your authenticator app shows, or one of your recovery codes." },
+  two_factor_challenge_expired: { status: 401, message: "Your sign-in took too long. Please enter your password again." },
+  two_factor_challenge_invalid: { status: 400, message: "This sign-in cannot be continued. Please enter your password again." },
+  two_factor_setup_not_started: {
+    status: 409,
+    message: "Start setting up two-factor sign-in first: scan the QR code, then enter its code.",
+  },
+  two_factor_not_enabled: { status: 409, message: "Two-factor sign-in is not on for your account." },
+  two_factor_required_for_admins: {
+    status: 403,
+    message: "Admins cannot turn two-factor sign-in off. To move it to another app, set it up again instead.",
+  },
+  two_factor_enrolment_required: { status: 403, message: "Set up two-factor sign-in before using the console." },
+  sign_in_not_found: { status: 404, message: "This sign-in was not found. It may have ended already." },
+
   projection_rebuild_running: { status: 409, message: "This read model is already being rebuilt." },
 
   // Infrastructure: a write lost a race too many times in a row.

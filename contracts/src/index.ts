@@ -41,4 +41,6 @@ export * from "./payouts.ts";
 export * from "./ledger.ts";
 export * from "./payout-replies.ts";
 export * from "./ledger-postings.ts";
+export * from "./two-factor.ts";
+export * from "./sign-ins.ts";
 export * from "./personal-data.ts";

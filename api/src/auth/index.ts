@@ -11,3 +11,5 @@ export type { PreferencesDeps } from "./preferences.ts";
 export { lastLinkSentTo } from "./address-mails.ts";
 export { ensureAdminAccount } from "./admin-account.ts";
 export { attemptsPerMinute, authRoutes, mailRequestsPerQuarterHour } from "./routes.ts";
+export { adminTwoFactorGate } from "./admin-two-factor.ts";
+export type { AdminTwoFactor } from "./admin-two-factor.ts";

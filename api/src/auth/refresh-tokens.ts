@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import type pg from "pg";
+import { recordSignIn, signInSeen, signInsEnded } from "./sign-ins-table.ts";
 
 // Rotating refresh tokens. Each sign-in starts a family; each refresh uses up the presented token
 // and issues the next one in the same family. Presenting a used token again means it was copied:
@@ -47,10 +48,17 @@ async function insertToken(
   return token;
 }
 
-/** A new family, for a fresh sign-in. */
-export async function startFamily(db: Db, userId: string, now: string): Promise<{ familyId: string; refreshToken: string }> {
+/** A new family, for a fresh sign-in on `device` (in words: the sign-ins list names it so). */
+export async function startFamily(
+  db: Db,
+  userId: string,
+  now: string,
+  device: string,
+): Promise<{ familyId: string; refreshToken: string }> {
   const familyId = randomUUID();
-  return { familyId, refreshToken: await insertToken(db, userId, familyId, now) };
+  const refreshToken = await insertToken(db, userId, familyId, now);
+  await recordSignIn(db, { familyId, userId, device }, now);
+  return { familyId, refreshToken };
 }
 
 export type Rotation = { userId: string; familyId: string; refreshToken: string };
@@ -76,6 +84,7 @@ export async function rotate(db: Db, secret: string, token: string, now: string)
     const current = rows[0];
     if (current) {
       const refreshToken = await insertToken(client, current.user_id, current.family_id, now, successor);
+      await signInSeen(client, current.family_id, now);
       await client.query("COMMIT");
       return { userId: current.user_id, familyId: current.family_id, refreshToken };
     }
@@ -97,16 +106,19 @@ export async function rotate(db: Db, secret: string, token: string, now: string)
     [hash, digest(successor), graceStart, now],
   );
   if (again[0]) return { userId: again[0].user_id, familyId: again[0].family_id, refreshToken: successor };
-  await db.query(
+  const { rows: stolen } = await db.query<{ family_id: string }>(
     `UPDATE refresh_tokens SET revoked_at = $2
-      WHERE family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1 AND used_at IS NOT NULL) AND revoked_at IS NULL`,
+      WHERE family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1 AND used_at IS NOT NULL) AND revoked_at IS NULL
+      RETURNING family_id`,
     [hash, now],
   );
+  if (stolen[0]) await signInsEnded(db, { familyId: stolen[0].family_id }, now);
   return null;
 }
 
 export async function revokeFamily(db: Db, familyId: string, now: string): Promise<void> {
   await db.query("UPDATE refresh_tokens SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL", [familyId, now]);
+  await signInsEnded(db, { familyId }, now);
 }
 
 /** Revoke every session of a user, or all but the family `except` (the caller's own). `db` may be a transaction's client. */
@@ -116,6 +128,7 @@ export async function revokeUserSessions(db: Pick<Db, "query">, userId: string, 
     now,
     except ?? null,
   ]);
+  await signInsEnded(db, { userId, except }, now);
 }
 
 /** Whether the sign-in (refresh-token family) has been ended: revoking a family marks every token in it. */

@@ -2,12 +2,12 @@ import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import type { FastifyRequest } from "fastify";
 import type pg from "pg";
-import { AuthSessionReply, MeReply, NoContent, SignupReply, type AuthUser } from "@booking/contracts";
+import { AuthSessionReply, LoginReply, MeReply, NoContent, SignupReply } from "@booking/contracts";
 import { findUser } from "@booking/projections";
 import { endFeedAddress } from "../calendar-invites/index.ts";
 import type { TermsCommands } from "../main/index.ts";
-import { ACCESS_TOKEN_SECONDS, actorOf, requireActor, type AccessClaims, Refused, refuse } from "../http/index.ts";
-import type { RoutePlugin, ZodApp } from "../http/index.ts";
+import { actorOf, requireActor, Refused, refuse } from "../http/index.ts";
+import type { RoutePlugin } from "../http/index.ts";
 import { acceptedCurrentTerms } from "../terms/index.ts";
 import {
   findAccount,
@@ -18,18 +18,23 @@ import {
   resetPassword,
   setPasswordHash,
   verifyEmail,
-  type Account,
   type AccountWriteDeps,
 } from "./accounts.ts";
 import { addressMail, sendAccountExistsMail, sendAddressMail, type LinkSettings } from "./address-mails.ts";
+import type { AdminTwoFactor } from "./admin-two-factor.ts";
 import { AddressBody, ChangePasswordBody, LoginBody, LogoutBody, PreferencesBody, RefreshBody, RenameBody } from "./bodies.ts";
 import { ResendBody, ResetBody, SignupBody, VerifyBody } from "./bodies.ts";
 import { admitLogin, deviceTokenOf, passwordProven, rememberDevice, waitInWords } from "./login-back-off.ts";
 import { decoyHash, hashPassword, verifyPassword } from "./password.ts";
 import { setPreferences } from "./preferences.ts";
-import { revokeFamily, revokeUserSessions, rotate, startFamily } from "./refresh-tokens.ts";
+import { revokeFamily, revokeUserSessions, rotate } from "./refresh-tokens.ts";
+import { authSession, authUser, signIn } from "./session-replies.ts";
+import { signChallenge } from "./sign-in-challenge.ts";
+import { signInRoutes } from "./sign-in-routes.ts";
 import { SignUpTiming } from "./sign-up-timing.ts";
 import { readLink } from "./signed-links.ts";
+import { knownDeviceCookiePath, twoFactorRoutes } from "./two-factor-routes.ts";
+import { twoFactorOn } from "./two-factor-table.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -47,33 +52,6 @@ export const attemptsPerMinute = (env: Env = process.env): number => limitFrom(e
 
 /** Requests per 15 minutes per client address on the routes that mail a link (AUTH_MAIL_RATE_LIMIT_MAX, default 5). */
 export const mailRequestsPerQuarterHour = (env: Env = process.env): number => limitFrom(env, "AUTH_MAIL_RATE_LIMIT_MAX", 5);
-
-const authUser = (account: Account): AuthUser => ({
-  id: account.userId,
-  email: account.email,
-  role: account.role,
-  first_name: account.firstName,
-});
-
-function authSession(app: ZodApp, account: Account, familyId: string, refreshToken: string): AuthSessionReply {
-  const claims: AccessClaims = { sub: account.userId, role: account.role, email: account.email, sid: familyId };
-  const accessToken = app.jwt.sign(claims);
-  // The reply's expiry is the token's own, not a second reading of the clock.
-  const { exp } = app.jwt.decode<{ exp: number }>(accessToken) ?? { exp: Math.floor(Date.now() / 1000) + ACCESS_TOKEN_SECONDS };
-  return {
-    access_token: accessToken,
-    refresh_token: refreshToken,
-    expires_in: ACCESS_TOKEN_SECONDS,
-    expires_at: exp,
-    token_type: "bearer",
-    user: authUser(account),
-  };
-}
-
-async function signIn(app: ZodApp, db: pg.Pool, now: string, account: Account): Promise<AuthSessionReply> {
-  const { familyId, refreshToken } = await startFamily(db, account.userId, now);
-  return authSession(app, account, familyId, refreshToken);
-}
 
 /** The refresh-token family of the caller's access token (the guard refuses a token without one). */
 const sessionFamilyOf = (request: FastifyRequest): string => request.user.sid;
@@ -106,9 +84,10 @@ async function meOf(db: pg.Pool, terms: TermsCommands, userId: string): Promise<
 
 /**
  * What the auth routes use: the accounts and refresh tokens (and the read models for /auth/me), the user's
- * stream, the clock, the refresh tokens' and mail links' key, mail settings (where links point), and the terms.
+ * stream, the clock, the refresh tokens' and mail links' key, mail settings (where links point), the terms,
+ * and whether admins must sign in with a second factor (ADMIN_TWO_FACTOR; default: required).
  */
-export type AuthRouteDeps = AccountWriteDeps & LinkSettings & { terms: TermsCommands };
+export type AuthRouteDeps = AccountWriteDeps & LinkSettings & { terms: TermsCommands; adminTwoFactor?: AdminTwoFactor };
 
 export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
   const { db, clock, jwtSecret, terms } = deps;
@@ -161,34 +140,34 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
     },
   );
 
-  app.post(
-    "/auth/login",
-    { config: { rateLimit }, schema: { body: LoginBody, response: { 200: AuthSessionReply } } },
-    async (request, reply) => {
-      const { email, password } = request.body;
-      const now = clock();
-      const account = await findAccountByEmail(db, email);
-      // Per account, whatever the client address (see login-back-off.ts); the owner's browser is let through.
-      const device = deviceTokenOf(request.headers.cookie);
-      const admission = await admitLogin(db, { email, userId: account?.userId ?? null, device }, now);
-      if (!admission.admitted) {
-        reply.header("retry-after", String(admission.retryAfterSeconds));
-        refuse("login_throttled", { wait: waitInWords(admission.retryAfterSeconds) });
-      }
-      // An unknown email costs one hash check too, so timing does not tell which addresses exist.
-      const matches = await verifyPassword(password, account?.passwordHash ?? (await decoyHash()));
-      if (!account || !matches) refuse("invalid_credentials");
-      await passwordProven(db, { email, userId: account.userId, device, knownDevice: admission.knownDevice });
-      // Only someone who knows the password learns that the address is not verified yet.
-      if (account.emailVerifiedAt === null) refuse("email_not_confirmed");
-      const cookiePath = request.routeOptions.url!.replace(/\/login$/, "");
-      reply.header(
-        "set-cookie",
-        await rememberDevice(db, account.userId, device, now, { path: cookiePath, secure: request.protocol === "https" }),
-      );
-      return signIn(app, db, now, account);
-    },
-  );
+  app.post("/auth/login", { config: { rateLimit }, schema: { body: LoginBody, response: { 200: LoginReply } } }, async (request, reply) => {
+    const { email, password } = request.body;
+    const now = clock();
+    const account = await findAccountByEmail(db, email);
+    // Per account, whatever the client address (see login-back-off.ts); the owner's browser is let through.
+    const device = deviceTokenOf(request.headers.cookie);
+    const admission = await admitLogin(db, { email, userId: account?.userId ?? null, device }, now);
+    if (!admission.admitted) {
+      reply.header("retry-after", String(admission.retryAfterSeconds));
+      refuse("login_throttled", { wait: waitInWords(admission.retryAfterSeconds) });
+    }
+    // An unknown email costs one hash check too, so timing does not tell which addresses exist.
+    const matches = await verifyPassword(password, account?.passwordHash ?? (await decoyHash()));
+    if (!account || !matches) refuse("invalid_credentials");
+    // With a second factor the count starts afresh only once the code is proven too (POST /auth/login/two-factor):
+    // giving the password again must not buy fresh guesses at the code.
+    const secondFactor = await twoFactorOn(db, account.userId);
+    if (!secondFactor) await passwordProven(db, { email, userId: account.userId, device, knownDevice: admission.knownDevice });
+    // Only someone who knows the password learns that the address is not verified yet.
+    if (account.emailVerifiedAt === null) refuse("email_not_confirmed");
+    // The password opens nothing yet: the code, sent with this challenge, does (and remembers the browser).
+    if (secondFactor) return { two_factor_required: true as const, challenge: signChallenge(jwtSecret, account.userId, now) };
+    reply.header(
+      "set-cookie",
+      await rememberDevice(db, account.userId, device, now, { path: knownDeviceCookiePath(request), secure: request.protocol === "https" }),
+    );
+    return signIn(app, db, now, account, request);
+  });
 
   app.post(
     "/auth/verify",
@@ -202,7 +181,7 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
       if (!account || account.emailVerifiedAt !== null) refuse("email_link_invalid");
       const verified = await verifyEmail(deps, account);
       if (!verified) refuse("email_link_invalid");
-      return signIn(app, db, clock(), verified);
+      return signIn(app, db, clock(), verified, request);
     },
   );
 
@@ -241,7 +220,7 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
       await endFeedAddress(client, account.userId, at);
     });
     if (!reset) refuse("email_link_invalid");
-    return signIn(app, db, clock(), reset);
+    return signIn(app, db, clock(), reset, request);
   });
 
   app.post(
@@ -324,4 +303,8 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
       return meOf(db, terms, actor.userId);
     },
   );
+
+  // The second factor (issue 33.4) and the sign-ins a person sees and ends (issue 33.5).
+  await twoFactorRoutes(app, { db, clock, jwtSecret, adminTwoFactor: deps.adminTwoFactor ?? "required", rateLimit });
+  await signInRoutes(app, { db, clock });
 };

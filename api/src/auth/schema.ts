@@ -65,4 +65,41 @@ export const authMigrations: readonly Migration[] = [
       CREATE INDEX known_devices_user ON known_devices (user_id, last_used_at);
     `,
   },
+  {
+    // Issue 33.4: the second factor. The TOTP secret is sealed (AES-256-GCM under a key derived from
+    // the JWT secret: a copy of the table alone signs no one in); a new one waits in `pending_secret`
+    // until a first code confirms it, the one in use staying meanwhile. A code of `last_step` or an
+    // earlier time-step is refused, so a code works once. Recovery codes: their sha256 only.
+    // Issue 33.5: each sign-in (a refresh-token family), named by the device it began on. Families
+    // older than this table are listed as an unknown device from their first token on.
+    name: "004_two_factor_and_sign_ins",
+    sql: `
+      CREATE TABLE two_factor (
+        user_id text PRIMARY KEY,
+        secret text,
+        enrolled_at timestamptz,
+        last_step bigint,
+        pending_secret text,
+        pending_since timestamptz
+      );
+      CREATE TABLE recovery_codes (
+        user_id text NOT NULL,
+        code_hash text NOT NULL,
+        used_at timestamptz,
+        PRIMARY KEY (user_id, code_hash)
+      );
+      CREATE TABLE sign_ins (
+        family_id text PRIMARY KEY,
+        user_id text NOT NULL,
+        device text NOT NULL,
+        first_seen_at timestamptz NOT NULL,
+        last_seen_at timestamptz NOT NULL,
+        ended_at timestamptz
+      );
+      CREATE INDEX sign_ins_user ON sign_ins (user_id, last_seen_at DESC);
+      INSERT INTO sign_ins (family_id, user_id, device, first_seen_at, last_seen_at, ended_at)
+        SELECT family_id, min(user_id), 'Unknown device', min(created_at), max(created_at), max(revoked_at)
+          FROM refresh_tokens GROUP BY family_id;
+    `,
+  },
 ];

@@ -6,7 +6,7 @@ import fastifySwagger from "@fastify/swagger";
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { IMAGE_MAX_BYTES, errorBody, refusal } from "@booking/contracts";
 import type { AppContext } from "./context.ts";
-import { familyEnded, authRoutes } from "../auth/index.ts";
+import { adminTwoFactorGate, familyEnded, authRoutes, type AdminTwoFactor } from "../auth/index.ts";
 import {
   installAuthGuard,
   installErrorHandling,
@@ -58,6 +58,8 @@ export type AppOptions = {
   redisUrl?: string;
   /** Live streams per user and per process (defaults in ../live-updates/routes.ts). */
   streams?: Partial<StreamLimits>;
+  /** ADMIN_TWO_FACTOR: admins use the console's routes only with two-factor sign-in on (default "required"). */
+  adminTwoFactor?: AdminTwoFactor;
 };
 
 /**
@@ -130,6 +132,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(fastifyRateLimit, { global: false, store: rateLimits.store });
   await app.register(fastifyMultipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
   await installAuthGuard(app, jwtSecret, (sid) => familyEnded(db, sid));
+  const adminTwoFactor = options.adminTwoFactor ?? "required";
+  // After the guard, before every route: an admin reaches /admin/... only with a second factor (issue 33.4).
+  if (adminTwoFactor === "required") app.addHook("onRequest", adminTwoFactorGate(db, API_PREFIX));
 
   await app.register(
     async (root) => {
@@ -163,7 +168,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await conversationRoutes(v1, { db, conversations: ctx.conversations, projected });
       await reviewRoutes(v1, { db, reviews, projected });
       await streamRoutes(v1, { feed, ...(options.streams && { limits: options.streams }) });
-      await authRoutes(v1, { db, store, clock, projected, jwtSecret, terms, mail });
+      await authRoutes(v1, { db, store, clock, projected, jwtSecret, terms, mail, adminTwoFactor });
       await unsubscribeRoutes(v1, { db, store, clock, projected, jwtSecret });
       await earlyAccessRoutes(v1, { db, clock });
       await supportRoutes(v1, { db, clock, mail, supportAddress: ctx.supportAddress ?? DEFAULT_SUPPORT_ADDRESS });

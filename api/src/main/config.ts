@@ -90,6 +90,8 @@ export const apiConfig = storeConfig.extend({
   KAFKA_BROKERS: brokers.optional(),
   ADMIN_EMAIL: z.string().email().optional(),
   ADMIN_PASSWORD: z.string().min(8).optional(),
+  /** Whether admins must turn on two-factor sign-in before the console's routes answer them (issue 33.4). */
+  ADMIN_TWO_FACTOR: z.enum(["required", "optional"], { error: "must be required or optional" }).default("required"),
   STRIPE_SECRET_KEY: z.string().startsWith("sk_").optional(),
   STRIPE_WEBHOOK_SECRET: z.string().startsWith("whsec_").optional(),
   /** The Connect webhook endpoint's own secret (Stripe signs events on connected accounts with it); the same route takes both. */

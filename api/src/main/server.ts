@@ -72,6 +72,7 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
   const app = await buildApp(ctx, {
     logger: options.logger,
     trustProxy: config.TRUST_PROXY || false,
+    adminTwoFactor: config.ADMIN_TWO_FACTOR,
     ...(config.REDIS_URL && { redisUrl: config.REDIS_URL }),
   });
   logSnapshotError = (error) => app.log.warn({ err: error }, "calendar snapshot not written");

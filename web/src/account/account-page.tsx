@@ -7,7 +7,10 @@ import { AccountTab } from "../expert-dashboard/account-tab.tsx";
 import { AccountSection } from "./account-section.tsx";
 import { NamesForm } from "./names-form.tsx";
 
-/** A creator's account: their name, their password and their email preferences (experts have the dashboard's Account tab). */
+/**
+ * A creator's account: their name, their password, two-factor sign-in, where they are signed in and their email
+ * preferences (experts have the dashboard's Account tab).
+ */
 export function AccountPage() {
   useDocumentTitle("Your Account");
   const { user } = useAuth();

@@ -7,13 +7,16 @@ import Link from "@mui/material/Link";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { errorCatalogue } from "@booking/contracts";
-import { ApiError, errorMessage, login } from "../shared/api-client.ts";
+import { ApiError, errorMessage } from "../shared/api-client.ts";
+import type { AuthSession } from "../shared/api-types.ts";
 import { useAuth } from "../shared/auth.tsx";
 import { useDocumentTitle } from "../shared/document-title.ts";
 import { homeOf } from "../shared/guard.tsx";
 import { FormPage, FormRefusal } from "../shared/form-page.tsx";
 import { authPageFor, destinationOf } from "./destination.ts";
 import { validateLogin, type LoginErrors } from "./login-form.ts";
+import { TwoFactorStep } from "./two-factor-step.tsx";
+import { signInWithPassword } from "./two-factor-sign-in.ts";
 import { SendAgain } from "./verification-mail.tsx";
 
 /** Whether the guard sent the user here because their session expired. */
@@ -31,6 +34,8 @@ export function LoginPage() {
   /** The address the server refused as not confirmed yet: it may get another link. */
   const [unconfirmed, setUnconfirmed] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** The password was right and the account asks for a second factor: the challenge its code answers. */
+  const [challenge, setChallenge] = useState<string | null>(null);
   const from = destinationOf(location);
   const expired = expiredOf(location.state);
 
@@ -45,14 +50,36 @@ export function LoginPage() {
     if (Object.keys(found).length) return;
     setBusy(true);
     try {
-      const session = await login(email.trim(), password);
-      navigate(from ?? homeOf(session.user), { replace: true });
+      const step = await signInWithPassword(email.trim(), password);
+      if ("session" in step) return signedIn(step.session);
+      setChallenge(step.challenge);
+      setBusy(false);
     } catch (error) {
       setServerError(errorMessage(error));
       if (error instanceof ApiError && error.code === "email_not_confirmed") setUnconfirmed(email.trim());
       setBusy(false);
     }
   };
+
+  function signedIn(session: AuthSession) {
+    setBusy(true);
+    navigate(from ?? homeOf(session.user), { replace: true });
+  }
+
+  if (challenge)
+    return (
+      <FormPage title="Login" width={440}>
+        <TwoFactorStep
+          challenge={challenge}
+          onSignedIn={signedIn}
+          onStartAgain={(reason) => {
+            setChallenge(null);
+            setPassword("");
+            setServerError(reason);
+          }}
+        />
+      </FormPage>
+    );
 
   return (
     <FormPage title="Login" width={440}>

@@ -9,6 +9,8 @@ import Typography from "@mui/material/Typography";
 import { AccountSection } from "../account/account-section.tsx";
 import { CalendarFeed, calendarFeedQuery } from "../account/calendar-feed.tsx";
 import { EmailPreferences } from "../account/email-preferences.tsx";
+import { SignInsSection } from "../account/sign-ins-section.tsx";
+import { TwoFactorSection } from "../account/two-factor-section.tsx";
 import { ApiError, api, errorMessage } from "../shared/api-client.ts";
 import { useAuth } from "../shared/auth.tsx";
 import { useTimedNotice } from "../shared/timed-notices.ts";
@@ -104,13 +106,22 @@ export function PasswordForm() {
   );
 }
 
-/** The expert dashboard's Account tab: the password, the email preferences and the calendar feed (the creator's account page shows them under the name). */
+/**
+ * The expert dashboard's Account tab: the password, two-factor sign-in and where one is signed in (issue 33), the email
+ * preferences and the calendar feed (the creator's account page shows them under the name).
+ */
 export function AccountTab() {
   const { user } = useAuth();
   return (
     <Stack spacing={3}>
       <AccountSection id="account-password" title="Change Password">
         <PasswordForm />
+      </AccountSection>
+      <AccountSection id="account-two-factor" title="Two-factor sign-in">
+        <TwoFactorSection />
+      </AccountSection>
+      <AccountSection id="account-sign-ins" title="Where you're signed in">
+        <SignInsSection />
       </AccountSection>
       <AccountSection id="account-email" title="Email Preferences">
         {user && <EmailPreferences key={user.id} user={user} />}
