@@ -11,6 +11,7 @@ import { CalendarFeed, calendarFeedQuery } from "../account/calendar-feed.tsx";
 import { EmailPreferences } from "../account/email-preferences.tsx";
 import { SignInsSection } from "../account/sign-ins-section.tsx";
 import { TwoFactorSection } from "../account/two-factor-section.tsx";
+import { YourData } from "../account/your-data.tsx";
 import { ApiError, api, errorMessage } from "../shared/api-client.ts";
 import { useAuth } from "../shared/auth.tsx";
 import { useTimedNotice } from "../shared/timed-notices.ts";
@@ -128,6 +129,9 @@ export function AccountTab() {
       </AccountSection>
       <AccountSection id="account-calendar" title="Calendar Feed">
         <CalendarFeed />
+      </AccountSection>
+      <AccountSection id="account-data" title="Your data">
+        <YourData />
       </AccountSection>
     </Stack>
   );
