@@ -1,13 +1,15 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { TWO_FACTOR_CHALLENGE_SECONDS } from "@booking/contracts";
 
-// Tokens carried by links in mails (verify the address, reset the password, unsubscribe). Signed,
-// not stored: the link holds who and what it is for, when it was issued and until when it works.
+// Tokens carried by links in mails (verify the address, reset the password, unsubscribe), and the
+// sign-in challenge between a password and its second factor (sign-in-challenge.ts). Signed, not
+// stored: the token holds who and what it is for, when it was issued and until when it works.
 // Single use is the caller's rule, from state the link changes: a verification link is spent once
 // the address is verified, a reset link once the password changed after it was issued. A link may
 // also sign where the web app goes next (a return path, issue 27.4): it travels beside the token in
 // the link, and a token read with any other destination (or none) is invalid.
 
-export type LinkPurpose = "verify_email" | "password_reset" | "unsubscribe";
+export type LinkPurpose = "verify_email" | "password_reset" | "unsubscribe" | "sign_in_challenge";
 
 export type LinkClaims = {
   purpose: LinkPurpose;
@@ -24,6 +26,7 @@ export const LINK_LIFETIME_MS: Record<LinkPurpose, number | null> = {
   password_reset: 60 * 60 * 1000,
   // Unsubscribing must keep working from an old mail.
   unsubscribe: null,
+  sign_in_challenge: TWO_FACTOR_CHALLENGE_SECONDS * 1000,
 };
 
 // A key of its own, derived from the JWT secret, so a link can never pass for an access token.
