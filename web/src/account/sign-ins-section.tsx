@@ -64,6 +64,8 @@ export function SignInsSection() {
             key={s.id}
             divider
             disableGutters
+            // Room for the action beside the text: MUI's default leaves a button's worth less, and it covered "last active".
+            sx={{ pr: 13 }}
             secondaryAction={
               s.current ? (
                 <Chip label="This device" color="primary" variant="outlined" size="small" />
