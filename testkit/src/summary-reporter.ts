@@ -2,7 +2,7 @@ import type { Reporter, TestModule } from "vitest/node";
 
 /**
  * Ends a run with one plain line, `Tests: N passed, N failed, N skipped`, that any CI can read,
- * and lists the skipped tests so a missing service never passes unnoticed.
+ * lists the skipped tests so a missing service never passes unnoticed, and the slowest files.
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
@@ -19,6 +19,12 @@ export default class SummaryReporter implements Reporter {
       if (m.state() === "failed" && [...m.children.allTests()].length === 0) failed++;
     }
     failed += unhandledErrors.length;
+    // Where the run's time went: the slowest files, so a CI log says what to cut when the 30-minute budget is near.
+    const slowest = [...testModules]
+      .map((m) => ({ file: `${m.project.name} ${m.relativeModuleId}`, ms: m.diagnostic().duration }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 15);
+    console.log(`\nSlowest files:\n${slowest.map((f) => `  ${(f.ms / 1000).toFixed(1).padStart(6)} s  ${f.file}`).join("\n")}`);
     // Repeated at the very end: a CI that keeps only the tail of the log still shows what failed.
     for (const e of unhandledErrors) console.log(`\nUnhandled error: ${describeError(e)}`);
     if (skipped.length) console.log(`\nSkipped (${skipped.length}):\n${skipped.map((s) => `  - ${s}`).join("\n")}`);
