@@ -72,11 +72,17 @@ export const TwoFactorStatusReply = z.strictObject({
 });
 export type TwoFactorStatusReply = z.infer<typeof TwoFactorStatusReply>;
 
-/** POST /auth/login of an account with two-factor sign-in: no session yet, a challenge to answer with a code. */
+/** A kind of second factor: "code" (authenticator app or recovery code) or "passkey" (passkeys.ts). */
+export const SecondFactorKind = z.enum(["code", "passkey"]);
+export type SecondFactorKind = z.infer<typeof SecondFactorKind>;
+
+/** POST /auth/login of an account with a second factor: no session yet, a challenge to answer with a code or a passkey. */
 export const TwoFactorChallengeReply = z.strictObject({
   two_factor_required: z.literal(true),
   /** A signed token naming the account, valid TWO_FACTOR_CHALLENGE_SECONDS. */
   challenge: z.string(),
+  /** What may answer it: a code from the authenticator app (or a recovery code), one of the account's passkeys, or either. */
+  second_factors: z.array(SecondFactorKind).min(1),
 });
 export type TwoFactorChallengeReply = z.infer<typeof TwoFactorChallengeReply>;
 

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import type { FastifyRequest } from "fastify";
 import { refuse } from "../http/index.ts";
-import { twoFactorOn } from "./two-factor-table.ts";
+import { secondFactorsOf } from "./passkey-table.ts";
 
 // Admins can refund money and read everyone's data: they sign in with a second factor (issue 33.4).
 // An admin without one still gets a session (how else would they set one up?), but the console's
@@ -16,7 +16,7 @@ export const twoFactorRequiredFor = (role: string, setting: AdminTwoFactor): boo
 
 /**
  * onRequest, after the auth guard: an admin's call to a console route (`{prefix}/admin/...`) is 403
- * two_factor_enrolment_required until their second factor is on. Anyone else passes on to the
+ * two_factor_enrolment_required until their second factor (a code or a passkey) is on. Anyone else passes on to the
  * route's own guard (a creator is refused there as before), so only admins pay the extra read.
  */
 export function adminTwoFactorGate(db: pg.Pool, prefix: string) {
@@ -25,6 +25,7 @@ export function adminTwoFactorGate(db: pg.Pool, prefix: string) {
     if (request.actor?.role !== "admin") return;
     // The matched route's pattern, not the raw URL: no encoding of the path can slip past it.
     if (!request.routeOptions.url?.startsWith(consoleRoutes)) return;
-    if (!(await twoFactorOn(db, request.actor.userId))) refuse("two_factor_enrolment_required");
+    // A passkey counts as the second factor too: the device it lives on, and the person it verifies.
+    if ((await secondFactorsOf(db, request.actor.userId)).length === 0) refuse("two_factor_enrolment_required");
   };
 }

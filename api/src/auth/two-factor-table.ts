@@ -38,16 +38,6 @@ export async function twoFactorOf(db: Queryable, userId: string): Promise<TwoFac
   };
 }
 
-/** Whether the user signs in with a second factor: asked on each console request of an admin, so one indexed read. */
-export async function twoFactorOn(db: Queryable, userId: string): Promise<boolean> {
-  const { rows } = await db.query<{ on: boolean }>({
-    name: "two-factor-on",
-    text: "SELECT EXISTS (SELECT 1 FROM two_factor WHERE user_id = $1 AND secret IS NOT NULL) AS on",
-    values: [userId],
-  });
-  return rows[0]!.on;
-}
-
 /** Keep a new secret waiting for its first code (replacing any other waiting one); the secret in use stays. */
 export async function startEnrolment(db: Queryable, userId: string, sealedSecret: string, at: string): Promise<void> {
   await db.query(

@@ -38,6 +38,7 @@ describe("the creator's account page", () => {
       // The page's other sections (issue 33): they load, and say nothing this test looks for.
       "GET /auth/two-factor": { status: 200, body: { enrolled: false, enrolled_at: null, recovery_codes_left: 0, required: false } },
       "GET /auth/sign-ins": { status: 200, body: { sign_ins: [] } },
+      "GET /auth/passkeys": { status: 200, body: { passkeys: [] } },
       "POST /auth/password": (body) =>
         (body as { current_password: string }).current_password === "cora-password-1"
           ? { status: 204 }

@@ -6,7 +6,7 @@ import Button from "@mui/material/Button";
 import Link from "@mui/material/Link";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { errorCatalogue } from "@booking/contracts";
+import { errorCatalogue, type SecondFactorKind } from "@booking/contracts";
 import { ApiError, errorMessage } from "../shared/api-client.ts";
 import type { AuthSession } from "../shared/api-types.ts";
 import { useAuth } from "../shared/auth.tsx";
@@ -15,6 +15,7 @@ import { homeOf } from "../shared/guard.tsx";
 import { FormPage, FormRefusal } from "../shared/form-page.tsx";
 import { authPageFor, destinationOf } from "./destination.ts";
 import { validateLogin, type LoginErrors } from "./login-form.ts";
+import { PasskeySignInButton } from "./passkey-sign-in-buttons.tsx";
 import { TwoFactorStep } from "./two-factor-step.tsx";
 import { signInWithPassword } from "./two-factor-sign-in.ts";
 import { SendAgain } from "./verification-mail.tsx";
@@ -34,8 +35,8 @@ export function LoginPage() {
   /** The address the server refused as not confirmed yet: it may get another link. */
   const [unconfirmed, setUnconfirmed] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  /** The password was right and the account asks for a second factor: the challenge its code answers. */
-  const [challenge, setChallenge] = useState<string | null>(null);
+  /** The password was right and the account asks for a second factor: the challenge its code or passkey answers. */
+  const [challenge, setChallenge] = useState<{ challenge: string; secondFactors: SecondFactorKind[] } | null>(null);
   const from = destinationOf(location);
   const expired = expiredOf(location.state);
 
@@ -52,7 +53,7 @@ export function LoginPage() {
     try {
       const step = await signInWithPassword(email.trim(), password);
       if ("session" in step) return signedIn(step.session);
-      setChallenge(step.challenge);
+      setChallenge(step);
       setBusy(false);
     } catch (error) {
       setServerError(errorMessage(error));
@@ -70,7 +71,8 @@ export function LoginPage() {
     return (
       <FormPage title="Login" width={440}>
         <TwoFactorStep
-          challenge={challenge}
+          challenge={challenge.challenge}
+          secondFactors={challenge.secondFactors}
           onSignedIn={signedIn}
           onStartAgain={(reason) => {
             setChallenge(null);
@@ -122,6 +124,8 @@ export function LoginPage() {
         </Button>
       </Box>
       <FormRefusal message={serverError} />
+      {/* A passkey alone signs in too (issue 33.4): no address, no password. */}
+      <PasskeySignInButton onSignedIn={signedIn} />
       {unconfirmed && (
         <Box sx={{ mt: 2, display: "grid", gap: 1 }}>
           <Typography>The link to confirm it went to {unconfirmed}. No mail?</Typography>

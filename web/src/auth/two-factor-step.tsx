@@ -1,10 +1,14 @@
 import { useState, type FormEvent } from "react";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
+import Divider from "@mui/material/Divider";
 import Typography from "@mui/material/Typography";
+import type { SecondFactorKind } from "@booking/contracts";
 import { ApiError, errorMessage } from "../shared/api-client.ts";
 import type { AuthSession } from "../shared/api-types.ts";
 import { FormRefusal } from "../shared/form-page.tsx";
+import { PasskeySecondFactorButton } from "./passkey-sign-in-buttons.tsx";
+import { passkeyProblem, passkeysSupported } from "./passkey-sign-in.ts";
 import { checkSecondFactor, EMPTY_SECOND_FACTOR, SecondFactorFields } from "./second-factor-fields.tsx";
 import { signInWithSecondFactor } from "./two-factor-sign-in.ts";
 
@@ -12,15 +16,18 @@ import { signInWithSecondFactor } from "./two-factor-sign-in.ts";
 const SIGN_IN_OVER = new Set(["two_factor_challenge_expired", "two_factor_challenge_invalid"]);
 
 /**
- * The login's second step (issue 33.4): the password was right and the account has two-factor sign-in
- * on, so the code its authenticator app shows (or a recovery code) completes the sign-in.
+ * The login's second step (issue 33.4): the password was right and the account has a second factor, so
+ * the code its authenticator app shows (or a recovery code), or one of its passkeys, completes the sign-in.
  */
 export function TwoFactorStep({
   challenge,
+  secondFactors = ["code"],
   onSignedIn,
   onStartAgain,
 }: {
   challenge: string;
+  /** What the account can answer with (the password step's reply says). */
+  secondFactors?: readonly SecondFactorKind[];
   onSignedIn: (session: AuthSession) => void;
   /** Back to the password, with the reason. */
   onStartAgain: (reason: string) => void;
@@ -41,10 +48,39 @@ export function TwoFactorStep({
       onSignedIn(await signInWithSecondFactor(challenge, checked.proof));
     } catch (error) {
       setBusy(false);
-      if (error instanceof ApiError && SIGN_IN_OVER.has(error.code)) return onStartAgain(error.message);
-      setServerError(errorMessage(error));
+      failed(error, errorMessage(error));
     }
   };
+
+  function failed(error: unknown, message: string) {
+    if (error instanceof ApiError && SIGN_IN_OVER.has(error.code)) return onStartAgain(error.message);
+    setServerError(message);
+  }
+
+  const passkey = secondFactors.includes("passkey") && (
+    <PasskeySecondFactorButton
+      challenge={challenge}
+      onSignedIn={onSignedIn}
+      onFailure={(error) => failed(error, passkeyProblem(error))}
+      primary={!secondFactors.includes("code")}
+    />
+  );
+  // An account with passkeys and no authenticator app: the passkey is the step.
+  if (!secondFactors.includes("code"))
+    return (
+      <Box aria-label="Two-factor sign-in" role="group" sx={{ display: "grid", gap: 2 }}>
+        <Typography component="h2" variant="h6">
+          Two-factor sign-in
+        </Typography>
+        <Typography color="text.secondary">
+          {passkeysSupported()
+            ? "Confirm it is you with one of the passkeys you added to your account."
+            : "Your account asks for one of your passkeys, and this browser cannot use passkeys. Please sign in from a browser that can."}
+        </Typography>
+        {passkey}
+        <FormRefusal message={serverError} />
+      </Box>
+    );
 
   return (
     <Box component="form" noValidate onSubmit={submit} aria-label="Two-factor sign-in" sx={{ display: "grid", gap: 2 }}>
@@ -60,6 +96,12 @@ export function TwoFactorStep({
       <Button type="submit" variant="contained" size="large" disabled={busy}>
         Verify
       </Button>
+      {passkey && passkeysSupported() && (
+        <>
+          <Divider>or</Divider>
+          {passkey}
+        </>
+      )}
       <FormRefusal message={serverError} />
     </Box>
   );

@@ -8,7 +8,9 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { AccountSection } from "../account/account-section.tsx";
 import { CalendarFeed, calendarFeedQuery } from "../account/calendar-feed.tsx";
+import { DeleteAccount } from "../account/delete-account.tsx";
 import { EmailPreferences } from "../account/email-preferences.tsx";
+import { PasskeysSection } from "../account/passkeys-section.tsx";
 import { SignInsSection } from "../account/sign-ins-section.tsx";
 import { TwoFactorSection } from "../account/two-factor-section.tsx";
 import { YourData } from "../account/your-data.tsx";
@@ -108,8 +110,8 @@ export function PasswordForm() {
 }
 
 /**
- * The expert dashboard's Account tab: the password, two-factor sign-in and where one is signed in (issue 33), the email
- * preferences and the calendar feed (the creator's account page shows them under the name).
+ * The expert dashboard's Account tab: the password, two-factor sign-in, passkeys and where one is signed in (issue 33), the email
+ * preferences, the calendar feed, your data and deleting the account (the creator's account page shows them under the name).
  */
 export function AccountTab() {
   const { user } = useAuth();
@@ -120,6 +122,9 @@ export function AccountTab() {
       </AccountSection>
       <AccountSection id="account-two-factor" title="Two-factor sign-in">
         <TwoFactorSection />
+      </AccountSection>
+      <AccountSection id="account-passkeys" title="Passkeys">
+        <PasskeysSection />
       </AccountSection>
       <AccountSection id="account-sign-ins" title="Where you're signed in">
         <SignInsSection />
@@ -132,6 +137,9 @@ export function AccountTab() {
       </AccountSection>
       <AccountSection id="account-data" title="Your data">
         <YourData />
+      </AccountSection>
+      <AccountSection id="account-delete" title="Delete your account">
+        <DeleteAccount />
       </AccountSection>
     </Stack>
   );
