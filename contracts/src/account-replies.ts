@@ -25,6 +25,8 @@ export const UserRecord = z.strictObject({
   timezone: z.string().nullable(),
   /** Whether non-essential mails (reminders) are sent; essential ones always are. */
   reminder_mails: z.boolean(),
+  /** When the person deleted their account (issue 33.2); null: not erased. Their name and address then read as erased markers. */
+  erased_at: Time.nullable(),
   stream_version: z.number(),
 });
 export type UserRecord = z.infer<typeof UserRecord>;
@@ -80,10 +82,21 @@ export type EarlyAccessRequestRecord = z.infer<typeof EarlyAccessRequestRecord>;
 export const AuthUser = z.strictObject({ id: Id, email: z.string(), role: UserRole, first_name: z.string().nullable() });
 export type AuthUser = z.infer<typeof AuthUser>;
 
-/** POST /auth/login, /auth/refresh, /auth/verify and /auth/reset: a short-lived access token and the rotating refresh token. */
+/**
+ * The browser apps that keep a session, each under its own refresh cookie: sent as the SESSION_APP_HEADER header on every
+ * call that opens, refreshes or ends a session (issue 33.6). On the refresh it is also the proof that the app's own script
+ * asks: no other site can send a custom header to the API (there is no CORS), while a form or a link can send the cookie.
+ */
+export const SessionApp = z.enum(["web", "console"]);
+export type SessionApp = z.infer<typeof SessionApp>;
+export const SESSION_APP_HEADER = "x-session-app";
+
+/**
+ * POST /auth/login, /auth/refresh, /auth/verify and /auth/reset: a short-lived access token, kept in the tab's memory. The
+ * rotating refresh token is not in the body: it comes as an HttpOnly cookie that no script can read (issue 33.6).
+ */
 export const AuthSessionReply = z.strictObject({
   access_token: z.string(),
-  refresh_token: z.string(),
   expires_in: z.number().int(),
   /** Seconds since the epoch. */
   expires_at: z.number().int(),

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { comparePositions, formatPosition, parsePosition, readDomainEvent, type LogPosition, type StoredEvent } from "@booking/contracts";
+import { eraseFrom, erasedIn } from "./erasure.ts";
 import { changedRows, factRows, rowIdentity, rowKeysOf } from "./fold.ts";
 import type { EntityReadModel, FactsReadModel, ProjectedEvent, Projection, ReadModelRow, VersionedRow } from "./projection.ts";
 
@@ -162,6 +163,7 @@ export async function applyToReadModel(
   table: string = projection.table,
 ): Promise<void> {
   await writeRows(client, await batchWrites(client, [{ projection, events, table }]));
+  await eraseFrom(client, projection, table, erasedIn(events));
 }
 
 /** The further of two log positions. */
@@ -208,6 +210,8 @@ export async function applyInTransaction(
   // Every read model's rows read in one statement, folded in memory, and written with the
   // checkpoints in one more: two round trips a batch, however many read models it concerns.
   await writeRows(client, await batchWrites(client, batch), moved);
+  // People the batch erased: their data in rows of other streams, rewritten once the batch's rows are written (erasure.ts).
+  for (const { projection, events: todo } of batch) await eraseFrom(client, projection, projection.table, erasedIn(todo));
   if (delivery === "bus") await recordProjectedStreams(client, events);
   return moved.reduce((n, m) => n + m.events, 0);
 }

@@ -2,9 +2,10 @@ import type pg from "pg";
 import { formatPosition, type LogPosition, type StoredEvent } from "@booking/contracts";
 import { inTransaction } from "./apply.ts";
 import { copyRows, copyTarget, type CopyTarget } from "./copy-rows.ts";
+import { eraseFrom, erasedIn } from "./erasure.ts";
 import { factRows, foldOnto } from "./fold.ts";
 import { generationTable, indexGeneration, type Building } from "./generations.ts";
-import type { EntityReadModel, FactsReadModel, ProjectedEvent, ReadModelRow, VersionedRow } from "./projection.ts";
+import type { EntityReadModel, ErasedPerson, FactsReadModel, ProjectedEvent, ReadModelRow, VersionedRow } from "./projection.ts";
 
 // The bulk of a rebuild: new generations start empty and without indexes, so instead of reading,
 // folding and upserting rows batch by batch, the log is folded in memory with each read model's own
@@ -53,6 +54,8 @@ export async function fillGenerations(pool: pg.Pool, building: readonly Building
 
   let position: LogPosition | null = null;
   let done = 0;
+  // People erased in the log: each filled table is rewritten for them once its rows are all in (erasure.ts).
+  const erased: ErasedPerson[] = [];
   // At most one batch's facts wait to be written while the next is read and folded.
   let writing: Promise<void> = Promise.resolve();
   let next = options.read(null);
@@ -67,6 +70,7 @@ export async function fillGenerations(pool: pg.Pool, building: readonly Building
       next.catch(() => undefined); // if writing fails first, that error is the one reported
       const written = facts.map((f) => ({ target: f.target, rows: factRows(f.model, projected, f.seen) }));
       for (const f of entities) foldOnto(f.model, f.rows, projected);
+      erased.push(...erasedIn(projected));
       await writing;
       writing = writeBatch(pool, building, written, position, events.length);
       done += events.length;
@@ -81,14 +85,21 @@ export async function fillGenerations(pool: pg.Pool, building: readonly Building
   // Then each table is finished: an entity read model's rows copied, and every table indexed with
   // its statistics taken. Two at a time, facts first (Postgres alone indexes them), then the
   // entity tables from the largest: Node encodes one table's rows while Postgres works on another.
+  // Erasures run once a table is indexed, so that each person's rows are looked up by the read model's own indexes.
+  const erase = (client: pg.PoolClient, b: Building) =>
+    eraseFrom(client, b.projection, generationTable(b.projection.table, b.generation), erased);
   const finishing: ((client: pg.PoolClient) => Promise<void>)[] = [
-    ...facts.map((f) => (client: pg.PoolClient) => indexGeneration(client, f.building)),
+    ...facts.map((f) => async (client: pg.PoolClient) => {
+      await indexGeneration(client, f.building);
+      await erase(client, f.building);
+    }),
     ...entities
       .sort((a, b) => b.rows.size - a.rows.size)
       .map((f) => async (client: pg.PoolClient) => {
         await copyRows(client, f.target, [...f.rows.values()]);
         f.rows.clear();
         await indexGeneration(client, f.building);
+        await erase(client, f.building);
       }),
   ];
   const worker = async () => {

@@ -53,9 +53,26 @@ export type FactsReadModel<Row extends ReadModelRow> = {
  * One read model, as the runners and the rebuild see it: its name, its tables and its rule. The
  * row type is known only inside each read model's file; here rows are plain column maps.
  */
-export type Projection = { name: string; tables: readonly string[]; version: number; statistics?: readonly string[] } & (
+export type Projection = { name: string; tables: readonly string[]; version: number; statistics?: readonly string[]; erasure?: Erasure } & (
   EntityReadModel<VersionedRow> | FactsReadModel<ReadModelRow>
 );
+
+/** A person who deleted their account (UserErased, issue 33.2): their user id and their expert profiles' ids. */
+export type ErasedPerson = { userId: string; expertIds: readonly string[] };
+
+/**
+ * What a read model does when a person is erased to its rows of other streams than theirs, which their UserErased event
+ * does not key (a booking's prep answers, a message, a review's reply): those rows are read, rewritten by `erase` and
+ * written back in place, once the rows of the batch holding the event are written (erasure.ts). `erase` gives each row
+ * as a rebuild makes it once their data key is destroyed (the log then reads their fields as erased markers), so the
+ * read model is the same whether it saw the erasure live or was rebuilt after it.
+ */
+export type Erasure = {
+  /** The rows that may hold the person's data: an SQL condition over `t` (the table named `table`), $1 their user id, $2 their expert ids. */
+  rowsOf: (table: string) => string;
+  /** Those rows (as to_jsonb gives them) as they read with the person erased; a row left as it is is not written. */
+  erase: (rows: readonly ReadModelRow[], person: ErasedPerson) => ReadModelRow[];
+};
 
 /**
  * What each read model declares beside its rule: `version`, a whole number raised whenever its
@@ -72,6 +89,8 @@ export type Versioned = {
    * json ones. A rebuild takes them before the switch; autovacuum completes the rest after.
    */
   statistics?: readonly string[];
+  /** What the read model does to rows of other streams when a person is erased; absent: it holds nobody's data in such rows. */
+  erasure?: Erasure;
 };
 
 /**

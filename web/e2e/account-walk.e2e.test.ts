@@ -51,7 +51,7 @@ async function signInThroughPage(page: Page, email: string, code?: string): Prom
     await page.getByLabel("6-digit code").fill(code);
     await page.getByRole("button", { name: "Verify" }).click();
   }
-  await page.getByRole("heading", { name: "Your Account" }).waitFor();
+  await page.getByRole("heading", { name: "Your Account", exact: true }).waitFor();
 }
 
 /** The code an authenticator app shows for `secret`, `stepsAhead` time-steps (30 s) from now. */
@@ -66,6 +66,7 @@ describe("a person's own account", () => {
   let laptop: Page;
   let phone: Page;
   let secret = "";
+  let recoveryCodes: string[] = [];
 
   it("turns on two-factor sign-in by scanning (here: reading) the key, and is shown ten recovery codes", async () => {
     laptop = await device(LAPTOP);
@@ -81,6 +82,7 @@ describe("a person's own account", () => {
     await confirm.getByLabel("6-digit code").fill(await codeOf(secret));
     await confirm.getByRole("button", { name: "Turn On" }).click();
     await expect.poll(() => laptop.getByRole("list", { name: "Recovery codes" }).getByRole("listitem").count()).toBe(10);
+    recoveryCodes = await laptop.getByRole("list", { name: "Recovery codes" }).getByRole("listitem").allTextContents();
     await screenshot(laptop, "account-two-factor-codes");
     await laptop.getByRole("button", { name: "I Saved Them" }).click();
     await laptop.getByText(/Two-factor sign-in is on \(since/).waitFor();
@@ -102,7 +104,7 @@ describe("a person's own account", () => {
     await phone.getByRole("button", { name: "Verify" }).click();
     await phone.waitForURL((url) => url.pathname !== "/login");
     await phone.goto(`${product.url}/account`);
-    await phone.getByRole("heading", { name: "Your Account" }).waitFor();
+    await phone.getByRole("heading", { name: "Your Account", exact: true }).waitFor();
   });
 
   it("sees both sign-ins and ends the other one, which is signed out", async () => {
@@ -135,5 +137,33 @@ describe("a person's own account", () => {
     expect(text).toContain(HANA.email);
     expect(text).toContain("Plan the launch of my second channel."); // a prep answer she wrote
     expect(text).toContain("Two hours that saved me months."); // a review she wrote
+  });
+
+  it("deletes the account (password and a recovery code), and the expert she met sees Deleted user where her name was", async () => {
+    await laptop.getByRole("button", { name: "Delete your account" }).click();
+    const form = laptop.getByRole("form", { name: "Delete your account" });
+    await form.getByLabel(/^Your Password/).fill(DEMO_PASSWORD);
+    await form.getByRole("button", { name: "Use a recovery code instead" }).click();
+    await form.getByLabel("Recovery code").fill(recoveryCodes[0]!);
+    await form.getByRole("button", { name: "Delete My Account for Good" }).click();
+    await laptop.waitForURL((url) => url.pathname === "/");
+    // Ava, the expert of one of Hana's past sessions: the booking stays on her dashboard, its creator no longer named.
+    const ava = await device(LAPTOP);
+    await ava.goto(`${product.url}/login`);
+    await ava.getByLabel("Email").fill("ava@example.com");
+    await ava.getByLabel(/^Password/).fill(DEMO_PASSWORD);
+    await ava.getByRole("button", { name: "Login" }).click();
+    await ava.getByRole("tab", { name: "Bookings" }).click();
+    await ava.getByRole("heading", { name: "Past and cancelled" }).waitFor();
+    await ava.getByText("Deleted user").first().waitFor();
+    expect(await ava.getByText(HANA.name).count()).toBe(0);
+    await screenshot(ava, "account-erased-on-expert-dashboard");
+    // Hana's sign-ins ended with her account: her password no longer signs in.
+    await laptop.goto(`${product.url}/login`);
+    await laptop.getByLabel("Email").fill(HANA.email);
+    await laptop.getByLabel(/^Password/).fill(DEMO_PASSWORD);
+    await laptop.getByRole("button", { name: "Login" }).click();
+    await laptop.getByRole("alert").first().waitFor();
+    expect(laptop.url()).toContain("/login");
   });
 });

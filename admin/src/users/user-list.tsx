@@ -1,8 +1,8 @@
 import { DataTable, List, SearchInput, SelectInput, TextField } from "react-admin";
-import { DateTimeField } from "../fields/date-time-field.tsx";
+import { DateTimeField, consoleMoment } from "../fields/date-time-field.tsx";
 import { listExporter } from "../layout/list-exporter.ts";
 import { TermsStatusField } from "./terms-status.tsx";
-import { roleChoices, type User } from "./user-record.ts";
+import { erasedLabel, roleChoices, type User } from "./user-record.ts";
 
 const termsChoices = [
   { id: "true", name: "Accepted the current terms" },
@@ -21,7 +21,7 @@ export function UserList() {
   return (
     <List filters={userFilters} sort={{ field: "registered_at", order: "DESC" }} perPage={25} title="Users" exporter={listExporter}>
       <DataTable rowClick="show" bulkActionButtons={false}>
-        <Column source="email" label="Email" />
+        <Column source="email" label="Email" render={(u) => erasedLabel(u, consoleMoment) ?? u.email} />
         <Column source="last_name" label="Name" render={(u) => [u.first_name, u.last_name].filter(Boolean).join(" ") || "—"} />
         <Column source="role" label="Role">
           <TextField source="role" sx={{ textTransform: "capitalize" }} />

@@ -10,15 +10,16 @@ import {
   TopToolbar,
   useRecordContext,
 } from "react-admin";
+import { Typography } from "@mui/material";
 import { RelatedBookings } from "../bookings/related-bookings.tsx";
-import { DateTimeField } from "../fields/date-time-field.tsx";
+import { DateTimeField, consoleMoment } from "../fields/date-time-field.tsx";
 import { TermsStatusField } from "./terms-status.tsx";
 import { UserDataExportButton } from "./user-data-export.tsx";
-import type { User } from "./user-record.ts";
+import { erasedLabel, type User } from "./user-record.ts";
 
 function UserTitle() {
   const user = useRecordContext<User>();
-  return <span>User {user ? `· ${user.email}` : ""}</span>;
+  return <span>User {user ? `· ${user.erased_at ? "account erased" : user.email}` : ""}</span>;
 }
 
 /** Every terms version this user accepted, newest first. */
@@ -39,7 +40,13 @@ function UserDetails() {
   const user = useRecordContext<User>();
   return (
     <SimpleShowLayout>
-      <TextField source="email" />
+      {user?.erased_at ? (
+        <Labeled label="Account">
+          <Typography role="status">{erasedLabel(user, consoleMoment)}: the name, address and words it had are gone.</Typography>
+        </Labeled>
+      ) : (
+        <TextField source="email" />
+      )}
       <FunctionField<User> label="Name" render={(u) => [u.first_name, u.last_name].filter(Boolean).join(" ") || "—"} />
       <TextField source="role" sx={{ textTransform: "capitalize" }} />
       <TextField source="id" label="User id" />

@@ -23,7 +23,7 @@ export const LOGIN_BACK_OFF = { freeFailures: 5, firstDelaySeconds: 2, maxDelayS
 export const KNOWN_DEVICE = { cookie: "known_device", maxAgeSeconds: 365 * 24 * 60 * 60, perAccount: 20 } as const;
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("base64url");
-const addressHash = (email: string) => sha256(email.trim().toLowerCase());
+export const addressHash = (email: string) => sha256(email.trim().toLowerCase());
 
 /** "2 seconds", "1 second", "15 minutes": the wait as the refusal's message says it. */
 export function waitInWords(seconds: number): string {

@@ -1,4 +1,5 @@
 import type { Queryable } from "../reactors/index.ts";
+import { forgetMailPerson } from "./erasure.ts";
 import type { MailFact } from "./facts.ts";
 import { REMINDER_KINDS, type BookingState, type Recipient } from "./owed.ts";
 import type { MailPerson } from "./templates/booking.ts";
@@ -34,6 +35,10 @@ export async function applyFact(db: Queryable, fact: MailFact): Promise<boolean>
         fact.reminderMails,
         v,
       ]);
+    case "erased":
+      // Read again, it owes the dropping again: a mail queued meanwhile from the person's earlier events is dropped too.
+      await forgetMailPerson(db, fact.userId, v);
+      return true;
     case "schedule":
       return run(
         `INSERT INTO mail_calendars (expert_id, timezone, version) VALUES ($1, $2, $3)

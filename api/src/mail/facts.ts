@@ -22,6 +22,8 @@ export type MailFact = Read &
     | { kind: "registered"; userId: string; email: string; firstName: string | null; lastName: string | null; timezone: string | null }
     | { kind: "renamed"; userId: string; firstName: string | null; lastName: string | null }
     | { kind: "preferences"; userId: string; timezone: string; reminderMails: boolean }
+    /** The person deleted their account (issue 33.2): nothing more is mailed to them, nothing waiting for them is sent. */
+    | { kind: "erased"; userId: string }
     | { kind: "schedule"; expertId: string; timezone: string }
     | {
         kind: "requested";
@@ -89,6 +91,7 @@ const READ = new Set([
   "UserRegistered",
   "UserRenamed",
   "PreferencesSet",
+  "UserErased",
   "ScheduleSet",
   "BookingRequested",
   "PaymentSucceeded",
@@ -135,6 +138,8 @@ export function mailFact(stored: StoredEvent): MailFact | null {
         timezone: event.data.timezone,
         reminderMails: event.data.reminderMails,
       };
+    case "UserErased":
+      return { ...read, kind: "erased", userId: event.data.userId };
     case "ScheduleSet":
       return { ...read, kind: "schedule", expertId: event.data.expertId, timezone: event.data.timezone };
     case "BookingRequested": {

@@ -12,3 +12,5 @@ export { mailConfig } from "./config.ts";
 export { accountExistsMail, passwordResetMail, verificationMail } from "./account-mails.ts";
 export { unsubscribeRoutes } from "./unsubscribe-routes.ts";
 export { runMail } from "./delivery.ts";
+export { forgetInMail } from "./erasure.ts";
+export type { ErasedRecipient } from "./erasure.ts";

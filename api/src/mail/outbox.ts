@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { isErasedEmail } from "@booking/contracts";
 
 // Putting a message in the outbox. Callers pass their transaction's client, so the message is
 // owed exactly when what made it owed commits (the reactor's checkpoint, a sign-up, a reset).
@@ -63,8 +64,12 @@ export type OutgoingMail = {
 
 type Queryable = Pick<pg.PoolClient, "query">;
 
-/** Queue a message once: a second call with the same id changes nothing. Resolves to whether it was new. */
+/**
+ * Queue a message once: a second call with the same id changes nothing. Resolves to whether it was new. A mail to an
+ * erased person's address (issue 33.2: the erased marker, which no mail can reach) is never queued.
+ */
 export async function enqueueMail(db: Queryable, mail: OutgoingMail): Promise<boolean> {
+  if (isErasedEmail(mail.to)) return false;
   const { rowCount } = await db.query(
     `INSERT INTO mail_outbox (message_id, kind, essential, user_id, to_address, subject, text_body, html_body, headers, attachments,
        booking_id, send_after, send_before, preferences_version, created_at)

@@ -3,6 +3,7 @@ import type { EventLog } from "@booking/contracts";
 import { signLink } from "../auth/index.ts";
 import { mailFact } from "./facts.ts";
 import { reactToNextBatch, type Queryable } from "../reactors/index.ts";
+import { dropMailsTo } from "./erasure.ts";
 import { applyFact, loadBookingState, loadExpertRecipient, mutedThread, skipBookingReminders, skipUserReminders } from "./facts-table.ts";
 import { enqueueMail } from "./outbox.ts";
 import { owedMails, vettingMail, type MailEnv } from "./owed.ts";
@@ -83,6 +84,9 @@ export class MailReactor {
         if (to) await enqueueMail(client, vettingMail(fact, to, env.publicUrl));
         return;
       }
+      case "erased":
+        await dropMailsTo(client, fact.userId, null);
+        return;
       case "preferences":
         if (!fact.reminderMails) await skipUserReminders(client, fact.userId, fact.version, "The recipient turned reminder mails off.");
         return;

@@ -55,3 +55,15 @@ export async function availableShares(db: Queryable, expertIds: readonly string[
   for (const r of rows) add(available, r.expert_id, r.currency, Number(r.cents));
   return available;
 }
+
+/** Payouts asked for and not yet paid or failed (on their way to the expert's bank), per expert and currency. */
+export async function payoutsOnTheirWay(db: Queryable, expertIds: readonly string[]): Promise<Map<string, ByCurrency>> {
+  const { rows } = await db.query<{ expert_id: string; currency: Currency; cents: string }>(
+    `SELECT expert_id, currency, sum(amount_cents) AS cents FROM payout_payouts
+     WHERE expert_id = ANY($1) AND status IN ('requested', 'in_transit') GROUP BY expert_id, currency`,
+    [expertIds],
+  );
+  const owed = new Map<string, ByCurrency>();
+  for (const r of rows) add(owed, r.expert_id, r.currency, Number(r.cents));
+  return owed;
+}

@@ -35,3 +35,5 @@ export { expertOfAccount, payoutOfProviderId } from "./payouts-table.ts";
 export { transferOf } from "./payout-bookings-table.ts";
 export { recordPayoutEvents } from "./read-model.ts";
 export { stripePayoutWebhook } from "./stripe-webhooks.ts";
+// For erasing an account (issue 33.2): what the expert is still owed.
+export { availableShares, payoutsOnTheirWay, pendingShares } from "./balances.ts";

@@ -29,6 +29,8 @@ export const USER_PERSONAL_DATA = {
   UserRenamed: fields(["userId"], personal("firstName", "first_name", user), personal("lastName", "last_name", user)),
   EmailVerified: fields(["userId"], personal("email", "email", user)),
   PreferencesSet: nothingPersonal("userId", "timezone"),
+  /** Ids and a time: what stays of a person once erased. */
+  UserErased: nothingPersonal("userId", "at", "expertIds[]"),
 } satisfies { [T in UserEvent["type"]]: EventPersonalData };
 
 export const TERMS_PERSONAL_DATA = {

@@ -1,5 +1,6 @@
 import { formatPosition, type AdminBookingEventReply, type BookingEventRecord } from "@booking/contracts";
 import { factsProjection, streamEntityId, type ProjectedEvent } from "../projection.ts";
+import { bookingEventErasure } from "./bookings-erasure.ts";
 import type { Queryable } from "./bookings-queries.ts";
 import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
 
@@ -52,6 +53,7 @@ export const bookingEventsProjection = factsProjection<BookingEventRow>({
   key: ["event_id"],
   columns: bookingEventColumns,
   rows: bookingEventRows,
+  erasure: bookingEventErasure,
 });
 
 // The admin list: every booking's history as one flat list.

@@ -6,6 +6,7 @@ import {
   type Migration,
 } from "@booking/contracts";
 import { entityProjection, streamEntityId, type ProjectedEvent } from "../projection.ts";
+import { bookingErasure } from "./bookings-erasure.ts";
 import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
 
 /** A row of the `bookings` read model: declared once, in contracts (the admin console shows it as it is). */
@@ -140,6 +141,8 @@ export const bookingsProjection = entityProjection<BookingRow>({
   columns: bookingColumns,
   rowKey: ({ event }) => ("bookingId" in event.data ? [event.data.bookingId] : null),
   evolve: evolveBooking,
+  // Issue 33.2: no log held a UserErased before, so the rows this rule keeps are the ones it kept (no new version).
+  erasure: bookingErasure,
 });
 
 /** The whole rule of the read model: the row as it was (undefined: none yet) and an event, to the row after it. */

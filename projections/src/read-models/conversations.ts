@@ -1,4 +1,5 @@
 import type { ConversationReply, Migration, UnreadMessagesReply } from "@booking/contracts";
+import { erased } from "../erasure.ts";
 import { entityProjection, factsProjection, streamEntityId, type ProjectedEvent } from "../projection.ts";
 import type { Queryable } from "./bookings-queries.ts";
 
@@ -66,6 +67,11 @@ export const messagesProjection = factsProjection<MessageRow>({
           },
         ]
       : [],
+  // Issue 33.2: an erased sender's messages stay in the thread (the other party's replies answer them), without their words.
+  erasure: {
+    rowsOf: () => "t.sender_id = p.user_id",
+    erase: (rows) => (rows as MessageRow[]).map((r) => ({ ...r, text: erased(r.text) })),
+  },
 });
 
 /** The whole rule of a reader's row: how far they have read, whether they muted the thread. */

@@ -1,4 +1,8 @@
 import {
+  ERASED_FIRST_NAME,
+  ERASED_LAST_NAME,
+  ERASED_LINK,
+  erasedSlug,
   expertProfileColumns,
   isVettingEventType,
   movesApplication,
@@ -7,7 +11,8 @@ import {
   type ExpertProfileReply,
   type ExpertRecord,
 } from "@booking/contracts";
-import { entityProjection, type ProjectedEvent } from "../projection.ts";
+import { erased, erasedList } from "../erasure.ts";
+import { entityProjection, type Erasure, type ProjectedEvent } from "../projection.ts";
 import type { Queryable } from "./bookings-queries.ts";
 import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
 
@@ -44,6 +49,27 @@ export const expertColumns = columnsOf<ExpertRow>(expertColumnTypes);
 /** A row as pg returns it, in the Row's JSON shape (numbers and ISO strings), parsed here once. */
 export const expertFromPg = (raw: Record<string, unknown>): ExpertRow => rowFromPg<ExpertRow>(expertColumnTypes, raw);
 
+/**
+ * Issue 33.2: an erased expert's profile names nobody (their names, title, bio, tags, photo and slug read as the log's
+ * markers, and so does every reason given about them) and is no longer listed.
+ */
+const expertErasure: Erasure = {
+  rowsOf: () => "t.user_id = p.user_id",
+  erase: (rows, person) =>
+    (rows as ExpertRow[]).map((r) => ({
+      ...r,
+      slug: erasedSlug(person.userId),
+      first_name: ERASED_FIRST_NAME,
+      last_name: ERASED_LAST_NAME,
+      title: erased(r.title),
+      bio: erased(r.bio),
+      tags: erasedList(r.tags),
+      profile_image: erased(r.profile_image, ERASED_LINK),
+      vetting_reason: erased(r.vetting_reason),
+      published: false,
+    })),
+};
+
 /** Expert profiles: the public listing and detail, with publish state and the vetting decision. */
 export const expertsProjection = entityProjection<ExpertRow>({
   name: "experts",
@@ -55,6 +81,7 @@ export const expertsProjection = entityProjection<ExpertRow>({
   rowKey: ({ event }) =>
     event.type === "ExpertProfileSaved" || isVettingEventType(event.type) ? [(event.data as { expertId: string }).expertId] : null,
   evolve: evolveExpert,
+  erasure: expertErasure,
 });
 
 export const expertMigrations: readonly Migration[] = [

@@ -6,6 +6,7 @@ import {
   type Migration,
   type ReviewRecord,
 } from "@booking/contracts";
+import { erased } from "../erasure.ts";
 import { entityProjection, type ProjectedEvent } from "../projection.ts";
 import type { Queryable } from "./bookings-queries.ts";
 import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
@@ -80,6 +81,21 @@ export const reviewsProjection = entityProjection<ReviewRow>({
       ? [event.data.bookingId]
       : null,
   evolve: evolveReview,
+  // Issue 33.2: an erased creator's review keeps its rating, not its words (nor an admin's reason for hiding it); an
+  // erased expert's reply goes.
+  erasure: {
+    rowsOf: () => "t.creator_id = p.user_id OR t.expert_id = ANY(p.expert_ids)",
+    erase: (rows, person) =>
+      (rows as ReviewRow[]).map((r) => {
+        const creator = r.creator_id === person.userId;
+        const expert = person.expertIds.includes(r.expert_id);
+        return {
+          ...r,
+          ...(creator && { text: erased(r.text), hidden_reason: erased(r.hidden_reason) }),
+          ...(expert && { reply_text: erased(r.reply_text) }),
+        };
+      }),
+  },
 });
 
 /** The whole rule of the read model: the row as it was (undefined: none yet) and an event, to the row after it. */

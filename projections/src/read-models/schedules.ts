@@ -1,4 +1,5 @@
 import type { Migration, ScheduleRecord, ScheduleReply, TimeOffReply } from "@booking/contracts";
+import { erased } from "../erasure.ts";
 import { entityProjection, type ProjectedEvent } from "../projection.ts";
 import type { Queryable } from "./bookings-queries.ts";
 import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
@@ -71,6 +72,11 @@ export const schedulesProjection = entityProjection<ScheduleRow>({
   columns: scheduleColumns,
   rowKey: ({ event }) => (CALENDAR_HOURS_EVENTS.has(event.type) && "expertId" in event.data ? [event.data.expertId] : null),
   evolve: evolveSchedule,
+  // Issue 33.2: the expert's own notes on their time off go with them.
+  erasure: {
+    rowsOf: () => "t.expert_id = ANY(p.expert_ids)",
+    erase: (rows) => (rows as ScheduleRow[]).map((r) => ({ ...r, time_off: r.time_off.map((t) => ({ ...t, reason: erased(t.reason) })) })),
+  },
 });
 
 /** Whole days: from one midnight to another. */

@@ -1,4 +1,12 @@
-import { CURRENT_TERMS_VERSION, type AdminUserReply, type Migration, type UserRecord } from "@booking/contracts";
+import {
+  CURRENT_TERMS_VERSION,
+  ERASED_FIRST_NAME,
+  ERASED_LAST_NAME,
+  erasedEmail,
+  type AdminUserReply,
+  type Migration,
+  type UserRecord,
+} from "@booking/contracts";
 import { entityProjection, type ProjectedEvent } from "../projection.ts";
 import type { Queryable } from "./bookings-queries.ts";
 import { columnsOf, rowFromPg, type ColumnType } from "./column-types.ts";
@@ -17,6 +25,7 @@ const userColumnTypes = {
   email_verified_at: "timestamptz",
   timezone: "text",
   reminder_mails: "boolean",
+  erased_at: "timestamptz",
   stream_version: "bigint",
 } as const satisfies Record<keyof UserRow, ColumnType>;
 
@@ -40,6 +49,11 @@ export const userMigrations: readonly Migration[] = [
         ADD COLUMN reminder_mails boolean NOT NULL DEFAULT true;
     `,
   },
+  {
+    // Issue 33.2: nobody was erased before the column, so null is what a rebuild gives every existing row (no new version).
+    name: "029_users_erased_at",
+    sql: "ALTER TABLE users ADD COLUMN erased_at timestamptz;",
+  },
 ];
 
 /** Users for the admin console and for mail: who signed up, as what, whether they proved their address, and how they want to hear from us. */
@@ -55,6 +69,7 @@ export const usersProjection = entityProjection<UserRow>({
       case "UserRenamed":
       case "EmailVerified":
       case "PreferencesSet":
+      case "UserErased":
         return [event.data.userId];
       default:
         return null;
@@ -79,6 +94,7 @@ export function evolveUser(row: UserRow | undefined, { event, stored }: Projecte
         email_verified_at: row?.email_verified_at ?? null,
         timezone: d.timezone ?? row?.timezone ?? null,
         reminder_mails: row?.reminder_mails ?? true,
+        erased_at: row?.erased_at ?? null,
         stream_version: stored.version,
       };
     }
@@ -89,6 +105,18 @@ export function evolveUser(row: UserRow | undefined, { event, stored }: Projecte
       return row && { ...row, email_verified_at: row.email_verified_at ?? stored.metadata.at, stream_version: stored.version };
     case "PreferencesSet":
       return row && { ...row, timezone: event.data.timezone, reminder_mails: event.data.reminderMails, stream_version: stored.version };
+    case "UserErased":
+      // Whatever their events said, the row names nobody now: the same markers their events read as once the key is gone.
+      return (
+        row && {
+          ...row,
+          email: erasedEmail(row.user_id),
+          first_name: ERASED_FIRST_NAME,
+          last_name: ERASED_LAST_NAME,
+          erased_at: row.erased_at ?? event.data.at,
+          stream_version: stored.version,
+        }
+      );
     default:
       return row;
   }
