@@ -13,10 +13,12 @@ import { benchLag, inProcessExperiment, inProcessRunner, kafkaRunner, type LagFi
 import { benchReplay, type ReplayFigure } from "./scenarios/replay.ts";
 import { benchRebuild, type RebuildUnderLoadFigure } from "./scenarios/rebuild.ts";
 import { benchScale, type ScaleFigure } from "./scenarios/scale.ts";
+import { benchPersonalData, personalDataBounds, personalDataTableRows, type PersonalDataFigure } from "./scenarios/personal-data.ts";
 import { notesFor } from "./notes.ts";
 import { ratio as ratioOf, say } from "./lib/stats.ts";
 
-// `tsx bench/run.ts [--quick] [--only commands,appends,replay,lag,ledger,payouts,api,availability,landing,rebuild,cold,scale] [--no-experiments]`
+// `tsx bench/run.ts [--quick] [--only commands,appends,replay,lag,ledger,payouts,api,availability,landing,rebuild,cold,scale,sealing]
+//   [--no-experiments]`
 //
 // Prints ONE JSON document on stdout (a readable table goes to stderr). Every figure stands
 // beside a baseline measured in the same run on the same database server: Postgres from
@@ -61,6 +63,8 @@ export type BenchDocument = {
   scale?: ScaleFigure | { skipped: string } | null;
   ledgerCost?: LedgerCostFigure | null;
   payoutRun?: PayoutRunFigure | null;
+  /** Issue 33.1: booking commands, appends and replay with personal fields sealed, beside the same without. */
+  personalData?: PersonalDataFigure | null;
   errors: Record<string, string>;
   bounds: { figure: string; value: number; baseline: number | null; ratio: number | null; bound: string; pass: boolean }[];
   notes: Record<string, string>;
@@ -127,6 +131,16 @@ try {
       benchAppends(server.url, { clients: 8, rounds: quick ? 2 : 4, sliceSeconds: 1, warmupSeconds: 0.5 }),
     );
   }
+  if (wanted("sealing"))
+    doc.personalData = await step("personal data sealed vs plain: booking commands, appends, replay", () =>
+      benchPersonalData(server.url, {
+        rounds: quick ? 2 : 4,
+        sliceSeconds: quick ? 1 : 2,
+        warmupSeconds: 1,
+        replayEvents: quick ? 10_000 : 30_000,
+        replayRounds: 2,
+      }),
+    );
   if (wanted("replay")) {
     doc.replay = await step("replay (rebuildProjections) vs COPY", () =>
       benchReplay(server.url, { events: quick ? 20_000 : 100_000, experiments }),
@@ -417,6 +431,7 @@ if (doc.coldDecision && cd)
     bound: "<= 10 ms",
     pass: doc.coldDecision.pass,
   });
+if (doc.personalData) b.push(...personalDataBounds(doc.personalData));
 doc.notes = notesFor(doc);
 if (lp) doc.notes.landing = landingNote(lp);
 doc.meta.seconds = Math.round((Date.now() - started) / 1000);
@@ -456,6 +471,7 @@ function printTable(d: BenchDocument): void {
       `${s.ratioToInsertWithoutGroupCommit} of INSERT, ${s.ratioToEmmettWithoutGroupCommit} of Emmett`,
     ]);
   }
+  if (d.personalData) rows.push(...personalDataTableRows(d.personalData));
   const r = d.replay;
   if (r)
     rows.push([

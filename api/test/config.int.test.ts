@@ -32,6 +32,22 @@ describe("process configuration", () => {
     });
     expect(parseConfig(apiConfig, { ...base, SMTP_URL: "smtp://user:pass@mail.example.com:587" })).toMatchObject({ ok: true });
   });
+  it("asks for DATA_KEY_SECRET in production only, and never of the relay, which opens nothing", () => {
+    const base = { DATABASE_URL: "postgres://localhost/x", JWT_SECRET: "x".repeat(40) };
+    const production = { ...base, NODE_ENV: "production" };
+    for (const schema of [apiConfig, projectorConfig, storeConfig])
+      expect(parseConfig(schema, production)).toMatchObject({
+        ok: false,
+        error: { variable: "DATA_KEY_SECRET", problem: expect.stringMatching(/^is required in production \(NODE_ENV=production\)/) },
+      });
+    expect(parseConfig(relayConfig, { ...production, KAFKA_BROKERS: "k:9092" })).toMatchObject({ ok: true });
+    expect(parseConfig(apiConfig, { ...production, DATA_KEY_SECRET: "d".repeat(32) })).toMatchObject({ ok: true });
+    expect(parseConfig(apiConfig, { ...production, DATA_KEY_SECRET: "short" })).toMatchObject({
+      ok: false,
+      error: { variable: "DATA_KEY_SECRET" },
+    });
+    expect(parseConfig(apiConfig, base)).toMatchObject({ ok: true });
+  });
   it("fills defaults and splits broker lists", () => {
     const r = parseConfig(projectorConfig, { DATABASE_URL: "postgres://localhost/x", KAFKA_BROKERS: "a:9092, b:9093" });
     expect(r).toMatchObject({

@@ -28,7 +28,7 @@ const services = compose.services;
 
 /** Compose interpolation: `${X:?msg}` must come from the operator (a valid stand-in here), `${X:-d}` defaults. */
 function interpolate(env: Record<string, string>): Record<string, string> {
-  const operator: Record<string, string> = { JWT_SECRET: "x".repeat(48), ADMIN_PASSWORD: "change-me-1" };
+  const operator: Record<string, string> = { JWT_SECRET: "x".repeat(48), DATA_KEY_SECRET: "d".repeat(48), ADMIN_PASSWORD: "change-me-1" };
   return Object.fromEntries(
     Object.entries(env).map(([k, v]) => [
       k,

@@ -6,13 +6,21 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fas
 import pg from "pg";
 import { CURRENT_TERMS_VERSION } from "@booking/contracts";
 import { expertStream } from "@booking/engine";
-import { PostgresEventStore, PostgresSnapshotStore } from "@booking/event-store";
+import {
+  PostgresEventStore,
+  PostgresKeyRing,
+  PostgresSnapshotStore,
+  SnapshotSeal,
+  masterKeyFromSecret,
+  snapshotKeyFromSecret,
+} from "@booking/event-store";
 import { InProcessProjector, allProjections } from "@booking/projections";
-import { createTestDatabase } from "@booking/testkit";
+import { TEST_DATA_KEY_SECRET, createTestDatabase } from "@booking/testkit";
 import { newSecret, sealSecret, twoFactorKey } from "../src/auth/authenticator.ts";
 import { confirmEnrolment, startEnrolment } from "../src/auth/two-factor-table.ts";
 import { buildApp, type AppOptions } from "../src/main/app.ts";
 import { createContext, type AppContext, type ContextInput } from "../src/main/context.ts";
+import { sealedEventStore } from "../src/main/event-store.ts";
 import type { PaymentProvider } from "../src/payments/provider.ts";
 import type { PayoutProvider } from "../src/payouts/provider.ts";
 import { migrateApiDatabase } from "../src/main/schema.ts";
@@ -79,19 +87,31 @@ export async function startTestApi(
     calendarPlainHosts?: readonly string[];
     /** More routes or plugins (the built web app, a test-only route) before the app is ready. */
     beforeReady?: (app: FastifyInstance) => Promise<void> | void;
+    /**
+     * As in production (default true): personal fields sealed in the log with TEST_DATA_KEY_SECRET, snapshots too.
+     * False: a store from before sealing began (the migration that seals it is tested on one).
+     */
+    sealPersonalData?: boolean;
   } = {},
 ): Promise<TestApi> {
   const database = await createTestDatabase(testPostgresUrl(), "api");
-  const store = await PostgresEventStore.connect(database.url, { pollIntervalMs: 20 });
   const db = new pg.Pool({ connectionString: database.url, max: 8 });
   db.on("error", () => undefined);
   await migrateApiDatabase(db);
+  const stored = await PostgresEventStore.connect(database.url, { pollIntervalMs: 20 });
+  const dataKeys = await PostgresKeyRing.connect(database.url, masterKeyFromSecret(TEST_DATA_KEY_SECRET), {
+    keysCommitBeforeTheirEvents: true,
+  });
+  const sealing = options.sealPersonalData ?? true;
+  const store = sealing ? sealedEventStore(stored, dataKeys, db) : stored;
   const projector = new InProcessProjector(store, db, allProjections, { idleMs: 5 }).start();
   // As in production: the calendar handler writes and reads snapshots.
-  const snapshots = await PostgresSnapshotStore.connect(db);
+  const seal = sealing ? new SnapshotSeal(snapshotKeyFromSecret(TEST_DATA_KEY_SECRET)) : undefined;
+  const snapshots = await PostgresSnapshotStore.connect(db, seal && { seal });
   const mediaDir = await mkdtemp(join(tmpdir(), "api-media-"));
   const ctx = createContext({
     store,
+    dataKeys,
     db,
     clock: options.clock ?? (() => new Date().toISOString()),
     holdMinutes: 15,
@@ -162,6 +182,7 @@ export async function startTestApi(
       await projector.stop();
       await ctx.calendar.snapshotsWritten();
       await store.close();
+      await dataKeys.close();
       await db.end();
       await database.drop();
       await rm(mediaDir, { recursive: true, force: true });

@@ -1,14 +1,24 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { announceSkip, testDatabases } from "@booking/testkit";
-import { KafkaBusPublisher, PostgresEventStore, PostgresRelayCheckpoints, Relay } from "@booking/event-store";
+import { TEST_DATA_KEY_SECRET, announceSkip, testDatabases } from "@booking/testkit";
+import {
+  KafkaBusPublisher,
+  PostgresEventStore,
+  PostgresKeyRing,
+  PostgresRelayCheckpoints,
+  Relay,
+  masterKeyFromSecret,
+  storedLogOf,
+} from "@booking/event-store";
 import { InProcessProjector, allProjections, migrateReadModels, readModelDigest, startKafkaProjector } from "@booking/projections";
 import { expertScenario, handlersFor } from "../../projections/test/workload.ts";
+import { sealedEventStore } from "../src/main/event-store.ts";
 import { waitFor } from "./processes.ts";
 import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // Events appended through the engine reach every read model through relay, Kafka and consumer,
-// and through the in-process runner, with the same result.
+// and through the in-process runner, with the same result. Personal fields are sealed in the log (issue 33.1): the
+// relay publishes them as stored, and the Kafka projector opens them with the data keys, as the in-process runner does.
 
 const brokers = process.env.KAFKA_BROKERS?.split(",");
 const databases = testDatabases(testPostgresUrl(), { poolSize: 4, prepare: async (pool) => void (await migrateReadModels(pool)) });
@@ -22,7 +32,8 @@ if (!brokers) {
   describe("engine -> relay -> Kafka -> projector", () => {
     it("builds the same read models as the in-process runner, though a relay died twice between ack and checkpoint", async () => {
       const source = await database("kstore");
-      const store = await PostgresEventStore.connect(source.db.url);
+      const keys = await PostgresKeyRing.connect(source.pool, masterKeyFromSecret(TEST_DATA_KEY_SECRET));
+      const store = sealedEventStore(await PostgresEventStore.connect(source.db.url), keys, null);
       const handlers = handlersFor(store);
       for (let n = 0; n < 6; n++) await expertScenario(store, handlers, n);
 
@@ -37,7 +48,7 @@ if (!brokers) {
       // A relay that dies between Kafka's ack and its checkpoint, twice: its batches go out again.
       for (let crash = 0; crash < 2; crash++) {
         const dying = new Relay(
-          store,
+          storedLogOf(store),
           publisher,
           {
             load: (n) => checkpoints.load(n),
@@ -50,8 +61,8 @@ if (!brokers) {
         await expect(dying.runOnce()).rejects.toThrow("killed before the checkpoint");
       }
       expect(await checkpoints.load("relay")).toBeNull();
-      const relay = new Relay(store, publisher, checkpoints).start();
-      const consumer = await startKafkaProjector(viaKafka.pool, allProjections, { brokers, topic, groupId: `g-${topic}` });
+      const relay = new Relay(storedLogOf(store), publisher, checkpoints).start();
+      const consumer = await startKafkaProjector(viaKafka.pool, allProjections, { brokers, topic, groupId: `g-${topic}`, keys });
       try {
         const expected = await readModelDigest(viaLog.pool);
         expect(expected.bookings!.rows).toBe(24);
@@ -67,6 +78,7 @@ if (!brokers) {
         await consumer.stop();
         await publisher.close();
         await store.close();
+        await keys.close();
       }
     });
   });

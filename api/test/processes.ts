@@ -4,6 +4,7 @@ import type pg from "pg";
 import { comparePositions } from "@booking/contracts";
 import { readCheckpoints } from "@booking/projections";
 import { PostgresEventStore, type EventStore } from "@booking/event-store";
+import { TEST_DATA_KEY_SECRET } from "@booking/testkit";
 import { loadCheckpoint, type CheckpointTable } from "../src/reactors/checkpoints.ts";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -11,10 +12,13 @@ export const processFile = (name: string) => `${here}../src/processes/${name}.ts
 
 export type Running = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
 
-/** Start a process entrypoint as a real OS process (node with the tsx loader). */
+/**
+ * Start a process entrypoint as a real OS process (node with the tsx loader). It seals personal data with the suites'
+ * DATA_KEY_SECRET unless `env` says otherwise, as the test API does on the same database.
+ */
 export function startProcess(name: string, env: Record<string, string>, args: string[] = []): Running {
   const child = spawn(process.execPath, ["--import", "tsx", processFile(name), ...args], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", DATA_KEY_SECRET: TEST_DATA_KEY_SECRET, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

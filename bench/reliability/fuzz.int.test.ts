@@ -144,7 +144,7 @@ function template(route: Route): unknown {
     },
     "POST /auth/signup": { email: `f-${randomUUID().slice(0, 6)}@example.com`, password: "fuzz-Passw0rd-1", role: "creator" },
     "POST /auth/login": { email: "nobody@example.com", password: "fuzz-Passw0rd-1" },
-    "POST /auth/refresh": { refresh_token: "x" },
+    "POST /auth/refresh": {},
     "POST /auth/logout": { scope: "local" },
     "POST /auth/password": { password: "another-Passw0rd-2" },
     "POST /auth/verify": { token: "x.y" },

@@ -9,4 +9,5 @@ export * from "./relay/index.ts";
 export * from "./follow-log.ts";
 export * from "./snapshots/snapshot-store.ts";
 export * from "./snapshots/postgres-snapshot-store.ts";
+export * from "./snapshots/snapshot-seal.ts";
 export * from "./personal-data/index.ts";

@@ -39,5 +39,18 @@ export function snapshotStoreContract(name: string, makeStore: () => SnapshotSto
       expect((await store.read(id, shape))?.version).toBe(5);
       expect(await store.read(id, "handler-1/calendar-old")).toBeNull();
     });
+
+    it("forgets the snapshots whose stream or state mentions an id (a person erased), and only those", async () => {
+      const store = makeStore();
+      const person = `u-${crypto.randomUUID()}`;
+      const [byStream, byState, other] = [`calendar-${person}`, `s-${crypto.randomUUID()}`, `s-${crypto.randomUUID()}`];
+      await store.write(snap(byStream, 3));
+      await store.write({ ...snap(byState, 4), state: { bookings: [{ bookingId: "b1", creatorId: person }] } });
+      await store.write(snap(other, 5));
+      expect(await store.forgetMentioning(person)).toBe(2);
+      expect(await store.read(byStream, shape)).toBeNull();
+      expect(await store.read(byState, shape)).toBeNull();
+      expect((await store.read(other, shape))?.version).toBe(5);
+    });
   });
 }

@@ -270,6 +270,7 @@ describe("command handling from snapshots", () => {
     const slow: SnapshotStore = {
       read: (id, shape) => memory.read(id, shape),
       write: async (s) => (await held, memory.write(s)),
+      forgetMentioning: (id) => memory.forgetMentioning(id),
       close: async () => {},
     };
     const c = await longCalendar(30);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LoggedEventRecord, formatPosition, type EventMetadata, type StoredEvent } from "@booking/contracts";
-import { PostgresEventStore, type EventStore } from "@booking/event-store";
+import { PostgresEventStore, openStoredEvents, storedLogOf, type EventStore } from "@booking/event-store";
 import { refuse } from "../http/index.ts";
 import type { RoutePlugin } from "../http/index.ts";
 import {
@@ -20,7 +20,8 @@ import {
   type ListSpec,
 } from "./list-query.ts";
 
-// The global event log, raw (as stored: schema version and data unchanged), id = event_id.
+// The global event log, raw (as stored: schema version and data not upcast), id = event_id, its personal fields opened
+// as every reader of the log sees them (issue 33.1: an erased person's as their markers; the table holds envelopes).
 // With the Postgres store it is queried in the store's own database (its `events` table, whatever
 // database the read models live in); any other store is paged through `readAll`, in log order only.
 
@@ -154,9 +155,10 @@ export const eventsAdmin: RoutePlugin<EventsAdminDeps> = async (app, { store }) 
     { schema: { querystring: ListQueryString, response: { 200: z.array(LoggedEventRecord) } } },
     async (request, reply) => {
       const list = parseListQuery(spec, request.query);
-      if (store instanceof PostgresEventStore) {
+      const stored = storedLogOf(store);
+      if (stored instanceof PostgresEventStore) {
         const where = eventWhere(list.filter);
-        const { rows, total } = await selectPage<EventRow>(store.pool, {
+        const { rows, total } = await selectPage<EventRow>(stored.pool, {
           select: COLUMNS,
           from: "events e",
           where,
@@ -164,7 +166,7 @@ export const eventsAdmin: RoutePlugin<EventsAdminDeps> = async (app, { store }) 
           offset: list.offset,
           limit: list.limit,
         });
-        return [...sendList(reply, spec.resource, list.offset, rows.map(fromRow), total)];
+        return [...sendList(reply, spec.resource, list.offset, await openStoredEvents(store, rows.map(fromRow)), total)];
       }
       const { records, total } = await scanLog(store, list);
       return [...sendList(reply, spec.resource, list.offset, records, total)];
@@ -174,10 +176,12 @@ export const eventsAdmin: RoutePlugin<EventsAdminDeps> = async (app, { store }) 
   app.get("/events/:id", { schema: { params: RecordIdParams, response: { 200: LoggedEventRecord } } }, async (request) => {
     const id = request.params.id;
     if (!UUID.test(id)) refuse("not_found");
-    if (store instanceof PostgresEventStore) {
-      const { rows } = await store.pool.query<EventRow>(`SELECT ${COLUMNS} FROM events e WHERE e.event_id = $1`, [id]);
+    const stored = storedLogOf(store);
+    if (stored instanceof PostgresEventStore) {
+      const { rows } = await stored.pool.query<EventRow>(`SELECT ${COLUMNS} FROM events e WHERE e.event_id = $1`, [id]);
       if (!rows[0]) refuse("not_found");
-      return fromRow(rows[0]);
+      const [record] = await openStoredEvents(store, [fromRow(rows[0])]);
+      return record!;
     }
     const { records } = await scanLog(store, { sort: { field: "position", order: "ASC" }, offset: 0, limit: 1, filter: { id: [id] } });
     if (!records[0]) refuse("not_found");

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { z } from "zod";
 import { ProjectionRecord, formatPosition, type LogPosition, type ProjectionGeneration, type RebuildProgress } from "@booking/contracts";
-import { PostgresEventStore, type EventStore } from "@booking/event-store";
+import { PostgresEventStore, storedLogOf, type EventStore } from "@booking/event-store";
 import {
   allProjections,
   claimRebuild,
@@ -81,15 +81,16 @@ async function projectionRecords(
   const rebuilds = new Map([...running].map(([name, view]) => [name, { ...view }]));
   const [[checkpointList, others], headEvents] = await Promise.all([
     liveAndOtherGenerations(db, projections),
-    store instanceof PostgresEventStore ? store.countEvents() : Promise.resolve(null),
+    storedLogOf(store) instanceof PostgresEventStore ? store.countEvents() : Promise.resolve(null),
   ]);
   const checkpoints = new Map(checkpointList.map((c) => [c.name, c]));
   // Read models usually share a checkpoint: count each distinct position once.
   const lags = new Map<string, Promise<number>>();
   const lagOf = (position: LogPosition | null): Promise<number | null> => {
-    if (!(store instanceof PostgresEventStore)) return Promise.resolve(null);
+    const stored = storedLogOf(store);
+    if (!(stored instanceof PostgresEventStore)) return Promise.resolve(null);
     const key = position ? formatPosition(position) : "";
-    if (!lags.has(key)) lags.set(key, eventsAfter(store.pool, position));
+    if (!lags.has(key)) lags.set(key, eventsAfter(stored.pool, position));
     return lags.get(key)!;
   };
   return Promise.all(

@@ -31,12 +31,48 @@ const brokers = z
   )
   .refine((list) => list.length > 0 && list.every((b) => /^[\w.-]+:\d{1,5}$/.test(b)), "must be host:port[,host:port...]");
 
+/**
+ * What opens personal data in the log when DATA_KEY_SECRET is not set, outside production: anyone with the source has
+ * it, so it protects nothing. `npm start` generates a secret of its own into .data/ instead; production refuses to
+ * start without one (REQUIRED_IN_PRODUCTION).
+ */
+export const DEVELOPMENT_DATA_KEY_SECRET = "development-only: not a secret, for stores that hold no real person's data";
+
 export const storeConfig = z.object({
   DATABASE_URL: url(["postgres", "postgresql"]),
   ESDB_URL: url(["esdb", "esdb+discover"]).optional(),
+  /**
+   * The master secret of personal data in the log (issue 33.1): people's data keys are wrapped by a key made of it, and
+   * snapshots sealed by another. Keep it as long as the data: without it nothing personal in the log can be read.
+   */
+  DATA_KEY_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  NODE_ENV: z.string().optional(),
 });
 
-export const relayConfig = storeConfig.extend({
+/** Settings a process must be given in production (NODE_ENV=production, as the Docker image sets), where elsewhere a default will do. */
+const REQUIRED_IN_PRODUCTION: Record<string, string> = {
+  DATA_KEY_SECRET:
+    "is required in production (NODE_ENV=production): 32 or more random characters (e.g. openssl rand -base64 48), " +
+    "kept as long as the data, since nothing personal in the event log can be read without it",
+};
+
+/** One line on stderr when a process seals personal data under the development secret (outside production only). */
+export function warnOfDevelopmentSecret(process_: string, config: { DATA_KEY_SECRET?: string | undefined }): void {
+  if (dataKeySecretOf(config).development)
+    console.error(
+      `${process_}: DATA_KEY_SECRET is not set: personal data in the log is sealed under the development secret, which opens for anyone`,
+    );
+}
+
+/** The secret personal data in the log is sealed under, and whether it is the development one (no real person's data belongs there). */
+export function dataKeySecretOf(config: { DATA_KEY_SECRET?: string | undefined }): { secret: string; development: boolean } {
+  return config.DATA_KEY_SECRET
+    ? { secret: config.DATA_KEY_SECRET, development: false }
+    : { secret: DEVELOPMENT_DATA_KEY_SECRET, development: true };
+}
+
+// The relay publishes the log as stored (envelopes): it opens nothing, so it needs no DATA_KEY_SECRET.
+export const relayConfig = storeConfig.omit({ DATA_KEY_SECRET: true }).extend({
   KAFKA_BROKERS: brokers,
   KAFKA_TOPIC: z
     .string()
@@ -62,7 +98,12 @@ export function parseConfig<S extends z.ZodType>(
   env: Record<string, string | undefined>,
 ): { ok: true; config: z.output<S> } | { ok: false; error: ConfigError } {
   const result = schema.safeParse(env);
-  if (result.success) return { ok: true, config: result.data };
+  if (result.success) {
+    const read = schema instanceof z.ZodObject ? (schema.shape as Record<string, unknown>) : {};
+    const missing = Object.keys(REQUIRED_IN_PRODUCTION).find((v) => v in read && env.NODE_ENV === "production" && !env[v]);
+    if (missing) return { ok: false, error: { variable: missing, problem: REQUIRED_IN_PRODUCTION[missing]! } };
+    return { ok: true, config: result.data };
+  }
   const issue = result.error.issues[0]!;
   const variable = String(issue.path[0] ?? "environment");
   const problem = issue.code === "invalid_type" && env[variable] === undefined ? "is required" : issue.message;

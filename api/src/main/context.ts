@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { calendarDecider, calendarSnapshots } from "@booking/engine";
-import { CommandHandler, type EventStore, type SnapshotStore } from "@booking/event-store";
+import { CommandHandler, type DataKeys, type EventStore, type SnapshotStore } from "@booking/event-store";
 import type { BookingFeed } from "../live-updates/index.ts";
 import { commandHandlers, type CalendarCommands, type ExpertCommands, type SessionCommands, type TermsCommands } from "./commands.ts";
 import type { ConversationCommands, PayoutCommands, ReviewCommands } from "./commands.ts";
@@ -17,7 +17,12 @@ import { projectedThrough, type Projected, type ReadModelFeed, ReplyCache, type 
 // root reads this whole: app.ts hands each route area an object of exactly what it declares.
 
 export type AppContext = {
+  /** The event log, personal fields sealed on the way in and opened on the way out (openPersonalDataLog, issue 33.1). */
   store: EventStore;
+  /** People's data keys: `erase(userId)` destroys one, so everything of theirs in the log reads as erased from then on. */
+  dataKeys: DataKeys;
+  /** The calendars' snapshots: `forgetMentioning(userId)` deletes those that mention a person (a snapshot is only a shortcut). */
+  snapshots: Pick<SnapshotStore, "forgetMentioning">;
   /** Read models and the API's own tables. */
   db: pg.Pool;
   clock: () => string;
@@ -66,6 +71,7 @@ export type AppContext = {
 
 export type ContextInput = Omit<
   AppContext,
+  | "snapshots"
   | "calendar"
   | "sessions"
   | "experts"
@@ -115,6 +121,9 @@ export const LISTINGS_CACHE: ReplyCacheOptions = {
   maxBytes: 16 * 1024 * 1024,
 };
 
+/** Where calendars are folded whole (no snapshot store): nothing to forget. */
+const NO_SNAPSHOTS: AppContext["snapshots"] = { forgetMentioning: async () => 0 };
+
 export function createContext(input: ContextInput): AppContext {
   const {
     listingsCache,
@@ -128,7 +137,7 @@ export function createContext(input: ContextInput): AppContext {
     ...rest
   } = input;
   const listings = new ReplyCache(input.db, { ...LISTINGS_CACHE, ...listingsCache });
-  return {
+  const ctx: AppContext = {
     ...rest,
     mail: mail ?? mailSettings({}),
     payoutProvider: payoutProvider ?? new TestPayoutProvider(input.db),
@@ -141,6 +150,7 @@ export function createContext(input: ContextInput): AppContext {
     }),
     projected: projectedThrough(input.db, listings, readModelFeed),
     listings,
+    snapshots: snapshots ?? NO_SNAPSHOTS,
     creatorBookings: new CreatorBookingLock(input.db.options),
     sweepGate: new SweepGate(),
     externalCalendars: {
@@ -152,4 +162,8 @@ export function createContext(input: ContextInput): AppContext {
       }),
     },
   };
+  // A calendar held folded in memory may hold an erased person's words (a meeting link, say), and a snapshot written
+  // from it would keep them after their snapshots were forgotten: it is dropped whenever this process hears of an erasure.
+  input.dataKeys.onErasure?.(() => ctx.calendar.forgetFoldedState());
+  return ctx;
 }

@@ -8,7 +8,7 @@ import { serveBuiltApps, type BuiltApps } from "./built-apps.ts";
 import { BookingFeed } from "../live-updates/index.ts";
 import type { ApiConfig } from "./config.ts";
 import { createContext, type AppContext } from "./context.ts";
-import { openEventStore } from "./event-store.ts";
+import { openPersonalDataLog } from "./event-store.ts";
 import { startHoldSweeper, startCompletionSweeper } from "../bookings/index.ts";
 import { startNoShowSweeper } from "../no-shows/index.ts";
 import { BookingCalendarWriter, startCalendarSyncSweeper } from "../external-calendars/index.ts";
@@ -30,10 +30,12 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
   // Read by the auth routes.
   process.env.AUTH_RATE_LIMIT_MAX = String(config.AUTH_RATE_LIMIT_MAX);
   process.env.AUTH_MAIL_RATE_LIMIT_MAX = String(config.AUTH_MAIL_RATE_LIMIT_MAX);
-  const store = await openEventStore(config);
   const db = new pg.Pool({ connectionString: config.DATABASE_URL, max: 10 });
   db.on("error", () => undefined);
   await migrateApiDatabase(db);
+  // Everything this process reads from the log is opened, and everything it writes sealed (issue 33.1).
+  const log = await openPersonalDataLog(config, db);
+  const store = log.store;
   const projector: RunnerHandle | null = config.KAFKA_BROKERS ? null : new InProcessProjector(store, db, allProjections).start();
   // With Kafka, separate projector processes keep the read models from the bus.
   const readModelFeed = config.KAFKA_BROKERS ? "bus" : "log";
@@ -41,11 +43,12 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
   await feed.start();
   const payments = paymentProviderFrom(config, db);
   // Calendar snapshots beside the read models (derived data, like them): a cold process decides on a long calendar without folding it all.
-  const snapshots = await PostgresSnapshotStore.connect(db);
+  const snapshots = await PostgresSnapshotStore.connect(db, { seal: log.snapshotSeal });
   // A snapshot that could not be written goes to the app's log (set once the app is built).
   let logSnapshotError: (error: unknown) => void = () => undefined;
   const ctx = createContext({
     store,
+    dataKeys: log.keys,
     db,
     snapshots,
     onSnapshotError: (error) => logSnapshotError(error),
@@ -136,7 +139,7 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
       await feed.stop();
       await projector?.stop();
       await ctx.calendar.snapshotsWritten();
-      await store.close();
+      await log.close();
       await db.end();
     },
   };

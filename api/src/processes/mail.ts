@@ -1,7 +1,7 @@
 import pg from "pg";
 import { migrate } from "@booking/event-store";
-import { loadConfig } from "../main/config.ts";
-import { openEventStore } from "../main/event-store.ts";
+import { loadConfig, warnOfDevelopmentSecret } from "../main/config.ts";
+import { openPersonalDataLog } from "../main/event-store.ts";
 import { mailConfig, runMail, mailMigrations, mailSettings } from "../mail/index.ts";
 import { stopOnSignals } from "./lifecycle.ts";
 import { processLog } from "./process-log.ts";
@@ -11,9 +11,12 @@ import { processLog } from "./process-log.ts";
 
 const log = processLog("mail");
 const config = loadConfig("mail", mailConfig);
-const store = await openEventStore(config);
+warnOfDevelopmentSecret("mail", config);
 const db = new pg.Pool({ connectionString: config.DATABASE_URL, max: 4 });
 db.on("error", () => undefined);
+// Mails say what people wrote and are addressed by name: read from the log opened (issue 33.1).
+const personalDataLog = await openPersonalDataLog(config, db);
+const store = personalDataLog.store;
 await migrate(db, "mail_migrations", mailMigrations);
 const settings = mailSettings({ publicUrl: config.PUBLIC_URL, port: config.PORT, from: config.MAIL_FROM, smtpUrl: config.SMTP_URL });
 const run = runMail(
@@ -37,6 +40,6 @@ log.info(`mail: running (delivering to ${run.transport.name}, links to ${setting
 
 stopOnSignals("mail", async () => {
   await run.stop();
-  await store.close();
+  await personalDataLog.close();
   await db.end();
 });

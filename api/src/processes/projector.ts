@@ -1,7 +1,7 @@
 import pg from "pg";
 import { InProcessProjector, allProjections, migrateReadModels, startKafkaProjector } from "@booking/projections";
-import { loadConfig, projectorConfig } from "../main/config.ts";
-import { openEventStore } from "../main/event-store.ts";
+import { loadConfig, projectorConfig, warnOfDevelopmentSecret } from "../main/config.ts";
+import { openPersonalDataLog } from "../main/event-store.ts";
 import { stopOnSignals } from "./lifecycle.ts";
 import { processLog } from "./process-log.ts";
 
@@ -10,10 +10,13 @@ import { processLog } from "./process-log.ts";
 
 const log = processLog("projector");
 const config = loadConfig("projector", projectorConfig);
-const store = await openEventStore(config);
+warnOfDevelopmentSecret("projector", config);
 const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 4 });
 pool.on("error", () => undefined);
 await migrateReadModels(pool);
+// Read models hold plain text: what the log and the bus carry sealed is opened with the data keys first (issue 33.1).
+const personalDataLog = await openPersonalDataLog(config, pool);
+const store = personalDataLog.store;
 
 const onError = (e: unknown) => log.error({ err: e }, `projector: ${e instanceof Error ? e.message : String(e)}`);
 const runner = config.KAFKA_BROKERS
@@ -23,6 +26,7 @@ const runner = config.KAFKA_BROKERS
       groupId: config.PROJECTOR_GROUP,
       onError,
       log: store,
+      keys: personalDataLog.keys,
     })
   : new InProcessProjector(store, pool, allProjections, { batchSize: config.PROJECTOR_BATCH_SIZE, onError }).start();
 log.info(
@@ -31,6 +35,6 @@ log.info(
 
 stopOnSignals("projector", async () => {
   await runner.stop();
-  await store.close();
+  await personalDataLog.close();
   await pool.end();
 });

@@ -1,8 +1,8 @@
 import pg from "pg";
 import { migrate } from "@booking/event-store";
 import { commandHandlers } from "../main/commands.ts";
-import { loadConfig } from "../main/config.ts";
-import { openEventStore } from "../main/event-store.ts";
+import { loadConfig, warnOfDevelopmentSecret } from "../main/config.ts";
+import { openPersonalDataLog } from "../main/event-store.ts";
 import { paymentProviderFrom, paymentsMigrations } from "../payments/index.ts";
 import { refundsConfig, RefundReactor, refundsMigrations } from "../refunds/index.ts";
 import { PayoutReactor, payoutProviderFrom, payoutReactorOptions, payoutsConfig, payoutsMigrations } from "../payouts/index.ts";
@@ -15,9 +15,12 @@ import { processLog } from "./process-log.ts";
 
 const log = processLog("refunds");
 const config = loadConfig("refunds", refundsConfig.extend(payoutsConfig.shape));
-const store = await openEventStore(config);
+warnOfDevelopmentSecret("refunds", config);
 const db = new pg.Pool({ connectionString: config.DATABASE_URL, max: 4 });
 db.on("error", () => undefined);
+// Its commands' events are sealed as the API's are, and what it reads opened (issue 33.1).
+const personalDataLog = await openPersonalDataLog(config, db);
+const store = personalDataLog.store;
 await migrate(db, "payments_migrations", paymentsMigrations);
 await migrate(db, "refunds_migrations", refundsMigrations);
 await migrate(db, "payouts_migrations", payoutsMigrations);
@@ -44,6 +47,6 @@ log.info(`payouts: running (provider ${payoutProvider.name})`);
 stopOnSignals("refunds", async () => {
   await run.stop();
   await payouts.stop();
-  await store.close();
+  await personalDataLog.close();
   await db.end();
 });

@@ -9,8 +9,8 @@ import {
   type Projection,
   type RebuildProgress,
 } from "@booking/projections";
-import { loadConfig, storeConfig } from "../main/config.ts";
-import { openEventStore } from "../main/event-store.ts";
+import { loadConfig, storeConfig, warnOfDevelopmentSecret } from "../main/config.ts";
+import { openPersonalDataLog } from "../main/event-store.ts";
 
 // `npm run replay [-- --projection NAME]`: rebuild read models from the event store (not Kafka),
 // blue-green: a new generation of each is built while the live one keeps serving and being
@@ -24,9 +24,12 @@ if (targets.some((p) => !p)) {
   process.exit(64);
 }
 
-const store = await openEventStore(config);
+warnOfDevelopmentSecret("replay", config);
 const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 4 });
 await migrateReadModels(pool);
+// The read models are rebuilt from the log as readers see it: personal fields opened (issue 33.1).
+const personalDataLog = await openPersonalDataLog(config, pool);
+const store = personalDataLog.store;
 
 const interactive = process.stderr.isTTY;
 let lastDraw = 0;
@@ -51,7 +54,7 @@ if (!claim) {
     `replay: a rebuild of ${names.length === 1 ? names[0] : "one of these read models"} is already running ` +
       `(the admin console or another replay); try again when it has finished`,
   );
-  await store.close();
+  await personalDataLog.close();
   await pool.end();
   process.exit(75);
 }
@@ -86,5 +89,5 @@ console.log(
     generations: result.generations,
   }),
 );
-await store.close();
+await personalDataLog.close();
 await pool.end();

@@ -57,6 +57,8 @@ if (!process.env.DATABASE_URL) {
   }
 }
 process.env.JWT_SECRET ??= await remembered("jwt-secret", () => randomBytes(48).toString("base64url"));
+// The master secret of personal data in the log (issue 33.1): lose it and nothing personal in this store can be read again.
+process.env.DATA_KEY_SECRET ??= await remembered("data-key-secret", () => randomBytes(48).toString("base64url"));
 process.env.MEDIA_DIR ??= join(dataDir, "media");
 process.env.ADMIN_EMAIL ??= "admin@example.com";
 // Letters and digits both guaranteed: the admin account refuses a weak password.

@@ -86,6 +86,14 @@ export class CommandHandler<C, E extends DomainEvent, S> {
     this.snapshotShape = `${HANDLER_SHAPE}/${options.snapshots?.codec.shape ?? ""}`;
   }
 
+  /**
+   * Drop every folded state held in memory (a person was erased: their words may be in it, and a snapshot written from
+   * it would keep them); the next command on each stream reads it again, opened as it now reads.
+   */
+  forgetFoldedState(): void {
+    this.cache.clear();
+  }
+
   /** Resolves once no snapshot is being written (tests, and a clean shutdown). */
   async snapshotsWritten(): Promise<void> {
     while (this.snapshotting.size > 0) await new Promise((r) => setTimeout(r, 1));

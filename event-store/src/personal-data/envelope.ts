@@ -62,24 +62,40 @@ const boundTo = (eventType: string, path: string, ownerId: string) => `pd1\u0000
  * again) changes nothing; anything else is sealed, text that merely looks like an envelope included (it would not open).
  */
 export async function sealEvent<E extends Event>(event: E, keys: KeyRing, parties: EventParties = {}): Promise<E> {
-  const keyOf = cachedKeys(keys);
+  const fields = personalFieldsOf(event.type);
+  if (fields.length === 0) return event;
+  const owners = fields.map((field) => ownerOf(event, field, parties));
+  // Every key the event needs, looked up once (a key made for the first field is the one the next finds): each field's
+  // owner, made if they have none, and the owners of envelopes already there; then the fields are sealed without a wait.
+  const wanted = new Map<string, boolean>();
+  fields.forEach((field, i) => {
+    eachString(event.data, field.field, (value) => {
+      if (value === "") return;
+      const ownerId = owners[i];
+      if (ownerId) wanted.set(ownerId, true);
+      const sealedBy = ENVELOPE.exec(value)?.[1];
+      if (sealedBy !== undefined) wanted.set(sealedBy, (wanted.get(sealedBy) ?? false) || sealedBy === ownerId);
+    });
+  });
+  const found = new Map<string, Buffer | null>();
+  for (const [ownerId, create] of wanted) found.set(ownerId, await keys.keyFor(ownerId, create));
   let data = event.data;
-  for (const field of personalFieldsOf(event.type)) {
-    const ownerId = ownerOf(event, field, parties);
-    data = await mapField(data, field.field, async (value, path) => {
+  fields.forEach((field, i) => {
+    const ownerId = owners[i] ?? null;
+    data = mapFieldWith(data, field.field, (value, path) => {
       if (value === "") return value;
       if (ownerId === null) throw new PersonalDataOwnerError(event.type, path, describeMissingOwner(field.owner));
       const sealedBy = ENVELOPE.exec(value)?.[1];
       if (sealedBy !== undefined) {
-        const key = await keyOf(sealedBy, sealedBy === ownerId);
+        const key = found.get(sealedBy) ?? null;
         // Sealed here already, or under a key that is gone (it reads as erased either way): left as it is.
         if (!key || openWith(key, value, event.type, path, sealedBy) !== null) return value;
       }
-      const key = await keyOf(ownerId, true);
+      const key = found.get(ownerId) ?? null;
       if (!key) return erasedValue(field, ownerId);
       return `${PREFIX}${ownerId}:${sealBytes(key, Buffer.from(value, "utf8"), boundTo(event.type, path, ownerId))}`;
     });
-  }
+  });
   return data === event.data ? event : { ...event, data };
 }
 
@@ -88,14 +104,34 @@ export async function sealEvent<E extends Event>(event: E, keys: KeyRing, partie
  * itself. Throws EnvelopeError for an envelope that is malformed, altered or moved.
  */
 export async function openEvent<E extends Event>(event: E, keys: KeyRing): Promise<E> {
-  const keyOf = cachedKeys(keys);
+  const found = new Map<string, Buffer | null>();
+  for (const ownerId of envelopeOwners(event)) found.set(ownerId, await keys.keyFor(ownerId, false));
+  return openEventWith(event, (ownerId) => found.get(ownerId) ?? null);
+}
+
+/** The owners whose data keys open the envelopes in an event's personal fields. */
+export function envelopeOwners(event: Event, into = new Set<string>()): Set<string> {
+  for (const field of personalFieldsOf(event.type)) {
+    eachString(event.data, field.field, (value) => {
+      const ownerId = ENVELOPE.exec(value)?.[1];
+      if (ownerId !== undefined) into.add(ownerId);
+    });
+  }
+  return into;
+}
+
+/**
+ * openEvent with the keys at hand (`keyOf`: an owner's data key, null when they have none: erased), without a wait:
+ * a batch of events is opened with the keys of all its owners looked up together (sealed-event-store.ts).
+ */
+export function openEventWith<E extends Event>(event: E, keyOf: (ownerId: string) => Buffer | null): E {
   let data = event.data;
   for (const field of personalFieldsOf(event.type)) {
-    data = await mapField(data, field.field, async (value, path) => {
+    data = mapFieldWith(data, field.field, (value, path) => {
       if (!ENVELOPE_HEAD.test(value)) return value;
       const ownerId = ENVELOPE.exec(value)?.[1];
       if (ownerId === undefined) throw new EnvelopeError(event.type, path, null, "a malformed envelope (cut short or altered)");
-      const key = await keyOf(ownerId, false);
+      const key = keyOf(ownerId);
       if (!key) return erasedValue(field, ownerId);
       const plain = openWith(key, value, event.type, path, ownerId);
       if (plain === null) {
@@ -116,17 +152,6 @@ function openWith(key: Buffer, envelope: string, eventType: string, path: string
   const sealed = ENVELOPE.exec(envelope)?.[2];
   if (sealed === undefined) return null;
   return openBytes(key, sealed, boundTo(eventType, path, ownerId))?.toString("utf8") ?? null;
-}
-
-/** One lookup per owner for all the fields of an event (a key made by the first stays found by the next). */
-function cachedKeys(keys: KeyRing): (ownerId: string, create: boolean) => Promise<Buffer | null> {
-  const found = new Map<string, Promise<Buffer | null>>();
-  return (ownerId, create) => {
-    const asked = `${create}:${ownerId}`;
-    let key = found.get(asked);
-    if (!key) found.set(asked, (key = keys.keyFor(ownerId, create)));
-    return key;
-  };
 }
 
 /** The user id a personal field of this event belongs to; null when the event and the parties do not tell. */
@@ -170,10 +195,11 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 
 /**
  * A copy of `data` with each string at `field` (a declared path: dotted, `[]` for every item of an array) replaced by
- * what `visit` makes of it, given its concrete path (`answers[1]`); absent, null and non-string values stay as they are.
+ * what `visit` makes of it, given its concrete path (`answers[1]`); absent, null and non-string values stay as they are,
+ * and so does every object and array in which nothing changed (an event sealed already comes back as the same event).
  */
-async function mapField(data: unknown, field: string, visit: (value: string, path: string) => Promise<string>): Promise<unknown> {
-  const walk = async (value: unknown, segments: readonly string[], path: string): Promise<unknown> => {
+function mapFieldWith(data: unknown, field: string, visit: (value: string, path: string) => string): unknown {
+  const walk = (value: unknown, segments: readonly string[], path: string): unknown => {
     const [segment, ...rest] = segments;
     if (segment === undefined) return typeof value === "string" ? visit(value, path) : value;
     const many = segment.endsWith("[]");
@@ -181,11 +207,21 @@ async function mapField(data: unknown, field: string, visit: (value: string, pat
     if (!isRecord(value) || !Object.hasOwn(value, name)) return value;
     const child = value[name];
     const at = path ? `${path}.${name}` : name;
-    let next: unknown;
-    if (!many) next = await walk(child, rest, at);
-    else if (Array.isArray(child)) next = await Promise.all(child.map((item, i) => walk(item, rest, `${at}[${i}]`)));
-    else next = child;
+    let next: unknown = child;
+    if (!many) next = walk(child, rest, at);
+    else if (Array.isArray(child)) {
+      const items = child.map((item, i) => walk(item, rest, `${at}[${i}]`));
+      next = items.every((item, i) => item === child[i]) ? child : items;
+    }
     return next === child ? value : { ...value, [name]: next };
   };
   return walk(data, field.split("."), "");
+}
+
+/** Each string at `field` (a declared path) in `data`. */
+function eachString(data: unknown, field: string, visit: (value: string) => void): void {
+  mapFieldWith(data, field, (value) => {
+    visit(value);
+    return value;
+  });
 }

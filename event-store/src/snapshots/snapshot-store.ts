@@ -21,6 +21,11 @@ export interface SnapshotStore {
   read(streamId: string, shape: string): Promise<Snapshot | null>;
   /** Keep `snapshot` unless one of the same shape at a later version is already there. */
   write(snapshot: Snapshot): Promise<void>;
+  /**
+   * Delete every snapshot whose stream or state mentions `id` (a person being erased: a snapshot is only a shortcut,
+   * and the stream it was folded from reads them as erased); resolves with how many went.
+   */
+  forgetMentioning(id: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -50,6 +55,14 @@ export class InMemorySnapshotStore implements SnapshotStore {
     this.writes++;
     if (s && s.shape === snapshot.shape && s.version >= snapshot.version) return;
     this.snapshots.set(snapshot.streamId, structuredClone(snapshot));
+  }
+
+  async forgetMentioning(id: string): Promise<number> {
+    let forgotten = 0;
+    for (const [streamId, s] of this.snapshots) {
+      if (streamId.includes(id) || JSON.stringify(s.state).includes(id)) forgotten += Number(this.snapshots.delete(streamId));
+    }
+    return forgotten;
   }
 
   async close(): Promise<void> {}

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { Kafka, logLevel, type Consumer } from "kafkajs";
-import { BUS_TOPIC_PARTITIONS, decodeBusMessage } from "@booking/event-store";
+import { BUS_TOPIC_PARTITIONS, decodeBusMessage, openEvents, type BatchKeyRing } from "@booking/event-store";
 import { applyBatch, ensureCheckpoints, recordProjectionError } from "../apply.ts";
 import type { Projection } from "../projection.ts";
 import type { EventLog } from "@booking/contracts";
@@ -21,6 +21,11 @@ export type KafkaProjectorOptions = {
    */
   log?: EventLog;
   versions?: false | Omit<VersionKeeping, "onError">;
+  /**
+   * The data keys that open the personal fields of what the relay published (the log as stored: envelopes, issue
+   * 33.1), before the read models apply it. Without them events are applied as they come (a log that seals nothing).
+   */
+  keys?: BatchKeyRing;
 };
 
 /**
@@ -61,8 +66,10 @@ export async function startKafkaProjector(
     eachBatchAutoResolve: false,
     eachBatch: async ({ batch, heartbeat, isRunning, isStale, resolveOffset }) => {
       if (!isRunning() || isStale() || batch.messages.length === 0) return;
-      const events = batch.messages.flatMap((m) => (m.value ? [decodeBusMessage(m.value.toString("utf8"))] : []));
+      const consumed = batch.messages.flatMap((m) => (m.value ? [decodeBusMessage(m.value.toString("utf8"))] : []));
       try {
+        // An envelope that does not open (altered) fails the batch like any other error: retried, recorded, never skipped.
+        const events = options.keys ? await openEvents(consumed, options.keys) : consumed;
         await applyBatch(pool, projections, events, "bus");
         failures = 0;
       } catch (e) {
