@@ -13,6 +13,7 @@ import { launchChromium, takeCspViolations } from "../../web/e2e/chromium.ts";
 import { replyOf } from "../../web/e2e/product-api.ts";
 import { adminToken, signUpVerified, tokenOf } from "../../web/e2e/mailbox.ts";
 import { ADMIN, startProduct, sweepCompletionsAt, type ProductServer } from "../../web/e2e/product-server.ts";
+import { expectRefreshTokenOutOfScripts, REFRESH_COOKIES, SIGNED_IN_KEYS } from "../../web/e2e/signed-in-browser.ts";
 import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // The admin console in a real Chromium against the real API (startProduct: Fastify, Postgres event
@@ -24,7 +25,7 @@ const artifacts = fileURLToPath(new URL("./artifacts/", import.meta.url));
 const OLD_TERMS = "2024-06";
 const TEST_CARD = "4242 4242 4242 4242";
 
-type Session = { access_token: string; refresh_token: string; expires_at: number; user: { id: string; role: string } };
+type Session = { access_token: string; expires_at: number; user: { id: string; role: string } };
 type Signed = { token: string; id: string };
 type BookingReply = { booking: { id: string; status: string; scheduled_time: string } };
 
@@ -156,9 +157,22 @@ const eventually = <T>(value: () => T | Promise<T>) => expect.poll(value, { time
 
 const consoleUrl = (hashPath = "") => `${base}/admin/${hashPath ? `#${hashPath}` : ""}`;
 
-async function storedSession(): Promise<Session | null> {
-  return page.evaluate(() => JSON.parse(localStorage.getItem("expert-sessions.admin.session") ?? "null") as Session | null);
+/** The console's signed-in marker: the session itself is in the page's memory and its HttpOnly cookie (issue 33.6). */
+async function signedInMarker(): Promise<string | null> {
+  return page.evaluate((key) => localStorage.getItem(key), SIGNED_IN_KEYS.console);
 }
+
+/** The console's refresh cookie in the browser, if it has one. */
+async function consoleCookie(): Promise<string | null> {
+  return (await context.cookies()).find((c) => c.name === REFRESH_COOKIES.console)?.value ?? null;
+}
+
+/** A refresh as the console's page sends it, with `token` in its cookie. */
+const refreshWith = (token: string) =>
+  fetch(`${base}/api/v1/auth/refresh`, {
+    method: "POST",
+    headers: { cookie: `${REFRESH_COOKIES.console}=${token}`, "x-session-app": "console" },
+  });
 
 async function fillSignIn(email: string, password: string): Promise<void> {
   await page.getByLabel("Email").fill(email);
@@ -230,14 +244,19 @@ describe("the admin console", () => {
     expect(Date.now() - opening).toBeLessThan(5_000);
     const login = page.waitForResponse((r) => r.url().endsWith("/api/v1/auth/login"));
     await fillSignIn(DEMO_CREATOR.email, DEMO_PASSWORD);
-    const opened = (await (await login).json()) as Session;
+    const reply = await login;
+    const opened = (await reply.json()) as Session;
     expect(opened.user.role).toBe("creator");
+    // The session's refresh token came in the console's cookie, not in the reply's body.
+    const openedToken = /console_refresh_token=([\w-]{43})/.exec((await reply.headerValue("set-cookie")) ?? "")?.[1];
+    expect(openedToken).toBeDefined();
 
     await eventually(() => page.getByTestId("sign-in-error").textContent()).toBe("This console is for admins only.");
     expect(page.url()).toContain("#/login");
-    expect(await storedSession()).toBeNull();
-    // The console revoked that session: its refresh token no longer works.
-    expect((await call("POST", "/auth/refresh", { body: { refresh_token: opened.refresh_token } })).status).toBe(401);
+    expect(await signedInMarker()).toBeNull();
+    // The console revoked that session and cleared its cookie: the refresh token no longer works.
+    expect(await consoleCookie()).toBeNull();
+    expect((await refreshWith(openedToken!)).status).toBe(401);
 
     // A wrong password is refused with the API's message.
     await fillSignIn(ADMIN.email, "not-the-password-1");
@@ -247,7 +266,15 @@ describe("the admin console", () => {
   it("signs the admin in to the dashboard: bookings by status, the last 30 days, projector lag", async () => {
     await fillSignIn(ADMIN.email, ADMIN.password);
     await page.getByTestId("bookings-by-status").waitFor();
-    expect((await storedSession())?.user.role).toBe("admin");
+    // Issue 33.6: the console's refresh token is in its HttpOnly cookie, which no script of the page can read.
+    const token = await expectRefreshTokenOutOfScripts(page, "console");
+    expect((await context.cookies()).map((c) => c.name)).not.toContain(REFRESH_COOKIES.web);
+    // A reload keeps the admin signed in: the page takes the session up from the cookie, rotating it.
+    const refreshed = page.waitForResponse((r) => r.url().endsWith("/api/v1/auth/refresh"));
+    await page.reload();
+    expect((await refreshed).status()).toBe(200);
+    await page.getByTestId("bookings-by-status").waitFor();
+    expect(await expectRefreshTokenOutOfScripts(page, "console")).not.toBe(token);
     // The identity from /auth/me is in the app bar.
     await page.getByText("Admin", { exact: true }).first().waitFor();
 
@@ -630,7 +657,7 @@ describe("the admin console", () => {
     const row = page.locator("table tbody tr.RaDataTable-row", { hasText: /^bookings/ });
     await listRows(12); // every read model: the ledger (issue 29) and the conversation's two (issue 31.3) among them
     await row.first().waitFor();
-    const token = (await storedSession())!.access_token;
+    const token = (await signIn(ADMIN.email, ADMIN.password)).token;
 
     // A few dozen events rebuild in milliseconds: to watch the progress, the rebuild is held at its
     // start (this transaction holds a lock that the rebuild's TRUNCATE of the table waits for).
@@ -682,24 +709,22 @@ describe("the admin console", () => {
     await listRows(3);
   });
 
-  it("refreshes the access token before it expires, rotating the refresh token", async () => {
-    const before = (await storedSession())!;
-    // Make the stored token look about to expire; the next request refreshes it first.
-    await page.evaluate(() => {
-      const session = JSON.parse(localStorage.getItem("expert-sessions.admin.session")!) as { expires_at: number };
-      localStorage.setItem("expert-sessions.admin.session", JSON.stringify({ ...session, expires_at: Math.floor(Date.now() / 1000) + 5 }));
-    });
-    const refreshed = page.waitForResponse((r) => r.url().endsWith("/api/v1/auth/refresh"));
-    await page.goto(consoleUrl("/users"));
+  it("takes the session up from its cookie on a new page load, rotating the refresh token", async () => {
+    // The access token is in the page's memory only: a new load (here a new tab) refreshes by the cookie.
+    // Refreshing ahead of expiry within a page is the session client's (session-client's unit tests).
+    const before = (await consoleCookie())!;
+    const tab = await context.newPage();
+    const refreshed = tab.waitForResponse((r) => r.url().endsWith("/api/v1/auth/refresh"));
+    await tab.goto(consoleUrl(`/users?filter=${encodeURIComponent("{}")}`));
     expect((await refreshed).status()).toBe(200);
     // The demo's people and the admin, the suite's newcomer, late user and applicant.
-    await listRows(10);
-    const after = (await storedSession())!;
-    expect(after.refresh_token).not.toBe(before.refresh_token);
-    expect(after.access_token).not.toBe(before.access_token);
+    await expect.poll(() => tab.locator("table tbody tr.RaDataTable-row").count(), { timeout: 15_000 }).toBe(10);
+    await tab.close();
+    const after = (await consoleCookie())!;
+    expect(after).not.toBe(before);
     // Rotation: the old refresh token is used up (presenting it again would end the whole session).
     const used = await api.ctx.db.query<{ used_at: Date | null }>("SELECT used_at FROM refresh_tokens WHERE token_hash = $1", [
-      createHash("sha256").update(before.refresh_token).digest("hex"),
+      createHash("sha256").update(before).digest("hex"),
     ]);
     expect(used.rows[0]?.used_at).toBeInstanceOf(Date);
   });
@@ -786,12 +811,13 @@ describe("the admin console", () => {
     }
   });
 
-  it("signs out: the session ends on the server too", async () => {
-    const session = (await storedSession())!;
+  it("signs out: the session ends on the server too, and its cookie is cleared", async () => {
+    const token = (await consoleCookie())!;
     await page.getByRole("button", { name: /account menu/ }).click();
     await page.getByRole("menuitem", { name: "Logout" }).click();
     await eventually(() => page.url()).toContain("#/login");
-    expect(await storedSession()).toBeNull();
-    expect((await call("POST", "/auth/refresh", { body: { refresh_token: session.refresh_token } })).status).toBe(401);
+    expect(await signedInMarker()).toBeNull();
+    expect(await consoleCookie()).toBeNull();
+    expect((await refreshWith(token)).status).toBe(401);
   });
 });

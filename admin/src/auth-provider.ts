@@ -1,4 +1,5 @@
 import {
+  SESSION_APP_HEADER,
   needsSecondFactor,
   type AuthSessionReply,
   type LoginReply,
@@ -10,10 +11,11 @@ import {
 import { createSessionClient, hasSessionTokens } from "@booking/session-client";
 import type { AuthProvider, UserIdentity } from "react-admin";
 
-// Sign-in against the API's own auth (/api/v1/auth/*). The session (a short-lived access token
-// and a rotating refresh token) is @booking/session-client's, under the console's own key, apart
-// from the web app's. Only admins get in: anyone else is told so and the session their credentials
-// just opened is ended at once; a refresh that no longer returns an admin's session ends it too.
+// Sign-in against the API's own auth (/api/v1/auth/*). The session (a short-lived access token in
+// this tab's memory, and a rotating refresh token in the console's own HttpOnly cookie, issue 33.6)
+// is @booking/session-client's, under the console's own key and cookie, apart from the web app's.
+// Only admins get in: anyone else is told so and the session their credentials just opened is
+// ended at once; a refresh that no longer returns an admin's session ends it too.
 // Admins sign in with a second factor (issue 33.4): the password gives a challenge the code answers,
 // and an admin without one is signed in only once the sign-in page has set one up (the API refuses
 // the console's routes until then), so a stored session is always one the console can use.
@@ -30,20 +32,28 @@ function isAuthSession(value: unknown): value is AuthSession {
   return hasSessionTokens(value) && typeof (value as Partial<AuthSession>).user?.role === "string";
 }
 
-/** No auto-refresh timer: a token is refreshed when a call finds it within a minute of expiry. */
+/**
+ * No auto-refresh timer: a token is refreshed when a call finds it within a minute of expiry. After
+ * a reload, the first call takes the session up from the cookie (the session client's `restore`).
+ */
 const session = createSessionClient<AuthSession>({
   storageKey: "expert-sessions.admin.session",
   lockName: "expert-sessions.admin.refresh",
   refreshUrl: `${API_ROOT}/auth/refresh`,
+  app: "console",
   isSession: (value): value is AuthSession => isAuthSession(value) && value.user.role === "admin",
 });
+// A sign-out in another of the console's tabs signs this one out too.
+session.follow();
 
+/** This tab's session (after a reload, once a call has restored it). */
 export function storedSession(): AuthSession | null {
   return session.get();
 }
 
+/** The calls that open or end a session name the console, so the API sets and clears the console's cookie, not the web app's. */
 function postJson(path: string, body: unknown, accessToken?: string): Promise<Response> {
-  const headers = new Headers({ "Content-Type": "application/json", Accept: "application/json" });
+  const headers = new Headers({ "Content-Type": "application/json", Accept: "application/json", [SESSION_APP_HEADER]: "console" });
   if (accessToken) headers.set("Authorization", `Bearer ${accessToken}`);
   return fetch(`${API_ROOT}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
 }
@@ -153,7 +163,8 @@ export const authProvider: AuthProvider = {
   },
 
   async checkAuth() {
-    const hadSession = storedSession() !== null;
+    // Signed in before this page loaded (the marker) or in this tab: losing it is worth telling.
+    const hadSession = storedSession() !== null || session.signedIn();
     const token = await accessToken();
     // No toast on a first visit; one when a session ran out.
     if (!token) throw { message: hadSession ? SESSION_EXPIRED : false };
@@ -176,6 +187,6 @@ export const authProvider: AuthProvider = {
   },
 
   async getPermissions() {
-    return storedSession()?.user.role ?? null;
+    return (await session.fresh())?.user.role ?? null;
   },
 };

@@ -13,7 +13,7 @@ import {
   UnsubscribeReply,
 } from "@booking/contracts";
 import { signLink } from "../src/auth/signed-links.ts";
-import { mailedToken } from "./auth-client.ts";
+import { mailedToken, refreshHeaders, sessionOf } from "./auth-client.ts";
 import { startTestApi, TEST_JWT_SECRET, type TestApi, type TestUser } from "./harness.ts";
 import { exactly, succeeded } from "./reply-checks.ts";
 
@@ -85,9 +85,12 @@ describe("account replies are contracts' schemas", () => {
     const verified = await ok("POST", "/auth/verify", undefined, { token: await mailedToken(api.ctx.db, "verify_email", body.email) });
     exactly(AuthSessionReply, verified);
     exactly(AuthSessionReply.shape.user, verified.user);
-    const signedIn = await ok("POST", "/auth/login", undefined, { email: body.email, password: body.password });
+    const login = await api.call("POST", `${V1}/auth/login`, { body: { email: body.email, password: body.password } });
+    const signedIn = login.json<AuthSessionReply>();
     exactly(AuthSessionReply, signedIn);
-    exactly(AuthSessionReply, await ok("POST", "/auth/refresh", undefined, { refresh_token: signedIn.refresh_token }));
+    const refreshed = await api.call("POST", `${V1}/auth/refresh`, { headers: refreshHeaders(sessionOf(login).refresh_token) });
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+    exactly(AuthSessionReply, refreshed.json());
     const me = { id: signedIn.user.id, role: "creator" as const, email: body.email, token: signedIn.access_token };
     exactly(MeReply, await ok("GET", "/auth/me", me));
     const renamed = await ok("PATCH", "/auth/me", me, { first_name: "Rae", last_name: "Lind" });

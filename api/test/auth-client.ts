@@ -1,11 +1,15 @@
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import type pg from "pg";
 import { expect } from "vitest";
+import { SESSION_APP_HEADER, type SessionApp } from "@booking/contracts";
 import { lastLinkSentTo } from "../src/auth/address-mails.ts";
+import { REFRESH_COOKIES } from "../src/auth/refresh-cookie.ts";
 import type { TestApi } from "./harness.ts";
 
 // Calls to the auth routes as a browser makes them, for the auth suites; and the one way every
 // suite gets a session for a new account: sign up, then follow the verification mail's link.
+// A session here is what a browser holds after a sign-in: the reply's body, and the refresh token
+// from the app's cookie (Set-Cookie), which the browser's page never sees (issue 33.6).
 
 export const PASSWORD = "correct-horse-42";
 
@@ -37,6 +41,7 @@ export function seenByCaller(r: LightMyRequestResponse) {
 
 export type AuthSession = {
   access_token: string;
+  /** From the reply's refresh cookie, not its body. */
   refresh_token: string;
   expires_in: number;
   expires_at: number;
@@ -44,8 +49,34 @@ export type AuthSession = {
   user: { id: string; email: string; role: string; first_name: string | null };
 };
 
-/** POST a JSON body to a path under /api/v1, however the suite reaches the API (inject, fetch to a process). */
-export type PostJson = (path: string, body: Record<string, unknown>) => Promise<{ status: number; body: unknown }>;
+/** POST a JSON body to a path under /api/v1, however the suite reaches the API (inject, fetch to a process); the refresh cookie it set, if any. */
+export type PostJson = (
+  path: string,
+  body: Record<string, unknown>,
+) => Promise<{ status: number; body: unknown; refreshToken?: string | null }>;
+
+/** The refresh token a reply's Set-Cookie headers give `app` (the web app's by default), or null when they set none. */
+export function refreshCookieOf(setCookie: string | string[] | undefined, app: SessionApp = "web"): string | null {
+  for (const header of [setCookie ?? []].flat()) {
+    const [pair = ""] = header.split(";");
+    const at = pair.indexOf("=");
+    if (pair.slice(0, at) === REFRESH_COOKIES[app] && pair.length > at + 1) return pair.slice(at + 1);
+  }
+  return null;
+}
+
+/** The session a reply opened, as the browser holds it: its body with the refresh token from its cookie. */
+export function sessionOf(r: LightMyRequestResponse, app: SessionApp = "web"): AuthSession {
+  const refreshToken = refreshCookieOf(r.headers["set-cookie"], app);
+  expect(refreshToken, `a ${app} refresh cookie on ${r.body}`).not.toBeNull();
+  return { ...r.json<Omit<AuthSession, "refresh_token">>(), refresh_token: refreshToken! };
+}
+
+/** The headers of a refresh as the app's page sends it: its cookie and the app's name. */
+export const refreshHeaders = (refreshToken: string, app: SessionApp = "web"): Record<string, string> => ({
+  cookie: `${REFRESH_COOKIES[app]}=${refreshToken}`,
+  [SESSION_APP_HEADER]: app,
+});
 
 /** The token of the newest link of `purpose` mailed to `email` (read from the outbox), or a failed test. */
 export async function mailedToken(db: Pick<pg.Pool, "query">, purpose: "verify_email" | "password_reset", email: string): Promise<string> {
@@ -67,7 +98,7 @@ export async function signUpVerified(
   expect(signedUp.status, JSON.stringify(signedUp.body)).toBe(201);
   const verified = await post("/auth/verify", { token: await mailedToken(db, "verify_email", body.email.trim()) });
   expect(verified.status, JSON.stringify(verified.body)).toBe(200);
-  return verified.body as AuthSession;
+  return { ...(verified.body as AuthSession), refresh_token: verified.refreshToken ?? "" };
 }
 
 /** PostJson over app.inject. */
@@ -75,7 +106,7 @@ export const injectPost =
   (api: () => TestApi, headers: () => Record<string, string> = () => ({})): PostJson =>
   async (path, body) => {
     const r = await api().app.inject({ method: "POST", url: `/api/v1${path}`, headers: headers(), payload: body });
-    return { status: r.statusCode, body: r.json() };
+    return { status: r.statusCode, body: r.json(), refreshToken: refreshCookieOf(r.headers["set-cookie"]) };
   };
 
 /** PostJson over fetch, to an API process at `base` (…/api/v1). */
@@ -87,10 +118,10 @@ export const fetchPost =
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
     });
-    return { status: r.status, body: await r.json().catch(() => null) };
+    return { status: r.status, body: await r.json().catch(() => null), refreshToken: refreshCookieOf(r.headers.getSetCookie()) };
   };
 
-export type AuthCallOptions = { token?: string; body?: unknown; from?: string; authorization?: string };
+export type AuthCallOptions = { token?: string; body?: unknown; from?: string; authorization?: string; headers?: Record<string, string> };
 
 /** `subnet` keeps each suite's client addresses apart (e.g. "198.18"). */
 export function authClient(api: () => TestApi, subnet: string) {
@@ -107,7 +138,7 @@ export function authClient(api: () => TestApi, subnet: string) {
     return api().app.inject({
       method,
       url: `/api/v1${url}`,
-      headers: { "x-forwarded-for": o.from ?? nextAddress(), ...(authorization ? { authorization } : {}) },
+      headers: { "x-forwarded-for": o.from ?? nextAddress(), ...(authorization ? { authorization } : {}), ...o.headers },
       ...(o.body === undefined ? {} : { payload: o.body as InjectOptions["payload"] }),
     });
   };
@@ -126,10 +157,12 @@ export function authClient(api: () => TestApi, subnet: string) {
   const login = async (email: string, password = PASSWORD): Promise<AuthSession> => {
     const r = await call("POST", "/auth/login", { body: { email, password } });
     expect(r.statusCode, r.body).toBe(200);
-    return r.json<AuthSession>();
+    return sessionOf(r);
   };
 
-  const refresh = (refreshToken: string) => call("POST", "/auth/refresh", { body: { refresh_token: refreshToken } });
+  /** A refresh as the web app's page sends it (its cookie, its name); `sessionOf` reads the session it gave. */
+  const refresh = (refreshToken: string, o: AuthCallOptions = {}) =>
+    call("POST", "/auth/refresh", { ...o, headers: { ...refreshHeaders(refreshToken), ...o.headers } });
 
   return { call, freshEmail, signup, login, refresh };
 }

@@ -5,7 +5,7 @@ import { buildApp } from "../src/main/app.ts";
 import { REFRESH_REUSE_GRACE_SECONDS, rotate } from "../src/auth/refresh-tokens.ts";
 import type { BookingFeed } from "../src/live-updates/booking-feed.ts";
 import { SIGN_IN_CHECK_MS } from "../src/live-updates/routes.ts";
-import { authClient, PASSWORD, type AuthSession } from "./auth-client.ts";
+import { authClient, PASSWORD, sessionOf, type AuthSession } from "./auth-client.ts";
 import { startTestApi, TEST_JWT_SECRET, type TestApi } from "./harness.ts";
 
 // Issue 12 (items 2, 3, 10, 11) and 13 (item 8): an ended sign-in ends everywhere, changing the
@@ -132,7 +132,7 @@ describe("two tabs refreshing one token at once stay signed in (12.10)", () => {
     const s = await signup();
     const replies = await Promise.all([refresh(s.refresh_token), refresh(s.refresh_token)]);
     expect(replies.map((r) => r.statusCode)).toEqual([200, 200]);
-    const [a, b] = replies.map((r) => r.json<AuthSession>());
+    const [a, b] = replies.map((r) => sessionOf(r));
     expect(a!.refresh_token).toBe(b!.refresh_token);
     expect(a!.refresh_token).not.toBe(s.refresh_token);
     expect((await me(a!)).statusCode).toBe(200);
@@ -144,10 +144,10 @@ describe("two tabs refreshing one token at once stay signed in (12.10)", () => {
 
   it("presenting the just-rotated token again within the window answers the same successor", async () => {
     const s = await signup();
-    const first = (await refresh(s.refresh_token)).json<AuthSession>();
+    const first = sessionOf(await refresh(s.refresh_token));
     const again = await refresh(s.refresh_token);
     expect(again.statusCode).toBe(200);
-    expect(again.json<AuthSession>().refresh_token).toBe(first.refresh_token);
+    expect(sessionOf(again).refresh_token).toBe(first.refresh_token);
     expect((await refresh(first.refresh_token)).statusCode).toBe(200);
   });
 
@@ -171,8 +171,8 @@ describe("two tabs refreshing one token at once stay signed in (12.10)", () => {
 
   it("a token whose successor was already used is reuse, even within the window", async () => {
     const s = await signup();
-    const second = (await refresh(s.refresh_token)).json<AuthSession>();
-    const third = (await refresh(second.refresh_token)).json<AuthSession>();
+    const second = sessionOf(await refresh(s.refresh_token));
+    const third = sessionOf(await refresh(second.refresh_token));
     expect((await refresh(s.refresh_token)).statusCode).toBe(401);
     expect((await refresh(third.refresh_token)).statusCode).toBe(401);
   });

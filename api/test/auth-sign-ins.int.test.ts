@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SignInsReply } from "@booking/contracts";
-import { authClient, PASSWORD, refusals, type AuthSession } from "./auth-client.ts";
+import { authClient, PASSWORD, refusals, sessionOf, type AuthSession } from "./auth-client.ts";
 import { startTestApi, type TestApi } from "./harness.ts";
 import { exactly } from "./reply-checks.ts";
 
@@ -32,7 +32,7 @@ async function loginFrom(email: string, userAgent: string): Promise<AuthSession>
     payload: { email, password: PASSWORD },
   });
   expect(r.statusCode, r.body).toBe(200);
-  return r.json<AuthSession>();
+  return sessionOf(r);
 }
 
 type Listed = { id: string; device: string; first_seen_at: string; last_seen_at: string; current: boolean };

@@ -134,7 +134,11 @@ describe("signing in with two-factor sign-in on", () => {
     const session = r.json<AuthSession>();
     exactly(AuthSessionReply, session);
     expect(session.user.email).toBe(email);
-    expect(r.headers["set-cookie"]).toMatch(/^known_device=/);
+    // The browser is remembered, and the session's refresh token is in the web app's cookie.
+    expect([r.headers["set-cookie"]].flat()).toEqual([
+      expect.stringMatching(/^known_device=/),
+      expect.stringMatching(/^web_refresh_token=/),
+    ]);
     expect((await call("GET", "/auth/me", { token: session.access_token })).statusCode).toBe(200);
     // A wrong password is refused as before, with no challenge.
     const wrong = await call("POST", "/auth/login", { body: { email, password: "not-my-password-1" } });

@@ -16,6 +16,7 @@ import {
   type CalendarCommand,
 } from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
+import { PasskeyAuthenticator } from "@booking/testkit";
 import { buildApp } from "../src/main/app.ts";
 import { ensureAdminAccount } from "../src/auth/admin-account.ts";
 import { signLink } from "../src/auth/signed-links.ts";
@@ -23,7 +24,7 @@ import type { BookingFeed } from "../src/live-updates/booking-feed.ts";
 import type { Queryable } from "../src/payments/payments-table.ts";
 import { TEST_CARD_SUCCEEDS, TestPaymentProvider } from "../src/payments/test-provider.ts";
 import { sendPayoutCommand } from "../src/payouts/record-payouts.ts";
-import { mailedToken, signUpVerified, type PostJson } from "./auth-client.ts";
+import { mailedToken, refreshHeaders, sessionOf, signUpVerified, type PostJson } from "./auth-client.ts";
 import { TEST_JWT_SECRET, startTestApi, type TestApi } from "./harness.ts";
 import { ROUTE_CATALOGUE, normalisedCatalogue, registeredRoutes, splitRoute, urlOf, type CatalogueRoute } from "./route-catalogue.ts";
 
@@ -61,6 +62,10 @@ const recordingFeed = { listen: (userId: string) => (listeners.push(userId), () 
 const users = {} as Record<SignedIn, Account>;
 let loginOnly: Account; // an account used only to log in and refresh
 let twoFactorOnly: Account; // an account with two-factor sign-in on, used only to sign in with a recovery code
+let passkeyOnly: Account; // an account with a passkey (on `passkeyDevice`), used only to sign in with it
+/** The product's address in the harness: the passkeys' site. */
+const PASSKEY_ORIGIN = "http://localhost:3000";
+const passkeyDevice = new PasskeyAuthenticator(PASSKEY_ORIGIN);
 const ids = {
   publishedSession: "",
   draftSession: "",
@@ -191,15 +196,18 @@ type Session = { access_token: string; refresh_token: string };
 
 /** The account's sign-in: the password, then (two-factor sign-in on) one of its recovery codes. */
 async function logIn(account: Pick<Account, "email" | "password" | "recoveryCodes">): Promise<Session> {
-  const reply = (
-    await must("anon", { method: "POST", url: `${V1}/auth/login`, body: { email: account.email, password: account.password } })
-  ).json<Session | { challenge: string }>();
-  if (!("challenge" in reply)) return reply;
+  const password = await must("anon", {
+    method: "POST",
+    url: `${V1}/auth/login`,
+    body: { email: account.email, password: account.password },
+  });
+  const reply = password.json<Session | { challenge: string }>();
+  if (!("challenge" in reply)) return sessionOf(password);
   const recovery_code = account.recoveryCodes?.shift();
   if (!recovery_code) throw new Error(`fixture: ${account.email} has no recovery code left`);
-  return (
-    await must("anon", { method: "POST", url: `${V1}/auth/login/two-factor`, body: { challenge: reply.challenge, recovery_code } })
-  ).json();
+  return sessionOf(
+    await must("anon", { method: "POST", url: `${V1}/auth/login/two-factor`, body: { challenge: reply.challenge, recovery_code } }),
+  );
 }
 
 /** Two-factor sign-in turned on through the API for a signed-in account: its recovery codes are kept for its next sign-ins. */
@@ -401,6 +409,8 @@ beforeAll(async () => {
   await turnOnTwoFactor("admin");
   twoFactorOnly = await signUp("creator", "Tess");
   await turnOnTwoFactor(twoFactorOnly);
+  passkeyOnly = await signUp("creator", "Pam");
+  await addedPasskey(passkeyOnly, passkeyDevice);
 
   for (const c of ["A", "B", "X", "Y"] as const)
     await must(c, { method: "POST", url: `${V1}/terms/accept`, body: { version_id: CURRENT_TERMS_VERSION } });
@@ -501,6 +511,8 @@ const ONLY_CREATORS = "403 only_creators_book";
 const NOT_REVIEWER = "403 review_not_your_booking";
 const NOT_REPLIER = "403 review_reply_not_expert";
 const NO_SIGN_IN = "404 sign_in_not_found";
+const WRONG_PASSWORD = "403 erasure_password_wrong";
+const NO_PASSKEY = "404 passkey_not_found";
 
 /** Expected cells in caller order: anonymous, A, B, X, Y, admin. */
 const cells = (anon: string, A: string, B: string, X: string, Y: string, admin: string): Record<Caller, string> => ({
@@ -536,6 +548,41 @@ async function ownSignIn(c: SignedIn): Promise<string> {
 }
 
 let passwordChanges = 0;
+
+/** The body adding a passkey to the caller's account: a fresh authenticator's answer to the caller's options (to made-up ones, for anon). */
+async function passkeyRegistration(c: Caller, authenticator = new PasskeyAuthenticator(PASSKEY_ORIGIN)) {
+  const options =
+    c === "anon"
+      ? { challenge: "bm8tb3B0aW9ucw", rp: { id: "localhost" }, user: { id: "YW5vbg" } }
+      : (await must(c, { method: "POST", url: `${V1}/auth/passkeys/options` })).json<{
+          challenge: string;
+          rp: { id?: string };
+          user: { id: string };
+        }>();
+  return { response: authenticator.register(options) };
+}
+
+/** A passkey added to `account` through the API: its id. */
+async function addedPasskey(account: Account, authenticator = new PasskeyAuthenticator(PASSKEY_ORIGIN)): Promise<string> {
+  const options = (await must("anon", { method: "POST", url: `${V1}/auth/passkeys/options`, token: account.token })).json<{
+    challenge: string;
+    user: { id: string };
+    rp: { id?: string };
+  }>();
+  const body = { response: authenticator.register(options) };
+  return (await must("anon", { method: "POST", url: `${V1}/auth/passkeys`, body, token: account.token })).json<{ id: string }>().id;
+}
+
+/** The account's passkeys removed again: its password alone signs it in, as the fixture's logIn expects. */
+const removePasskeysOf = async (account: Account) => {
+  await api.ctx.db.query("UPDATE passkeys SET removed_at = now() WHERE user_id = $1 AND removed_at IS NULL", [account.id]);
+};
+
+/** The password step of passkeyOnly's sign-in: the challenge its passkey answers. */
+async function passkeyOnlyChallenge(): Promise<string> {
+  const body = { email: passkeyOnly.email, password: passkeyOnly.password };
+  return (await must("anon", { method: "POST", url: `${V1}/auth/login`, body })).json<{ challenge: string }>().challenge;
+}
 
 /** X's own calendar routes (issue 17): X and admins only. */
 const xOwn = cells(NO_TOKEN, FORBIDDEN, FORBIDDEN, OK, FORBIDDEN, OK);
@@ -692,6 +739,13 @@ const ROWS: Row[] = [
   },
   // Issue 33.3: your data, downloaded; an admin's for a user on request.
   { route: "GET /me/export", expect: signedIn },
+  // Issue 33.2: deleting your own account, with your password again; a wrong one erases nobody (a right one is tested apart).
+  {
+    route: "POST /me/erasure",
+    label: "a wrong password",
+    expect: cells(NO_TOKEN, WRONG_PASSWORD, WRONG_PASSWORD, WRONG_PASSWORD, WRONG_PASSWORD, WRONG_PASSWORD),
+    make: () => ({ body: { current_password: "not-the-password" } }),
+  },
   { route: "GET /admin/users/:id/export", label: "A's", expect: adminOnly, make: () => ({ params: { id: users.A.id } }) },
   // Issue 32: the expert's own calendars (theirs, or an admin's for them).
   { route: "GET /experts/:expertId/calendars", label: "X's", expect: xOwn, make: () => ({ params: { expertId: users.X.id } }) },
@@ -1088,7 +1142,7 @@ const ROWS: Row[] = [
   {
     route: "POST /auth/refresh",
     expect: everyone,
-    make: async () => ({ body: { refresh_token: (await logIn(loginOnly)).refresh_token } }),
+    make: async () => ({ headers: refreshHeaders((await logIn(loginOnly)).refresh_token) }),
   },
   {
     route: "POST /auth/logout",
@@ -1228,6 +1282,77 @@ const ROWS: Row[] = [
       } as const;
       const { challenge } = (await must("anon", login)).json<{ challenge: string }>();
       return { body: { challenge, recovery_code: twoFactorOnly.recoveryCodes!.shift() } };
+    },
+  },
+  // Passkeys (issue 33.4), each caller's own; another's is not found, for an admin too. Signing in with one is anyone's.
+  { route: "GET /auth/passkeys", expect: signedIn },
+  { route: "POST /auth/passkeys/options", expect: signedIn },
+  {
+    route: "POST /auth/passkeys",
+    label: "an answer to the caller's options",
+    expect: signedIn,
+    make: async (c) => ({
+      body: await passkeyRegistration(c),
+      state: () => (c === "anon" ? null : rows("SELECT id FROM passkeys WHERE user_id = $1 AND removed_at IS NULL", [users[c].id])),
+      after: async () => {
+        if (c !== "anon") await removePasskeysOf(users[c]);
+      },
+    }),
+  },
+  {
+    route: "DELETE /auth/passkeys/:id",
+    label: "the caller's own",
+    expect: signedIn,
+    make: async (c) => ({ params: { id: c === "anon" ? randomUUID() : await addedPasskey(users[c]) } }),
+  },
+  {
+    route: "DELETE /auth/passkeys/:id",
+    label: "A's",
+    expect: cells(NO_TOKEN, OK, NO_PASSKEY, NO_PASSKEY, NO_PASSKEY, NO_PASSKEY),
+    make: async () => {
+      const id = await addedPasskey(users.A);
+      return {
+        params: { id },
+        state: () => rows("SELECT removed_at FROM passkeys WHERE id = $1", [id]),
+        after: () => removePasskeysOf(users.A),
+      };
+    },
+  },
+  { route: "POST /auth/passkeys/sign-in/options", expect: everyone },
+  {
+    route: "POST /auth/passkeys/sign-in",
+    label: "passkeyOnly's passkey",
+    expect: everyone,
+    make: async () => {
+      const options = (await must("anon", { method: "POST", url: `${V1}/auth/passkeys/sign-in/options` })).json<{ challenge: string }>();
+      return { body: { response: passkeyDevice.signIn(options) } };
+    },
+  },
+  {
+    route: "POST /auth/login/two-factor/passkey/options",
+    label: "passkeyOnly's challenge",
+    expect: everyone,
+    make: async () => {
+      const challenge = await passkeyOnlyChallenge();
+      return {
+        body: { challenge },
+        // The sign-in completed with the passkey: password steps left open count in the login back-off.
+        after: async (r) => {
+          const body = { challenge, response: passkeyDevice.signIn(r.json()) };
+          await must("anon", { method: "POST", url: `${V1}/auth/login/two-factor/passkey`, body });
+        },
+      };
+    },
+  },
+  {
+    route: "POST /auth/login/two-factor/passkey",
+    label: "passkeyOnly's passkey",
+    expect: everyone,
+    make: async () => {
+      const challenge = await passkeyOnlyChallenge();
+      const url = `${V1}/auth/login/two-factor/passkey/options`;
+      const options = (await must("anon", { method: "POST", url, body: { challenge } })).json<{ challenge: string }>();
+      return { body: { challenge, response: passkeyDevice.signIn(options) } };
     },
   },
   {

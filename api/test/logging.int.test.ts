@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import { injectPost, mailedToken, signUpVerified } from "./auth-client.ts";
+import { injectPost, mailedToken, refreshCookieOf, refreshHeaders, signUpVerified } from "./auth-client.ts";
 import { startTestApi, type TestApi } from "./harness.ts";
 
 // The request log an operator reads after a failure: one line per request (id, method, url,
@@ -82,13 +82,18 @@ it("signing up, verifying, logging in and using the tokens logs no password and 
   const link = await mailedToken(api.ctx.db, "verify_email", email);
   const login = await api.app.inject({ method: "POST", url: "/api/v1/auth/login", payload: { email, password } });
   expect(login.statusCode, login.body).toBe(200);
-  const { access_token, refresh_token } = login.json<{ access_token: string; refresh_token: string }>();
+  const { access_token } = login.json<{ access_token: string }>();
+  const refresh_token = refreshCookieOf(login.headers["set-cookie"])!;
   const me = await api.app.inject({
     method: "GET",
     url: "/api/v1/auth/me",
     headers: { authorization: `Bearer ${access_token}`, cookie: `session=${refresh_token}` },
   });
   expect(me.statusCode).toBe(200);
+  // The refresh cookie is sent and set again: neither the Cookie header nor the Set-Cookie reaches the log.
+  const refreshed = await api.app.inject({ method: "POST", url: "/api/v1/auth/refresh", headers: refreshHeaders(refresh_token) });
+  expect(refreshed.statusCode).toBe(200);
+  const rotated = refreshCookieOf(refreshed.headers["set-cookie"])!;
   const wrong = await api.app.inject({ method: "POST", url: "/api/v1/auth/login", payload: { email, password: `${password}-wrong` } });
   expect(wrong.statusCode).toBe(401);
 
@@ -97,10 +102,11 @@ it("signing up, verifying, logging in and using the tokens logs no password and 
     "POST /api/v1/auth/verify 200",
     "POST /api/v1/auth/login 200",
     "GET /api/v1/auth/me 200",
+    "POST /api/v1/auth/refresh 200",
     "POST /api/v1/auth/login 401",
   ]);
   const log = captured.join("");
-  for (const secret of [password, access_token, refresh_token, access_token.split(".")[2]!, link, link.split(".")[1]!])
+  for (const secret of [password, access_token, refresh_token, rotated, access_token.split(".")[2]!, link, link.split(".")[1]!])
     expect(log).not.toContain(secret);
 });
 

@@ -108,9 +108,10 @@ describe("the dev mailbox (no SMTP_URL)", () => {
 
 describe("with SMTP_URL set", () => {
   it("has no mailbox: the list, a message and /dev/mailbox answer 404", async () => {
-    const { store, db, clock, holdMinutes, mediaDir, jwtSecret, payments, stripeWebhookSecrets, feed } = api.ctx;
+    const { store, dataKeys, db, clock, holdMinutes, mediaDir, jwtSecret, payments, stripeWebhookSecrets, feed } = api.ctx;
     const smtp = createContext({
       store,
+      dataKeys,
       db,
       clock,
       holdMinutes,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signLink } from "../src/auth/signed-links.ts";
-import { authClient, mailedToken, PASSWORD, refusals, seenByCaller, type AuthSession } from "./auth-client.ts";
+import { authClient, mailedToken, PASSWORD, refusals, seenByCaller, sessionOf, type AuthSession } from "./auth-client.ts";
 import { startTestApi, TEST_JWT_SECRET, type TestApi } from "./harness.ts";
 
 // Issue 16, password reset by e-mail: the request answers alike whether or not the address has an
@@ -98,7 +98,7 @@ describe("resetting", () => {
     const { email, id, browser, phone, token } = await accountWithResetLink();
     const r = await reset(token);
     expect(r.statusCode, r.body).toBe(200);
-    const session = r.json<AuthSession>();
+    const session = sessionOf(r);
     expect(session.user).toMatchObject({ id, email });
 
     for (const old of [browser, phone]) {

@@ -35,6 +35,7 @@ export const ROUTE_CATALOGUE = [
   "POST /experts/:expertId/date-overrides",
   "DELETE /experts/:expertId/date-overrides/:overrideId",
   "GET /me/export",
+  "POST /me/erasure",
   "GET /admin/users/:id/export",
   "GET /experts/:expertId/calendars",
   "POST /experts/:expertId/calendars",
@@ -120,6 +121,15 @@ export const ROUTE_CATALOGUE = [
   "POST /auth/login/two-factor",
   "GET /auth/sign-ins",
   "DELETE /auth/sign-ins/:id",
+  // passkeys (issue 33.4): added, listed and removed on the account page; signing in with one alone or as the second factor
+  "GET /auth/passkeys",
+  "POST /auth/passkeys/options",
+  "POST /auth/passkeys",
+  "DELETE /auth/passkeys/:id",
+  "POST /auth/passkeys/sign-in/options",
+  "POST /auth/passkeys/sign-in",
+  "POST /auth/login/two-factor/passkey/options",
+  "POST /auth/login/two-factor/passkey",
   // mail (issue 16): a mail's unsubscribe link
   "POST /mail/unsubscribe",
   // early access (the landing page's request form)

@@ -55,4 +55,9 @@ export const accountAndCalendarErrors = {
   },
   two_factor_enrolment_required: { status: 403, message: "Set up two-factor sign-in before using the console." },
   sign_in_not_found: { status: 404, message: "This sign-in was not found. It may have ended already." },
+  // The refresh cookie (issue 33.6): a refresh the app's own page did not ask for (no proof header, or sent from another site).
+  cross_site_request: {
+    status: 403,
+    message: "This request did not come from this site's own page. Please reload the page and try again.",
+  },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -3,6 +3,8 @@
 // refusals are ours (the spec leaves server rules open).
 
 import { accountAndCalendarErrors } from "./errors-accounts-calendars.ts";
+import { erasureErrors } from "./errors-erasure.ts";
+import { passkeyErrors } from "./errors-passkeys.ts";
 
 type Entry = { status: number; message: string };
 
@@ -296,6 +298,8 @@ export const errorCatalogue = {
   bookings_cursor_invalid: { status: 400, message: "That page of bookings does not exist. Please start again from the first page." },
   bookings_page_size_invalid: { status: 400, message: "Ask for 1 to 500 bookings per page." },
   ...accountAndCalendarErrors,
+  ...erasureErrors,
+  ...passkeyErrors,
 
   projection_rebuild_running: { status: 409, message: "This read model is already being rebuilt." },
 

@@ -42,5 +42,7 @@ export * from "./ledger.ts";
 export * from "./payout-replies.ts";
 export * from "./ledger-postings.ts";
 export * from "./two-factor.ts";
+export * from "./account-erasure.ts";
+export * from "./passkeys.ts";
 export * from "./sign-ins.ts";
 export * from "./personal-data.ts";

@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createSessionClient, hasSessionTokens, type SessionClientOptions, type SessionTokens } from "../src/index.ts";
+import { createSessionClient, hasSessionTokens, signedInMarker, type SessionClientOptions, type SessionTokens } from "../src/index.ts";
 
-// The session as the web app and the console use it, against a fake API (fetch), this window's
-// localStorage as the browser's storage, and a fake Web Lock manager shared by "tabs".
+// The session as the web app and the console use it, against a fake API (fetch) with a browser's
+// cookie jar (the refresh cookie, which no script here ever reads), this window's localStorage as
+// the browser's storage, and a fake Web Lock manager shared by "tabs".
 
 type Session = SessionTokens & { user: { role: string } };
 
 const issued = (n: number, expiresInSeconds = 900, role = "creator"): Session => ({
   access_token: `access-${n}`,
-  refresh_token: `refresh-${n}`,
   expires_at: Math.floor(Date.now() / 1000) + expiresInSeconds,
   user: { role },
 });
@@ -40,6 +40,7 @@ function client(api: Api, overrides: Partial<SessionClientOptions<Session>> = {}
     storageKey: "test.session",
     lockName: "test.refresh",
     refreshUrl: "/api/v1/auth/refresh",
+    app: "web",
     isSession: (v): v is Session => hasSessionTokens(v) && typeof (v as Partial<Session>).user?.role === "string",
     fetch: fetch as unknown as typeof globalThis.fetch,
     locks: () => locks,
@@ -48,8 +49,27 @@ function client(api: Api, overrides: Partial<SessionClientOptions<Session>> = {}
   return { session: made, fetch, locks };
 }
 
+/** The refresh route over a browser's cookie jar: a refresh spends the cookie sent and sets the next; a spent one is refused. */
+function rotatingApi() {
+  const jar = { cookie: 1, rotations: 0, inFlight: 0, most: 0 };
+  const api: Api = async (url) => {
+    if (!url.endsWith("/auth/refresh")) return json(200, {});
+    const sent = jar.cookie;
+    jar.inFlight++;
+    jar.most = Math.max(jar.most, jar.inFlight);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    jar.inFlight--;
+    if (sent !== jar.cookie) return json(401, { code: "session_expired" });
+    jar.cookie++;
+    jar.rotations++;
+    return json(200, issued(jar.cookie));
+  };
+  return { jar, api };
+}
+
 const refreshesOf = (fetch: ReturnType<typeof vi.fn>) => fetch.mock.calls.filter(([url]) => String(url).endsWith("/auth/refresh"));
-const stored = (key = "test.session") => JSON.parse(localStorage.getItem(key) ?? "null") as Session | null;
+const marker = (key = "test.session") => localStorage.getItem(key);
+const signedInElsewhere = (key = "test.session") => localStorage.setItem(key, signedInMarker());
 
 beforeEach(() => localStorage.clear());
 afterEach(() => {
@@ -57,29 +77,32 @@ afterEach(() => {
   localStorage.clear();
 });
 
-describe("the stored session", () => {
-  it("lives under each app's own key, so the web app and the console keep separate sessions", () => {
+describe("what the browser keeps", () => {
+  it("the tokens in the tab's memory only: storage holds a marker without any token, under each app's own key", () => {
     const web = client(async () => json(500, {}), { storageKey: "web.session" }).session;
     const console = client(async () => json(500, {}), { storageKey: "console.session" }).session;
     web.set(issued(1));
     console.set(issued(2, 900, "admin"));
     expect(web.get()?.access_token).toBe("access-1");
     expect(console.get()?.access_token).toBe("access-2");
+    for (let i = 0; i < localStorage.length; i++) expect(localStorage.getItem(localStorage.key(i)!)).not.toMatch(/access|refresh/);
+    expect(JSON.parse(marker("web.session")!)).toEqual({ signed_in_at: expect.any(Number) });
     web.set(null);
-    expect(stored("web.session")).toBeNull();
+    expect(marker("web.session")).toBeNull();
+    expect(web.signedIn()).toBe(false);
     expect(console.get()?.access_token).toBe("access-2");
+    expect(console.signedIn()).toBe(true);
   });
 
-  it("is read from storage at each use, so a session another tab wrote is the one used", () => {
-    const { session } = client(async () => json(500, {}));
-    session.set(issued(1));
-    localStorage.setItem("test.session", JSON.stringify(issued(5)));
-    expect(session.get()?.access_token).toBe("access-5");
-    localStorage.setItem("test.session", JSON.stringify({ access_token: "x" }));
-    expect(session.get()).toBeNull();
+  it("a whole session an older release stored is removed at once, its refresh token with it, and not taken up", async () => {
+    localStorage.setItem("test.session", JSON.stringify({ ...issued(1), refresh_token: "old-refresh" }));
+    const { session, fetch } = client(async () => json(200, issued(2)));
+    expect(await session.restore()).toBeNull();
+    expect(marker()).toBeNull();
+    expect(fetch).not.toHaveBeenCalled();
   });
 
-  it("stays in the tab's memory when storage refuses to keep it", () => {
+  it("stays in the tab's memory when storage refuses the marker, and still refreshes", async () => {
     const refusing = {
       getItem: () => null,
       setItem: () => {
@@ -87,28 +110,71 @@ describe("the stored session", () => {
       },
       removeItem: () => undefined,
     };
-    const { session } = client(async () => json(500, {}), { storage: () => refusing });
+    const { session } = client(async () => json(200, issued(2)), { storage: () => refusing });
     session.set(issued(1));
     expect(session.get()?.access_token).toBe("access-1");
+    expect((await session.refresh())?.access_token).toBe("access-2");
+  });
+});
+
+describe("restoring after a page load", () => {
+  it("asks the cookie for a session when the marker says this browser is signed in, once however many ask", async () => {
+    signedInElsewhere();
+    const { session, fetch } = client(async () => json(200, issued(2)));
+    expect(session.get()).toBeNull();
+    const [a, b, c] = await Promise.all([session.restore(), session.restore(), session.fresh()]);
+    expect([a?.access_token, b?.access_token, c?.access_token]).toEqual(["access-2", "access-2", "access-2"]);
+    expect(refreshesOf(fetch)).toHaveLength(1);
+  });
+
+  it("sends nothing for a visitor who never signed in", async () => {
+    const { session, fetch } = client(async () => json(200, issued(2)));
+    expect(await session.restore()).toBeNull();
+    expect(await session.fresh()).toBeNull();
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it("a call made while restoring waits for the session instead of going out signed out", async () => {
+    signedInElsewhere();
+    const { session, fetch } = client(async (url) => (url.endsWith("/auth/refresh") ? json(200, issued(2)) : json(200, {})));
+    void session.restore();
+    await session.fetch("/api/v1/auth/me");
+    const [, init] = fetch.mock.calls.at(-1)!;
+    expect((init.headers as Record<string, string>).authorization).toBe("Bearer access-2");
+  });
+
+  it("says the session expired when the cookie no longer holds one", async () => {
+    signedInElsewhere();
+    const ends: unknown[] = [];
+    const { session } = client(async () => json(401, { code: "session_expired" }));
+    session.onChange((s, ended) => ends.push([s?.access_token ?? null, ended]));
+    expect(await session.restore()).toBeNull();
+    expect(marker()).toBeNull();
+    expect(ends).toEqual([[null, "expired"]]);
   });
 });
 
 describe("refresh", () => {
-  it("rotates the refresh token and stores the new session", async () => {
+  it("POSTs with the cookie and the app's name (no body, no token of the page's), and keeps the new session in memory", async () => {
     const { session, fetch } = client(async (_url, init) => {
-      expect(JSON.parse(String(init.body))).toEqual({ refresh_token: "refresh-1" });
+      expect(init.body).toBeUndefined();
+      expect(init.credentials).toBe("same-origin");
+      expect(init.headers).toEqual({ accept: "application/json", "x-session-app": "web" });
       return json(200, issued(2));
     });
     session.set(issued(1, 30));
+    const signedInAt = marker();
     expect((await session.refresh())?.access_token).toBe("access-2");
-    expect(stored()?.refresh_token).toBe("refresh-2");
+    expect(session.get()?.access_token).toBe("access-2");
+    // A refresh is no news for other tabs: the marker stays as the sign-in left it.
+    expect(marker()).toBe(signedInAt);
     expect(refreshesOf(fetch)).toHaveLength(1);
   });
 
   it("is shared by the calls that need it at the same time: one request, one rotation", async () => {
     let release!: () => void;
     const answered = new Promise<void>((resolve) => (release = resolve));
-    // Without Web Locks (older browsers), so only the sharing keeps the token from being spent twice.
+    // Without Web Locks (older browsers), so only the sharing keeps the cookie from being spent twice by one tab.
     const { session, fetch } = client(
       async () => {
         await answered;
@@ -124,23 +190,17 @@ describe("refresh", () => {
     expect(refreshesOf(fetch)).toHaveLength(1);
   });
 
-  it("is done by one tab at a time: a tab that waited adopts the other's session instead of spending the used token", async () => {
+  it("is done by one tab at a time, so a tab never sends the cookie another tab's refresh is spending", async () => {
+    const { jar, api } = rotatingApi();
     const locks = fakeLocks();
-    let rotations = 0;
-    const api: Api = async (_url, init) => {
-      const { refresh_token } = JSON.parse(String(init.body)) as { refresh_token: string };
-      // Rotation: a refresh token works once.
-      if (refresh_token !== "refresh-1") return json(401, { code: "session_expired" });
-      rotations++;
-      return json(200, issued(2));
-    };
-    const one = client(api, { locks: () => locks });
-    const two = client(api, { locks: () => locks });
-    one.session.set(issued(1, 10));
-    const [a, b] = await Promise.all([one.session.refresh(), two.session.refresh()]);
-    expect([a?.access_token, b?.access_token]).toEqual(["access-2", "access-2"]);
-    expect(rotations).toBe(1);
-    expect(refreshesOf(two.fetch)).toHaveLength(0);
+    const tabs = [client(api, { locks: () => locks }), client(api, { locks: () => locks }), client(api, { locks: () => locks })];
+    tabs[0]!.session.set(issued(1, 10));
+    const sessions = await Promise.all(tabs.map((tab) => tab.session.restore()));
+    // Each tab got a session of its own from the cookie the one before it left: none was refused as a reuse.
+    expect(sessions.every((s) => s !== null)).toBe(true);
+    expect(jar.most).toBe(1);
+    expect(jar.rotations).toBe(2);
+    expect(marker()).not.toBeNull();
   });
 
   it("retries with a back-off from 200 ms, doubling, while offline or the server fails", async () => {
@@ -180,17 +240,17 @@ describe("refresh", () => {
     await vi.advanceTimersByTimeAsync(200 + 400 + 800 + 1600);
     expect((await result)?.access_token).toBe("access-1");
     expect(refreshesOf(fetch)).toHaveLength(5);
-    expect(stored()?.access_token).toBe("access-1");
+    expect(session.signedIn()).toBe(true);
     expect(ends).toEqual([]);
   });
 
-  it("ends the session, saying it expired, when the server refuses the refresh token; a sign-out says nothing", async () => {
+  it("ends the session, saying it expired, when the server refuses the cookie; a sign-out says nothing", async () => {
     const ends: unknown[] = [];
     const { session } = client(async () => json(401, { code: "session_expired" }));
     session.onChange((s, ended) => ends.push([s?.access_token ?? null, ended]));
     session.set(issued(1, 10));
     expect(await session.refresh()).toBeNull();
-    expect(stored()).toBeNull();
+    expect(marker()).toBeNull();
     session.set(issued(2));
     session.set(null);
     expect(ends).toEqual([
@@ -209,7 +269,7 @@ describe("refresh", () => {
     session.set(issued(1, 10, "admin"));
     session.onChange((_s, ended) => ends.push(ended));
     expect(await session.refresh()).toBeNull();
-    expect(stored()).toBeNull();
+    expect(marker()).toBeNull();
     expect(ends).toEqual(["expired"]);
   });
 });
@@ -256,18 +316,34 @@ describe("about to expire", () => {
 });
 
 describe("other tabs", () => {
-  it("a session written or removed in another tab is told to the listeners, once", () => {
+  const storageEvent = (key: string | null, oldValue: string | null, newValue: string | null) =>
+    window.dispatchEvent(new StorageEvent("storage", { key, oldValue, newValue }));
+
+  it("a sign-out in another tab signs this one out (nothing expired); another app's key is not this app's", () => {
     const { session } = client(async () => json(500, {}));
+    const seen: unknown[] = [];
+    session.set(issued(1));
+    session.onChange((s, ended) => seen.push([s?.access_token ?? null, ended]));
+    session.follow();
+    storageEvent("another.app", null, signedInMarker());
+    const was = marker();
+    localStorage.removeItem("test.session");
+    storageEvent("test.session", was, null);
+    storageEvent("test.session", was, null);
+    expect(seen).toEqual([[null, undefined]]);
+  });
+
+  it("a sign-in in another tab is taken up from the cookie it left; a refresh there (marker unchanged) sends nothing here", async () => {
+    const { session, fetch } = client(async () => json(200, issued(7)));
     const seen: (string | null)[] = [];
     session.onChange((s) => seen.push(s?.access_token ?? null));
     session.follow();
-    localStorage.setItem("test.session", JSON.stringify(issued(7)));
-    window.dispatchEvent(new StorageEvent("storage", { key: "test.session" }));
-    window.dispatchEvent(new StorageEvent("storage", { key: "test.session" }));
-    window.dispatchEvent(new StorageEvent("storage", { key: "another.app" }));
-    localStorage.removeItem("test.session");
-    window.dispatchEvent(new StorageEvent("storage", { key: "test.session" }));
-    expect(seen).toEqual(["access-7", null]);
+    const marked = signedInMarker(1);
+    localStorage.setItem("test.session", marked);
+    storageEvent("test.session", null, marked);
+    await vi.waitFor(() => expect(seen).toEqual(["access-7"]));
+    storageEvent("test.session", marked, marked);
+    expect(refreshesOf(fetch)).toHaveLength(1);
   });
 });
 
@@ -293,15 +369,17 @@ describe("authorised fetch", () => {
   });
 
   it("uses the session another call already renewed instead of refreshing again", async () => {
+    let other: ReturnType<typeof client>["session"] | null = null;
     const { session, fetch } = client(async (url, init) => {
       const token = (init.headers as Record<string, string>).authorization;
       if (token === "Bearer access-1") {
-        // Meanwhile another call (or tab) refreshed.
-        localStorage.setItem("test.session", JSON.stringify(issued(2)));
+        // Meanwhile another call in this tab renewed the session.
+        other?.set(issued(2));
         return json(401, {});
       }
       return json(200, { url });
     });
+    other = session;
     session.set(issued(1));
     expect((await session.fetch("/api/v1/x")).status).toBe(200);
     expect(refreshesOf(fetch)).toHaveLength(0);

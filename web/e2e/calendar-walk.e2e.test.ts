@@ -9,6 +9,7 @@ import { launchChromium, screenshot, seriousViolations, takeCspViolations, type 
 import { adminToken, signUpVerified } from "./mailbox.ts";
 import { callApi } from "./product-api.ts";
 import { ADMIN, startProduct, type ProductServer } from "./product-server.ts";
+import { signedInContext, type Credentials } from "./signed-in-browser.ts";
 import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 import { startCalDavServer, type CalDavServer } from "@booking/testkit";
 import { expertsOwnCalendars, type OwnCalendars } from "./own-calendars.ts";
@@ -30,7 +31,7 @@ const run = Date.now().toString(36);
 const ROOM = "https://meet.example.com/walk-room";
 
 type AuthSession = { access_token: string; user: { id: string } };
-type Person = { session: AuthSession; id: string; name: string };
+type Person = { session: AuthSession; id: string; name: string; credentials: Credentials };
 
 let product: ProductServer;
 let own: OwnCalendars;
@@ -64,16 +65,16 @@ const url = (path: string) => `${product.url}${path}`;
 const call = <T>(method: string, path: string, token: string | null, body?: unknown) => callApi<T>(product.url, method, path, token, body);
 
 async function person(role: "creator" | "expert", first: string, last: string): Promise<Person> {
+  const credentials = { email: `${first.toLowerCase()}-cal-${run}@example.com`, password: `${first}-password-1` };
   const session = await signUpVerified<AuthSession>(product.url, admin, {
-    email: `${first.toLowerCase()}-cal-${run}@example.com`,
-    password: `${first}-password-1`,
+    ...credentials,
     role,
     first_name: first,
     last_name: last,
   });
   const { version_id } = await call<{ version_id: string }>("GET", "/terms/latest", null);
   await call("POST", "/terms/accept", session.access_token, { version_id });
-  return { session, id: session.user.id, name: `${first} ${last}` };
+  return { session, id: session.user.id, name: `${first} ${last}`, credentials };
 }
 
 /** A paid booking by `who` at `time`, through the API (the test provider's card). */
@@ -86,11 +87,9 @@ async function paidBooking(who: Person, time: string): Promise<string> {
 }
 
 async function signedInPage(who: Person, timezoneId: string): Promise<Page> {
-  const context = await browser.newContext({ timezoneId, locale: "en-US", viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  const options = { timezoneId, locale: "en-US", viewport: { width: 1280, height: 900 }, acceptDownloads: true };
+  const { context } = await signedInContext(browser, product.url, who.credentials, options);
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: product.url });
-  await context.addInitScript((session) => {
-    if (!localStorage.getItem("expert-sessions.auth")) localStorage.setItem("expert-sessions.auth", JSON.stringify(session));
-  }, who.session);
   context.setDefaultTimeout(20_000);
   contexts.push(context);
   const page = await context.newPage();

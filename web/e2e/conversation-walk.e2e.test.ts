@@ -32,7 +32,10 @@ let sessionId = "";
 let bookingId = "";
 let expertPage: Page;
 let creatorPage: Page;
-const pages = walkContexts(() => browser);
+const pages = walkContexts(
+  () => browser,
+  () => product.url,
+);
 const axe = walkAxe();
 
 const url = (path: string) => `${product.url}${path}`;

@@ -4,6 +4,7 @@ import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/main/se
 import { landmarkViolations, launchChromium } from "./chromium.ts";
 import { callApi } from "./product-api.ts";
 import { startProduct, type ProductServer } from "./product-server.ts";
+import { signedInContext } from "./signed-in-browser.ts";
 import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // Issue 27.21: every screen had a banner inside a banner. axe's landmark rules on the web app's
@@ -15,13 +16,14 @@ let product: ProductServer;
 let browser: Browser;
 const people: Record<"creator" | "expert", AuthSession | null> = { creator: null, expert: null };
 const made = { slug: "", sessionId: "" };
+const emails = { creator: DEMO_CREATOR.email, expert: "ava@example.com" };
 
 beforeAll(async () => {
   product = await startProduct(testPostgresUrl());
   await seedDemoData(product.api.app, product.api.ctx, { history: false });
   const login = (email: string) => callApi<AuthSession>(product.url, "POST", "/auth/login", null, { email, password: DEMO_PASSWORD });
-  people.creator = await login(DEMO_CREATOR.email);
-  people.expert = await login("ava@example.com");
+  people.creator = await login(emails.creator);
+  people.expert = await login(emails.expert);
   const expert = await callApi<{ slug: string }>(product.url, "GET", "/experts/me", people.expert.access_token);
   made.slug = expert.slug;
   const sessions = await callApi<{ id: string }[]>(product.url, "GET", `/experts/${people.expert.user.id}/sessions`, null);
@@ -35,9 +37,11 @@ afterAll(async () => {
 });
 
 async function contextFor(who: "visitor" | "creator" | "expert"): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, timezoneId: "UTC", locale: "en-GB" });
-  const session = who === "visitor" ? null : people[who];
-  if (session) await context.addInitScript((s) => localStorage.setItem("expert-sessions.auth", JSON.stringify(s)), session);
+  const options = { viewport: { width: 1366, height: 768 }, timezoneId: "UTC", locale: "en-GB" };
+  const context =
+    who === "visitor"
+      ? await browser.newContext(options)
+      : (await signedInContext(browser, product.url, { email: emails[who], password: DEMO_PASSWORD }, options)).context;
   context.setDefaultTimeout(20_000);
   return context;
 }

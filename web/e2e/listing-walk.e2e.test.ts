@@ -6,6 +6,7 @@ import { launchChromium, screenshot, seriousViolations, takeCspViolations, type 
 import { adminToken, signUpVerified } from "./mailbox.ts";
 import { callApi } from "./product-api.ts";
 import { ADMIN, startProduct, type ProductServer } from "./product-server.ts";
+import { signedInContext } from "./signed-in-browser.ts";
 import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // Issue 30.5's walk, in Chromium against the built app served by the real API: three approved experts
@@ -25,7 +26,6 @@ type Shop = { name: string; slug: string; priceDollars: number; lengthMinutes: n
 let product: ProductServer;
 let browser: Browser;
 let admin = "";
-let creator: AuthSession;
 let page: Page;
 const contexts: BrowserContext[] = [];
 const axeReport: Record<string, AxeViolation[]> = {};
@@ -41,10 +41,13 @@ const nameOf = (who: typeof AVERY) => `${who.first} ${who.last}`;
 const url = (path: string) => `${product.url}${path}`;
 const call = <T>(method: string, path: string, token: string | null, body?: unknown) => callApi<T>(product.url, method, path, token, body);
 
+/** What a person signs in with: the walk's own rule, so a browser of theirs can sign in again. */
+const credentialsOf = (first: string) => ({ email: `${first.toLowerCase()}-listing-${run}@example.com`, password: `${first}-password-1` });
+const CREATOR = credentialsOf("Cora");
+
 async function signUp(role: "creator" | "expert", first: string, last: string): Promise<AuthSession> {
   const session = await signUpVerified<AuthSession>(product.url, admin, {
-    email: `${first.toLowerCase()}-listing-${run}@example.com`,
-    password: `${first}-password-1`,
+    ...credentialsOf(first),
     role,
     first_name: first,
     last_name: last,
@@ -124,11 +127,9 @@ beforeAll(async () => {
   browser = await launchChromium();
   admin = await adminToken(product.url, ADMIN);
   shops = { avery: await openShop(AVERY), blake: await openShop(BLAKE), casey: await openShop(CASEY) };
-  creator = await signUp("creator", "Cora", `Quinn${run}`);
-  const context = await browser.newContext({ timezoneId: CREATOR_ZONE, locale: "en-US", viewport: { width: 1280, height: 900 } });
-  await context.addInitScript((session) => {
-    if (!localStorage.getItem("expert-sessions.auth")) localStorage.setItem("expert-sessions.auth", JSON.stringify(session));
-  }, creator);
+  await signUp("creator", "Cora", `Quinn${run}`);
+  const options = { timezoneId: CREATOR_ZONE, locale: "en-US", viewport: { width: 1280, height: 900 } };
+  const { context } = await signedInContext(browser, product.url, CREATOR, options);
   context.setDefaultTimeout(20_000);
   contexts.push(context);
   page = await context.newPage();
@@ -262,14 +263,13 @@ describe("the experts listing's sort and filters", () => {
   });
 
   it("fits a phone: the toolbar wraps, nothing overflows, and it passes axe with filters set", async () => {
-    const context = await browser.newContext({
+    const { context } = await signedInContext(browser, product.url, CREATOR, {
       timezoneId: CREATOR_ZONE,
       locale: "en-US",
       viewport: { width: 390, height: 844 },
       isMobile: true,
       hasTouch: true,
     });
-    await context.addInitScript((session) => localStorage.setItem("expert-sessions.auth", JSON.stringify(session)), creator);
     context.setDefaultTimeout(20_000);
     contexts.push(context);
     const phone = await context.newPage();

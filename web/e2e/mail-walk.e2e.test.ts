@@ -5,6 +5,7 @@ import { signLink } from "../../api/src/auth/signed-links.ts";
 import { launchChromium, screenshot, seriousViolations, takeCspViolations, type AxeViolation } from "./chromium.ts";
 import { adminToken, mailedLink } from "./mailbox.ts";
 import { ADMIN, startProduct, type ProductServer } from "./product-server.ts";
+import { expectRefreshTokenOutOfScripts, SIGNED_IN_KEYS } from "./signed-in-browser.ts";
 import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // Issue 16's walk, in Chromium against the built app and the real API with the dev mailbox on (no
@@ -30,6 +31,8 @@ let context: BrowserContext;
 let page: Page;
 let admin = "";
 let userId = "";
+/** The access token the verification link's sign-in gave the page (read off the reply): the walk's own calls as the visitor. */
+let visitorToken = "";
 let verifyLink = "";
 let resetLink = "";
 const axeReport: Record<string, AxeViolation[]> = {};
@@ -48,14 +51,11 @@ async function checkAxe(name: string) {
   await screenshot(page, `mail-${name}`);
 }
 
-const storedSession = () =>
-  page.evaluate(
-    () => JSON.parse(localStorage.getItem("expert-sessions.auth") ?? "null") as { access_token: string; user: { id: string } } | null,
-  );
+/** The web app's signed-in marker (the session itself is in the page's memory and the HttpOnly cookie, issue 33.6). */
+const signedInMarker = () => page.evaluate((key) => localStorage.getItem(key), SIGNED_IN_KEYS.web);
 
 async function me(): Promise<MeReply> {
-  const session = await storedSession();
-  const reply = await fetch(url("/api/v1/auth/me"), { headers: { authorization: `Bearer ${session?.access_token ?? ""}` } });
+  const reply = await fetch(url("/api/v1/auth/me"), { headers: { authorization: `Bearer ${visitorToken}` } });
   expect(reply.status).toBe(200);
   return (await reply.json()) as MeReply;
 }
@@ -76,7 +76,7 @@ async function logIn(password: string) {
 async function logOut() {
   await page.getByRole("button", { name: "Logout" }).click();
   await expectPath("/");
-  await expect.poll(storedSession).toBeNull();
+  await expect.poll(signedInMarker).toBeNull();
 }
 
 beforeAll(async () => {
@@ -113,7 +113,7 @@ describe("confirming the address", () => {
     await page.getByRole("button", { name: "Create Account" }).click();
     await page.getByRole("heading", { name: "Check your inbox" }).waitFor();
     await page.getByText(visitor.email).waitFor();
-    expect(await storedSession()).toBeNull();
+    expect(await signedInMarker()).toBeNull();
     await checkAxe("check-inbox");
 
     await logIn(visitor.password);
@@ -121,7 +121,7 @@ describe("confirming the address", () => {
     await page.getByRole("button", { name: "Send again" }).click();
     await page.getByText(`We sent a new link to ${visitor.email}.`).waitFor();
     await checkAxe("login-unconfirmed");
-    expect(await storedSession()).toBeNull();
+    expect(await signedInMarker()).toBeNull();
     // The sign-up's mail and the one sent again.
     await expect.poll(async () => (await mailsTo("verify_email")).length).toBe(2);
   });
@@ -129,15 +129,18 @@ describe("confirming the address", () => {
   it("the verification mail's link signs the visitor in and leads through the terms to the experts, with the browser's zone kept for mails", async () => {
     verifyLink = await mailedLink(product.url, admin, visitor.email, "verify-email");
     expect(verifyLink.startsWith(`${product.url}/verify-email?token=`), verifyLink).toBe(true);
+    const verified = page.waitForResponse((r) => r.url().endsWith("/api/v1/auth/verify"));
     await page.goto(verifyLink);
+    const session = (await (await verified).json()) as { access_token: string; user: { id: string } };
     await expectPath("/confirm-terms");
     await page.getByRole("status").filter({ hasText: "Your email is confirmed." }).waitFor();
     await checkAxe("confirmed-terms");
     await page.getByLabel("I accept the Terms and Conditions").check();
     await page.getByRole("button", { name: "Continue" }).click();
     await expectPath("/search");
-    userId = (await storedSession())?.user.id ?? "";
-    expect(userId).not.toBe("");
+    userId = session.user.id;
+    visitorToken = session.access_token;
+    await expectRefreshTokenOutOfScripts(page, "web");
     expect(await me()).toMatchObject({ email: visitor.email, email_verified: true, timezone: ZONE, reminder_mails: true });
   });
 
@@ -229,7 +232,7 @@ describe("a forgotten password", () => {
     await logOut();
     await logIn(visitor.password);
     await page.getByText("Email or password is incorrect.").waitFor();
-    expect(await storedSession()).toBeNull();
+    expect(await signedInMarker()).toBeNull();
     await logIn(visitor.newPassword);
     await expectPath(`/creator-dashboard/${userId}`);
   });

@@ -50,12 +50,6 @@ async function expectPath(page: Page, path: string | RegExp) {
     .toSatisfy((p: string) => (typeof path === "string" ? p === path : path.test(p)));
 }
 
-async function signedInUserId(page: Page): Promise<string> {
-  return page.evaluate(
-    () => (JSON.parse(localStorage.getItem("expert-sessions.auth") ?? "{}") as { user?: { id: string } }).user?.id ?? "",
-  );
-}
-
 async function checkAxe(page: Page, name: string) {
   const violations = await seriousViolations(page);
   axeReport[name] = violations;
@@ -66,7 +60,8 @@ async function visible(page: Page, text: string | RegExp, timeout = 15_000) {
   await page.getByText(text).first().waitFor({ state: "visible", timeout });
 }
 
-async function signUp(page: Page, who: typeof expertUser, role: "A creator" | "An expert") {
+/** Signs up through the screens and follows the verification mail's link; answers the new account's id, as the link's sign-in gave it to the page. */
+async function signUp(page: Page, who: typeof expertUser, role: "A creator" | "An expert"): Promise<string> {
   await page.goto(url("/signup"));
   await page.getByLabel(role).check();
   await page.getByLabel("First Name").fill(who.first);
@@ -76,8 +71,12 @@ async function signUp(page: Page, who: typeof expertUser, role: "A creator" | "A
   await page.getByRole("button", { name: "Create Account" }).click();
   await page.getByRole("heading", { name: "Check your inbox" }).waitFor();
   // The verification mail's link, from the dev mailbox: it signs the new account in.
-  await page.goto(await mailedLink(product.url, await adminToken(product.url, ADMIN), who.email, "verify-email"));
+  const link = await mailedLink(product.url, await adminToken(product.url, ADMIN), who.email, "verify-email");
+  const verified = page.waitForResponse((r) => r.url().endsWith("/api/v1/auth/verify"));
+  await page.goto(link);
+  const session = (await (await verified).json()) as { user: { id: string } };
   await expectPath(page, "/confirm-terms");
+  return session.user.id;
 }
 
 async function acceptTerms(page: Page) {
@@ -285,8 +284,7 @@ describe("visitors", () => {
 
 describe("the expert", () => {
   it("signs up, is held at the terms until accepting them, then lands on the profile tab", async () => {
-    await signUp(expert, expertUser, "An expert");
-    expertId = await signedInUserId(expert);
+    expertId = await signUp(expert, expertUser, "An expert");
     expect(expertId).not.toBe("");
     await expert.goto(url(`/expert-dashboard/${expertId}`));
     await expectPath(expert, "/confirm-terms");
@@ -543,8 +541,7 @@ describe("the expert", () => {
 
 describe("the creator", () => {
   it("signs up, accepts the terms and lands on the experts listing; foreign dashboards redirect to /", async () => {
-    await signUp(creator, creatorUser, "A creator");
-    creatorId = await signedInUserId(creator);
+    creatorId = await signUp(creator, creatorUser, "A creator");
     await creator.goto(url("/search"));
     await expectPath(creator, "/confirm-terms");
     await acceptTerms(creator);
@@ -1110,7 +1107,7 @@ describe("guards", () => {
         console.log(
           "DEBUG admin path",
           pathOf(admin),
-          await admin.evaluate(() => localStorage.getItem("expert-sessions.auth")),
+          await admin.evaluate(() => localStorage.getItem("expert-sessions.auth")), // the signed-in marker
           (await admin.content()).slice(0, 3000),
         );
         throw e;
@@ -1131,6 +1128,8 @@ describe("guards", () => {
     await expectPath(creator, "/");
     await creator.getByRole("link", { name: "Login" }).waitFor();
     expect(await creator.evaluate(() => localStorage.getItem("expert-sessions.auth"))).toBeNull();
+    // The refresh cookie went with the sign-out.
+    expect((await creatorContext.cookies()).map((c) => c.name)).not.toContain("web_refresh_token");
     // The other tab follows through the storage event: its guard sends it to /login.
     await expectPath(other, "/login");
     await other.close();

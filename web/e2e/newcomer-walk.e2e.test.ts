@@ -4,6 +4,7 @@ import { DEMO_CREATOR, DEMO_PASSWORD, seedDemoData } from "../../api/src/main/se
 import { launchChromium, screenshot, seriousViolations, takeCspViolations } from "./chromium.ts";
 import { callApi } from "./product-api.ts";
 import { startProduct, type ProductServer } from "./product-server.ts";
+import { signedInContext } from "./signed-in-browser.ts";
 import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
 // What a newcomer meets (issue 27), on the seeded demo marketplace, at a phone's 390x844 and a
@@ -23,15 +24,18 @@ let browser: Browser;
 const call = <T>(method: string, path: string, token: string | null, body?: unknown) => callApi<T>(product.url, method, path, token, body);
 const signIn = (email: string) => call<AuthSession>("POST", "/auth/login", null, { email, password: DEMO_PASSWORD });
 
+/** A browser at `viewport`, signed in (a sign-in of its own) as the demo account `email`, or a visitor's. */
 async function contextFor(
   viewport: Viewport,
-  who: AuthSession | null,
+  email: string | null,
   locale = "en-US",
   timezoneId = "America/New_York",
 ): Promise<BrowserContext> {
   const mobile = viewport === "phone" ? { isMobile: true, hasTouch: true } : {};
-  const context = await browser.newContext({ viewport: VIEWPORTS[viewport], locale, timezoneId, ...mobile });
-  if (who) await context.addInitScript((session) => localStorage.setItem("expert-sessions.auth", JSON.stringify(session)), who);
+  const options = { viewport: VIEWPORTS[viewport], locale, timezoneId, ...mobile };
+  const context = email
+    ? (await signedInContext(browser, product.url, { email, password: DEMO_PASSWORD }, options)).context
+    : await browser.newContext(options);
   // Generous: a screen of the seeded marketplace under a loaded CI machine, not a timing goal.
   context.setDefaultTimeout(60_000);
   return context;
@@ -99,7 +103,7 @@ describe.each(["desktop", "phone"] as const)("a newcomer's screens (%s)", (viewp
     const sessionId = (await call<{ id: string }[]>("GET", `/experts/${jordan.id}/sessions`, null))[0]!.id;
     // A hold made earlier: coming back to the session resumes it at the payment step.
     await call("POST", "/bookings", creator.access_token, { session_id: sessionId, scheduled_time: await freeTime(sessionId, creator) });
-    const context = await contextFor(viewport, creator);
+    const context = await contextFor(viewport, DEMO_CREATOR.email);
     const page = await open(context, `/book-session/${sessionId}`);
     const timer = page.getByRole("timer", { name: "Time left to pay" });
     await timer.waitFor();
@@ -124,7 +128,7 @@ describe.each(["desktop", "phone"] as const)("a newcomer's screens (%s)", (viewp
     const ava = await signIn("ava@example.com");
     const mine = await call<Booking[]>("GET", "/bookings/expert/me", ava.access_token);
     const pending = mine.find((b) => b.status === "pending")!;
-    const context = await contextFor(viewport, ava);
+    const context = await contextFor(viewport, "ava@example.com");
     const page = await open(context, `/manage-booking/${pending.id}`);
     for (const name of ["Accept Booking", "Propose another time", "Decline"]) await page.getByRole("button", { name }).waitFor();
     await shoot(page, "manage-booking", viewport);
@@ -133,7 +137,7 @@ describe.each(["desktop", "phone"] as const)("a newcomer's screens (%s)", (viewp
 
   it("an expert in London reads their bookings with weekday and month name, in British order", async () => {
     const marcus = await signIn("marcus@example.com");
-    const context = await contextFor(viewport, marcus, "en-GB", "Europe/London");
+    const context = await contextFor(viewport, "marcus@example.com", "en-GB", "Europe/London");
     const page = await open(context, `/expert-dashboard/${marcus.user.id}/bookings`);
     const first = page.getByTestId("expert-booking").first();
     await first.waitFor();
@@ -145,7 +149,7 @@ describe.each(["desktop", "phone"] as const)("a newcomer's screens (%s)", (viewp
 
   it("the seeded dashboards: the creator's completed sessions with notes and reviews, the expert's earnings", async () => {
     const creator = await signIn(DEMO_CREATOR.email);
-    const creatorContext = await contextFor(viewport, creator);
+    const creatorContext = await contextFor(viewport, DEMO_CREATOR.email);
     const dashboard = await open(creatorContext, `/creator-dashboard/${creator.user.id}`);
     await dashboard.getByTestId("booking-status").getByText("Complete", { exact: true }).first().waitFor();
     await shoot(dashboard, "creator-dashboard", viewport);
@@ -161,7 +165,7 @@ describe.each(["desktop", "phone"] as const)("a newcomer's screens (%s)", (viewp
     await creatorContext.close();
 
     const marcus = await signIn("marcus@example.com");
-    const expertContext = await contextFor(viewport, marcus, "en-GB", "Europe/London");
+    const expertContext = await contextFor(viewport, "marcus@example.com", "en-GB", "Europe/London");
     const payments = await open(expertContext, `/expert-dashboard/${marcus.user.id}/payments`);
     expect(await payments.getByTestId("earnings-total").textContent()).toMatch(/\$[1-9][\d,]*\.\d\d/);
     await shoot(payments, "expert-payments", viewport);

@@ -45,7 +45,10 @@ let expertPage: Page;
 let creatorPage: Page;
 let adminContext: BrowserContext | undefined;
 let adminPage: Page;
-const pages = walkContexts(() => browser);
+const pages = walkContexts(
+  () => browser,
+  () => product.url,
+);
 const axe = walkAxe();
 
 const url = (path: string) => `${product.url}${path}`;

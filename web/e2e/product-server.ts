@@ -14,7 +14,15 @@ export type ProductServer = { url: string; api: RunningApi; stop: () => Promise<
 
 /** The whole product in this process: the API on a fresh database, serving the built web app at `/`. */
 /** `calendarPlainHosts`: host:port pairs the expert's own calendars may be read from over plain http (the walk's own servers, issue 32). */
-export async function startProduct(serverUrl: string, options: { calendarPlainHosts?: readonly string[] } = {}): Promise<ProductServer> {
+/**
+ * `host`: the name the browser reaches the product by (default 127.0.0.1). "localhost" where a walk uses passkeys (issue 33.4):
+ * WebAuthn takes a domain for the site a passkey belongs to, never an IP address. The API listens on 127.0.0.1 either way.
+ */
+export async function startProduct(
+  serverUrl: string,
+  options: { calendarPlainHosts?: readonly string[]; host?: "127.0.0.1" | "localhost" } = {},
+): Promise<ProductServer> {
+  const host = options.host ?? "127.0.0.1";
   const database = await createTestDatabase(serverUrl, "web");
   const mediaDir = await mkdtemp(join(tmpdir(), "web-e2e-media-"));
   const port = await freePort();
@@ -24,7 +32,7 @@ export async function startProduct(serverUrl: string, options: { calendarPlainHo
     PORT: String(port),
     HOST: "127.0.0.1",
     // Links in mails point where the walk's browser opens the product.
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    PUBLIC_URL: `http://${host}:${port}`,
     MEDIA_DIR: mediaDir,
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
@@ -39,7 +47,7 @@ export async function startProduct(serverUrl: string, options: { calendarPlainHo
   });
   const api = await runApi(config);
   return {
-    url: `http://127.0.0.1:${config.PORT}`,
+    url: `http://${host}:${config.PORT}`,
     api,
     stop: async () => {
       await api.stop();

@@ -4,6 +4,7 @@ import { launchChromium, screenshot, takeCspViolations } from "./chromium.ts";
 import { adminToken, signUpVerified } from "./mailbox.ts";
 import { callApi } from "./product-api.ts";
 import { ADMIN, startProduct, type ProductServer } from "./product-server.ts";
+import { signedInContext as signedInBrowser, type Credentials } from "./signed-in-browser.ts";
 import { gradientPng } from "./test-image.ts";
 import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 
@@ -16,7 +17,8 @@ const DESKTOP = { width: 1366, height: 768 };
 const run = Date.now().toString(36);
 
 type AuthSession = { access_token: string; user: { id: string } };
-type Person = { session: AuthSession; id: string };
+/** A person: their session for the walk's API calls, and what a browser of theirs signs in with. */
+type Person = { session: AuthSession; id: string; credentials: Credentials };
 
 let product: ProductServer;
 let browser: Browser;
@@ -28,16 +30,16 @@ let unpaidBookingId = "";
 const call = <T>(method: string, path: string, token: string | null, body?: unknown) => callApi<T>(product.url, method, path, token, body);
 
 async function signUp(role: "creator" | "expert", first: string, last: string): Promise<Person> {
+  const credentials = { email: `${first.toLowerCase()}-${run}@example.com`, password: `${first}-password-1` };
   const session = await signUpVerified<AuthSession>(product.url, await adminToken(product.url, ADMIN), {
-    email: `${first.toLowerCase()}-${run}@example.com`,
-    password: `${first}-password-1`,
+    ...credentials,
     role,
     first_name: first,
     last_name: last,
   });
   const { version_id } = await call<{ version_id: string }>("GET", "/terms/latest", null);
   await call("POST", "/terms/accept", session.access_token, { version_id });
-  return { session, id: session.user.id };
+  return { session, id: session.user.id, credentials };
 }
 
 async function uploadPhoto(token: string, png: Buffer): Promise<string> {
@@ -102,13 +104,12 @@ async function book(time: string, pay: boolean): Promise<string> {
 }
 
 async function signedInContext(who: Person, viewport: { width: number; height: number }): Promise<BrowserContext> {
-  const context = await browser.newContext({
+  const { context } = await signedInBrowser(browser, product.url, who.credentials, {
     viewport,
     timezoneId: "UTC",
     locale: "en-GB",
     ...(viewport.width < 600 ? { isMobile: true, hasTouch: true } : {}),
   });
-  await context.addInitScript((session) => localStorage.setItem("expert-sessions.auth", JSON.stringify(session)), who.session);
   context.setDefaultTimeout(20_000);
   return context;
 }
@@ -354,7 +355,8 @@ describe("screens changed by issue 13", () => {
 
   it("an admin opening a creator's dashboard sees that creator's bookings", async () => {
     const session = await call<AuthSession>("POST", "/auth/login", null, { email: ADMIN.email, password: ADMIN.password });
-    await atBothSizes({ session, id: session.user.id }, `/creator-dashboard/${creator.id}`, "admin-views-creator", async (page) => {
+    const admin = { session, id: session.user.id, credentials: ADMIN };
+    await atBothSizes(admin, `/creator-dashboard/${creator.id}`, "admin-views-creator", async (page) => {
       await page.getByRole("heading", { name: "Creator's Bookings" }).waitFor();
       await page.getByTestId("creator-booking").nth(2).waitFor();
       expect(await page.getByTestId("creator-booking").count()).toBe(3);

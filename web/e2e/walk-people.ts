@@ -3,12 +3,14 @@ import { expect } from "vitest";
 import { seriousViolations, type AxeViolation } from "./chromium.ts";
 import { signUpVerified } from "./mailbox.ts";
 import { callApi } from "./product-api.ts";
+import { signedInContext, type Credentials } from "./signed-in-browser.ts";
 
 // What the two-browser walks share: people signed up through the product (the verification mail's link) with the current
 // terms accepted, a signed-in browser context per person in their own zone, and axe on each screen, kept for the report.
 
 export type AuthSession = { access_token: string; user: { id: string } };
-export type Person = { session: AuthSession; id: string; name: string };
+/** A person: their session for the walk's API calls, and what a browser of theirs signs in with (a sign-in of its own). */
+export type Person = { session: AuthSession; id: string; name: string; credentials: Credentials };
 
 /** A verified account with the current terms accepted; `tag` keeps the address apart from other walks' and runs'. */
 export async function signedUpPerson(
@@ -19,27 +21,25 @@ export async function signedUpPerson(
   last: string,
   tag: string,
 ) {
+  const credentials = { email: `${first.toLowerCase()}-${tag}@example.com`, password: `${first}-password-1` };
   const session = await signUpVerified<AuthSession>(productUrl, adminToken, {
-    email: `${first.toLowerCase()}-${tag}@example.com`,
-    password: `${first}-password-1`,
+    ...credentials,
     role,
     first_name: first,
     last_name: last,
   });
   const { version_id } = await callApi<{ version_id: string }>(productUrl, "GET", "/terms/latest", null);
   await callApi(productUrl, "POST", "/terms/accept", session.access_token, { version_id });
-  return { session, id: session.user.id, name: `${first} ${last}` } satisfies Person;
+  return { session, id: session.user.id, name: `${first} ${last}`, credentials } satisfies Person;
 }
 
 /** Browser contexts of a walk, one per person: signed in, in their zone, closed together at the end. */
-export function walkContexts(browser: () => Browser) {
+export function walkContexts(browser: () => Browser, productUrl: () => string) {
   const contexts: BrowserContext[] = [];
   return {
     async signedInPage(who: Person, timezoneId: string): Promise<Page> {
-      const context = await browser().newContext({ timezoneId, locale: "en-US", viewport: { width: 1280, height: 900 } });
-      await context.addInitScript((session) => {
-        if (!localStorage.getItem("expert-sessions.auth")) localStorage.setItem("expert-sessions.auth", JSON.stringify(session));
-      }, who.session);
+      const options = { timezoneId, locale: "en-US", viewport: { width: 1280, height: 900 } };
+      const { context } = await signedInContext(browser(), productUrl(), who.credentials, options);
       context.setDefaultTimeout(20_000);
       contexts.push(context);
       const page = await context.newPage();

@@ -13,3 +13,11 @@ export { ensureAdminAccount } from "./admin-account.ts";
 export { attemptsPerMinute, authRoutes, mailRequestsPerQuarterHour } from "./routes.ts";
 export { adminTwoFactorGate } from "./admin-two-factor.ts";
 export type { AdminTwoFactor } from "./admin-two-factor.ts";
+// For erasing an account (issue 33.2): the person proves it is them again, and their sign-ins end.
+export type { Account } from "./accounts.ts";
+export { verifyPassword } from "./password.ts";
+export { proveSecondFactor } from "./second-factor.ts";
+export { twoFactorKey } from "./authenticator.ts";
+export { twoFactorOf } from "./two-factor-table.ts";
+export { revokeUserSessions } from "./refresh-tokens.ts";
+export { addressHash } from "./login-back-off.ts";

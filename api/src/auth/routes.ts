@@ -27,6 +27,7 @@ import { ResendBody, ResetBody, SignupBody, VerifyBody } from "./bodies.ts";
 import { admitLogin, deviceTokenOf, passwordProven, rememberDevice, waitInWords } from "./login-back-off.ts";
 import { decoyHash, hashPassword, verifyPassword } from "./password.ts";
 import { setPreferences } from "./preferences.ts";
+import { forgetRefreshCookie, installRefreshCookies, keepRefreshCookie, refreshTokenOf, sameSiteApp } from "./refresh-cookie.ts";
 import { revokeFamily, revokeUserSessions, rotate } from "./refresh-tokens.ts";
 import { authSession, authUser, signIn } from "./session-replies.ts";
 import { signChallenge } from "./sign-in-challenge.ts";
@@ -34,7 +35,8 @@ import { signInRoutes } from "./sign-in-routes.ts";
 import { SignUpTiming } from "./sign-up-timing.ts";
 import { readLink } from "./signed-links.ts";
 import { knownDeviceCookiePath, twoFactorRoutes } from "./two-factor-routes.ts";
-import { twoFactorOn } from "./two-factor-table.ts";
+import { passkeyRoutes } from "./passkey-routes.ts";
+import { secondFactorsOf } from "./passkey-table.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -92,6 +94,10 @@ export type AuthRouteDeps = AccountWriteDeps & LinkSettings & { terms: TermsComm
 export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
   const { db, clock, jwtSecret, terms } = deps;
   const rateLimit = { max: attemptsPerMinute(), timeWindow: "1 minute" };
+  // Every page load of a signed-in tab refreshes (the access token lives in the tab's memory, issue 33.6), and a refresh is
+  // no guess at a credential (the cookie holds 256 random bits): ten times the allowance, so an office behind one address
+  // reloading its tabs is not signed out.
+  const refreshRateLimit = { max: attemptsPerMinute() * 10, timeWindow: "1 minute" };
   // The routes that mail a link: tighter, and answered with the spec's code for it.
   const mailRateLimit = {
     max: mailRequestsPerQuarterHour(),
@@ -101,6 +107,9 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
   // Made now, so that even the first login with an unknown email costs no more than any other.
   await decoyHash();
   const signUpTiming = new SignUpTiming();
+  // Every reply that opens a session sets its refresh cookie; a sign-out and a refused refresh clear it (issue 33.6).
+  const cookies = { publicUrl: deps.mail.publicUrl };
+  installRefreshCookies(app, cookies);
 
   app.post(
     "/auth/signup",
@@ -156,12 +165,19 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
     if (!account || !matches) refuse("invalid_credentials");
     // With a second factor the count starts afresh only once the code is proven too (POST /auth/login/two-factor):
     // giving the password again must not buy fresh guesses at the code.
-    const secondFactor = await twoFactorOn(db, account.userId);
+    // A code or a passkey (issue 33.4): either answers the challenge.
+    const secondFactors = await secondFactorsOf(db, account.userId);
+    const secondFactor = secondFactors.length > 0;
     if (!secondFactor) await passwordProven(db, { email, userId: account.userId, device, knownDevice: admission.knownDevice });
     // Only someone who knows the password learns that the address is not verified yet.
     if (account.emailVerifiedAt === null) refuse("email_not_confirmed");
-    // The password opens nothing yet: the code, sent with this challenge, does (and remembers the browser).
-    if (secondFactor) return { two_factor_required: true as const, challenge: signChallenge(jwtSecret, account.userId, now) };
+    // The password opens nothing yet: a code or a passkey, sent with this challenge, does (and remembers the browser).
+    if (secondFactor)
+      return {
+        two_factor_required: true as const,
+        challenge: signChallenge(jwtSecret, account.userId, now),
+        second_factors: secondFactors,
+      };
     reply.header(
       "set-cookie",
       await rememberDevice(db, account.userId, device, now, { path: knownDeviceCookiePath(request), secure: request.protocol === "https" }),
@@ -225,17 +241,26 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
 
   app.post(
     "/auth/refresh",
-    { config: { rateLimit }, schema: { body: RefreshBody, response: { 200: AuthSessionReply } } },
+    { config: { rateLimit: refreshRateLimit }, schema: { body: RefreshBody, response: { 200: AuthSessionReply } } },
     async (request) => {
+      // The cookie authenticates this route: only the app's own page may spend it (refresh-cookie.ts says how it shows that).
+      const sessionApp = sameSiteApp(request, cookies);
       const now = clock();
-      const rotated = await rotate(db, jwtSecret, request.body.refresh_token, now);
-      if (!rotated) refuse("session_expired");
+      const token = refreshTokenOf(request, sessionApp);
+      // No cookie, or one this API never made (forged, truncated): nothing to rotate, and nothing else is ended.
+      const rotated = token ? await rotate(db, jwtSecret, token, now) : null;
+      if (!rotated) {
+        forgetRefreshCookie(request);
+        refuse("session_expired");
+      }
       const account = await findAccount(db, rotated.userId);
       if (!account) {
         await revokeFamily(db, rotated.familyId, now);
+        forgetRefreshCookie(request);
         refuse("session_expired");
       }
-      return authSession(app, account, rotated.familyId, rotated.refreshToken);
+      keepRefreshCookie(request, rotated.refreshToken);
+      return authSession(app, account, rotated.familyId);
     },
   );
 
@@ -253,6 +278,8 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
         await endFeedAddress(db, actor.userId, now);
       } else if (scope === "others") await revokeUserSessions(db, actor.userId, now, family);
       else if (family) await revokeFamily(db, family, now);
+      // This browser's token of the app signing out is spent: its cookie goes too (another app's is refused when next sent).
+      if (scope !== "others") forgetRefreshCookie(request);
       return reply.status(204).send(null);
     },
   );
@@ -307,4 +334,13 @@ export const authRoutes: RoutePlugin<AuthRouteDeps> = async (app, deps) => {
   // The second factor (issue 33.4) and the sign-ins a person sees and ends (issue 33.5).
   await twoFactorRoutes(app, { db, clock, jwtSecret, adminTwoFactor: deps.adminTwoFactor ?? "required", rateLimit });
   await signInRoutes(app, { db, clock });
+  // Passkeys (issue 33.4): for the web app's own address, alone or as the second factor.
+  await passkeyRoutes(app, {
+    db,
+    clock,
+    jwtSecret,
+    adminTwoFactor: deps.adminTwoFactor ?? "required",
+    rateLimit,
+    publicUrl: deps.mail.publicUrl,
+  });
 };

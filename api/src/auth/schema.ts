@@ -102,4 +102,35 @@ export const authMigrations: readonly Migration[] = [
           FROM refresh_tokens GROUP BY family_id;
     `,
   },
+  {
+    // Issue 33.4: passkeys (WebAuthn credentials), each with its public key (COSE) and the signature
+    // counter last seen (a count that goes backwards is a copied passkey). A removed passkey keeps its
+    // row (removed_at set) so that its next use is told it was removed, not that it is unknown. The
+    // challenges the API handed out, each taken (deleted) by the one answer it gets: replaying it finds nothing.
+    name: "005_passkeys",
+    sql: `
+      CREATE TABLE passkeys (
+        id text PRIMARY KEY,
+        credential_id text NOT NULL UNIQUE,
+        user_id text NOT NULL,
+        public_key bytea NOT NULL,
+        counter bigint NOT NULL,
+        transports text[] NOT NULL,
+        name text NOT NULL,
+        device text NOT NULL,
+        synced boolean NOT NULL,
+        created_at timestamptz NOT NULL,
+        last_used_at timestamptz,
+        removed_at timestamptz
+      );
+      CREATE INDEX passkeys_user ON passkeys (user_id) WHERE removed_at IS NULL;
+      CREATE TABLE passkey_challenges (
+        challenge text PRIMARY KEY,
+        purpose text NOT NULL,
+        user_id text,
+        expires_at timestamptz NOT NULL
+      );
+      CREATE INDEX passkey_challenges_expiry ON passkey_challenges (expires_at);
+    `,
+  },
 ];

@@ -44,7 +44,7 @@ import { streamRoutes, type StreamLimits } from "../live-updates/index.ts";
 import { termsRoutes } from "../terms/index.ts";
 import { timeOffRoutes } from "../schedule/index.ts";
 import { externalCalendarRoutes } from "../external-calendars/index.ts";
-import { personalDataRoutes } from "../personal-data/index.ts";
+import { erasureRoutes, personalDataRoutes, type DataKeys } from "../personal-data/index.ts";
 
 export const API_PREFIX = "/api/v1";
 const BODY_LIMIT = 1024 * 1024;
@@ -161,6 +161,19 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await proposableTimesRoutes(v1, { db, calendar, clock });
       await timeOffRoutes(v1, { calendar, terms, projected, clock });
       await personalDataRoutes(v1, { db, store, clock });
+      // TODO(issue 33.1, crypto-shredding): the context's data keys and snapshot store, read here until the context declares them.
+      const shredding = ctx as AppContext & { dataKeys?: DataKeys; snapshots?: { forgetMentioning: (id: string) => Promise<unknown> } };
+      const snapshots = shredding.snapshots;
+      await erasureRoutes(v1, {
+        db,
+        store,
+        clock,
+        jwtSecret,
+        projected,
+        sessions,
+        dataKeys: shredding.dataKeys ?? null,
+        forgetSnapshots: snapshots ? (userId) => snapshots.forgetMentioning(userId) : null,
+      });
       await externalCalendarRoutes(v1, { db, calendar, terms, clock, projected, ...ctx.externalCalendars });
       await cancellationRoutes(v1, { db, calendar, clock });
       await noShowRoutes(v1, { db, calendar, projected, clock, meetingRoomUrlTemplate });

@@ -37,7 +37,6 @@ describe("login form", () => {
         status: 200,
         body: {
           access_token: "a.b.c",
-          refresh_token: "r",
           expires_in: 900,
           expires_at: Math.floor(Date.now() / 1000) + 900,
           token_type: "bearer",

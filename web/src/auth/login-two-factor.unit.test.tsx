@@ -15,7 +15,6 @@ afterEach(() => {
 const CHALLENGE = "challenge-body.challenge-signature";
 const session = {
   access_token: "a.b.c",
-  refresh_token: "r",
   expires_in: 900,
   expires_at: Math.floor(Date.now() / 1000) + 900,
   token_type: "bearer",

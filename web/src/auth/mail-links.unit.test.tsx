@@ -21,7 +21,6 @@ vi.setConfig({ testTimeout: 60_000 });
 
 const session = (id: string, role: "creator" | "expert"): AuthSession => ({
   access_token: "a.b.c",
-  refresh_token: "r",
   expires_in: 900,
   expires_at: Math.floor(Date.now() / 1000) + 900,
   token_type: "bearer",

@@ -5,6 +5,7 @@ import { screen, waitFor } from "@testing-library/react";
 import { render } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
+import { signedInMarker } from "@booking/session-client";
 import { AppProviders } from "../app-providers.tsx";
 import { AppRoutes } from "../routes.tsx";
 import { defaultFlags } from "../shared/flags.ts";
@@ -28,7 +29,6 @@ const creator: Me = {
 
 const sessionFor = (n: number, expiresInSeconds: number): AuthSession => ({
   access_token: `access-${n}`,
-  refresh_token: `refresh-${n}`,
   expires_in: 900,
   expires_at: Math.floor(Date.now() / 1000) + expiresInSeconds,
   token_type: "bearer",
@@ -81,8 +81,8 @@ function App({ at }: { at: string }) {
 describe("an expired session", () => {
   it("goes to /login saying the session expired, and after logging in returns to the page it was on", async () => {
     fakeServer();
-    // A stored session about to expire whose refresh the server refuses.
-    localStorage.setItem("expert-sessions.auth", JSON.stringify(sessionFor(1, 10)));
+    // A reload of a browser signed in before (the marker), whose refresh cookie the server refuses.
+    localStorage.setItem("expert-sessions.auth", signedInMarker());
     render(<App at="/account?section=password" />);
 
     await waitFor(() => expect(screen.getByTestId("where")).toHaveTextContent(/^\/login$/), { timeout: 10_000 });

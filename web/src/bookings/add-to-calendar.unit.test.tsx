@@ -52,7 +52,6 @@ function watchDownloads() {
 beforeEach(() =>
   setSession({
     access_token: "access-1",
-    refresh_token: "r",
     expires_in: 900,
     expires_at: Math.floor(Date.now() / 1000) + 900,
     token_type: "bearer",

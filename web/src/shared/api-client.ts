@@ -1,11 +1,12 @@
-import { errorCatalogue, errorCodeAliases, isErrorCode } from "@booking/contracts";
+import { SESSION_APP_HEADER, errorCatalogue, errorCodeAliases, isErrorCode } from "@booking/contracts";
 import { createSessionClient, hasSessionTokens, type SessionEnd, type SessionListener } from "@booking/session-client";
 import type { AuthSession, SignUpReply } from "./api-types.ts";
 
-// The one way the app talks to /api/v1. The signed-in session (kept, refreshed ahead of expiry,
-// shared with other tabs, ended when the server refuses to refresh it) is @booking/session-client's,
-// under this app's own key; this module adds the app's calls and turns `{ code, message }` replies
-// into the error catalogue's message.
+// The one way the app talks to /api/v1. The signed-in session (the access token in this tab's
+// memory, the refresh token in the web app's HttpOnly cookie; restored on load, refreshed ahead of
+// expiry, followed across tabs, ended when the server refuses to refresh it) is
+// @booking/session-client's, under this app's own key; this module adds the app's calls and turns
+// `{ code, message }` replies into the error catalogue's message.
 
 export const API_BASE = "/api/v1";
 
@@ -45,10 +46,14 @@ export function errorMessage(error: unknown, fallback = GENERIC_ERROR_MESSAGE): 
 
 export type { SessionEnd };
 
+/** Sent on the calls that open, refresh or end a session: the web app's cookie, not the console's. */
+const WEB_APP = { [SESSION_APP_HEADER]: "web" } as const;
+
 const browserSession = createSessionClient<AuthSession>({
   storageKey: "expert-sessions.auth",
   lockName: "expert-sessions.refresh",
   refreshUrl: `${API_BASE}/auth/refresh`,
+  app: WEB_APP[SESSION_APP_HEADER],
   // The reply's shape is the API's to keep; the app relies on the tokens and the user's id.
   isSession: (value): value is AuthSession => hasSessionTokens(value) && typeof (value as Partial<AuthSession>).user?.id === "string",
   // Spec section 4: sessions refresh when about to expire, pausing while the tab is hidden.
@@ -56,9 +61,10 @@ const browserSession = createSessionClient<AuthSession>({
   credentials: "include",
 });
 
-/** Start from the stored session and follow other tabs. Called once by the app's entry. */
-export function initSession(): AuthSession | null {
-  return browserSession.follow();
+/** Follow other tabs and take up the session the cookie holds, when this browser is signed in. Called once by the app's entry. */
+export function initSession(): Promise<AuthSession | null> {
+  browserSession.follow();
+  return browserSession.restore();
 }
 
 export function getSession(): AuthSession | null {
@@ -73,7 +79,7 @@ export function onSessionChange(listener: SessionListener<AuthSession>): () => v
   return browserSession.onChange(listener);
 }
 
-/** Rotate the refresh token for a new access token (one refresh at a time across tabs). */
+/** Rotate the refresh cookie for a new access token (one refresh at a time across tabs). */
 export function refreshSession(): Promise<AuthSession | null> {
   return browserSession.refresh();
 }
@@ -109,7 +115,8 @@ async function exchange(method: string, path: string, options: CallOptions): Pro
     headers["content-type"] = "application/json";
     body = JSON.stringify(options.body);
   }
-  const init: RequestInit = { method, headers, body, credentials: "include", signal: options.signal };
+  // Every call names the app, so that whichever opens a session (a password, a code, a mail's link, a passkey) sets the web app's cookie.
+  const init: RequestInit = { method, headers: { ...headers, ...WEB_APP }, body, credentials: "include", signal: options.signal };
   let response: Response;
   try {
     response = await ((options.auth ?? true)
@@ -200,7 +207,7 @@ export async function resetPassword(token: string, password: string): Promise<Au
   return session;
 }
 
-/** Sign out this browser (every tab follows through the storage event). */
+/** Sign out this browser: this sign-in ends and its cookie is cleared (every tab follows through the storage event). */
 export async function logout(): Promise<void> {
   const had = browserSession.get();
   setSession(null);
@@ -208,7 +215,7 @@ export async function logout(): Promise<void> {
   try {
     await fetch(`${API_BASE}/auth/logout`, {
       method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${had.access_token}` },
+      headers: { "content-type": "application/json", authorization: `Bearer ${had.access_token}`, ...WEB_APP },
       body: JSON.stringify({ scope: "local" }),
       credentials: "include",
     });

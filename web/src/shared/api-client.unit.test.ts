@@ -11,11 +11,11 @@ import {
   refreshSession,
   setSession,
 } from "./api-client.ts";
+import { signedInMarker } from "@booking/session-client";
 import type { AuthSession } from "./api-types.ts";
 
 const session = (n: number, expiresInSeconds = 900): AuthSession => ({
   access_token: `access-${n}`,
-  refresh_token: `refresh-${n}`,
   expires_in: 900,
   expires_at: Math.floor(Date.now() / 1000) + expiresInSeconds,
   token_type: "bearer",
@@ -52,10 +52,11 @@ describe("the session", () => {
     expect((fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].headers).toMatchObject({ authorization: "Bearer access-1" });
   });
 
-  it("refreshes a minute before expiry, rotating the refresh token and persisting the new session", async () => {
+  it("refreshes a minute before expiry by the web app's cookie, keeping the new token in memory only", async () => {
     vi.useFakeTimers();
     const fetchMock = vi.fn(async (_url: string, init: RequestInit) => {
-      expect(JSON.parse(String(init.body))).toEqual({ refresh_token: "refresh-1" });
+      expect(init.body).toBeUndefined();
+      expect(init.headers).toMatchObject({ "x-session-app": "web" });
       return json(200, session(2));
     });
     vi.stubGlobal("fetch", fetchMock);
@@ -65,7 +66,7 @@ describe("the session", () => {
     await vi.advanceTimersByTimeAsync(2_000);
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(getSession()?.access_token).toBe("access-2");
-    expect(JSON.parse(localStorage.getItem("expert-sessions.auth")!).refresh_token).toBe("refresh-2");
+    expect(localStorage.getItem("expert-sessions.auth")).not.toMatch(/access/);
   });
 
   it("retries a failed refresh with a back-off from 200 ms, then signs out when the token is refused", async () => {
@@ -126,14 +127,24 @@ describe("the session", () => {
     expect(getSession()?.access_token).toBe("access-1");
   });
 
-  it("follows other tabs: a session written or removed elsewhere is adopted", () => {
-    initSession();
-    localStorage.setItem("expert-sessions.auth", JSON.stringify(session(7)));
-    window.dispatchEvent(new StorageEvent("storage", { key: "expert-sessions.auth" }));
-    expect(getSession()?.access_token).toBe("access-7");
+  it("restores the session from the cookie after a reload, and follows other tabs' sign-ins and sign-outs", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => json(200, session(7))),
+    );
+    localStorage.setItem("expert-sessions.auth", signedInMarker(1));
+    expect((await initSession())?.access_token).toBe("access-7");
+    const was = localStorage.getItem("expert-sessions.auth");
     localStorage.removeItem("expert-sessions.auth");
-    window.dispatchEvent(new StorageEvent("storage", { key: "expert-sessions.auth" }));
+    window.dispatchEvent(new StorageEvent("storage", { key: "expert-sessions.auth", oldValue: was, newValue: null }));
     expect(getSession()).toBeNull();
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => json(200, session(8))),
+    );
+    localStorage.setItem("expert-sessions.auth", signedInMarker(2));
+    window.dispatchEvent(new StorageEvent("storage", { key: "expert-sessions.auth", oldValue: null, newValue: signedInMarker(2) }));
+    await vi.waitFor(() => expect(getSession()?.access_token).toBe("access-8"));
   });
 });
 

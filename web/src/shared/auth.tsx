@@ -88,8 +88,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     let stopFollowing: (() => void) | undefined;
     void apiClient().then(({ initSession, onSessionChange }) => {
       if (unmounted) return;
-      void loadUser(initSession());
+      let heard = false;
       stopFollowing = onSessionChange((session, ended) => {
+        heard = true;
         if (!session) {
           queryClient.clear();
           void loadUser(null, ended);
@@ -104,6 +105,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         }
         // Same user, new access token (refresh here or in another tab).
         setState((s) => ({ ...s, token: session.access_token }));
+      });
+      // After a reload the session is in the refresh cookie only: the status stays "initializing" until it is taken up.
+      // Taking it up (or finding it expired) is a change the listener has loaded already; finding none is not.
+      void initSession().then((session) => {
+        if (!unmounted && !heard) void loadUser(session);
       });
     });
     return () => {
