@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { Kafka, logLevel } from "kafkajs";
 import { afterAll, describe, expect, it } from "vitest";
 import { TEST_DATA_KEY_SECRET, announceSkip, testDatabases } from "@booking/testkit";
 import {
@@ -21,6 +22,30 @@ import { testPostgresUrl } from "@booking/testkit/worker-postgres";
 // relay publishes them as stored, and the Kafka projector opens them with the data keys, as the in-process runner does.
 
 const brokers = process.env.KAFKA_BROKERS?.split(",");
+
+/** Every message of `topic` from its start, as the bytes a Kafka reader sees (values joined as text). */
+async function topicText(brokerList: string[], topic: string): Promise<string> {
+  const kafka = new Kafka({ brokers: brokerList, logLevel: logLevel.NOTHING });
+  const admin = kafka.admin();
+  await admin.connect();
+  const offsets = await admin.fetchTopicOffsets(topic);
+  await admin.disconnect();
+  const total = offsets.reduce((n, o) => n + Number(o.high) - Number(o.low), 0);
+  const consumer = kafka.consumer({ groupId: `raw-${randomUUID()}` });
+  const values: string[] = [];
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await new Promise<void>((done) => {
+    void consumer.run({
+      eachMessage: async ({ message }) => {
+        values.push(message.value?.toString("utf8") ?? "");
+        if (values.length >= total) done();
+      },
+    });
+  });
+  await consumer.disconnect();
+  return values.join("\n");
+}
 const databases = testDatabases(testPostgresUrl(), { poolSize: 4, prepare: async (pool) => void (await migrateReadModels(pool)) });
 afterAll(() => databases.dropAll());
 const database = databases.open;
@@ -73,6 +98,12 @@ if (!brokers) {
           120_000,
         ).catch(() => undefined);
         expect(await readModelDigest(viaKafka.pool)).toEqual(expected);
+        // The topic itself carries personal fields only as envelopes: read raw, no name, address or text is in clear.
+        const published = await topicText(brokers, topic);
+        expect(published).toContain('"pd1:');
+        for (const trace of ["creator0@example.com", "Clear next steps", "Double-booked myself", "Which brands?", "Nike"]) {
+          expect(published, trace).not.toContain(trace);
+        }
       } finally {
         await relay.stop();
         await consumer.stop();
