@@ -31,7 +31,17 @@ export default defineConfig({
       "./web/vitest.config.ts",
       "./web/vitest.e2e.config.ts",
       "./admin/vitest.e2e.config.ts",
-      { test: { name: "admin", root: "./admin", include: ["test/**/*.unit.test.{ts,tsx}"], environment: "jsdom" } },
+      // jsdom screens are CPU-bound: slow under a loaded 2-core machine, as the web app's are (web/vitest.config.ts).
+      {
+        test: {
+          name: "admin",
+          root: "./admin",
+          include: ["test/**/*.unit.test.{ts,tsx}"],
+          environment: "jsdom",
+          setupFiles: ["./vitest.setup.ts"],
+          testTimeout: 60_000,
+        },
+      },
       { test: { name: "api", root: "./api", include: ["test/**/*.int.test.ts"], ...services } },
       // Property tests here too (availability answers): 5 s is not enough on a loaded machine.
       { test: { name: "api-unit", root: "./api", include: ["test/**/*.unit.test.ts"], testTimeout: 60_000 } },

@@ -61,6 +61,7 @@ const SAMPLES: Sample[] = [
     { type: "UserRenamed", data: { userId: CREATOR, firstName: "Anastasija", lastName: "Lindqvist-Okonkwo" } },
     { type: "EmailVerified", data: { userId: CREATOR, email: "anastasia.okonkwo@example.com" } },
     { type: "PreferencesSet", data: { userId: CREATOR, timezone: "Europe/Stockholm", reminderMails: false } },
+    { type: "UserErased", data: { userId: CREATOR, at: T0, expertIds: [] } },
   ),
   ...on(`terms-${CREATOR}`, {}, { type: "TermsAccepted", data: { userId: CREATOR, versionId: "terms-2026-01", acceptedAt: T0 } }),
   ...on(

@@ -10,7 +10,7 @@ import { envelopeOwners, isEnvelope, openEventWith, sealEvent, type EventParties
 // the relay publishes the log as stored (the Kafka projector opens what it consumes: `openEvents`).
 //
 // A field's owner is often a party of the booking the event is about, which the event does not name: an
-// EventPartySource tells (the API's reads the booking's request, api/src/personal-data/event-parties.ts).
+// EventPartySource tells (BookingPartyBook reads the booking's request: ./event-parties.ts).
 
 /** What sealing and opening need of an event: its type and data (a NewEvent, a StoredEvent, a bus message, a table row). */
 export type EventBody = { readonly type: string; readonly data: unknown };
