@@ -3,11 +3,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { announceSkip, createTestDatabase, freePort, testPool } from "@booking/testkit";
-import { PostgresEventStore } from "@booking/event-store";
+import { TEST_DATA_KEY_SECRET, announceSkip, createTestDatabase, freePort, testPool } from "@booking/testkit";
+import { PostgresEventStore, PostgresKeyRing, masterKeyFromSecret } from "@booking/event-store";
 import { allProjections, migrateReadModels, readModelDigest, rebuildProjections } from "@booking/projections";
 import { appendSynthetic } from "../../projections/test/workload.ts";
 import { fetchPost, signUpVerified } from "./auth-client.ts";
+import { sealedEventStore } from "../src/main/event-store.ts";
 import { TEST_JWT_SECRET } from "./harness.ts";
 import { approveInLog, sleep, startProcess, stopGracefully, waitFor, type Running } from "./processes.ts";
 import { testPostgresUrl } from "@booking/testkit/worker-postgres";
@@ -149,7 +150,10 @@ if (!brokers) {
       const clean = testPool(cleanDb.url);
       cleanups.push(() => clean.end());
       await migrateReadModels(clean);
-      await rebuildProjections(store, clean, allProjections);
+      // The replay reads the log as the processes do: personal fields opened with the data keys (issue 33.1).
+      const keys = await PostgresKeyRing.connect(pool, masterKeyFromSecret(TEST_DATA_KEY_SECRET));
+      cleanups.push(() => keys.close());
+      await rebuildProjections(sealedEventStore(store, keys, null), clean, allProjections);
       const expected = await readModelDigest(clean);
       await waitFor(
         "the read models to equal a clean replay",
