@@ -4,9 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Kafka, logLevel } from "kafkajs";
 import { afterAll, describe, expect, it } from "vitest";
-import { PostgresEventStore } from "@booking/event-store";
+import { PostgresEventStore, PostgresKeyRing, masterKeyFromSecret } from "@booking/event-store";
 import { allProjections, migrateReadModels, readModelDigest, rebuildProjections } from "@booking/projections";
-import { announceSkip, testDatabases } from "@booking/testkit";
+import { TEST_DATA_KEY_SECRET, announceSkip, testDatabases } from "@booking/testkit";
+import { sealedEventStore } from "../../api/src/main/event-store.ts";
 import { sleep, waitFor } from "../../api/test/processes.ts";
 import { startTopology, type Topology } from "../../scripts/topology/topology.ts";
 import { fetchCall, seedBookingParties, startTopologyLoad } from "../lib/topology-load.ts";
@@ -140,7 +141,10 @@ describe("the topology on one machine: two projectors, two APIs, a proxy", () =>
       // Nothing writes once the APIs have stopped; the relay and the surviving projector carry the rest.
       const apiExits = await Promise.all([a1.stop(), a2.stop()]);
       const clean = await databases.open("rel_topology_clean");
-      await rebuildProjections(store, clean.pool, allProjections);
+      // The replay reads the log as the processes do: personal fields opened with the data keys (issue 33.1).
+      const keys = await PostgresKeyRing.connect(pool, masterKeyFromSecret(TEST_DATA_KEY_SECRET));
+      await rebuildProjections(sealedEventStore(store, keys, null), clean.pool, allProjections);
+      await keys.close();
       const expected = await readModelDigest(clean.pool);
       const converging = performance.now();
       await waitFor(
