@@ -59,7 +59,7 @@ describe("a passkey, added and signed in with", () => {
     await page.getByLabel("Email").fill(email);
     await page.getByLabel(/^Password/).fill(PIA.password);
     await page.getByRole("button", { name: "Login" }).click();
-    await page.getByRole("heading", { name: "Your Account" }).waitFor();
+    await page.getByRole("heading", { name: "Your Account", exact: true }).waitFor();
 
     await addPasskeyOnAccountPage(page, "This laptop");
     const kept = await device.credentials();
