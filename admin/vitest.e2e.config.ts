@@ -11,8 +11,6 @@ export default defineProject({
     environment: "node",
     include: ["e2e/**/*.e2e.test.ts"],
     globalSetup: ["./e2e/global-setup.ts", "../testkit/src/global-setup.ts"],
-    // One browser and one API per file, steps in order.
-    fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 300_000,
   },

@@ -12,6 +12,5 @@ export default defineProject({
     globalSetup: ["./e2e/build-web.ts", "../testkit/src/global-setup.ts"],
     testTimeout: 240_000,
     hookTimeout: 300_000,
-    fileParallelism: false,
   },
 });

@@ -38,16 +38,30 @@ describe("blue-green rebuild in the console", () => {
       await reader.query("BEGIN");
       await reader.query("SELECT count(*) FROM bookings");
       const head = await api.ctx.store.countEvents();
+      // Every value the page draws for the building generation, from its first render on: polling
+      // from here would miss those drawn before the first poll (a fast fill shows two at most).
+      await page.evaluate(() => {
+        const seen: number[] = [];
+        (window as unknown as { buildingProgress: number[] }).buildingProgress = seen;
+        const record = () => {
+          const node = document.querySelector("[data-testid=generation][data-state=building]");
+          const applied = node?.getAttribute("data-events-applied");
+          if (applied != null && seen.at(-1) !== Number(applied)) seen.push(Number(applied));
+        };
+        new MutationObserver(record).observe(document.body, {
+          subtree: true,
+          childList: true,
+          attributes: true,
+          attributeFilter: ["data-events-applied", "data-state"],
+        });
+      });
       await page.getByRole("button", { name: "Rebuild bookings" }).click();
       await page.getByRole("dialog", { name: "Rebuild bookings?" }).getByRole("button", { name: "Rebuild", exact: true }).click();
       await eventually(shown).toEqual(["g1 live", "g2 building"]);
       // The new generation's progress moves on screen up to the head of the log as it was at the
       // click (the log grows meanwhile: the completion sweeper completes the seeded past sessions).
-      await eventually(async () => {
-        const applied = Number(await building.getAttribute("data-events-applied"));
-        progress.push(applied);
-        return applied >= head;
-      }).toBe(true);
+      await eventually(async () => Number(await building.getAttribute("data-events-applied")) >= head).toBe(true);
+      progress.push(...(await page.evaluate(() => (window as unknown as { buildingProgress: number[] }).buildingProgress)));
       await expect.poll(() => page.getByTestId("rebuild-running").isVisible()).toBe(true);
       // Meanwhile the live generation is projected: an expert's new bookings reach it, and the page shows it move.
       const live = () => generations.first().getAttribute("data-events-applied").then(Number);

@@ -36,40 +36,42 @@ const chunkName = (file: string) => /^(.*)-[\w-]{8}\.(js|css)$/.exec(file)?.slic
 const unhashed = (text: string) => text.replace(/-[\w-]{8}\.(js|css)\b/g, ".$1");
 
 /**
- * Serve a variant build without restarting the API: the API registers a route per file of
- * web/dist when it starts, so the variant's chunks are copied over the served files of the same
+ * Serve a variant build without restarting the API: the API registers a route per file of the
+ * served build when it starts (`served`: a product's own copy of web/dist, see startProduct's
+ * `ownWebBuild`; never the shared web/dist, which other walks serve at the same time), so the
+ * variant's chunks are copied over the served files of the same
  * chunk (same names, new content). Chunks import one another by hashed name, and a setting changes
  * the hashes of the chunks that import the one it is compiled into, so each copied chunk names its
- * imports by their served names. Rebuild with `buildWebApp()` to put the normal build back.
+ * imports by their served names.
  * The API serves hashed assets as immutable: a browser that loaded the app before must have its
  * cache cleared to see the variant.
  */
-export async function serveVariant(settings: Record<string, string>): Promise<void> {
+export async function serveVariant(settings: Record<string, string>, served: string): Promise<void> {
   const variant = await mkdtemp(join(tmpdir(), "web-variant-"));
   try {
     await buildWebApp(settings, variant);
-    const served = new Map<string, string[]>();
-    for (const f of await readdir(join(dist, "assets"))) served.set(chunkName(f), [...(served.get(chunkName(f)) ?? []), f]);
+    const servedChunks = new Map<string, string[]>();
+    for (const f of await readdir(join(served, "assets"))) servedChunks.set(chunkName(f), [...(servedChunks.get(chunkName(f)) ?? []), f]);
     const renamed = new Map<string, string>();
     for (const file of await readdir(join(variant, "assets"))) {
-      const named = served.get(chunkName(file)) ?? [];
+      const named = servedChunks.get(chunkName(file)) ?? [];
       // Two modules of one name (web's money.ts and contracts' money.ts) make two chunks of that name: the one with the same text.
       let target = named.length === 1 ? named[0] : undefined;
       if (named.length > 1) {
         const text = unhashed(await readFile(join(variant, "assets", file), "utf8"));
-        for (const f of named) if (unhashed(await readFile(join(dist, "assets", f), "utf8")) === text) target = f;
+        for (const f of named) if (unhashed(await readFile(join(served, "assets", f), "utf8")) === text) target = f;
       }
       if (!target) throw new Error(`the variant build has a chunk the served build lacks: ${file}`);
       renamed.set(file, target);
     }
     for (const [file, target] of renamed) {
       if (!/\.(js|css)$/.test(file)) {
-        await copyFile(join(variant, "assets", file), join(dist, "assets", target));
+        await copyFile(join(variant, "assets", file), join(served, "assets", target));
         continue;
       }
       let text = await readFile(join(variant, "assets", file), "utf8");
       for (const [from, to] of renamed) text = text.replaceAll(from, to);
-      await writeFile(join(dist, "assets", target), text);
+      await writeFile(join(served, "assets", target), text);
     }
   } finally {
     await rm(variant, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CLEARING_PERIOD_DAYS, monthText } from "@booking/contracts";
 import { clockTime, localMoment, longDate } from "../src/shared/local-time.ts";
 import { moneyText } from "../src/shared/money.ts";
-import { buildWebApp, serveVariant } from "./build-web.ts";
+import { serveVariant } from "./build-web.ts";
 import { launchChromium, screenshot, seriousViolations, takeCspViolations, type AxeViolation, type CspViolation } from "./chromium.ts";
 import { adminToken, mailedLink } from "./mailbox.ts";
 import { callApi } from "./product-api.ts";
@@ -102,7 +102,7 @@ async function payAndAnswer(answer: string) {
 }
 
 beforeAll(async () => {
-  product = await startProduct(testPostgresUrl());
+  product = await startProduct(testPostgresUrl(), { ownWebBuild: true });
   browser = await launchChromium();
   expertContext = await browser.newContext({ timezoneId: EXPERT_ZONE, locale: "en-GB", viewport: { width: 1280, height: 900 } });
   creatorContext = await browser.newContext({ timezoneId: CREATOR_ZONE, locale: "en-US", viewport: { width: 1280, height: 900 } });
@@ -1201,12 +1201,8 @@ describe("messages for missing things, and the account tab", () => {
 });
 
 describe("expert-only mode (a build with the flag on)", () => {
-  afterAll(async () => {
-    await buildWebApp();
-  });
-
   it("keeps experts to their own area, puts creator screens behind the admin/expert gate, and sends unknown paths to /", async () => {
-    await serveVariant({ VITE_EXPERT_ONLY_MODE: "true" });
+    await serveVariant({ VITE_EXPERT_ONLY_MODE: "true" }, product.webDir);
     // Hashed assets are served as immutable for a year: these browsers would keep running the build they cached.
     for (const page of [expert, creator]) await (await page.context().newCDPSession(page)).send("Network.clearBrowserCache");
     await expert.goto(url("/search"));

@@ -1,16 +1,18 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestDatabase, freePort } from "@booking/testkit";
 import { commandHandlers } from "../../api/src/main/commands.ts";
 import { completeSessionsOver } from "../../api/src/bookings/completion-sweeper.ts";
 import { apiConfig } from "../../api/src/main/config.ts";
+import { BUILT_APPS } from "../../api/src/main/built-apps.ts";
 import { runApi, type RunningApi } from "../../api/src/main/server.ts";
 import { PayoutReactor, releaseEarnings } from "../../api/src/payouts/index.ts";
 
 export const ADMIN = { email: "admin@example.com", password: "Admin-password-42" };
 
-export type ProductServer = { url: string; api: RunningApi; stop: () => Promise<void> };
+/** `webDir`: the web app's files this product serves (web/dist, or its own copy: see `ownWebBuild`). */
+export type ProductServer = { url: string; api: RunningApi; webDir: string; stop: () => Promise<void> };
 
 /** The whole product in this process: the API on a fresh database, serving the built web app at `/`. */
 /** `calendarPlainHosts`: host:port pairs the expert's own calendars may be read from over plain http (the walk's own servers, issue 32). */
@@ -20,11 +22,15 @@ export type ProductServer = { url: string; api: RunningApi; stop: () => Promise<
  */
 export async function startProduct(
   serverUrl: string,
-  options: { calendarPlainHosts?: readonly string[]; host?: "127.0.0.1" | "localhost" } = {},
+  options: { calendarPlainHosts?: readonly string[]; host?: "127.0.0.1" | "localhost"; ownWebBuild?: boolean } = {},
 ): Promise<ProductServer> {
   const host = options.host ?? "127.0.0.1";
   const database = await createTestDatabase(serverUrl, "web");
   const mediaDir = await mkdtemp(join(tmpdir(), "web-e2e-media-"));
+  // A walk that serves a variant build (serveVariant) gets its own copy of web/dist to write over:
+  // the walks run side by side, and the others go on serving the shared build.
+  const webDir = options.ownWebBuild ? await mkdtemp(join(tmpdir(), "web-e2e-dist-")) : BUILT_APPS.web;
+  if (options.ownWebBuild) await cp(BUILT_APPS.web, webDir, { recursive: true });
   const port = await freePort();
   const config = apiConfig.parse({
     DATABASE_URL: database.url,
@@ -45,14 +51,16 @@ export async function startProduct(
     PAYOUTS_WEEKDAY: "none",
     CALENDAR_FETCH_ALLOW_HTTP: (options.calendarPlainHosts ?? []).join(","),
   });
-  const api = await runApi(config);
+  const api = await runApi(config, { builtApps: { ...BUILT_APPS, web: webDir } });
   return {
     url: `http://${host}:${config.PORT}`,
     api,
+    webDir,
     stop: async () => {
       await api.stop();
       await database.drop();
       await rm(mediaDir, { recursive: true, force: true });
+      if (options.ownWebBuild) await rm(webDir, { recursive: true, force: true });
     },
   };
 }
