@@ -1,9 +1,12 @@
+import { startAuthentication } from "@simplewebauthn/browser";
 import {
   SESSION_APP_HEADER,
   needsSecondFactor,
   type AuthSessionReply,
   type LoginReply,
   type MeReply,
+  type PasskeyRequestOptions,
+  type SecondFactorKind,
   type TwoFactorConfirmReply,
   type TwoFactorEnrolReply,
   type TwoFactorStatusReply,
@@ -16,7 +19,7 @@ import type { AuthProvider, UserIdentity } from "react-admin";
 // is @booking/session-client's, under the console's own key and cookie, apart from the web app's.
 // Only admins get in: anyone else is told so and the session their credentials just opened is
 // ended at once; a refresh that no longer returns an admin's session ends it too.
-// Admins sign in with a second factor (issue 33.4): the password gives a challenge the code answers,
+// Admins sign in with a second factor (issue 33.4): the password gives a challenge a code or a passkey answers,
 // and an admin without one is signed in only once the sign-in page has set one up (the API refuses
 // the console's routes until then), so a stored session is always one the console can use.
 
@@ -103,20 +106,26 @@ export async function renewedAccessToken(rejected: string): Promise<string | nul
 }
 
 /**
- * Where a sign-in stands after a step: signed in; the code to give (two-factor sign-in on); or an
- * admin without a second factor, whose session (not stored yet) sets one up first.
+ * Where a sign-in stands after a step: signed in; the second factor to give (a code, a passkey: what
+ * the account has); or an admin without a second factor, whose session (not stored yet) sets one up first.
  */
 export type SignInStep =
-  { kind: "signed-in"; session: AuthSession } | { kind: "code"; challenge: string } | { kind: "enrol"; session: AuthSession };
+  | { kind: "signed-in"; session: AuthSession }
+  | { kind: "code"; challenge: string; secondFactors: SecondFactorKind[] }
+  | { kind: "enrol"; session: AuthSession };
 
-/** A session the password or the code gave: an admin's, and one that may use the console or must enrol first. */
-async function stepOf(reply: unknown): Promise<SignInStep> {
+/**
+ * A session the password or a second factor gave: an admin's, and one that may use the console or must enrol first.
+ * `secondFactorGiven`: it came from a code or a passkey, so the admin has one (the console's gate takes either).
+ */
+async function stepOf(reply: unknown, secondFactorGiven = false): Promise<SignInStep> {
   if (!isAuthSession(reply)) throw new Error("Sign-in failed. Please try again.");
   if (reply.user.role !== "admin") {
     // End the session these credentials just opened (this one only): a non-admin keeps nothing from here.
     await postJson("/auth/logout", { scope: "local" }, reply.access_token).catch(() => undefined);
     throw new Error(ADMINS_ONLY);
   }
+  if (secondFactorGiven) return { kind: "signed-in", session: reply };
   const status = await fetch(`${API_ROOT}/auth/two-factor`, { headers: { Authorization: `Bearer ${reply.access_token}` } });
   const { required, enrolled } = await replyOf<TwoFactorStatusReply>(status);
   return required && !enrolled ? { kind: "enrol", session: reply } : { kind: "signed-in", session: reply };
@@ -125,12 +134,21 @@ async function stepOf(reply: unknown): Promise<SignInStep> {
 /** The password step. */
 export async function signInWithPassword(email: string, password: string): Promise<SignInStep> {
   const reply = await replyOf<LoginReply>(await postJson("/auth/login", { email, password }));
-  return needsSecondFactor(reply) ? { kind: "code", challenge: reply.challenge } : stepOf(reply);
+  if (!needsSecondFactor(reply)) return stepOf(reply);
+  // An API from before passkeys (the old half of a blue-green deploy) names no second factors: the code, as it asked then.
+  return { kind: "code", challenge: reply.challenge, secondFactors: (reply.second_factors as SecondFactorKind[] | undefined) ?? ["code"] };
 }
 
 /** The code step: a code the authenticator app shows, or one recovery code. */
 export async function signInWithSecondFactor(challenge: string, proof: { code: string } | { recovery_code: string }): Promise<SignInStep> {
-  return stepOf(await replyOf<unknown>(await postJson("/auth/login/two-factor", { challenge, ...proof })));
+  return stepOf(await replyOf<unknown>(await postJson("/auth/login/two-factor", { challenge, ...proof })), true);
+}
+
+/** The code step answered with one of the admin's passkeys instead: the device is asked, the API checks its answer. */
+export async function signInWithPasskey(challenge: string): Promise<SignInStep> {
+  const optionsJSON = await replyOf<PasskeyRequestOptions>(await postJson("/auth/login/two-factor/passkey/options", { challenge }));
+  const response = await startAuthentication({ optionsJSON });
+  return stepOf(await replyOf<unknown>(await postJson("/auth/login/two-factor/passkey", { challenge, response })), true);
 }
 
 /** Setting up two-factor sign-in with the session the password gave: the QR code and the key. */

@@ -746,6 +746,17 @@ const ROWS: Row[] = [
     expect: cells(NO_TOKEN, WRONG_PASSWORD, WRONG_PASSWORD, WRONG_PASSWORD, WRONG_PASSWORD, WRONG_PASSWORD),
     make: () => ({ body: { current_password: "not-the-password" } }),
   },
+  // Issue 33.4: a passkey confirms it in place of the password; options for the caller's own passkeys (one added for the call).
+  {
+    route: "POST /me/erasure/passkey/options",
+    label: "the caller's own passkeys",
+    expect: signedIn,
+    make: async (c) => {
+      if (c === "anon") return {};
+      await addedPasskey(users[c]);
+      return { after: () => removePasskeysOf(users[c]) };
+    },
+  },
   { route: "GET /admin/users/:id/export", label: "A's", expect: adminOnly, make: () => ({ params: { id: users.A.id } }) },
   // Issue 32: the expert's own calendars (theirs, or an admin's for them).
   { route: "GET /experts/:expertId/calendars", label: "X's", expect: xOwn, make: () => ({ params: { expertId: users.X.id } }) },

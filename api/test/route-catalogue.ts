@@ -36,6 +36,7 @@ export const ROUTE_CATALOGUE = [
   "DELETE /experts/:expertId/date-overrides/:overrideId",
   "GET /me/export",
   "POST /me/erasure",
+  "POST /me/erasure/passkey/options",
   "GET /admin/users/:id/export",
   "GET /experts/:expertId/calendars",
   "POST /experts/:expertId/calendars",

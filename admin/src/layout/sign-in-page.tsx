@@ -1,27 +1,43 @@
 import LockIcon from "@mui/icons-material/Lock";
-import { Alert, Avatar, Box, Button, Card, CardContent, CircularProgress, Link, Stack, TextField, Typography } from "@mui/material";
+import {
+  Alert,
+  Avatar,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  CircularProgress,
+  Divider,
+  Link,
+  Stack,
+  TextField,
+  Typography,
+} from "@mui/material";
 import { useState, type FormEvent, type ReactNode } from "react";
 import { useLogin } from "react-admin";
-import { AuthenticatorCode, RecoveryCode, type TwoFactorEnrolReply } from "@booking/contracts";
+import { AuthenticatorCode, RecoveryCode, type SecondFactorKind, type TwoFactorEnrolReply } from "@booking/contracts";
 import {
   confirmTwoFactor,
   enrolTwoFactor,
   SignInRefused,
+  signInWithPasskey,
   signInWithPassword,
   signInWithSecondFactor,
   type AuthSession,
   type SignInStep,
 } from "../auth-provider.ts";
+import { passkeyBrowserProblem, passkeysSupported, PasskeyStepButton } from "./passkey-step.tsx";
 
 // Sign-in for admins, in as many steps as the account needs (issue 33.4): the password; the code
-// from the authenticator app (or a recovery code); and, for an admin without two-factor sign-in, its
-// set-up in place of the console (the QR code or the key, a first code, the recovery codes shown
-// once). A refusal (wrong password, wrong code, an account that is not an admin's) is shown right
-// here, on the page, not in a passing toast.
+// from the authenticator app (or a recovery code), or one of the admin's passkeys (passkey-step.tsx);
+// and, for an admin without a second factor, two-factor sign-in's set-up in place of the console (the
+// QR code or the key, a first code, the recovery codes shown once). A refusal (wrong password, wrong
+// code, a passkey refused, an account that is not an admin's) is shown right here, on the page, not
+// in a passing toast.
 
 type Step =
   | { kind: "password" }
-  | { kind: "code"; challenge: string; recovery: boolean }
+  | { kind: "code"; challenge: string; recovery: boolean; secondFactors: SecondFactorKind[] }
   | { kind: "scan"; session: AuthSession; enrolment: TwoFactorEnrolReply }
   | { kind: "recovery-codes"; session: AuthSession; codes: string[] };
 
@@ -54,7 +70,7 @@ export function SignInPage() {
   const advance = async (next: SignInStep) => {
     setCode("");
     if (next.kind === "signed-in") return login({ session: next.session });
-    if (next.kind === "code") return (setStep({ kind: "code", challenge: next.challenge, recovery: false }), setBusy(false));
+    if (next.kind === "code") return (setStep({ ...next, recovery: false }), setBusy(false));
     setStep({ kind: "scan", session: next.session, enrolment: await enrolTwoFactor(next.session, password) });
     setBusy(false);
   };
@@ -71,6 +87,18 @@ export function SignInPage() {
     if (!checked.success) return setError(step.recovery ? "Enter one of your recovery codes." : "Enter the 6-digit code your app shows.");
     const proof = step.recovery ? { recovery_code: checked.data } : { code: checked.data };
     void attempt(async () => advance(await signInWithSecondFactor(step.challenge, proof)));
+  };
+
+  /** "Use a passkey": the device is asked; what the browser reports is said in words, the API's refusals as they come. */
+  const answerWithPasskey = () => {
+    if (step.kind !== "code") return;
+    void attempt(async () => {
+      const next = await signInWithPasskey(step.challenge).catch((e: unknown) => {
+        const problem = passkeyBrowserProblem(e);
+        throw problem ? new Error(problem) : e;
+      });
+      await advance(next);
+    });
   };
 
   const submitFirstCode = (event: FormEvent<HTMLFormElement>) => {
@@ -114,6 +142,24 @@ export function SignInPage() {
     </Alert>
   ) : null;
 
+  // An admin with passkeys and no authenticator app: the passkey is the step.
+  if (step.kind === "code" && !step.secondFactors.includes("code"))
+    return (
+      <SignInCard
+        onSubmit={(e) => (e.preventDefault(), answerWithPasskey())}
+        label="Two-factor sign-in"
+        subtitle="The second step of your sign-in."
+      >
+        {refusal}
+        <Typography variant="body2">
+          {passkeysSupported()
+            ? "Confirm it is you with one of the passkeys you added to your account."
+            : "Your account asks for one of your passkeys, and this browser cannot use passkeys. Please sign in from a browser that can."}
+        </Typography>
+        <PasskeyStepButton onClick={answerWithPasskey} busy={busy} primary />
+      </SignInCard>
+    );
+
   if (step.kind === "code")
     return (
       <SignInCard onSubmit={submitCode} label="Two-factor sign-in" subtitle="The second step of your sign-in.">
@@ -125,6 +171,12 @@ export function SignInPage() {
           {step.recovery ? "Use your authenticator app instead" : "Use a recovery code instead"}
         </Link>
         {submit("Verify", !code)}
+        {step.secondFactors.includes("passkey") && passkeysSupported() && (
+          <>
+            <Divider>or</Divider>
+            <PasskeyStepButton onClick={answerWithPasskey} busy={busy} primary={false} />
+          </>
+        )}
       </SignInCard>
     );
 

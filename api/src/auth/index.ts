@@ -17,6 +17,7 @@ export type { AdminTwoFactor } from "./admin-two-factor.ts";
 export type { Account } from "./accounts.ts";
 export { verifyPassword } from "./password.ts";
 export { proveSecondFactor } from "./second-factor.ts";
+export { proveWithPasskey, reauthenticationOptions } from "./passkey-reauthentication.ts";
 export { twoFactorKey } from "./authenticator.ts";
 export { twoFactorOf } from "./two-factor-table.ts";
 export { revokeUserSessions } from "./refresh-tokens.ts";

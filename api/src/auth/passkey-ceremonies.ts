@@ -60,13 +60,14 @@ export function creationOptions(rp: RelyingParty, account: Account, existing: re
 /**
  * Options for signing in with a passkey. Alone (no `allowed`: the browser offers every passkey it keeps
  * for this site) the passkey replaces the password and the address, so it must verify the person (PIN,
- * fingerprint); after a password (`allowed`: the account's passkeys) presence is enough, as for a code.
+ * fingerprint); after a password (`allowed`: the account's passkeys) presence is enough, as for a code,
+ * unless `verifyPerson` says the passkey stands in for the password too (re-authentication).
  */
-export function requestOptions(rp: RelyingParty, allowed?: readonly Passkey[]): Promise<PasskeyRequestOptions> {
+export function requestOptions(rp: RelyingParty, allowed?: readonly Passkey[], verifyPerson = !allowed): Promise<PasskeyRequestOptions> {
   return generateAuthenticationOptions({
     rpID: rp.id,
     timeout,
-    userVerification: allowed ? "preferred" : "required",
+    userVerification: verifyPerson ? "required" : "preferred",
     ...(allowed && { allowCredentials: described(allowed) }),
   });
 }

@@ -32,7 +32,7 @@ const authPathOf = (request: FastifyRequest): string => {
 };
 
 /** The passkey an answer came from, if it is one in use (of `userId`, when the sign-in already names the account). */
-async function passkeyOfAnswer(db: pg.Pool, response: PasskeyAssertion, userId: string | null) {
+export async function passkeyOfAnswer(db: pg.Pool, response: PasskeyAssertion, userId: string | null) {
   const passkey = await passkeyByCredential(db, response.id);
   if (!passkey || (userId !== null && passkey.userId !== userId)) refuse("passkey_unknown");
   // Said apart from an unknown one: its owner may not remember removing it, and must sign in another way now.
@@ -42,7 +42,7 @@ async function passkeyOfAnswer(db: pg.Pool, response: PasskeyAssertion, userId: 
 }
 
 /** The challenge an answer signed, taken (it answers once): whose it was, or the refusal. */
-async function takenChallengeOf(db: pg.Pool, response: PasskeyAssertion, purpose: ChallengePurpose, now: string) {
+export async function takenChallengeOf(db: pg.Pool, response: PasskeyAssertion, purpose: ChallengePurpose, now: string) {
   const challenge = challengeOf(response);
   if (!challenge) refuse("passkey_response_invalid");
   const taken = await takeChallenge(db, challenge, purpose, now);

@@ -149,8 +149,11 @@ export async function secondFactorsOf(db: Queryable, userId: string): Promise<Se
 
 // Challenges -------------------------------------------------------------------------------------
 
-/** What a challenge was handed out for: adding a passkey, a passkey sign-in, or the second step after a password. */
-export type ChallengePurpose = "registration" | "sign_in" | "second_factor";
+/**
+ * What a challenge was handed out for: adding a passkey, a passkey sign-in, the second step after a password, or a
+ * signed-in person confirming it is them again (before deleting their account).
+ */
+export type ChallengePurpose = "registration" | "sign_in" | "second_factor" | "reauthentication";
 
 /** Keep a challenge for PASSKEY_CHALLENGE_SECONDS; the expired ones go at the same time, so the table stays small. */
 export async function keepChallenge(db: Queryable, challenge: string, purpose: ChallengePurpose, userId: string | null, now: string) {

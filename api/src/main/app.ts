@@ -169,6 +169,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
         store,
         clock,
         jwtSecret,
+        publicUrl: mail.publicUrl,
         projected,
         sessions,
         dataKeys: shredding.dataKeys ?? null,
