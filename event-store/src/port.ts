@@ -30,6 +30,26 @@ export type AppendResult = { nextVersion: number; position: LogPosition; events:
 
 export type StreamRead = { version: number; events: StoredEvent[] };
 
+/**
+ * Rows of another table of the store's own database (text values), written in an append's transaction only if its
+ * events are: they commit together or not at all. A row already there (its primary key) fails the append with
+ * RowAlreadyWritten. Only a store with `rowsWrittenWithAppendsIn` takes them (the Postgres store).
+ */
+export type RowsToWrite = { readonly table: string; readonly columns: readonly string[]; readonly rows: readonly (readonly string[])[] };
+
+export type AppendOptions = { readonly alongside?: RowsToWrite };
+
+/** An append refused because a row to write alongside it (AppendOptions) was there already: nothing was written. */
+export class RowAlreadyWritten extends Error {
+  constructor(
+    readonly table: string,
+    detail: string,
+  ) {
+    super(`A row to write in ${table} with the append is there already: ${detail}`);
+    this.name = "RowAlreadyWritten";
+  }
+}
+
 export class WrongExpectedVersion extends Error {
   constructor(
     readonly streamId: string,
@@ -54,7 +74,12 @@ export type SubscribeOptions = {
 
 export interface EventStore extends EventLog {
   readonly kind: "postgres" | "eventstoredb";
-  append(streamId: string, events: readonly NewEvent[], expected: ExpectedVersion): Promise<AppendResult>;
+  append(streamId: string, events: readonly NewEvent[], expected: ExpectedVersion, options?: AppendOptions): Promise<AppendResult>;
+  /**
+   * Where rows written alongside appends go: the database's identity (one connection to it answers as another does).
+   * Absent: the store writes none (EventStoreDB), and refuses an append that carries some.
+   */
+  rowsWrittenWithAppendsIn?(): Promise<string>;
   readStream(streamId: string, options?: { afterVersion?: number }): Promise<StreamRead>;
   subscribe(options: SubscribeOptions): Subscription;
   close(): Promise<void>;

@@ -20,6 +20,7 @@ import {
   WrongExpectedVersion,
   comparePositions,
   type AppendListener,
+  type AppendOptions,
   type AppendResult,
   type EventStore,
   type ExpectedVersion,
@@ -88,8 +89,15 @@ export class EventStoreDBEventStore implements EventStore {
     return new EventStoreDBEventStore(EventStoreDBClient.connectionString`${connectionString}`);
   }
 
-  async append(streamId: string, events: readonly NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
+  async append(
+    streamId: string,
+    events: readonly NewEvent[],
+    expected: ExpectedVersion,
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
     if (events.length === 0) throw new Error("append needs at least one event");
+    // No Postgres transaction here to write them in (no rowsWrittenWithAppendsIn): refused, never dropped.
+    if (options.alongside?.rows.length) throw new Error(`EventStoreDB cannot write rows in ${options.alongside.table} with an append`);
     const data = events.map((e) =>
       jsonEvent({
         id: e.eventId ?? randomUUID(),

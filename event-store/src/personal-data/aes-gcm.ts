@@ -23,6 +23,20 @@ function keyObjectOf(key: Buffer): KeyObject {
   return made;
 }
 
+/** Random bytes cut from a block drawn at once, as IVs are: `bytes` fresh from the CSPRNG, each used once. */
+export function freshRandom(bytes: number): Buffer {
+  if (randomAt + bytes > randoms.length) {
+    randoms = randomBytes(Math.max(bytes, RANDOM_BLOCK));
+    randomAt = 0;
+  }
+  randomAt += bytes;
+  // A copy: a key must not share memory with the block (a key Buffer is the key of its KeyObject in a WeakMap).
+  return Buffer.from(randoms.subarray(randomAt - bytes, randomAt));
+}
+const RANDOM_BLOCK = 32 * 256;
+let randoms = Buffer.alloc(0);
+let randomAt = 0;
+
 const IV_BLOCK = IV_BYTES * 1024;
 let ivs = Buffer.alloc(0);
 let ivAt = 0;
@@ -40,8 +54,10 @@ export function sealBytes(key: Buffer, plain: Buffer, additionalData: string): s
   const iv = freshIv();
   const cipher = createCipheriv("aes-256-gcm", keyObjectOf(key), iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(Buffer.from(additionalData, "utf8"));
-  const body = Buffer.concat([cipher.update(plain), cipher.final()]);
-  return [iv, cipher.getAuthTag(), body].map((part) => part.toString("base64url")).join(".");
+  // GCM is a stream mode: `final` adds no bytes, so the body is `update`'s alone (no concatenation).
+  const body = cipher.update(plain);
+  cipher.final();
+  return `${iv.toString("base64url")}.${cipher.getAuthTag().toString("base64url")}.${body.toString("base64url")}`;
 }
 
 /** The plaintext, or null when the sealed value does not open under this key and additional data (altered or moved). */

@@ -1,5 +1,6 @@
 import pg from "pg";
 import type { Migration } from "@booking/contracts";
+import { databaseIdentity } from "../postgres/append-statements.ts";
 import { migrate } from "../sql-migrations.ts";
 import { newDataKey, unwrapKey, wrapKey, type KeyRing } from "./data-keys.ts";
 
@@ -13,6 +14,10 @@ import { newDataKey, unwrapKey, wrapKey, type KeyRing } from "./data-keys.ts";
 // `data_key_erased` with the owner's id in the transaction that destroys the key, every key ring LISTENs and drops
 // the key when it hears it, and forgets everything when its listening connection is lost (it may have missed one).
 // A bounded time to live is the backstop: no key is served from memory longer than `ttlMs` without being read again.
+//
+// A new person's key is written with the first event sealed with it where the store beneath appends to this same
+// database (fresh-keys.ts: `freshKey`, one statement, one transaction); elsewhere (EventStoreDB) it is made here first
+// (`keyFor`), committed before any event sealed with it.
 
 export const dataKeyMigrations: readonly Migration[] = [
   {
@@ -42,7 +47,7 @@ export type PostgresKeyRingOptions = {
   now?: () => number;
   /**
    * The events sealed with these keys are committed to this same Postgres server (the Postgres store in this database;
-   * not EventStoreDB): a new key's commit then need not wait for the disk. Any event sealed with it commits after it,
+   * not EventStoreDB): a new key made ahead of its event (`keyFor`, not `freshKey`) then need not wait for the disk. Any event sealed with it commits after it,
    * and that commit's flush carries the key's too (the write-ahead log is flushed in order); a server that crashes
    * before then loses the key with no event sealed under it, and every process forgets its keys when its connection
    * drops. A sign-up then costs no second wait for the disk.
@@ -64,6 +69,16 @@ export interface DataKeys {
 }
 
 type KeyRow = { owner_id: string; wrapped_key: string | null };
+
+/**
+ * A data key made here and not yet in the table: its row is written in the transaction of the append of the first
+ * event sealed with it (SealedEventStore), so the key exists exactly when an event sealed with it does. `row`: the
+ * `data_keys` columns `KEY_ROW_COLUMNS` name.
+ */
+export type FreshKey = { readonly ownerId: string; readonly key: Buffer; readonly row: readonly [string, string]; readonly heard: number };
+
+export const KEY_ROW_TABLE = "data_keys";
+export const KEY_ROW_COLUMNS: readonly string[] = ["owner_id", "wrapped_key"];
 /** In memory: a live key until `until`, or null for an erased owner (erasure is for good: kept without a limit). */
 type Remembered = { key: Buffer | null; until: number };
 
@@ -76,6 +91,11 @@ export class PostgresKeyRing implements KeyRing, DataKeys {
   /** Bumped by every erasure heard: a lookup that overlapped one does not put what it read in memory. */
   private erasuresHeard = 0;
   private readonly erasureListeners = new Set<(ownerId: string) => void>();
+  /** Owners known to have a row (a live or an erased key), kept past their key's time in memory: no fresh key for them. */
+  private readonly haveRows = new Set<string>();
+  /** Fresh keys whose appends are being written, settled when they are: another event of that owner waits for it. */
+  private readonly writing = new Map<string, { done: Promise<void>; settle: () => void }>();
+  private identity: Promise<string> | null = null;
   private listening: Promise<void> | null = null;
   private listener: pg.PoolClient | null = null;
   private closed = false;
@@ -120,6 +140,46 @@ export class PostgresKeyRing implements KeyRing, DataKeys {
     const key = row.wrapped_key === null ? null : unwrapKey(ownerId, row.wrapped_key, this.masterKey);
     if (heard === this.erasuresHeard) this.remember(ownerId, key);
     return key;
+  }
+
+  /**
+   * A new key for an owner this process knows nothing of (no row seen), to be written with the append of the event
+   * sealed with it (`settleFresh` once it is known whether it was); null when the owner has or may have a row, then
+   * `keyFor` decides. Should the row be there after all (another process made it), that append is refused
+   * (RowAlreadyWritten) and sealed again with `keyFor`.
+   */
+  async freshKey(ownerId: string): Promise<FreshKey | null> {
+    const writing = this.writing.get(ownerId);
+    if (writing) {
+      // Another append of this process is writing their first key: its outcome tells whether there is one.
+      await writing.done;
+      return null;
+    }
+    if (this.remembered(ownerId) !== undefined || this.haveRows.has(ownerId)) return null;
+    void this.listen();
+    let settle = (): void => undefined;
+    const done = new Promise<void>((resolve) => (settle = resolve));
+    this.writing.set(ownerId, { done, settle });
+    const key = newDataKey();
+    return { ownerId, key, row: [ownerId, wrapKey(ownerId, key, this.masterKey)], heard: this.erasuresHeard };
+  }
+
+  /** The append carrying `fresh`'s row committed (`written`), or did not: then nothing of it is kept here. */
+  settleFresh(fresh: FreshKey, written: boolean): void {
+    if (written) this.haveRows.add(fresh.ownerId);
+    // An erasure heard meanwhile may be this owner's: their key is read again, not served from here.
+    if (written && fresh.heard === this.erasuresHeard) this.remember(fresh.ownerId, fresh.key);
+    this.writing.get(fresh.ownerId)?.settle();
+    this.writing.delete(fresh.ownerId);
+  }
+
+  /** The database of the `data_keys` table (to tell whether a store's appends write to it: rowsWrittenWithAppendsIn). */
+  databaseIdentity(): Promise<string> {
+    this.identity ??= databaseIdentity(this.pool).catch((e: unknown) => {
+      this.identity = null;
+      throw e;
+    });
+    return this.identity;
   }
 
   /** The key held in memory now (null: erased), or undefined when it has to be read: no wait, no statement. */
@@ -189,6 +249,9 @@ export class PostgresKeyRing implements KeyRing, DataKeys {
   }
 
   private remember(ownerId: string, key: Buffer | null): void {
+    this.haveRows.add(ownerId);
+    // Bounded too (ten times the keys held): an owner forgotten here is only refused once (RowAlreadyWritten) and read.
+    if (this.haveRows.size > this.cacheSize * 10) this.haveRows.delete(this.haveRows.values().next().value!);
     this.cache.delete(ownerId);
     this.cache.set(ownerId, { key, until: this.now() + this.ttlMs });
     while (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value!);

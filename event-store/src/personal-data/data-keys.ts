@@ -1,5 +1,5 @@
-import { hkdfSync, randomBytes } from "node:crypto";
-import { KEY_BYTES, SEALED_PARTS, openBytes, sealBytes } from "./aes-gcm.ts";
+import { hkdfSync } from "node:crypto";
+import { KEY_BYTES, SEALED_PARTS, freshRandom, openBytes, sealBytes } from "./aes-gcm.ts";
 
 // Data keys (issue 33.1): one per person, 32 random bytes, kept wrapped (encrypted) by the master key, so that the
 // table of data keys alone opens nothing; erasure destroys a person's wrapped key. The master key comes from
@@ -26,7 +26,8 @@ export class DataKeyError extends Error {
 const WRAPPED = new RegExp(`^dk1:(${SEALED_PARTS})$`);
 const wrappedFor = (ownerId: string) => `dk1\u0000data-key\u0000${ownerId}`;
 
-export const newDataKey = (): Buffer => randomBytes(KEY_BYTES);
+/** A new data key: 32 bytes from the CSPRNG (cut from a block drawn at once: a sign-up makes one). */
+export const newDataKey = (): Buffer => freshRandom(KEY_BYTES);
 
 /**
  * The master key made of the configured secret (at least 32 characters, such as `npm start` generates into `.data/`):

@@ -1,6 +1,18 @@
 import { isDeclaredEventType, personalFieldsOf, type AppendListener, type LogPosition, type StoredEvent } from "@booking/contracts";
-import type { AppendResult, EventStore, ExpectedVersion, NewEvent, StreamRead, SubscribeOptions, Subscription } from "../port.ts";
+import {
+  RowAlreadyWritten,
+  type AppendOptions,
+  type AppendResult,
+  type EventStore,
+  type ExpectedVersion,
+  type NewEvent,
+  type StreamRead,
+  type SubscribeOptions,
+  type Subscription,
+} from "../port.ts";
 import type { KeyRing } from "./data-keys.ts";
+import { KEY_ROW_TABLE } from "./data-keys-table.ts";
+import { AppendKeys, makesFreshKeys } from "./fresh-keys.ts";
 import { envelopeOwners, isEnvelope, openEventWith, sealEvent, type EventParties } from "./envelope.ts";
 
 // Personal data on the store's paths (issue 33.1): an EventStore around another that seals every personal field of an
@@ -72,6 +84,8 @@ export async function openEvents<E extends EventBody>(events: readonly E[], keys
 export class SealedEventStore implements EventStore {
   readonly kind: EventStore["kind"];
   readonly watchAppends?: (listener: AppendListener) => () => void;
+  /** Whether a new owner's key row is written by the append of their first event (fresh-keys.ts); null: not asked yet. */
+  private keysWithEvents: Promise<boolean> | null = null;
 
   /**
    * `stored`: the store beneath (it is closed with this one); `keys`: the data keys (owned by the caller, who closes
@@ -91,9 +105,41 @@ export class SealedEventStore implements EventStore {
    * unknown), as is a personal field whose owner cannot be told (PersonalDataOwnerError). The result's events are
    * opened, as a reader would read them, for the writer's own state (a command handler folds them).
    */
-  async append(streamId: string, events: readonly NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
-    const sealed = await this.seal(streamId, events);
-    const result = await this.stored.append(streamId, sealed, expected);
+  async append(
+    streamId: string,
+    events: readonly NewEvent[],
+    expected: ExpectedVersion,
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
+    const ring = this.keys;
+    if (options.alongside || !makesFreshKeys(ring) || !(await this.writesKeysWithEvents())) {
+      return this.appendSealed(streamId, events, expected, options, ring);
+    }
+    // A new owner's key is made here and its row written by this append, in its transaction: one statement.
+    const keys = new AppendKeys(ring);
+    let result: AppendResult;
+    try {
+      result = await this.appendSealed(streamId, events, expected, {}, keys);
+    } catch (e) {
+      keys.settle(false);
+      // Another process made one of these keys first, or erased its owner: sealed again with the key in the table.
+      if (e instanceof RowAlreadyWritten && e.table === KEY_ROW_TABLE) return this.appendSealed(streamId, events, expected, options, ring);
+      throw e;
+    }
+    keys.settle(true);
+    return result;
+  }
+
+  private async appendSealed(
+    streamId: string,
+    events: readonly NewEvent[],
+    expected: ExpectedVersion,
+    options: AppendOptions,
+    keys: KeyRing,
+  ): Promise<AppendResult> {
+    const sealed = await this.seal(streamId, events, keys);
+    const rows = keys instanceof AppendKeys ? keys.rows() : undefined;
+    const result = await this.stored.append(streamId, sealed, expected, rows ? { alongside: rows } : options);
     this.parties.written?.(streamId, events);
     // What a reader would read, without opening what was just sealed: each envelope is the writer's own value.
     const asRead = await Promise.all(
@@ -135,12 +181,28 @@ export class SealedEventStore implements EventStore {
     return openEvents(events, this.keys);
   }
 
-  private seal(streamId: string, events: readonly NewEvent[]): Promise<NewEvent[]> {
+  /** Whether the store beneath writes rows alongside its appends into the database of the key ring's table. */
+  private writesKeysWithEvents(): Promise<boolean> {
+    const ring = this.keys;
+    const rowsIn = this.stored.rowsWrittenWithAppendsIn?.bind(this.stored);
+    if (!rowsIn || !makesFreshKeys(ring)) return Promise.resolve(false);
+    this.keysWithEvents ??= Promise.all([ring.databaseIdentity(), rowsIn()]).then(
+      ([keys, events]) => keys === events,
+      () => {
+        // Asked again next time; meanwhile keys are made as before, each committed before its event.
+        this.keysWithEvents = null;
+        return false;
+      },
+    );
+    return this.keysWithEvents;
+  }
+
+  private seal(streamId: string, events: readonly NewEvent[], keys: KeyRing): Promise<NewEvent[]> {
     return Promise.all(
       events.map(async (event, i) => {
         if (personalFieldsOf(event.type).length === 0) return event;
         const parties = needsParties(event.type) ? await this.parties.partiesOf(streamId, event, events.slice(0, i)) : {};
-        return sealEvent(event, this.keys, parties);
+        return sealEvent(event, keys, parties);
       }),
     );
   }

@@ -1,12 +1,51 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import type { EventMetadata } from "@booking/contracts";
-import { WrongExpectedVersion, type AppendResult, type ExpectedVersion, type NewEvent, type StoredEvent } from "../port.ts";
+import {
+  RowAlreadyWritten,
+  WrongExpectedVersion,
+  type AppendResult,
+  type ExpectedVersion,
+  type NewEvent,
+  type RowsToWrite,
+  type StoredEvent,
+} from "../port.ts";
 
 // The statements that write appends, and the rows they (and the reads) return as stored events.
 
-/** One stream's append within a batch. */
-export type BatchedAppend = { streamId: string; events: readonly NewEvent[]; expected: ExpectedVersion };
+/** One stream's append within a batch, with the rows to write in its transaction. */
+export type BatchedAppend = { streamId: string; events: readonly NewEvent[]; expected: ExpectedVersion; rows?: RowsToWrite | undefined };
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Rows to write as SQL: the table and columns checked (they go into the statement's text), the shape naming the statement. */
+function rowsSql(rows: RowsToWrite): { shape: string; into: string } {
+  for (const name of [rows.table, ...rows.columns]) if (!IDENTIFIER.test(name)) throw new Error(`Not a table or column name: ${name}`);
+  if (rows.columns.length === 0 || rows.rows.some((r) => r.length !== rows.columns.length))
+    throw new Error(`Rows for ${rows.table} do not fit its columns`);
+  return { shape: `${rows.table}(${rows.columns.join(",")})`, into: `INSERT INTO ${rows.table} (${rows.columns.join(", ")})` };
+}
+
+/** The same table and columns: rows of one shape go in one statement. */
+export const sameShape = (a: RowsToWrite, b: RowsToWrite): boolean =>
+  a.table === b.table && a.columns.length === b.columns.length && a.columns.every((c, i) => c === b.columns[i]);
+
+/** The columns of `rows` as one text array each (unnest's arguments). */
+const columnsOf = (rows: readonly (readonly string[])[], width: number): string[][] =>
+  Array.from({ length: width }, (_, c) => rows.map((r) => r[c]!));
+
+/** A duplicate key in the table rows were written to: the append is refused (nothing of it was written). */
+function refusedRow(e: unknown, rows: RowsToWrite | undefined): unknown {
+  const error = e as { code?: unknown; table?: unknown; detail?: unknown };
+  if (!rows || error.code !== "23505" || error.table !== rows.table) return e;
+  return new RowAlreadyWritten(rows.table, typeof error.detail === "string" ? error.detail : "duplicate key");
+}
+
+/** Which database this is: its name and its server's start, which two connections to it agree on and no other database shares. */
+export async function databaseIdentity(db: pg.Pool): Promise<string> {
+  const { rows } = await db.query<{ id: string }>("SELECT current_database() || ' ' || pg_postmaster_start_time()::text AS id");
+  return rows[0]!.id;
+}
 
 export type WrittenRow = Pick<EventRow, "global_position" | "transaction_id" | "version" | "event_id" | "recorded_at">;
 
@@ -131,8 +170,22 @@ export async function writeBatchEvents<A extends BatchedAppend>(db: pg.Pool, bat
   const ids = appends.map((a) => a.events.map((e) => e.eventId ?? randomUUID()));
   const data = appends.map((a) => a.events.map((e) => JSON.stringify(e.data)));
   const metadata = appends.map((a) => a.events.map((e) => JSON.stringify(e.metadata)));
+  // The rows to write alongside (one shape per batch: GroupCommit), each with its append's place, written only when
+  // that append's claim holds; in key order, so concurrent batches lock them in the same order.
+  const shape = appends.find((a) => a.rows && a.rows.rows.length > 0)?.rows;
+  if (shape && appends.some((a) => a.rows && a.rows.rows.length > 0 && !sameShape(a.rows, shape)))
+    throw new Error("A batch's rows are of one table");
+  const alongside = shape && rowsSql(shape);
+  const rowsOf = appends.flatMap((a, i) => (a.rows && alongside ? a.rows.rows.map((r) => [String(i + 1), ...r]) : []));
+  const rowsCte = alongside
+    ? `, alongside AS (
+         ${alongside.into} SELECT ${shape.columns.map((c) => `r.${c}`).join(", ")}
+         FROM unnest($12::int[], ${shape.columns.map((_, c) => `$${13 + c}::text[]`).join(", ")}) AS r(i, ${shape.columns.join(", ")})
+         WHERE r.i IN (SELECT appends.i FROM appends JOIN claimed ON claimed.stream_id = appends.stream_id)
+         ORDER BY 1)`
+    : "";
   const { rows } = await db.query<WrittenRow & { stream_id: string }>({
-    name: "append-batch",
+    name: alongside ? `append-batch+${alongside.shape}` : "append-batch",
     text: `WITH appends AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[]) WITH ORDINALITY AS a(stream_id, claim, expected, n, i)
        ),
@@ -149,7 +202,7 @@ export async function writeBatchEvents<A extends BatchedAppend>(db: pg.Pool, bat
          WHERE streams.stream_id = appends.stream_id AND (appends.claim = 'existing' OR (appends.claim = 'at-version' AND streams.version = appends.expected))
          RETURNING streams.stream_id, streams.version
        ),
-       claimed AS (SELECT * FROM created UNION ALL SELECT * FROM anyhow UNION ALL SELECT * FROM moved)
+       claimed AS (SELECT * FROM created UNION ALL SELECT * FROM anyhow UNION ALL SELECT * FROM moved)${rowsCte}
        INSERT INTO events (stream_id, version, event_id, type, schema_version, data, metadata)
        SELECT appends.stream_id, claimed.version - appends.n + x.ord, x.e, x.t, x.sv, x.d, x.m
        FROM claimed
@@ -169,6 +222,15 @@ export async function writeBatchEvents<A extends BatchedAppend>(db: pg.Pool, bat
       appends.flatMap((a) => a.events.map((e) => e.schemaVersion ?? 1)),
       data.flat(),
       metadata.flat(),
+      ...(shape
+        ? [
+            rowsOf.map((r) => Number(r[0])),
+            ...columnsOf(
+              rowsOf.map((r) => r.slice(1)),
+              shape.columns.length,
+            ),
+          ]
+        : []),
     ],
   });
   const byStream = new Map<string, WrittenRow[]>();
@@ -191,6 +253,7 @@ export async function writeEvents(
   streamId: string,
   events: readonly NewEvent[],
   expected: ExpectedVersion,
+  rows?: RowsToWrite,
 ): Promise<StoredEvent[]> {
   if (events.length === 0) throw new Error("append needs at least one event");
   const ids = events.map((e) => e.eventId ?? randomUUID());
@@ -204,10 +267,20 @@ export async function writeEvents(
     : [streamId, events.length, ids, events.map((e) => e.type), events.map((e) => e.schemaVersion ?? 1), data, metadata];
   if (typeof expected === "number" && expected > 0) params.push(expected);
   const claim = claimSql(expected);
-  const { rows } = await db.query<WrittenRow>({
-    // Named: each connection parses and plans the statement once, not on every append.
-    name: `append-${single ? "one" : "many"}-${claim.name}`,
-    text: `WITH claimed AS (${claim.sql})
+  // Rows to write alongside: only if the claim holds (no row of a refused append stays behind).
+  const alongside = rows && rows.rows.length > 0 ? rowsSql(rows) : undefined;
+  let rowsCte = "";
+  if (alongside && rows) {
+    const first = params.length + 1;
+    params.push(...columnsOf(rows.rows, rows.columns.length));
+    rowsCte = `, alongside AS (${alongside.into} SELECT * FROM unnest(${rows.columns.map((_, c) => `$${first + c}::text[]`).join(", ")})
+      WHERE EXISTS (SELECT 1 FROM claimed) ORDER BY 1)`;
+  }
+  const written = await db
+    .query<WrittenRow>({
+      // Named: each connection parses and plans the statement once, not on every append.
+      name: `append-${single ? "one" : "many"}-${claim.name}${alongside ? `+${alongside.shape}` : ""}`,
+      text: `WITH claimed AS (${claim.sql})${rowsCte}
      INSERT INTO events (stream_id, version, event_id, type, schema_version, data, metadata)
      ${
        single
@@ -216,10 +289,14 @@ export async function writeEvents(
            "$4::text[], $5::int[], $6::jsonb[], $7::jsonb[]) WITH ORDINALITY AS x(e, t, sv, d, m, ord)"
      }
      RETURNING global_position, transaction_id::text AS transaction_id, version, event_id, ${RECORDED_AT}`,
-    values: params,
-  });
-  if (rows.length === 0) throw new WrongExpectedVersion(streamId, expected, (await streamHeads(db, [streamId])).get(streamId) ?? null);
+      values: params,
+    })
+    .catch((e: unknown) => {
+      throw refusedRow(e, rows);
+    });
+  if (written.rows.length === 0)
+    throw new WrongExpectedVersion(streamId, expected, (await streamHeads(db, [streamId])).get(streamId) ?? null);
   // Only the events' places in the log come back: their content is what we sent, read back the
   // way a reader of the jsonb columns would see it.
-  return storedAsWritten(streamId, events, ids, data, metadata, rows);
+  return storedAsWritten(streamId, events, ids, data, metadata, written.rows);
 }

@@ -6,9 +6,10 @@ import {
   type ExpectedVersion,
   type LogPosition,
   type NewEvent,
+  type RowsToWrite,
   type StoredEvent,
 } from "../port.ts";
-import { appendResult, streamHeads, writeBatchEvents, writeEvents } from "./append-statements.ts";
+import { appendResult, sameShape, streamHeads, writeBatchEvents, writeEvents } from "./append-statements.ts";
 
 // Group commit: appends that arrive while others are being written leave together, as one
 // statement and one commit, each stream's expectation decided on its own.
@@ -18,6 +19,8 @@ type QueuedAppend = {
   streamId: string;
   events: readonly NewEvent[];
   expected: ExpectedVersion;
+  /** Rows to write in the append's transaction (AppendOptions.alongside). */
+  rows?: RowsToWrite | undefined;
   resolve: (result: AppendResult) => void;
   reject: (error: unknown) => void;
 };
@@ -50,10 +53,10 @@ export class GroupCommit {
     private readonly listener: CommitListener,
   ) {}
 
-  append(streamId: string, events: readonly NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
+  append(streamId: string, events: readonly NewEvent[], expected: ExpectedVersion, rows?: RowsToWrite): Promise<AppendResult> {
     if (events.length === 0) throw new Error("append needs at least one event");
     return new Promise<AppendResult>((resolve, reject) => {
-      this.queued.push({ streamId, events, expected, resolve, reject });
+      this.queued.push({ streamId, events, expected, rows: rows && rows.rows.length > 0 ? rows : undefined, resolve, reject });
       this.schedulePump();
     });
   }
@@ -110,9 +113,13 @@ export class GroupCommit {
     const batch: QueuedAppend[] = [];
     const streams = new Set<string>();
     const waiting: QueuedAppend[] = [];
+    // One statement writes rows of one table: an append with rows of another waits for a later batch.
+    let shape: RowsToWrite | undefined;
     for (const a of this.queued) {
-      if (batch.length < MAX_BATCH_APPENDS && !streams.has(a.streamId) && !this.writingStreams.has(a.streamId)) {
+      const fits = !a.rows || !shape || sameShape(a.rows, shape);
+      if (batch.length < MAX_BATCH_APPENDS && fits && !streams.has(a.streamId) && !this.writingStreams.has(a.streamId)) {
         streams.add(a.streamId);
+        shape ??= a.rows;
         batch.push(a);
       } else waiting.push(a);
     }
@@ -120,26 +127,27 @@ export class GroupCommit {
     return batch;
   }
 
+  private writeAlone(a: QueuedAppend): Promise<void> {
+    return writeEvents(this.pool, a.streamId, a.events, a.expected, a.rows).then(
+      (stored) => a.resolve(this.listener.appendCommitted(stored)),
+      a.reject,
+    );
+  }
+
   private async writeBatch(batch: readonly QueuedAppend[]): Promise<void> {
-    if (batch.length === 1) {
-      const [a] = batch as [QueuedAppend];
-      await writeEvents(this.pool, a.streamId, a.events, a.expected).then(
-        (stored) => a.resolve(this.listener.appendCommitted(stored)),
-        a.reject,
-      );
-      return;
-    }
+    if (batch.length === 1) return this.writeAlone(batch[0]!);
     let written: Map<QueuedAppend, StoredEvent[]>;
     try {
       written = await writeBatchEvents(this.pool, batch);
     } catch {
-      // A failure of the statement as a whole (a duplicate event id, a deadlock with another
-      // process's batch) must fail only the append that caused it: write them one by one.
-      for (const a of batch)
-        await writeEvents(this.pool, a.streamId, a.events, a.expected).then(
-          (stored) => a.resolve(this.listener.appendCommitted(stored)),
-          a.reject,
-        );
+      // A failure of the statement as a whole (a duplicate event id, a row to write alongside that is there already,
+      // a deadlock with another process's batch) must fail only the append that caused it. The appends with rows go
+      // one by one; the others, which cannot have caused a duplicate row, again together (one by one if that fails).
+      const withRows = batch.filter((a) => a.rows);
+      const without = batch.filter((a) => !a.rows);
+      for (const a of withRows) await this.writeAlone(a);
+      if (withRows.length > 0 && without.length > 1) return this.writeBatch(without);
+      for (const a of without) await this.writeAlone(a);
       return;
     }
     // The written appends are committed: they succeed, and are announced, whatever happens next.

@@ -3,6 +3,7 @@ import pg from "pg";
 import { AppendWaiter } from "../append-waiter.ts";
 import type {
   AppendListener,
+  AppendOptions,
   AppendResult,
   EventStore,
   ExpectedVersion,
@@ -14,7 +15,7 @@ import type {
   Subscription,
 } from "../port.ts";
 import { migrate } from "../sql-migrations.ts";
-import { appendResult, writeEvents } from "./append-statements.ts";
+import { appendResult, databaseIdentity, writeEvents } from "./append-statements.ts";
 import { APPENDS_CHANNEL, AppendAnnouncer, heardAnnouncement } from "./announcements.ts";
 import { GroupCommit } from "./group-commit.ts";
 import { eventStoreMigrations } from "./migrations.ts";
@@ -46,6 +47,7 @@ export class PostgresEventStore implements EventStore {
   private listening: Promise<void> | null = null;
   private listener: pg.PoolClient | null = null;
   private readonly groupCommit: GroupCommit;
+  private identity: Promise<string> | null = null;
 
   constructor(
     readonly pool: pg.Pool,
@@ -70,10 +72,25 @@ export class PostgresEventStore implements EventStore {
     return new PostgresEventStore(pool, options);
   }
 
-  async append(streamId: string, events: readonly NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
-    // One statement in its own implicit transaction: one round trip and one commit per append.
-    if (this.options.groupCommit === false) return this.committed(await writeEvents(this.pool, streamId, events, expected));
-    return this.groupCommit.append(streamId, events, expected);
+  async append(
+    streamId: string,
+    events: readonly NewEvent[],
+    expected: ExpectedVersion,
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
+    // One statement in its own implicit transaction (with the rows to write alongside): one round trip and one commit per append.
+    if (this.options.groupCommit === false)
+      return this.committed(await writeEvents(this.pool, streamId, events, expected, options.alongside));
+    return this.groupCommit.append(streamId, events, expected, options.alongside);
+  }
+
+  /** Rows written alongside an append go to this store's database, in the append's own statement. */
+  rowsWrittenWithAppendsIn(): Promise<string> {
+    this.identity ??= databaseIdentity(this.pool).catch((e: unknown) => {
+      this.identity = null;
+      throw e;
+    });
+    return this.identity;
   }
 
   /**
