@@ -615,7 +615,8 @@ describe("the creator", () => {
     await visible(creator, "Please choose a date and time.");
     // Monday-first 42-day grid; only days within 28 days that have times are selectable.
     const days = creator.locator("[data-day]");
-    expect(await days.count()).toBe(42);
+    // The grid draws once the expert's times have come (on a loaded machine, well after the step's heading).
+    await expect.poll(() => days.count()).toBe(42);
     expect(DateTime.fromISO((await days.first().getAttribute("data-day"))!).weekday).toBe(1);
     const lastSelectable = await creator.locator("[data-day]:not([disabled])").last().getAttribute("data-day");
     expect(lastSelectable! <= DateTime.now().setZone(CREATOR_ZONE).plus({ days: 28 }).toISODate()!).toBe(true);

@@ -1,4 +1,4 @@
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { EXPERT_STANDARDS } from "@booking/contracts";
@@ -63,10 +63,13 @@ describe("the check mark", () => {
     await userEvent.hover(mark);
     expect(await screen.findByRole("tooltip")).toHaveTextContent(MEANING);
     await userEvent.unhover(mark);
+    await waitFor(() => expect(screen.queryByRole("tooltip")).not.toBeInTheDocument());
+    // Reached by the keyboard, it describes itself to a screen reader. (MUI opens the tooltip on a
+    // :focus-visible focus, which jsdom does not match: this test used to find the hover's tooltip
+    // still closing, and failed under load once it had closed.)
     await userEvent.tab();
     await userEvent.tab();
     expect(mark).toHaveFocus();
-    expect(await screen.findByRole("tooltip")).toHaveTextContent(MEANING);
     expect(mark).toHaveAccessibleDescription(MEANING);
   });
 
