@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,6 +35,8 @@ let base: string;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
+/** The scripts the console's page asked for, in order (paths under /admin/). */
+const scriptsFetched: string[] = [];
 
 /** What the suite made, to look for in the console. */
 const made = {
@@ -174,6 +176,20 @@ const refreshWith = (token: string) =>
     headers: { cookie: `${REFRESH_COOKIES.console}=${token}`, "x-session-app": "console" },
   });
 
+/** The console's own chunk (app.tsx: react-admin's <Admin> and the resources' shell), as the build named it. */
+function consoleChunk(): string {
+  const name = readdirSync(join(repoRoot, "admin/dist/assets")).find((f) => /^app-[\w-]+\.js$/.test(f));
+  if (!name) throw new Error("admin/dist has no console chunk (app-*.js)");
+  return `/admin/assets/${name}`;
+}
+
+/** Whether a built script holds react-admin's code: its messages' keys (ra.auth.sign_in...) come with it. */
+async function holdsReactAdmin(path: string): Promise<boolean> {
+  return /\bra\.(auth|notification|action|page)\./.test(
+    await readFile(join(repoRoot, "admin/dist", path.replace(/^\/admin\//, "")), "utf8"),
+  );
+}
+
 async function fillSignIn(email: string, password: string): Promise<void> {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
@@ -212,6 +228,9 @@ beforeAll(async () => {
   });
   page = await context.newPage();
   page.setDefaultTimeout(15_000);
+  page.on("request", (r) => {
+    if (r.resourceType() === "script") scriptsFetched.push(new URL(r.url()).pathname);
+  });
 });
 
 // The console runs under the API's Content-Security-Policy: anything it blocks fails the test.
@@ -261,11 +280,19 @@ describe("the admin console", () => {
     // A wrong password is refused with the API's message.
     await fillSignIn(ADMIN.email, "not-the-password-1");
     await eventually(() => page.getByTestId("sign-in-error").textContent()).toBe("Email or password is incorrect.");
+
+    // Issue 34: signed out, the page is the sign-in page alone; react-admin and the console come once an admin signs in.
+    expect(scriptsFetched.length).toBeGreaterThan(0);
+    expect(scriptsFetched).not.toContain(consoleChunk());
+    for (const path of scriptsFetched) expect(await holdsReactAdmin(path), path).toBe(false);
   });
 
   it("signs the admin in to the dashboard: bookings by status, the last 30 days, projector lag", async () => {
     await fillSignIn(ADMIN.email, ADMIN.password);
     await page.getByTestId("bookings-by-status").waitFor();
+    // Signing in loaded the console (issue 34), at the dashboard.
+    expect(scriptsFetched).toContain(consoleChunk());
+    expect(page.url()).toBe(consoleUrl("/"));
     // Issue 33.6: the console's refresh token is in its HttpOnly cookie, which no script of the page can read.
     const token = await expectRefreshTokenOutOfScripts(page, "console");
     expect((await context.cookies()).map((c) => c.name)).not.toContain(REFRESH_COOKIES.web);

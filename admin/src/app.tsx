@@ -1,5 +1,7 @@
+// First: the contracts build their schemas as this module's imports load (csp.ts says why).
+import "./csp.ts";
 import { lazy } from "react";
-import { Admin, CustomRoutes, Resource } from "react-admin";
+import { Admin, CustomRoutes, Resource, useLogin } from "react-admin";
 import { HashRouter, Route } from "react-router-dom";
 import { authProvider } from "./auth-provider.ts";
 import { CALENDAR_AT_ROUTE } from "./calendar-at/calendar-at-path.ts";
@@ -7,14 +9,16 @@ import { dataProvider } from "./data-provider.ts";
 import { ConsoleLayout } from "./layout/console-layout.tsx";
 import { consoleTheme } from "./layout/console-theme.ts";
 import { SignInPage } from "./layout/sign-in-page.tsx";
+import { LoginProvider } from "./sign-in-calls.ts";
 
 const Dashboard = lazy(async () => ({ default: (await import("./dashboard/dashboard.tsx")).Dashboard }));
 const CalendarAtPage = lazy(async () => ({ default: (await import("./calendar-at/calendar-at-page.tsx")).CalendarAtPage }));
 
 /**
- * The resources, fetched once an admin is signed in: the sign-in page loads react-admin's shell
- * only, and the lists, pages and forms come in chunks of their own (issue 19). react-admin takes
- * one function child and runs it again when the permissions change, so signing in brings them.
+ * The resources, fetched once an admin is signed in: the sign-in page loads neither them nor
+ * react-admin (index.tsx, issue 34), and the lists, pages and forms come in chunks of their own
+ * (issue 19). react-admin takes one function child and runs it again when the permissions change,
+ * so signing in brings them.
  * Exported for the tests that go through every resource the console registers.
  */
 export async function resources(permissions: unknown) {
@@ -90,8 +94,21 @@ export async function resources(permissions: unknown) {
 }
 
 /**
- * The admin console. Routes live after the `#`: the API serves the built files at /admin/ with no
- * fallback to index.html, so deep links must not depend on the path.
+ * The sign-in page as react-admin's login page, once the console is loaded (a sign-out, a session
+ * that ended): react-admin's login, which goes back to the page the admin was on.
+ */
+function ConsoleSignInPage() {
+  return (
+    <LoginProvider value={useLogin()}>
+      <SignInPage />
+    </LoginProvider>
+  );
+}
+
+/**
+ * The admin console, loaded once an admin has signed in (index.tsx). Routes live after the `#`:
+ * the API serves the built files at /admin/ with no fallback to index.html, so deep links must
+ * not depend on the path.
  *
  * The router is ours rather than react-admin's built-in one for a single reason: navigations must
  * not run as React transitions. Signing out navigates to the sign-in page and resets react-admin's
@@ -108,7 +125,7 @@ export function App() {
         layout={ConsoleLayout}
         dataProvider={dataProvider}
         authProvider={authProvider}
-        loginPage={SignInPage}
+        loginPage={ConsoleSignInPage}
         dashboard={Dashboard}
         requireAuth
         disableTelemetry

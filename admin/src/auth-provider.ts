@@ -13,6 +13,7 @@ import {
 } from "@booking/contracts";
 import { createSessionClient, hasSessionTokens } from "@booking/session-client";
 import type { AuthProvider, UserIdentity } from "react-admin";
+import { SESSION_MARKER_KEY, SignInRefused } from "./console-session.ts";
 
 // Sign-in against the API's own auth (/api/v1/auth/*). The session (a short-lived access token in
 // this tab's memory, and a rotating refresh token in the console's own HttpOnly cookie, issue 33.6)
@@ -40,7 +41,7 @@ function isAuthSession(value: unknown): value is AuthSession {
  * a reload, the first call takes the session up from the cookie (the session client's `restore`).
  */
 const session = createSessionClient<AuthSession>({
-  storageKey: "expert-sessions.admin.session",
+  storageKey: SESSION_MARKER_KEY,
   lockName: "expert-sessions.admin.refresh",
   refreshUrl: `${API_ROOT}/auth/refresh`,
   app: "console",
@@ -61,16 +62,8 @@ function postJson(path: string, body: unknown, accessToken?: string): Promise<Re
   return fetch(`${API_ROOT}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
 }
 
-/** A refusal of a sign-in step: the API's message, and its code (a challenge that ran out sends the page back to the password). */
-export class SignInRefused extends Error {
-  constructor(
-    message: string,
-    readonly code: string | null,
-  ) {
-    super(message);
-    this.name = "SignInRefused";
-  }
-}
+// SignInRefused lives in console-session.ts, which the sign-in page's first load has without this module.
+export { SignInRefused };
 
 /** The reply's JSON, or a SignInRefused with the API's message and code. */
 async function replyOf<T>(response: Response): Promise<T> {

@@ -14,18 +14,20 @@ import {
   Typography,
 } from "@mui/material";
 import { useState, type FormEvent, type ReactNode } from "react";
-import { useLogin } from "react-admin";
-import { AuthenticatorCode, RecoveryCode, type SecondFactorKind, type TwoFactorEnrolReply } from "@booking/contracts";
+import type { SecondFactorKind, TwoFactorEnrolReply } from "@booking/contracts";
 import {
+  AuthenticatorCode,
   confirmTwoFactor,
   enrolTwoFactor,
+  RecoveryCode,
   SignInRefused,
   signInWithPasskey,
   signInWithPassword,
   signInWithSecondFactor,
+  useLogin,
   type AuthSession,
   type SignInStep,
-} from "../auth-provider.ts";
+} from "../sign-in-calls.ts";
 import { passkeyBrowserProblem, passkeysSupported, PasskeyStepButton } from "./passkey-step.tsx";
 
 // Sign-in for admins, in as many steps as the account needs (issue 33.4): the password; the code
