@@ -1,14 +1,26 @@
-import { useState, type ReactNode } from "react";
+import { lazy, Suspense, useState, type ReactNode } from "react";
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
 import CssBaseline from "@mui/material/CssBaseline";
 import GlobalStyles from "@mui/material/GlobalStyles";
 import { ThemeProvider } from "@mui/material/styles";
-import { AuthProvider } from "./shared/auth.tsx";
+import { AuthProvider, useAuth } from "./shared/auth.tsx";
 import { CrashBoundary } from "./shared/crash-boundary.tsx";
 import { defaultFlags, FlagsContext, type Flags } from "./shared/flags.ts";
 import { createQueryClient } from "./shared/query-client.ts";
-import { BookingUpdates } from "./shared/realtime.tsx";
 import { theme } from "./shared/theme.ts";
+
+/** The realtime booking feed, loaded once someone is signed in: a visitor's first page need not carry it (issue 19). */
+const BookingUpdates = lazy(async () => ({ default: (await import("./shared/realtime.tsx")).BookingUpdates }));
+
+function SignedInUpdates() {
+  const { status } = useAuth();
+  if (status !== "authenticated") return null;
+  return (
+    <Suspense fallback={null}>
+      <BookingUpdates />
+    </Suspense>
+  );
+}
 
 /** Theme, flags, query cache, auth and the realtime booking feed. */
 export function AppProviders({
@@ -43,7 +55,7 @@ export function AppProviders({
       <FlagsContext.Provider value={flags}>
         <QueryClientProvider client={client}>
           <AuthProvider>
-            <BookingUpdates />
+            <SignedInUpdates />
             <CrashBoundary>{children}</CrashBoundary>
           </AuthProvider>
         </QueryClientProvider>
