@@ -149,6 +149,30 @@ export type ExpertMonthEarningsReply = z.infer<typeof ExpertMonthEarningsReply>;
 export const EarningsMonthParams = z.strictObject({ month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, { error: "invalid_request" }) });
 export const ExpertEarningsMonthParams = EarningsMonthParams.extend(ExpertIdParams.shape);
 
+/** A month's bookings per page of its earnings when the client does not say, and the most a page holds (issue 34.5). */
+export const EARNINGS_BOOKINGS_PAGE_DEFAULT = 500;
+
+/**
+ * A page of a month's earning bookings (issue 34.5): `before` is the cursor a `Link: rel="next"` header gave (the page after
+ * it, by session time); `limit` 1-500 (default 500). The month's totals are the whole month's on every page.
+ */
+export const EarningsMonthQuery = z.strictObject({
+  before: z
+    .string({ error: "earnings_cursor_invalid" })
+    .min(1, { error: "earnings_cursor_invalid" })
+    .max(200, { error: "earnings_cursor_invalid" })
+    .optional()
+    .describe('The cursor a `Link: <…>; rel="next"` header gave: the month\'s bookings after it. Absent: the first page.'),
+  limit: z.coerce
+    .number({ error: "earnings_page_size_invalid" })
+    .int({ error: "earnings_page_size_invalid" })
+    .min(1, { error: "earnings_page_size_invalid" })
+    .max(EARNINGS_BOOKINGS_PAGE_DEFAULT, { error: "earnings_page_size_invalid" })
+    .optional()
+    .describe(`Bookings per page, 1 to ${EARNINGS_BOOKINGS_PAGE_DEFAULT}; ${EARNINGS_BOOKINGS_PAGE_DEFAULT} when absent.`),
+});
+export type EarningsMonthQuery = z.infer<typeof EarningsMonthQuery>;
+
 /** A rebuild's progress, as the console's progress bar shows it. */
 export const RebuildProgress = z.strictObject({
   state: z.enum(["running", "done", "failed"]),

@@ -214,6 +214,12 @@ export const errorCatalogue = {
   review_reply_exists: { status: 409, message: "This review already has a reply." },
   review_reply_text_invalid: { status: 400, message: "Please write a reply of 1 to 2,000 characters." },
   review_hide_reason_required: { status: 400, message: "Please give a reason (up to 500 characters) for hiding this review." },
+  // Pages of a month's earnings (issue 34.5)
+  earnings_cursor_invalid: { status: 400, message: "That page of this month's bookings does not exist. Please open the month again." },
+  earnings_page_size_invalid: { status: 400, message: "Ask for 1 to 500 bookings per page." },
+  // Pages of an expert's reviews (issue 34.5)
+  reviews_cursor_invalid: { status: 400, message: "That page of reviews does not exist. Please start again from the newest reviews." },
+  reviews_page_size_invalid: { status: 400, message: "Ask for 1 to 100 reviews per page." },
   // Vetting (issue 30): an application, its review and the bookable rule.
   application_field_required: { status: 400, message: "Please fill in your expertise, title and what creators can expect." },
   application_bio_invalid: { status: 400, message: "Please write a bio of 80 to 5,000 characters." },
@@ -243,6 +249,12 @@ export const errorCatalogue = {
   },
   listing_length_invalid: { status: 400, message: "Please choose a session length of 30, 60, 90 or 120 minutes." },
   listing_available_invalid: { status: 400, message: "Availability can only be filtered to this week." },
+  // Pages of the experts listing (issue 34.5): a cursor names an expert, who may have left the listing since.
+  listing_cursor_invalid: {
+    status: 400,
+    message: "That page of experts is no longer there: the listing has changed. Please start again from the top.",
+  },
+  listing_page_size_invalid: { status: 400, message: "Ask for 1 to 500 experts per page." },
   vetting_reason_required: {
     status: 400,
     message: "Please give a reason (up to 500 characters) for verifying or unverifying this expert.",
@@ -297,6 +309,12 @@ export const errorCatalogue = {
   // Pages of a person's bookings (issue 34.5)
   bookings_cursor_invalid: { status: 400, message: "That page of bookings does not exist. Please start again from the first page." },
   bookings_page_size_invalid: { status: 400, message: "Ask for 1 to 500 bookings per page." },
+
+  // Read-your-writes by position (issue 34.1): the Consistency-Position a reply gave, sent back as it came
+  consistency_position_invalid: {
+    status: 400,
+    message: "This page was asked for with a position the server did not give. Please reload the page.",
+  },
   ...accountAndCalendarErrors,
   ...erasureErrors,
   ...passkeyErrors,

@@ -45,6 +45,29 @@ const listingFields = {
     .optional(),
   available: z.enum(["this_week"], { error: "listing_available_invalid" }).optional(),
 };
+
+/** Experts per page of the listing when the client does not say: the spec's plain call still gets every expert of a small marketplace at once. */
+export const LISTING_PAGE_DEFAULT = 500;
+
+/**
+ * A page of the listing (issue 34.5): `before` is the cursor a `Link: <…>; rel="next"` header gave, which names the last expert of the
+ * page before (keyset on the listing's own order, not a count), and `limit` the experts per page. Not part of what the listing is.
+ */
+export const listingPageFields = {
+  before: z
+    .string({ error: "listing_cursor_invalid" })
+    .min(1, { error: "listing_cursor_invalid" })
+    .max(200, { error: "listing_cursor_invalid" })
+    .optional()
+    .describe('The cursor a `Link: <…>; rel="next"` header gave: the experts after the last one of that page. Absent: the first page.'),
+  limit: z.coerce
+    .number({ error: "listing_page_size_invalid" })
+    .int({ error: "listing_page_size_invalid" })
+    .min(1, { error: "listing_page_size_invalid" })
+    .max(LISTING_PAGE_DEFAULT, { error: "listing_page_size_invalid" })
+    .optional()
+    .describe(`Experts per page, 1 to ${LISTING_PAGE_DEFAULT}; ${LISTING_PAGE_DEFAULT} when absent.`),
+};
 const rangeInOrder = (q: { min_price_cents?: number; max_price_cents?: number }) =>
   q.min_price_cents === undefined || q.max_price_cents === undefined || q.min_price_cents <= q.max_price_cents;
 
@@ -53,7 +76,13 @@ const rangeInOrder = (q: { min_price_cents?: number; max_price_cents?: number })
  * who offers a published session in `currency` priced within them (and of `length_minutes`, when that is given too: one
  * session must satisfy both); `available=this_week` keeps experts with a bookable start in the coming week.
  */
-export const ExpertListQuery = z.strictObject(listingFields).refine(rangeInOrder, { error: "listing_price_range_invalid" });
+export const ExpertListQuery = z
+  .strictObject({ ...listingFields, ...listingPageFields })
+  .refine(rangeInOrder, { error: "listing_price_range_invalid" });
 export type ExpertListQuery = z.infer<typeof ExpertListQuery>;
 /** GET /experts: the same, lenient with parameters it does not know, as the spec's plain listing call always was. */
-export const ExpertListingQuery = z.object(listingFields).refine(rangeInOrder, { error: "listing_price_range_invalid" });
+export const ExpertListingQuery = z
+  .object({ ...listingFields, ...listingPageFields })
+  .refine(rangeInOrder, { error: "listing_price_range_invalid" });
+/** The fields that say which experts the listing holds and in what order (the page's fields aside): its cache is keyed by these. */
+export const LISTING_FIELDS = Object.keys(listingFields) as (keyof typeof listingFields)[];

@@ -22,6 +22,31 @@ export const isReplyText = (text: string): boolean => text.trim().length > 0 && 
 /** The last moment a review first written at `leftAt` may be edited. */
 export const reviewEditableUntil = (leftAt: string): string => new Date(Date.parse(leftAt) + REVIEW_EDIT_DAYS * 86_400_000).toISOString();
 
+/** Reviews on the profile's first page and per page after it when the client does not say (issue 34.5). */
+export const REVIEWS_PAGE_DEFAULT = 20;
+/** The most reviews one page holds. */
+export const REVIEWS_PAGE_MAX = 100;
+
+/** GET /experts/{expertId}/reviews (issue 34.5): `before` is the cursor a `Link: rel="next"` header gave; `limit` 1-100 (default 20). */
+export const ExpertReviewsQuery = z.strictObject({
+  before: z
+    .string({ error: "reviews_cursor_invalid" })
+    .min(1, { error: "reviews_cursor_invalid" })
+    .max(200, { error: "reviews_cursor_invalid" })
+    .optional()
+    .describe(
+      'The cursor a `Link: <…>; rel="next"` header gave (on this call or the profile): the older reviews after it. Absent: the newest.',
+    ),
+  limit: z.coerce
+    .number({ error: "reviews_page_size_invalid" })
+    .int({ error: "reviews_page_size_invalid" })
+    .min(1, { error: "reviews_page_size_invalid" })
+    .max(REVIEWS_PAGE_MAX, { error: "reviews_page_size_invalid" })
+    .optional()
+    .describe(`Reviews per page, 1 to ${REVIEWS_PAGE_MAX}; ${REVIEWS_PAGE_DEFAULT} when absent.`),
+});
+export type ExpertReviewsQuery = z.infer<typeof ExpertReviewsQuery>;
+
 export const ReviewRating = z.number({ error: "review_rating_invalid" }).refine(isReviewRating, { error: "review_rating_invalid" });
 export const ReviewText = z.string({ error: "review_text_too_long" }).trim().refine(isReviewText, { error: "review_text_too_long" });
 export const ReplyText = z

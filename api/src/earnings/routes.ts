@@ -1,18 +1,30 @@
 import type pg from "pg";
 import {
+  EARNINGS_BOOKINGS_PAGE_DEFAULT,
   EarningsMonthParams,
+  EarningsMonthQuery,
   ExpertEarningsMonthParams,
   ExpertEarningsReply,
   ExpertIdParams,
   ExpertMonthEarningsReply,
 } from "@booking/contracts";
-import { earningBookings, earningsBookingReply, expertEarnings, monthEarnings, monthEarningsByCurrency } from "@booking/projections";
-import { actorOf, requireActor, requireExpertAccount, requireOwnExpert } from "../http/index.ts";
+import {
+  earningBookings,
+  earningBookingsPage,
+  earningsBookingReply,
+  expertEarnings,
+  monthEarnings,
+  monthEarningsByCurrency,
+  type EarningsCursor,
+} from "@booking/projections";
+import { actorOf, refuse, requireActor, requireExpertAccount, requireOwnExpert } from "../http/index.ts";
 import type { RoutePlugin } from "../http/index.ts";
 
 // An expert's earnings from the earnings read model: months with sessions (gross, refunds, net, the
 // platform's fee and the expert's share), per currency, and a month's bookings. An expert sees only
-// their own (their expert id is their user id); an admin sees any expert's.
+// their own (their expert id is their user id); an admin sees any expert's. A month's bookings come a
+// page at a time (issue 34.5): while more remain, a `Link: <…>; rel="next"` header names the next page;
+// the month's totals are the whole month's on every page. The cursor (keyset) is opaque to the client.
 
 export type EarningsRouteDeps = {
   /** The earnings read model. */
@@ -20,14 +32,42 @@ export type EarningsRouteDeps = {
 };
 
 const earnings = { response: { 200: ExpertEarningsReply } };
-const monthOf = { response: { 200: ExpertMonthEarningsReply } };
+const monthOf = {
+  querystring: EarningsMonthQuery,
+  response: {
+    200: ExpertMonthEarningsReply.describe(
+      'The month\'s totals and one page of its bookings; a `Link: <…>; rel="next"` header names the next.',
+    ),
+  },
+};
+
+const cursorText = (c: EarningsCursor) => Buffer.from(`${c.scheduledTime}|${c.bookingId}`).toString("base64url");
+
+function cursorOf(text: string | undefined): EarningsCursor | null {
+  if (text === undefined) return null;
+  const [scheduledTime, bookingId, ...rest] = Buffer.from(text, "base64url").toString("utf8").split("|");
+  if (!scheduledTime || !bookingId || rest.length || Number.isNaN(Date.parse(scheduledTime))) refuse("earnings_cursor_invalid");
+  return { scheduledTime, bookingId };
+}
+
+type MonthRequest = { url: string; query: EarningsMonthQuery };
+type MonthReply = { header: (name: string, value: string) => unknown };
 
 export const earningsRoutes: RoutePlugin<EarningsRouteDeps> = async (app, { db }) => {
   const allMonths = async (expertId: string) => expertEarnings(expertId, await earningBookings(db, expertId));
-  const oneMonth = async (expertId: string, month: string) => {
-    const rows = await earningBookings(db, expertId, month);
+  const oneMonth = async (expertId: string, month: string, request: MonthRequest, reply: MonthReply) => {
+    const limit = request.query.limit ?? EARNINGS_BOOKINGS_PAGE_DEFAULT;
+    // The totals read the whole month (a month of one expert's sessions); the list is the page asked.
+    const [rows, page] = await Promise.all([
+      earningBookings(db, expertId, month),
+      earningBookingsPage(db, expertId, month, { after: cursorOf(request.query.before), limit }),
+    ]);
+    if (page.next) {
+      const path = request.url.split("?")[0]!;
+      reply.header("link", `<${path}?${new URLSearchParams({ before: cursorText(page.next), limit: String(limit) })}>; rel="next"`);
+    }
     const byCurrency = monthEarningsByCurrency(month, rows);
-    return { ...monthEarnings(month, rows), expert_id: expertId, by_currency: byCurrency, bookings: rows.map(earningsBookingReply) };
+    return { ...monthEarnings(month, rows), expert_id: expertId, by_currency: byCurrency, bookings: page.rows.map(earningsBookingReply) };
   };
 
   app.get("/experts/me/earnings", { onRequest: requireExpertAccount, schema: earnings }, async (request) =>
@@ -37,7 +77,7 @@ export const earningsRoutes: RoutePlugin<EarningsRouteDeps> = async (app, { db }
   app.get(
     "/experts/me/earnings/:month",
     { onRequest: requireExpertAccount, schema: { params: EarningsMonthParams, ...monthOf } },
-    async (request) => oneMonth(actorOf(request).userId, request.params.month),
+    async (request, reply) => oneMonth(actorOf(request).userId, request.params.month, request, reply),
   );
 
   app.get(
@@ -52,9 +92,9 @@ export const earningsRoutes: RoutePlugin<EarningsRouteDeps> = async (app, { db }
   app.get(
     "/experts/:expertId/earnings/:month",
     { onRequest: requireActor("expert"), schema: { params: ExpertEarningsMonthParams, ...monthOf } },
-    async (request) => {
+    async (request, reply) => {
       requireOwnExpert(actorOf(request), request.params.expertId);
-      return oneMonth(request.params.expertId, request.params.month);
+      return oneMonth(request.params.expertId, request.params.month, request, reply);
     },
   );
 };

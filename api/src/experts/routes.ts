@@ -20,6 +20,8 @@ import {
   ScheduleSetReply,
   ExpertListQuery,
   ExpertListingQuery,
+  LISTING_FIELDS,
+  LISTING_PAGE_DEFAULT,
   SessionListReply,
   SlugParams,
   WeeklySchedule,
@@ -39,10 +41,11 @@ import {
   toProjected,
   type ExpertRow,
 } from "@booking/projections";
-import { expertReview, visibleReviewsOfExpert } from "@booking/projections";
 import type { CalendarCommands, ExpertCommands, TermsCommands } from "../main/index.ts";
 import type { Projected, RoutePlugin } from "../http/index.ts";
 import { expertListing } from "./listing.ts";
+import { listingPage } from "./listing-pages.ts";
+import { apiBaseOf, mayViewProfile, reviewPageRoutes, reviewsPage } from "./review-pages.ts";
 import { publishedPhoto, PROFILE_PHOTO_TYPE } from "./profile-photo.ts";
 import {
   actorOf,
@@ -114,10 +117,9 @@ export const expertRoutes: RoutePlugin<ExpertRouteDeps> = async (app, deps) => {
   // its schema here, once per computation: a stray field fails the reply like any other route's.
   const listing = (query: ExpertListQuery) => {
     const q = { ...query, search: query.search.trim() };
-    // Keyed by every field of the query, in the schema's order, so two spellings of one query share an entry.
-    const key = `experts?${Object.keys(ExpertListQuery.shape)
-      .map((k) => `${k}=${q[k as keyof ExpertListQuery] ?? ""}`)
-      .join("&")}`;
+    // Keyed by every field that says what the listing holds, in the schema's order, so two spellings of one query share an
+    // entry; the page asked (issue 34.5) is cut from it, so every page of one query reads one ranking.
+    const key = `experts?${LISTING_FIELDS.map((k) => `${k}=${q[k] ?? ""}`).join("&")}`;
     return listings.get(key, async () => ExpertListReply.parse(await expertListing(db, q, clock())));
   };
   const send = (request: FastifyRequest, reply: FastifyReply, body: Buffer) => {
@@ -126,14 +128,23 @@ export const expertRoutes: RoutePlugin<ExpertRouteDeps> = async (app, deps) => {
       ? reply.header("content-encoding", "gzip").send(gzipOnce(body))
       : reply.send(body);
   };
-  const listed = { response: { 200: ExpertListReply } };
+  /** The page asked of the listing, with a `Link: <…>; rel="next"` header naming the next page (the same query) while experts remain. */
+  const sendPage = async (request: FastifyRequest & { query: ExpertListQuery }, reply: FastifyReply) => {
+    const page = listingPage(await listing(request.query), request.query);
+    if (page.next) {
+      const next = new URL(request.url, "http://api.invalid");
+      next.searchParams.set("before", page.next);
+      next.searchParams.set("limit", String(request.query.limit ?? LISTING_PAGE_DEFAULT));
+      reply.header("link", `<${next.pathname}${next.search}>; rel="next"`);
+    }
+    return send(request, reply, page.body);
+  };
+  const listed = {
+    response: { 200: ExpertListReply.describe('One page of the listing, in its order; a `Link: <…>; rel="next"` header names the next.') },
+  };
   // The spec's two calls: the listing, and its search; both take the sort and the filters.
-  app.get("/experts", { schema: { querystring: ExpertListingQuery, ...listed } }, async (request, reply) =>
-    send(request, reply, await listing(request.query)),
-  );
-  app.get("/experts/search", { schema: { querystring: ExpertListQuery, ...listed } }, async (request, reply) =>
-    send(request, reply, await listing(request.query)),
-  );
+  app.get("/experts", { schema: { querystring: ExpertListingQuery, ...listed } }, async (request, reply) => sendPage(request, reply));
+  app.get("/experts/search", { schema: { querystring: ExpertListQuery, ...listed } }, async (request, reply) => sendPage(request, reply));
 
   app.get("/experts/me", { onRequest: requireExpertAccount, schema: { response: { 200: OwnExpertProfileReply } } }, async (request) => {
     const expert = await findExpert(db, actorOf(request).userId);
@@ -173,18 +184,22 @@ export const expertRoutes: RoutePlugin<ExpertRouteDeps> = async (app, deps) => {
     },
   );
 
-  app.get("/experts/:slug", { schema: { params: SlugParams, response: { 200: ExpertDetailReply } } }, async (request) => {
+  // The profile carries the first page of its reviews; a Link header names the next while older ones remain (issue 34.5).
+  const profileReply = ExpertDetailReply.describe(
+    'The profile with the newest reviews; while older ones remain, a `Link: <…>; rel="next"` header names GET /experts/{expertId}/reviews\' next page.',
+  );
+  app.get("/experts/:slug", { schema: { params: SlugParams, response: { 200: profileReply } } }, async (request, reply) => {
     const expert = await findExpertBySlug(db, request.params.slug);
-    const viewer = request.actor;
     // Unpublished profiles, and those our team has not approved (or suspended), are visible to their expert (preview) and admins only.
-    const mayPreview = viewer && (viewer.role === "admin" || viewer.userId === expert?.user_id);
-    if (!expert || ((!expert.published || !expert.verified) && !mayPreview)) refuse("profile_not_found");
+    if (!mayViewProfile(expert, request.actor)) refuse("profile_not_found");
     const [sessions, reviews] = await Promise.all([
       sessionsOfExpert(db, expert.expert_id, false),
-      visibleReviewsOfExpert(db, expert.expert_id),
+      reviewsPage(db, expert.expert_id, { base: apiBaseOf(request.url) }),
     ]);
-    return { ...expertProfileReply(expert), sessions: sessions.map(sessionReply), reviews: reviews.map(expertReview), prev_clients: [] };
+    if (reviews.link) reply.header("link", reviews.link);
+    return { ...expertProfileReply(expert), sessions: sessions.map(sessionReply), reviews: reviews.reviews, prev_clients: [] };
   });
+  await reviewPageRoutes(app, { db });
 
   app.get("/experts/:expertId/sessions", { schema: { params: ExpertIdParams, response: { 200: SessionListReply } } }, async (request) => {
     const viewer = request.actor;

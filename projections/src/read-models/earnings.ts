@@ -263,6 +263,33 @@ export async function earningBookings(db: Queryable, expertId: string, month?: s
   return rows.map(earningsFromPg);
 }
 
+/** Where a page of a month's earning bookings starts: after this booking, by session time. */
+export type EarningsCursor = { scheduledTime: string; bookingId: string };
+
+/**
+ * One page of the expert's earning bookings of a month (issue 34.5), by keyset: session time then booking id, ascending
+ * (the month's order), so a page starts strictly after the last row of the one before and costs the same wherever it is.
+ */
+export async function earningBookingsPage(
+  db: Queryable,
+  expertId: string,
+  month: string,
+  page: { after: EarningsCursor | null; limit: number },
+): Promise<{ rows: EarningsRow[]; next: EarningsCursor | null }> {
+  const after = page.after ? "AND (scheduled_time, booking_id) > ($4::timestamptz, $5)" : "";
+  const { rows } = await db.query(
+    `SELECT ${earningsColumns.join(", ")} FROM earnings WHERE expert_id = $1 AND earning AND month = $2 ${after} ` +
+      "ORDER BY scheduled_time, booking_id LIMIT $3",
+    [expertId, month, page.limit + 1, ...(page.after ? [page.after.scheduledTime, page.after.bookingId] : [])],
+  );
+  const shown = rows.slice(0, page.limit).map(earningsFromPg);
+  const last = shown.at(-1);
+  return {
+    rows: shown,
+    next: rows.length > page.limit && last ? { scheduledTime: last.scheduled_time, bookingId: last.booking_id } : null,
+  };
+}
+
 /** The expert's months with earnings, newest first, one per month and currency, and their totals per currency. */
 export function expertEarnings(expertId: string, rows: readonly EarningsRow[]): ExpertEarningsReply {
   const byMonth = new Map<string, EarningsRow[]>();

@@ -41,8 +41,12 @@ const listed = (raw: Record<string, unknown>): ListedExpert => ({
   ...expertRatingFromPg(raw),
 });
 
-/** The read's order, which the experts_listing index hands over as it is (the listing's own order is the engine's). */
-const LISTING_ORDER = "ORDER BY e.verified DESC, e.last_name, e.first_name, e.expert_id LIMIT 500";
+/**
+ * The read's order, which the experts_listing index hands over as it is (the listing's own order is the engine's). No LIMIT
+ * (issue 34.5): the engine's orders (recommended, price, soonest) rank every match, so a cut here would drop experts from
+ * the top of the listing without a word; the API pages the ranked listing instead.
+ */
+const LISTING_ORDER = "ORDER BY e.verified DESC, e.last_name, e.first_name, e.expert_id";
 
 /** Published experts, optionally matching a search on name, title or tags (the text is a parameter, its wildcards escaped). */
 export async function listExperts(db: Queryable, search = ""): Promise<ListedExpert[]> {

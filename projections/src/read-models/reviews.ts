@@ -171,14 +171,30 @@ export async function findReview(db: Queryable, bookingId: string): Promise<Revi
   return raw ? reviewWithNamesFromPg(raw) : null;
 }
 
-/** An expert's visible reviews, newest first (the profile shows these). */
-export async function visibleReviewsOfExpert(db: Queryable, expertId: string, limit = 100): Promise<ReviewWithNames[]> {
+/** Where a page of an expert's reviews starts: after this review in the profile's order (newest first). */
+export type ReviewsCursor = { createdAt: string; bookingId: string };
+/** A page of an expert's visible reviews, newest first, and where the next page starts (null: this is the last). */
+export type ReviewsPage = { reviews: ReviewWithNames[]; next: ReviewsCursor | null };
+
+/**
+ * One page of an expert's visible reviews (issue 34.5), by keyset: written time then booking id, both
+ * descending, so a page starts strictly after the last review of the one before whatever is written
+ * meanwhile, and any page costs the same (no OFFSET). One row more than the page tells whether another follows.
+ */
+export async function visibleReviewsPage(
+  db: Queryable,
+  expertId: string,
+  page: { after: ReviewsCursor | null; limit: number },
+): Promise<ReviewsPage> {
+  const after = page.after ? "AND (r.created_at, r.booking_id) < ($3::timestamptz, $4)" : "";
   const { rows } = await db.query(
-    `SELECT ${reviewWithNamesSelectList} FROM ${reviewsWithNamesFrom} WHERE r.expert_id = $1 AND NOT r.hidden ` +
-      `ORDER BY r.created_at DESC, r.booking_id LIMIT $2`,
-    [expertId, limit],
+    `SELECT ${reviewWithNamesSelectList} FROM ${reviewsWithNamesFrom} WHERE r.expert_id = $1 AND NOT r.hidden ${after} ` +
+      "ORDER BY r.created_at DESC, r.booking_id DESC LIMIT $2",
+    [expertId, page.limit + 1, ...(page.after ? [page.after.createdAt, page.after.bookingId] : [])],
   );
-  return rows.map(reviewWithNamesFromPg);
+  const reviews = rows.slice(0, page.limit).map(reviewWithNamesFromPg);
+  const last = reviews.at(-1);
+  return { reviews, next: rows.length > page.limit && last ? { createdAt: last.created_at, bookingId: last.booking_id } : null };
 }
 
 /**

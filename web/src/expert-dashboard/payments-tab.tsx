@@ -1,11 +1,12 @@
 import { Fragment, useState } from "react";
-import { queryOptions, useQuery } from "@tanstack/react-query";
+import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Table from "@mui/material/Table";
 import TableBody from "@mui/material/TableBody";
 import TableCell from "@mui/material/TableCell";
+import TableFooter from "@mui/material/TableFooter";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
@@ -44,10 +45,14 @@ const earningsQuery = (who: string) =>
     staleTime: 0,
   });
 
+/** A month's bookings, a page at a time (issue 34.5): the first page, then those its `Link: rel="next"` header names. */
 const monthQuery = (who: string, month: string) =>
-  queryOptions({
-    queryKey: [...BOOKINGS_KEY, "earnings", who, month],
-    queryFn: ({ signal }) => api.get<ExpertMonthEarningsReply>(`${earningsPath(who)}/${month}`, { signal }),
+  infiniteQueryOptions({
+    queryKey: [...BOOKINGS_KEY, "earnings", who, month, "pages"],
+    queryFn: ({ pageParam, signal }) => api.getPage<ExpertMonthEarningsReply>(pageParam, { signal }),
+    initialPageParam: `${earningsPath(who)}/${month}`,
+    getNextPageParam: (last) => last.next,
+    select: (data) => ({ bookings: data.pages.flatMap((page) => page.items.bookings), more: data.pages.at(-1)?.next != null }),
     staleTime: 0,
   });
 
@@ -109,9 +114,9 @@ function Head({ left, right }: { left: string[]; right: string[] }) {
 }
 
 function MonthBookings({ who, month, currency }: { who: string; month: string; currency: Currency }) {
-  const detail = useQuery(monthQuery(who, month));
+  const detail = useInfiniteQuery(monthQuery(who, month));
   if (detail.isPending) return <Typography variant="body2">Loading the month's bookings…</Typography>;
-  if (detail.isError) return <Alert severity="error">This month's bookings could not be loaded.</Alert>;
+  if (detail.isLoadingError) return <Alert severity="error">This month's bookings could not be loaded.</Alert>;
   const money = (cents: number) => moneyText(cents, currency);
   return (
     <Table size="small" aria-label={`Bookings in ${monthLabel(month)}`}>
@@ -136,6 +141,18 @@ function MonthBookings({ who, month, currency }: { who: string; month: string; c
             </TableRow>
           ))}
       </TableBody>
+      {detail.data.more && (
+        <TableFooter>
+          <TableRow>
+            <TableCell colSpan={2 + 1 + MONEY_COLUMNS.length} align="center">
+              {detail.isFetchNextPageError && <Alert severity="error">More of this month's bookings could not be loaded.</Alert>}
+              <Button size="small" disabled={detail.isFetchingNextPage} onClick={() => void detail.fetchNextPage()}>
+                {detail.isFetchingNextPage ? "Loading more bookings…" : "Show more bookings"}
+              </Button>
+            </TableCell>
+          </TableRow>
+        </TableFooter>
+      )}
     </Table>
   );
 }

@@ -198,7 +198,7 @@ export function ExpertProfilePage() {
         </Box>
       )}
 
-      <ReviewsBlock reviews={e.reviews} expertName={e.first_name} />
+      <ReviewsBlock reviews={e.reviews} expertName={e.first_name} next={e.reviewsNext} />
       <Typography sx={{ mt: 4 }}>
         <Link component={RouterLink} to="/search">
           Back to all experts

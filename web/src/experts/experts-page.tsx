@@ -19,6 +19,19 @@ import { ListingToolbar } from "./listing-toolbar.tsx";
 /** Why the listing could not load: the API's message for a request it refused (a price range the wrong way round, say). */
 const loadFailure = (error: unknown) => (error instanceof ApiError && error.status === 400 ? error.message : "Couldn't load experts.");
 
+/** The next page of the listing on request, while the API says more follow; a page that could not load says why. */
+function MoreExperts({ experts }: { experts: ReturnType<typeof useExperts> }) {
+  if (!experts.data?.more) return null;
+  return (
+    <Box sx={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 2, mt: 3 }}>
+      {experts.isFetchNextPageError && <Alert severity="error">{loadFailure(experts.error)}</Alert>}
+      <Button variant="outlined" disabled={experts.isFetchingNextPage} onClick={() => void experts.fetchNextPage()}>
+        {experts.isFetchingNextPage ? "Loading more experts..." : "Show more experts"}
+      </Button>
+    </Box>
+  );
+}
+
 export function ExpertsPage() {
   useDocumentTitle("Find an expert");
   const { choices, change } = useListingChoices();
@@ -53,9 +66,9 @@ export function ExpertsPage() {
       <ListingToolbar choices={choices} change={change} />
       {experts.isPending ? (
         <LoadingScreen label="Loading experts..." />
-      ) : experts.isError ? (
+      ) : experts.isLoadingError ? (
         <Alert severity="error">{loadFailure(experts.error)}</Alert>
-      ) : experts.data.length === 0 ? (
+      ) : experts.data.experts.length === 0 ? (
         filtered ? (
           <Box sx={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: 2 }}>
             <Typography role="status">No experts match these filters.</Typography>
@@ -68,7 +81,7 @@ export function ExpertsPage() {
         )
       ) : (
         <>
-          {experts.data.some((e) => e.next_available) && (
+          {experts.data.experts.some((e) => e.next_available) && (
             <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }} data-testid="listing-zone">
               Openings are shown in {zoneLabel()}.
             </Typography>
@@ -79,10 +92,11 @@ export function ExpertsPage() {
             aria-busy={experts.isPlaceholderData}
             sx={{ display: "grid", gap: 3, gridTemplateColumns: { xs: "1fr", sm: "repeat(2, 1fr)", lg: "repeat(4, 1fr)" } }}
           >
-            {experts.data.map((expert) => (
+            {experts.data.experts.map((expert) => (
               <ExpertCard key={expert.id} expert={expert} />
             ))}
           </Box>
+          <MoreExperts experts={experts} />
         </>
       )}
     </Page>

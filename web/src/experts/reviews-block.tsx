@@ -1,11 +1,17 @@
+import { useState } from "react";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import { REVIEW_SCALE } from "@booking/contracts";
+import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
 import Paper from "@mui/material/Paper";
 import Typography from "@mui/material/Typography";
 import StarIcon from "@mui/icons-material/Star";
 import StarBorderIcon from "@mui/icons-material/StarBorder";
+import { ApiError } from "../shared/api-client.ts";
 import type { Review } from "../shared/api-types.ts";
 import { longDate } from "../shared/local-time.ts";
+import { olderReviewsQuery } from "./expert-queries.ts";
 
 // The profile's reviews block (spec section 2): stars 1 to 5, the text, a long date in the viewer's
 // locale (issue 27.14), the creator's first name plus last initial; and the expert's public reply under it.
@@ -54,8 +60,45 @@ export function ReviewItem({ review, expertName }: { review: Review; expertName:
   );
 }
 
-/** The block itself; nothing while there are no reviews. */
-export function ReviewsBlock({ reviews, expertName }: { reviews: readonly Review[]; expertName: string }) {
+/** The older reviews, loaded a page at a time on request from the profile's next page (issue 34.5); a page that failed says so. */
+function OlderReviews({ first, expertName }: { first: string; expertName: string }) {
+  const [wanted, setWanted] = useState(false);
+  const older = useInfiniteQuery(olderReviewsQuery(first, wanted));
+  // A page that failed can be asked again: the button stays while one may follow.
+  const more = !wanted || older.isError || older.data?.more === true;
+  const busy = older.isFetching;
+  const showMore = () => (!wanted ? setWanted(true) : older.data ? void older.fetchNextPage() : void older.refetch());
+  return (
+    <>
+      {older.data?.reviews.map((r) => (
+        <ReviewItem key={r.id} review={r} expertName={expertName} />
+      ))}
+      {older.isError && (
+        <Alert component="li" severity="error" sx={{ listStyle: "none" }}>
+          {older.error instanceof ApiError && older.error.status === 400 ? older.error.message : "Couldn't load more reviews."}
+        </Alert>
+      )}
+      {more && (
+        <Box component="li" sx={{ listStyle: "none", justifySelf: "center" }}>
+          <Button variant="outlined" disabled={busy} onClick={showMore}>
+            {busy ? "Loading more reviews..." : "Show more reviews"}
+          </Button>
+        </Box>
+      )}
+    </>
+  );
+}
+
+/** The block itself; nothing while there are no reviews. `next`: the path of the older reviews' first page, while there are any. */
+export function ReviewsBlock({
+  reviews,
+  expertName,
+  next = null,
+}: {
+  reviews: readonly Review[];
+  expertName: string;
+  next?: string | null;
+}) {
   if (reviews.length === 0) return null;
   return (
     <Box component="section" aria-labelledby="reviews-heading" sx={{ mt: 4 }}>
@@ -66,6 +109,7 @@ export function ReviewsBlock({ reviews, expertName }: { reviews: readonly Review
         {reviews.map((r) => (
           <ReviewItem key={r.id} review={r} expertName={expertName} />
         ))}
+        {next && <OlderReviews first={next} expertName={expertName} />}
       </Box>
     </Box>
   );
