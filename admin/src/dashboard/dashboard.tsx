@@ -2,6 +2,7 @@ import { Grid } from "@mui/material";
 import { Title } from "react-admin";
 import { BookingsByStatus } from "./bookings-by-status.tsx";
 import { Last30Days } from "./last-30-days.tsx";
+import { LiveMetrics } from "./live-metrics.tsx";
 import { ProjectorLag } from "./projector-lag.tsx";
 
 export function Dashboard() {
@@ -13,6 +14,9 @@ export function Dashboard() {
       </Grid>
       <Grid size={{ xs: 12, md: 8 }}>
         <Last30Days />
+      </Grid>
+      <Grid size={12}>
+        <LiveMetrics />
       </Grid>
       <Grid size={12}>
         <ProjectorLag />

@@ -1,12 +1,13 @@
 import type pg from "pg";
-import { LivenessReply, ReadinessReply, comparePositions, type LogPosition } from "@booking/contracts";
+import { LivenessReply, ReadinessReply } from "@booking/contracts";
 import type { EventStore } from "@booking/event-store";
-import { readCheckpoints } from "@booking/projections";
 import type { RoutePlugin } from "../http/index.ts";
+import { OK, databaseCheck, readModelChecks, readinessOf } from "./readiness.ts";
 
 /**
- * Liveness: the process answers. Readiness: the event store and read models answer, and the
- * read models are within READY_MAX_LAG_EVENTS of the log (a lagging projector serves stale pages).
+ * Liveness: the process answers. Readiness: the database, the event store and the read models
+ * answer, and the read models are within READY_MAX_LAG_EVENTS of the log (a lagging projector
+ * serves stale pages); a 503 names each check that failed and why.
  */
 export type HealthRouteDeps = {
   /** The read models' checkpoints. */
@@ -19,24 +20,13 @@ export type HealthRouteDeps = {
 export const healthRoutes: RoutePlugin<HealthRouteDeps> = async (app, { db, store, readyMaxLagEvents }) => {
   app.get("/healthz", { schema: { hide: true, response: { 200: LivenessReply } } }, async () => ({ status: "ok" as const }));
   app.get("/readyz", { schema: { hide: true, response: { 200: ReadinessReply, 503: ReadinessReply } } }, async (_request, reply) => {
-    const maxLag = readyMaxLagEvents ?? 1000;
-    const checks: Record<string, string> = {};
-    let lagEvents: number | null = null;
-    try {
-      const checkpoints = await readCheckpoints(db);
-      const failing = checkpoints.find((c) => c.lastError);
-      checks.readModels = failing ? `error in ${failing.name}: ${failing.lastError}` : "ok";
-      const live = checkpoints.filter((c) => c.status === "live");
-      let from: LogPosition | null = live[0]?.position ?? null;
-      for (const c of live) if (!c.position || (from && comparePositions(c.position, from) < 0)) from = c.position;
-      // Counting at most maxLag + 1 events keeps the probe cheap however far behind we are.
-      lagEvents = (await store.readAll(from, maxLag + 1)).length;
-      checks.eventStore = "ok";
-      checks.projectorLag = lagEvents > maxLag ? `more than ${maxLag} events behind` : "ok";
-    } catch (e) {
-      checks.eventStore ??= (e as Error).message;
-    }
-    const ready = Object.values(checks).every((v) => v === "ok");
+    const database = await databaseCheck(db);
+    // Without the database the read models cannot be asked: say so rather than a second timeout.
+    const readModels =
+      database === OK
+        ? await readModelChecks(db, store, readyMaxLagEvents ?? 1000)
+        : { checks: { projectorLag: "unknown: the database is unreachable" }, lagEvents: null };
+    const { ready, checks, lagEvents } = readinessOf({ database, ...readModels.checks }, readModels.lagEvents);
     return reply.status(ready ? 200 : 503).send({ status: ready ? "ready" : "not_ready", checks, lagEvents });
   });
 };

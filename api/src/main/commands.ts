@@ -24,7 +24,9 @@ import {
 import { reviewDecider, type ReviewState } from "@booking/engine";
 import { payoutDecider, type PayoutState } from "@booking/engine";
 import { conversationDecider, type ConversationState } from "@booking/engine";
-import { CommandHandler, type EventStore } from "@booking/event-store";
+import type { CommandHandler, EventStore } from "@booking/event-store";
+// The handlers count their decisions for /metrics (issue 35.4); the metrics area owns how.
+import { CountedCommandHandler } from "../metrics/index.ts";
 
 // Where a command goes: each handler pairs one of the engine's pure deciders with the event store
 // (@booking/event-store: the port its streams are read from and appended to, and the handler that
@@ -63,12 +65,12 @@ export type Commands = {
 export function commandHandlers(store: EventStore, clock: () => string): Commands {
   const options = { clock };
   return {
-    calendar: new CommandHandler(store, calendarDecider, options),
-    sessions: new CommandHandler(store, sessionDecider, options),
-    experts: new CommandHandler(store, expertDecider, options),
-    terms: new CommandHandler(store, termsDecider, options),
-    reviews: new CommandHandler(store, reviewDecider, options),
-    payouts: new CommandHandler(store, payoutDecider, options),
-    conversations: new CommandHandler(store, conversationDecider, options),
+    calendar: new CountedCommandHandler("calendar", store, calendarDecider, options),
+    sessions: new CountedCommandHandler("sessions", store, sessionDecider, options),
+    experts: new CountedCommandHandler("experts", store, expertDecider, options),
+    terms: new CountedCommandHandler("terms", store, termsDecider, options),
+    reviews: new CountedCommandHandler("reviews", store, reviewDecider, options),
+    payouts: new CountedCommandHandler("payouts", store, payoutDecider, options),
+    conversations: new CountedCommandHandler("conversations", store, conversationDecider, options),
   };
 }

@@ -3,6 +3,9 @@ import { isMeetingLink } from "@booking/contracts";
 // The settings' own file, not the area's index: payouts/index.ts reaches mail/config.ts, which reads this file.
 // eslint-disable-next-line no-restricted-imports
 import { payoutsConfig } from "../payouts/config.ts";
+// The same: the metrics area's settings file, not its index (which reaches the command handlers).
+// eslint-disable-next-line no-restricted-imports
+import { metricsConfig } from "../metrics/settings.ts";
 
 // Every process validates its configuration at start and fails with one line naming the variable.
 
@@ -79,6 +82,7 @@ export const relayConfig = storeConfig.omit({ DATA_KEY_SECRET: true }).extend({
     .regex(/^[\w.-]{1,200}$/)
     .default("booking-events"),
   RELAY_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
+  ...metricsConfig.shape,
 });
 
 export const projectorConfig = storeConfig.extend({
@@ -89,6 +93,9 @@ export const projectorConfig = storeConfig.extend({
     .default("booking-events"),
   PROJECTOR_GROUP: z.string().min(1).default("projector"),
   PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
+  /** Its /readyz (on METRICS_PORT) fails while the read models are this many events behind. */
+  READY_MAX_LAG_EVENTS: z.coerce.number().int().min(0).default(1000),
+  ...metricsConfig.shape,
 });
 
 export type ConfigError = { variable: string; problem: string };
@@ -191,5 +198,6 @@ export const apiConfig = storeConfig.extend({
     .transform((v) => v || null),
   // The embedded default pays experts from the API process (with Kafka, the refunds process does).
   ...payoutsConfig.shape,
+  ...metricsConfig.shape,
 });
 export type ApiConfig = z.output<typeof apiConfig>;

@@ -5,6 +5,8 @@ import { openPersonalDataLog } from "../main/event-store.ts";
 import { mailConfig, runMail, mailMigrations, mailSettings } from "../mail/index.ts";
 import { stopOnSignals } from "./lifecycle.ts";
 import { processLog } from "./process-log.ts";
+import { databaseCheck, readinessOf } from "../health/index.ts";
+import { metricsConfig, serveProcessMetrics } from "../metrics/index.ts";
 
 // The mail process of the production topology: turns the log's booking events into mail and
 // delivers the outbox, through SMTP when SMTP_URL is set, else into the dev mailbox.
@@ -36,9 +38,15 @@ const run = runMail(
     warn: (line) => log.warn(line),
   },
 );
+const metrics = await serveProcessMetrics(loadConfig("mail", metricsConfig), {
+  db,
+  log: store,
+  readiness: async () => readinessOf({ database: await databaseCheck(db) }),
+});
 log.info(`mail: running (delivering to ${run.transport.name}, links to ${settings.publicUrl})`);
 
 stopOnSignals("mail", async () => {
+  await metrics?.close();
   await run.stop();
   await personalDataLog.close();
   await db.end();

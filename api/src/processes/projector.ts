@@ -4,6 +4,8 @@ import { loadConfig, projectorConfig, warnOfDevelopmentSecret } from "../main/co
 import { openPersonalDataLog } from "../main/event-store.ts";
 import { stopOnSignals } from "./lifecycle.ts";
 import { processLog } from "./process-log.ts";
+import { OK, databaseCheck, kafkaCheck, readModelChecks, readinessOf } from "../health/index.ts";
+import { projectorReadsCounted, serveProcessMetrics } from "../metrics/index.ts";
 
 // The projector: keeps the read models up to date, from Kafka when KAFKA_BROKERS is set, else by
 // following the event store directly.
@@ -28,12 +30,24 @@ const runner = config.KAFKA_BROKERS
       log: store,
       keys: personalDataLog.keys,
     })
-  : new InProcessProjector(store, pool, allProjections, { batchSize: config.PROJECTOR_BATCH_SIZE, onError }).start();
+  : new InProcessProjector(projectorReadsCounted(store), pool, allProjections, { batchSize: config.PROJECTOR_BATCH_SIZE, onError }).start();
+// Ready while the read models are within READY_MAX_LAG_EVENTS of the log (and Kafka answers, when it feeds them).
+const brokers = config.KAFKA_BROKERS;
+const metrics = await serveProcessMetrics(config, {
+  db: pool,
+  log: store,
+  readiness: async () => {
+    const database = await databaseCheck(pool);
+    const readModels = database === OK ? await readModelChecks(pool, store, config.READY_MAX_LAG_EVENTS) : { checks: {}, lagEvents: null };
+    return readinessOf({ database, ...readModels.checks, ...(brokers && { kafka: await kafkaCheck(brokers) }) }, readModels.lagEvents);
+  },
+});
 log.info(
   `projector: running (${config.KAFKA_BROKERS ? `Kafka topic ${config.KAFKA_TOPIC}, group ${config.PROJECTOR_GROUP}` : "following the event store"})`,
 );
 
 stopOnSignals("projector", async () => {
+  await metrics?.close();
   await runner.stop();
   await personalDataLog.close();
   await pool.end();

@@ -8,6 +8,8 @@ import { refundsConfig, RefundReactor, refundsMigrations } from "../refunds/inde
 import { PayoutReactor, payoutProviderFrom, payoutReactorOptions, payoutsConfig, payoutsMigrations } from "../payouts/index.ts";
 import { stopOnSignals } from "./lifecycle.ts";
 import { processLog } from "./process-log.ts";
+import { databaseCheck, readinessOf } from "../health/index.ts";
+import { metricsConfig, serveProcessMetrics } from "../metrics/index.ts";
 
 // The refunds process of the production topology: pays back what the log says is owed, through
 // Stripe when STRIPE_SECRET_KEY is set, else the test provider (whose refunds live in Postgres).
@@ -42,9 +44,15 @@ const payouts = new PayoutReactor(
   { log: store, db, payouts: commandHandlers(store, clock).payouts, provider: payoutProvider, clock },
   { ...payoutReactorOptions(config), warn: (line) => log.warn(line) },
 ).start();
+const metrics = await serveProcessMetrics(loadConfig("refunds", metricsConfig), {
+  db,
+  log: store,
+  readiness: async () => readinessOf({ database: await databaseCheck(db) }),
+});
 log.info(`payouts: running (provider ${payoutProvider.name})`);
 
 stopOnSignals("refunds", async () => {
+  await metrics?.close();
   await run.stop();
   await payouts.stop();
   await personalDataLog.close();
