@@ -13,6 +13,7 @@ import type {
   SuspensionReply,
   VettingChecklist,
 } from "@booking/contracts";
+import { CONSISTENCY_POSITION_HEADER, ClientPositions } from "@booking/contracts";
 import type { TestDisputeRequest } from "./disputes/dispute-record.ts";
 import type { ProjectionRecord } from "./projections/projection-record.ts";
 
@@ -40,11 +41,19 @@ function authorized(options: fetchUtils.Options, token: string | null): fetchUti
   const headers = new Headers(options.headers);
   headers.set("Accept", "application/json");
   if (token) headers.set("Authorization", `Bearer ${token}`);
+  for (const [name, value] of Object.entries(positions.headers())) headers.set(name, value);
   return { ...options, headers };
 }
 
+/** The newest log position the console's writes were given: its next reads show them (issue 34.1). */
+const positions = new ClientPositions();
+
 const httpClient = (url: string, options: fetchUtils.Options = {}) =>
-  withAccessToken((token) => fetchUtils.fetchJson(url, authorized(options, token)));
+  withAccessToken(async (token) => {
+    const reply = await fetchUtils.fetchJson(url, authorized(options, token));
+    positions.heard(reply.headers.get(CONSISTENCY_POSITION_HEADER));
+    return reply;
+  });
 
 /** A non-JSON download, with the same auth and error handling as the JSON calls. */
 async function download(url: string): Promise<Blob> {

@@ -1,3 +1,4 @@
+import { CONSISTENCY_POSITION_HEADER, ClientPositions } from "@booking/contracts";
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -16,11 +17,19 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c().catch(() => undefined);
 });
 
+/** The newest log position a reply named, sent with every call (issue 34.1); one per database (each test's own log). */
+let positions = new ClientPositions();
+
 async function json(url: string, init?: RequestInit & { token?: string; body?: string }) {
   const r = await fetch(url, {
     ...init,
-    headers: { "content-type": "application/json", ...(init?.token ? { authorization: `Bearer ${init.token}` } : {}) },
+    headers: {
+      "content-type": "application/json",
+      ...positions.headers(),
+      ...(init?.token ? { authorization: `Bearer ${init.token}` } : {}),
+    },
   });
+  positions.heard(r.headers.get(CONSISTENCY_POSITION_HEADER));
   return { status: r.status, body: (await r.json().catch(() => null)) as Record<string, unknown> & { [k: string]: unknown } };
 }
 
@@ -31,6 +40,7 @@ async function postgresRunningIn(dir: string): Promise<boolean> {
 
 describe("npm start on a fresh machine", () => {
   it("starts embedded Postgres, seeds demo data and serves the experts, then stops on SIGTERM", async () => {
+    positions = new ClientPositions();
     const dataDir = await mkdtemp(join(tmpdir(), "npm-start-"));
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     const [port, pgPort] = [await freePort(), await freePort()];
@@ -85,6 +95,8 @@ describe("npm start on a fresh machine", () => {
 
 describe("two API processes on one database", () => {
   it("50 concurrent booking requests for overlapping times spread over both give exactly one 201; then, each round, reschedule requests race new bookings for one time and exactly one wins", async () => {
+    // Both processes share one database, so one log: a position either names holds for the other.
+    positions = new ClientPositions();
     const db = await createTestDatabase(testPostgresUrl(), "twoapi");
     cleanups.push(db.drop);
     const media = await mkdtemp(join(tmpdir(), "twoapi-media-"));

@@ -13,6 +13,8 @@ import {
   EXPERT_STANDARDS_VERSION,
   formatPosition,
   transferKeyOf,
+  CONSISTENCY_POSITION_HEADER,
+  ClientPositions,
   type CalendarCommand,
 } from "@booking/contracts";
 import { calendarStream } from "@booking/engine";
@@ -91,14 +93,24 @@ const nextAddress = () => {
 
 type Send = { method: InjectOptions["method"]; url: string; body?: unknown; headers?: Record<string, string>; token?: string | null };
 
-function send(caller: Caller, req: Send): Promise<LightMyRequestResponse> {
+/** The newest log position a reply named: every call sends it, as the apps do (issue 34.1), so a fixture's steps see each other. */
+const positions = new ClientPositions();
+
+async function send(caller: Caller, req: Send): Promise<LightMyRequestResponse> {
   const token = req.token !== undefined ? req.token : caller === "anon" ? null : users[caller].token;
-  return api.app.inject({
+  const r = await api.app.inject({
     method: req.method,
     url: req.url,
-    headers: { "x-forwarded-for": nextAddress(), ...(token ? { authorization: `Bearer ${token}` } : {}), ...req.headers },
+    headers: {
+      "x-forwarded-for": nextAddress(),
+      ...positions.headers(),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...req.headers,
+    },
     ...(req.body === undefined ? {} : { payload: req.body as InjectOptions["payload"] }),
   });
+  positions.heard(r.headers[CONSISTENCY_POSITION_HEADER] as string | undefined);
+  return r;
 }
 
 async function must(caller: Caller, req: Send): Promise<LightMyRequestResponse> {
@@ -249,6 +261,8 @@ async function book(creator: "A" | "B" = "A", options: { keep?: boolean; at?: st
     body: { session_id: ids.publishedSession, scheduled_time: options.at ?? takeTime(false) },
   });
   const id = r.json<{ booking: { id: string } }>().booking.id;
+  // Read back with the reply's position (issue 34.1): the read models show the booking before a cell compares them.
+  await must(creator, { method: "GET", url: `${V1}/bookings/${id}` });
   if (!options.keep) spentBookings.push(id);
   return id;
 }
@@ -663,6 +677,14 @@ const ROWS: Row[] = [
     make: () => ({ params: { expertId: users.X.id }, note: (r) => listed(r, ids.draftSession, "draft") }),
   },
   { route: "GET /experts/:expertId/schedule", label: "X's", expect: signedIn, make: () => ({ params: { expertId: users.X.id } }) },
+  // An expert's reviews a page at a time (issue 34.5): whoever may see the profile.
+  { route: "GET /experts/:expertId/reviews", label: "X, published", expect: everyone, make: () => ({ params: { expertId: users.X.id } }) },
+  {
+    route: "GET /experts/:expertId/reviews",
+    label: "Y, unpublished",
+    expect: cells(NO_PROFILE, NO_PROFILE, NO_PROFILE, NO_PROFILE, OK, OK),
+    make: () => ({ params: { expertId: users.Y.id } }),
+  },
   // Earnings: the expert's own (their expert id is their user id), or any expert's for an admin.
   { route: "GET /experts/me/earnings", expect: ownExpertAccount },
   { route: "GET /experts/me/earnings/:month", expect: ownExpertAccount, make: () => ({ params: { month: "2030-01" } }) },
@@ -1463,6 +1485,7 @@ const ROWS: Row[] = [
     },
   },
   { route: "GET /admin/unmatched-refunds", expect: adminOnly },
+  { route: "GET /admin/metrics-summary", expect: adminOnly },
   {
     route: "POST /admin/refunds",
     label: "refund $1 of a paid booking",

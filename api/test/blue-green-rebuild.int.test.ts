@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ProjectionRecord } from "@booking/contracts";
+import { CONSISTENCY_POSITION_HEADER, type ProjectionRecord } from "@booking/contracts";
 import {
   allProjections,
   bookingsProjection,
@@ -52,10 +52,10 @@ beforeAll(async () => {
     const r = await api.app.inject({
       method,
       url: path,
-      headers: o.token ? { authorization: `Bearer ${o.token}` } : {},
+      headers: { ...(o.token && { authorization: `Bearer ${o.token}` }), ...(o.position && { [CONSISTENCY_POSITION_HEADER]: o.position }) },
       ...(o.body === undefined ? {} : { payload: o.body as object }),
     });
-    return { status: r.statusCode, body: r.body };
+    return { status: r.statusCode, body: r.body, position: (r.headers[CONSISTENCY_POSITION_HEADER] as string | undefined) ?? null };
   };
   await waitFor("the projector to catch up with the seed", () => projectorCaughtUp(api.ctx.db, store), 120_000);
 }, 300_000);

@@ -3,11 +3,14 @@
 // visitors list the experts. Every request is timed and its status kept per route, so a test can
 // ask for zero failures and a bench for percentiles. The transport is the caller's (inject, HTTP).
 
+import { CONSISTENCY_POSITION_HEADER, ClientPositions } from "@booking/contracts";
+
+/** `position`: sent as Consistency-Position (issue 34.1); the reply's own, if it named one, comes back. */
 export type LoadCall = (
   method: "GET" | "POST" | "PATCH",
   path: string,
-  options?: { token?: string; body?: unknown },
-) => Promise<{ status: number; body: string }>;
+  options?: { token?: string; body?: unknown; position?: string | null },
+) => Promise<{ status: number; body: string; position?: string | null }>;
 
 export type BookableExpert = { expertId: string; sessionId: string; token: string };
 export type LoadCreator = { token: string };
@@ -50,10 +53,15 @@ export function startBookingLoad(
     route: (typeof ROUTES)[number],
     method: "GET" | "POST" | "PATCH",
     path: string,
-    o: { token?: string; body?: unknown } = {},
+    o: { token?: string; body?: unknown; flow?: ClientPositions } = {},
   ) => {
     const t0 = performance.now();
-    const r = await call(method, path, o).catch((e: unknown) => ({ status: 0, body: e instanceof Error ? e.message : String(e) }));
+    const r = await call(method, path, { ...o, position: o.flow?.headers()[CONSISTENCY_POSITION_HEADER] ?? null }).catch((e: unknown) => ({
+      status: 0,
+      body: e instanceof Error ? e.message : String(e),
+      position: null,
+    }));
+    o.flow?.heard(r.position);
     const load = routes[route]!;
     load.requests++;
     load.latenciesMs.push(performance.now() - t0);
@@ -73,26 +81,31 @@ export function startBookingLoad(
       return;
     }
     const creator = options.creatorOf(k);
+    // Each step shows the ones before it, as the web app's calls do: the newest position a reply named goes with the next.
+    const flow = new ClientPositions();
     const booked = (await timed("POST /bookings", "POST", "/api/v1/bookings", {
+      flow,
       token: creator.token,
       body: { session_id: slot.expert.sessionId, scheduled_time: slot.scheduledTime },
     })) as { booking: { id: string } } | null;
     if (!booked) return;
     const id = booked.booking.id;
     const intent = (await timed("POST /stripe/test-intent", "POST", "/api/v1/stripe/test-intent", {
+      flow,
       token: creator.token,
       body: { bookingId: id },
     })) as { clientSecret: string } | null;
     if (!intent) return;
     if (
       !(await timed("POST /payments/test/confirm", "POST", "/api/v1/payments/test/confirm", {
+        flow,
         token: creator.token,
         body: { client_secret: intent.clientSecret, card_number: "4242 4242 4242 4242" },
       }))
     )
       return;
     const status = (token: string, body: unknown) =>
-      timed("PATCH /bookings/{id}/status", "PATCH", `/api/v1/bookings/${id}/status`, { token, body });
+      timed("PATCH /bookings/{id}/status", "PATCH", `/api/v1/bookings/${id}/status`, { flow, token, body });
     if (k % 3 !== 1 && !(await status(slot.expert.token, { status: "confirmed" }))) return;
     if (k % 3 !== 0) await status(creator.token, { status: "cancelled", reason: "Load test" });
     bookings++;

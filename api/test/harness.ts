@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import pg from "pg";
-import { CURRENT_TERMS_VERSION } from "@booking/contracts";
+import { CONSISTENCY_POSITION_HEADER, CURRENT_TERMS_VERSION, ClientPositions } from "@booking/contracts";
 import { expertStream } from "@booking/engine";
 import {
   PostgresEventStore,
@@ -92,9 +92,13 @@ export async function startTestApi(
      * False: a store from before sealing began (the migration that seals it is tested on one).
      */
     sealPersonalData?: boolean;
+    /** Another API process on the database of `databaseUrl` (migrated already; it is left for its owner to drop). */
+    joinDatabase?: string;
   } = {},
 ): Promise<TestApi> {
-  const database = await createTestDatabase(testPostgresUrl(), "api");
+  const database = options.joinDatabase
+    ? { url: options.joinDatabase, drop: async () => undefined }
+    : await createTestDatabase(testPostgresUrl(), "api");
   const db = new pg.Pool({ connectionString: database.url, max: 8 });
   db.on("error", () => undefined);
   await migrateApiDatabase(db);
@@ -130,13 +134,19 @@ export async function startTestApi(
   await options.beforeReady?.(app);
   await app.ready();
 
-  const call: TestApi["call"] = (method, url, o = {}) =>
-    app.inject({
+  // As the product's clients do (issue 34.1): the newest position a reply named goes with every later call, so a test's
+  // next step shows what its earlier steps wrote.
+  const positions = new ClientPositions();
+  const call: TestApi["call"] = async (method, url, o = {}) => {
+    const response = await app.inject({
       method,
       url,
-      headers: { ...(o.user ? { authorization: `Bearer ${o.user.token}` } : {}), ...o.headers },
+      headers: { ...(o.user ? { authorization: `Bearer ${o.user.token}` } : {}), ...positions.headers(), ...o.headers },
       ...(o.body === undefined ? {} : { payload: o.body as InjectOptions["payload"] }),
     });
+    positions.heard(response.headers[CONSISTENCY_POSITION_HEADER] as string | undefined);
+    return response;
+  };
 
   const user: TestApi["user"] = async (role, o = {}) => {
     const id = randomUUID();

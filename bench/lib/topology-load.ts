@@ -1,3 +1,4 @@
+import { CONSISTENCY_POSITION_HEADER } from "@booking/contracts";
 import { randomUUID } from "node:crypto";
 import fastifyJwt from "@fastify/jwt";
 import Fastify from "fastify";
@@ -44,10 +45,11 @@ export function fetchCall(base: string): LoadCall {
       headers: {
         ...(o.body !== undefined && { "content-type": "application/json" }),
         ...(o.token && { authorization: `Bearer ${o.token}` }),
+        ...(o.position && { [CONSISTENCY_POSITION_HEADER]: o.position }),
       },
       ...(o.body !== undefined && { body: JSON.stringify(o.body) }),
     });
-    return { status: r.status, body: await r.text() };
+    return { status: r.status, body: await r.text(), position: r.headers.get(CONSISTENCY_POSITION_HEADER) };
   };
 }
 

@@ -1,3 +1,4 @@
+import { CONSISTENCY_POSITION_HEADER } from "@booking/contracts";
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import http from "node:http";
@@ -70,13 +71,17 @@ function httpCall(port: number, sockets: number): { call: LoadCall; close: () =>
           headers: {
             ...(body && { "content-type": "application/json", "content-length": String(body.length) }),
             ...(o.token && { authorization: `Bearer ${o.token}` }),
+            ...(o.position && { [CONSISTENCY_POSITION_HEADER]: o.position }),
           },
         },
         (res) => {
           let text = "";
           res.setEncoding("utf8");
           res.on("data", (d: string) => (text += d));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+          const position = res.headers[CONSISTENCY_POSITION_HEADER];
+          res.on("end", () =>
+            resolve({ status: res.statusCode ?? 0, body: text, position: typeof position === "string" ? position : null }),
+          );
           res.on("error", reject);
         },
       );

@@ -19,6 +19,7 @@ export * from "./calendar.ts";
 export * from "./events.ts";
 export * from "./user.ts";
 export * from "./log.ts";
+export * from "./client-positions.ts";
 export * from "./migration.ts";
 export * from "./api.ts";
 export * from "./replies.ts";

@@ -14,6 +14,12 @@ export function comparePositions(a: LogPosition, b: LogPosition): number {
   return 0;
 }
 
+/**
+ * The header a command's reply names the log position it wrote in, and a client sends back with its next requests so
+ * that they show its writes (issue 34.1). Its value is formatPosition's.
+ */
+export const CONSISTENCY_POSITION_HEADER = "consistency-position";
+
 export const formatPosition = (p: LogPosition) => `${p.commit}:${p.prepare}`;
 
 export function parsePosition(s: string): LogPosition | null {

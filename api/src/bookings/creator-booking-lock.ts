@@ -1,4 +1,8 @@
 import pg from "pg";
+import type { LogPosition } from "@booking/contracts";
+import { readCheckpoints } from "@booking/projections";
+import { Refused } from "../http/index.ts";
+import { BEGIN_TURN_SQL, END_TURN_SQL, positionText, previousTurnOf, readModelsAt } from "./creator-writes-table.ts";
 
 /** What the read models' readers take (projections' Queryable): reads sent with the lock go through one. */
 export type LockedQueryable = Pick<pg.ClientBase, "query">;
@@ -9,24 +13,31 @@ type Queued = { text: string; values: readonly unknown[]; resolve: (result: pg.Q
  * One creator's booking requests run one at a time, across every API process. The rules about a
  * creator's bookings with all experts (the holds cap, no creator booked twice at once) read the
  * bookings read model, which is current for this creator only while no other request of theirs
- * is in flight: a request holds the lock from reading those facts until its own write shows in
- * the read model. A session-level advisory lock on a pool of its own: were it on the pool the work
- * inside uses, ten waiting creators could hold every connection while each waits for another.
+ * is in flight. Fed from the log (`turns` given), a request holds the lock from reading those facts
+ * until its write is appended, and records where (creator-writes-table.ts): the next holder waits, if
+ * need be, until the read models have reached it, then reads. Fed from Kafka, a request holds the lock
+ * until its own write shows in the read model. A session-level advisory lock on a pool of its own: were
+ * it on the pool the work inside uses, ten waiting creators could hold every connection while each
+ * waits for another.
  */
 export class CreatorBookingLock {
   private readonly pool: pg.Pool;
 
-  constructor(connection: pg.PoolConfig) {
+  /** `turns`: how a holder waits for the read models to reach a position (bounded), and the log's head (null: hold until shown). */
+  constructor(
+    connection: pg.PoolConfig,
+    private readonly turns: CreatorTurns | null = null,
+  ) {
     this.pool = new pg.Pool({ ...connection, max: 20, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
     this.pool.on("error", () => undefined);
   }
 
   /** `work` runs holding the creator's lock; its client may read (the facts), the rest goes through other pools. */
-  run<T>(creatorId: string, work: (client: pg.ClientBase) => Promise<T>): Promise<T> {
+  run<T>(creatorId: string, work: (client: pg.ClientBase, wrote: Wrote) => Promise<T>): Promise<T> {
     return this.runReading(
       creatorId,
       async () => undefined,
-      (_facts, client) => work(client),
+      (_facts, client, wrote) => work(client, wrote),
     );
   }
 
@@ -39,37 +50,43 @@ export class CreatorBookingLock {
   async runReading<F, T>(
     creatorId: string,
     read: (db: LockedQueryable) => Promise<F>,
-    work: (facts: F, client: pg.ClientBase) => Promise<T>,
+    work: (facts: F, client: pg.ClientBase, wrote: Wrote) => Promise<T>,
   ): Promise<T> {
     const client = await this.pool.connect();
     let unlocked = false;
     try {
-      const queued: Queued[] = [];
-      let sent = false;
-      const db = {
-        query: (text: string, values: readonly unknown[] = []) =>
-          sent
-            ? client.query(text, values as unknown[])
-            : new Promise<pg.QueryResult>((resolve, reject) => queued.push({ text, values, resolve, reject })),
-      } as unknown as LockedQueryable;
-      const facts = read(db);
       const lock = `SELECT pg_advisory_lock(hashtextextended(${client.escapeLiteral(`creator-bookings:${creatorId}`)}, 0))`;
-      const batch = queued.splice(0);
-      // Reads asked for from here on go on their own, after this round trip.
-      sent = true;
-      try {
-        const answered = await client.query([lock, ...batch.map((q) => inlined(client, q.text, q.values))].join(";\n"));
-        const results = Array.isArray(answered) ? (answered as pg.QueryResult[]) : [answered];
-        batch.forEach((q, i) => q.resolve(results[i + 1]!));
-      } catch (e) {
-        for (const q of batch) q.reject(e);
-        await facts.catch(() => undefined);
-        throw e;
+      // Before the facts, in this order: the previous turn's write, then the checkpoints (a snapshot no later than the facts').
+      const { turn, checkpoints, facts } = await inOneRoundTrip(client, lock, (db) => ({
+        turn: this.turns ? db.query(BEGIN_TURN_SQL, [creatorId]) : null,
+        checkpoints: this.turns ? readCheckpoints(db) : null,
+        facts: read(db),
+      }));
+      let known = facts;
+      if (turn && checkpoints && this.turns) {
+        const previous = previousTurnOf((await turn).rows[0] as { position: string | null; pending: boolean } | undefined);
+        // A turn left unfinished may have written anything: everything logged so far is waited for.
+        const needed = previous.unfinished ? await this.turns.head() : previous.position;
+        if (needed && !readModelsAt(await checkpoints, needed)) {
+          await facts.catch(() => undefined);
+          await this.turns.shown(needed);
+          known = (await inOneRoundTrip(client, null, (db) => ({ facts: read(db) }))).facts;
+        }
       }
+      let written: LogPosition | null = null;
+      let inDoubt = true;
       try {
-        return await work(await facts, client);
+        const done = await work(await known, client, (position) => (written = position));
+        inDoubt = false;
+        return done;
+      } catch (e) {
+        // A refusal wrote nothing; anything else may have (the next turn waits for the whole log).
+        if (e instanceof Refused) inDoubt = false;
+        throw e;
       } finally {
-        await client.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [`creator-bookings:${creatorId}`]);
+        const unlock = `SELECT pg_advisory_unlock(hashtextextended(${client.escapeLiteral(`creator-bookings:${creatorId}`)}, 0))`;
+        const end = this.turns && !inDoubt ? inlined(client, END_TURN_SQL, [creatorId, positionText(written)]) : null;
+        await client.query(end ? `${end};\n${unlock}` : unlock);
         unlocked = true;
       }
     } finally {
@@ -82,6 +99,50 @@ export class CreatorBookingLock {
     return this.pool.end();
   }
 }
+
+/**
+ * The statements `ask` sends (each before its first await) go as one simple-protocol query after `first`, each its own
+ * snapshot; each promise `ask` made settles with its statement's result. Those sent later go on their own.
+ */
+async function inOneRoundTrip<R extends Record<string, Promise<unknown> | null>>(
+  client: pg.ClientBase,
+  first: string | null,
+  ask: (db: LockedQueryable) => R,
+): Promise<R> {
+  const queued: Queued[] = [];
+  let sent = false;
+  const db = {
+    query: (text: string, values: readonly unknown[] = []) =>
+      sent
+        ? client.query(text, values as unknown[])
+        : new Promise<pg.QueryResult>((resolve, reject) => queued.push({ text, values, resolve, reject })),
+  } as unknown as LockedQueryable;
+  const asked = ask(db);
+  const batch = queued.splice(0);
+  sent = true;
+  const statements = [...(first ? [first] : []), ...batch.map((q) => inlined(client, q.text, q.values))];
+  try {
+    const answered = statements.length === 0 ? [] : await client.query(statements.join(";\n"));
+    const results = Array.isArray(answered) ? (answered as pg.QueryResult[]) : [answered];
+    batch.forEach((q, i) => q.resolve(results[i + (first ? 1 : 0)]!));
+  } catch (e) {
+    for (const q of batch) q.reject(e);
+    await Promise.allSettled(Object.values(asked));
+    throw e;
+  }
+  return asked;
+}
+
+/** Tells the lock where the work's write went in the log (the next holder waits for the read models to reach it). */
+export type Wrote = (position: LogPosition | null) => void;
+
+/** What the lock needs of the read models when a holder lets go at its append (fed from the log). */
+export type CreatorTurns = {
+  /** Waits (bounded) until every live read model has applied the log up to `position`. */
+  shown(position: LogPosition): Promise<unknown>;
+  /** The newest position in the log. */
+  head(): Promise<LogPosition | null>;
+};
 
 /** A statement with its parameters written in as literals (the simple protocol takes none). */
 function inlined(client: pg.ClientBase, text: string, values: readonly unknown[]): string {

@@ -2,6 +2,7 @@
 // Written by issue 28's layout script from the imports of the day; add an export when another area needs one.
 
 export { CreatorBookingLock } from "./creator-booking-lock.ts";
+export { creatorWritesMigrations } from "./creator-writes-table.ts";
 export { newMeetingRoom } from "./meeting-room.ts";
 export { SweepGate, sweepBookings, sweepEvery } from "./booking-sweep.ts";
 export { startCompletionSweeper } from "./completion-sweeper.ts";

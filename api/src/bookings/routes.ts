@@ -49,8 +49,8 @@ import { bookingListRoutes } from "./booking-list-routes.ts";
 // A booking's path: the route gathers the facts (the session, the creator's terms and other
 // bookings) from the read models in the round trip that takes the creator's lock, sends a command
 // to the calendar's handler (../main/commands.ts: engine's calendarDecider over the event store), waits
-// until the read models show the write (`projected`), and replies with the row the bookings read
-// model's rule makes of what was written (projections').
+// once the booking is appended (`appended`: the reply names its log position, which the client's next reads wait
+// for), and replies with the row the bookings read model's rule makes of what was written (projections').
 
 export type BookingRouteDeps = {
   /** The bookings read model. */
@@ -63,6 +63,8 @@ export type BookingRouteDeps = {
   /** Read here: has the creator accepted the current terms. */
   terms: TermsCommands;
   projected: Projected;
+  /** For POST /bookings, whose reply is built from its decision: the reply goes once the booking is appended. */
+  appended: Projected;
   clock: () => string;
   holdMinutes: number;
   creatorBookings: CreatorBookingLock;
@@ -179,7 +181,7 @@ async function bookableSession(row: SessionRow | null, fromStream: () => Promise
 const oneBooking = { response: { 200: BookingReply } };
 
 export const bookingRoutes: RoutePlugin<BookingRouteDeps> = async (app, deps) => {
-  const { db, calendar, sessions, experts, projected, clock, holdMinutes, creatorBookings, meetingRoomUrlTemplate } = deps;
+  const { db, calendar, sessions, experts, appended, clock, holdMinutes, creatorBookings, meetingRoomUrlTemplate } = deps;
   const replyOf = (row: BookingWithParties) => replyAsOf(row, clock(), meetingRoomUrlTemplate);
 
   app.post(
@@ -204,7 +206,7 @@ export const bookingRoutes: RoutePlugin<BookingRouteDeps> = async (app, deps) =>
           ]);
           return { creatorFacts, row, creator, acceptance, expert };
         },
-        async (facts) => {
+        async (facts, _client, wrote) => {
           const session = await bookableSession(facts.row, () => sessions.load(sessionStream(sessionId)).then((l) => l.state));
           if (!session) refuse("session_not_found");
           // An acceptance once shown in the read model stands; one not shown yet is looked for in its stream.
@@ -234,8 +236,9 @@ export const bookingRoutes: RoutePlugin<BookingRouteDeps> = async (app, deps) =>
               { actor: commandActor(actor), idempotencyKey: idempotencyKeyOf(request.headers) },
             ),
           );
-          // Held until the booking shows in the read model, so the creator's next request sees it.
-          await projected(written);
+          // The creator's next request waits for the read models to show it (creator-booking-lock.ts); this reply does not.
+          wrote(written.position);
+          await appended(written);
           return { result: written, names: { creator: facts.creator, expert } };
         },
       );

@@ -1,6 +1,6 @@
 import type { FastifyInstance, InjectOptions } from "fastify";
 import type pg from "pg";
-import { CURRENT_TERMS_VERSION } from "@booking/contracts";
+import { CONSISTENCY_POSITION_HEADER, CURRENT_TERMS_VERSION, ClientPositions } from "@booking/contracts";
 import { lastLinkSentTo } from "../auth/index.ts";
 
 // Demo accounts are made the way people make theirs: sign up through the public API, follow the
@@ -13,6 +13,8 @@ export type DemoPerson = { email: string; first_name: string; last_name: string 
 export type DemoAccount = DemoPerson & { id: string; token: string };
 
 /** A call to the public API as `token`'s holder; anything but a success stops the seed, naming the call. */
+const clientPositions = new WeakMap<FastifyInstance, ClientPositions>();
+
 export async function call<T = Record<string, unknown>>(
   app: FastifyInstance,
   method: "GET" | "POST" | "PATCH" | "PUT",
@@ -21,12 +23,16 @@ export async function call<T = Record<string, unknown>>(
   token?: string,
   headers: Record<string, string> = {},
 ): Promise<T> {
+  // As the apps do (issue 34.1): each call carries the newest position a reply of this app named, so it shows the seed's writes.
+  let positions = clientPositions.get(app);
+  if (!positions) clientPositions.set(app, (positions = new ClientPositions()));
   const r = await app.inject({
     method,
     url: `/api/v1${url}`,
     ...(body !== undefined && { payload: body as InjectOptions["payload"] }),
-    headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: { ...positions.headers(), ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
   });
+  positions.heard(r.headers[CONSISTENCY_POSITION_HEADER] as string | undefined);
   if (r.statusCode >= 300) throw new Error(`seed: ${method} ${url} answered ${r.statusCode} ${r.body}`);
   return r.json() as T;
 }

@@ -3,6 +3,7 @@ import { comparePositions, type LogPosition } from "@booking/contracts";
 import type { CommandResult, StoredEvent } from "@booking/event-store";
 import { projectedStreamVersions, readCheckpoints, readModelPositions } from "@booking/projections";
 import type { ReplyCache } from "./reply-cache.ts";
+import { recordWritten } from "./request-writes.ts";
 
 /** Where this process's read models are fed from: the log in global order (a projector in this or another process reading the store), or Kafka. */
 export type ReadModelFeed = "log" | "bus";
@@ -126,10 +127,34 @@ function pollOf(db: pg.Pool, feed: ReadModelFeed): SharedPoll {
 /** Wait until the read models show a command's writes (read-your-writes). */
 export type Projected = (result: CommandResult) => Promise<void>;
 
-/** Waits for the read models, then drops the cached listings a write may have changed. */
+/**
+ * Waits for the read models, then drops the cached listings a write may have changed. The reply names the position
+ * written (consistency-position.ts), for the client's next reads.
+ */
 export function projectedThrough(db: pg.Pool, listings: ReplyCache, feed: ReadModelFeed = "log"): Projected {
   return async (result) => {
+    recordWritten(result.position);
     await waitForReadModels(db, result, feed);
     if (result.events.length > 0) listings.invalidate();
+  };
+}
+
+/**
+ * For a command whose reply is built from its decision: the reply names the position written and goes at once; the
+ * client's next reads carry it and wait for the read models instead (issue 34.1). Fed from Kafka, where a position
+ * tells nothing of the other partitions, it waits as `projectedThrough` does.
+ */
+export function appendedThrough(db: pg.Pool, listings: ReplyCache, feed: ReadModelFeed = "log"): Projected {
+  const projected = projectedThrough(db, listings, feed);
+  return async (result) => {
+    if (feed === "bus") return projected(result);
+    recordWritten(result.position);
+    if (result.events.length === 0) return;
+    listings.invalidate();
+    // Once shown, dropped again: a listing computed between the append and its projection is not served after it.
+    void waitForReadModels(db, result, feed).then(
+      () => listings.invalidate(),
+      () => listings.invalidate(),
+    );
   };
 }

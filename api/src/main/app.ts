@@ -17,6 +17,7 @@ import {
   type LogDestination,
   installSecurityHeaders,
   boundaryValidatorCompiler,
+  installConsistencyPosition,
 } from "../http/index.ts";
 import { adminRoutes } from "../admin/index.ts";
 import { calendarInviteRoutes } from "../calendar-invites/index.ts";
@@ -37,6 +38,13 @@ import { earningsRoutes } from "../earnings/index.ts";
 import { ledgerRoutes } from "../ledger/index.ts";
 import { expertRoutes } from "../experts/index.ts";
 import { healthRoutes } from "../health/index.ts";
+import {
+  installMetrics,
+  metricsSettingsFromEnvironment,
+  metricsSummaryRoutes,
+  processRegistries,
+  type MetricsSettings,
+} from "../metrics/index.ts";
 import { proposableTimesRoutes } from "../availability/index.ts";
 import { reviewRoutes } from "../reviews/index.ts";
 import { sessionRoutes } from "../sessions/index.ts";
@@ -60,6 +68,8 @@ export type AppOptions = {
   streams?: Partial<StreamLimits>;
   /** ADMIN_TWO_FACTOR: admins use the console's routes only with two-factor sign-in on (default "required"). */
   adminTwoFactor?: AdminTwoFactor;
+  /** Who may read /metrics (default: METRICS_TOKEN, METRICS_PORT and NODE_ENV from the environment). */
+  metrics?: MetricsSettings;
 };
 
 /**
@@ -118,10 +128,15 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
   installRequestLog(app);
+  // Prometheus' /metrics and the console's summary read the same registries (issue 35.4).
+  const metricsRegistries = processRegistries(db, store);
+  await installMetrics(app, { registries: metricsRegistries, settings: options.metrics ?? metricsSettingsFromEnvironment() });
   await installSecurityHeaders(app, { stripe: payments.publishableKey !== null, publicUrl: mail.publicUrl });
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
+  // A reply names where its writes went in the log; a request naming one waits for the read models to reach it.
+  installConsistencyPosition(app, { db, feed: ctx.readModelFeed });
 
   await app.register(fastifySwagger, {
     openapi: { info: { title: "Expert sessions API", version: "1.0.0", description: MONEY_FLOW }, servers: [{ url: API_PREFIX }] },
@@ -151,6 +166,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
         experts,
         terms,
         projected,
+        appended: ctx.appended,
         clock,
         holdMinutes,
         creatorBookings,
@@ -201,6 +217,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       await statementRoutes(v1, { db, clock });
       await calendarInviteRoutes(v1, { db, jwtSecret, mail, clock, meetingRoomUrlTemplate });
       await adminRoutes(v1, { db, store, experts, reviews, calendar, projected, mail });
+      await metricsSummaryRoutes(v1, { registries: metricsRegistries });
       v1.get("/docs", { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: API_PREFIX },

@@ -1,6 +1,7 @@
 import type pg from "pg";
 import { calendarDecider, calendarSnapshots } from "@booking/engine";
-import { CommandHandler, type DataKeys, type EventStore, type SnapshotStore } from "@booking/event-store";
+import type { DataKeys, EventStore, SnapshotStore } from "@booking/event-store";
+import { CountedCommandHandler, snapshotReadsCounted } from "../metrics/index.ts";
 import type { BookingFeed } from "../live-updates/index.ts";
 import { commandHandlers, type CalendarCommands, type ExpertCommands, type SessionCommands, type TermsCommands } from "./commands.ts";
 import type { ConversationCommands, PayoutCommands, ReviewCommands } from "./commands.ts";
@@ -11,7 +12,15 @@ import { TestPayoutProvider, type PayoutProvider } from "../payouts/index.ts";
 import type { StripeBalanceClient } from "../reconciliation/index.ts";
 import { calendarFetch, calendarSecretsKey, secretBox, type SecretBox } from "../external-calendars/index.ts";
 import { CALENDAR_FETCH_MAX_BYTES, CALENDAR_FETCH_TIMEOUT_MS } from "@booking/contracts";
-import { projectedThrough, type Projected, type ReadModelFeed, ReplyCache, type ReplyCacheOptions } from "../http/index.ts";
+import {
+  appendedThrough,
+  projectedThrough,
+  waitForReadModels,
+  type Projected,
+  type ReadModelFeed,
+  ReplyCache,
+  type ReplyCacheOptions,
+} from "../http/index.ts";
 
 // The parts of one API process, built once (see `server.ts`, or per test). Only the composition
 // root reads this whole: app.ts hands each route area an object of exactly what it declares.
@@ -55,6 +64,13 @@ export type AppContext = {
   stripeBalances?: StripeBalanceClient | null;
   /** Wait until the read models show a command's writes (read-your-writes); the cached listings are dropped then. */
   projected: Projected;
+  /**
+   * For a command whose reply is built from its decision: the reply names the position written and goes at once, and
+   * the client's next reads wait for it (issue 34.1); fed from Kafka, as `projected`.
+   */
+  appended: Projected;
+  /** Where the read models are fed from: the log (in this or another process) or Kafka. */
+  readModelFeed: ReadModelFeed;
   /** Serialised replies of the experts listing and search, valid until the experts or sessions read model moves. */
   listings: ReplyCache;
   /** Serialises one creator's booking requests across processes (see ../bookings/creator-booking-lock.ts). */
@@ -81,6 +97,8 @@ export type ContextInput = Omit<
   | "payouts"
   | "payoutProvider"
   | "projected"
+  | "appended"
+  | "readModelFeed"
   | "listings"
   | "creatorBookings"
   | "sweepGate"
@@ -143,15 +161,29 @@ export function createContext(input: ContextInput): AppContext {
     payoutProvider: payoutProvider ?? new TestPayoutProvider(input.db),
     ...commandHandlers(input.store, input.clock),
     ...(snapshots && {
-      calendar: new CommandHandler(input.store, calendarDecider, {
+      calendar: new CountedCommandHandler("calendar", input.store, calendarDecider, {
         clock: input.clock,
-        snapshots: { store: snapshots, codec: calendarSnapshots, ...(onSnapshotError && { onError: onSnapshotError }) },
+        snapshots: {
+          store: snapshotReadsCounted(snapshots),
+          codec: calendarSnapshots,
+          ...(onSnapshotError && { onError: onSnapshotError }),
+        },
       }),
     }),
     projected: projectedThrough(input.db, listings, readModelFeed),
+    appended: appendedThrough(input.db, listings, readModelFeed),
+    readModelFeed: readModelFeed ?? "log",
     listings,
     snapshots: snapshots ?? NO_SNAPSHOTS,
-    creatorBookings: new CreatorBookingLock(input.db.options),
+    creatorBookings: new CreatorBookingLock(
+      input.db.options,
+      readModelFeed === "bus"
+        ? null
+        : {
+            shown: (position) => waitForReadModels(input.db, { position, events: [] }, "log"),
+            head: () => input.store.headPosition(),
+          },
+    ),
     sweepGate: new SweepGate(),
     externalCalendars: {
       box: secretBox(calendarSecretsKey(key, input.jwtSecret)),

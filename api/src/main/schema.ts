@@ -3,6 +3,7 @@ import { migrate } from "@booking/event-store";
 import { migrateReadModels } from "@booking/projections";
 import { adminMigrations } from "../admin/index.ts";
 import { authMigrations } from "../auth/index.ts";
+import { creatorWritesMigrations } from "../bookings/index.ts";
 import { calendarInviteMigrations } from "../calendar-invites/index.ts";
 import { earlyAccessMigrations } from "../early-access/index.ts";
 import { externalCalendarMigrations } from "../external-calendars/index.ts";
@@ -27,4 +28,5 @@ export async function migrateApiDatabase(db: pg.Pool): Promise<void> {
   await migrate(db, "reconciliation_migrations", reconciliationMigrations);
   await migrate(db, "payouts_migrations", payoutsMigrations);
   await migrate(db, "external_calendar_migrations", externalCalendarMigrations);
+  await migrate(db, "booking_migrations", creatorWritesMigrations);
 }

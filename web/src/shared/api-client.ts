@@ -1,4 +1,11 @@
-import { SESSION_APP_HEADER, errorCatalogue, errorCodeAliases, isErrorCode } from "@booking/contracts";
+import {
+  CONSISTENCY_POSITION_HEADER,
+  ClientPositions,
+  SESSION_APP_HEADER,
+  errorCatalogue,
+  errorCodeAliases,
+  isErrorCode,
+} from "@booking/contracts";
 import { createSessionClient, hasSessionTokens, type SessionEnd, type SessionListener } from "@booking/session-client";
 import type { AuthSession, SignUpReply } from "./api-types.ts";
 
@@ -106,6 +113,9 @@ async function tokenExpired(response: Response): Promise<boolean> {
   return response.status === 401 && codeOf(parseBody(await response.clone().text())) === "session_expired";
 }
 
+/** The newest log position this tab's writes were given (issue 34.1). */
+const positions = new ClientPositions();
+
 /** The reply to a call, or the ApiError of a failure (the network's or the server's). */
 async function exchange(method: string, path: string, options: CallOptions): Promise<Response> {
   const headers: Record<string, string> = {};
@@ -116,7 +126,14 @@ async function exchange(method: string, path: string, options: CallOptions): Pro
     body = JSON.stringify(options.body);
   }
   // Every call names the app, so that whichever opens a session (a password, a code, a mail's link, a passkey) sets the web app's cookie.
-  const init: RequestInit = { method, headers: { ...headers, ...WEB_APP }, body, credentials: "include", signal: options.signal };
+  // With the newest log position a reply named: the call shows this tab's own writes (issue 34.1).
+  const init: RequestInit = {
+    method,
+    headers: { ...headers, ...WEB_APP, ...positions.headers() },
+    body,
+    credentials: "include",
+    signal: options.signal,
+  };
   let response: Response;
   try {
     response = await ((options.auth ?? true)
@@ -126,6 +143,7 @@ async function exchange(method: string, path: string, options: CallOptions): Pro
     if (e instanceof DOMException && e.name === "AbortError") throw e;
     throw new ApiError(0, "network_error", GENERIC_ERROR_MESSAGE);
   }
+  positions.heard(response.headers.get(CONSISTENCY_POSITION_HEADER));
   if (response.ok) return response;
   const parsed = parseBody(await response.text());
   throw new ApiError(response.status, codeOf(parsed), messageForError(parsed));

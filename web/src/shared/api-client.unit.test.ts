@@ -38,6 +38,30 @@ describe("error messages", () => {
   });
 });
 
+describe("read-your-writes by position (issue 34.1)", () => {
+  it("sends nothing before a write, then the newest position a reply named with every later call, never an older one", async () => {
+    const sent: (string | undefined)[] = [];
+    const replies = ["7:120", "", "7:90", ""];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (_url: string, init: RequestInit) => {
+        sent.push((init.headers as Record<string, string>)["consistency-position"]);
+        const position = replies.shift();
+        return new Response("{}", {
+          status: 200,
+          headers: { "content-type": "application/json", ...(position ? { "consistency-position": position } : {}) },
+        });
+      }),
+    );
+    await api.get("/experts");
+    await api.post("/bookings", { session_id: "s" });
+    await api.post("/bookings", { session_id: "t" });
+    await api.get("/bookings/creator/me");
+    // The first call went before any write (if an earlier test wrote nothing); each later one carries the newest heard.
+    expect(sent.slice(1)).toEqual(["7:120", "7:120", "7:120"]);
+  });
+});
+
 describe("the session", () => {
   beforeEach(() => setSession(null));
   afterEach(() => setSession(null));
