@@ -19,6 +19,7 @@ import { RefundReactor } from "../refunds/index.ts";
 import { startReconciliationSweeper } from "../reconciliation/index.ts";
 import { PayoutReactor, payoutProviderFrom, payoutReactorOptions } from "../payouts/index.ts";
 import { migrateApiDatabase } from "./schema.ts";
+import { metricsSettings } from "../metrics/index.ts";
 
 export type RunningApi = { app: FastifyInstance; ctx: AppContext; url: string; stop: () => Promise<void> };
 
@@ -76,6 +77,7 @@ export async function runApi(config: ApiConfig, options: Pick<AppOptions, "logge
     logger: options.logger,
     trustProxy: config.TRUST_PROXY || false,
     adminTwoFactor: config.ADMIN_TWO_FACTOR,
+    metrics: metricsSettings(config),
     ...(config.REDIS_URL && { redisUrl: config.REDIS_URL }),
   });
   logSnapshotError = (error) => app.log.warn({ err: error }, "calendar snapshot not written");
