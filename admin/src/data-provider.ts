@@ -24,8 +24,8 @@ import type { ProjectionRecord } from "./projections/projection-record.ts";
 
 export const ADMIN_API = `${API_ROOT}/admin`;
 
-/** A request with the bearer token; a 401 gets one refresh and one retry. */
-async function withAccessToken<T>(send: (token: string | null) => Promise<T>): Promise<T> {
+/** A request with the bearer token; a 401 gets one refresh and one retry. Exported for the console's calls outside the data provider. */
+export async function withAccessToken<T>(send: (token: string | null) => Promise<T>): Promise<T> {
   const token = await accessToken();
   try {
     return await send(token);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_PREP_QUESTIONS, MIN_SESSION_PRICE_CENTS } from "./constants.ts";
 import { Currency } from "./money.ts";
+import { pageQueryFields } from "./page-query.ts";
 import { Id, Instant, LocalTime, Timezone, Weekday, multiLine, oneLine } from "./primitives.ts";
 
 // Bodies, params and queries of /api/v1, as the spec (section 7) names their fields. Objects are
@@ -16,21 +17,17 @@ export const BookingIdParams = z.strictObject({ bookingId: Id });
 export const UserIdParams = z.strictObject({ userId: Id });
 
 /** A page of a person's bookings (issue 34.5): `before` is the cursor a `Link: rel="next"` header gave; `limit` 1-500 (default 500). */
-export const BookingListQuery = z.strictObject({
-  before: z
-    .string({ error: "bookings_cursor_invalid" })
-    .min(1, { error: "bookings_cursor_invalid" })
-    .max(200, { error: "bookings_cursor_invalid" })
-    .optional()
-    .describe('The cursor a `Link: <…>; rel="next"` header gave: the page after it. Absent: the first page.'),
-  limit: z.coerce
-    .number({ error: "bookings_page_size_invalid" })
-    .int({ error: "bookings_page_size_invalid" })
-    .min(1, { error: "bookings_page_size_invalid" })
-    .max(500, { error: "bookings_page_size_invalid" })
-    .optional()
-    .describe("Bookings per page, 1 to 500; 500 when absent."),
-});
+export const BookingListQuery = z.strictObject(
+  pageQueryFields({
+    cursorError: "bookings_cursor_invalid",
+    sizeError: "bookings_page_size_invalid",
+    max: 500,
+    defaultSize: 500,
+    items: "Bookings",
+    after: "the page after it",
+    first: "the first page",
+  }),
+);
 export type BookingListQuery = z.infer<typeof BookingListQuery>;
 
 export const AcceptTermsBody = z.strictObject({

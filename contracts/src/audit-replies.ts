@@ -3,6 +3,7 @@ import { ExpertIdParams } from "./api.ts";
 import { BookingStatus } from "./calendar.ts";
 import { EventMetadata } from "./events.ts";
 import { Currency } from "./money.ts";
+import { pageQueryFields } from "./page-query.ts";
 import { Actor } from "./primitives.ts";
 
 // Replies of the audit side, declared once (see replies.ts for the pattern): the event log as
@@ -156,21 +157,17 @@ export const EARNINGS_BOOKINGS_PAGE_DEFAULT = 500;
  * A page of a month's earning bookings (issue 34.5): `before` is the cursor a `Link: rel="next"` header gave (the page after
  * it, by session time); `limit` 1-500 (default 500). The month's totals are the whole month's on every page.
  */
-export const EarningsMonthQuery = z.strictObject({
-  before: z
-    .string({ error: "earnings_cursor_invalid" })
-    .min(1, { error: "earnings_cursor_invalid" })
-    .max(200, { error: "earnings_cursor_invalid" })
-    .optional()
-    .describe('The cursor a `Link: <…>; rel="next"` header gave: the month\'s bookings after it. Absent: the first page.'),
-  limit: z.coerce
-    .number({ error: "earnings_page_size_invalid" })
-    .int({ error: "earnings_page_size_invalid" })
-    .min(1, { error: "earnings_page_size_invalid" })
-    .max(EARNINGS_BOOKINGS_PAGE_DEFAULT, { error: "earnings_page_size_invalid" })
-    .optional()
-    .describe(`Bookings per page, 1 to ${EARNINGS_BOOKINGS_PAGE_DEFAULT}; ${EARNINGS_BOOKINGS_PAGE_DEFAULT} when absent.`),
-});
+export const EarningsMonthQuery = z.strictObject(
+  pageQueryFields({
+    cursorError: "earnings_cursor_invalid",
+    sizeError: "earnings_page_size_invalid",
+    max: EARNINGS_BOOKINGS_PAGE_DEFAULT,
+    defaultSize: EARNINGS_BOOKINGS_PAGE_DEFAULT,
+    items: "Bookings",
+    after: "the month's bookings after it",
+    first: "the first page",
+  }),
+);
 export type EarningsMonthQuery = z.infer<typeof EarningsMonthQuery>;
 
 /** A rebuild's progress, as the console's progress bar shows it. */

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { SESSION_LENGTHS_MINUTES } from "./constants.ts";
 import { DEFAULT_CURRENCY } from "./currencies.ts";
 import { Currency } from "./money.ts";
+import { pageQueryFields } from "./page-query.ts";
 
 // The experts listing's sort and filters (issue 30.5). The order rules themselves are pure functions in
 // engine/src/expert/listing-order.ts; these are the words a query and a page use for them.
@@ -53,21 +54,15 @@ export const LISTING_PAGE_DEFAULT = 500;
  * A page of the listing (issue 34.5): `before` is the cursor a `Link: <…>; rel="next"` header gave, which names the last expert of the
  * page before (keyset on the listing's own order, not a count), and `limit` the experts per page. Not part of what the listing is.
  */
-export const listingPageFields = {
-  before: z
-    .string({ error: "listing_cursor_invalid" })
-    .min(1, { error: "listing_cursor_invalid" })
-    .max(200, { error: "listing_cursor_invalid" })
-    .optional()
-    .describe('The cursor a `Link: <…>; rel="next"` header gave: the experts after the last one of that page. Absent: the first page.'),
-  limit: z.coerce
-    .number({ error: "listing_page_size_invalid" })
-    .int({ error: "listing_page_size_invalid" })
-    .min(1, { error: "listing_page_size_invalid" })
-    .max(LISTING_PAGE_DEFAULT, { error: "listing_page_size_invalid" })
-    .optional()
-    .describe(`Experts per page, 1 to ${LISTING_PAGE_DEFAULT}; ${LISTING_PAGE_DEFAULT} when absent.`),
-};
+export const listingPageFields = pageQueryFields({
+  cursorError: "listing_cursor_invalid",
+  sizeError: "listing_page_size_invalid",
+  max: LISTING_PAGE_DEFAULT,
+  defaultSize: LISTING_PAGE_DEFAULT,
+  items: "Experts",
+  after: "the experts after the last one of that page",
+  first: "the first page",
+});
 const rangeInOrder = (q: { min_price_cents?: number; max_price_cents?: number }) =>
   q.min_price_cents === undefined || q.max_price_cents === undefined || q.min_price_cents <= q.max_price_cents;
 

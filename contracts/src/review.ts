@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { REVIEW_SCALE } from "./constants.ts";
 import { BookingStatus } from "./calendar.ts";
+import { pageQueryFields } from "./page-query.ts";
 import { Actor, Id } from "./primitives.ts";
 
 // Stream `review-{bookingId}`: the review a booking's creator leaves once the session is
@@ -28,23 +29,18 @@ export const REVIEWS_PAGE_DEFAULT = 20;
 export const REVIEWS_PAGE_MAX = 100;
 
 /** GET /experts/{expertId}/reviews (issue 34.5): `before` is the cursor a `Link: rel="next"` header gave; `limit` 1-100 (default 20). */
-export const ExpertReviewsQuery = z.strictObject({
-  before: z
-    .string({ error: "reviews_cursor_invalid" })
-    .min(1, { error: "reviews_cursor_invalid" })
-    .max(200, { error: "reviews_cursor_invalid" })
-    .optional()
-    .describe(
-      'The cursor a `Link: <…>; rel="next"` header gave (on this call or the profile): the older reviews after it. Absent: the newest.',
-    ),
-  limit: z.coerce
-    .number({ error: "reviews_page_size_invalid" })
-    .int({ error: "reviews_page_size_invalid" })
-    .min(1, { error: "reviews_page_size_invalid" })
-    .max(REVIEWS_PAGE_MAX, { error: "reviews_page_size_invalid" })
-    .optional()
-    .describe(`Reviews per page, 1 to ${REVIEWS_PAGE_MAX}; ${REVIEWS_PAGE_DEFAULT} when absent.`),
-});
+export const ExpertReviewsQuery = z.strictObject(
+  pageQueryFields({
+    cursorError: "reviews_cursor_invalid",
+    sizeError: "reviews_page_size_invalid",
+    max: REVIEWS_PAGE_MAX,
+    defaultSize: REVIEWS_PAGE_DEFAULT,
+    items: "Reviews",
+    linkedFrom: "on this call or the profile",
+    after: "the older reviews after it",
+    first: "the newest",
+  }),
+);
 export type ExpertReviewsQuery = z.infer<typeof ExpertReviewsQuery>;
 
 export const ReviewRating = z.number({ error: "review_rating_invalid" }).refine(isReviewRating, { error: "review_rating_invalid" });

@@ -42,6 +42,12 @@ export function age(seconds: number | null): string {
 const over = (n: number | null, warning: number, error: number): Tone =>
   n === null || n <= warning ? "ok" : n <= error ? "warning" : "error";
 
+/** A queue of money not yet through (refunds, payouts): what waits, and what failed, red from the first failure (a person must act). */
+const pendingAndFailed = (pending: number | null, failed: number | null) => ({
+  value: `${shown(pending)} pending · ${shown(failed)} failed`,
+  tone: over(failed, 0, 0),
+});
+
 /** The operator's key figures, live: what /metrics exports, polled every 5 seconds. */
 export function LiveMetrics({ load = fetchMetricsSummary }: { load?: () => Promise<MetricsSummary> }) {
   const previous = useRef<MetricsSummary | null>(null);
@@ -119,15 +125,13 @@ export function LiveMetrics({ load = fetchMetricsSummary }: { load?: () => Promi
           />
           <Figure
             label="Refunds"
-            value={`${shown(data.refunds_pending)} pending · ${shown(data.refunds_failed)} failed`}
-            tone={over(data.refunds_failed, 0, 0)}
+            {...pendingAndFailed(data.refunds_pending, data.refunds_failed)}
             hint="Refunds owed and not yet issued"
             testId="refunds"
           />
           <Figure
             label="Payouts"
-            value={`${shown(data.payouts_pending)} pending · ${shown(data.payouts_failed)} failed`}
-            tone={over(data.payouts_failed, 0, 0)}
+            {...pendingAndFailed(data.payouts_pending, data.payouts_failed)}
             hint="Transfers, reversals and payouts to experts not yet through"
             testId="payouts"
           />

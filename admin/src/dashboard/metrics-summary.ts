@@ -1,5 +1,5 @@
-import { HttpError, fetchUtils } from "react-admin";
-import { API_ROOT, accessToken, renewedAccessToken } from "../auth-provider.ts";
+import { fetchUtils } from "react-admin";
+import { ADMIN_API, withAccessToken } from "../data-provider.ts";
 
 // GET /admin/metrics-summary (api/src/metrics/summary.ts): the figures Prometheus scrapes, for the
 // dashboard's live card. Counters are the answering API process's totals since it started.
@@ -24,20 +24,11 @@ export type MetricsSummary = {
 
 /** The summary, with the admin's token; a 401 gets one refresh and one retry, as every console call does. */
 export async function fetchMetricsSummary(): Promise<MetricsSummary> {
-  const send = async (token: string | null) => {
+  return withAccessToken(async (token) => {
     const headers = new Headers({ Accept: "application/json" });
     if (token) headers.set("Authorization", `Bearer ${token}`);
-    return (await fetchUtils.fetchJson(`${API_ROOT}/admin/metrics-summary`, { headers })).json as MetricsSummary;
-  };
-  const token = await accessToken();
-  try {
-    return await send(token);
-  } catch (error) {
-    if (!(error instanceof HttpError) || error.status !== 401 || !token) throw error;
-    const renewed = await renewedAccessToken(token);
-    if (!renewed || renewed === token) throw error;
-    return send(renewed);
-  }
+    return (await fetchUtils.fetchJson(`${ADMIN_API}/metrics-summary`, { headers })).json as MetricsSummary;
+  });
 }
 
 /** Per minute between two summaries of the same process; null until there are two, or after a restart (the counter fell). */

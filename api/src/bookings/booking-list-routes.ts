@@ -8,7 +8,7 @@ import {
   type BookingsPage,
   type BookingWithParties,
 } from "@booking/projections";
-import { actorOf, refuse, requireActor } from "../http/index.ts";
+import { actorOf, bookingTimeCursor, nextPageLink, refuse, requireActor } from "../http/index.ts";
 import type { RoutePlugin } from "../http/index.ts";
 
 // A person's bookings, newest start first, a page at a time (issue 34.5): the body is the page (an
@@ -19,14 +19,7 @@ import type { RoutePlugin } from "../http/index.ts";
 /** Bookings per page when the client does not say: the dashboards' first screen holds every upcoming one. */
 export const BOOKINGS_PAGE_DEFAULT = 500;
 
-const cursorText = (c: BookingsCursor) => Buffer.from(`${c.scheduledTime}|${c.bookingId}`).toString("base64url");
-
-function cursorOf(text: string | undefined): BookingsCursor | null {
-  if (text === undefined) return null;
-  const [scheduledTime, bookingId, ...rest] = Buffer.from(text, "base64url").toString("utf8").split("|");
-  if (!scheduledTime || !bookingId || rest.length || Number.isNaN(Date.parse(scheduledTime))) refuse("bookings_cursor_invalid");
-  return { scheduledTime, bookingId };
-}
+const cursor = bookingTimeCursor("scheduledTime", "bookings_cursor_invalid");
 
 const bookingList = {
   querystring: BookingListQuery,
@@ -43,11 +36,9 @@ export const bookingListRoutes: RoutePlugin<{ db: pg.Pool; replyOf: (row: Bookin
   /** The page's bookings as replies, with the next page's address when there is one. */
   async function page(request: Request, reply: Reply, read: (p: { after: BookingsCursor | null; limit: number }) => Promise<BookingsPage>) {
     const limit = request.query.limit ?? BOOKINGS_PAGE_DEFAULT;
-    const { bookings, next } = await read({ after: cursorOf(request.query.before), limit });
-    if (next) {
-      const path = request.url.split("?")[0]!;
-      reply.header("link", `<${path}?${new URLSearchParams({ before: cursorText(next), limit: String(limit) })}>; rel="next"`);
-    }
+    const { bookings, next } = await read({ after: cursor.of(request.query.before), limit });
+    // The next page's address drops this one's query: `before` and `limit` are all a page asks.
+    if (next) reply.header("link", nextPageLink(request.url.split("?")[0]!, cursor.text(next), limit));
     return bookings.map(replyOf);
   }
 

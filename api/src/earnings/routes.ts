@@ -15,9 +15,8 @@ import {
   expertEarnings,
   monthEarnings,
   monthEarningsByCurrency,
-  type EarningsCursor,
 } from "@booking/projections";
-import { actorOf, refuse, requireActor, requireExpertAccount, requireOwnExpert } from "../http/index.ts";
+import { actorOf, bookingTimeCursor, nextPageLink, requireActor, requireExpertAccount, requireOwnExpert } from "../http/index.ts";
 import type { RoutePlugin } from "../http/index.ts";
 
 // An expert's earnings from the earnings read model: months with sessions (gross, refunds, net, the
@@ -41,14 +40,7 @@ const monthOf = {
   },
 };
 
-const cursorText = (c: EarningsCursor) => Buffer.from(`${c.scheduledTime}|${c.bookingId}`).toString("base64url");
-
-function cursorOf(text: string | undefined): EarningsCursor | null {
-  if (text === undefined) return null;
-  const [scheduledTime, bookingId, ...rest] = Buffer.from(text, "base64url").toString("utf8").split("|");
-  if (!scheduledTime || !bookingId || rest.length || Number.isNaN(Date.parse(scheduledTime))) refuse("earnings_cursor_invalid");
-  return { scheduledTime, bookingId };
-}
+const cursor = bookingTimeCursor("scheduledTime", "earnings_cursor_invalid");
 
 type MonthRequest = { url: string; query: EarningsMonthQuery };
 type MonthReply = { header: (name: string, value: string) => unknown };
@@ -60,12 +52,10 @@ export const earningsRoutes: RoutePlugin<EarningsRouteDeps> = async (app, { db }
     // The totals read the whole month (a month of one expert's sessions); the list is the page asked.
     const [rows, page] = await Promise.all([
       earningBookings(db, expertId, month),
-      earningBookingsPage(db, expertId, month, { after: cursorOf(request.query.before), limit }),
+      earningBookingsPage(db, expertId, month, { after: cursor.of(request.query.before), limit }),
     ]);
-    if (page.next) {
-      const path = request.url.split("?")[0]!;
-      reply.header("link", `<${path}?${new URLSearchParams({ before: cursorText(page.next), limit: String(limit) })}>; rel="next"`);
-    }
+    // The next page's address drops this one's query: `before` and `limit` are all a page asks.
+    if (page.next) reply.header("link", nextPageLink(request.url.split("?")[0]!, cursor.text(page.next), limit));
     const byCurrency = monthEarningsByCurrency(month, rows);
     return { ...monthEarnings(month, rows), expert_id: expertId, by_currency: byCurrency, bookings: page.rows.map(earningsBookingReply) };
   };

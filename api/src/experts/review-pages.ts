@@ -1,22 +1,15 @@
 import type pg from "pg";
 import { z } from "zod";
 import { ExpertIdParams, ExpertReview, ExpertReviewsQuery, REVIEWS_PAGE_DEFAULT } from "@booking/contracts";
-import { expertReview, findExpert, visibleReviewsPage, type ExpertRow, type ReviewsCursor } from "@booking/projections";
-import { refuse, type RoutePlugin } from "../http/index.ts";
+import { expertReview, findExpert, visibleReviewsPage, type ExpertRow } from "@booking/projections";
+import { bookingTimeCursor, nextPageLink, refuse, type RoutePlugin } from "../http/index.ts";
 
 // An expert's reviews, newest first, a page at a time (issue 34.5). The profile (GET /experts/{slug})
 // carries the first page, and while older reviews remain a `Link: <…>; rel="next"` header, on the
 // profile and on each page, names the next page of GET /experts/{expertId}/reviews, so no review is
 // cut off in silence. The cursor is the last review's written time and booking id (keyset), opaque.
 
-const cursorText = (c: ReviewsCursor) => Buffer.from(`${c.createdAt}|${c.bookingId}`).toString("base64url");
-
-function cursorOf(text: string | undefined): ReviewsCursor | null {
-  if (text === undefined) return null;
-  const [createdAt, bookingId, ...rest] = Buffer.from(text, "base64url").toString("utf8").split("|");
-  if (!createdAt || !bookingId || rest.length || Number.isNaN(Date.parse(createdAt))) refuse("reviews_cursor_invalid");
-  return { createdAt, bookingId };
-}
+const cursor = bookingTimeCursor("createdAt", "reviews_cursor_invalid");
 
 /**
  * Rule: an unpublished profile, or one our team has not approved (or suspended), is seen by its expert (a preview)
@@ -37,11 +30,10 @@ export async function reviewsPage(
   page: { before?: string | undefined; limit?: number | undefined; base: string },
 ): Promise<{ reviews: ExpertReview[]; link: string | null }> {
   const limit = page.limit ?? REVIEWS_PAGE_DEFAULT;
-  const { reviews, next } = await visibleReviewsPage(db, expertId, { after: cursorOf(page.before), limit });
-  const query = next && new URLSearchParams({ before: cursorText(next), limit: String(limit) });
+  const { reviews, next } = await visibleReviewsPage(db, expertId, { after: cursor.of(page.before), limit });
   return {
     reviews: reviews.map(expertReview),
-    link: query ? `<${page.base}/experts/${encodeURIComponent(expertId)}/reviews?${query}>; rel="next"` : null,
+    link: next ? nextPageLink(`${page.base}/experts/${encodeURIComponent(expertId)}/reviews`, cursor.text(next), limit) : null,
   };
 }
 

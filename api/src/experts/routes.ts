@@ -55,6 +55,7 @@ import {
   valueOf,
   acceptsGzip,
   gzipOnce,
+  nextPageLink,
   type ReplyCache,
   commandActor,
   requireCurrentTerms,
@@ -131,12 +132,7 @@ export const expertRoutes: RoutePlugin<ExpertRouteDeps> = async (app, deps) => {
   /** The page asked of the listing, with a `Link: <…>; rel="next"` header naming the next page (the same query) while experts remain. */
   const sendPage = async (request: FastifyRequest & { query: ExpertListQuery }, reply: FastifyReply) => {
     const page = listingPage(await listing(request.query), request.query);
-    if (page.next) {
-      const next = new URL(request.url, "http://api.invalid");
-      next.searchParams.set("before", page.next);
-      next.searchParams.set("limit", String(request.query.limit ?? LISTING_PAGE_DEFAULT));
-      reply.header("link", `<${next.pathname}${next.search}>; rel="next"`);
-    }
+    if (page.next) reply.header("link", nextPageLink(request.url, page.next, request.query.limit ?? LISTING_PAGE_DEFAULT));
     return send(request, reply, page.body);
   };
   const listed = {

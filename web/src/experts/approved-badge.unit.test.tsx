@@ -3,48 +3,20 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { EXPERT_STANDARDS } from "@booking/contracts";
 import { AppRoutes } from "../routes.tsx";
-import type { ExpertDetail, ExpertListItem } from "../shared/api-types.ts";
+import type { ExpertDetail } from "../shared/api-types.ts";
 import type { AuthState } from "../shared/auth.tsx";
 import { fakeApi, renderScreen, signedInAs, signedOut } from "../../test/screen-harness.tsx";
 import { ExpertCard } from "./expert-card.tsx";
+import { anExpertCard, anExpertProfile } from "./expert-fixture.ts";
 
 // Issue 30: the check mark means "approved by our team" and says so; an expert not approved yet sees their
 // own profile as a preview of what creators will see.
 
 const MEANING = "Approved by our team: we reviewed this expert's experience, work and identity.";
 
-const maya: ExpertListItem = {
-  id: "e1",
-  user_id: "u1",
-  slug: "maya-lind-e1",
-  name: "Maya Lind",
-  role: "Brand partnerships advisor",
-  startingprice: 150,
-  starting_price_cents: 15_000,
-  starting_price_currency: "USD",
-  rating: null,
-  review_count: 0,
-  image: null,
-  verified: true,
-  next_available: null,
-  median_answer_minutes: null,
-};
-const detail: ExpertDetail = {
-  id: "e1",
-  user_id: "u1",
-  slug: "maya-lind-e1",
-  first_name: "Maya",
-  last_name: "Lind",
-  title: "Brand partnerships advisor",
-  bio: "Deals.",
-  tags: [],
-  profile_image: null,
-  published: true,
-  verified: true,
-  sessions: [],
-  reviews: [],
-  prev_clients: [],
-};
+// Her account is u1, not her expert id: the preview is her own by her account.
+const maya = anExpertCard({ user_id: "u1" });
+const detail = anExpertProfile({ user_id: "u1" });
 const BANNER = "This is how creators will see your profile once our team approves you.";
 
 async function openProfile(expert: ExpertDetail, auth: AuthState, route = "/expert-profile/maya-lind-e1") {

@@ -1,45 +1,15 @@
 import { screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AppRoutes } from "../routes.tsx";
-import type { ExpertDetail, ExpertListItem } from "../shared/api-types.ts";
 import { fakeApi, renderScreen, signedOut } from "../../test/screen-harness.tsx";
+import { anExpertCard, anExpertProfile } from "./expert-fixture.ts";
 
 // Issue 13.15: a visitor may browse the experts and their profiles; booking stays behind sign-in.
 
 afterEach(() => vi.unstubAllGlobals());
 
-const maya: ExpertListItem = {
-  id: "e1",
-  user_id: "e1",
-  slug: "maya-lind-e1",
-  name: "Maya Lind",
-  role: "Brand partnerships advisor",
-  startingprice: 150,
-  starting_price_cents: 15_000,
-  starting_price_currency: "USD",
-  rating: null,
-  review_count: 0,
-  image: null,
-  verified: true,
-  next_available: null,
-  median_answer_minutes: null,
-};
-const detail: ExpertDetail = {
-  id: "e1",
-  user_id: "e1",
-  slug: "maya-lind-e1",
-  first_name: "Maya",
-  last_name: "Lind",
-  title: "Brand partnerships advisor",
-  bio: "Deals.",
-  tags: ["Brand deals"],
-  profile_image: null,
-  published: true,
-  verified: true,
-  sessions: [],
-  reviews: [],
-  prev_clients: [],
-};
+const maya = anExpertCard();
+const detail = anExpertProfile({ tags: ["Brand deals"] });
 
 describe("browsing without signing in", () => {
   it("a visitor sees the experts listing", async () => {

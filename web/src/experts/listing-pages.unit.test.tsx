@@ -2,31 +2,24 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { AppRoutes } from "../routes.tsx";
-import type { ExpertListItem } from "../shared/api-types.ts";
 import { fakeApi, renderScreen, signedOut } from "../../test/screen-harness.tsx";
+import { anExpertCard, linkTo } from "./expert-fixture.ts";
 
 // Issue 34.5: the listing reaches every expert. The API sends a page and a `Link: rel="next"` header
 // while more follow; "Show more experts" loads the next page under the cards shown, until the last
 // page, and a page the API refuses says why without losing the cards already there.
 
-const expert = (n: number): ExpertListItem => ({
-  id: `e${n}`,
-  user_id: `e${n}`,
-  slug: `expert-${n}`,
-  name: `Expert ${n}`,
-  role: "Advisor",
-  startingprice: 50,
-  starting_price_cents: 5_000,
-  starting_price_currency: "USD",
-  rating: null,
-  review_count: 0,
-  image: null,
-  verified: true,
-  next_available: null,
-  median_answer_minutes: null,
-});
+const expert = (n: number) =>
+  anExpertCard({
+    id: `e${n}`,
+    user_id: `e${n}`,
+    slug: `expert-${n}`,
+    name: `Expert ${n}`,
+    role: "Advisor",
+    startingprice: 50,
+    starting_price_cents: 5_000,
+  });
 const experts = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => expert(from + i));
-const linkTo = (path: string) => ({ link: `</api/v1${path}>; rel="next"` });
 const cardNames = () => screen.getAllByTestId("expert-card").map((c) => within(c).getByRole("heading").textContent);
 const gets = (calls: { method: string; path: string }[]) => calls.filter((c) => c.method === "GET").map((c) => c.path);
 

@@ -5,6 +5,7 @@ import { AppRoutes } from "../routes.tsx";
 import type { ExpertListItem } from "../shared/api-types.ts";
 import { fakeApi, renderScreen, signedOut } from "../../test/screen-harness.tsx";
 import { answersWithinText, ExpertCard, nextAvailableText } from "./expert-card.tsx";
+import { anExpertCard } from "./expert-fixture.ts";
 import { choicesOfPage, listingRequestOf, NO_CHOICES, pageParamsOf } from "./listing-choices.ts";
 
 // Issue 30.5: the listing's sort and filters. Each control changes the call the page makes (only the
@@ -13,23 +14,7 @@ import { choicesOfPage, listingRequestOf, NO_CHOICES, pageParamsOf } from "./lis
 
 const expert = (name: string, change: Partial<ExpertListItem> = {}): ExpertListItem => {
   const slug = name.toLowerCase().replace(/ /g, "-");
-  return {
-    id: slug,
-    user_id: slug,
-    slug,
-    name,
-    role: "Advisor",
-    startingprice: 150,
-    starting_price_cents: 15_000,
-    starting_price_currency: "USD",
-    rating: null,
-    review_count: 0,
-    image: null,
-    verified: true,
-    next_available: null,
-    median_answer_minutes: null,
-    ...change,
-  };
+  return anExpertCard({ id: slug, user_id: slug, slug, name, role: "Advisor", ...change });
 };
 const maya = expert("Maya Lind");
 const omar = expert("Omar Reyes", { startingprice: 40, starting_price_cents: 4_000 });

@@ -2,8 +2,9 @@ import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AppRoutes } from "../routes.tsx";
-import type { ExpertDetail, Review } from "../shared/api-types.ts";
+import type { Review } from "../shared/api-types.ts";
 import { fakeApi, renderScreen, signedInAs } from "../../test/screen-harness.tsx";
+import { anExpertProfile, linkTo } from "./expert-fixture.ts";
 
 // Issue 34.5: a profile shows its newest reviews, and "Show more reviews" follows the profile's
 // `Link: rel="next"` header and then each page's, under the ones shown, until the oldest; a page
@@ -20,23 +21,7 @@ const review = (n: number): Review => ({
   reply: null,
 });
 const reviews = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => review(from + i));
-const detail = (shown: Review[]): ExpertDetail => ({
-  id: "e1",
-  user_id: "e1",
-  slug: "maya-lind-e1",
-  first_name: "Maya",
-  last_name: "Lind",
-  title: "Brand partnerships advisor",
-  bio: "Deals.",
-  tags: [],
-  profile_image: null,
-  published: true,
-  verified: true,
-  sessions: [],
-  reviews: shown,
-  prev_clients: [],
-});
-const linkTo = (path: string) => ({ link: `</api/v1${path}>; rel="next"` });
+const detail = (shown: Review[]) => anExpertProfile({ reviews: shown });
 const shownTexts = () => screen.getAllByTestId("review").map((r) => r.querySelector("p")?.textContent);
 const showMore = () => screen.queryByRole("button", { name: "Show more reviews" });
 const openProfile = () => renderScreen(<AppRoutes />, { route: "/expert-profile/maya-lind-e1", path: "/*", auth: signedInAs("creator") });

@@ -1,8 +1,9 @@
 import { screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AppRoutes } from "../routes.tsx";
-import type { ExpertDetail, ExpertListItem, Review } from "../shared/api-types.ts";
+import type { Review } from "../shared/api-types.ts";
 import { fakeApi, renderScreen, signedInAs } from "../../test/screen-harness.tsx";
+import { anExpertCard, anExpertProfile } from "./expert-fixture.ts";
 
 // Issue 15.4: the profile's reviews block (stars 1 to 5, text, long date in the viewer's locale (issue 27.14), creator first name
 // plus last initial, the expert's public reply) and the listing card's average and count.
@@ -25,38 +26,8 @@ const dan: Review = {
   creator: { first_name: "Dan", last_initial: "" },
   reply: null,
 };
-const detail = (reviews: Review[]): ExpertDetail => ({
-  id: "e1",
-  user_id: "e1",
-  slug: "maya-lind-e1",
-  first_name: "Maya",
-  last_name: "Lind",
-  title: "Brand partnerships advisor",
-  bio: "Deals.",
-  tags: [],
-  profile_image: null,
-  published: true,
-  verified: true,
-  sessions: [],
-  reviews,
-  prev_clients: [],
-});
-const maya = (rating: number | null, review_count: number): ExpertListItem => ({
-  id: "e1",
-  user_id: "e1",
-  slug: "maya-lind-e1",
-  name: "Maya Lind",
-  role: "Advisor",
-  startingprice: 150,
-  starting_price_cents: 15_000,
-  starting_price_currency: "USD",
-  rating,
-  review_count,
-  image: null,
-  verified: true,
-  next_available: null,
-  median_answer_minutes: null,
-});
+const detail = (reviews: Review[]) => anExpertProfile({ reviews });
+const maya = (rating: number | null, review_count: number) => anExpertCard({ role: "Advisor", rating, review_count });
 
 describe("the profile's reviews", () => {
   it(
