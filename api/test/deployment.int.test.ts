@@ -79,6 +79,16 @@ describe("docker-compose.yml", () => {
     }
   });
 
+  it("sends every process's traces to Jaeger's OTLP receiver, whose UI is published (issue 35.3)", () => {
+    for (const name of Object.keys(processes)) {
+      const endpoint = new URL(interpolate(services[name]!.environment!).OTEL_EXPORTER_OTLP_ENDPOINT!);
+      expect([endpoint.hostname, endpoint.port], name).toEqual(["jaeger", "4318"]);
+    }
+    expect(services.jaeger!.image).toMatch(/^jaegertracing\/jaeger:2\./);
+    expect(services.jaeger!.command!.join(" ")).toContain("receivers.otlp.protocols.http.endpoint=0.0.0.0:4318");
+    expect(services.jaeger!.ports).toEqual(["16686:16686"]);
+  });
+
   it("starts services only after what they depend on is healthy, with no cycle", () => {
     for (const [name, service] of Object.entries(services)) {
       for (const [dependency, { condition }] of Object.entries(service.depends_on ?? {})) {

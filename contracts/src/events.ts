@@ -29,6 +29,10 @@ export const EventMetadata = z.object({
   actor: Actor.optional(),
   idempotencyKey: z.string().max(255).optional(),
   correlationId: z.string().max(255).optional(),
+  // W3C trace context of the span that appended the event (issue 35.3), so the relay's, projectors' and reactors' spans
+  // join the request's trace. Written only while tracing is on; never personal data.
+  traceparent: z.string().max(55).optional(),
+  tracestate: z.string().max(512).optional(),
 });
 export type EventMetadata = z.infer<typeof EventMetadata>;
 

@@ -11,3 +11,4 @@ export * from "./snapshots/snapshot-store.ts";
 export * from "./snapshots/postgres-snapshot-store.ts";
 export * from "./snapshots/snapshot-seal.ts";
 export * from "./personal-data/index.ts";
+export * from "./tracing.ts";

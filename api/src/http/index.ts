@@ -14,6 +14,8 @@ export { ACCESS_TOKEN_SECONDS, actorOf, installAuthGuard, requireActor } from ".
 export type { AccessClaims } from "./auth-guard.ts";
 export { appendedThrough, projectedThrough, waitForReadModels } from "./read-your-writes.ts";
 export { installConsistencyPosition } from "./consistency-position.ts";
+export { nextPageLink } from "./next-page-link.ts";
+export { bookingTimeCursor } from "./page-cursor.ts";
 export type { Projected, ReadModelFeed } from "./read-your-writes.ts";
 export { boundaryValidatorCompiler } from "./validation.ts";
 export { commandActor, requireCurrentTerms, requireExpertAccount, requireExpertProfile, requireOwnExpert } from "./guards.ts";

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { isErasedEmail } from "@booking/contracts";
+import { activeTraceFields } from "@booking/event-store";
 
 // Putting a message in the outbox. Callers pass their transaction's client, so the message is
 // owed exactly when what made it owed commits (the reactor's checkpoint, a sign-up, a reset).
@@ -72,8 +73,8 @@ export async function enqueueMail(db: Queryable, mail: OutgoingMail): Promise<bo
   if (isErasedEmail(mail.to)) return false;
   const { rowCount } = await db.query(
     `INSERT INTO mail_outbox (message_id, kind, essential, user_id, to_address, subject, text_body, html_body, headers, attachments,
-       booking_id, send_after, send_before, preferences_version, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+       booking_id, send_after, send_before, preferences_version, created_at, trace_parent)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
      ON CONFLICT (message_id) DO NOTHING`,
     [
       mail.messageId,
@@ -91,6 +92,8 @@ export async function enqueueMail(db: Queryable, mail: OutgoingMail): Promise<bo
       mail.sendBefore ?? null,
       mail.preferencesVersion ?? null,
       mail.createdAt,
+      // The trace it is owed under (the reactor runs each event in its appending span's context): its delivery joins it.
+      activeTraceFields().traceparent ?? null,
     ],
   );
   return rowCount === 1;

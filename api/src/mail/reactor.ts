@@ -1,5 +1,7 @@
 import type pg from "pg";
+import { context } from "@opentelemetry/api";
 import type { EventLog } from "@booking/contracts";
+import { eventTraceContext } from "@booking/event-store";
 import { signLink } from "../auth/index.ts";
 import { mailFact } from "./facts.ts";
 import { reactToNextBatch, type Queryable } from "../reactors/index.ts";
@@ -58,7 +60,9 @@ export class MailReactor {
         };
         for (const stored of batch) {
           const fact = mailFact(stored);
-          if (fact && (await applyFact(client, fact))) await this.queue(client, fact, env);
+          // In the owing event's trace context, so the mails it queues carry it to their delivery.
+          if (fact && (await applyFact(client, fact)))
+            await context.with(eventTraceContext(stored.metadata), () => this.queue(client, fact, env));
         }
       },
     );

@@ -129,4 +129,10 @@ export const mailMigrations: readonly Migration[] = [
     sql: `CREATE TABLE mail_muted_threads (booking_id text NOT NULL, user_id text NOT NULL, muted boolean NOT NULL, version int NOT NULL,
       PRIMARY KEY (booking_id, user_id));`,
   },
+  {
+    // Issue 35.3: the W3C trace context the mail was owed under (the owing event's, or the request's), so its delivery
+    // joins that trace. Null while tracing is off.
+    name: "011_mail_outbox_trace_parent",
+    sql: "ALTER TABLE mail_outbox ADD COLUMN trace_parent text;",
+  },
 ];

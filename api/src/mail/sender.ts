@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { oneLine } from "@booking/event-store";
+import { SpanKind, eventTraceContext, inSpan, oneLine } from "@booking/event-store";
 import { FIRST_RETRY_MS, MAX_RETRY_MS, retryDelayMs } from "../reactors/index.ts";
 import type { MailAttachment } from "./outbox.ts";
 import type { MailSettings } from "./settings.ts";
@@ -40,6 +40,8 @@ type DueRow = {
   attachments: MailAttachment[];
   attempts: number;
   send_before: Date | null;
+  kind: string;
+  trace_parent: string | null;
 };
 
 export type SendPass = { attempted: number; sent: number; failed: number; skipped: number; more: boolean };
@@ -88,7 +90,7 @@ export class MailSender {
         break;
       }
       pass.attempted++;
-      pass[await this.deliver(row)]++;
+      pass[await this.deliverInSpan(row)]++;
     }
     return pass;
   }
@@ -99,10 +101,21 @@ export class MailSender {
          SELECT message_id FROM mail_outbox
          WHERE status = 'pending' AND send_after <= $1 AND (leased_until IS NULL OR leased_until <= $1)
          ORDER BY send_after, message_id LIMIT $3 FOR UPDATE SKIP LOCKED
-       ) RETURNING message_id, to_address, subject, text_body, html_body, headers, attachments, attempts, send_before`,
+       ) RETURNING message_id, to_address, subject, text_body, html_body, headers, attachments, attempts, send_before, kind, trace_parent`,
       [now, leaseUntil, this.batchSize],
     );
     return rows.sort((a, b) => (a.message_id < b.message_id ? -1 : 1));
+  }
+
+  /** A delivery is a span in the trace the mail was owed under (the request that made the booking change, say). */
+  private deliverInSpan(row: DueRow): Promise<"sent" | "failed" | "skipped"> {
+    const parent = eventTraceContext({ ...(row.trace_parent && { traceparent: row.trace_parent }) });
+    const attributes = { "mail.kind": row.kind, "mail.attempt": row.attempts + 1 };
+    return inSpan("mail delivery", { kind: SpanKind.CLIENT, attributes, parent }, async (span) => {
+      const outcome = await this.deliver(row);
+      span.setAttribute("mail.outcome", outcome);
+      return outcome;
+    });
   }
 
   private async deliver(row: DueRow): Promise<"sent" | "failed" | "skipped"> {

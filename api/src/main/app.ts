@@ -45,6 +45,7 @@ import {
   processRegistries,
   type MetricsSettings,
 } from "../metrics/index.ts";
+import { installRequestSpans, tracingIsOn } from "../tracing/index.ts";
 import { proposableTimesRoutes } from "../availability/index.ts";
 import { reviewRoutes } from "../reviews/index.ts";
 import { sessionRoutes } from "../sessions/index.ts";
@@ -128,6 +129,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
   installRequestLog(app);
+  // A span per request, only while tracing is on (issue 35.3): off, the API adds no hooks at all.
+  if (tracingIsOn()) installRequestSpans(app);
   // Prometheus' /metrics and the console's summary read the same registries (issue 35.4).
   const metricsRegistries = processRegistries(db, store);
   await installMetrics(app, { registries: metricsRegistries, settings: options.metrics ?? metricsSettingsFromEnvironment() });

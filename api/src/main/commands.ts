@@ -25,8 +25,9 @@ import { reviewDecider, type ReviewState } from "@booking/engine";
 import { payoutDecider, type PayoutState } from "@booking/engine";
 import { conversationDecider, type ConversationState } from "@booking/engine";
 import type { CommandHandler, EventStore } from "@booking/event-store";
-// The handlers count their decisions for /metrics (issue 35.4); the metrics area owns how.
-import { CountedCommandHandler } from "../metrics/index.ts";
+// The handlers count their decisions for /metrics (issue 35.4) and trace each command and append (issue 35.3); the
+// metrics and tracing areas own how.
+import { TracedCommandHandler } from "../tracing/index.ts";
 
 // Where a command goes: each handler pairs one of the engine's pure deciders with the event store
 // (@booking/event-store: the port its streams are read from and appended to, and the handler that
@@ -65,12 +66,12 @@ export type Commands = {
 export function commandHandlers(store: EventStore, clock: () => string): Commands {
   const options = { clock };
   return {
-    calendar: new CountedCommandHandler("calendar", store, calendarDecider, options),
-    sessions: new CountedCommandHandler("sessions", store, sessionDecider, options),
-    experts: new CountedCommandHandler("experts", store, expertDecider, options),
-    terms: new CountedCommandHandler("terms", store, termsDecider, options),
-    reviews: new CountedCommandHandler("reviews", store, reviewDecider, options),
-    payouts: new CountedCommandHandler("payouts", store, payoutDecider, options),
-    conversations: new CountedCommandHandler("conversations", store, conversationDecider, options),
+    calendar: new TracedCommandHandler("calendar", store, calendarDecider, options),
+    sessions: new TracedCommandHandler("sessions", store, sessionDecider, options),
+    experts: new TracedCommandHandler("experts", store, expertDecider, options),
+    terms: new TracedCommandHandler("terms", store, termsDecider, options),
+    reviews: new TracedCommandHandler("reviews", store, reviewDecider, options),
+    payouts: new TracedCommandHandler("payouts", store, payoutDecider, options),
+    conversations: new TracedCommandHandler("conversations", store, conversationDecider, options),
   };
 }

@@ -1,7 +1,8 @@
 import type pg from "pg";
 import { calendarDecider, calendarSnapshots } from "@booking/engine";
 import type { DataKeys, EventStore, SnapshotStore } from "@booking/event-store";
-import { CountedCommandHandler, snapshotReadsCounted } from "../metrics/index.ts";
+import { snapshotReadsCounted } from "../metrics/index.ts";
+import { TracedCommandHandler } from "../tracing/index.ts";
 import type { BookingFeed } from "../live-updates/index.ts";
 import { commandHandlers, type CalendarCommands, type ExpertCommands, type SessionCommands, type TermsCommands } from "./commands.ts";
 import type { ConversationCommands, PayoutCommands, ReviewCommands } from "./commands.ts";
@@ -161,7 +162,7 @@ export function createContext(input: ContextInput): AppContext {
     payoutProvider: payoutProvider ?? new TestPayoutProvider(input.db),
     ...commandHandlers(input.store, input.clock),
     ...(snapshots && {
-      calendar: new CountedCommandHandler("calendar", input.store, calendarDecider, {
+      calendar: new TracedCommandHandler("calendar", input.store, calendarDecider, {
         clock: input.clock,
         snapshots: {
           store: snapshotReadsCounted(snapshots),

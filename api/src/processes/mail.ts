@@ -4,9 +4,13 @@ import { loadConfig, warnOfDevelopmentSecret } from "../main/config.ts";
 import { openPersonalDataLog } from "../main/event-store.ts";
 import { mailConfig, runMail, mailMigrations, mailSettings } from "../mail/index.ts";
 import { stopOnSignals } from "./lifecycle.ts";
+import { startProcessTracing } from "../tracing/index.ts";
 import { processLog } from "./process-log.ts";
 import { databaseCheck, readinessOf } from "../health/index.ts";
 import { metricsConfig, serveProcessMetrics } from "../metrics/index.ts";
+
+// Traces by OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (issue 35.3); off, no SDK is registered.
+startProcessTracing("booking-mail");
 
 // The mail process of the production topology: turns the log's booking events into mail and
 // delivers the outbox, through SMTP when SMTP_URL is set, else into the dev mailbox.

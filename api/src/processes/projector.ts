@@ -3,9 +3,13 @@ import { InProcessProjector, allProjections, migrateReadModels, startKafkaProjec
 import { loadConfig, projectorConfig, warnOfDevelopmentSecret } from "../main/config.ts";
 import { openPersonalDataLog } from "../main/event-store.ts";
 import { stopOnSignals } from "./lifecycle.ts";
+import { startProcessTracing } from "../tracing/index.ts";
 import { processLog } from "./process-log.ts";
 import { OK, databaseCheck, kafkaCheck, readModelChecks, readinessOf } from "../health/index.ts";
 import { projectorReadsCounted, serveProcessMetrics } from "../metrics/index.ts";
+
+// Traces by OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (issue 35.3); off, no SDK is registered.
+startProcessTracing("booking-projector");
 
 // The projector: keeps the read models up to date, from Kafka when KAFKA_BROKERS is set, else by
 // following the event store directly.

@@ -7,9 +7,13 @@ import { paymentProviderFrom, paymentsMigrations } from "../payments/index.ts";
 import { refundsConfig, RefundReactor, refundsMigrations } from "../refunds/index.ts";
 import { PayoutReactor, payoutProviderFrom, payoutReactorOptions, payoutsConfig, payoutsMigrations } from "../payouts/index.ts";
 import { stopOnSignals } from "./lifecycle.ts";
+import { startProcessTracing } from "../tracing/index.ts";
 import { processLog } from "./process-log.ts";
 import { databaseCheck, readinessOf } from "../health/index.ts";
 import { metricsConfig, serveProcessMetrics } from "../metrics/index.ts";
+
+// Traces by OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (issue 35.3); off, no SDK is registered.
+startProcessTracing("booking-refunds");
 
 // The refunds process of the production topology: pays back what the log says is owed, through
 // Stripe when STRIPE_SECRET_KEY is set, else the test provider (whose refunds live in Postgres).

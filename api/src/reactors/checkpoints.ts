@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { formatPosition, parsePosition, type EventLog, type LogPosition, type StoredEvent } from "@booking/contracts";
+import { inBatchSpan } from "@booking/event-store";
 
 // The reactors that turn the log into work (mail, refunds) read it the same way: one batch, what
 // it owes and the reactor's place in the log written in one transaction, so a crash neither loses
@@ -48,7 +49,9 @@ export async function reactToNextBatch(
     // Locked, so two followers of one name never read the same batch at once.
     await client.query("SELECT pg_advisory_xact_lock(hashtext($1 || ':' || $2))", [lockPrefix[table], name]);
     const batch = await log.readAll(await loadCheckpoint(client, table, name), batchSize);
-    await react(client, batch);
+    // A span for each batch that holds work (an idle poll is not a step), linked to the requests that appended it.
+    if (batch.length === 0) await react(client, batch);
+    else await inBatchSpan("reactor step", batch, { "reactor.name": name, "reactor.area": table }, () => react(client, batch));
     if (batch.length) await saveCheckpoint(client, table, name, batch[batch.length - 1]!.position);
     await client.query("COMMIT");
     return batch.length;

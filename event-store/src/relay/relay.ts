@@ -1,6 +1,7 @@
 import type { EventLog, LogPosition } from "@booking/contracts";
 import { followLog, oneLine } from "../follow-log.ts";
 import type { BusPublisher } from "./bus.ts";
+import { SpanKind, inBatchSpan } from "../tracing.ts";
 
 /** Where a relay (by name) has published up to. */
 export type RelayCheckpoints = {
@@ -97,7 +98,7 @@ export class Relay {
       if (this.published === undefined) this.published = await this.checkpoints.load(this.name);
       const batch = await this.log.readAll(this.published, this.batchSize);
       if (batch.length === 0) return 0;
-      await this.publisher.publish(batch);
+      await inBatchSpan("relay publish", batch, { "relay.name": this.name }, () => this.publisher.publish(batch), SpanKind.PRODUCER);
       const last = batch[batch.length - 1]!.position;
       await this.checkpoints.save(this.name, last);
       this.published = last;

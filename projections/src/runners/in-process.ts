@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { comparePositions, type EventLog, type LogPosition } from "@booking/contracts";
-import { followLog } from "@booking/event-store";
+import { followLog, inBatchSpan } from "@booking/event-store";
 import { applyBatch, ensureCheckpoints, readCheckpoints, recordProjectionError } from "../apply.ts";
 import type { Projection } from "../projection.ts";
 import { keepVersionsCurrent, type VersionKeeping } from "../rebuild.ts";
@@ -158,7 +158,11 @@ export class InProcessProjector {
       if (from === null) break;
     }
     const batch = await this.log.readAll(from, this.batchSize);
-    await applyBatch(this.pool, this.projections, batch, "log");
+    // A span for a batch that holds events only: the runner polls every few ms, and an empty look is no batch.
+    if (batch.length > 0)
+      await inBatchSpan("projector batch", batch, { "projector.runner": "in-process" }, () =>
+        applyBatch(this.pool, this.projections, batch, "log"),
+      );
     this.reached = batch.length ? batch[batch.length - 1]!.position : from;
     // Committed: every live read model is at `reached` or beyond (one that was ahead kept its place).
     if (this.reached) readModelPositions(this.pool).reach(this.reached);

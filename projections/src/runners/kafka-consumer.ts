@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { Kafka, logLevel, type Consumer } from "kafkajs";
-import { BUS_TOPIC_PARTITIONS, decodeBusMessage, openEvents, type BatchKeyRing } from "@booking/event-store";
+import { BUS_TOPIC_PARTITIONS, decodeBusMessage, inBatchSpan, openEvents, type BatchKeyRing } from "@booking/event-store";
 import { applyBatch, ensureCheckpoints, recordProjectionError } from "../apply.ts";
 import type { Projection } from "../projection.ts";
 import type { EventLog } from "@booking/contracts";
@@ -70,7 +70,8 @@ export async function startKafkaProjector(
       try {
         // An envelope that does not open (altered) fails the batch like any other error: retried, recorded, never skipped.
         const events = options.keys ? await openEvents(consumed, options.keys) : consumed;
-        await applyBatch(pool, projections, events, "bus");
+        const attributes = { "projector.runner": "kafka", "messaging.destination.partition.id": String(batch.partition) };
+        await inBatchSpan("projector batch", events, attributes, () => applyBatch(pool, projections, events, "bus"));
         failures = 0;
       } catch (e) {
         options.onError?.(e);
