@@ -78,10 +78,10 @@ describe("a creator racing themselves across two API processes", () => {
     for (const r of replies.filter((r) => r.statusCode === 409)) expect(r.json().code).toBe("creator_hold_limit");
   });
 
-  it("two requests for one hour with two experts, one through each process: one is taken, the other refused", async () => {
-    for (let round = 0; round < 5; round++) {
+  it("two requests for one hour with two experts, one through each process: 25 rounds: one is taken, the other refused", async () => {
+    for (let round = 0; round < 25; round++) {
       const creator = await one.user("creator");
-      const at = hourAhead(20 + round, 15);
+      const at = hourAhead(12 + (round % 8), 6 + Math.floor(round / 8) * 2);
       const replies = await Promise.all([book(one, creator, experts[0]!.sessionId, at), book(two, creator, experts[1]!.sessionId, at)]);
       expect(replies.map((r) => r.statusCode).sort()).toEqual([201, 409]);
       expect(replies.find((r) => r.statusCode === 409)!.json().code).toBe("creator_time_overlap");

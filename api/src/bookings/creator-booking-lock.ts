@@ -85,8 +85,10 @@ export class CreatorBookingLock {
         throw e;
       } finally {
         const unlock = `SELECT pg_advisory_unlock(hashtextextended(${client.escapeLiteral(`creator-bookings:${creatorId}`)}, 0))`;
-        const end = this.turns && !inDoubt ? inlined(client, END_TURN_SQL, [creatorId, positionText(written)]) : null;
-        await client.query(end ? `${end};\n${unlock}` : unlock);
+        // Committed before the unlock, never in one query with it: statements of one query commit together at its end,
+        // after the unlock has let the next holder in, who would read the turn as it was before this one.
+        if (this.turns && !inDoubt) await client.query(END_TURN_SQL, [creatorId, positionText(written)]);
+        await client.query(unlock);
         unlocked = true;
       }
     } finally {
