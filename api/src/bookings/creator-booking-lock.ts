@@ -85,10 +85,10 @@ export class CreatorBookingLock {
         throw e;
       } finally {
         const unlock = `SELECT pg_advisory_unlock(hashtextextended(${client.escapeLiteral(`creator-bookings:${creatorId}`)}, 0))`;
-        // Committed before the unlock, never in one query with it: statements of one query commit together at its end,
-        // after the unlock has let the next holder in, who would read the turn as it was before this one.
-        if (this.turns && !inDoubt) await client.query(END_TURN_SQL, [creatorId, positionText(written)]);
-        await client.query(unlock);
+        // Committed before the unlock, in its own transaction of the same round trip: statements of one query otherwise
+        // commit together at its end, after the unlock has let the next holder in, who would read the turn as it was.
+        const end = this.turns && !inDoubt ? inlined(client, END_TURN_SQL, [creatorId, positionText(written)]) : null;
+        await client.query(end ? `BEGIN;\n${end};\nCOMMIT;\n${unlock}` : unlock);
         unlocked = true;
       }
     } finally {
