@@ -19,11 +19,22 @@ import { appendSizes, commandConflicts, commandsHandled, snapshotReads } from ".
 /** The command being decided, for the store's append to name when it meets a conflict (the handler's queue keeps the context). */
 const deciding = new AsyncLocalStorage<{ handler: string; command: string }>();
 
-/** A command's type, the one thing of it a label may carry. */
-function commandType(command: unknown): string {
+/** A command's type, the one thing of it a label or a span may carry (its data may hold people's details). */
+export function commandType(command: unknown): string {
   return typeof command === "object" && command !== null && "type" in command && typeof command.type === "string"
     ? command.type
     : "unknown";
+}
+
+/** `target` with one method replaced, every other member its own (methods bound to it): a store seen through a counter or a tracer. */
+export function withMethod<T extends object, K extends keyof T>(target: T, name: K, replacement: T[K]): T {
+  return new Proxy(target, {
+    get: (of, property) => {
+      if (property === name) return replacement;
+      const value: unknown = Reflect.get(of, property, of);
+      return typeof value === "function" ? value.bind(of) : value;
+    },
+  });
 }
 
 /** The store as a handler sees it: every append's size counted, and a lost race counted before the handler decides again. */
@@ -38,13 +49,7 @@ function appendsCounted(store: EventStore, handler: string): EventStore {
       throw e;
     }
   };
-  return new Proxy(store, {
-    get: (target, property) => {
-      if (property === "append") return append;
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+  return withMethod(store, "append", append);
 }
 
 /** The snapshot store as a handler sees it: each read counted as a hit or a miss. */
@@ -54,13 +59,7 @@ export function snapshotReadsCounted(snapshots: SnapshotStore): SnapshotStore {
     snapshotReads.inc({ result: snapshot ? "hit" : "miss" });
     return snapshot;
   };
-  return new Proxy(snapshots, {
-    get: (target, property) => {
-      if (property === "read") return read;
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+  return withMethod(snapshots, "read", read);
 }
 
 /** A CommandHandler whose every decision is counted by command type and outcome (`booking_commands_total`). */

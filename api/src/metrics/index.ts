@@ -1,6 +1,6 @@
 // What other areas use of metrics/: they import it from here, never from its files (eslint.config.js).
 
-export { CountedCommandHandler, snapshotReadsCounted } from "./command-metrics.ts";
+export { CountedCommandHandler, commandType, snapshotReadsCounted, withMethod } from "./command-metrics.ts";
 export { installMetrics, metricsSummaryRoutes } from "./routes.ts";
 export { processRegistries, projectorReadsCounted, relayBatchesCounted, serveProcessMetrics } from "./process-metrics.ts";
 export { serveMetrics } from "./process-endpoint.ts";

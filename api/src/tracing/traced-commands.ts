@@ -9,18 +9,11 @@ import {
   type CommandResult,
   type EventStore,
 } from "@booking/event-store";
-import { CountedCommandHandler } from "../metrics/index.ts";
+import { CountedCommandHandler, commandType, withMethod } from "../metrics/index.ts";
 
 // A command and its append as spans, from the API's side of the event store (as the metrics count them): the
 // command span around the handler's load, decide and append; the append span around the store's append, whose
 // trace context each appended event carries in its metadata for the relay, the projectors and the reactors.
-
-/** A command's type, the one thing of it a span may name (its data may hold people's details). */
-function commandType(command: unknown): string {
-  return typeof command === "object" && command !== null && "type" in command && typeof command.type === "string"
-    ? command.type
-    : "unknown";
-}
 
 /** The store as a traced handler sees it: each append a span, and each event stamped with that span's trace context. */
 export function appendsTraced(store: EventStore): EventStore {
@@ -31,13 +24,7 @@ export function appendsTraced(store: EventStore): EventStore {
       const stamped = trace.traceparent ? events.map((e) => ({ ...e, metadata: { ...e.metadata, ...trace } })) : events;
       return store.append(streamId, stamped, expected, options);
     });
-  return new Proxy(store, {
-    get: (target, property) => {
-      if (property === "append") return append;
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+  return withMethod(store, "append", append);
 }
 
 /** A counted handler whose every command is a span (`command`, its type), its appends spans beneath it. */
