@@ -1,8 +1,8 @@
 import pg from "pg";
 import type { LogPosition } from "@booking/contracts";
 import { readCheckpoints } from "@booking/projections";
-import { Refused } from "../http/index.ts";
-import { BEGIN_TURN_SQL, END_TURN_SQL, positionText, previousTurnOf, readModelsAt } from "./creator-writes-table.ts";
+import { Refused, readModelsAt } from "../http/index.ts";
+import { BEGIN_TURN_SQL, END_TURN_SQL, positionText, previousTurnOf } from "./creator-writes-table.ts";
 
 /** What the read models' readers take (projections' Queryable): reads sent with the lock go through one. */
 export type LockedQueryable = Pick<pg.ClientBase, "query">;

@@ -1,5 +1,4 @@
-import { comparePositions, formatPosition, parsePosition, type LogPosition, type Migration } from "@booking/contracts";
-import type { CheckpointStatus } from "@booking/projections";
+import { formatPosition, parsePosition, type LogPosition, type Migration } from "@booking/contracts";
 
 // Where each creator's last booking request was written in the log (issue 34.2). A request replies as soon as its
 // booking is appended (the creator's lock is released then, not once the read models show it), so the next request of
@@ -41,9 +40,5 @@ export const previousTurnOf = (row: { position: string | null; pending: boolean 
   position: row?.position ? parsePosition(row.position) : null,
   unfinished: row?.pending ?? false,
 });
-
-/** Whether every live read model had applied the log up to `position` when its checkpoints were read. */
-export const readModelsAt = (checkpoints: readonly CheckpointStatus[], position: LogPosition): boolean =>
-  checkpoints.filter((c) => c.status === "live").every((c) => c.position !== null && comparePositions(c.position, position) >= 0);
 
 export const positionText = (position: LogPosition | null): string | null => (position ? formatPosition(position) : null);

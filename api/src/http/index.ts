@@ -12,7 +12,7 @@ export type { RoutePlugin, ZodApp } from "./route-plugin.ts";
 export { installSecurityHeaders } from "./security-headers.ts";
 export { ACCESS_TOKEN_SECONDS, actorOf, installAuthGuard, requireActor } from "./auth-guard.ts";
 export type { AccessClaims } from "./auth-guard.ts";
-export { appendedThrough, projectedThrough, waitForReadModels } from "./read-your-writes.ts";
+export { appendedThrough, projectedThrough, readModelsAt, waitForReadModels } from "./read-your-writes.ts";
 export { installConsistencyPosition } from "./consistency-position.ts";
 export { nextPageLink } from "./next-page-link.ts";
 export { bookingTimeCursor } from "./page-cursor.ts";

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { comparePositions, type LogPosition } from "@booking/contracts";
 import type { CommandResult, StoredEvent } from "@booking/event-store";
-import { projectedStreamVersions, readCheckpoints, readModelPositions } from "@booking/projections";
+import { projectedStreamVersions, readCheckpoints, readModelPositions, type CheckpointStatus } from "@booking/projections";
 import type { ReplyCache } from "./reply-cache.ts";
 import { recordWritten } from "./request-writes.ts";
 
@@ -31,6 +31,10 @@ export async function waitForReadModels(db: pg.Pool, written: Written, feed: Rea
   return pollOf(db, "log").wait({ position, streams: new Map() }, left);
 }
 
+/** Whether every live read model had applied the log up to `position` when these checkpoints were read. */
+export const readModelsAt = (checkpoints: readonly CheckpointStatus[], position: LogPosition): boolean =>
+  checkpoints.filter((c) => c.status === "live").every((c) => c.position !== null && comparePositions(c.position, position) >= 0);
+
 const newestVersions = (events: Written["events"]) => {
   const newest = new Map<string, number>();
   for (const e of events) newest.set(e.streamId, Math.max(newest.get(e.streamId) ?? 0, e.version));
@@ -44,8 +48,8 @@ type ReadShown = (needs: readonly Need[]) => Promise<(need: Need) => boolean>;
 const readShown = (db: pg.Pool, feed: ReadModelFeed): ReadShown =>
   feed === "log"
     ? async () => {
-        const live = (await readCheckpoints(db)).filter((c) => c.status === "live");
-        return (need) => live.every((c) => c.position && comparePositions(c.position, need.position) >= 0);
+        const checkpoints = await readCheckpoints(db);
+        return (need) => readModelsAt(checkpoints, need.position);
       }
     : async (needs) => {
         const applied = await projectedStreamVersions(db, [...new Set(needs.flatMap((n) => [...n.streams.keys()]))]);
